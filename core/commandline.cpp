@@ -1,0 +1,267 @@
+#include "commandline.h"
+
+#include "presets.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace attn {
+namespace {
+
+std::string quoted(std::string_view text)
+{
+    return "'" + std::string(text) + "'";
+}
+
+template <typename E> Option enumOption(E& target, std::string help)
+{
+    const std::string name(EnumTable<E>::option);
+    return {name, allSpellings<E>(), std::move(help), [&target, name](std::string_view value) {
+                if (auto parsed = fromString<E>(value))
+                    target = *parsed;
+                else
+                    throw InputError("--" + name + " must be " + allSpellings<E>() + ", not " +
+                                     quoted(value));
+            }};
+}
+
+Option onOffOption(std::string name, bool& target, std::string help)
+{
+    return {name, "on|off", std::move(help), [&target, name](std::string_view value) {
+                if (value == "on")
+                    target = true;
+                else if (value == "off")
+                    target = false;
+                else
+                    throw InputError("--" + name + " must be on|off, not " + quoted(value));
+            }};
+}
+
+} // namespace
+
+long long parseInteger(std::string_view option, std::string_view text, long long min, long long max)
+{
+    long long value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        throw InputError(std::string(option) + " must be a whole number, not " + quoted(text));
+    if (value < min || value > max)
+        throw InputError(std::string(option) + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", not " + std::string(text));
+    return value;
+}
+
+std::uint64_t parseSeed(std::string_view option, std::string_view text)
+{
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        throw InputError(std::string(option) + " must be a whole number from 0 to " +
+                         std::to_string(UINT64_MAX) + ", not " + quoted(text));
+    return value;
+}
+
+double parseReal(std::string_view option, std::string_view text)
+{
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+        !std::isfinite(value))
+        throw InputError(std::string(option) + " must be a number, not " + quoted(text));
+    return value;
+}
+
+std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
+{
+    Config& c = target.request.config;
+    std::vector<Option> table = {
+        {"text", "TEXT",
+         "the sentence; repeat it, or separate lines with newlines, for a batch of several",
+         [&target](std::string_view value) {
+             if (!target.request.text.empty())
+                 target.request.text += '\n';
+             target.request.text += value;
+         }},
+        enumOption(c.tokenizer, "how text becomes tokens (auto: ICU words, CJK by dictionary)"),
+        {"preset", "NAME", "start from a ready-made configuration (see 'attnscope presets')",
+         [&target](std::string_view value) { target.presetName = value; }},
+        {"d-model", "N", "C = d_model, from 1 to 4096",
+         [&c](std::string_view value) {
+             c.dModel = static_cast<int>(parseInteger("--d-model", value, kMinDModel, kMaxDModel));
+         }},
+        {"heads", "N", "H, the number of heads; must divide d_model",
+         [&c](std::string_view value) {
+             c.heads = static_cast<int>(parseInteger("--heads", value, 1, kMaxDModel));
+         }},
+        {"seed", "N", "torch.manual_seed(N), 0 to 2^64-1",
+         [&c](std::string_view value) { c.seed = parseSeed("--seed", value); }},
+        enumOption(c.embedding, "table: one vector per token; torch: x = torch.randn(B, T, C)"),
+        enumOption(c.positional, "add sinusoidal positional encoding to x, or not"),
+        enumOption(c.scale, "multiply QKᵀ by 1/√d_k, 1 or 1/√d_model"),
+        {"temperature", "X", "divide the logits by τ > 0",
+         [&c](std::string_view value) {
+             const double tau = parseReal("--temperature", value);
+             if (!(tau > 0))
+                 throw InputError("--temperature must be greater than 0, not " +
+                                  std::string(value));
+             if (tau < kMinTemperature || tau > kMaxTemperature)
+                 throw InputError("--temperature must be between 1e-06 and 1e+06, not " +
+                                  std::string(value));
+             c.temperature = static_cast<float>(tau);
+         }},
+        enumOption(c.axis, "softmax over keys (dim=-1), queries (dim=-2) or batch (dim=0)"),
+        enumOption(c.mask, "causal: query i sees keys j <= i (torch.triu(..., 1))"),
+        enumOption(c.maskFill, "value for masked logits"),
+        enumOption(c.maskStage, "mask the logits before the softmax, or the weights after it"),
+        enumOption(c.headSplit, "view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)"),
+        onOffOption("padding-mask", c.paddingMask, "mask <pad> tokens of shorter sequences"),
+    };
+    if (acceptJson)
+        table.push_back({"json", "FILE", "write every number as JSON ('-' = standard output)",
+                         [&target](std::string_view value) {
+                             if (value.empty())
+                                 throw InputError(
+                                     "--json needs a file name, or - for standard output");
+                             target.jsonPath = value;
+                         }});
+    return table;
+}
+
+ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
+                                     const std::vector<Option>& extra, bool acceptJson)
+{
+    ComputeOptions parsed;
+    std::vector<Option> table = computeOptionTable(parsed, acceptJson);
+    table.insert(table.end(), extra.begin(), extra.end());
+
+    // 1. Pair every option with its value, rejecting unknown names and missing values.
+    std::vector<std::pair<const Option*, std::string>> given;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+        std::string_view arg = args[k];
+        if (arg.size() < 3 || !arg.starts_with("--"))
+            throw InputError("unexpected argument " + quoted(arg) + " (options start with --)");
+        std::string_view name = arg.substr(2);
+        std::optional<std::string> value;
+        if (const auto eq = name.find('='); eq != std::string_view::npos) {
+            value = std::string(name.substr(eq + 1));
+            name = name.substr(0, eq);
+        }
+        const Option* option = nullptr;
+        for (const Option& o : table)
+            if (o.name == name)
+                option = &o;
+        if (!option)
+            throw InputError("unknown option --" + std::string(name));
+        if (option->valueName.empty()) {
+            if (value)
+                throw InputError("--" + std::string(name) + " takes no value");
+            value = std::string();
+        } else if (!value) {
+            if (k + 1 >= args.size())
+                throw InputError("--" + std::string(name) + " needs a value (" + option->valueName +
+                                 ")");
+            value = args[++k];
+        }
+        given.emplace_back(option, std::move(*value));
+    }
+
+    // 2. The preset first, so that every other option changes it.
+    for (const auto& [option, value] : given)
+        if (option->name == "preset")
+            option->apply(value);
+    if (!parsed.presetName.empty()) {
+        const Preset* preset = findPreset(parsed.presetName);
+        if (!preset) {
+            std::string names;
+            for (const Preset& p : presets())
+                names += (names.empty() ? "" : "|") + std::string(p.name);
+            throw InputError("--preset must be " + names + ", not " + quoted(parsed.presetName));
+        }
+        parsed.request = preset->request;
+    }
+    const std::string presetText = parsed.request.text;
+    parsed.request.text.clear();
+
+    // 3. Everything else, in the order given.
+    for (const auto& [option, value] : given)
+        if (option->name != "preset")
+            option->apply(value);
+    if (parsed.request.text.empty())
+        parsed.request.text = presetText;
+
+    if (const std::string problem = validate(parsed.request.config); !problem.empty())
+        throw InputError(problem);
+    if (parsed.request.text.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
+        throw InputError("no text: give a sentence with --text or a --preset");
+    return parsed;
+}
+
+std::string optionHelp(const std::vector<Option>& options)
+{
+    std::string out;
+    for (const Option& o : options) {
+        std::string left = "  --" + o.name;
+        if (!o.valueName.empty())
+            left += " " + o.valueName;
+        if (left.size() < 40)
+            left.resize(40, ' ');
+        else
+            left += "\n" + std::string(40, ' ');
+        out += left + o.help + "\n";
+    }
+    return out;
+}
+
+std::string writeFileAtomically(const std::string& path, const std::string& content)
+{
+    if (path == "-") {
+        if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
+            std::fflush(stdout) != 0)
+            return "cannot write to standard output";
+        return {};
+    }
+    // 1. Write a temporary file beside the target, so the rename stays on one file system.
+    std::string temporary = path + ".XXXXXX";
+    const int fd = mkstemp(temporary.data());
+    if (fd < 0)
+        return "cannot write " + path + ": " + std::strerror(errno);
+    const char* data = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        const ssize_t written = ::write(fd, data, left);
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            const std::string reason = std::strerror(errno);
+            ::close(fd);
+            ::unlink(temporary.c_str());
+            return "cannot write " + path + ": " + reason;
+        }
+        data += written;
+        left -= static_cast<std::size_t>(written);
+    }
+    // 2. mkstemp makes the file private; give it the usual permissions of a new file.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    // 3. Flush to disk, then replace the target in one step.
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temporary.c_str());
+        return "cannot write " + path + ": " + reason;
+    }
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temporary.c_str());
+        return "cannot write " + path + ": " + reason;
+    }
+    return {};
+}
+
+} // namespace attn

@@ -1,0 +1,53 @@
+// The command line's options: one table gives parsing, validation and the help text.
+#pragma once
+
+#include "engine.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attn {
+
+// One --name option. `apply` receives the value (empty for a flag) and throws
+// InputError naming the problem when the value is not acceptable.
+struct Option {
+    std::string name;      // without the leading "--"
+    std::string valueName; // e.g. "keys|queries|batch"; empty for a flag
+    std::string help;
+    std::function<void(std::string_view value)> apply;
+};
+
+// What every computing command (compute, export, sweep) takes.
+struct ComputeOptions {
+    Request request;
+    std::string presetName; // empty when no --preset was given
+    std::string jsonPath;   // --json: empty = none, "-" = standard output
+};
+
+// Parses `args` (after the command word) into the compute options, plus `extra`
+// options of the calling command. --preset is applied first, whatever its place, so
+// later options change the preset; --text replaces its text. Throws InputError.
+[[nodiscard]] ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
+                                                   const std::vector<Option>& extra = {},
+                                                   bool acceptJson = true);
+
+// The options table of parseComputeArguments, bound to `target` (for help texts).
+[[nodiscard]] std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson);
+
+// "  --name VALUE   help" lines for `options`.
+[[nodiscard]] std::string optionHelp(const std::vector<Option>& options);
+
+// Strict number parsing for option values; throw InputError naming `option`.
+[[nodiscard]] long long parseInteger(std::string_view option, std::string_view text, long long min,
+                                     long long max);
+[[nodiscard]] std::uint64_t parseSeed(std::string_view option, std::string_view text);
+[[nodiscard]] double parseReal(std::string_view option, std::string_view text);
+
+// Writes `content` to `path` through a temporary file and a rename, so a failure
+// never leaves a partial file; "-" writes to standard output. Returns an empty
+// string on success, else a one-line reason.
+[[nodiscard]] std::string writeFileAtomically(const std::string& path, const std::string& content);
+
+} // namespace attn

@@ -1,0 +1,101 @@
+#include "embedding.h"
+
+#include "torchrng.h"
+
+#include <cmath>
+
+namespace attn {
+namespace {
+
+// splitmix64: spreads every bit of its input over the output.
+std::uint64_t mix(std::uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// FNV-1a over the token's UTF-8 bytes: stable on every platform, unlike std::hash.
+std::uint64_t fnv1a(const std::string& text)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (unsigned char byte : text) {
+        hash ^= byte;
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+} // namespace
+
+Vector tokenVector(std::uint64_t seed, const std::string& token, int dModel)
+{
+    TorchGenerator generator(mix(seed ^ mix(fnv1a(token))));
+    Vector v(dModel);
+    generator.randn(v.data(), static_cast<std::size_t>(dModel));
+    return v;
+}
+
+Matrix sinusoidalEncoding(int length, int dModel)
+{
+    // PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(pos / 10000^(2i/C)).
+    Matrix pe(length, dModel); // (T, C)
+    for (int pos = 0; pos < length; ++pos) {
+        for (int c = 0; c < dModel; ++c) {
+            const int pair = c / 2;
+            const double angle = pos / std::pow(10000.0, 2.0 * pair / static_cast<double>(dModel));
+            pe(pos, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+        }
+    }
+    return pe;
+}
+
+std::vector<Matrix> embed(const TokenBatch& tokens, const Config& config,
+                          const std::map<std::string, std::vector<float>>& overrides,
+                          TorchGenerator& generator)
+{
+    const int B = tokens.batch();
+    const int T = tokens.length();
+    const int C = config.dModel;
+    std::vector<Matrix> x(static_cast<std::size_t>(B), Matrix(T, C)); // B × (T, C)
+
+    if (config.embedding == EmbeddingMode::Torch) {
+        // 1. x = torch.randn(B, T, C): one call over the contiguous B·T·C values.
+        std::vector<float> values(static_cast<std::size_t>(B) * T * C);
+        generator.randn(values.data(), values.size());
+        for (int b = 0; b < B; ++b)
+            x[static_cast<std::size_t>(b)] =
+                Eigen::Map<const Matrix>(values.data() + static_cast<std::size_t>(b) * T * C, T, C);
+    } else {
+        // 1. One vector per distinct token string; hand-set vectors take precedence.
+        std::map<std::string, Vector> table;
+        for (int b = 0; b < B; ++b) {
+            for (int t = 0; t < T; ++t) {
+                const std::string& token =
+                    tokens.tokens[static_cast<std::size_t>(b)][static_cast<std::size_t>(t)];
+                auto it = table.find(token);
+                if (it == table.end()) {
+                    Vector v;
+                    if (auto o = overrides.find(token);
+                        o != overrides.end() && static_cast<int>(o->second.size()) == C)
+                        v = Eigen::Map<const Vector>(o->second.data(), C);
+                    else
+                        v = tokenVector(config.seed, token, C);
+                    it = table.emplace(token, std::move(v)).first;
+                }
+                x[static_cast<std::size_t>(b)].row(t) = it->second.transpose();
+            }
+        }
+    }
+
+    // 2. Position is added on top, so equal tokens at different places differ.
+    if (config.positional == Positional::Sinusoidal) {
+        const Matrix pe = sinusoidalEncoding(T, C);
+        for (auto& xb : x)
+            xb += pe;
+    }
+    return x;
+}
+
+} // namespace attn

@@ -1,0 +1,114 @@
+// The staged attention pipeline of ARCHITECTURE.md.
+//
+// Legend: B sequences, T tokens each, C = d_model, H heads, d_k = C / H.
+// Each stage's output is an immutable shared object: a change recomputes only from
+// the first stage it touches and shares the rest, and a Result handed to another
+// thread stays valid while the engine moves on.
+#pragma once
+
+#include "options.h"
+#include "statistics.h"
+#include "tensor.h"
+#include "tokenizer.h"
+
+#include <array>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+enum class Stage {
+    Tokenize,   // 1 text → tokens
+    Embed,      // 2 tokens → X (B, T, C)
+    Project,    // 3 X → Q, K, V (B, T, C)
+    Split,      // 4 → Q_h, K_h, V_h (B, H, T, d_k)
+    Scores,     // 5 S = Q_h K_hᵀ (B, H, T, T)
+    ScaleMask,  // 6 logits = S·scale/τ, mask filled
+    Normalize,  // 7 P = softmax over the axis
+    Aggregate,  // 8 O = W_o(concat(P V_h))
+    Statistics, // 9 figures and warnings
+};
+inline constexpr int kStageCount = 9;
+
+// What to compute: the text (one sequence per line) and every switch.
+struct Request {
+    std::string text;
+    Config config;
+    // Hand-set vectors (C values) for token strings, used in embedding mode "table".
+    std::map<std::string, std::vector<float>> embeddingOverrides;
+    bool operator==(const Request&) const = default;
+};
+
+struct Projection {
+    Linear wq, wk, wv, wo;       // nn.Linear(C, C) each, drawn in this order
+    std::vector<Matrix> q, k, v; // B × (T, C)
+};
+
+struct HeadViews {
+    HeadStack q, k, v; // (B, H, T, d_k)
+};
+
+struct Aggregation {
+    HeadStack headOutputs;      // (B, H, T, d_k) P·V_h
+    std::vector<Matrix> merged; // B × (T, C) heads concatenated
+    std::vector<Matrix> output; // B × (T, C) W_o(merged)
+};
+
+// A consistent snapshot of every stage's output for one Request.
+struct Result {
+    Request request;
+    std::shared_ptr<const TokenBatch> tokens;
+    std::shared_ptr<const std::vector<Matrix>> x; // B × (T, C)
+    std::shared_ptr<const Projection> projection;
+    std::shared_ptr<const HeadViews> split;
+    std::shared_ptr<const HeadStack> scores;             // (B, H, T, T) Q_h K_hᵀ
+    std::shared_ptr<const std::vector<MaskMatrix>> mask; // B × (T, T) true = masked
+    std::shared_ptr<const HeadStack> logits;  // (B, H, T, T) S·scale/τ, filled if before softmax
+    std::shared_ptr<const HeadStack> weights; // (B, H, T, T) P
+    std::shared_ptr<const Aggregation> aggregation;
+    std::shared_ptr<const Statistics> stats;
+
+    [[nodiscard]] const Config& config() const { return request.config; }
+    [[nodiscard]] int batch() const { return tokens ? tokens->batch() : 0; }
+    [[nodiscard]] int length() const { return tokens ? tokens->length() : 0; }
+    [[nodiscard]] int heads() const { return request.config.heads; }
+    [[nodiscard]] int dModel() const { return request.config.dModel; }
+    [[nodiscard]] int dK() const { return request.config.dK(); }
+    [[nodiscard]] bool valid() const { return stats != nullptr; }
+};
+
+// Thrown by compute() when its cancel flag was raised; the engine stays usable.
+class Cancelled : public std::exception {
+public:
+    [[nodiscard]] const char* what() const noexcept override { return "cancelled"; }
+};
+
+class AttentionEngine {
+public:
+    // Brings the result up to date with `request`, recomputing from the first stage
+    // the request changes. Throws InputError for an invalid request (the previous
+    // result is kept) and Cancelled when `cancel` becomes true between steps.
+    Result compute(const Request& request, const std::atomic<bool>* cancel = nullptr);
+
+    // The last complete result (empty before the first compute).
+    [[nodiscard]] const Result& result() const { return result_; }
+
+    // How many times `stage` has run; tests prove the staging with it.
+    [[nodiscard]] int runs(Stage stage) const { return runs_[static_cast<int>(stage)]; }
+
+    // The first stage whose output differs between the two requests, or nullopt-like
+    // Stage count (kStageCount) when nothing does.
+    [[nodiscard]] static int firstChangedStage(const Request& before, const Request& after);
+
+private:
+    Result result_;
+    std::array<int, kStageCount> runs_{};
+};
+
+// Tokens of `text` without computing anything else (the UI's chips).
+[[nodiscard]] TokenBatch previewTokens(const std::string& text, TokenizerMode mode);
+
+} // namespace attn

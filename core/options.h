@@ -1,0 +1,149 @@
+// Every switch of the attention formula, and the one place that spells each value.
+//
+// The spellings returned by toString() are the command line's values, the JSON's
+// values and the session file's values; the UI shows its own translated labels but
+// stores and compares these enums only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace attn {
+
+enum class TokenizerMode { Auto, Spaces, Chars };
+enum class EmbeddingMode { Table, Torch };
+enum class Positional { Sinusoidal, None };
+enum class ScaleMode { SqrtDk, None, SqrtDModel };
+enum class SoftmaxAxis { Keys, Queries, Batch };
+enum class MaskKind { None, Causal };
+enum class MaskFill { NegInf, NegBillion };
+enum class MaskStage { BeforeSoftmax, AfterSoftmax };
+enum class HeadSplit { Transpose, View };
+
+// One row per enum value: the value and its spelling. Order is the UI's order.
+template <typename E> struct EnumSpelling {
+    E value;
+    std::string_view text;
+};
+
+template <typename E> struct EnumTable;
+
+#define ATTN_ENUM_TABLE(E, N, ...)                                                                 \
+    template <> struct EnumTable<E> {                                                              \
+        static constexpr std::string_view option = N;                                              \
+        static constexpr std::array rows{__VA_ARGS__};                                             \
+    }
+
+ATTN_ENUM_TABLE(TokenizerMode, "tokenizer",
+                EnumSpelling<TokenizerMode>{TokenizerMode::Auto, "auto"},
+                EnumSpelling<TokenizerMode>{TokenizerMode::Spaces, "spaces"},
+                EnumSpelling<TokenizerMode>{TokenizerMode::Chars, "chars"});
+ATTN_ENUM_TABLE(EmbeddingMode, "embedding",
+                EnumSpelling<EmbeddingMode>{EmbeddingMode::Table, "table"},
+                EnumSpelling<EmbeddingMode>{EmbeddingMode::Torch, "torch"});
+ATTN_ENUM_TABLE(Positional, "positional",
+                EnumSpelling<Positional>{Positional::Sinusoidal, "sinusoidal"},
+                EnumSpelling<Positional>{Positional::None, "none"});
+ATTN_ENUM_TABLE(ScaleMode, "scale", EnumSpelling<ScaleMode>{ScaleMode::SqrtDk, "sqrt-dk"},
+                EnumSpelling<ScaleMode>{ScaleMode::None, "none"},
+                EnumSpelling<ScaleMode>{ScaleMode::SqrtDModel, "sqrt-dmodel"});
+ATTN_ENUM_TABLE(SoftmaxAxis, "axis", EnumSpelling<SoftmaxAxis>{SoftmaxAxis::Keys, "keys"},
+                EnumSpelling<SoftmaxAxis>{SoftmaxAxis::Queries, "queries"},
+                EnumSpelling<SoftmaxAxis>{SoftmaxAxis::Batch, "batch"});
+ATTN_ENUM_TABLE(MaskKind, "mask", EnumSpelling<MaskKind>{MaskKind::None, "none"},
+                EnumSpelling<MaskKind>{MaskKind::Causal, "causal"});
+ATTN_ENUM_TABLE(MaskFill, "mask-fill", EnumSpelling<MaskFill>{MaskFill::NegInf, "neg-inf"},
+                EnumSpelling<MaskFill>{MaskFill::NegBillion, "-1e9"});
+ATTN_ENUM_TABLE(MaskStage, "mask-stage",
+                EnumSpelling<MaskStage>{MaskStage::BeforeSoftmax, "before-softmax"},
+                EnumSpelling<MaskStage>{MaskStage::AfterSoftmax, "after-softmax"});
+ATTN_ENUM_TABLE(HeadSplit, "head-split", EnumSpelling<HeadSplit>{HeadSplit::Transpose, "transpose"},
+                EnumSpelling<HeadSplit>{HeadSplit::View, "view"});
+
+#undef ATTN_ENUM_TABLE
+
+// The spelling of an enum value, e.g. toString(SoftmaxAxis::Queries) == "queries".
+template <typename E>
+requires std::is_enum_v<E>
+[[nodiscard]] constexpr std::string_view toString(E value)
+{
+    for (const auto& row : EnumTable<E>::rows)
+        if (row.value == value)
+            return row.text;
+    return {};
+}
+
+// The enum value spelled `text`, or nothing when no value is spelled so.
+template <typename E> [[nodiscard]] constexpr std::optional<E> fromString(std::string_view text)
+{
+    for (const auto& row : EnumTable<E>::rows)
+        if (row.text == text)
+            return row.value;
+    return std::nullopt;
+}
+
+// "a|b|c": every spelling of E, for help texts and error messages.
+template <typename E> [[nodiscard]] std::string allSpellings()
+{
+    std::string out;
+    for (const auto& row : EnumTable<E>::rows) {
+        if (!out.empty())
+            out += '|';
+        out += row.text;
+    }
+    return out;
+}
+
+// Limits the engine accepts; the CLI and the UI take them from here.
+inline constexpr int kMinDModel = 1;
+inline constexpr int kMaxDModel = 4096;
+inline constexpr int kMaxTokens = 4096;  // T, per sequence
+inline constexpr int kMaxSequences = 64; // B, lines of input
+inline constexpr float kMinTemperature = 1e-6f;
+inline constexpr float kMaxTemperature = 1e6f;
+
+// Everything that decides the numbers, besides the text itself.
+struct Config {
+    TokenizerMode tokenizer = TokenizerMode::Auto;
+    int dModel = 64; // C
+    int heads = 4;   // H; must divide dModel
+    std::uint64_t seed = 42;
+    EmbeddingMode embedding = EmbeddingMode::Table;
+    Positional positional = Positional::Sinusoidal;
+    ScaleMode scale = ScaleMode::SqrtDk;
+    float temperature = 1.0f; // τ > 0
+    SoftmaxAxis axis = SoftmaxAxis::Keys;
+    MaskKind mask = MaskKind::None;
+    MaskFill maskFill = MaskFill::NegInf;
+    MaskStage maskStage = MaskStage::BeforeSoftmax;
+    HeadSplit headSplit = HeadSplit::Transpose;
+    bool paddingMask = true; // mask the keys of <pad> tokens
+
+    [[nodiscard]] int dK() const { return heads > 0 ? dModel / heads : 0; }
+    bool operator==(const Config&) const = default;
+};
+
+// A problem with what the user asked for; what() is one line naming it.
+class InputError : public std::exception {
+public:
+    explicit InputError(std::string message) : message_(std::move(message)) {}
+    [[nodiscard]] const char* what() const noexcept override { return message_.c_str(); }
+
+private:
+    std::string message_;
+};
+
+// The first problem of `config`, or an empty string when it is valid.
+[[nodiscard]] std::string validate(const Config& config);
+
+// The numeric scale factor of the mode: 1/√d_k, 1 or 1/√C.
+[[nodiscard]] double scaleFactor(const Config& config);
+
+} // namespace attn

@@ -1,0 +1,305 @@
+#include "report.h"
+
+#include "json.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attn {
+namespace {
+
+std::string fixed(double value, int decimals)
+{
+    if (std::isnan(value))
+        return "nan";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string padRight(std::string text, std::size_t width)
+{
+    // Width in code points, so CJK tokens do not break the columns too badly.
+    std::size_t points = 0;
+    for (unsigned char c : text)
+        points += (c & 0xC0) != 0x80 ? 1 : 0;
+    if (points < width)
+        text.append(width - points, ' ');
+    return text;
+}
+
+template <typename E> void writeEnum(JsonWriter& json, E value)
+{
+    json.key(EnumTable<E>::option);
+    json.value(toString(value));
+}
+
+void writeMatrix(JsonWriter& json, const Matrix& m)
+{
+    json.beginArray();
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        json.beginArray();
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            json.value(m(i, j));
+        json.endArray();
+    }
+    json.endArray();
+}
+
+template <typename T> void writeList(JsonWriter& json, const std::vector<T>& values)
+{
+    json.beginArray();
+    for (const T& v : values)
+        json.value(v);
+    json.endArray();
+}
+
+void writeHeadStats(JsonWriter& json, const HeadStatistics& s)
+{
+    json.beginObject();
+    json.key("std_scores");
+    json.value(s.stdScores);
+    json.key("std_scaled");
+    json.value(s.stdLogits);
+    json.key("row_sums");
+    writeList(json, s.rowSums);
+    json.key("col_sums");
+    writeList(json, s.colSums);
+    json.key("row_entropy");
+    writeList(json, s.rowEntropy);
+    json.key("row_entropy_max");
+    writeList(json, s.rowEntropyMax);
+    json.key("row_max");
+    writeList(json, s.rowMax);
+    json.key("jacobian_norm");
+    writeList(json, s.jacobianNorm);
+    json.key("mean_entropy");
+    json.value(s.meanEntropy);
+    json.key("mean_entropy_max");
+    json.value(s.meanEntropyMax);
+    json.key("mean_row_max");
+    json.value(s.meanRowMax);
+    json.key("saturated_share");
+    json.value(s.saturatedShare);
+    json.key("nan_count");
+    json.value(s.nanCount);
+    json.key("nan_rows");
+    writeList(json, s.nanRows);
+    json.key("fully_masked_rows");
+    writeList(json, s.fullyMaskedRows);
+    json.endObject();
+}
+
+} // namespace
+
+std::string shapeText(std::initializer_list<long long> dims)
+{
+    std::string out = "(";
+    for (long long d : dims)
+        out += (out.size() > 1 ? ", " : "") + std::to_string(d);
+    return out + ")";
+}
+
+void writeConfig(JsonWriter& json, const Config& c)
+{
+    json.beginObject();
+    writeEnum(json, c.tokenizer);
+    json.key("d-model");
+    json.value(c.dModel);
+    json.key("heads");
+    json.value(c.heads);
+    json.key("seed");
+    json.value(static_cast<std::uint64_t>(c.seed));
+    writeEnum(json, c.embedding);
+    writeEnum(json, c.positional);
+    writeEnum(json, c.scale);
+    json.key("temperature");
+    json.value(c.temperature);
+    writeEnum(json, c.axis);
+    writeEnum(json, c.mask);
+    writeEnum(json, c.maskFill);
+    writeEnum(json, c.maskStage);
+    writeEnum(json, c.headSplit);
+    json.key("padding-mask");
+    json.value(c.paddingMask ? "on" : "off");
+    json.endObject();
+}
+
+std::string jsonReport(const Result& r)
+{
+    const TokenBatch& tokens = *r.tokens;
+    const Statistics& stats = *r.stats;
+    JsonWriter json;
+    json.beginObject();
+    json.key("format");
+    json.value("attnscope-result");
+    json.key("version");
+    json.value(1);
+
+    json.key("tokens");
+    json.beginArray();
+    for (const auto& sequence : tokens.tokens)
+        writeList(json, sequence);
+    json.endArray();
+    json.key("lengths");
+    writeList(json, tokens.lengths);
+
+    json.key("config");
+    writeConfig(json, r.config());
+
+    json.key("shape");
+    json.beginObject();
+    for (auto [name, value] : {std::pair{"B", r.batch()},
+                               {"H", r.heads()},
+                               {"T", r.length()},
+                               {"C", r.dModel()},
+                               {"d_k", r.dK()}}) {
+        json.key(name);
+        json.value(value);
+    }
+    json.endObject();
+
+    json.key("stats");
+    json.beginObject();
+    json.key("std_scores");
+    json.value(stats.stdScores);
+    json.key("std_scaled");
+    json.value(stats.stdLogits);
+    json.key("scale");
+    json.value(scaleFactor(r.config()));
+    json.key("mean_entropy");
+    json.value(stats.meanEntropy);
+    json.key("mean_entropy_max");
+    json.value(stats.meanEntropyMax);
+    json.key("mean_row_max");
+    json.value(stats.meanRowMax);
+    json.key("mean_jacobian_norm");
+    json.value(stats.meanJacobianNorm);
+    json.key("saturated_share");
+    json.value(stats.saturatedShare);
+    json.key("row_sum_min");
+    json.value(stats.rowSumMin);
+    json.key("row_sum_max");
+    json.value(stats.rowSumMax);
+    json.key("col_sum_min");
+    json.value(stats.colSumMin);
+    json.key("col_sum_max");
+    json.value(stats.colSumMax);
+    json.key("nan_count");
+    json.value(stats.nanCount);
+    json.endObject();
+
+    json.key("warnings");
+    json.beginArray();
+    for (const Warning& w : stats.warnings) {
+        json.beginObject();
+        json.key("text");
+        json.value(warningText(w));
+        json.endObject();
+    }
+    json.endArray();
+
+    json.key("heads");
+    json.beginArray();
+    for (int b = 0; b < r.batch(); ++b) {
+        for (int h = 0; h < r.heads(); ++h) {
+            json.beginObject();
+            json.key("batch");
+            json.value(b);
+            json.key("head");
+            json.value(h);
+            json.key("scores");
+            writeMatrix(json, r.scores->at(b, h));
+            json.key("scaled");
+            writeMatrix(json, r.logits->at(b, h));
+            json.key("weights");
+            writeMatrix(json, r.weights->at(b, h));
+            json.key("stats");
+            writeHeadStats(json, stats.heads[static_cast<std::size_t>(b * r.heads() + h)]);
+            json.endObject();
+        }
+    }
+    json.endArray();
+
+    json.key("output");
+    json.beginArray();
+    for (const Matrix& o : r.aggregation->output)
+        writeMatrix(json, o);
+    json.endArray();
+
+    // Counted last, so it includes every null written above.
+    const std::uint64_t nonfinite = json.nonfinite();
+    json.key("nonfinite");
+    json.value(nonfinite);
+    json.endObject();
+    return json.take() + "\n";
+}
+
+std::string textReport(const Result& r)
+{
+    const TokenBatch& tokens = *r.tokens;
+    const Statistics& stats = *r.stats;
+    const Config& c = r.config();
+    const int B = r.batch(), T = r.length(), C = r.dModel(), H = r.heads(), dK = r.dK();
+    std::string out;
+
+    out += "tokens (B=" + std::to_string(B) + ", T=" + std::to_string(T) + "):\n";
+    for (int b = 0; b < B; ++b) {
+        out += "  [" + std::to_string(b) + "] ";
+        for (int t = 0; t < T; ++t)
+            out += (t > 0 ? " | " : "") +
+                   tokens.tokens[static_cast<std::size_t>(b)][static_cast<std::size_t>(t)];
+        out += "\n";
+    }
+    out += "config: d_model=" + std::to_string(C) + " heads=" + std::to_string(H) +
+           " d_k=" + std::to_string(dK) + " seed=" + std::to_string(c.seed) +
+           " embedding=" + std::string(toString(c.embedding)) +
+           " positional=" + std::string(toString(c.positional)) +
+           " scale=" + std::string(toString(c.scale)) + " temperature=" + fixed(c.temperature, 4) +
+           " axis=" + std::string(toString(c.axis)) + " mask=" + std::string(toString(c.mask)) +
+           " mask-fill=" + std::string(toString(c.maskFill)) +
+           " mask-stage=" + std::string(toString(c.maskStage)) +
+           " head-split=" + std::string(toString(c.headSplit)) +
+           " padding-mask=" + (c.paddingMask ? "on" : "off") + "\n\n";
+
+    out += "x        (B, T, C)      = " + shapeText({B, T, C}) + "\n";
+    out += "Q, K, V  (B, H, T, d_k) = " + shapeText({B, H, T, dK}) + "\n";
+    out += "scores   (B, H, T, T)   = " + shapeText({B, H, T, T}) + "\n";
+    out += "output   (B, T, C)      = " + shapeText({B, T, C}) + "\n\n";
+
+    out += "std before scaling: " + fixed(stats.stdScores, 4) + "\n";
+    out += "std after scaling:  " + fixed(stats.stdLogits, 4) + "  (scale " +
+           fixed(scaleFactor(c), 4) + ", temperature " + fixed(c.temperature, 4) + ")\n";
+    out +=
+        "row sums: " + fixed(stats.rowSumMin, 4) +
+        (stats.rowSumMin == stats.rowSumMax ? std::string() : " to " + fixed(stats.rowSumMax, 4)) +
+        "    column sums: " + fixed(stats.colSumMin, 4) + " to " + fixed(stats.colSumMax, 4) +
+        "\n\n";
+
+    out += padRight("seq head", 10) + padRight("std(S)", 9) + padRight("std(L)", 9) +
+           padRight("ratio", 8) + padRight("entropy/max", 14) + padRight("max w", 8) +
+           padRight("saturated", 11) + padRight("row sums", 18) + padRight("col sums", 18) +
+           "NaN\n";
+    for (const HeadStatistics& s : stats.heads) {
+        out += padRight(std::to_string(s.batch) + "   " + std::to_string(s.head), 10);
+        out += padRight(fixed(s.stdScores, 4), 9) + padRight(fixed(s.stdLogits, 4), 9);
+        out += padRight(fixed(s.stdScores > 0 ? s.stdLogits / s.stdScores : 0.0, 4), 8);
+        out += padRight(fixed(s.meanEntropy, 2) + "/" + fixed(s.meanEntropyMax, 2), 14);
+        out += padRight(fixed(s.meanRowMax, 3), 8);
+        out += padRight(fixed(100.0 * s.saturatedShare, 0) + "%", 11);
+        out += padRight(fixed(s.rowSumMin, 4) + "-" + fixed(s.rowSumMax, 4), 18);
+        out += padRight(fixed(s.colSumMin, 4) + "-" + fixed(s.colSumMax, 4), 18);
+        out += std::to_string(s.nanCount) + "\n";
+    }
+    out += "\n";
+    if (stats.warnings.empty()) {
+        out += "no warnings\n";
+    } else {
+        out += "warnings:\n";
+        for (const Warning& w : stats.warnings)
+            out += "  - " + warningText(w) + "\n";
+    }
+    return out;
+}
+
+} // namespace attn

@@ -1,0 +1,190 @@
+#include "statistics.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+namespace attn {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Mean of the finite entries; NaN when there are none.
+double finiteMean(const std::vector<double>& values)
+{
+    double sum = 0;
+    int count = 0;
+    for (double v : values)
+        if (std::isfinite(v)) {
+            sum += v;
+            ++count;
+        }
+    return count > 0 ? sum / count : kNaN;
+}
+
+// Smallest and largest finite entries of every vector; NaN when there are none.
+template <typename Range> std::pair<double, double> finiteRange(const Range& vectors)
+{
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (const auto* values : vectors)
+        for (double v : *values)
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+    return lo <= hi ? std::pair{lo, hi} : std::pair{kNaN, kNaN};
+}
+
+} // namespace
+
+double unbiasedStd(std::span<const Matrix> matrices, float scale, float tau)
+{
+    // 1. Mean in double, of the values as the logits stage computes them in float.
+    auto value = [&](float s) { return static_cast<double>((s * scale) / tau); };
+    double sum = 0;
+    std::size_t n = 0;
+    for (const Matrix& m : matrices) {
+        for (Eigen::Index k = 0; k < m.size(); ++k)
+            sum += value(m.data()[k]);
+        n += static_cast<std::size_t>(m.size());
+    }
+    if (n < 2)
+        return kNaN; // torch.std of one element is NaN too
+    const double mean = sum / static_cast<double>(n);
+    // 2. Sum of squared deviations, divided by N − 1 (unbiased, like torch.std).
+    double squares = 0;
+    for (const Matrix& m : matrices)
+        for (Eigen::Index k = 0; k < m.size(); ++k) {
+            const double d = value(m.data()[k]) - mean;
+            squares += d * d;
+        }
+    return static_cast<float>(std::sqrt(squares / static_cast<double>(n - 1)));
+}
+
+HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, const Matrix& weights,
+                              const MaskMatrix& masked)
+{
+    // scores, weights, masked: (T, T); row i is query i, column j key j.
+    const Eigen::Index T = weights.rows();
+    HeadStatistics s;
+    s.stdScores = unbiasedStd(std::span(&scores, 1));
+    s.stdLogits = unbiasedStd(std::span(&scores, 1), scale, tau);
+    s.rowSums.assign(static_cast<std::size_t>(T), 0.0);
+    s.colSums.assign(static_cast<std::size_t>(T), 0.0);
+    s.rowEntropy.assign(static_cast<std::size_t>(T), 0.0);
+    s.rowEntropyMax.assign(static_cast<std::size_t>(T), 0.0);
+    s.rowMax.assign(static_cast<std::size_t>(T), 0.0f);
+    s.jacobianNorm.assign(static_cast<std::size_t>(T), 0.0);
+
+    for (Eigen::Index i = 0; i < T; ++i) {
+        const auto row = static_cast<std::size_t>(i);
+        // 1. One pass over the row: sums of p, p², p³, the entropy and the extremes.
+        double sum = 0, sum2 = 0, sum3 = 0, entropy = 0;
+        float rowMax = -std::numeric_limits<float>::infinity();
+        bool hasNaN = false;
+        int unmasked = 0;
+        for (Eigen::Index j = 0; j < T; ++j) {
+            const float p = weights(i, j);
+            const double pd = p;
+            if (std::isnan(p)) {
+                hasNaN = true;
+                ++s.nanCount;
+            } else if (std::isinf(p)) {
+                ++(p > 0 ? s.posInfCount : s.negInfCount);
+            }
+            sum += pd;
+            sum2 += pd * pd;
+            sum3 += pd * pd * pd;
+            if (pd > 0)
+                entropy -= pd * std::log2(pd); // 0·log 0 = 0
+            rowMax = std::max(rowMax, p);
+            s.colSums[static_cast<std::size_t>(j)] += pd;
+            unmasked += masked(i, j) ? 0 : 1;
+        }
+        s.rowSums[row] = sum;
+        s.rowMax[row] = hasNaN ? std::numeric_limits<float>::quiet_NaN() : rowMax;
+        s.rowEntropy[row] = hasNaN ? kNaN : entropy;
+        s.rowEntropyMax[row] = unmasked > 0 ? std::log2(static_cast<double>(unmasked)) : 0.0;
+        // 2. ‖diag(p) − ppᵀ‖²_F = Σp² − 2Σp³ + (Σp²)²: how much gradient the row passes.
+        s.jacobianNorm[row] =
+            hasNaN ? kNaN : std::sqrt(std::max(0.0, sum2 - 2.0 * sum3 + sum2 * sum2));
+
+        // 3. Classify the row.
+        const int r = static_cast<int>(i);
+        if (hasNaN)
+            s.nanRows.push_back(r);
+        if (unmasked == 0)
+            s.fullyMaskedRows.push_back(r);
+        const bool normalized = std::abs(sum - 1.0) <= kSumTolerance;
+        if (!normalized)
+            s.notNormalizedRows.push_back(r);
+        // A row with a single visible key is 1 by construction, not saturated.
+        if (!hasNaN && unmasked > 1) {
+            ++s.choiceRows;
+            s.saturatedRows += rowMax >= kSaturatedRowMax ? 1 : 0;
+        }
+        if (!hasNaN && normalized && unmasked > 1 &&
+            entropy >= kUniformEntropyRatio * s.rowEntropyMax[row])
+            s.uniformRows.push_back(r);
+    }
+
+    // 4. Means over the rows that have numbers.
+    s.meanEntropy = finiteMean(s.rowEntropy);
+    s.meanEntropyMax = finiteMean(s.rowEntropyMax);
+    s.meanJacobianNorm = finiteMean(s.jacobianNorm);
+    s.meanRowMax = finiteMean(std::vector<double>(s.rowMax.begin(), s.rowMax.end()));
+    s.saturatedShare = s.choiceRows > 0 ? static_cast<double>(s.saturatedRows) / s.choiceRows : 0.0;
+    std::tie(s.rowSumMin, s.rowSumMax) = finiteRange(std::array{&s.rowSums});
+    std::tie(s.colSumMin, s.colSumMax) = finiteRange(std::array{&s.colSums});
+    return s;
+}
+
+Matrix meanOverHeads(const HeadStack& stack, int b)
+{
+    Matrix mean = stack.at(b, 0); // (T, T)
+    for (int h = 1; h < stack.heads(); ++h)
+        mean += stack.at(b, h);
+    return mean / static_cast<float>(stack.heads());
+}
+
+void summarize(Statistics& stats, const HeadStack& scores, float scale, float tau)
+{
+    stats.stdScores = unbiasedStd(scores.items());
+    stats.stdLogits = unbiasedStd(scores.items(), scale, tau);
+
+    std::vector<double> entropy, entropyMax, rowMax, jacobian;
+    std::vector<const std::vector<double>*> rowSums, colSums;
+    stats.rows = stats.choiceRows = stats.saturatedRows = stats.notNormalizedRows =
+        stats.uniformRows = 0;
+    stats.nanCount = stats.posInfCount = stats.negInfCount = 0;
+    for (const HeadStatistics& h : stats.heads) {
+        entropy.insert(entropy.end(), h.rowEntropy.begin(), h.rowEntropy.end());
+        entropyMax.insert(entropyMax.end(), h.rowEntropyMax.begin(), h.rowEntropyMax.end());
+        rowMax.insert(rowMax.end(), h.rowMax.begin(), h.rowMax.end());
+        jacobian.insert(jacobian.end(), h.jacobianNorm.begin(), h.jacobianNorm.end());
+        rowSums.push_back(&h.rowSums);
+        colSums.push_back(&h.colSums);
+        const int rows = static_cast<int>(h.rowSums.size());
+        stats.rows += rows;
+        stats.choiceRows += h.choiceRows;
+        stats.saturatedRows += h.saturatedRows;
+        stats.notNormalizedRows += static_cast<int>(h.notNormalizedRows.size());
+        stats.uniformRows += static_cast<int>(h.uniformRows.size());
+        stats.nanCount += h.nanCount;
+        stats.posInfCount += h.posInfCount;
+        stats.negInfCount += h.negInfCount;
+    }
+    stats.meanEntropy = finiteMean(entropy);
+    stats.meanEntropyMax = finiteMean(entropyMax);
+    stats.meanRowMax = finiteMean(rowMax);
+    stats.meanJacobianNorm = finiteMean(jacobian);
+    stats.saturatedShare =
+        stats.choiceRows > 0 ? static_cast<double>(stats.saturatedRows) / stats.choiceRows : 0.0;
+    std::tie(stats.rowSumMin, stats.rowSumMax) = finiteRange(rowSums);
+    std::tie(stats.colSumMin, stats.colSumMax) = finiteRange(colSums);
+}
+
+} // namespace attn

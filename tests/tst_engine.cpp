@@ -1,0 +1,238 @@
+// The staged pipeline: a change recomputes only from the first stage it touches.
+#include "engine.h"
+
+#include <QtTest>
+
+using attn::AttentionEngine;
+using attn::Request;
+using attn::Stage;
+
+Q_DECLARE_METATYPE(attn::Request)
+
+namespace {
+
+Request baseRequest()
+{
+    Request r;
+    r.text = "the cat sat on the mat\nit was tired";
+    r.config.dModel = 32;
+    r.config.heads = 4;
+    return r;
+}
+
+std::array<int, attn::kStageCount> runCounts(const AttentionEngine& engine)
+{
+    std::array<int, attn::kStageCount> counts{};
+    for (int s = 0; s < attn::kStageCount; ++s)
+        counts[static_cast<std::size_t>(s)] = engine.runs(static_cast<Stage>(s));
+    return counts;
+}
+
+} // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+
+private slots:
+    void changeRerunsFromItsStage_data();
+    void changeRerunsFromItsStage();
+    void unchangedRequestRunsNothing();
+    void sameTokensSpareTheEmbedding();
+    void earlierStagesAreShared();
+    void invalidRequestKeepsThePreviousResult();
+    void cancelKeepsThePreviousResult();
+    void shapes_data();
+    void shapes();
+};
+
+void TestEngine::changeRerunsFromItsStage_data()
+{
+    QTest::addColumn<Request>("changed");
+    QTest::addColumn<int>("firstStage");
+
+    auto with = [](auto edit) {
+        Request r = baseRequest();
+        edit(r);
+        return r;
+    };
+    QTest::newRow("text") << with([](Request& r) { r.text = "a dog slept"; })
+                          << int(Stage::Tokenize);
+    QTest::newRow("tokenizer=chars")
+        << with([](Request& r) { r.config.tokenizer = attn::TokenizerMode::Chars; })
+        << int(Stage::Tokenize);
+    QTest::newRow("seed") << with([](Request& r) { r.config.seed = 7; }) << int(Stage::Embed);
+    QTest::newRow("d_model") << with([](Request& r) { r.config.dModel = 64; }) << int(Stage::Embed);
+    QTest::newRow("embedding=torch")
+        << with([](Request& r) { r.config.embedding = attn::EmbeddingMode::Torch; })
+        << int(Stage::Embed);
+    QTest::newRow("positional=none")
+        << with([](Request& r) { r.config.positional = attn::Positional::None; })
+        << int(Stage::Embed);
+    QTest::newRow("embedding override")
+        << with([](Request& r) { r.embeddingOverrides["cat"] = std::vector<float>(32, 0.5f); })
+        << int(Stage::Embed);
+    QTest::newRow("heads") << with([](Request& r) { r.config.heads = 2; }) << int(Stage::Split);
+    QTest::newRow("head-split=view")
+        << with([](Request& r) { r.config.headSplit = attn::HeadSplit::View; })
+        << int(Stage::Split);
+    QTest::newRow("scale=none") << with([](Request& r) { r.config.scale = attn::ScaleMode::None; })
+                                << int(Stage::ScaleMask);
+    QTest::newRow("temperature") << with([](Request& r) { r.config.temperature = 0.5f; })
+                                 << int(Stage::ScaleMask);
+    QTest::newRow("mask=causal") << with([](Request& r) { r.config.mask = attn::MaskKind::Causal; })
+                                 << int(Stage::ScaleMask);
+    QTest::newRow("mask-fill=-1e9")
+        << with([](Request& r) { r.config.maskFill = attn::MaskFill::NegBillion; })
+        << int(Stage::ScaleMask);
+    QTest::newRow("mask-stage=after-softmax")
+        << with([](Request& r) { r.config.maskStage = attn::MaskStage::AfterSoftmax; })
+        << int(Stage::ScaleMask);
+    QTest::newRow("padding-mask=off")
+        << with([](Request& r) { r.config.paddingMask = false; }) << int(Stage::ScaleMask);
+    QTest::newRow("axis=queries") << with([](Request& r) {
+        r.config.axis = attn::SoftmaxAxis::Queries;
+    }) << int(Stage::Normalize);
+    QTest::newRow("axis=batch") << with([](Request& r) {
+        r.config.axis = attn::SoftmaxAxis::Batch;
+    }) << int(Stage::Normalize);
+}
+
+void TestEngine::changeRerunsFromItsStage()
+{
+    QFETCH(Request, changed);
+    QFETCH(int, firstStage);
+
+    AttentionEngine engine;
+    (void)engine.compute(baseRequest());
+    const auto before = runCounts(engine);
+    (void)engine.compute(changed);
+    const auto after = runCounts(engine);
+
+    for (int s = 0; s < attn::kStageCount; ++s) {
+        const int delta = after[std::size_t(s)] - before[std::size_t(s)];
+        const int expected = s >= firstStage ? 1 : 0;
+        QVERIFY2(delta == expected,
+                 qPrintable(QStringLiteral("stage %1 ran %2 time(s), expected %3")
+                                .arg(s + 1)
+                                .arg(delta)
+                                .arg(expected)));
+    }
+}
+
+void TestEngine::unchangedRequestRunsNothing()
+{
+    AttentionEngine engine;
+    (void)engine.compute(baseRequest());
+    const auto before = runCounts(engine);
+    (void)engine.compute(baseRequest());
+    QCOMPARE(runCounts(engine), before);
+}
+
+void TestEngine::sameTokensSpareTheEmbedding()
+{
+    AttentionEngine engine;
+    (void)engine.compute(baseRequest());
+    const auto before = runCounts(engine);
+    Request spaced = baseRequest();
+    spaced.text = "the  cat sat on the mat \nit was   tired";
+    const attn::Result result = engine.compute(spaced);
+    const auto after = runCounts(engine);
+    QCOMPARE(after[int(Stage::Tokenize)], before[int(Stage::Tokenize)] + 1);
+    for (int s = int(Stage::Embed); s < attn::kStageCount; ++s)
+        QCOMPARE(after[std::size_t(s)], before[std::size_t(s)]);
+    QCOMPARE(result.request.text, spaced.text);
+}
+
+void TestEngine::earlierStagesAreShared()
+{
+    AttentionEngine engine;
+    const attn::Result first = engine.compute(baseRequest());
+    Request causal = baseRequest();
+    causal.config.mask = attn::MaskKind::Causal;
+    const attn::Result second = engine.compute(causal);
+
+    // The projections are the very same objects; the weights are new ones, and the
+    // first result still holds its own (a snapshot survives the next compute).
+    QCOMPARE(second.projection.get(), first.projection.get());
+    QCOMPARE(second.scores.get(), first.scores.get());
+    QVERIFY(second.weights.get() != first.weights.get());
+    QCOMPARE(first.weights->at(0, 0)(0, 5) > 0.0f, true); // key 5 visible from query 0
+    QCOMPARE(second.weights->at(0, 0)(0, 5), 0.0f);       // hidden by the causal mask
+}
+
+void TestEngine::invalidRequestKeepsThePreviousResult()
+{
+    AttentionEngine engine;
+    const attn::Result good = engine.compute(baseRequest());
+    Request bad = baseRequest();
+    bad.config.heads = 5; // does not divide 32
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)engine.compute(bad));
+    QCOMPARE(engine.result().request, good.request);
+    QCOMPARE(engine.result().weights.get(), good.weights.get());
+
+    Request empty = baseRequest();
+    empty.text = "  \n\t ";
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)engine.compute(empty));
+    QCOMPARE(engine.result().request, good.request);
+}
+
+void TestEngine::cancelKeepsThePreviousResult()
+{
+    AttentionEngine engine;
+    const attn::Result good = engine.compute(baseRequest());
+    Request next = baseRequest();
+    next.config.seed = 99;
+    std::atomic<bool> cancel{true};
+    QVERIFY_THROWS_EXCEPTION(attn::Cancelled, (void)engine.compute(next, &cancel));
+    QCOMPARE(engine.result().request, good.request);
+
+    cancel = false;
+    const attn::Result done = engine.compute(next, &cancel);
+    QCOMPARE(done.request.config.seed, std::uint64_t(99));
+    QVERIFY(done.weights.get() != good.weights.get());
+}
+
+void TestEngine::shapes_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("dModel");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("B");
+    QTest::addColumn<int>("T");
+
+    QTest::newRow("one line") << "a b c" << 16 << 2 << 1 << 3;
+    QTest::newRow("two lines padded") << "a b c d\ne f" << 12 << 3 << 2 << 4;
+    QTest::newRow("d_model 1") << "a b" << 1 << 1 << 1 << 2;
+    QTest::newRow("heads = d_model") << "a b c" << 8 << 8 << 1 << 3;
+}
+
+void TestEngine::shapes()
+{
+    QFETCH(QString, text);
+    QFETCH(int, dModel);
+    QFETCH(int, heads);
+    QFETCH(int, B);
+    QFETCH(int, T);
+
+    Request r;
+    r.text = text.toStdString();
+    r.config.tokenizer = attn::TokenizerMode::Spaces;
+    r.config.dModel = dModel;
+    r.config.heads = heads;
+    AttentionEngine engine;
+    const attn::Result result = engine.compute(r);
+    QCOMPARE(result.batch(), B);
+    QCOMPARE(result.length(), T);
+    QCOMPARE(int(result.x->size()), B);
+    QCOMPARE(int(result.x->at(0).cols()), dModel);
+    QCOMPARE(result.weights->batch(), B);
+    QCOMPARE(result.weights->heads(), heads);
+    QCOMPARE(int(result.weights->at(B - 1, heads - 1).rows()), T);
+    QCOMPARE(int(result.split->q.at(0, 0).cols()), dModel / heads);
+    QCOMPARE(int(result.aggregation->output.size()), B);
+    QCOMPARE(int(result.aggregation->output[0].cols()), dModel);
+    QCOMPARE(int(result.stats->heads.size()), B * heads);
+}
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "tst_engine.moc"
