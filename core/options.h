@@ -1,6 +1,6 @@
 // Every switch of the attention formula, and the one place that spells each value.
 //
-// The spellings returned by toString() are the command line's values, the JSON's
+// The spellings returned by spellingOf() are the command line's values, the JSON's
 // values and the session file's values; the UI shows its own translated labels but
 // stores and compares these enums only.
 #pragma once
@@ -69,10 +69,10 @@ ATTN_ENUM_TABLE(HeadSplit, "head-split", EnumSpelling<HeadSplit>{HeadSplit::Tran
 
 #undef ATTN_ENUM_TABLE
 
-// The spelling of an enum value, e.g. toString(SoftmaxAxis::Queries) == "queries".
+// The spelling of an enum value, e.g. spellingOf(SoftmaxAxis::Queries) == "queries".
 template <typename E>
 requires std::is_enum_v<E>
-[[nodiscard]] constexpr std::string_view toString(E value)
+[[nodiscard]] constexpr std::string_view spellingOf(E value)
 {
     for (const auto& row : EnumTable<E>::rows)
         if (row.value == value)

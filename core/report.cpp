@@ -31,7 +31,7 @@ std::string padRight(std::string text, std::size_t width)
 template <typename E> void writeEnum(JsonWriter& json, E value)
 {
     json.key(EnumTable<E>::option);
-    json.value(toString(value));
+    json.value(spellingOf(value));
 }
 
 void writeMatrix(JsonWriter& json, const Matrix& m)
@@ -253,13 +253,14 @@ std::string textReport(const Result& r)
     }
     out += "config: d_model=" + std::to_string(C) + " heads=" + std::to_string(H) +
            " d_k=" + std::to_string(dK) + " seed=" + std::to_string(c.seed) +
-           " embedding=" + std::string(toString(c.embedding)) +
-           " positional=" + std::string(toString(c.positional)) +
-           " scale=" + std::string(toString(c.scale)) + " temperature=" + fixed(c.temperature, 4) +
-           " axis=" + std::string(toString(c.axis)) + " mask=" + std::string(toString(c.mask)) +
-           " mask-fill=" + std::string(toString(c.maskFill)) +
-           " mask-stage=" + std::string(toString(c.maskStage)) +
-           " head-split=" + std::string(toString(c.headSplit)) +
+           " embedding=" + std::string(spellingOf(c.embedding)) +
+           " positional=" + std::string(spellingOf(c.positional)) +
+           " scale=" + std::string(spellingOf(c.scale)) +
+           " temperature=" + fixed(c.temperature, 4) + " axis=" + std::string(spellingOf(c.axis)) +
+           " mask=" + std::string(spellingOf(c.mask)) +
+           " mask-fill=" + std::string(spellingOf(c.maskFill)) +
+           " mask-stage=" + std::string(spellingOf(c.maskStage)) +
+           " head-split=" + std::string(spellingOf(c.headSplit)) +
            " padding-mask=" + (c.paddingMask ? "on" : "off") + "\n\n";
 
     out += "x        (B, T, C)      = " + shapeText({B, T, C}) + "\n";

@@ -106,6 +106,10 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
         }
         s.rowSums[row] = sum;
         s.rowMax[row] = hasNaN ? std::numeric_limits<float>::quiet_NaN() : rowMax;
+        // A row that is not a distribution (softmax over another axis, mask after it) is
+        // measured as the distribution it would be: H(p/s) = H(p)/s + log2 s.
+        if (sum > 0 && std::isfinite(sum))
+            entropy = entropy / sum + std::log2(sum);
         s.rowEntropy[row] = hasNaN ? kNaN : entropy;
         s.rowEntropyMax[row] = unmasked > 0 ? std::log2(static_cast<double>(unmasked)) : 0.0;
         // 2. ‖diag(p) − ppᵀ‖²_F = Σp² − 2Σp³ + (Σp²)²: how much gradient the row passes.
@@ -119,7 +123,7 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
         if (unmasked == 0)
             s.fullyMaskedRows.push_back(r);
         const bool normalized = std::abs(sum - 1.0) <= kSumTolerance;
-        if (!normalized)
+        if (!normalized && !hasNaN) // NaN rows are reported as such
             s.notNormalizedRows.push_back(r);
         // A row with a single visible key is 1 by construction, not saturated.
         if (!hasNaN && unmasked > 1) {

@@ -4,7 +4,7 @@
 // halves of 8 (the AVX2 kernel's two registers): d[i..i+8) are u1, d[i+8..i+16) are u2.
 //
 // This file is compiled with -ffp-contract=off: the only fused multiply-adds are the
-// std::fma / std::fmaf calls below, which are exactly the ones GCC fuses in torch's build.
+// std::fmaf calls below, which are exactly the ones GCC fuses in torch's build.
 #include "torchrng.h"
 
 #include <bit>

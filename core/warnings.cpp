@@ -25,8 +25,8 @@ std::string fixed(double value, int decimals)
     return buffer;
 }
 
-// "3", "3, 5, 6" or "3, 5, 6, … (12 in all)"; with several sequences "3 (sequence 1)".
-// Rows are numbered from 0, as PyTorch indexes them.
+// "3", "3, 5, 6" or "3, 5, 6, … (12)"; with several sequences [b, i] as PyTorch indexes
+// them: "[1, 3], [1, 4]". Numbers start at 0.
 std::string listRows(const std::set<std::pair<int, int>>& rows, bool withSequence)
 {
     constexpr std::size_t kShown = 6;
@@ -39,9 +39,8 @@ std::string listRows(const std::set<std::pair<int, int>>& rows, bool withSequenc
         }
         if (shown++ > 0)
             out += ", ";
-        out += std::to_string(i);
-        if (withSequence)
-            out += " (" + std::to_string(b) + ")";
+        out += withSequence ? "[" + std::to_string(b) + ", " + std::to_string(i) + "]"
+                            : std::to_string(i);
     }
     return out;
 }
@@ -80,22 +79,23 @@ const char* warningTemplate(WarningKind kind)
                                  "is almost one-hot and passes little gradient back.");
     case WarningKind::NanRows:
         return QT_TRANSLATE_NOOP("Warnings",
-                                 "Row %1 is NaN: every key in it is masked with -inf, and "
-                                 "softmax of nothing but -inf is 0/0. Fill with -1e9, or leave a "
-                                 "key unmasked.");
+                                 "NaN where every key is masked with -inf (row %1): a softmax "
+                                 "of nothing but -inf is 0/0. Fill with -1e9, or leave a key "
+                                 "unmasked.");
     case WarningKind::NanColumns:
         return QT_TRANSLATE_NOOP("Warnings",
-                                 "Column %1 is NaN: the softmax runs over the queries and every "
-                                 "query in it is masked with -inf. Set the axis to keys (dim=-1).");
+                                 "NaN where every query is masked with -inf (column %1): the "
+                                 "softmax runs over the queries (dim=-2). Set the axis to keys "
+                                 "(dim=-1).");
     case WarningKind::NanPositions:
         return QT_TRANSLATE_NOOP("Warnings",
-                                 "NaN in row %1: the softmax runs over the batch and the position "
-                                 "is masked with -inf in every sequence. Set the axis to keys "
-                                 "(dim=-1).");
+                                 "NaN where a position is masked with -inf in every sequence (row "
+                                 "%1): the softmax runs over the batch (dim=0). Set the axis to "
+                                 "keys (dim=-1).");
     case WarningKind::FullyMaskedUniform:
         return QT_TRANSLATE_NOOP("Warnings",
-                                 "Row %1 is uniform although every key in it is masked: the fill "
-                                 "-1e9 makes all its logits equal. With -inf it would be NaN.");
+                                 "Uniform weights where every key is masked (row %1): the fill "
+                                 "-1e9 makes all the logits equal. With -inf they would be NaN.");
     case WarningKind::UniformRows:
         return QT_TRANSLATE_NOOP("Warnings",
                                  "%1% of rows are uniform: every key gets the same weight, so the "
@@ -181,7 +181,7 @@ std::vector<Warning> deriveWarnings(const Statistics& stats, const Config& confi
             {WarningKind::FullyMaskedUniform, {listRows(fullyMaskedFinite, several)}});
 
     // 2. Rows that are not distributions, and why.
-    if (stats.notNormalizedRows > 0 && stats.notNormalizedRows > static_cast<int>(nanRows.size())) {
+    if (stats.notNormalizedRows > 0) {
         const std::vector<std::string> range{fixed(stats.rowSumMin, 4), fixed(stats.rowSumMax, 4)};
         if (config.axis == SoftmaxAxis::Queries)
             warnings.push_back({WarningKind::RowsNotNormalizedQueries, range});

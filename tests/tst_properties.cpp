@@ -114,7 +114,7 @@ Case randomCase(std::mt19937& rng)
 
 template <typename E> QString spelled(E value)
 {
-    const std::string_view text = attn::toString(value);
+    const std::string_view text = attn::spellingOf(value);
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 

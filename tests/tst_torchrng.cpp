@@ -17,6 +17,7 @@
 #include <bit>
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 using attn::TorchGenerator;
@@ -32,45 +33,50 @@ std::uint64_t parseSeed(const QJsonObject& testCase)
     return seed;
 }
 
-std::vector<std::uint32_t> parseBits32(const QJsonValue& value)
-{
-    std::vector<std::uint32_t> bits;
-    for (const QJsonValue item : value.toArray()) {
-        bool ok = false;
-        bits.push_back(item.toString().toUInt(&ok, 16));
-        if (!ok)
-            qFatal("bad float bit pattern \"%s\"", qPrintable(item.toString()));
-    }
-    return bits;
-}
-
-std::uint64_t parseHex64(const QJsonValue& value)
+std::uint64_t parseHex(const QJsonValue& value)
 {
     bool ok = false;
     const std::uint64_t bits = value.toString().toULongLong(&ok, 16);
     if (!ok)
-        qFatal("bad 64-bit pattern \"%s\"", qPrintable(value.toString()));
+        qFatal("bad bit pattern \"%s\"", qPrintable(value.toString()));
     return bits;
 }
 
-std::vector<std::uint64_t> parseBits64(const QJsonValue& value)
+// Hex patterns as Bits: std::uint32_t for floats, std::uint64_t for doubles and random64().
+template <typename Bits> std::vector<Bits> parseBits(const QJsonValue& value)
 {
-    std::vector<std::uint64_t> bits;
+    std::vector<Bits> bits;
     for (const QJsonValue item : value.toArray())
-        bits.push_back(parseHex64(item));
+        bits.push_back(static_cast<Bits>(parseHex(item)));
     return bits;
 }
 
-QString describe(std::uint32_t bits)
+// A value's bit pattern: floats reinterpreted, integers as they are.
+template <typename T> auto bitsOf(T value)
 {
-    return QStringLiteral("0x%1 (%2)")
-        .arg(bits, 8, 16, QLatin1Char('0'))
-        .arg(static_cast<double>(std::bit_cast<float>(bits)), 0, 'g', 9);
+    if constexpr (std::is_same_v<T, float>)
+        return std::bit_cast<std::uint32_t>(value);
+    else if constexpr (std::is_same_v<T, double>)
+        return std::bit_cast<std::uint64_t>(value);
+    else
+        return value;
 }
 
-// Empty when actual matches expected bit for bit; else where and how it first differs.
-QString firstMismatch(const QString& what, const std::vector<std::uint32_t>& expected,
-                      const std::vector<float>& actual, std::size_t offset = 0)
+// "0x3f800000 (1)": the pattern, then the value it stands for.
+template <typename T> QString describe(decltype(bitsOf(T{})) bits)
+{
+    const QString hex =
+        QStringLiteral("0x%1").arg(bits, int(2 * sizeof bits), 16, QLatin1Char('0'));
+    if constexpr (std::is_floating_point_v<T>)
+        return hex + QStringLiteral(" (%1)").arg(std::bit_cast<T>(bits), 0, 'g', 17);
+    else
+        return hex + QStringLiteral(" (%1)").arg(bits);
+}
+
+// Empty when actual matches expected bit for bit; else how many differ and the first.
+template <typename T>
+QString firstMismatch(const QString& what, const std::vector<decltype(bitsOf(T{}))>& expected,
+                      const std::vector<T>& actual, std::size_t offset = 0)
 {
     if (expected.size() != actual.size())
         return QStringLiteral("%1: expected %2 values, got %3")
@@ -80,7 +86,7 @@ QString firstMismatch(const QString& what, const std::vector<std::uint32_t>& exp
     std::size_t mismatches = 0;
     std::size_t first = 0;
     for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (std::bit_cast<std::uint32_t>(actual[i]) != expected[i] && mismatches++ == 0)
+        if (bitsOf(actual[i]) != expected[i] && mismatches++ == 0)
             first = i;
     }
     if (mismatches == 0)
@@ -90,7 +96,16 @@ QString firstMismatch(const QString& what, const std::vector<std::uint32_t>& exp
         .arg(mismatches)
         .arg(expected.size())
         .arg(first + offset)
-        .arg(describe(expected[first]), describe(std::bit_cast<std::uint32_t>(actual[first])));
+        .arg(describe<T>(expected[first]), describe<T>(bitsOf(actual[first])));
+}
+
+// n successive results of draw().
+template <typename Draw> auto drawEach(std::size_t n, Draw draw)
+{
+    std::vector<decltype(draw())> values(n);
+    for (auto& value : values)
+        value = draw();
+    return values;
 }
 
 std::vector<float> drawRandn(TorchGenerator& generator, std::size_t n)
@@ -114,11 +129,12 @@ std::vector<float> flatten(const attn::Vector& v)
 // Empty when the layer matches the fixture entry {in, out, weight, bias}.
 QString linearMismatch(const QString& what, const QJsonObject& entry, const attn::Linear& layer)
 {
-    QString message = firstMismatch(what + QStringLiteral(" weight"), parseBits32(entry[u"weight"]),
-                                    flatten(layer.weight));
+    QString message =
+        firstMismatch(what + QStringLiteral(" weight"), parseBits<std::uint32_t>(entry[u"weight"]),
+                      flatten(layer.weight));
     if (message.isEmpty())
-        message = firstMismatch(what + QStringLiteral(" bias"), parseBits32(entry[u"bias"]),
-                                flatten(layer.bias));
+        message = firstMismatch(what + QStringLiteral(" bias"),
+                                parseBits<std::uint32_t>(entry[u"bias"]), flatten(layer.bias));
     return message;
 }
 
@@ -149,29 +165,29 @@ private slots:
 
     void specCheckValues_data();
     void specCheckValues();
-    void random32_data();
+    void random32_data() { addCaseRows({u"mt"}); }
     void random32();
-    void random64_data();
+    void random64_data() { addCaseRows({u"random64"}); }
     void random64();
-    void uniformFloat_data();
+    void uniformFloat_data() { addCaseRows({u"rand_float"}); }
     void uniformFloat();
-    void uniformDouble_data();
+    void uniformDouble_data() { addCaseRows({u"rand_double"}); }
     void uniformDouble();
-    void randn_data();
+    void randn_data() { addCaseRows({u"randn", u"randn_default"}); }
     void randn();
-    void randnChain_data();
+    void randnChain_data() { addCaseRows({u"randn_chain"}); }
     void randnChain();
     void manualSeedClearsCachedNormal_data();
     void manualSeedClearsCachedNormal();
-    void uniform_data();
+    void uniform_data() { addCaseRows({u"uniform"}); }
     void uniform();
-    void linear_data();
+    void linear_data() { addCaseRows({u"linear"}); }
     void linear();
-    void referenceOrder_data();
+    void referenceOrder_data() { addCaseRows({u"reference"}); }
     void referenceOrder();
     void specFirstValues_data();
     void specFirstValues();
-    void largeChecksum_data();
+    void largeChecksum_data() { addCaseRows({u"randn_large", u"uniform_large"}); }
     void largeChecksum();
 
 private:
@@ -238,94 +254,56 @@ void TestTorchRng::specCheckValues()
     QFETCH(quint64, seed);
     QFETCH(QList<quint32>, expected);
     TorchGenerator generator(seed);
-    for (qsizetype i = 0; i < expected.size(); ++i)
-        QCOMPARE(generator.random(), expected[i]);
-}
-
-void TestTorchRng::random32_data()
-{
-    addCaseRows({u"mt"});
+    const auto actual = drawEach(expected.size(), [&] { return generator.random(); });
+    const QString message =
+        firstMismatch(QStringLiteral("random()"), {expected.begin(), expected.end()}, actual);
+    QVERIFY2(message.isEmpty(), qPrintable(message));
 }
 
 void TestTorchRng::random32()
 {
     QFETCH(QJsonObject, testCase);
     TorchGenerator generator(parseSeed(testCase));
-    const QJsonArray expected = testCase[u"values"].toArray();
-    QCOMPARE(expected.size(), 8);
-    for (qsizetype i = 0; i < expected.size(); ++i) {
-        const std::uint32_t actual = generator.random();
-        const auto wanted = static_cast<std::uint32_t>(expected[i].toInteger());
-        QVERIFY2(
-            actual == wanted,
-            qPrintable(
-                QStringLiteral("output %1: expected %2, got %3").arg(i).arg(wanted).arg(actual)));
-    }
-}
-
-void TestTorchRng::random64_data()
-{
-    addCaseRows({u"random64"});
+    std::vector<std::uint32_t> expected;
+    for (const QJsonValue value : testCase[u"values"].toArray())
+        expected.push_back(static_cast<std::uint32_t>(value.toInteger()));
+    QCOMPARE(expected.size(), std::size_t{8});
+    const auto actual = drawEach(expected.size(), [&] { return generator.random(); });
+    const QString message = firstMismatch(QStringLiteral("random()"), expected, actual);
+    QVERIFY2(message.isEmpty(), qPrintable(message));
 }
 
 void TestTorchRng::random64()
 {
     QFETCH(QJsonObject, testCase);
     TorchGenerator generator(parseSeed(testCase));
-    const std::vector<std::uint64_t> expected = parseBits64(testCase[u"bits"]);
+    const auto expected = parseBits<std::uint64_t>(testCase[u"bits"]);
     QVERIFY(!expected.empty());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        const std::uint64_t actual = generator.random64();
-        QVERIFY2(actual == expected[i], qPrintable(QStringLiteral("draw %1: expected %2, got %3")
-                                                       .arg(i)
-                                                       .arg(expected[i], 16, 16, QLatin1Char('0'))
-                                                       .arg(actual, 16, 16, QLatin1Char('0'))));
-    }
-}
-
-void TestTorchRng::uniformFloat_data()
-{
-    addCaseRows({u"rand_float"});
+    const auto actual = drawEach(expected.size(), [&] { return generator.random64(); });
+    const QString message = firstMismatch(QStringLiteral("random64()"), expected, actual);
+    QVERIFY2(message.isEmpty(), qPrintable(message));
 }
 
 void TestTorchRng::uniformFloat()
 {
     QFETCH(QJsonObject, testCase);
     TorchGenerator generator(parseSeed(testCase));
-    const std::vector<std::uint32_t> expected = parseBits32(testCase[u"bits"]);
-    std::vector<float> actual(expected.size());
-    for (float& value : actual)
-        value = generator.uniformFloat();
-    const QString message = firstMismatch(QStringLiteral("rand"), expected, actual);
+    const auto expected = parseBits<std::uint32_t>(testCase[u"bits"]);
+    QVERIFY(!expected.empty());
+    const auto actual = drawEach(expected.size(), [&] { return generator.uniformFloat(); });
+    const QString message = firstMismatch(QStringLiteral("torch.rand"), expected, actual);
     QVERIFY2(message.isEmpty(), qPrintable(message));
-}
-
-void TestTorchRng::uniformDouble_data()
-{
-    addCaseRows({u"rand_double"});
 }
 
 void TestTorchRng::uniformDouble()
 {
     QFETCH(QJsonObject, testCase);
     TorchGenerator generator(parseSeed(testCase));
-    const std::vector<std::uint64_t> expected = parseBits64(testCase[u"bits"]);
+    const auto expected = parseBits<std::uint64_t>(testCase[u"bits"]);
     QVERIFY(!expected.empty());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        const double actual = generator.uniformDouble();
-        const auto actualBits = std::bit_cast<std::uint64_t>(actual);
-        QVERIFY2(actualBits == expected[i],
-                 qPrintable(QStringLiteral("draw %1: expected %2, got %3 (%4)")
-                                .arg(i)
-                                .arg(std::bit_cast<double>(expected[i]), 0, 'g', 17)
-                                .arg(actual, 0, 'g', 17)
-                                .arg(actualBits, 16, 16, QLatin1Char('0'))));
-    }
-}
-
-void TestTorchRng::randn_data()
-{
-    addCaseRows({u"randn", u"randn_default"});
+    const auto actual = drawEach(expected.size(), [&] { return generator.uniformDouble(); });
+    const QString message = firstMismatch(QStringLiteral("torch.rand(float64)"), expected, actual);
+    QVERIFY2(message.isEmpty(), qPrintable(message));
 }
 
 void TestTorchRng::randn()
@@ -335,16 +313,11 @@ void TestTorchRng::randn()
     TorchGenerator generator;
     if (testCase[u"kind"].toString() == u"randn")
         generator.manualSeed(parseSeed(testCase));
-    const std::vector<std::uint32_t> expected = parseBits32(testCase[u"bits"]);
+    const std::vector<std::uint32_t> expected = parseBits<std::uint32_t>(testCase[u"bits"]);
     QCOMPARE(expected.size(), static_cast<std::size_t>(testCase[u"n"].toInteger()));
     const QString message =
         firstMismatch(QStringLiteral("randn"), expected, drawRandn(generator, expected.size()));
     QVERIFY2(message.isEmpty(), qPrintable(message));
-}
-
-void TestTorchRng::randnChain_data()
-{
-    addCaseRows({u"randn_chain"});
 }
 
 void TestTorchRng::randnChain()
@@ -357,7 +330,7 @@ void TestTorchRng::randnChain()
     QVERIFY(!steps.isEmpty());
     for (qsizetype s = 0; s < steps.size(); ++s) {
         const QJsonObject step = steps[s].toObject();
-        const std::vector<std::uint32_t> expected = parseBits32(step[u"bits"]);
+        const std::vector<std::uint32_t> expected = parseBits<std::uint32_t>(step[u"bits"]);
         const QString what =
             QStringLiteral("call %1, randn(%2)").arg(s).arg(step[u"n"].toInteger());
         const QString message =
@@ -380,32 +353,23 @@ void TestTorchRng::manualSeedClearsCachedNormal()
     TorchGenerator generator(seed);
     (void)drawRandn(generator, 1);
     generator.manualSeed(seed);
-    const QString message = firstMismatch(QStringLiteral("randn(1) after reseeding"),
-                                          parseBits32(testCase[u"bits"]), drawRandn(generator, 1));
+    const QString message =
+        firstMismatch(QStringLiteral("randn(1) after reseeding"),
+                      parseBits<std::uint32_t>(testCase[u"bits"]), drawRandn(generator, 1));
     QVERIFY2(message.isEmpty(), qPrintable(message));
-}
-
-void TestTorchRng::uniform_data()
-{
-    addCaseRows({u"uniform"});
 }
 
 void TestTorchRng::uniform()
 {
     QFETCH(QJsonObject, testCase);
     TorchGenerator generator(parseSeed(testCase));
-    const double from = std::bit_cast<double>(parseHex64(testCase[u"from_bits"]));
-    const double to = std::bit_cast<double>(parseHex64(testCase[u"to_bits"]));
-    const std::vector<std::uint32_t> expected = parseBits32(testCase[u"bits"]);
+    const double from = std::bit_cast<double>(parseHex(testCase[u"from_bits"]));
+    const double to = std::bit_cast<double>(parseHex(testCase[u"to_bits"]));
+    const std::vector<std::uint32_t> expected = parseBits<std::uint32_t>(testCase[u"bits"]);
     std::vector<float> actual(expected.size());
     generator.uniform(actual.data(), actual.size(), from, to);
     const QString message = firstMismatch(QStringLiteral("uniform_"), expected, actual);
     QVERIFY2(message.isEmpty(), qPrintable(message));
-}
-
-void TestTorchRng::linear_data()
-{
-    addCaseRows({u"linear"});
 }
 
 void TestTorchRng::linear()
@@ -422,17 +386,12 @@ void TestTorchRng::linear()
     QVERIFY2(message.isEmpty(), qPrintable(message));
 }
 
-void TestTorchRng::referenceOrder_data()
-{
-    addCaseRows({u"reference"});
-}
-
 void TestTorchRng::referenceOrder()
 {
     // x = torch.randn(2, 4, 16); W_q, W_k, W_v, W_o = four nn.Linear(16, 16).
     QFETCH(QJsonObject, testCase);
     TorchGenerator generator(parseSeed(testCase));
-    const std::vector<std::uint32_t> x = parseBits32(testCase[u"x"]);
+    const std::vector<std::uint32_t> x = parseBits<std::uint32_t>(testCase[u"x"]);
     QCOMPARE(x.size(), std::size_t{2 * 4 * 16});
     QString message = firstMismatch(QStringLiteral("x"), x, drawRandn(generator, x.size()));
     QVERIFY2(message.isEmpty(), qPrintable(message));
@@ -484,11 +443,6 @@ void TestTorchRng::specFirstValues()
     }
 }
 
-void TestTorchRng::largeChecksum_data()
-{
-    addCaseRows({u"randn_large", u"uniform_large"});
-}
-
 void TestTorchRng::largeChecksum()
 {
     QFETCH(QJsonObject, testCase);
@@ -499,19 +453,18 @@ void TestTorchRng::largeChecksum()
     if (testCase[u"kind"].toString() == u"randn_large") {
         generator.randn(values.data(), n);
     } else {
-        generator.uniform(values.data(), n,
-                          std::bit_cast<double>(parseHex64(testCase[u"from_bits"])),
-                          std::bit_cast<double>(parseHex64(testCase[u"to_bits"])));
+        generator.uniform(values.data(), n, std::bit_cast<double>(parseHex(testCase[u"from_bits"])),
+                          std::bit_cast<double>(parseHex(testCase[u"to_bits"])));
     }
 
     // 1. Head and tail bit for bit: these name the index when they differ.
-    const std::vector<std::uint32_t> head = parseBits32(testCase[u"head"]);
-    const std::vector<std::uint32_t> tail = parseBits32(testCase[u"tail"]);
-    QString message =
-        firstMismatch(QStringLiteral("head"), head, {values.begin(), values.begin() + 16});
+    const std::vector<std::uint32_t> head = parseBits<std::uint32_t>(testCase[u"head"]);
+    const std::vector<std::uint32_t> tail = parseBits<std::uint32_t>(testCase[u"tail"]);
+    QString message = firstMismatch(QStringLiteral("head"), head,
+                                    std::vector<float>(values.begin(), values.begin() + 16));
     QVERIFY2(message.isEmpty(), qPrintable(message));
-    message =
-        firstMismatch(QStringLiteral("tail"), tail, {values.end() - 16, values.end()}, n - 16);
+    message = firstMismatch(QStringLiteral("tail"), tail,
+                            std::vector<float>(values.end() - 16, values.end()), n - 16);
     QVERIFY2(message.isEmpty(), qPrintable(message));
 
     // 2. Per-chunk SHA-256, so a difference in the middle is located to one chunk.
@@ -520,13 +473,13 @@ void TestTorchRng::largeChecksum()
     const QJsonArray chunkHashes = testCase[u"chunk_sha256"].toArray();
     QCOMPARE(chunkHashes.size(), (bytes.size() + chunk - 1) / chunk);
     for (qsizetype k = 0; k < chunkHashes.size(); ++k) {
-        const QByteArray actual = sha256Hex(
-            QByteArrayView(bytes).sliced(k * chunk, std::min(chunk, bytes.size() - k * chunk)));
-        QVERIFY2(
-            actual == chunkHashes[k].toString().toLatin1(),
-            qPrintable(QStringLiteral("values [%1, %2) differ from torch (SHA-256)")
-                           .arg(k * chunk / 4)
-                           .arg(std::min(chunk, bytes.size() - k * chunk) / 4 + k * chunk / 4)));
+        const qsizetype begin = k * chunk;
+        const qsizetype end = std::min(begin + chunk, bytes.size());
+        QVERIFY2(sha256Hex(QByteArrayView(bytes).sliced(begin, end - begin)) ==
+                     chunkHashes[k].toString().toLatin1(),
+                 qPrintable(QStringLiteral("values [%1, %2) differ from torch (SHA-256)")
+                                .arg(begin / 4)
+                                .arg(end / 4)));
     }
 
     // 3. The whole array.
