@@ -1,0 +1,98 @@
+#include "clicommands.h"
+
+#include "commandline.h"
+#include "exportcommand.h"
+#include "presets.h"
+#include "report.h"
+
+#include <cstdio>
+#include <exception>
+
+namespace attn::cli {
+namespace {
+
+int usageError(const std::string& message)
+{
+    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
+    return kExitUsage;
+}
+
+} // namespace
+
+void printHelp()
+{
+    ComputeOptions scratch;
+    std::printf(
+        "AttnScope %s: see softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.\n\n"
+        "usage:\n"
+        "  attnscope                      open the window\n"
+        "  attnscope compute [options]    compute attention and print a report (or --json)\n"
+        "  attnscope export [options] --out FILE\n"
+        "                                 write a figure (png, svg, pdf) or the numbers\n"
+        "                                 (csv, npy, json) without opening the window\n"
+        "  attnscope presets              list the ready-made configurations\n"
+        "  attnscope help | --help        this text\n"
+        "  attnscope --version            the version\n\n"
+        "options of compute:\n%s\n"
+        "%s\n"
+        "example:\n"
+        "  attnscope compute --preset article\n"
+        "  attnscope compute --text '我喜欢这个产品的设计' --heads 2 --mask causal --json "
+        "out.json\n"
+        "  attnscope export --preset article --out article.pdf\n"
+        "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 --out head1.png\n",
+        ATTNSCOPE_VERSION, optionHelp(computeOptionTable(scratch, true)).c_str(),
+        exportHelp().c_str());
+}
+
+int listPresets()
+{
+    for (const Preset& preset : presets())
+        std::printf("%-22s %s\n", std::string(preset.name).c_str(),
+                    std::string(preset.summary).c_str());
+    return kExitOk;
+}
+
+int compute(const std::vector<std::string>& args)
+{
+    try {
+        const ComputeOptions options = parseComputeArguments(args);
+        AttentionEngine engine;
+        const Result result = engine.compute(options.request);
+        // The report goes to standard output unless --json names a file; a failed write
+        // (a full disk, say) is exit status 1 either way, never a silent success.
+        const bool json = !options.jsonPath.empty();
+        if (const std::string problem = writeFileAtomically(
+                json ? options.jsonPath : "-", json ? jsonReport(result) : textReport(result));
+            !problem.empty()) {
+            std::fprintf(stderr, "attnscope: %s\n", problem.c_str());
+            return kExitWriteFailed;
+        }
+        return kExitOk;
+    } catch (const InputError& error) {
+        return usageError(error.what());
+    }
+}
+
+int run(const std::vector<std::string>& args)
+{
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        printHelp();
+        return kExitOk;
+    }
+    const std::string& command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "--version") {
+        std::printf("attnscope %s\n", ATTNSCOPE_VERSION);
+        return kExitOk;
+    }
+    if (command == "compute")
+        return compute(rest);
+    if (command == "presets")
+        return listPresets();
+    if (command == "export")
+        return exportCommand(rest);
+    return usageError("unknown command '" + command + "' (try: attnscope --help)");
+}
+
+} // namespace attn::cli
