@@ -1,0 +1,680 @@
+// The heatmap drawing layer: colormaps, layout, painting, the view and its hover text.
+#include "colormap.h"
+#include "heatmappainter.h"
+#include "heatmapview.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QSvgGenerator>
+#include <QTest>
+#include <QToolTip>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+using namespace attn::ui;
+
+Q_DECLARE_METATYPE(attn::ui::ColormapName)
+
+namespace {
+
+constexpr float notANumber = std::numeric_limits<float>::quiet_NaN();
+constexpr float inf = std::numeric_limits<float>::infinity();
+
+QString hex(QRgb color)
+{
+    return QColor::fromRgb(color).name();
+}
+
+// (T, T) weights w(i, j) = (i·T + j) / (T·T − 1): every cell a different value in [0, 1].
+HeatmapData ramp(int tokens, double low = 0, double high = 1)
+{
+    HeatmapData data;
+    data.weights.resize(tokens, tokens);
+    const double last = std::max(1, tokens * tokens - 1);
+    for (int i = 0; i < tokens; ++i)
+        for (int j = 0; j < tokens; ++j)
+            data.weights(i, j) = static_cast<float>(low + (high - low) * (i * tokens + j) / last);
+    for (int k = 0; k < tokens; ++k) {
+        data.queryLabels.append(QStringLiteral("q%1").arg(k));
+        data.keyLabels.append(QStringLiteral("k%1").arg(k));
+    }
+    return data;
+}
+
+// Rows 0..T−1 causal-masked above the diagonal, row `nanRow` all NaN, two infinities.
+HeatmapData withSpecialCells(int tokens, int nanRow)
+{
+    HeatmapData data = ramp(tokens);
+    data.masked = attn::MaskMatrix::Zero(tokens, tokens);
+    for (int i = 0; i < tokens; ++i)
+        for (int j = i + 1; j < tokens; ++j)
+            data.masked(i, j) = true;
+    data.weights.row(nanRow).setConstant(notANumber);
+    data.weights(tokens - 1, 0) = inf;
+    data.weights(tokens - 1, 1) = -inf;
+    return data;
+}
+
+QImage paint(const HeatmapData& data, const HeatmapStyle& style, QSize size,
+             HeatmapLayout* layout = nullptr)
+{
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    const HeatmapLayout computed(QRectF(QPointF(0, 0), size), data, style, &image);
+    paintHeatmap(painter, computed, data, style);
+    if (layout)
+        *layout = computed;
+    return image;
+}
+
+QRgb pixelAt(const QImage& image, QPointF point)
+{
+    return image.pixel(static_cast<int>(std::floor(point.x())),
+                       static_cast<int>(std::floor(point.y())));
+}
+
+QRgb expectedColor(const HeatmapData& data, const HeatmapStyle& style, int i, int j)
+{
+    return Colormap(style.colormap)
+        .color((data.weights(i, j) - style.vmin) / (style.vmax - style.vmin));
+}
+
+// Every pixel of the cell's inside (one pixel in from its edges).
+QList<QRgb> cellPixels(const QImage& image, const QRectF& cell)
+{
+    QList<QRgb> pixels;
+    const QRect inside = cell.toAlignedRect().adjusted(1, 1, -2, -2);
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            pixels.append(image.pixel(x, y));
+    return pixels;
+}
+
+std::set<QRgb> allColormapColors()
+{
+    std::set<QRgb> colors;
+    for (const ColormapName name : Colormap::names())
+        for (const QRgb color : Colormap(name).entries())
+            colors.insert(color);
+    return colors;
+}
+
+} // namespace
+
+class TestHeatmap : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    void colormapLut_data();
+    void colormapLut();
+    void colormapSpelling_data();
+    void colormapSpelling();
+    void colormapSpellingsAreStable();
+    void contrast_data();
+    void contrast();
+
+    void cellColors_data();
+    void cellColors();
+    void specialCells_data();
+    void specialCells();
+    void smallCellsAsImage_data();
+    void smallCellsAsImage();
+    void svgHasOneRectanglePerCell();
+    void annotationContrast_data();
+    void annotationContrast();
+    void highlight();
+
+    void cellAt_data();
+    void cellAt();
+    void labelRotation_data();
+    void labelRotation();
+    void preferredSizeFitsCells();
+
+    void hoverText_data();
+    void hoverText();
+    void viewPixels();
+    void viewHoverAndClick();
+    void viewToolTip();
+};
+
+void TestHeatmap::initTestCase()
+{
+    // Hover text and ticks use the default locale; pin it so that decimals are points.
+    QLocale::setDefault(QLocale::c());
+}
+
+void TestHeatmap::colormapLut_data()
+{
+    QTest::addColumn<ColormapName>("name");
+    QTest::addColumn<double>("t");
+    QTest::addColumn<QString>("expected");
+
+    // Values of matplotlib.colors.to_hex(matplotlib.colormaps[name](t)).
+    QTest::newRow("viridis(0)") << ColormapName::Viridis << 0.0 << "#440154";
+    QTest::newRow("viridis(0.25)") << ColormapName::Viridis << 0.25 << "#3b528b";
+    QTest::newRow("viridis(0.3): binned, not rounded") << ColormapName::Viridis << 0.3 << "#355f8d";
+    QTest::newRow("viridis(0.5)") << ColormapName::Viridis << 0.5 << "#21918c";
+    QTest::newRow("viridis(0.75)") << ColormapName::Viridis << 0.75 << "#5ec962";
+    QTest::newRow("viridis(1)") << ColormapName::Viridis << 1.0 << "#fde725";
+    QTest::newRow("viridis(-3) clamps") << ColormapName::Viridis << -3.0 << "#440154";
+    QTest::newRow("viridis(7) clamps") << ColormapName::Viridis << 7.0 << "#fde725";
+    QTest::newRow("magma(0)") << ColormapName::Magma << 0.0 << "#000004";
+    QTest::newRow("magma(0.5)") << ColormapName::Magma << 0.5 << "#b73779";
+    QTest::newRow("magma(1)") << ColormapName::Magma << 1.0 << "#fcfdbf";
+    QTest::newRow("inferno(0)") << ColormapName::Inferno << 0.0 << "#000004";
+    QTest::newRow("inferno(1)") << ColormapName::Inferno << 1.0 << "#fcffa4";
+    QTest::newRow("cividis(0)") << ColormapName::Cividis << 0.0 << "#00224e";
+    QTest::newRow("cividis(0.3)") << ColormapName::Cividis << 0.3 << "#4f576c";
+    QTest::newRow("cividis(1)") << ColormapName::Cividis << 1.0 << "#fee838";
+    QTest::newRow("grey(0)") << ColormapName::Grey << 0.0 << "#000000";
+    QTest::newRow("grey(0.5)") << ColormapName::Grey << 0.5 << "#808080";
+    QTest::newRow("grey(1)") << ColormapName::Grey << 1.0 << "#ffffff";
+    QTest::newRow("diverging(0) blue") << ColormapName::Diverging << 0.0 << "#053061";
+    QTest::newRow("diverging(0.5) white") << ColormapName::Diverging << 0.5 << "#f7f6f6";
+    QTest::newRow("diverging(1) red") << ColormapName::Diverging << 1.0 << "#67001f";
+}
+
+void TestHeatmap::colormapLut()
+{
+    QFETCH(ColormapName, name);
+    QFETCH(double, t);
+    QFETCH(QString, expected);
+    QCOMPARE(hex(Colormap(name).color(t)), expected);
+}
+
+void TestHeatmap::colormapSpelling_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("expected"); // −1: no such colormap
+
+    for (const ColormapName name : Colormap::names())
+        QTest::addRow("%s", qPrintable(Colormap::spelling(name)))
+            << Colormap::spelling(name) << static_cast<int>(name);
+    QTest::newRow("any case") << "Viridis" << static_cast<int>(ColormapName::Viridis);
+    QTest::newRow("American gray") << "gray" << -1;
+    QTest::newRow("matplotlib's RdBu_r") << "RdBu_r" << -1;
+    QTest::newRow("empty") << "" << -1;
+}
+
+void TestHeatmap::colormapSpelling()
+{
+    QFETCH(QString, text);
+    QFETCH(int, expected);
+    const std::optional<ColormapName> name = Colormap::fromSpelling(text);
+    QCOMPARE(name.has_value(), expected >= 0);
+    if (name) {
+        QCOMPARE(static_cast<int>(*name), expected);
+        QVERIFY(!Colormap::displayName(*name).isEmpty());
+    }
+}
+
+void TestHeatmap::colormapSpellingsAreStable()
+{
+    // Session files and scripts store these; changing one breaks them.
+    QStringList all;
+    for (const ColormapName name : Colormap::names())
+        all.append(Colormap::spelling(name));
+    QCOMPARE(all.join(QLatin1Char(',')),
+             QStringLiteral("viridis,magma,inferno,cividis,grey,diverging"));
+}
+
+void TestHeatmap::contrast_data()
+{
+    QTest::addColumn<QRgb>("background");
+    QTest::addColumn<bool>("dark"); // black text
+
+    QTest::newRow("black") << qRgb(0, 0, 0) << false;
+    QTest::newRow("white") << qRgb(255, 255, 255) << true;
+    // WCAG: black wins above relative luminance √(1.05·0.05) − 0.05 ≈ 0.179.
+    QTest::newRow("#757575 (L 0.178)") << qRgb(0x75, 0x75, 0x75) << false;
+    QTest::newRow("#767676 (L 0.181)") << qRgb(0x76, 0x76, 0x76) << true;
+    QTest::newRow("viridis(0) purple") << Colormap(ColormapName::Viridis).color(0) << false;
+    QTest::newRow("viridis(1) yellow") << Colormap(ColormapName::Viridis).color(1) << true;
+    QTest::newRow("pure green") << qRgb(0, 255, 0) << true;
+    QTest::newRow("pure blue") << qRgb(0, 0, 255) << false;
+}
+
+void TestHeatmap::contrast()
+{
+    QFETCH(QRgb, background);
+    QFETCH(bool, dark);
+    QCOMPARE(Colormap::contrastIsDark(background), dark);
+}
+
+void TestHeatmap::cellColors_data()
+{
+    QTest::addColumn<ColormapName>("name");
+    QTest::addColumn<double>("vmin");
+    QTest::addColumn<double>("vmax");
+    QTest::addColumn<double>("low"); // weights run from low to high
+    QTest::addColumn<double>("high");
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<QSize>("size");
+
+    QTest::newRow("viridis 0..1, 5 tokens, 400×300")
+        << ColormapName::Viridis << 0.0 << 1.0 << 0.0 << 1.0 << 5 << QSize(400, 300);
+    QTest::newRow("magma 0..0.5 clamps the top half")
+        << ColormapName::Magma << 0.0 << 0.5 << 0.0 << 1.0 << 6 << QSize(300, 300);
+    QTest::newRow("inferno 0.2..0.4, wide")
+        << ColormapName::Inferno << 0.2 << 0.4 << 0.1 << 0.5 << 4 << QSize(700, 200);
+    QTest::newRow("cividis 0..1, 12 tokens")
+        << ColormapName::Cividis << 0.0 << 1.0 << 0.0 << 1.0 << 12 << QSize(500, 500);
+    QTest::newRow("grey 0..1, 3 tokens, tall")
+        << ColormapName::Grey << 0.0 << 1.0 << 0.0 << 1.0 << 3 << QSize(250, 600);
+    QTest::newRow("diverging −2..2")
+        << ColormapName::Diverging << -2.0 << 2.0 << -2.0 << 2.0 << 7 << QSize(450, 380);
+}
+
+void TestHeatmap::cellColors()
+{
+    QFETCH(ColormapName, name);
+    QFETCH(double, vmin);
+    QFETCH(double, vmax);
+    QFETCH(double, low);
+    QFETCH(double, high);
+    QFETCH(int, tokens);
+    QFETCH(QSize, size);
+
+    const HeatmapData data = ramp(tokens, low, high);
+    HeatmapStyle style;
+    style.colormap = name;
+    style.vmin = vmin;
+    style.vmax = vmax;
+    HeatmapLayout layout;
+    const QImage image = paint(data, style, size, &layout);
+    QVERIFY2(layout.cellSize() >= 8, qPrintable(QString::number(layout.cellSize())));
+    for (int i = 0; i < tokens; ++i)
+        for (int j = 0; j < tokens; ++j) {
+            const QString where = QStringLiteral("cell (%1, %2)").arg(i).arg(j);
+            QCOMPARE(hex(pixelAt(image, layout.cellRect(i, j).center())) + " at " + where,
+                     hex(expectedColor(data, style, i, j)) + " at " + where);
+        }
+}
+
+void TestHeatmap::specialCells_data()
+{
+    QTest::addColumn<ColormapName>("name");
+    for (const ColormapName name : Colormap::names())
+        QTest::addRow("%s", qPrintable(Colormap::spelling(name))) << name;
+}
+
+void TestHeatmap::specialCells()
+{
+    QFETCH(ColormapName, name);
+    constexpr int tokens = 6;
+    constexpr int nanRow = 2;
+    const HeatmapData data = withSpecialCells(tokens, nanRow);
+    HeatmapStyle style;
+    style.colormap = name;
+    HeatmapLayout layout;
+    const QImage image = paint(data, style, QSize(500, 420), &layout);
+    const Colormap colormap(name);
+    const std::set<QRgb> scale(colormap.entries().begin(), colormap.entries().end());
+    const std::set<QRgb> everyScale = allColormapColors();
+
+    const QRectF masked = layout.cellRect(0, 4);
+    const QRectF nanCell = layout.cellRect(nanRow, 1);
+    const QRectF plusInf = layout.cellRect(tokens - 1, 0);
+    const QRectF minusInf = layout.cellRect(tokens - 1, 1);
+    for (const QRectF& cell : {masked, nanCell, plusInf, minusInf}) {
+        const QList<QRgb> pixels = cellPixels(image, cell);
+        for (const QRgb pixel : pixels)
+            QVERIFY2(!everyScale.contains(pixel),
+                     qPrintable(hex(pixel) + " is a colour of a scale"));
+        // Hatch or mark: a second colour on the fill.
+        QVERIFY(std::set<QRgb>(pixels.begin(), pixels.end()).size() >= 2);
+    }
+    QVERIFY(!scale.contains(pixelAt(image, masked.center())));
+    QVERIFY(!scale.contains(pixelAt(image, nanCell.center())));
+    QVERIFY(pixelAt(image, masked.center()) != pixelAt(image, nanCell.center()));
+    // The marks tell NaN (×), +inf (+) and −inf (−) apart.
+    const auto onMark = [&](const QRectF& cell, double x, double y) {
+        return pixelAt(image, cell.topLeft() + QPointF(x * cell.width(), y * cell.height())) !=
+               heatmapInvalidFill;
+    };
+    QVERIFY(onMark(nanCell, 0.3, 0.3) && !onMark(nanCell, 0.5, 0.3));
+    QVERIFY(!onMark(plusInf, 0.3, 0.3) && onMark(plusInf, 0.5, 0.3) && onMark(plusInf, 0.3, 0.5));
+    QVERIFY(!onMark(minusInf, 0.3, 0.3) && !onMark(minusInf, 0.5, 0.3) &&
+            onMark(minusInf, 0.3, 0.5));
+    // A NaN wins over the mask: a fully masked row's NaN must show.
+    const QList<QRgb> maskedNan = cellPixels(image, layout.cellRect(nanRow, 5));
+    QVERIFY(maskedNan.contains(heatmapInvalidFill) && !maskedNan.contains(heatmapMaskedFill));
+    // The cells next to them still show their weights.
+    QCOMPARE(hex(pixelAt(image, layout.cellRect(3, 2).center())),
+             hex(expectedColor(data, style, 3, 2)));
+}
+
+void TestHeatmap::smallCellsAsImage_data()
+{
+    QTest::addColumn<bool>("vectorCells");
+    QTest::newRow("image") << false;
+    QTest::newRow("one rectangle per cell") << true;
+}
+
+void TestHeatmap::smallCellsAsImage()
+{
+    QFETCH(bool, vectorCells);
+    // 256 tokens in 600 px: cells of about 2 px. Weights are constant over 16×16 blocks so
+    // that a block's centre has one right colour however the cells round to pixels.
+    constexpr int tokens = 256;
+    constexpr int block = 16;
+    HeatmapData data;
+    data.weights.resize(tokens, tokens);
+    data.masked = attn::MaskMatrix::Zero(tokens, tokens);
+    for (int i = 0; i < tokens; ++i)
+        for (int j = 0; j < tokens; ++j) {
+            data.weights(i, j) = static_cast<float>((i / block) * 16 + j / block) / 255.0f;
+            data.masked(i, j) = j / block > i / block;
+        }
+    HeatmapStyle style;
+    style.vectorCells = vectorCells;
+    HeatmapLayout layout;
+    const QImage image = paint(data, style, QSize(600, 600), &layout);
+    QVERIFY(layout.cellSize() < 3);
+    for (int bi = 0; bi < tokens / block; ++bi)
+        for (int bj = 0; bj <= bi; ++bj) {
+            const QPointF centre =
+                layout.cellRect(bi * block + block / 2, bj * block + block / 2).topLeft();
+            QCOMPARE(hex(pixelAt(image, centre)),
+                     hex(expectedColor(data, style, bi * block, bj * block)));
+        }
+    const QRectF maskedBlock = layout.cellRect(block / 2, 3 * block + block / 2);
+    QVERIFY(!allColormapColors().contains(pixelAt(image, maskedBlock.topLeft())));
+}
+
+void TestHeatmap::svgHasOneRectanglePerCell()
+{
+    // Small cells in an SVG stay vectors even without vectorCells: no embedded image.
+    const HeatmapData data = ramp(64);
+    QBuffer buffer;
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(QSize(200, 200));
+    svg.setViewBox(QRect(0, 0, 200, 200));
+    {
+        QPainter painter(&svg);
+        paintHeatmap(painter, QRectF(0, 0, 200, 200), data, HeatmapStyle());
+    }
+    const QByteArray text = buffer.data();
+    QVERIFY(!text.contains("<image"));
+    // Every cell's colour is written out (64·64 cells, 4096 different values).
+    const QString lastCell = hex(expectedColor(data, HeatmapStyle(), 63, 63));
+    const QString firstCell = hex(expectedColor(data, HeatmapStyle(), 0, 0));
+    QVERIFY(text.contains(lastCell.toLatin1()));
+    QVERIFY(text.contains(firstCell.toLatin1()));
+    QVERIFY2(text.count("<rect") + text.count("<path") >= 64 * 64,
+             qPrintable(QString::number(text.count("<rect") + text.count("<path"))));
+}
+
+void TestHeatmap::annotationContrast_data()
+{
+    QTest::addColumn<bool>("annotate");
+    QTest::newRow("annotated") << true;
+    QTest::newRow("plain") << false;
+}
+
+void TestHeatmap::annotationContrast()
+{
+    QFETCH(bool, annotate);
+    // Viridis: weight 0 is dark purple (white text), weight 1 yellow (black text).
+    HeatmapData data;
+    data.weights.resize(1, 2);
+    data.weights << 0.0f, 1.0f;
+    HeatmapStyle style;
+    style.annotate = annotate;
+    HeatmapLayout layout;
+    const QImage image = paint(data, style, QSize(400, 300), &layout);
+    QVERIFY(layout.cellSize() >= 28);
+    const auto count = [](const QList<QRgb>& pixels, QRgb color) {
+        return std::count(pixels.begin(), pixels.end(), color);
+    };
+    const QList<QRgb> dark = cellPixels(image, layout.cellRect(0, 0));
+    const QList<QRgb> bright = cellPixels(image, layout.cellRect(0, 1));
+    QCOMPARE(count(dark, qRgb(0, 0, 0)), 0);
+    QCOMPARE(count(bright, qRgb(255, 255, 255)), 0);
+    QCOMPARE(count(dark, qRgb(255, 255, 255)) > 0, annotate);
+    QCOMPARE(count(bright, qRgb(0, 0, 0)) > 0, annotate);
+}
+
+void TestHeatmap::highlight()
+{
+    const HeatmapData data = ramp(5);
+    HeatmapStyle style;
+    HeatmapLayout layout;
+    const QImage plain = paint(data, style, QSize(400, 400), &layout);
+    style.highlightRow = 1;
+    style.highlightCol = 3;
+    const QImage outlined = paint(data, style, QSize(400, 400));
+    const auto edgeOf = [&](int i, int j) {
+        const QRectF cell = layout.cellRect(i, j);
+        return QPointF(cell.center().x(), cell.top() + 0.5);
+    };
+    // The top edge of row 1 and of column 3 changes; a far cell's does not.
+    QVERIFY(pixelAt(plain, edgeOf(1, 0)) != pixelAt(outlined, edgeOf(1, 0)));
+    QVERIFY(pixelAt(plain, edgeOf(0, 3)) != pixelAt(outlined, edgeOf(0, 3)));
+    QCOMPARE(pixelAt(plain, edgeOf(3, 0)), pixelAt(outlined, edgeOf(3, 0)));
+    QCOMPARE(pixelAt(plain, layout.cellRect(1, 3).center()),
+             pixelAt(outlined, layout.cellRect(1, 3).center()));
+}
+
+void TestHeatmap::cellAt_data()
+{
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("columns");
+    QTest::addColumn<QRectF>("target");
+
+    QTest::newRow("1×1 in 100×100") << 1 << 1 << QRectF(0, 0, 100, 100);
+    QTest::newRow("4×4 in 300×200") << 4 << 4 << QRectF(0, 0, 300, 200);
+    QTest::newRow("3×7 offset target") << 3 << 7 << QRectF(40.5, 13.25, 500, 300);
+    QTest::newRow("64×64 in 333×517") << 64 << 64 << QRectF(0, 0, 333, 517);
+    QTest::newRow("2048×2048 in 800×800") << 2048 << 2048 << QRectF(0, 0, 800, 800);
+}
+
+void TestHeatmap::cellAt()
+{
+    QFETCH(int, rows);
+    QFETCH(int, columns);
+    QFETCH(QRectF, target);
+
+    HeatmapData data;
+    data.weights = attn::Matrix::Zero(rows, columns);
+    const HeatmapLayout layout(target, data, HeatmapStyle());
+    QVERIFY(layout.cellSize() > 0);
+    QVERIFY(target.contains(layout.gridRect()));
+    QVERIFY(target.adjusted(-1, -1, 1, 1).contains(layout.boundingRect()));
+    QVERIFY(!layout.gridRect().intersects(layout.rowLabelArea()));
+    QVERIFY(!layout.gridRect().intersects(layout.columnLabelArea()));
+    QVERIFY(!layout.gridRect().intersects(layout.colorbarRect()));
+    for (const int i : {0, rows / 2, rows - 1})
+        for (const int j : {0, columns / 3, columns - 1}) {
+            const QRectF cell = layout.cellRect(i, j);
+            QCOMPARE(cell.width(), cell.height());
+            QCOMPARE(layout.cellAt(cell.center()), std::optional<QPoint>(QPoint(i, j)));
+        }
+    const QRectF grid = layout.gridRect();
+    QCOMPARE(layout.cellAt(grid.topLeft() - QPointF(0.5, 0.5)), std::nullopt);
+    QCOMPARE(layout.cellAt(grid.bottomRight() + QPointF(0.5, 0.5)), std::nullopt);
+    QCOMPARE(layout.cellAt(layout.rowLabelArea().center()), std::nullopt);
+}
+
+void TestHeatmap::labelRotation_data()
+{
+    QTest::addColumn<QStringList>("keys");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QList<int>>("angles"); // any of these
+    QTest::addColumn<bool>("everyLabel");
+
+    const QStringList shortKeys{"a", "b", "c", "d"};
+    QStringList longKeys;
+    for (int k = 0; k < 8; ++k)
+        longKeys.append(QStringLiteral("representation%1").arg(k));
+    QStringList manyKeys;
+    for (int k = 0; k < 200; ++k)
+        manyKeys.append(QStringLiteral("tok%1").arg(k));
+
+    QTest::newRow("short tokens lie flat") << shortKeys << QSize(400, 400) << QList<int>{0} << true;
+    QTest::newRow("long tokens in wide cells lean")
+        << longKeys << QSize(900, 900) << QList<int>{45} << true;
+    QTest::newRow("long tokens in narrow cells stand")
+        << longKeys << QSize(250, 250) << QList<int>{90} << true;
+    QTest::newRow("200 tokens: every n-th label")
+        << manyKeys << QSize(500, 500) << QList<int>{90} << false;
+}
+
+void TestHeatmap::labelRotation()
+{
+    QFETCH(QStringList, keys);
+    QFETCH(QSize, size);
+    QFETCH(QList<int>, angles);
+    QFETCH(bool, everyLabel);
+
+    HeatmapData data;
+    const auto tokens = static_cast<int>(keys.size());
+    data.weights = attn::Matrix::Zero(tokens, tokens);
+    data.queryLabels = data.keyLabels = keys;
+    const HeatmapLayout layout(QRectF(QPointF(0, 0), size), data, HeatmapStyle());
+    QVERIFY2(angles.contains(layout.columnLabelAngle()),
+             qPrintable(QString::number(layout.columnLabelAngle())));
+    QCOMPARE(layout.columnLabelStride() == 1, everyLabel);
+    QCOMPARE(layout.rowLabelStride() == 1, everyLabel);
+    QVERIFY(layout.columnLabelArea().bottom() <= layout.gridRect().top());
+    QVERIFY(layout.rowLabelArea().right() <= layout.gridRect().left());
+}
+
+void TestHeatmap::preferredSizeFitsCells()
+{
+    const HeatmapData data = ramp(6);
+    const HeatmapStyle style;
+    const QSizeF size = preferredSize(data, style, 40);
+    const HeatmapLayout layout(QRectF(QPointF(0, 0), size), data, style);
+    QVERIFY2(std::abs(layout.cellSize() - 40) < 1e-6,
+             qPrintable(QString::number(layout.cellSize())));
+    QVERIFY(preferredSize(data, style, 20).width() < size.width());
+}
+
+void TestHeatmap::hoverText_data()
+{
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<bool>("withLogits");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("CJK tokens with logit and score")
+        << 2 << 1 << true
+        << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.78 · "
+           "score 3.12";
+    QTest::newRow("masked cell") << 0 << 2 << true
+                                 << "query 我 (row 0) → key 它 (column 2): masked · weight 0.00 · "
+                                    "logit -inf · score -1.50";
+    QTest::newRow("NaN weight") << 1 << 0 << true
+                                << "query 猫 (row 1) → key 我 (column 0): weight NaN · logit "
+                                   "-1e+09 · score 0.25";
+    QTest::newRow("mean over heads: weight only")
+        << 2 << 1 << false << "query 它 (row 2) → key 猫 (column 1): weight 0.62";
+}
+
+void TestHeatmap::hoverText()
+{
+    QFETCH(int, row);
+    QFETCH(int, column);
+    QFETCH(bool, withLogits);
+    QFETCH(QString, expected);
+
+    HeatmapData data;
+    data.queryLabels = data.keyLabels = QStringList{"我", "猫", "它"};
+    data.weights.resize(3, 3);
+    data.weights << 1.0f, 0.0f, 0.0f, notANumber, 0.5f, 0.0f, 0.2f, 0.62f, 0.18f;
+    data.masked = attn::MaskMatrix::Zero(3, 3);
+    data.masked(0, 2) = true;
+    if (withLogits) {
+        data.logits.resize(3, 3);
+        data.logits << 0.1f, -inf, -inf, -1e9f, 0.3f, -inf, 0.0f, 0.78f, -0.5f;
+        data.scores.resize(3, 3);
+        data.scores << 0.4f, 1.0f, -1.5f, 0.25f, 1.2f, 2.0f, 0.0f, 3.12f, -2.0f;
+    }
+    QCOMPARE(attn::ui::hoverText(data, row, column), expected);
+}
+
+void TestHeatmap::viewPixels()
+{
+    const HeatmapData data = ramp(6);
+    HeatmapStyle style;
+    style.colormap = ColormapName::Magma;
+    HeatmapView view;
+    view.setData(data);
+    view.setHeatmapStyle(style);
+    view.resize(480, 400);
+    const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const HeatmapLayout& layout = view.heatmapLayout();
+    QVERIFY(layout.cellSize() > 10);
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j)
+            QCOMPARE(hex(pixelAt(image, layout.cellRect(i, j).center())),
+                     hex(expectedColor(data, style, i, j)));
+    QVERIFY(view.sizeHint().width() > 6 * 20);
+}
+
+void TestHeatmap::viewHoverAndClick()
+{
+    HeatmapView view;
+    view.setData(ramp(4));
+    view.resize(400, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy hovered(&view, &HeatmapView::cellHovered);
+    QSignalSpy activated(&view, &HeatmapView::activated);
+
+    const QPoint cell = view.heatmapLayout().cellRect(2, 3).center().toPoint();
+    QTest::mouseMove(&view, cell);
+    QTRY_COMPARE(hovered.size(), 1);
+    QCOMPARE(hovered.at(0), (QVariantList{2, 3}));
+    QTest::mouseMove(&view, cell + QPoint(1, 1)); // same cell: no new signal
+    QTest::mouseMove(&view, view.heatmapLayout().cellRect(0, 1).center().toPoint());
+    QTRY_COMPARE(hovered.size(), 2);
+    QCOMPARE(hovered.at(1), (QVariantList{0, 1}));
+
+    // New numbers under a mouse that stayed: the same cell again, then none when it is gone.
+    view.setData(ramp(4, 0.5, 1));
+    QCOMPARE(hovered.size(), 3);
+    QCOMPARE(hovered.at(2), (QVariantList{0, 1}));
+    view.setData(ramp(1));
+    QCOMPARE(hovered.size(), 4);
+    QCOMPARE(hovered.at(3), (QVariantList{-1, -1}));
+    view.setData(ramp(4));
+
+    QTest::mouseMove(&view, cell);
+    QTRY_COMPARE(hovered.size(), 5);
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(&view, &leave);
+    QCOMPARE(hovered.size(), 6);
+    QCOMPARE(hovered.at(5), (QVariantList{-1, -1}));
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, cell);
+    QCOMPARE(activated.size(), 1);
+}
+
+void TestHeatmap::viewToolTip()
+{
+    HeatmapData data = ramp(3);
+    data.queryLabels = data.keyLabels = QStringList{"我", "爱", "猫"};
+    HeatmapView view;
+    view.setData(data);
+    view.resize(300, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QPoint cell = view.heatmapLayout().cellRect(2, 0).center().toPoint();
+    QHelpEvent help(QEvent::ToolTip, cell, view.mapToGlobal(cell));
+    QCoreApplication::sendEvent(&view, &help);
+    QTRY_COMPARE(QToolTip::text(), attn::ui::hoverText(data, 2, 0));
+    QVERIFY(QToolTip::text().startsWith(QStringLiteral("query 猫 (row 2) → key 我 (column 0)")));
+}
+
+QTEST_MAIN(TestHeatmap)
+#include "tst_heatmap.moc"

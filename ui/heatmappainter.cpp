@@ -1,0 +1,674 @@
+#include "heatmappainter.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QLineF>
+#include <QLocale>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QVarLengthArray>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+namespace attn::ui {
+namespace {
+
+// A token as a label: whitespace-only tokens would otherwise vanish.
+QString visibleToken(const QString& token)
+{
+    if (token.trimmed().isEmpty())
+        return QStringLiteral("␣");
+    QString text = token;
+    return text.replace(QLatin1Char('\n'), QStringLiteral("⏎"))
+        .replace(QLatin1Char('\t'), QStringLiteral("⇥"));
+}
+
+QString rowAxisTitle()
+{
+    return QCoreApplication::translate("Heatmap", "query ↓", "axis title: rows are query tokens");
+}
+
+QString columnAxisTitle()
+{
+    return QCoreApplication::translate("Heatmap", "key →", "axis title: columns are key tokens");
+}
+
+QString tickText(double value)
+{
+    return QLocale().toString(value, 'g', 3);
+}
+
+double widest(const QFontMetricsF& metrics, const QStringList& texts)
+{
+    double width = 0;
+    for (const QString& text : texts)
+        width = std::max(width, metrics.horizontalAdvance(text));
+    return width;
+}
+
+QFontMetricsF fontMetrics(const QFont& font, const QPaintDevice* device)
+{
+    return device ? QFontMetricsF(font, device) : QFontMetricsF(font);
+}
+
+QStringList labels(int count, QString (HeatmapData::*label)(int) const, const HeatmapData& data)
+{
+    QStringList result;
+    result.reserve(count);
+    for (int k = 0; k < count; ++k)
+        result.append((data.*label)(k));
+    return result;
+}
+
+constexpr double sqrt2 = std::numbers::sqrt2;
+
+} // namespace
+
+QString HeatmapData::queryLabel(int row) const
+{
+    return row < queryLabels.size() ? visibleToken(queryLabels.at(row)) : QString::number(row);
+}
+
+QString HeatmapData::keyLabel(int column) const
+{
+    return column < keyLabels.size() ? visibleToken(keyLabels.at(column)) : QString::number(column);
+}
+
+// Everything measured once: font sizes and the widest text of each kind.
+struct HeatmapLayout::Metrics {
+    QFont labelFont;
+    QFont titleFont;
+    double lineHeight = 0;
+    double titleHeight = 0;
+    double pad = 0;              // the small gap between parts
+    double rowLabelWidth = 0;    // widest query label, at most elideWidth
+    double columnLabelWidth = 0; // widest key label, at most elideWidth
+    std::vector<double> columnLabelWidths;
+    double rowAxisTitleWidth = 0;
+    double tickLabelWidth = 0;
+    double elideWidth = 0;
+
+    Metrics(const HeatmapData& data, const HeatmapStyle& style, const QPaintDevice* device,
+            std::optional<double> smallerTargetSide)
+        : labelFont(style.labelFont), titleFont(style.labelFont)
+    {
+        titleFont.setBold(true);
+        if (titleFont.pointSizeF() > 0)
+            titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+        else
+            titleFont.setPixelSize(qRound(titleFont.pixelSize() * 1.15));
+        const QFontMetricsF label = fontMetrics(labelFont, device);
+        // Token labels are measured bold, as the highlighted row's and column's are drawn.
+        QFont boldFont = labelFont;
+        boldFont.setBold(true);
+        const QFontMetricsF bold = fontMetrics(boldFont, device);
+        lineHeight = label.height();
+        titleHeight = data.title.isEmpty() ? 0 : fontMetrics(titleFont, device).height();
+        pad = lineHeight / 4;
+        // Long tokens are elided so that labels never take most of a small figure.
+        elideWidth = 8 * lineHeight;
+        if (smallerTargetSide)
+            elideWidth = std::clamp(*smallerTargetSide / 4, 2 * lineHeight, elideWidth);
+        rowLabelWidth =
+            std::min(elideWidth, widest(bold, labels(data.rows(), &HeatmapData::queryLabel, data)));
+        for (const QString& key : labels(data.columns(), &HeatmapData::keyLabel, data))
+            columnLabelWidths.push_back(std::min(elideWidth, bold.horizontalAdvance(key)));
+        columnLabelWidth = columnLabelWidths.empty() ? 0 : std::ranges::max(columnLabelWidths);
+        if (style.axisTitles)
+            rowAxisTitleWidth = label.horizontalAdvance(rowAxisTitle());
+        if (style.colorbar)
+            tickLabelWidth = widest(label, {tickText(style.vmin), tickText(style.vmax)});
+    }
+
+    [[nodiscard]] double colorbarWidth() const { return 0.8 * lineHeight; }
+
+    // How far the key labels at 45° reach right of the cells, which are `cell` wide.
+    [[nodiscard]] double leaningOverhang(double cell) const
+    {
+        const auto columns = static_cast<double>(columnLabelWidths.size());
+        double overhang = 0;
+        for (std::size_t j = 0; j < columnLabelWidths.size(); ++j) {
+            const double reach = (columnLabelWidths[j] + lineHeight / 2) / sqrt2;
+            overhang = std::max(overhang, reach - (columns - static_cast<double>(j) - 0.5) * cell);
+        }
+        return overhang;
+    }
+
+    // Height of the band above the cells that holds the key labels at `angle` degrees.
+    [[nodiscard]] double columnLabelBand(int angle) const
+    {
+        switch (angle) {
+        case 0:
+            return lineHeight;
+        case 45:
+            return (columnLabelWidth + lineHeight) / sqrt2;
+        default:
+            return columnLabelWidth;
+        }
+    }
+};
+
+HeatmapLayout::HeatmapLayout(const Metrics& metrics, const HeatmapData& data,
+                             const HeatmapStyle& style)
+    : rows_(data.rows()), columns_(data.columns()), labelElideWidth_(metrics.elideWidth),
+      lineHeight_(metrics.lineHeight), hasTitle_(!data.title.isEmpty()),
+      hasColorbar_(style.colorbar), hasAxisTitles_(style.axisTitles), labelFont_(metrics.labelFont),
+      titleFont_(metrics.titleFont)
+{}
+
+HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
+                             const HeatmapStyle& style, const QPaintDevice* device)
+{
+    const Metrics metrics(data, style, device, std::min(target.width(), target.height()));
+    *this = HeatmapLayout(metrics, data, style);
+    if (rows_ == 0 || columns_ == 0) {
+        place(metrics, target, margins(metrics, 0, 0), 0);
+        return;
+    }
+    // Prefer labels across the columns, then at 45°, then upright; each costs more height.
+    const auto fittingCell = [&](const Margins& around) {
+        const double width = target.width() - around.left - around.right;
+        const double height = target.height() - around.top - around.bottom;
+        return std::max(0.0, std::min(width / columns_, height / rows_));
+    };
+    for (const int angle : {0, 45, 90}) {
+        Margins around = margins(metrics, angle, 0);
+        cell_ = fittingCell(around);
+        if (angle == 45) { // larger cells let the labels lean out less: refine once
+            around = margins(metrics, angle, cell_);
+            cell_ = fittingCell(around);
+        }
+        if (angle == 90 || columnLabelsFit(metrics, angle, cell_)) {
+            place(metrics, target, around, angle);
+            return;
+        }
+    }
+}
+
+HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapStyle& style,
+                                         double cellSize, const QPaintDevice* device)
+{
+    const Metrics metrics(data, style, device, std::nullopt);
+    HeatmapLayout layout(metrics, data, style);
+    layout.cell_ = cellSize;
+    int angle = 90;
+    for (const int candidate : {0, 45})
+        if (layout.columnLabelsFit(metrics, candidate, cellSize)) {
+            angle = candidate;
+            break;
+        }
+    const Margins around = layout.margins(metrics, angle, cellSize);
+    const QRectF target(0, 0, around.left + layout.columns_ * cellSize + around.right,
+                        around.top + layout.rows_ * cellSize + around.bottom);
+    layout.place(metrics, target, around, angle);
+    return layout;
+}
+
+HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle, double cell) const
+{
+    const double pad = metrics.pad;
+    Margins around;
+    around.left = pad + std::max(metrics.rowLabelWidth, metrics.rowAxisTitleWidth) + pad;
+    around.top = pad + (hasTitle_ ? metrics.titleHeight + pad : 0) +
+                 (hasAxisTitles_ ? metrics.lineHeight : 0) + metrics.columnLabelBand(angle) + pad;
+    around.right = pad;
+    if (hasColorbar_)
+        around.right += 2 * pad + metrics.colorbarWidth() + pad + metrics.tickLabelWidth;
+    if (angle == 45)
+        around.right = std::max(around.right, pad + metrics.leaningOverhang(cell));
+    around.bottom = pad;
+    return around;
+}
+
+bool HeatmapLayout::columnLabelsFit(const Metrics& metrics, int angle, double cell) const
+{
+    // Neighbouring labels must not overlap: at 45° two baselines one cell apart are cell/√2 apart.
+    if (angle == 0)
+        return metrics.columnLabelWidth + metrics.pad <= cell;
+    if (angle == 45)
+        return cell >= metrics.lineHeight * sqrt2;
+    return cell >= metrics.lineHeight;
+}
+
+void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Margins& around,
+                          int angle)
+{
+    const double pad = metrics.pad;
+    const double lineHeight = metrics.lineHeight;
+    const double gridWidth = columns_ * cell_;
+    const double gridHeight = rows_ * cell_;
+    const QSizeF whole(around.left + gridWidth + around.right,
+                       around.top + gridHeight + around.bottom);
+    // The figure is centred in the target; the cells are square.
+    const QPointF corner(target.left() + (target.width() - whole.width()) / 2,
+                         target.top() + (target.height() - whole.height()) / 2);
+    bounds_ = QRectF(corner, whole);
+    gridOrigin_ = corner + QPointF(around.left, around.top);
+    columnLabelAngle_ = angle;
+
+    titleRect_ = hasTitle_ ? QRectF(corner.x() + pad, corner.y() + pad, whole.width() - 2 * pad,
+                                    metrics.titleHeight)
+                           : QRectF();
+    const double band = metrics.columnLabelBand(angle);
+    columnLabelArea_ = QRectF(gridOrigin_.x(), gridOrigin_.y() - pad - band, gridWidth, band);
+    rowLabelArea_ = QRectF(corner.x() + pad, gridOrigin_.y(),
+                           gridOrigin_.x() - pad - (corner.x() + pad), gridHeight);
+    if (hasAxisTitles_) {
+        columnAxisTitleRect_ = QRectF(gridOrigin_.x(), columnLabelArea_.top() - lineHeight,
+                                      gridWidth + around.right - pad, lineHeight);
+        rowAxisTitleRect_ = QRectF(rowLabelArea_.left(), columnLabelArea_.bottom() - lineHeight,
+                                   rowLabelArea_.width(), lineHeight);
+    }
+    if (hasColorbar_) {
+        colorbarRect_ = QRectF(gridOrigin_.x() + gridWidth + 2 * pad, gridOrigin_.y(),
+                               metrics.colorbarWidth(), gridHeight);
+        const double labelLeft = colorbarRect_.right() + pad;
+        colorbarMaxLabelRect_ =
+            QRectF(labelLeft, colorbarRect_.top(), metrics.tickLabelWidth, lineHeight);
+        colorbarMinLabelRect_ = QRectF(labelLeft, colorbarRect_.bottom() - lineHeight,
+                                       metrics.tickLabelWidth, lineHeight);
+    }
+
+    // Show every n-th label when the cells are too small for all of them, n = 1, 2, 5, 10, 20…
+    // Then the first label is pushed inside the cells' edge, hence the half label more room.
+    const auto stride = [this](double needed) {
+        const int count = std::max({1, rows_, columns_});
+        if (cell_ <= 0)
+            return count;
+        double least = needed / cell_ - 1e-9;
+        if (least > 1)
+            least *= 1.5;
+        for (int decade = 1; decade < count; decade *= 10)
+            for (const int step : {decade, 2 * decade, 5 * decade})
+                if (step >= least)
+                    return step;
+        return count;
+    };
+    rowLabelStride_ = stride(lineHeight);
+    columnLabelStride_ = stride(angle == 0    ? metrics.columnLabelWidth + pad
+                                : angle == 45 ? lineHeight * sqrt2
+                                              : lineHeight);
+}
+
+QRectF HeatmapLayout::gridRect() const
+{
+    return QRectF(gridOrigin_, QSizeF(columns_ * cell_, rows_ * cell_));
+}
+
+QRectF HeatmapLayout::cellRect(int row, int column) const
+{
+    return QRectF(gridOrigin_.x() + column * cell_, gridOrigin_.y() + row * cell_, cell_, cell_);
+}
+
+std::optional<QPoint> HeatmapLayout::cellAt(const QPointF& pos) const
+{
+    if (cell_ <= 0)
+        return std::nullopt;
+    const double column = std::floor((pos.x() - gridOrigin_.x()) / cell_);
+    const double row = std::floor((pos.y() - gridOrigin_.y()) / cell_);
+    if (row < 0 || row >= rows_ || column < 0 || column >= columns_)
+        return std::nullopt;
+    return QPoint(static_cast<int>(row), static_cast<int>(column));
+}
+
+QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style, double cellSize)
+{
+    return HeatmapLayout::forCellSize(data, style, cellSize).boundingRect().size();
+}
+
+namespace {
+
+enum class CellKind { Value, Masked, NaN, PlusInf, MinusInf };
+
+CellKind cellKind(const HeatmapData& data, int row, int column)
+{
+    const float weight = data.weights(row, column);
+    if (std::isnan(weight))
+        return CellKind::NaN;
+    if (std::isinf(weight))
+        return weight > 0 ? CellKind::PlusInf : CellKind::MinusInf;
+    return data.isMasked(row, column) ? CellKind::Masked : CellKind::Value;
+}
+
+// Where `value` sits between vmin and vmax; a degenerate range maps to the middle.
+double normalized(double value, const HeatmapStyle& style)
+{
+    const double span = style.vmax - style.vmin;
+    return span > 0 ? (value - style.vmin) / span : 0.5;
+}
+
+QRgb cellColor(CellKind kind, float weight, const Colormap& colormap, const HeatmapStyle& style)
+{
+    switch (kind) {
+    case CellKind::Value:
+        return colormap.color(normalized(weight, style));
+    case CellKind::Masked:
+        return heatmapMaskedFill;
+    default:
+        return heatmapInvalidFill;
+    }
+}
+
+bool isVectorDevice(const QPainter& painter)
+{
+    const QPaintEngine* engine = painter.paintEngine();
+    if (!engine)
+        return false;
+    const auto type = engine->type();
+    return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type == QPaintEngine::Picture;
+}
+
+// A pen width that scales with the text, so that exports at high resolution keep proportions.
+double lineUnit(const HeatmapLayout& layout)
+{
+    return std::max(0.5, layout.lineHeight() / 14);
+}
+
+// Cells too small to draw one by one: one image pixel per cell, scaled without smoothing.
+void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                    const HeatmapStyle& style)
+{
+    const Colormap colormap(style.colormap);
+    QImage image(data.columns(), data.rows(), QImage::Format_RGB32);
+    for (int i = 0; i < data.rows(); ++i) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
+        for (int j = 0; j < data.columns(); ++j)
+            line[j] = cellColor(cellKind(data, i, j), data.weights(i, j), colormap, style);
+    }
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(layout.gridRect(), image);
+}
+
+// Diagonal hatch lines x + y = c (c a multiple of `step` from the grid's corner) inside one
+// cell; the common phase makes the hatch run on across neighbouring masked cells.
+void appendHatch(QList<QLineF>& lines, const QRectF& cell, const QPointF& origin, double step)
+{
+    const double size = cell.width();
+    const double a = cell.left() - origin.x();
+    const double b = cell.top() - origin.y();
+    for (double c = std::floor((a + b) / step + 1) * step; c < a + b + 2 * size; c += step) {
+        const double u = c - (a + b); // 0 < u < 2·size
+        if (u <= size)
+            lines.append(QLineF(cell.left(), cell.top() + u, cell.left() + u, cell.top()));
+        else
+            lines.append(
+                QLineF(cell.left() + u - size, cell.bottom(), cell.right(), cell.top() + u - size));
+    }
+}
+
+// × for NaN, + for +inf, − for −inf.
+void appendInvalidMark(QList<QLineF>& lines, CellKind kind, const QRectF& cell)
+{
+    const QRectF mark =
+        cell.adjusted(cell.width() / 5, cell.height() / 5, -cell.width() / 5, -cell.height() / 5);
+    const QPointF centre = cell.center();
+    if (kind == CellKind::NaN) {
+        lines.append(QLineF(mark.topLeft(), mark.bottomRight()));
+        lines.append(QLineF(mark.bottomLeft(), mark.topRight()));
+        return;
+    }
+    lines.append(QLineF(mark.left(), centre.y(), mark.right(), centre.y()));
+    if (kind == CellKind::PlusInf)
+        lines.append(QLineF(centre.x(), mark.top(), centre.x(), mark.bottom()));
+}
+
+void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                    const HeatmapStyle& style, bool vector)
+{
+    const Colormap colormap(style.colormap);
+    const double cell = layout.cellSize();
+    // Vector viewers anti-alias each rectangle's edges; a small overlap hides the hairlines.
+    const double overlap = vector ? cell / 50 : 0;
+    const double unit = lineUnit(layout);
+    const double hatchStep = layout.lineHeight() * 0.3 * sqrt2;
+    const bool marks = cell >= 6 * unit;
+    QList<QLineF> hatch;
+    QList<QLineF> invalid;
+
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (int i = 0; i < data.rows(); ++i) {
+        for (int j = 0; j < data.columns(); ++j) {
+            const CellKind kind = cellKind(data, i, j);
+            const QRectF rect = layout.cellRect(i, j);
+            const QRectF filled = rect.adjusted(0, 0, j + 1 < data.columns() ? overlap : 0,
+                                                i + 1 < data.rows() ? overlap : 0);
+            painter.fillRect(filled,
+                             QColor::fromRgb(cellColor(kind, data.weights(i, j), colormap, style)));
+            if (kind == CellKind::Masked)
+                appendHatch(hatch, rect, layout.gridRect().topLeft(), hatchStep);
+            else if (kind != CellKind::Value && marks)
+                appendInvalidMark(invalid, kind, rect);
+        }
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), unit, Qt::SolidLine, Qt::FlatCap));
+    painter.drawLines(hatch);
+    painter.setPen(
+        QPen(QColor::fromRgb(heatmapInvalidMark), 1.5 * unit, Qt::SolidLine, Qt::RoundCap));
+    painter.drawLines(invalid);
+}
+
+void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                const HeatmapStyle& style)
+{
+    const bool vector = style.vectorCells || isVectorDevice(painter);
+    const double devicePixels =
+        painter.deviceTransform().mapRect(QRectF(0, 0, layout.cellSize(), 1)).width();
+    painter.save();
+    if (!vector && devicePixels < 3)
+        paintCellImage(painter, layout, data, style);
+    else
+        paintCellRects(painter, layout, data, style, vector);
+    painter.restore();
+}
+
+// Each weight with 2 decimals, in black or white, whichever contrasts more with the cell.
+void paintAnnotations(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                      const HeatmapStyle& style)
+{
+    constexpr double minimumCell = 28;
+    const double cell = layout.cellSize();
+    if (!style.annotate || cell < minimumCell)
+        return;
+    QFont font = layout.labelFont();
+    const double sample =
+        QFontMetricsF(font, painter.device()).horizontalAdvance(QLocale().toString(-0.99, 'f', 2));
+    const double shrink = std::min(1.0, 0.85 * cell / sample);
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * shrink);
+    else
+        font.setPixelSize(std::max(1, qRound(font.pixelSize() * shrink)));
+
+    const Colormap colormap(style.colormap);
+    painter.save();
+    painter.setFont(font);
+    for (int i = 0; i < data.rows(); ++i) {
+        for (int j = 0; j < data.columns(); ++j) {
+            if (cellKind(data, i, j) != CellKind::Value)
+                continue;
+            const float weight = data.weights(i, j);
+            const QRgb background = colormap.color(normalized(weight, style));
+            painter.setPen(Colormap::contrastIsDark(background) ? Qt::black : Qt::white);
+            painter.drawText(layout.cellRect(i, j), Qt::AlignCenter,
+                             QLocale().toString(weight, 'f', 2));
+        }
+    }
+    painter.restore();
+}
+
+// White under black: visible on every colour of every scale.
+void paintHighlight(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style)
+{
+    QVarLengthArray<QRectF, 2> strips;
+    const QRectF grid = layout.gridRect();
+    if (style.highlightRow >= 0 && style.highlightRow < layout.rows())
+        strips.append(QRectF(grid.left(), layout.cellRect(style.highlightRow, 0).top(),
+                             grid.width(), layout.cellSize()));
+    if (style.highlightCol >= 0 && style.highlightCol < layout.columns())
+        strips.append(QRectF(layout.cellRect(0, style.highlightCol).left(), grid.top(),
+                             layout.cellSize(), grid.height()));
+    if (strips.isEmpty())
+        return;
+    const double unit = lineUnit(layout);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(Qt::white, 3 * unit, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.drawRects(strips.data(), static_cast<int>(strips.size()));
+    painter.setPen(QPen(Qt::black, unit, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.drawRects(strips.data(), static_cast<int>(strips.size()));
+    painter.restore();
+}
+
+// `centre` moved the least so that ±halfExtent around it stays within [low, high].
+double clampedCentre(double centre, double low, double high, double halfExtent)
+{
+    const double least = low + halfExtent;
+    return std::clamp(centre, least, std::max(least, high - halfExtent));
+}
+
+QFont labelFontFor(const HeatmapLayout& layout, bool highlighted)
+{
+    QFont font = layout.labelFont();
+    font.setBold(highlighted);
+    return font;
+}
+
+void paintRowLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                    const HeatmapStyle& style)
+{
+    const QRectF area = layout.rowLabelArea();
+    const double lineHeight = layout.lineHeight();
+    for (int i = 0; i < data.rows(); i += layout.rowLabelStride()) {
+        const QFont font = labelFontFor(layout, i == style.highlightRow);
+        const QString text = QFontMetricsF(font, painter.device())
+                                 .elidedText(data.queryLabel(i), Qt::ElideRight, area.width());
+        // Labels taller than their row stay within the rows, clear of the axis title above.
+        const double centre = clampedCentre(layout.cellRect(i, 0).center().y(), area.top(),
+                                            area.bottom(), lineHeight / 2);
+        painter.setFont(font);
+        painter.drawText(QRectF(area.left(), centre - lineHeight / 2, area.width(), lineHeight),
+                         Qt::AlignRight | Qt::AlignVCenter, text);
+    }
+}
+
+void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                       const HeatmapStyle& style)
+{
+    const QRectF area = layout.columnLabelArea();
+    const double lineHeight = layout.lineHeight();
+    const int angle = layout.columnLabelAngle();
+    const double span = layout.columnLabelStride() * layout.cellSize();
+    for (int j = 0; j < data.columns(); j += layout.columnLabelStride()) {
+        const QFont font = labelFontFor(layout, j == style.highlightCol);
+        const QString text =
+            QFontMetricsF(font, painter.device())
+                .elidedText(data.keyLabel(j), Qt::ElideRight, layout.labelElideWidth());
+        const double column = layout.cellRect(0, j).center().x();
+        painter.setFont(font);
+        if (angle == 0) {
+            const double width = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+            const double centre = clampedCentre(column, area.left(), area.right(), width / 2);
+            painter.drawText(
+                QRectF(centre - span / 2, area.bottom() - lineHeight, span, lineHeight),
+                Qt::AlignCenter, text);
+            continue;
+        }
+        // Read upwards from the column; at 45° the text's lower corner reaches h/(2√2) below
+        // its anchor, so the anchor is raised by that much.
+        const double drop = angle == 45 ? lineHeight / (2 * sqrt2) : 0;
+        const double centre =
+            clampedCentre(column, area.left(), area.right(), angle == 45 ? drop : lineHeight / 2);
+        painter.save();
+        painter.translate(centre, area.bottom() - drop);
+        painter.rotate(-angle);
+        painter.drawText(QRectF(0, -lineHeight / 2, layout.labelElideWidth(), lineHeight),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        painter.restore();
+    }
+}
+
+void paintTitles(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data)
+{
+    if (!layout.titleRect().isEmpty()) {
+        painter.setFont(layout.titleFont());
+        const QString title =
+            QFontMetricsF(layout.titleFont(), painter.device())
+                .elidedText(data.title, Qt::ElideRight, layout.titleRect().width());
+        painter.drawText(layout.titleRect(), Qt::AlignCenter, title);
+    }
+    if (!layout.rowAxisTitleRect().isEmpty()) {
+        QFont font = layout.labelFont();
+        font.setItalic(true);
+        painter.setFont(font);
+        painter.drawText(layout.rowAxisTitleRect(), Qt::AlignRight | Qt::AlignVCenter,
+                         rowAxisTitle());
+        painter.drawText(layout.columnAxisTitleRect(), Qt::AlignLeft | Qt::AlignVCenter,
+                         columnAxisTitle());
+    }
+}
+
+// 256 bands from vmin at the bottom to vmax at the top, framed, with two ticks.
+void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style)
+{
+    const QRectF bar = layout.colorbarRect();
+    if (bar.isEmpty())
+        return;
+    const Colormap colormap(style.colormap);
+    const double band = bar.height() / Colormap::size;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (int k = 0; k < Colormap::size; ++k) {
+        const double overlap = k + 1 < Colormap::size ? band / 2 : 0;
+        painter.fillRect(QRectF(bar.left(), bar.bottom() - (k + 1) * band - overlap, bar.width(),
+                                band + overlap),
+                         QColor::fromRgb(colormap.entry(k)));
+    }
+    const double unit = lineUnit(layout);
+    const double tick = layout.lineHeight() / 4;
+    painter.setPen(QPen(style.textColor, unit, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    painter.drawLine(QLineF(bar.right(), bar.top(), bar.right() + tick, bar.top()));
+    painter.drawLine(QLineF(bar.right(), bar.bottom(), bar.right() + tick, bar.bottom()));
+    painter.setFont(layout.labelFont());
+    painter.drawText(layout.colorbarMaxLabelRect(), Qt::AlignLeft | Qt::AlignTop,
+                     tickText(style.vmax));
+    painter.drawText(layout.colorbarMinLabelRect(), Qt::AlignLeft | Qt::AlignBottom,
+                     tickText(style.vmin));
+    painter.restore();
+}
+
+} // namespace
+
+void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& data,
+                  const HeatmapStyle& style)
+{
+    paintHeatmap(painter, HeatmapLayout(target, data, style, painter.device()), data, style);
+}
+
+void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                  const HeatmapStyle& style)
+{
+    Q_ASSERT(data.masked.size() == 0 || (data.masked.rows() == data.weights.rows() &&
+                                         data.masked.cols() == data.weights.cols()));
+    painter.save();
+    painter.setPen(style.textColor);
+    paintTitles(painter, layout, data);
+    if (layout.rows() > 0 && layout.columns() > 0 && layout.cellSize() > 0) {
+        paintCells(painter, layout, data, style);
+        paintAnnotations(painter, layout, data, style);
+        paintHighlight(painter, layout, style);
+        painter.setPen(style.textColor);
+        paintRowLabels(painter, layout, data, style);
+        paintColumnLabels(painter, layout, data, style);
+        paintColorbar(painter, layout, style);
+    }
+    painter.restore();
+}
+
+} // namespace attn::ui

@@ -1,0 +1,152 @@
+// One attention head's T×T weight matrix drawn with a plain QPainter, so that the
+// widget on screen and the PNG/SVG/PDF export paint the same figure.
+#pragma once
+
+#include "colormap.h"
+#include "tensor.h"
+
+#include <QColor>
+#include <QFont>
+#include <QPoint>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class QPainter;
+class QPaintDevice;
+
+namespace attn::ui {
+
+// One heatmap. Row i is query token i, column j is key token j.
+struct HeatmapData {
+    attn::Matrix weights;    // (T_q, T_k) P, the softmax output
+    attn::Matrix logits;     // (T_q, T_k) L with the mask fill, or empty (e.g. mean over heads)
+    attn::Matrix scores;     // (T_q, T_k) S = Q_h K_hᵀ, or empty
+    attn::MaskMatrix masked; // (T_q, T_k) true where the mask hides key j from query i, or empty
+    QStringList queryLabels; // T_q tokens; a missing one is shown as its index
+    QStringList keyLabels;   // T_k tokens
+    QString title;
+
+    [[nodiscard]] int rows() const { return static_cast<int>(weights.rows()); }
+    [[nodiscard]] int columns() const { return static_cast<int>(weights.cols()); }
+    [[nodiscard]] bool isMasked(int row, int column) const
+    {
+        return masked.size() != 0 && masked(row, column);
+    }
+    [[nodiscard]] QString queryLabel(int row) const;
+    [[nodiscard]] QString keyLabel(int column) const;
+};
+
+struct HeatmapStyle {
+    ColormapName colormap = ColormapName::Viridis;
+    double vmin = 0.0;        // drawn with the first colour; Diverging wants vmin = −vmax
+    double vmax = 1.0;        // drawn with the last colour
+    bool annotate = false;    // print each weight (2 decimals) in cells of at least ~28 px
+    bool colorbar = true;     // the scale with its vmin and vmax ticks, right of the cells
+    bool axisTitles = true;   // "query ↓" over the row labels, "key →" over the column labels
+    bool vectorCells = false; // one rectangle per cell even when cells are below a pixel (SVG/PDF)
+    QFont labelFont;          // tokens, ticks and titles (CJK comes by font fallback)
+    QColor textColor = Qt::black; // of the same; cell annotations pick black or white
+    int highlightRow = -1;        // outlined row, or −1
+    int highlightCol = -1;        // outlined column, or −1
+};
+
+// Colours that are never on a scale: masked cells, and NaN or ±inf weights.
+inline constexpr QRgb heatmapMaskedFill = 0xffdddbd6;  // light neutral grey…
+inline constexpr QRgb heatmapMaskedHatch = 0xffa9a69f; // …with a diagonal hatch
+inline constexpr QRgb heatmapInvalidFill = 0xffff00ff; // magenta…
+inline constexpr QRgb heatmapInvalidMark = 0xff200020; // …with × for NaN, + for +inf, − for −inf
+
+// Where everything of one heatmap goes inside a target rectangle: title, axis titles,
+// labels (rotated 45° or 90° when they do not fit across a column), square cells
+// centred in what is left, and the colorbar.
+class HeatmapLayout {
+public:
+    HeatmapLayout() = default;
+    // `device` supplies the font metrics; nullptr means the screen's.
+    HeatmapLayout(const QRectF& target, const HeatmapData& data, const HeatmapStyle& style,
+                  const QPaintDevice* device = nullptr);
+
+    // The layout whose cells are exactly `cellSize` wide, placed at the origin.
+    [[nodiscard]] static HeatmapLayout forCellSize(const HeatmapData& data,
+                                                   const HeatmapStyle& style, double cellSize,
+                                                   const QPaintDevice* device = nullptr);
+
+    [[nodiscard]] int rows() const { return rows_; }
+    [[nodiscard]] int columns() const { return columns_; }
+    [[nodiscard]] double cellSize() const { return cell_; }
+    [[nodiscard]] QRectF boundingRect() const { return bounds_; }
+    [[nodiscard]] QRectF gridRect() const;
+    [[nodiscard]] QRectF cellRect(int row, int column) const;
+    // The cell under `pos` as QPoint(row i, column j) — x() is the row — or nothing.
+    [[nodiscard]] std::optional<QPoint> cellAt(const QPointF& pos) const;
+
+    [[nodiscard]] QRectF titleRect() const { return titleRect_; }
+    [[nodiscard]] QRectF rowAxisTitleRect() const { return rowAxisTitleRect_; }
+    [[nodiscard]] QRectF columnAxisTitleRect() const { return columnAxisTitleRect_; }
+    [[nodiscard]] QRectF rowLabelArea() const { return rowLabelArea_; }
+    [[nodiscard]] QRectF columnLabelArea() const { return columnLabelArea_; }
+    [[nodiscard]] QRectF colorbarRect() const { return colorbarRect_; }
+    [[nodiscard]] QRectF colorbarMaxLabelRect() const { return colorbarMaxLabelRect_; }
+    [[nodiscard]] QRectF colorbarMinLabelRect() const { return colorbarMinLabelRect_; }
+
+    [[nodiscard]] int columnLabelAngle() const { return columnLabelAngle_; } // 0, 45 or 90
+    [[nodiscard]] int rowLabelStride() const { return rowLabelStride_; } // every n-th label shown
+    [[nodiscard]] int columnLabelStride() const { return columnLabelStride_; }
+    [[nodiscard]] double labelElideWidth() const { return labelElideWidth_; }
+    [[nodiscard]] QFont labelFont() const { return labelFont_; }
+    [[nodiscard]] QFont titleFont() const { return titleFont_; }
+    [[nodiscard]] double lineHeight() const { return lineHeight_; }
+
+private:
+    struct Metrics;
+    struct Margins {
+        double left = 0, top = 0, right = 0, bottom = 0;
+    };
+
+    HeatmapLayout(const Metrics& metrics, const HeatmapData& data, const HeatmapStyle& style);
+    [[nodiscard]] Margins margins(const Metrics& metrics, int angle, double cell) const;
+    [[nodiscard]] bool columnLabelsFit(const Metrics& metrics, int angle, double cell) const;
+    void place(const Metrics& metrics, const QRectF& target, const Margins& margins, int angle);
+
+    int rows_ = 0;
+    int columns_ = 0;
+    double cell_ = 0;
+    QPointF gridOrigin_;
+    QRectF bounds_;
+    QRectF titleRect_;
+    QRectF rowAxisTitleRect_;
+    QRectF columnAxisTitleRect_;
+    QRectF rowLabelArea_;
+    QRectF columnLabelArea_;
+    QRectF colorbarRect_;
+    QRectF colorbarMaxLabelRect_;
+    QRectF colorbarMinLabelRect_;
+    int columnLabelAngle_ = 0;
+    int rowLabelStride_ = 1;
+    int columnLabelStride_ = 1;
+    double labelElideWidth_ = 0;
+    double lineHeight_ = 0;
+    bool hasTitle_ = false;
+    bool hasColorbar_ = false;
+    bool hasAxisTitles_ = false;
+    QFont labelFont_;
+    QFont titleFont_;
+};
+
+// Paints `data` into `target`. Raster targets draw cells below ~3 device pixels as one
+// scaled image; vector targets (and style.vectorCells) always draw one rectangle per cell.
+void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& data,
+                  const HeatmapStyle& style);
+// The same, with a layout computed before (e.g. kept by a widget for hit testing).
+void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                  const HeatmapStyle& style);
+
+// The size of the whole figure when each cell is `cellSize` wide, for export.
+[[nodiscard]] QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style,
+                                   double cellSize);
+
+} // namespace attn::ui

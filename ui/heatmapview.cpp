@@ -1,0 +1,192 @@
+#include "heatmapview.h"
+
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+// Two decimals, or three significant digits for a fill like −1e9; NaN and ±inf spelled out.
+QString formatValue(float value)
+{
+    if (std::isnan(value))
+        return HeatmapView::tr("NaN", "not a number");
+    if (std::isinf(value))
+        return value > 0 ? HeatmapView::tr("+inf", "plus infinity")
+                         : HeatmapView::tr("-inf", "minus infinity");
+    const QLocale locale;
+    return std::abs(value) >= 1e5f ? locale.toString(value, 'g', 3)
+                                   : locale.toString(value, 'f', 2);
+}
+
+bool hasCell(const attn::Matrix& matrix, int row, int column)
+{
+    return row < matrix.rows() && column < matrix.cols();
+}
+
+} // namespace
+
+QString hoverText(const HeatmapData& data, int row, int column)
+{
+    if (row < 0 || column < 0 || !hasCell(data.weights, row, column))
+        return {};
+    QStringList values;
+    if (data.isMasked(row, column))
+        values.append(HeatmapView::tr("masked", "the mask hides this key from this query"));
+    values.append(HeatmapView::tr("weight %1", "attention weight of one cell")
+                      .arg(formatValue(data.weights(row, column))));
+    if (hasCell(data.logits, row, column))
+        values.append(HeatmapView::tr("logit %1", "scaled score after the mask fill")
+                          .arg(formatValue(data.logits(row, column))));
+    if (hasCell(data.scores, row, column))
+        values.append(HeatmapView::tr("score %1", "q·k before scaling")
+                          .arg(formatValue(data.scores(row, column))));
+    return HeatmapView::tr("query %1 (row %2) → key %3 (column %4): %5",
+                           "hover text; %5 lists the cell's values")
+        .arg(data.queryLabel(row))
+        .arg(row)
+        .arg(data.keyLabel(column))
+        .arg(column)
+        .arg(values.join(QStringLiteral(" · ")));
+}
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void HeatmapView::setData(const HeatmapData& data)
+{
+    data_ = data;
+    invalidateLayout();
+    updateGeometry();
+    // New numbers under a mouse that stayed put (e.g. while a slider is dragged): say so.
+    if (hoveredRow_ >= data_.rows() || hoveredColumn_ >= data_.columns())
+        setHoveredCell(-1, -1);
+    else if (hoveredRow_ >= 0)
+        emit cellHovered(hoveredRow_, hoveredColumn_);
+}
+
+void HeatmapView::setHeatmapStyle(const HeatmapStyle& style)
+{
+    style_ = style;
+    invalidateLayout();
+}
+
+const HeatmapLayout& HeatmapView::heatmapLayout() const
+{
+    if (!layout_)
+        layout_.emplace(QRectF(rect()), data_, paintedStyle(), this);
+    return *layout_;
+}
+
+QSize HeatmapView::sizeHint() const
+{
+    // Cells of 30 px (room for annotations) for short sentences; about 360 px of cells for
+    // long ones.
+    const int tokens = std::max({1, data_.rows(), data_.columns()});
+    const double cell = std::min(30.0, 360.0 / tokens);
+    const QSizeF size =
+        HeatmapLayout::forCellSize(data_, paintedStyle(), cell, this).boundingRect().size();
+    return QSize(static_cast<int>(std::ceil(size.width())),
+                 static_cast<int>(std::ceil(size.height())));
+}
+
+QSize HeatmapView::minimumSizeHint() const
+{
+    return QSize(120, 100);
+}
+
+bool HeatmapView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const std::optional<QPoint> cell = heatmapLayout().cellAt(help->pos());
+        if (cell) {
+            QToolTip::showText(help->globalPos(), hoverText(data_, cell->x(), cell->y()), this,
+                               heatmapLayout().cellRect(cell->x(), cell->y()).toAlignedRect());
+        } else {
+            QToolTip::hideText();
+            event->ignore();
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void HeatmapView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().window());
+    paintHeatmap(painter, heatmapLayout(), data_, paintedStyle());
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* event)
+{
+    invalidateLayout();
+    QWidget::resizeEvent(event);
+}
+
+void HeatmapView::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
+        invalidateLayout();
+    QWidget::changeEvent(event);
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* event)
+{
+    const std::optional<QPoint> cell = heatmapLayout().cellAt(event->position());
+    setHoveredCell(cell ? cell->x() : -1, cell ? cell->y() : -1);
+    QWidget::mouseMoveEvent(event);
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()))
+        emit activated();
+    QWidget::mouseReleaseEvent(event);
+}
+
+void HeatmapView::leaveEvent(QEvent* event)
+{
+    setHoveredCell(-1, -1);
+    QWidget::leaveEvent(event);
+}
+
+HeatmapStyle HeatmapView::paintedStyle() const
+{
+    HeatmapStyle style = style_;
+    style.labelFont = font();
+    style.textColor = palette().color(QPalette::WindowText);
+    if (hoveredRow_ >= 0) {
+        style.highlightRow = hoveredRow_;
+        style.highlightCol = hoveredColumn_;
+    }
+    return style;
+}
+
+void HeatmapView::setHoveredCell(int row, int column)
+{
+    if (row == hoveredRow_ && column == hoveredColumn_)
+        return;
+    hoveredRow_ = row;
+    hoveredColumn_ = column;
+    update();
+    emit cellHovered(row, column);
+}
+
+void HeatmapView::invalidateLayout()
+{
+    layout_.reset();
+    update();
+}
+
+} // namespace attn::ui

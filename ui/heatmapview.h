@@ -1,0 +1,63 @@
+// A widget showing one head's heatmap; hovering a cell outlines its row and column.
+#pragma once
+
+#include "heatmappainter.h"
+
+#include <QWidget>
+
+#include <optional>
+
+namespace attn::ui {
+
+// What the tooltip says about cell (row, column), e.g.
+// "query 它 (row 7) → key 猫 (column 1): weight 0.62 · logit 0.78 · score 3.12".
+// Rows and columns are numbered from 0, as PyTorch indexes them.
+[[nodiscard]] QString hoverText(const HeatmapData& data, int row, int column);
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    void setData(const HeatmapData& data);
+    [[nodiscard]] const HeatmapData& data() const { return data_; }
+    // The view paints with its own font() and palette, whatever the style's labelFont and
+    // textColor say.
+    void setHeatmapStyle(const HeatmapStyle& style);
+    [[nodiscard]] const HeatmapStyle& heatmapStyle() const { return style_; }
+
+    // The layout of the current size, for hit testing: cellAt(), cellRect().
+    [[nodiscard]] const HeatmapLayout& heatmapLayout() const;
+
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override;
+
+signals:
+    // The cell under the mouse, or (−1, −1) when the mouse left the cells.
+    void cellHovered(int row, int col);
+    // The view was clicked, e.g. to open this head large.
+    void activated();
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    [[nodiscard]] HeatmapStyle paintedStyle() const;
+    void setHoveredCell(int row, int column);
+    void invalidateLayout();
+
+    HeatmapData data_;
+    HeatmapStyle style_;
+    int hoveredRow_ = -1;
+    int hoveredColumn_ = -1;
+    mutable std::optional<HeatmapLayout> layout_;
+};
+
+} // namespace attn::ui
