@@ -1,0 +1,25 @@
+// The translated names the window shows for the formula's switches. The stored
+// values stay the core enums; this is the only place that turns them into words.
+#pragma once
+
+#include "options.h"
+#include "warnings.h"
+
+#include <QString>
+
+namespace attn::ui {
+
+[[nodiscard]] QString displayName(TokenizerMode value);
+[[nodiscard]] QString displayName(EmbeddingMode value);
+[[nodiscard]] QString displayName(Positional value);
+[[nodiscard]] QString displayName(ScaleMode value);
+[[nodiscard]] QString displayName(SoftmaxAxis value);
+[[nodiscard]] QString displayName(MaskKind value);
+[[nodiscard]] QString displayName(MaskFill value);
+[[nodiscard]] QString displayName(MaskStage value);
+[[nodiscard]] QString displayName(HeadSplit value);
+
+// A warning in the interface language: its template translated, then filled.
+[[nodiscard]] QString warningText(const Warning& warning);
+
+} // namespace attn::ui
