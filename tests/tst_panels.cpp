@@ -1,0 +1,405 @@
+// The formula bar and the statistics panel: what they say for each switch of the
+// formula, fed with real results of the engine, in English and after a language change.
+#include "engine.h"
+#include "formulabar.h"
+#include "labels.h"
+#include "statisticspanel.h"
+
+#include <QLabel>
+#include <QTableWidget>
+#include <QTest>
+#include <QTranslator>
+
+#include <cmath>
+#include <functional>
+
+using attn::Config;
+using attn::ui::FormulaBar;
+using attn::ui::StatisticsPanel;
+
+Q_DECLARE_METATYPE(attn::Config)
+
+namespace {
+
+Config with(const std::function<void(Config&)>& change)
+{
+    Config config;
+    change(config);
+    return config;
+}
+
+attn::Result compute(const std::string& text, const Config& config)
+{
+    attn::Request request;
+    request.text = text;
+    request.config = config;
+    attn::AttentionEngine engine;
+    return engine.compute(request);
+}
+
+// The labels of `widget` whose text contains `needle`.
+QStringList labelsContaining(const QWidget& widget, const QString& needle)
+{
+    QStringList found;
+    for (const QLabel* label : widget.findChildren<QLabel*>())
+        if (label->text().contains(needle))
+            found << label->text();
+    return found;
+}
+
+bool tinted(const QTableWidgetItem* item)
+{
+    return item && item->background().style() != Qt::NoBrush;
+}
+
+// Prefixes every translation with "X:", so a test can see which texts were retranslated.
+class PrefixTranslator : public QTranslator {
+public:
+    QString translate(const char*, const char* sourceText, const char* = nullptr,
+                      int = -1) const override
+    {
+        return QStringLiteral("X:") + QString::fromUtf8(sourceText);
+    }
+    bool isEmpty() const override { return false; }
+};
+
+} // namespace
+
+class TestPanels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void formulaDepartures_data();
+    void formulaDepartures();
+    void formulaSummary();
+    void statistics_data();
+    void statistics();
+    void articleHeadline();
+    void sequenceChoice();
+    void clearPanel();
+    void retranslate();
+};
+
+void TestPanels::formulaDepartures_data()
+{
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<bool>("hasPadding");
+    QTest::addColumn<QStringList>("present"); // fragments of formulaHtml()
+    QTest::addColumn<QStringList>("absent");
+    QTest::addColumn<int>("departures");
+
+    auto row = [](const char* name, const Config& config, bool hasPadding,
+                  const QStringList& present, const QStringList& absent, int departures) {
+        QTest::newRow(name) << config << hasPadding << present << absent << departures;
+    };
+    const QString plusM = QStringLiteral("+ <i>M</i>");
+    row("textbook", Config{}, false, {"softmax(", "dim=-1", "√"}, {"<s>", plusM, "⊙", "τ"}, 0);
+    row("scale=none", with([](Config& c) { c.scale = attn::ScaleMode::None; }), false,
+        {"<s>/ √<i>d</i><sub>k</sub></s>"}, {}, 1);
+    row("scale=sqrt-dmodel", with([](Config& c) { c.scale = attn::ScaleMode::SqrtDModel; }), false,
+        {"/ √<i>d</i><sub>model</sub>", "<sub>model</sub> = 64"}, {"<s>"}, 1);
+    row("temperature=0.5", with([](Config& c) { c.temperature = 0.5f; }), false,
+        {"/ <i>τ</i>", "<i>τ</i> = 0.5"}, {}, 1);
+    row("temperature=1", with([](Config& c) { c.temperature = 1.0f; }), false, {}, {"τ"}, 0);
+    row("axis=queries", with([](Config& c) { c.axis = attn::SoftmaxAxis::Queries; }), false,
+        {"dim=-2"}, {"dim=-1"}, 1);
+    row("axis=batch", with([](Config& c) { c.axis = attn::SoftmaxAxis::Batch; }), false, {"dim=0"},
+        {"dim=-1"}, 1);
+    row("mask=causal", with([](Config& c) { c.mask = attn::MaskKind::Causal; }), false,
+        {plusM, "M: causal, −∞ above the diagonal"}, {"padding"}, 0);
+    row("mask=causal mask-fill=-1e9", with([](Config& c) {
+            c.mask = attn::MaskKind::Causal;
+            c.maskFill = attn::MaskFill::NegBillion;
+        }),
+        false, {plusM, "M: causal, −1e9 above the diagonal"}, {"−∞"}, 0);
+    row("mask=causal mask-stage=after-softmax", with([](Config& c) {
+            c.mask = attn::MaskKind::Causal;
+            c.maskStage = attn::MaskStage::AfterSoftmax;
+        }),
+        false, {"⊙ (1 − <i>M</i>)", "mask after softmax", "M: causal, 1 above"}, {plusM}, 1);
+    row("mask-stage=after-softmax without a mask",
+        with([](Config& c) { c.maskStage = attn::MaskStage::AfterSoftmax; }), false, {},
+        {"⊙", plusM}, 0);
+    row("head-split=view", with([](Config& c) { c.headSplit = attn::HeadSplit::View; }), false,
+        {"heads split with view(B, H, T, d_k)"}, {}, 1);
+    row("head-split=view heads=1", with([](Config& c) {
+            c.headSplit = attn::HeadSplit::View;
+            c.heads = 1;
+        }),
+        false, {}, {"view"}, 0);
+    row("padding present", Config{}, true, {plusM, "M: padding, −∞ for &lt;pad&gt; keys"}, {}, 0);
+    row("padding present mask=causal", with([](Config& c) { c.mask = attn::MaskKind::Causal; }),
+        true, {"M: causal and padding"}, {}, 0);
+    row("padding present padding-mask=off", with([](Config& c) { c.paddingMask = false; }), true,
+        {"&lt;pad&gt; tokens not masked"}, {plusM}, 1);
+    row("padding-mask=off without padding", with([](Config& c) { c.paddingMask = false; }), false,
+        {}, {"pad", plusM}, 0);
+    row("three departures", with([](Config& c) {
+            c.scale = attn::ScaleMode::None;
+            c.temperature = 2.0f;
+            c.axis = attn::SoftmaxAxis::Queries;
+        }),
+        false, {"<s>", "<i>τ</i> = 2", "dim=-2"}, {}, 3);
+}
+
+void TestPanels::formulaDepartures()
+{
+    QFETCH(Config, config);
+    QFETCH(bool, hasPadding);
+    QFETCH(QStringList, present);
+    QFETCH(QStringList, absent);
+    QFETCH(int, departures);
+
+    FormulaBar bar;
+    bar.setConfig(config, hasPadding);
+    const QString html = bar.formulaHtml();
+    for (const QString& fragment : present)
+        QVERIFY2(html.contains(fragment), qPrintable("missing " + fragment + " in " + html));
+    for (const QString& fragment : absent)
+        QVERIFY2(!html.contains(fragment), qPrintable("unexpected " + fragment + " in " + html));
+    QCOMPARE(bar.departures().size(), departures);
+    QCOMPARE(FormulaBar::departuresOf(config, hasPadding), bar.departures());
+    // Red marks exactly the formulas that depart from the textbook.
+    const QString red = attn::ui::alertColor(bar.palette()).name();
+    QCOMPARE(html.contains(red), departures > 0);
+}
+
+void TestPanels::formulaSummary()
+{
+    FormulaBar bar;
+    QCOMPARE(labelsContaining(bar, "This is the textbook formula.").size(), 1);
+
+    Config config;
+    config.scale = attn::ScaleMode::None;
+    config.temperature = 2.0f;
+    config.axis = attn::SoftmaxAxis::Queries;
+    bar.setConfig(config, false);
+    const QStringList summary = labelsContaining(bar, "3 departures from the textbook formula: ");
+    QCOMPARE(summary.size(), 1);
+    QVERIFY2(summary.first().contains("no scaling by √d_k; temperature τ = 2 instead of 1"),
+             qPrintable(summary.first()));
+
+    config = Config{};
+    config.axis = attn::SoftmaxAxis::Batch;
+    bar.setConfig(config, false);
+    QCOMPARE(labelsContaining(bar, "1 departure from the textbook formula: softmax over the batch")
+                 .size(),
+             1);
+}
+
+void TestPanels::statistics_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<Config>("config");
+    QTest::addColumn<int>("sequence");
+    QTest::addColumn<QList<int>>("warningKinds"); // attn::WarningKind, in order
+    QTest::addColumn<int>("tintedColumn");        // a column tinted in some row, or -1
+    QTest::addColumn<QString>("mentions");        // in the first warning
+
+    using Kind = attn::WarningKind;
+    auto row = [](const char* name, const QString& text, const Config& config, int sequence,
+                  const QList<Kind>& kinds, int tintedColumn, const QString& mentions) {
+        QList<int> warningKinds;
+        for (Kind kind : kinds)
+            warningKinds << int(kind);
+        QTest::newRow(name) << text << config << sequence << warningKinds << tintedColumn
+                            << mentions;
+    };
+    const QString cat = QStringLiteral("the cat sat on the mat");
+    const QString twoLines = cat + QStringLiteral("\na dog");
+    row("textbook", cat, Config{}, 0, {}, -1, {});
+    row("axis=queries", cat, with([](Config& c) { c.axis = attn::SoftmaxAxis::Queries; }), 0,
+        {Kind::RowsNotNormalizedQueries}, StatisticsPanel::RowSumsColumn, "(dim=-2)");
+    row("scale=none d_model=512 heads=1", cat, with([](Config& c) {
+            c.scale = attn::ScaleMode::None;
+            c.dModel = 512;
+            c.heads = 1;
+        }),
+        0, {Kind::SaturatedNoScaling}, StatisticsPanel::SaturatedColumn, "turn √d_k scaling on");
+    row("mask=causal mask-stage=after-softmax", cat, with([](Config& c) {
+            c.mask = attn::MaskKind::Causal;
+            c.maskStage = attn::MaskStage::AfterSoftmax;
+        }),
+        0, {Kind::RowsNotNormalizedMask}, StatisticsPanel::RowSumsColumn,
+        "the mask was applied after the softmax");
+    // A <pad> key is hidden from every query, so over the keys no row is empty; over the
+    // queries a <pad> key's column is, and over the batch a masked position is.
+    row("padding", twoLines, Config{}, 1, {}, -1, {});
+    row("padding axis=queries", twoLines,
+        with([](Config& c) { c.axis = attn::SoftmaxAxis::Queries; }), 1,
+        {Kind::NanColumns, Kind::RowsNotNormalizedQueries}, StatisticsPanel::NanColumn,
+        "NaN where every query is masked with -inf (column [1, 2], [1, 3], [1, 4], [1, 5])");
+    row("padding mask=causal axis=batch", twoLines, with([](Config& c) {
+            c.mask = attn::MaskKind::Causal;
+            c.axis = attn::SoftmaxAxis::Batch;
+        }),
+        0, {Kind::NanPositions, Kind::RowsNotNormalizedBatch, Kind::Saturated},
+        StatisticsPanel::NanColumn, "(row [0, 0], [0, 1]");
+    row("heads=4", cat, with([](Config& c) { c.heads = 4; }), 0, {}, -1, {});
+    row("heads=8 d_model=128", cat, with([](Config& c) {
+            c.heads = 8;
+            c.dModel = 128;
+        }),
+        0, {}, -1, {});
+}
+
+void TestPanels::statistics()
+{
+    QFETCH(QString, text);
+    QFETCH(Config, config);
+    QFETCH(int, sequence);
+    QFETCH(QList<int>, warningKinds);
+    QFETCH(int, tintedColumn);
+    QFETCH(QString, mentions);
+
+    const attn::Result result = compute(text.toStdString(), config);
+    QVERIFY(result.valid());
+    StatisticsPanel panel;
+    panel.setResult(result, sequence);
+
+    // 1. The warnings are the engine's, in the interface language, in its order.
+    const std::vector<attn::Warning>& warnings = result.stats->warnings;
+    QList<int> kinds;
+    QStringList expectedTexts;
+    for (const attn::Warning& warning : warnings) {
+        kinds << int(warning.kind);
+        expectedTexts << attn::ui::warningText(warning);
+    }
+    QCOMPARE(kinds, warningKinds);
+    QCOMPARE(panel.warningTexts(), expectedTexts);
+    if (warnings.empty())
+        QCOMPARE(labelsContaining(panel, "No warnings: this is the textbook formula").size(), 1);
+    for (const QString& warning : expectedTexts)
+        QCOMPARE(labelsContaining(panel, warning).size(), 1);
+    if (!mentions.isEmpty())
+        QVERIFY2(panel.warningTexts().first().contains(mentions),
+                 qPrintable(panel.warningTexts().first()));
+
+    // 2. One row per head of the chosen sequence, with that head's figures.
+    QTableWidget* table = panel.table();
+    const int H = result.heads();
+    QCOMPARE(table->rowCount(), H);
+    QCOMPARE(table->columnCount(), int(StatisticsPanel::ColumnCount));
+    bool anyTinted = false;
+    for (int h = 0; h < H; ++h) {
+        const attn::HeadStatistics& s = result.stats->heads[std::size_t(sequence * H + h)];
+        QCOMPARE(table->item(h, StatisticsPanel::HeadColumn)->text(), QString::number(h));
+        const double shown = table->item(h, StatisticsPanel::StdScoresColumn)->text().toDouble();
+        QVERIFY2(std::abs(shown - s.stdScores) <= 5e-5,
+                 qPrintable(QStringLiteral("head %1: std(S) shown %2, computed %3")
+                                .arg(h)
+                                .arg(shown)
+                                .arg(s.stdScores, 0, 'g', 8)));
+        QCOMPARE(table->item(h, StatisticsPanel::StdLogitsColumn)->text(),
+                 QString::number(s.stdLogits, 'f', 4));
+        QCOMPARE(table->item(h, StatisticsPanel::NanColumn)->text(), QString::number(s.nanCount));
+        QVERIFY(table->item(h, StatisticsPanel::StdScoresColumn)->textAlignment() & Qt::AlignRight);
+        if (tintedColumn >= 0)
+            anyTinted = anyTinted || tinted(table->item(h, tintedColumn));
+        // Textbook numbers are never tinted.
+        QVERIFY(!tinted(table->item(h, StatisticsPanel::StdScoresColumn)));
+    }
+    QCOMPARE(anyTinted, tintedColumn >= 0);
+    if (tintedColumn < 0) {
+        for (int h = 0; h < H; ++h)
+            for (int column = 0; column < table->columnCount(); ++column)
+                QVERIFY2(!tinted(table->item(h, column)),
+                         qPrintable(QStringLiteral("cell (%1, %2) tinted").arg(h).arg(column)));
+    }
+
+    // 3. Every header explains itself.
+    for (int column = 0; column < table->columnCount(); ++column)
+        QVERIFY(!table->horizontalHeaderItem(column)->toolTip().isEmpty());
+}
+
+void TestPanels::articleHeadline()
+{
+    // The tutorial's program: seed 42, B=2, T=4, C=16, H=1, x = torch.randn(B, T, C).
+    Config article;
+    article.tokenizer = attn::TokenizerMode::Spaces;
+    article.dModel = 16;
+    article.heads = 1;
+    article.embedding = attn::EmbeddingMode::Torch;
+    article.positional = attn::Positional::None;
+    StatisticsPanel panel;
+    panel.setResult(compute("a b c d\ne f g h", article), 0);
+    const QString headline = panel.headlineText();
+    QVERIFY2(headline.contains("std before scaling 1.1888 → after 0.2972 (×0.25 = 1/√d_k)"),
+             qPrintable(headline));
+    QVERIFY2(headline.contains("row sums 1.0000 – 1.0000"), qPrintable(headline));
+    QVERIFY2(headline.contains("NaN 0"), qPrintable(headline));
+}
+
+void TestPanels::sequenceChoice()
+{
+    // Over the queries, the columns of <pad> keys are NaN, and the warning names them
+    // with their sequence: "column [1, 2], [1, 3], …".
+    Config queries;
+    queries.axis = attn::SoftmaxAxis::Queries;
+    const attn::Result result = compute("the cat sat on the mat\na dog", queries);
+    StatisticsPanel panel;
+    panel.setResult(result, 1);
+    QCOMPARE(panel.warningTexts().size(), 2);
+    QVERIFY2(
+        panel.warningTexts().first().startsWith(
+            "NaN where every query is masked with -inf (column [1, 2], [1, 3], [1, 4], [1, 5])"),
+        qPrintable(panel.warningTexts().first()));
+    QVERIFY(tinted(panel.table()->item(0, StatisticsPanel::NanColumn)));
+    QVERIFY2(panel.headlineText().contains("NaN 96"), qPrintable(panel.headlineText()));
+
+    // Sequence 0 has no padding, so its heads have no NaN; out of range clamps.
+    panel.setResult(result, 0);
+    QVERIFY(!tinted(panel.table()->item(0, StatisticsPanel::NanColumn)));
+    QCOMPARE(panel.table()->item(0, StatisticsPanel::NanColumn)->text(), QString("0"));
+    panel.setResult(result, 7);
+    QCOMPARE(panel.table()->item(0, StatisticsPanel::StdScoresColumn)->text(),
+             QString::number(result.stats->heads[std::size_t(result.heads())].stdScores, 'f', 4));
+}
+
+void TestPanels::clearPanel()
+{
+    StatisticsPanel panel;
+    panel.setResult(compute("the cat sat on the mat", Config{}), 0);
+    QCOMPARE(panel.table()->rowCount(), 4);
+    panel.clear();
+    QCOMPARE(panel.table()->rowCount(), 0);
+    QVERIFY(panel.warningTexts().isEmpty());
+    QVERIFY(!panel.headlineText().contains("std"));
+}
+
+void TestPanels::retranslate()
+{
+    Config config;
+    config.scale = attn::ScaleMode::None;
+    FormulaBar bar;
+    bar.setConfig(config, false);
+    StatisticsPanel panel;
+    Config saturating;
+    saturating.scale = attn::ScaleMode::None;
+    saturating.dModel = 512;
+    saturating.heads = 1;
+    panel.setResult(compute("the cat sat on the mat", saturating), 0);
+    QCOMPARE(panel.table()->horizontalHeaderItem(StatisticsPanel::HeadColumn)->text(),
+             QString("head"));
+
+    PrefixTranslator translator;
+    QVERIFY(QCoreApplication::installTranslator(&translator));
+    QCoreApplication::processEvents();
+    QCOMPARE(panel.table()->horizontalHeaderItem(StatisticsPanel::HeadColumn)->text(),
+             QString("X:head"));
+    QVERIFY2(panel.headlineText().contains("X:std before scaling"),
+             qPrintable(panel.headlineText()));
+    QVERIFY2(panel.warningTexts().first().startsWith("X:"),
+             qPrintable(panel.warningTexts().first()));
+    QCOMPARE(bar.departures(), QStringList{"X:no scaling by √d_k"});
+    QCOMPARE(labelsContaining(bar, "X:1 departure from the textbook formula").size(), 1);
+
+    QVERIFY(QCoreApplication::removeTranslator(&translator));
+    QCoreApplication::processEvents();
+    QCOMPARE(panel.table()->horizontalHeaderItem(StatisticsPanel::HeadColumn)->text(),
+             QString("head"));
+    QCOMPARE(bar.departures(), QStringList{"no scaling by √d_k"});
+}
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

@@ -1,0 +1,371 @@
+#include "statisticspanel.h"
+
+#include "formulabar.h"
+#include "labels.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+const QString kSeparator = QStringLiteral("&nbsp;&nbsp;·&nbsp;&nbsp;");
+
+// A figure with `decimals` decimals; NaN and infinities spelled out.
+QString fixed(double value, int decimals)
+{
+    if (std::isnan(value))
+        return QStringLiteral("NaN");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
+    return QString::number(value, 'f', decimals);
+}
+
+QString percent(double share)
+{
+    return QString::number(std::lround(share * 100.0));
+}
+
+// "0, 3, 5" or "0, 3, 5, 6, 7, 8, …": rows numbered from 0, as PyTorch indexes them.
+QString rowList(const std::vector<int>& rows)
+{
+    constexpr std::size_t kShown = 6;
+    QStringList shown;
+    for (std::size_t k = 0; k < rows.size() && k < kShown; ++k)
+        shown << QString::number(rows[k]);
+    if (rows.size() > kShown)
+        shown << QStringLiteral("…");
+    return shown.join(QStringLiteral(", "));
+}
+
+// A table as large as its cells. AdjustToContents alone also counts the scroll bars
+// when they happen to show while the layout asks, which leaves an empty strip after
+// the table has grown and they have gone.
+class FittedTable : public QTableWidget {
+public:
+    using QTableWidget::QTableWidget;
+
+    [[nodiscard]] QSize sizeHint() const override
+    {
+        const int frame = 2 * frameWidth();
+        return viewportSizeHint() + QSize(frame, frame);
+    }
+    // The scroll bars' own minimum would leave room for rows a single head does not have.
+    [[nodiscard]] QSize minimumSizeHint() const override
+    {
+        return QTableWidget::minimumSizeHint().boundedTo(sizeHint());
+    }
+};
+
+bool hasPadding(const TokenBatch& tokens)
+{
+    for (int length : tokens.lengths)
+        if (length < tokens.length())
+            return true;
+    return false;
+}
+
+} // namespace
+
+StatisticsPanel::StatisticsPanel(QWidget* parent)
+    : QWidget(parent), headlineLabel_(new QLabel(this)), tableCaption_(new QLabel(this)),
+      table_(new FittedTable(0, ColumnCount, this)), warningsCaption_(new QLabel(this)),
+      warningsLayout_(new QVBoxLayout)
+{
+    headlineLabel_->setTextFormat(Qt::RichText);
+    headlineLabel_->setWordWrap(true);
+    headlineLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont captionFont = font();
+    captionFont.setBold(true);
+    tableCaption_->setFont(captionFont);
+    warningsCaption_->setFont(captionFont);
+
+    table_->verticalHeader()->hide();
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setWordWrap(false);
+    table_->setCornerButtonEnabled(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setHighlightSections(false);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // As large as its rows and columns and no larger; it scrolls when the panel is smaller.
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    table_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Maximum);
+
+    warningsLayout_->setSpacing(6);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(headlineLabel_);
+    layout->addSpacing(6);
+    layout->addWidget(tableCaption_);
+    layout->addWidget(table_);
+    layout->addSpacing(6);
+    layout->addWidget(warningsCaption_);
+    layout->addLayout(warningsLayout_);
+    layout->addStretch(1);
+    rebuild();
+}
+
+void StatisticsPanel::setResult(const Result& result, int sequence)
+{
+    result_ = result;
+    sequence_ = result.batch() > 0 ? std::clamp(sequence, 0, result.batch() - 1) : 0;
+    rebuild();
+}
+
+void StatisticsPanel::clear()
+{
+    setResult(Result{}, 0);
+}
+
+QString StatisticsPanel::headlineText() const
+{
+    return headlineLabel_->text();
+}
+
+void StatisticsPanel::changeEvent(QEvent* event)
+{
+    // Tints and red figures are chosen for the palette, so its change rebuilds too.
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
+        rebuild();
+    QWidget::changeEvent(event);
+}
+
+void StatisticsPanel::rebuild()
+{
+    setHeaders();
+    fillHeadline();
+    fillTable();
+    fillWarnings();
+}
+
+void StatisticsPanel::setHeaders()
+{
+    struct Header {
+        QString text;
+        QString toolTip;
+    };
+    const Header headers[ColumnCount] = {
+        {tr("head", "attention head, table header"),
+         tr("The head, numbered from 0 as PyTorch indexes it.")},
+        {tr("std(S)", "standard deviation of the scores S = QKᵀ"),
+         tr("Spread (standard deviation) of the raw scores S = QKᵀ of this head. It grows "
+            "like √d_k.")},
+        {tr("std(L)", "standard deviation of the logits L = S·scale/τ"),
+         tr("Spread of the logits L = S·scale/τ that go into the softmax, before masking. "
+            "The textbook ÷√d_k keeps it from growing with d_k.")},
+        {tr("ratio", "std(L) / std(S)"),
+         tr("std(L) ÷ std(S): the factor the scaling and the temperature applied, e.g. "
+            "0.25 = 1/√16.")},
+        {tr("entropy / max (bits)", "mean row entropy and its largest possible value"),
+         tr("How spread out each row's attention is, in bits, averaged over the rows, and the "
+            "most it could be (every visible key weighted alike). Near 0: each query picks one "
+            "key.")},
+        {tr("largest weight", "mean of each row's largest weight"),
+         tr("The largest weight of each row, averaged: 1 means every query looks at a single "
+            "key.")},
+        {tr("saturated", "share of saturated rows"),
+         tr("Share of rows whose largest weight is at least 0.99: almost one-hot, so little "
+            "gradient flows back. Tinted from 25%.")},
+        {tr("row sums", "smallest and largest sum of a row of weights"),
+         tr("Smallest and largest row sum. Each row is a distribution over the keys and "
+            "should sum to 1; tinted when one does not.")},
+        {tr("column sums", "smallest and largest sum of a column of weights"),
+         tr("Smallest and largest column sum. Columns need not sum to 1: a large sum means "
+            "many queries look at that key.")},
+        {tr("NaN", "count of weights that are not a number"),
+         tr("How many weights are NaN (not a number), e.g. in a row whose keys are all masked "
+            "with -inf. Tinted when not 0.")},
+    };
+    for (int column = 0; column < ColumnCount; ++column) {
+        auto* item = new QTableWidgetItem(headers[column].text);
+        item->setToolTip(headers[column].toolTip);
+        table_->setHorizontalHeaderItem(column, item);
+    }
+}
+
+// "×0.25 = 1/√d_k": the factor between std(S) and std(L), and where it comes from.
+QString StatisticsPanel::factorText() const
+{
+    const Config& config = result_.config();
+    const bool tempered = !qFuzzyCompare(config.temperature, 1.0f);
+    if (config.scale == ScaleMode::None && !tempered)
+        return tr("×1, no scaling");
+    QString source;
+    switch (config.scale) {
+    case ScaleMode::SqrtDk:
+        source = tempered ? QStringLiteral("1/(√d_k·τ)") : QStringLiteral("1/√d_k");
+        break;
+    case ScaleMode::SqrtDModel:
+        source = tempered ? QStringLiteral("1/(√d_model·τ)") : QStringLiteral("1/√d_model");
+        break;
+    case ScaleMode::None:
+        source = QStringLiteral("1/τ");
+        break;
+    }
+    const double factor = scaleFactor(config) / static_cast<double>(config.temperature);
+    return QStringLiteral("×%1 = %2").arg(QString::number(factor, 'g', 4), source);
+}
+
+void StatisticsPanel::fillHeadline()
+{
+    if (!result_.valid()) {
+        headlineLabel_->setText(tr("No figures yet: type a sentence to compute its attention."));
+        return;
+    }
+    const Statistics& stats = *result_.stats;
+    const QString red = alertColor(palette()).name();
+    auto flag = [&](const QString& html, bool trouble) {
+        return trouble ? QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>").arg(red, html)
+                       : html;
+    };
+
+    //: %3 is the factor between them, e.g. "×0.25 = 1/√d_k"
+    const QString spread = tr("std before scaling %1 → after %2 (%3)")
+                               .toHtmlEscaped()
+                               .arg(fixed(stats.stdScores, 4), fixed(stats.stdLogits, 4),
+                                    factorText().toHtmlEscaped());
+    QStringList figures;
+    figures << tr("mean entropy %1 of at most %2 bits")
+                   .toHtmlEscaped()
+                   .arg(fixed(stats.meanEntropy, 2), fixed(stats.meanEntropyMax, 2));
+    figures << flag(tr("saturated rows %1%").toHtmlEscaped().arg(percent(stats.saturatedShare)),
+                    stats.saturatedShare >= kWarnShare);
+    figures << flag(tr("row sums %1 – %2")
+                        .toHtmlEscaped()
+                        .arg(fixed(stats.rowSumMin, 4), fixed(stats.rowSumMax, 4)),
+                    stats.notNormalizedRows > 0);
+    figures << flag(
+        tr("NaN %1", "count of weights that are not a number").toHtmlEscaped().arg(stats.nanCount),
+        stats.nanCount > 0);
+    if (stats.posInfCount + stats.negInfCount > 0)
+        figures << flag(tr("±inf %1", "count of infinite weights")
+                            .toHtmlEscaped()
+                            .arg(stats.posInfCount + stats.negInfCount),
+                        true);
+    headlineLabel_->setText(
+        QStringLiteral("<b>%1</b><br/>%2").arg(spread, figures.join(kSeparator)));
+}
+
+void StatisticsPanel::fillTable()
+{
+    table_->clearContents();
+    if (!result_.valid()) {
+        table_->setRowCount(0);
+        tableCaption_->setText(
+            tr("Per head", "caption of the table with one row per attention head"));
+        return;
+    }
+    const int H = result_.heads();
+    const int b = sequence_;
+    if (result_.stats->heads.size() < static_cast<std::size_t>((b + 1) * H)) {
+        table_->setRowCount(0); // a result without per-head figures: nothing to list
+        return;
+    }
+    if (result_.batch() > 1) {
+        const TokenBatch& tokens = *result_.tokens;
+        const auto& line = tokens.tokens[static_cast<std::size_t>(b)];
+        QStringList words;
+        for (int t = 0; t < tokens.lengths[static_cast<std::size_t>(b)]; ++t)
+            words << QString::fromStdString(line[static_cast<std::size_t>(t)]);
+        const QString text = fontMetrics().elidedText(words.join(QLatin1Char(' ')), Qt::ElideRight,
+                                                      40 * fontMetrics().averageCharWidth());
+        //: %1 is the sequence's number (from 0), %2 its first tokens
+        tableCaption_->setText(tr("Per head of sequence %1: “%2”").arg(b).arg(text));
+    } else {
+        tableCaption_->setText(
+            tr("Per head", "caption of the table with one row per attention head"));
+    }
+
+    QColor tint = alertColor(palette());
+    tint.setAlpha(70);
+    table_->setRowCount(H);
+    for (int h = 0; h < H; ++h) {
+        const HeadStatistics& s = result_.stats->heads[static_cast<std::size_t>(b * H + h)];
+        auto set = [&](int column, const QString& text, bool trouble = false,
+                       const QString& toolTip = {}) {
+            auto* item = new QTableWidgetItem(text);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (trouble)
+                item->setBackground(tint);
+            item->setToolTip(toolTip);
+            table_->setItem(h, column, item);
+        };
+        set(HeadColumn, QString::number(h));
+        set(StdScoresColumn, fixed(s.stdScores, 4));
+        set(StdLogitsColumn, fixed(s.stdLogits, 4));
+        set(RatioColumn, fixed(s.stdLogits / s.stdScores, 4)); // 0/0 is NaN, shown as such
+        set(EntropyColumn,
+            QStringLiteral("%1 / %2").arg(fixed(s.meanEntropy, 2), fixed(s.meanEntropyMax, 2)));
+        set(RowMaxColumn, fixed(s.meanRowMax, 3));
+        set(SaturatedColumn, QStringLiteral("%1%").arg(percent(s.saturatedShare)),
+            s.saturatedShare >= kWarnShare,
+            tr("%1 of the %2 rows with more than one visible key are saturated")
+                .arg(s.saturatedRows)
+                .arg(s.choiceRows));
+        set(RowSumsColumn,
+            QStringLiteral("%1 – %2").arg(fixed(s.rowSumMin, 4), fixed(s.rowSumMax, 4)),
+            !s.notNormalizedRows.empty(),
+            s.notNormalizedRows.empty()
+                ? QString()
+                : tr("Rows that do not sum to 1: %1").arg(rowList(s.notNormalizedRows)));
+        set(ColumnSumsColumn,
+            QStringLiteral("%1 – %2").arg(fixed(s.colSumMin, 4), fixed(s.colSumMax, 4)));
+        set(NanColumn, QString::number(s.nanCount), s.nanCount > 0,
+            s.nanRows.empty() ? QString() : tr("Rows with NaN: %1").arg(rowList(s.nanRows)));
+    }
+}
+
+void StatisticsPanel::fillWarnings()
+{
+    while (QLayoutItem* item = warningsLayout_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    warningTexts_.clear();
+    warningsCaption_->setText(tr("Warnings", "heading of the list of warnings"));
+    warningsCaption_->setVisible(result_.valid());
+    if (!result_.valid())
+        return;
+
+    const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    for (const Warning& warning : result_.stats->warnings) {
+        warningTexts_ << ui::warningText(warning);
+        addWarningRow(warningIcon, warningTexts_.last());
+    }
+    if (warningTexts_.isEmpty()) {
+        const bool padded = result_.tokens && hasPadding(*result_.tokens);
+        const bool textbook = FormulaBar::departuresOf(result_.config(), padded).isEmpty();
+        addWarningRow(style()->standardIcon(QStyle::SP_MessageBoxInformation),
+                      textbook ? tr("No warnings: this is the textbook formula behaving as "
+                                    "expected.")
+                               : tr("No warnings: the weights look healthy, although the "
+                                    "formula is not the textbook one."));
+    }
+}
+
+void StatisticsPanel::addWarningRow(const QIcon& icon, const QString& text)
+{
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    const int extent = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    auto* iconLabel = new QLabel;
+    iconLabel->setPixmap(icon.pixmap(QSize(extent, extent), devicePixelRatio()));
+    auto* textLabel = new QLabel(text);
+    textLabel->setTextFormat(Qt::PlainText);
+    textLabel->setWordWrap(true);
+    textLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(iconLabel, 0, Qt::AlignTop);
+    layout->addWidget(textLabel, 1);
+    warningsLayout_->addWidget(row);
+}
+
+} // namespace attn::ui
