@@ -1,0 +1,126 @@
+#include "headdialog.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+constexpr double kMinCell = 2;
+constexpr double kMaxCell = 120;
+
+// The zoom slider is logarithmic in the cell size: position 0..100.
+int sliderPosition(double cell)
+{
+    return int(std::lround(100 * std::log(cell / kMinCell) / std::log(kMaxCell / kMinCell)));
+}
+
+double cellForPosition(int position)
+{
+    return kMinCell * std::pow(kMaxCell / kMinCell, position / 100.0);
+}
+
+} // namespace
+
+HeadDialog::HeadDialog(QWidget* parent)
+    : QDialog(parent), view_(new HeatmapView), scroll_(new QScrollArea), zoom_(new QSlider),
+      zoomLabel_(new QLabel), hover_(new QLabel)
+{
+    scroll_->setWidget(view_);
+    scroll_->setWidgetResizable(false);
+    scroll_->setAlignment(Qt::AlignCenter);
+    scroll_->viewport()->installEventFilter(this);
+
+    zoom_->setOrientation(Qt::Horizontal);
+    zoom_->setRange(0, 100);
+    zoom_->setValue(sliderPosition(cellSize_));
+    connect(zoom_, &QSlider::valueChanged, this,
+            [this](int position) { setCellSize(cellForPosition(position)); });
+    auto* fit = new QPushButton;
+    fit->setObjectName("fit");
+    connect(fit, &QPushButton::clicked, this, &HeadDialog::fitToWindow);
+
+    auto* zoomRow = new QHBoxLayout;
+    zoomRow->addWidget(zoomLabel_);
+    zoomRow->addWidget(zoom_, 1);
+    zoomRow->addWidget(fit);
+
+    hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(view_, &HeatmapView::cellHovered, this, [this](int row, int column) {
+        const QString text = row < 0 ? QString() : hoverText(view_->data(), row, column);
+        hover_->setText(text);
+        emit hovered(text);
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(scroll_, 1);
+    layout->addLayout(zoomRow);
+    layout->addWidget(hover_);
+    resize(820, 760);
+    retranslateUi();
+}
+
+void HeadDialog::setHeatmap(const HeatmapData& data, const HeatmapStyle& style)
+{
+    view_->setData(data);
+    view_->setHeatmapStyle(style);
+    setWindowTitle(data.title);
+    setCellSize(cellSize_);
+}
+
+void HeadDialog::setCellSize(double pixels)
+{
+    cellSize_ = std::clamp(pixels, kMinCell, kMaxCell);
+    const QSizeF size = preferredSize(view_->data(), view_->heatmapStyle(), cellSize_);
+    view_->resize(size.toSize());
+    const QSignalBlocker block(zoom_);
+    zoom_->setValue(sliderPosition(cellSize_));
+    zoomLabel_->setText(tr("Zoom: %1 px per cell").arg(cellSize_, 0, 'f', 0));
+}
+
+void HeadDialog::fitToWindow()
+{
+    const int tokens = std::max({1, view_->data().rows(), view_->data().columns()});
+    const QSize room = scroll_->viewport()->size();
+    // Leave about a third of the room for labels, title and colorbar.
+    setCellSize(0.66 * std::min(room.width(), room.height()) / tokens);
+}
+
+bool HeadDialog::eventFilter(QObject* watched, QEvent* event)
+{
+    // Ctrl + wheel zooms, as in image viewers; a plain wheel scrolls.
+    if (watched == scroll_->viewport() && event->type() == QEvent::Wheel) {
+        auto* wheel = static_cast<QWheelEvent*>(event);
+        if (wheel->modifiers() & Qt::ControlModifier) {
+            wheel->angleDelta().y() > 0 ? zoomIn() : zoomOut();
+            return true;
+        }
+    }
+    return QDialog::eventFilter(watched, event);
+}
+
+void HeadDialog::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDialog::changeEvent(event);
+}
+
+void HeadDialog::retranslateUi()
+{
+    zoomLabel_->setText(tr("Zoom: %1 px per cell").arg(cellSize_, 0, 'f', 0));
+    zoom_->setToolTip(tr("Cell size; Ctrl + mouse wheel over the heatmap zooms too"));
+    findChild<QPushButton*>("fit")->setText(tr("Fit to window"));
+    hover_->setText(tr("Hover a cell to read its weight, logit and score."));
+}
+
+} // namespace attn::ui

@@ -1,0 +1,48 @@
+// One head's heatmap, large, with zoom.
+#pragma once
+
+#include "heatmapview.h"
+
+#include <QDialog>
+
+class QLabel;
+class QScrollArea;
+class QSlider;
+
+namespace attn::ui {
+
+class HeadDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit HeadDialog(QWidget* parent = nullptr);
+
+    void setHeatmap(const HeatmapData& data, const HeatmapStyle& style);
+    [[nodiscard]] HeatmapView* view() const { return view_; }
+
+    // Cell size in pixels; zooming changes it.
+    [[nodiscard]] double cellSize() const { return cellSize_; }
+    void setCellSize(double pixels);
+    void zoomIn() { setCellSize(cellSize_ * 1.25); }
+    void zoomOut() { setCellSize(cellSize_ / 1.25); }
+    void fitToWindow();
+
+signals:
+    void hovered(const QString& text);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void retranslateUi();
+
+    HeatmapView* view_;
+    QScrollArea* scroll_;
+    QSlider* zoom_;
+    QLabel* zoomLabel_;
+    QLabel* hover_;
+    double cellSize_ = 32;
+};
+
+} // namespace attn::ui

@@ -1,0 +1,225 @@
+#include "heatmapgrid.h"
+
+#include "statistics.h"
+
+#include <QEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+constexpr int kSpacing = 12;
+constexpr int kMinTile = 220;
+constexpr int kMaxTile = 520;
+
+QStringList tokenLabels(const Result& result, int b)
+{
+    QStringList labels;
+    for (const std::string& token : result.tokens->tokens[std::size_t(b)])
+        labels << QString::fromStdString(token);
+    return labels;
+}
+
+double finiteMax(const Matrix& m)
+{
+    double max = 0;
+    for (Eigen::Index k = 0; k < m.size(); ++k)
+        if (std::isfinite(m.data()[k]))
+            max = std::max(max, double(m.data()[k]));
+    return max;
+}
+
+} // namespace
+
+HeatmapData headHeatmap(const Result& result, int b, int h)
+{
+    HeatmapData data;
+    if (h < 0) {
+        data.weights = meanOverHeads(*result.weights, b);
+        data.title = HeatmapGrid::tr("Mean of the heads", "heatmap title");
+    } else {
+        data.weights = result.weights->at(b, h);
+        data.logits = result.logits->at(b, h);
+        data.scores = result.scores->at(b, h);
+        data.title = HeatmapGrid::tr("Head %1", "heatmap title").arg(h);
+    }
+    data.masked = (*result.mask)[std::size_t(b)];
+    data.queryLabels = tokenLabels(result, b);
+    data.keyLabels = data.queryLabels;
+    return data;
+}
+
+std::pair<double, double> weightRange(const Result& result, int b, int h, bool shared)
+{
+    double max = 0;
+    if (shared || h < 0) {
+        for (int head = 0; head < result.heads(); ++head)
+            max = std::max(max, finiteMax(result.weights->at(b, head)));
+    } else {
+        max = finiteMax(result.weights->at(b, h));
+    }
+    return {0.0, max > 0 ? max : 1.0};
+}
+
+HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent)
+{
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+}
+
+void HeatmapGrid::setResult(const Result& result, const ViewOptions& view)
+{
+    result_ = result;
+    view_ = view;
+    rebuild();
+}
+
+void HeatmapGrid::setViewOptions(const ViewOptions& view)
+{
+    const bool sequenceChanged = view.sequence != view_.sequence;
+    view_ = view;
+    if (sequenceChanged)
+        rebuild();
+    else if (result_.valid()) {
+        for (int k = 0; k < count(); ++k) {
+            const int h = k < result_.heads() ? k : -1;
+            HeatmapStyle style = views_[std::size_t(k)]->heatmapStyle();
+            style.colormap = view_.colormap;
+            style.annotate = view_.annotate;
+            std::tie(style.vmin, style.vmax) = weightRange(
+                result_, std::clamp(view_.sequence, 0, result_.batch() - 1), h, view_.sharedScale);
+            views_[std::size_t(k)]->setHeatmapStyle(style);
+        }
+    }
+}
+
+void HeatmapGrid::clear()
+{
+    result_ = Result{};
+    rebuild();
+}
+
+void HeatmapGrid::rebuild()
+{
+    const int wanted = result_.valid() ? result_.heads() + 1 : 0;
+    while (count() > wanted) {
+        delete views_.back();
+        views_.pop_back();
+    }
+    while (count() < wanted) {
+        auto* view = new HeatmapView(this);
+        const int index = count();
+        connect(view, &HeatmapView::cellHovered, this, [this, view](int row, int column) {
+            emit hovered(row < 0 ? QString() : hoverText(view->data(), row, column));
+        });
+        connect(view, &HeatmapView::activated, this,
+                [this, index] { emit headActivated(index < result_.heads() ? index : -1); });
+        view->show();
+        views_.push_back(view);
+    }
+    if (result_.valid()) {
+        const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
+        for (int k = 0; k < wanted; ++k) {
+            const int h = k < result_.heads() ? k : -1;
+            HeatmapStyle style;
+            style.colormap = view_.colormap;
+            style.annotate = view_.annotate;
+            std::tie(style.vmin, style.vmax) = weightRange(result_, b, h, view_.sharedScale);
+            views_[std::size_t(k)]->setData(headHeatmap(result_, b, h));
+            views_[std::size_t(k)]->setHeatmapStyle(style);
+            views_[std::size_t(k)]->setToolTip(QString());
+        }
+    }
+    relayout();
+    updateGeometry();
+}
+
+QSize HeatmapGrid::tileSize() const
+{
+    // The smallest tile that still shows every token label: about 18 px a row, plus
+    // room for the labels, the title and the colorbar.
+    const int tokens = result_.valid() ? result_.length() : 0;
+    const int side = std::clamp(tokens * 18 + 130, kMinTile, kMaxTile);
+    return {side, side};
+}
+
+int HeatmapGrid::columnsFor(int width) const
+{
+    return std::max(1, (width + kSpacing) / (tileSize().width() + kSpacing));
+}
+
+HeatmapGrid::Tiling HeatmapGrid::tiling(QSize room) const
+{
+    // Choose the number of columns that gives the largest tiles while every head still
+    // fits in the visible room; when none fits, keep tiles readable and scroll.
+    const int n = count();
+    Tiling best{columnsFor(room.width()), tileSize().width()};
+    int bestSide = 0;
+    for (int columns = 1; columns <= n; ++columns) {
+        const int rows = (n + columns - 1) / columns;
+        const int side = std::min((room.width() - (columns - 1) * kSpacing) / columns,
+                                  (room.height() - (rows - 1) * kSpacing) / rows);
+        if (side > bestSide) {
+            bestSide = side;
+            best = {columns, side};
+        }
+    }
+    if (bestSide < tileSize().width()) {
+        best.columns = columnsFor(room.width());
+        best.side = std::max(tileSize().width(),
+                             (room.width() - (best.columns - 1) * kSpacing) / best.columns);
+    }
+    best.side = std::min(best.side, kMaxTile * 2);
+    return best;
+}
+
+int HeatmapGrid::heightForWidth(int width) const
+{
+    if (views_.empty())
+        return 0;
+    const Tiling t = tiling({width, parentWidget() ? parentWidget()->height() : width});
+    const int rows = (count() + t.columns - 1) / t.columns;
+    return rows * t.side + (rows - 1) * kSpacing;
+}
+
+QSize HeatmapGrid::sizeHint() const
+{
+    const QSize tile = tileSize();
+    const int columns = std::min(count(), 3);
+    const int width = std::max(1, columns) * (tile.width() + kSpacing);
+    return {width, heightForWidth(width)};
+}
+
+void HeatmapGrid::relayout()
+{
+    if (views_.empty())
+        return;
+    // The room is what the scroll area shows, not the grid's own (grown) height.
+    const QSize room(width(), parentWidget() ? parentWidget()->height() : height());
+    const Tiling t = tiling(room);
+    for (int k = 0; k < count(); ++k) {
+        const int row = k / t.columns, column = k % t.columns;
+        views_[std::size_t(k)]->setGeometry(column * (t.side + kSpacing), row * (t.side + kSpacing),
+                                            t.side, t.side);
+    }
+    const int rows = (count() + t.columns - 1) / t.columns;
+    setMinimumHeight(rows * t.side + (rows - 1) * kSpacing);
+}
+
+void HeatmapGrid::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
+}
+
+void HeatmapGrid::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange && result_.valid())
+        rebuild(); // the titles are translated
+    QWidget::changeEvent(event);
+}
+
+} // namespace attn::ui

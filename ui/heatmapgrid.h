@@ -1,0 +1,68 @@
+// Every head's heatmap of one sequence, plus their mean, in a grid that reflows with
+// the width.
+#pragma once
+
+#include "engine.h"
+#include "heatmapview.h"
+#include "settings.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace attn::ui {
+
+// The heatmap of head h of sequence b (h = -1: the mean over heads), titled and
+// labelled with the tokens.
+[[nodiscard]] HeatmapData headHeatmap(const Result& result, int b, int h);
+
+// The colour range [0, max] of the weights of sequence b: over all heads, or of head h.
+[[nodiscard]] std::pair<double, double> weightRange(const Result& result, int b, int h,
+                                                    bool shared);
+
+class HeatmapGrid : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit HeatmapGrid(QWidget* parent = nullptr);
+
+    void setResult(const Result& result, const ViewOptions& view);
+    void setViewOptions(const ViewOptions& view);
+    void clear();
+
+    // Heads first, the mean last.
+    [[nodiscard]] int count() const { return static_cast<int>(views_.size()); }
+    [[nodiscard]] HeatmapView* view(int index) const { return views_[std::size_t(index)]; }
+
+    [[nodiscard]] bool hasHeightForWidth() const override { return true; }
+    [[nodiscard]] int heightForWidth(int width) const override;
+    [[nodiscard]] QSize sizeHint() const override;
+
+signals:
+    // What the cell under the mouse holds, or an empty text when the mouse left.
+    void hovered(const QString& text);
+    // A head was clicked (-1: the mean).
+    void headActivated(int head);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Tiling {
+        int columns;
+        int side; // of each square tile, in pixels
+    };
+
+    void rebuild();
+    void relayout();
+    [[nodiscard]] Tiling tiling(QSize room) const;
+    [[nodiscard]] QSize tileSize() const;
+    [[nodiscard]] int columnsFor(int width) const;
+
+    Result result_;
+    ViewOptions view_;
+    std::vector<HeatmapView*> views_;
+};
+
+} // namespace attn::ui
