@@ -1,0 +1,614 @@
+// .attnscope session files: every switch survives a round trip, every damaged file
+// is refused with a reason, and a failed save never harms the file already there.
+#include "json.h"
+#include "report.h"
+#include "session.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <sys/resource.h>
+#endif
+
+using namespace attn;
+using namespace attn::ui;
+using namespace Qt::StringLiterals;
+
+Q_DECLARE_METATYPE(attn::ui::Session)
+
+namespace {
+
+using Edit = std::function<void(QJsonObject& root)>;
+
+const QJsonValue kRemoved(QJsonValue::Undefined); // setIn/setRoot remove the key
+
+Session baseSession()
+{
+    Session s;
+    s.request.text = "the cat sat on the mat\nit was tired";
+    s.request.config.dModel = 16;
+    s.request.config.heads = 4;
+    return s;
+}
+
+QJsonObject baseJson()
+{
+    return QJsonDocument::fromJson(sessionToJson(baseSession())).object();
+}
+
+QByteArray edited(const Edit& edit)
+{
+    QJsonObject root = baseJson();
+    edit(root);
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+// Sets root[object][key] = value; kRemoved removes the key.
+Edit setIn(const QString& object, const QString& key, const QJsonValue& value)
+{
+    return [=](QJsonObject& root) {
+        QJsonObject inner = root.value(object).toObject();
+        if (value.isUndefined())
+            inner.remove(key);
+        else
+            inner.insert(key, value);
+        root.insert(object, inner);
+    };
+}
+
+Edit setRoot(const QString& key, const QJsonValue& value)
+{
+    return [=](QJsonObject& root) {
+        if (value.isUndefined())
+            root.remove(key);
+        else
+            root.insert(key, value);
+    };
+}
+
+QString latin1(std::string_view text)
+{
+    return QString::fromLatin1(text.data(), qsizetype(text.size()));
+}
+
+// One round-trip row per value of E, named "option=spelling".
+template <typename E> void addEnumRows(void (*set)(Config&, E))
+{
+    for (const auto& row : EnumTable<E>::rows) {
+        Session s = baseSession();
+        set(s.request.config, row.value);
+        QTest::addRow("%s=%s", EnumTable<E>::option.data(), row.text.data()) << s;
+    }
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip_data();
+    void roundTrip();
+    void configMatchesWriteConfig();
+    void seedIsWrittenAsString();
+    void nonFiniteOverridesRoundTrip();
+    void acceptsHandWrittenFiles_data();
+    void acceptsHandWrittenFiles();
+    void rejects_data();
+    void rejects();
+    void newerVersionMessage();
+    void saveAndLoad();
+    void failedSaveKeepsTheOldFile_data();
+    void failedSaveKeepsTheOldFile();
+#ifdef Q_OS_UNIX
+    void saveFailingMidwayKeepsTheOldFile();
+#endif
+    void loadErrorsNameThePath_data();
+    void loadErrorsNameThePath();
+    void loadRefusesAHugeFile();
+};
+
+void TestSession::roundTrip_data()
+{
+    QTest::addColumn<Session>("session");
+
+    QTest::newRow("defaults") << Session{};
+    addEnumRows<TokenizerMode>([](Config& c, TokenizerMode v) { c.tokenizer = v; });
+    addEnumRows<EmbeddingMode>([](Config& c, EmbeddingMode v) { c.embedding = v; });
+    addEnumRows<Positional>([](Config& c, Positional v) { c.positional = v; });
+    addEnumRows<ScaleMode>([](Config& c, ScaleMode v) { c.scale = v; });
+    addEnumRows<SoftmaxAxis>([](Config& c, SoftmaxAxis v) { c.axis = v; });
+    addEnumRows<MaskKind>([](Config& c, MaskKind v) { c.mask = v; });
+    addEnumRows<MaskFill>([](Config& c, MaskFill v) { c.maskFill = v; });
+    addEnumRows<MaskStage>([](Config& c, MaskStage v) { c.maskStage = v; });
+    addEnumRows<HeadSplit>([](Config& c, HeadSplit v) { c.headSplit = v; });
+
+    auto with = [](auto edit) {
+        Session s = baseSession();
+        edit(s);
+        return s;
+    };
+    QTest::newRow("padding-mask=off")
+        << with([](Session& s) { s.request.config.paddingMask = false; });
+    QTest::newRow("d-model=4096, heads=4096") << with([](Session& s) {
+        s.request.config.dModel = kMaxDModel;
+        s.request.config.heads = kMaxDModel;
+    });
+    QTest::newRow("d-model=1, heads=1") << with([](Session& s) {
+        s.request.config.dModel = 1;
+        s.request.config.heads = 1;
+    });
+    for (float tau : {0.7f, 0.1f, 1e-6f, 1e6f, 3.14159265f, 1.0f / 3.0f})
+        QTest::addRow("temperature=%.9g", double(tau))
+            << with([tau](Session& s) { s.request.config.temperature = tau; });
+    for (std::uint64_t seed :
+         {std::uint64_t(0), std::uint64_t(42), std::uint64_t(1) << 53, (std::uint64_t(1) << 53) + 1,
+          std::numeric_limits<std::uint64_t>::max()})
+        QTest::addRow("seed=%llu", static_cast<unsigned long long>(seed))
+            << with([seed](Session& s) { s.request.config.seed = seed; });
+    QTest::newRow("text: Chinese, emoji, quotes, tabs, CRLF") << with([](Session& s) {
+        s.request.text = "小猫坐在垫子上。\r\n\"quoted\" \\ back\tslash 👩‍👩‍👧 "
+                         "<b>&amp;</b>\n";
+    });
+    QTest::newRow("text: empty") << with([](Session& s) { s.request.text.clear(); });
+    QTest::newRow("overrides") << with([](Session& s) {
+        std::vector<float> v(16);
+        for (std::size_t k = 0; k < v.size(); ++k)
+            v[k] = 0.1f * float(k) - 0.75f;
+        s.request.embeddingOverrides["cat"] = v;
+        v[3] = 1e-30f;
+        v[4] = -std::numeric_limits<float>::max();
+        v[7] = std::numeric_limits<float>::min();
+        v[5] = std::numeric_limits<float>::denorm_min();
+        s.request.embeddingOverrides["小猫"] = v;
+        s.request.embeddingOverrides["=SUM(A1)"] = v;
+        s.request.embeddingOverrides[""] = v;
+    });
+    for (ColormapName name : Colormap::names())
+        QTest::addRow("view colormap=%s", qPrintable(Colormap::spelling(name)))
+            << with([name](Session& s) { s.view.colormap = name; });
+    QTest::newRow("view shared-scale=false, annotate=false, sequence=3") << with([](Session& s) {
+        s.view.sharedScale = false;
+        s.view.annotate = false;
+        s.view.sequence = 3;
+    });
+}
+
+void TestSession::roundTrip()
+{
+    QFETCH(Session, session);
+
+    const QByteArray json = sessionToJson(session);
+    QString error;
+    const std::optional<Session> back = sessionFromJson(json, &error);
+    QVERIFY2(back, qPrintable(error));
+    QVERIFY(error.isEmpty());
+    QVERIFY2(*back == session, json.constData());
+    // Writing again gives the same bytes: nothing drifts over save/open cycles.
+    QCOMPARE(sessionToJson(*back), json);
+}
+
+void TestSession::configMatchesWriteConfig()
+{
+    Config c;
+    c.seed = 12345;
+    c.temperature = 0.7f;
+    c.axis = SoftmaxAxis::Batch;
+    c.maskFill = MaskFill::NegBillion;
+    c.paddingMask = false;
+    JsonWriter writer;
+    writeConfig(writer, c);
+    const QJsonObject expected =
+        QJsonDocument::fromJson(QByteArray::fromStdString(writer.take())).object();
+
+    Session s;
+    s.request.config = c;
+    const QJsonObject config =
+        QJsonDocument::fromJson(sessionToJson(s)).object().value(u"config").toObject();
+    QCOMPARE(config.keys(), expected.keys());
+    for (const QString& key : expected.keys()) {
+        if (key == u"seed")
+            QCOMPARE(config.value(key).toString(),
+                     QString::number(expected.value(key).toInteger()));
+        else
+            QVERIFY2(config.value(key) == expected.value(key), qPrintable(key));
+    }
+    QCOMPARE(config.value(u"temperature").toDouble(), 0.7); // not 0.699999988…
+}
+
+void TestSession::seedIsWrittenAsString()
+{
+    Session s = baseSession();
+    s.request.config.seed = std::numeric_limits<std::uint64_t>::max();
+    const QJsonObject config =
+        QJsonDocument::fromJson(sessionToJson(s)).object().value(u"config").toObject();
+    QCOMPARE(config.value(u"seed"), QJsonValue(u"18446744073709551615"_s));
+}
+
+void TestSession::nonFiniteOverridesRoundTrip()
+{
+    Session s = baseSession();
+    std::vector<float> v(16, 1.0f);
+    v[0] = std::numeric_limits<float>::quiet_NaN();
+    v[1] = std::numeric_limits<float>::infinity();
+    v[2] = -std::numeric_limits<float>::infinity();
+    s.request.embeddingOverrides["odd"] = v;
+    QString error;
+    const auto back = sessionFromJson(sessionToJson(s), &error);
+    QVERIFY2(back, qPrintable(error));
+    const auto& read = back->request.embeddingOverrides.at("odd");
+    QVERIFY(std::isnan(read[0]));
+    QCOMPARE(read[1], std::numeric_limits<float>::infinity());
+    QCOMPARE(read[2], -std::numeric_limits<float>::infinity());
+    QCOMPARE(read[3], 1.0f);
+}
+
+void TestSession::acceptsHandWrittenFiles_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<Session>("expected");
+
+    const Session base = baseSession();
+    auto with = [&base](auto edit) {
+        Session s = base;
+        edit(s);
+        return s;
+    };
+    QTest::newRow("seed as a number") << edited(setIn(u"config"_s, u"seed"_s, 7))
+                                      << with([](Session& s) { s.request.config.seed = 7; });
+    QTest::newRow("seed 2^53 as a number")
+        << edited(setIn(u"config"_s, u"seed"_s, 9007199254740992.0))
+        << with([](Session& s) { s.request.config.seed = std::uint64_t(1) << 53; });
+    QTest::newRow("padding-mask as false")
+        << edited(setIn(u"config"_s, u"padding-mask"_s, false))
+        << with([](Session& s) { s.request.config.paddingMask = false; });
+    QTest::newRow("no view, no overrides") << edited([](QJsonObject& root) {
+        root.remove(u"view"_s);
+        root.remove(u"embedding_overrides"_s);
+    }) << base;
+    QTest::newRow("view with one key")
+        << edited(setRoot(u"view"_s, QJsonObject{{u"annotate"_s, false}}))
+        << with([](Session& s) { s.view.annotate = false; });
+    QTest::newRow("colormap in capitals")
+        << edited(setIn(u"view"_s, u"colormap"_s, u"MAGMA"_s))
+        << with([](Session& s) { s.view.colormap = ColormapName::Magma; });
+    QTest::newRow("unknown keys") << edited([](QJsonObject& root) {
+        root.insert(u"comment"_s, u"for Tuesday's class"_s);
+        setIn(u"config"_s, u"future-switch"_s, 1)(root);
+    }) << base;
+    QTest::newRow("byte order mark") << "\xEF\xBB\xBF" + sessionToJson(base) << base;
+}
+
+void TestSession::acceptsHandWrittenFiles()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(Session, expected);
+
+    QString error;
+    const auto session = sessionFromJson(json, &error);
+    QVERIFY2(session, qPrintable(error));
+    QVERIFY(*session == expected);
+}
+
+void TestSession::rejects_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QStringList>("mentions"); // what the error must name
+
+    const QByteArray valid = sessionToJson(baseSession());
+    QTest::newRow("empty file") << QByteArray() << QStringList{u"empty"_s};
+    QTest::newRow("blank file") << QByteArray(" \n\t\n") << QStringList{u"empty"_s};
+    QTest::newRow("truncated file")
+        << valid.left(valid.size() / 2) << QStringList{u"not valid JSON"_s, u"at byte"_s};
+    QTest::newRow("garbage bytes") << QByteArray("\x00\x93\xff\xfe garbage", 13)
+                                   << QStringList{u"not valid JSON"_s, u"at byte"_s};
+    QTest::newRow("invalid UTF-8 in text") << QByteArray(valid).replace("the cat", "the \xc3\x28t")
+                                           << QStringList{u"not valid JSON"_s};
+    QTest::newRow("JSON array") << QByteArray("[1, 2, 3]")
+                                << QStringList{u"not an AttnScope session"_s};
+    QTest::newRow("JSON string") << QByteArray("\"attnscope-session\"")
+                                 << QStringList{u"not an AttnScope session"_s};
+    QTest::newRow("JSON number") << QByteArray("1") << QStringList{u"not an AttnScope session"_s};
+    QTest::newRow("JSON null") << QByteArray("null") << QStringList{u"not an AttnScope session"_s};
+    QTest::newRow("no format") << edited(setRoot(u"format"_s, kRemoved))
+                               << QStringList{u"not an AttnScope session"_s};
+    QTest::newRow("other format") << edited(setRoot(u"format"_s, u"attnscope-result"_s))
+                                  << QStringList{u"attnscope-result"_s};
+    QTest::newRow("format is a number")
+        << edited(setRoot(u"format"_s, 1)) << QStringList{u"not an AttnScope session"_s};
+    QTest::newRow("version 2") << edited(setRoot(u"version"_s, 2))
+                               << QStringList{u"newer AttnScope (format 2)"_s, u"format 1"_s};
+    QTest::newRow("version 0") << edited(setRoot(u"version"_s, 0)) << QStringList{u"version"_s};
+    QTest::newRow("version 1.5") << edited(setRoot(u"version"_s, 1.5)) << QStringList{u"version"_s};
+    QTest::newRow("version as a string")
+        << edited(setRoot(u"version"_s, u"1"_s)) << QStringList{u"version"_s, u"\"1\""_s};
+    QTest::newRow("no version") << edited(setRoot(u"version"_s, kRemoved))
+                                << QStringList{u"has no \"version\""_s};
+    QTest::newRow("no text") << edited(setRoot(u"text"_s, kRemoved))
+                             << QStringList{u"has no \"text\""_s};
+    QTest::newRow("text is null") << edited(setRoot(u"text"_s, QJsonValue::Null))
+                                  << QStringList{u"\"text\""_s, u"null"_s};
+    QTest::newRow("text is a number")
+        << edited(setRoot(u"text"_s, 42)) << QStringList{u"\"text\""_s, u"a string"_s, u"42"_s};
+    QTest::newRow("text is a list") << edited(setRoot(u"text"_s, QJsonArray{u"a"_s}))
+                                    << QStringList{u"\"text\""_s, u"a list"_s};
+    QTest::newRow("no config") << edited(setRoot(u"config"_s, kRemoved))
+                               << QStringList{u"has no \"config\""_s};
+    QTest::newRow("config is a list") << edited(setRoot(u"config"_s, QJsonArray{}))
+                                      << QStringList{u"\"config\""_s, u"an object"_s};
+    for (const char* key :
+         {"tokenizer", "d-model", "heads", "seed", "embedding", "positional", "scale",
+          "temperature", "axis", "mask", "mask-fill", "mask-stage", "head-split", "padding-mask"})
+        QTest::addRow("config without %s", key)
+            << edited(setIn(u"config"_s, QString::fromLatin1(key), kRemoved))
+            << QStringList{u"has no \"config."_s + QString::fromLatin1(key) + u'"'};
+    auto badEnum = [](std::string_view option, const QString& value) {
+        QTest::addRow("bad spelling %s=%s", option.data(), qPrintable(value))
+            << edited(setIn(u"config"_s, latin1(option), value))
+            << QStringList{u"config."_s + latin1(option), u'"' + value + u'"'};
+    };
+    badEnum(EnumTable<SoftmaxAxis>::option, u"rows"_s);
+    badEnum(EnumTable<ScaleMode>::option, u"Sqrt-Dk"_s);
+    badEnum(EnumTable<MaskFill>::option, u"-1e10"_s);
+    badEnum(EnumTable<HeadSplit>::option, u""_s);
+    badEnum(EnumTable<TokenizerMode>::option, u"words"_s);
+    QTest::newRow("enum is a number")
+        << edited(setIn(u"config"_s, u"mask"_s, 1)) << QStringList{u"config.mask"_s, u"a string"_s};
+    QTest::newRow("heads is a string") << edited(setIn(u"config"_s, u"heads"_s, u"4"_s))
+                                       << QStringList{u"config.heads"_s, u"\"4\""_s};
+    QTest::newRow("heads is 2.5") << edited(setIn(u"config"_s, u"heads"_s, 2.5))
+                                  << QStringList{u"config.heads"_s, u"2.5"_s};
+    QTest::newRow("heads not dividing d_model")
+        << edited(setIn(u"config"_s, u"heads"_s, 3))
+        << QStringList{u"invalid"_s, u"heads (3) must divide d_model (16)"_s};
+    QTest::newRow("d-model 0") << edited(setIn(u"config"_s, u"d-model"_s, 0))
+                               << QStringList{u"config.d-model"_s};
+    QTest::newRow("temperature 0") << edited(setIn(u"config"_s, u"temperature"_s, 0))
+                                   << QStringList{u"invalid"_s, u"temperature"_s};
+    QTest::newRow("temperature is a string")
+        << edited(setIn(u"config"_s, u"temperature"_s, u"warm"_s))
+        << QStringList{u"config.temperature"_s, u"\"warm\""_s};
+    QTest::newRow("seed negative")
+        << edited(setIn(u"config"_s, u"seed"_s, -1)) << QStringList{u"config.seed"_s};
+    QTest::newRow("seed 1.5") << edited(setIn(u"config"_s, u"seed"_s, 1.5))
+                              << QStringList{u"config.seed"_s};
+    QTest::newRow("seed beyond 2^53 as a number") << edited(setIn(u"config"_s, u"seed"_s, 1e19))
+                                                  << QStringList{u"config.seed"_s, u"string"_s};
+    QTest::newRow("seed 2^64 as a string")
+        << edited(setIn(u"config"_s, u"seed"_s, u"18446744073709551616"_s))
+        << QStringList{u"config.seed"_s, u"18446744073709551616"_s};
+    QTest::newRow("seed with a sign")
+        << edited(setIn(u"config"_s, u"seed"_s, u"+5"_s)) << QStringList{u"config.seed"_s};
+    QTest::newRow("seed with letters")
+        << edited(setIn(u"config"_s, u"seed"_s, u"42abc"_s)) << QStringList{u"config.seed"_s};
+    QTest::newRow("seed empty") << edited(setIn(u"config"_s, u"seed"_s, u""_s))
+                                << QStringList{u"config.seed"_s};
+    QTest::newRow("padding-mask maybe") << edited(setIn(u"config"_s, u"padding-mask"_s, u"maybe"_s))
+                                        << QStringList{u"config.padding-mask"_s, u"maybe"_s};
+    QJsonArray sixteen;
+    for (int k = 0; k < 16; ++k)
+        sixteen.append(0.5);
+    QJsonArray fifteen = sixteen;
+    fifteen.removeLast();
+    QTest::newRow("override of the wrong length")
+        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, fifteen))
+        << QStringList{u"embedding_overrides.cat"_s, u"15"_s, u"16"_s};
+    QJsonArray withText = sixteen;
+    withText[7] = u"half"_s;
+    QTest::newRow("override holding text")
+        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, withText))
+        << QStringList{u"embedding_overrides.cat[7]"_s, u"\"half\""_s};
+    QJsonArray withNull = sixteen;
+    withNull[0] = QJsonValue::Null;
+    QTest::newRow("override holding null")
+        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, withNull))
+        << QStringList{u"embedding_overrides.cat[0]"_s, u"null"_s};
+    QJsonArray tooLarge = sixteen;
+    tooLarge[2] = 3.4028236e38; // just past float32's largest, 3.40282347e38
+    QTest::newRow("override beyond float32")
+        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, tooLarge))
+        << QStringList{u"embedding_overrides.cat[2]"_s, u"float32"_s};
+    QTest::newRow("override not a list") << edited(setIn(u"embedding_overrides"_s, u"cat"_s, 0.5))
+                                         << QStringList{u"embedding_overrides.cat"_s, u"a list"_s};
+    QTest::newRow("overrides a list") << edited(setRoot(u"embedding_overrides"_s, QJsonArray{}))
+                                      << QStringList{u"embedding_overrides"_s, u"an object"_s};
+    QTest::newRow("unknown colormap")
+        << edited(setIn(u"view"_s, u"colormap"_s, u"jet"_s))
+        << QStringList{u"view.colormap"_s, u"\"jet\""_s, u"viridis"_s};
+    QTest::newRow("sequence -1") << edited(setIn(u"view"_s, u"sequence"_s, -1))
+                                 << QStringList{u"view.sequence"_s, u"-1"_s};
+    QTest::newRow("annotate yes") << edited(setIn(u"view"_s, u"annotate"_s, u"yes"_s))
+                                  << QStringList{u"view.annotate"_s, u"true or false"_s};
+    QTest::newRow("long bad value is shortened")
+        << edited(setIn(u"config"_s, u"axis"_s, QString(500, u'x') + u"\nline"_s))
+        << QStringList{u"config.axis"_s, u"…"_s};
+    QByteArray huge = valid;
+    huge.append(kMaxSessionBytes + 1 - huge.size(), ' ');
+    QTest::newRow("file over 64 MiB") << huge << QStringList{u"too large"_s, u"64 MiB"_s};
+    QTest::newRow("padding-mask null")
+        << edited(setIn(u"config"_s, u"padding-mask"_s, QJsonValue::Null))
+        << QStringList{u"config.padding-mask"_s, u"\"on\" or \"off\""_s};
+}
+
+void TestSession::rejects()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QStringList, mentions);
+
+    QString error;
+    const std::optional<Session> session = sessionFromJson(json, &error);
+    QVERIFY2(!session, "a damaged session was accepted");
+    QVERIFY(!error.isEmpty());
+    QVERIFY2(!error.contains(u'\n'), qPrintable(error));
+    QVERIFY2(error.size() < 300, qPrintable(error));
+    for (const QString& mention : mentions)
+        QVERIFY2(error.contains(mention),
+                 qPrintable(QStringLiteral("\"%1\" does not mention \"%2\"").arg(error, mention)));
+}
+
+void TestSession::newerVersionMessage()
+{
+    QString error;
+    QVERIFY(!sessionFromJson(edited(setRoot(u"version"_s, 3)), &error));
+    QCOMPARE(error, u"This session was saved by a newer AttnScope (format 3); this version reads "
+                    "format 1."_s);
+}
+
+void TestSession::saveAndLoad()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"lesson.attnscope"_s);
+    Session s = baseSession();
+    s.request.config.seed = std::numeric_limits<std::uint64_t>::max();
+    s.request.embeddingOverrides["cat"] = std::vector<float>(16, 0.25f);
+    s.view.colormap = ColormapName::Cividis;
+    QString error;
+    QVERIFY2(saveSession(path, s, &error), qPrintable(error));
+    QCOMPARE(readAll(path), sessionToJson(s));
+    const auto loaded = loadSession(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QVERIFY(*loaded == s);
+    // Saving over it replaces it, and leaves no temporary file behind.
+    s.request.text = "a second lesson";
+    QVERIFY2(saveSession(path, s, &error), qPrintable(error));
+    QVERIFY(*loadSession(path) == s);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{u"lesson.attnscope"_s});
+}
+
+void TestSession::failedSaveKeepsTheOldFile_data()
+{
+    QTest::addColumn<QString>("target"); // relative to the temporary directory
+
+    QTest::newRow("directory does not exist") << u"missing/lesson.attnscope"_s;
+    QTest::newRow("path is a directory") << u"folder"_s;
+}
+
+void TestSession::failedSaveKeepsTheOldFile()
+{
+    QFETCH(QString, target);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkdir(u"folder"_s));
+    const QString existing = dir.filePath(u"lesson.attnscope"_s);
+    QVERIFY(saveSession(existing, baseSession()));
+    const QByteArray before = readAll(existing);
+
+    const QString path = dir.filePath(target);
+    QString error;
+    Session changed = baseSession();
+    changed.request.text = "changed";
+    QVERIFY(!saveSession(path, changed, &error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
+    QVERIFY2(!error.contains(u'\n'), qPrintable(error));
+    QCOMPARE(readAll(existing), before);
+    QVERIFY(QFileInfo(dir.filePath(u"folder"_s)).isDir());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{u"lesson.attnscope"_s});
+}
+
+#ifdef Q_OS_UNIX
+// The file system fills up half-way through the write (simulated with a file size
+// limit, which binds root too): the old file must come through byte for byte.
+void TestSession::saveFailingMidwayKeepsTheOldFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"lesson.attnscope"_s);
+    QVERIFY(saveSession(path, baseSession()));
+    const QByteArray before = readAll(path);
+
+    Session large = baseSession();
+    large.request.text = std::string(200'000, 'a');
+    rlimit old{};
+    QVERIFY(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    rlimit limited = old;
+    limited.rlim_cur = 4096;
+    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // EFBIG instead of a kill
+    QVERIFY(setrlimit(RLIMIT_FSIZE, &limited) == 0);
+    QString error;
+    const bool saved = saveSession(path, large, &error);
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, oldHandler);
+
+    QVERIFY(!saved);
+    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
+    QCOMPARE(readAll(path), before);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{u"lesson.attnscope"_s});
+}
+#endif
+
+void TestSession::loadErrorsNameThePath_data()
+{
+    QTest::addColumn<QByteArray>("content"); // written to the file first, unless null
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("mention");
+
+    QTest::newRow("no such file") << QByteArray() << u"absent.attnscope"_s << QString();
+    QTest::newRow("a directory") << QByteArray() << u"folder"_s << QString();
+    QTest::newRow("corrupt file") << QByteArray("{\"format\": \"attnscope-session\", ")
+                                  << u"broken.attnscope"_s << u"not valid JSON"_s;
+    QTest::newRow("empty file") << QByteArray("") << u"empty.attnscope"_s << u"empty"_s;
+}
+
+void TestSession::loadErrorsNameThePath()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, name);
+    QFETCH(QString, mention);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkdir(u"folder"_s));
+    const QString path = dir.filePath(name);
+    if (!content.isNull())
+        QVERIFY(writeAll(path, content));
+    QString error;
+    QVERIFY(!loadSession(path, &error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
+    QVERIFY2(error.contains(mention), qPrintable(error));
+    QVERIFY2(!error.contains(u'\n'), qPrintable(error));
+}
+
+void TestSession::loadRefusesAHugeFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"huge.attnscope"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.write(sessionToJson(baseSession())) > 0);
+    QVERIFY(file.resize(kMaxSessionBytes + 1)); // sparse: takes no disk space
+    file.close();
+    QString error;
+    QVERIFY(!loadSession(path, &error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
+    QVERIFY2(error.contains(u"too large"_s), qPrintable(error));
+}
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
