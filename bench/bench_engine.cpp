@@ -1,9 +1,16 @@
-// Benchmarks of the engine. Names carry the shape: BM_Forward/T/C/H.
+// Benchmarks of AttnScope. Names carry their shape: BM_Forward/T/C/H, BM_Switch/T/C/H,
+// BM_Render/T/H, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py turns one run into
+// the table of ratios in the README.
 #include "engine.h"
+#include "heatmappainter.h"
+#include "parallel.h"
 
 #include <benchmark/benchmark.h>
 
+#include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -12,47 +19,136 @@ std::string words(int tokens)
 {
     std::string text;
     for (int t = 0; t < tokens; ++t)
-        text += "w" + std::to_string(t % 97) + " ";
+        text += "w" + std::to_string(t % 997) + " ";
     return text;
 }
 
-attn::Request request(const benchmark::State& state)
+// The reference program of ARCHITECTURE.md with a causal mask, one sequence.
+attn::Request request(int T, int C, int H)
 {
     attn::Request r;
-    r.text = words(static_cast<int>(state.range(0)));
+    r.text = words(T);
     r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.dModel = static_cast<int>(state.range(1));
-    r.config.heads = static_cast<int>(state.range(2));
+    r.config.dModel = C;
+    r.config.heads = H;
     r.config.mask = attn::MaskKind::Causal;
     return r;
 }
 
-// The whole pipeline, from the text to the statistics.
-void BM_Forward(benchmark::State& state)
+double forwardFlops(double T, double C)
 {
-    const attn::Request r = request(state);
-    for (auto _ : state) {
-        attn::AttentionEngine engine;
-        benchmark::DoNotOptimize(engine.compute(r));
-    }
+    // Q, K, V and W_o: 4 · 2TC²; QKᵀ and P·V: 2 · 2T²C (summed over heads).
+    return 8 * T * C * C + 4 * T * T * C;
 }
 
-// A switch of the formula (the scaling, here) recomputes from stage 6 only.
+// What torch's forward does: the projections, QKᵀ, scale and mask, softmax, P·V and
+// W_o (stages 3–8). The text, x and the layers are made once, outside the timing.
+void BM_Forward(benchmark::State& state)
+{
+    const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
+    const attn::Request r = request(T, C, H);
+    for (auto _ : state) {
+        attn::AttentionEngine engine;
+        benchmark::DoNotOptimize(engine.compute(r, nullptr, attn::Stage::Aggregate));
+        double ms = 0;
+        for (int s = int(attn::Stage::Project); s <= int(attn::Stage::Aggregate); ++s)
+            ms += engine.lastMilliseconds(attn::Stage(s));
+        state.SetIterationTime(ms / 1000);
+    }
+    state.counters["FLOP"] = forwardFlops(T, C);
+}
+
+// A switch of the formula (the scaling) until every head's heatmap image is refreshed:
+// stages 6–7 and the colormapped images; the statistics follow later in the window.
 void BM_Switch(benchmark::State& state)
 {
-    attn::Request r = request(state);
+    const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
+    attn::Request r = request(T, C, H);
     attn::AttentionEngine engine;
     (void)engine.compute(r);
+    attn::ui::HeatmapStyle style;
     for (auto _ : state) {
         r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
                                                                    : attn::ScaleMode::SqrtDk;
-        benchmark::DoNotOptimize(engine.compute(r));
+        const attn::Result result = engine.compute(r, nullptr, attn::Stage::Normalize);
+        for (int h = 0; h < H; ++h) {
+            attn::ui::HeatmapData data;
+            data.weights = result.weights->at(0, h);
+            data.masked = (*result.mask)[0];
+            benchmark::DoNotOptimize(attn::ui::cellImage(data, style));
+        }
     }
+}
+
+// Weights of every head to colormapped images, one pixel per cell.
+void BM_Render(benchmark::State& state)
+{
+    const int T = int(state.range(0)), H = int(state.range(1));
+    attn::AttentionEngine engine;
+    const attn::Result result =
+        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    std::vector<attn::ui::HeatmapData> heads(static_cast<std::size_t>(H));
+    for (int h = 0; h < H; ++h) {
+        heads[std::size_t(h)].weights = result.weights->at(0, h);
+        heads[std::size_t(h)].masked = (*result.mask)[0];
+    }
+    attn::ui::HeatmapStyle style;
+    for (auto _ : state)
+        for (const auto& data : heads)
+            benchmark::DoNotOptimize(attn::ui::cellImage(data, style));
+    // Read 4 bytes of weight and 1 of mask, write 4 bytes of pixel, per cell.
+    state.SetBytesProcessed(state.iterations() * std::int64_t(H) * T * T * 9);
+}
+
+// The multiply limit: Eigen's float product (over OpenBLAS when built so), N × N × N,
+// its rows split over every core as the engine splits its products.
+void BM_Sgemm(benchmark::State& state)
+{
+    const auto N = Eigen::Index(state.range(0));
+    const attn::Matrix a = attn::Matrix::Random(N, N), b = attn::Matrix::Random(N, N);
+    attn::Matrix c(N, N);
+    const int blocks = int(std::max(1u, std::thread::hardware_concurrency()));
+    for (auto _ : state) {
+        attn::parallelFor(blocks, [&](int k) {
+            const Eigen::Index row = N * k / blocks, end = N * (k + 1) / blocks;
+            c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
+        });
+        benchmark::DoNotOptimize(c.data());
+    }
+    state.counters["FLOPS"] =
+        benchmark::Counter(2.0 * N * N * N, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The memory bandwidth limit: memcpy of the bytes BM_Render touches.
+void BM_Memcpy(benchmark::State& state)
+{
+    const auto bytes = std::size_t(state.range(0));
+    std::vector<char> from(bytes, 1), to(bytes);
+    for (auto _ : state) {
+        std::memcpy(to.data(), from.data(), bytes);
+        benchmark::DoNotOptimize(to.data());
+    }
+    state.SetBytesProcessed(state.iterations() * std::int64_t(bytes));
 }
 
 } // namespace
 
-BENCHMARK(BM_Forward)->Args({128, 256, 4})->Args({512, 768, 12})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Switch)->Args({128, 256, 4})->Args({512, 768, 12})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Forward)
+    ->Args({128, 256, 4})
+    ->Args({512, 768, 12})
+    ->Args({2048, 512, 8})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Switch)
+    ->Args({128, 256, 4})
+    ->Args({512, 768, 12})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Render)->Args({512, 12})->Args({2048, 16})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sgemm)->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Memcpy)
+    ->Arg(512 * 512 * 12 * 9)
+    ->Arg(2048 * 2048 * 16 * 9)
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

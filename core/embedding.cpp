@@ -41,13 +41,17 @@ Matrix sinusoidalEncoding(int length, int dModel)
 {
     // PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(pos / 10000^(2i/C)).
     Matrix pe(length, dModel); // (T, C)
-    for (int pos = 0; pos < length; ++pos) {
+    // 1. One frequency per pair of columns, computed once rather than per position.
+    std::vector<double> frequency(static_cast<std::size_t>(dModel));
+    for (int c = 0; c < dModel; ++c)
+        frequency[static_cast<std::size_t>(c)] =
+            1.0 / std::pow(10000.0, 2.0 * (c / 2) / static_cast<double>(dModel));
+    // 2. sin on even columns, cos on odd ones.
+    for (int pos = 0; pos < length; ++pos)
         for (int c = 0; c < dModel; ++c) {
-            const int pair = c / 2;
-            const double angle = pos / std::pow(10000.0, 2.0 * pair / static_cast<double>(dModel));
+            const double angle = pos * frequency[static_cast<std::size_t>(c)];
             pe(pos, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
         }
-    }
     return pe;
 }
 

@@ -4,6 +4,7 @@
 #include "parallel.h"
 #include "torchrng.h"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -29,15 +30,37 @@ template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shi
     return (shifted < -87.5f).select(0.0f, shifted.exp());
 }
 
-// y = x·Wᵀ + b, for every sequence. x: B × (T, C_in) → B × (T, C_out).
-std::vector<Matrix> applyLinear(const std::vector<Matrix>& x, const Linear& layer)
+// One block of rows of y = x·Wᵀ + b: an independent matrix product.
+struct LinearTask {
+    const Matrix* x;
+    const Linear* layer;
+    Matrix* y;
+    Eigen::Index row;
+    Eigen::Index rows;
+};
+
+// y = x·Wᵀ + b for every (x, layer, y) of `jobs`, every sequence, the rows split in
+// blocks so that both cores work even on one sentence. x: B × (T, C_in).
+void applyLinear(const std::vector<Matrix>& x,
+                 std::initializer_list<std::pair<const Linear*, std::vector<Matrix>*>> jobs)
 {
-    std::vector<Matrix> y(x.size());
-    for (std::size_t b = 0; b < x.size(); ++b) {
-        y[b].noalias() = x[b] * layer.weight.transpose();
-        y[b].rowwise() += layer.bias.transpose();
+    const Eigen::Index T = x.empty() ? 0 : x[0].rows();
+    const Eigen::Index blocks = T >= 64 ? 4 : 1; // rows per block stay a GEMM's worth
+    std::vector<LinearTask> tasks;
+    for (const auto& [layer, y] : jobs) {
+        y->assign(x.size(), Matrix(T, layer->weight.rows()));
+        for (std::size_t b = 0; b < x.size(); ++b)
+            for (Eigen::Index k = 0; k < blocks; ++k) {
+                const Eigen::Index row = T * k / blocks, end = T * (k + 1) / blocks;
+                tasks.push_back({&x[b], layer, &(*y)[b], row, end - row});
+            }
     }
-    return y;
+    parallelFor(static_cast<int>(tasks.size()), [&](int i) {
+        const LinearTask& t = tasks[static_cast<std::size_t>(i)];
+        auto out = t.y->middleRows(t.row, t.rows);
+        out.noalias() = t.x->middleRows(t.row, t.rows) * t.layer->weight.transpose();
+        out.rowwise() += t.layer->bias.transpose();
+    });
 }
 
 // (B, T, C) → (B, H, T, d_k).
@@ -90,22 +113,69 @@ int AttentionEngine::firstChangedStage(const Request& before, const Request& aft
     return kStageCount;
 }
 
-Result AttentionEngine::compute(const Request& request, const std::atomic<bool>* cancel)
+void clearAfter(Result& result, int stage)
+{
+    if (stage < stageIndex(Stage::Tokenize))
+        result.tokens.reset();
+    if (stage < stageIndex(Stage::Embed))
+        result.x.reset();
+    if (stage < stageIndex(Stage::Project))
+        result.projection.reset();
+    if (stage < stageIndex(Stage::Split))
+        result.split.reset();
+    if (stage < stageIndex(Stage::Scores))
+        result.scores.reset();
+    if (stage < stageIndex(Stage::ScaleMask)) {
+        result.mask.reset();
+        result.logits.reset();
+    }
+    if (stage < stageIndex(Stage::Normalize))
+        result.weights.reset();
+    if (stage < stageIndex(Stage::Aggregate))
+        result.aggregation.reset();
+    if (stage < stageIndex(Stage::Statistics))
+        result.stats.reset();
+}
+
+Result AttentionEngine::compute(const Request& request, const std::atomic<bool>* cancel,
+                                Stage stopAfter)
 {
     if (const std::string problem = validate(request.config); !problem.empty())
         throw InputError(problem);
 
     const Config& config = request.config;
-    int first =
-        result_.valid() ? firstChangedStage(result_.request, request) : stageIndex(Stage::Tokenize);
-    if (first == kStageCount)
+    const int last = stageIndex(stopAfter);
+    // The first stage to run: the first one the request changes, or the first one the
+    // previous compute did not reach.
+    int first = result_.tokens
+                    ? std::min(firstChangedStage(result_.request, request), completed_ + 1)
+                    : stageIndex(Stage::Tokenize);
+
+    // Keeps the stages that are current, drops the ones the request made stale.
+    auto finish = [&](Result next, int runThrough) {
+        const int completed = runThrough >= first ? runThrough : std::min(completed_, first - 1);
+        clearAfter(next, completed);
+        next.request = request;
+        completed_ = completed;
+        result_ = std::move(next);
         return result_;
+    };
+    if (first > last)
+        return finish(result_, -1);
 
     // Work on a copy: result_ changes only when every stage has finished, so an
     // error or a cancellation leaves the previous result (and its stages) intact.
     Result next = result_;
     next.request = request;
-    auto ran = [&](Stage stage) { ++runs_[stageIndex(stage)]; };
+    milliseconds_.fill(0.0);
+    auto mark = std::chrono::steady_clock::now();
+    auto ran = [&](Stage stage) {
+        ++runs_[stageIndex(stage)];
+        const auto now = std::chrono::steady_clock::now();
+        milliseconds_[stageIndex(stage)] =
+            std::chrono::duration<double, std::milli>(now - mark).count();
+        mark = now;
+    };
 
     // 1. Tokenize. Unchanged tokens (an extra space, say) spare every later stage.
     if (first <= stageIndex(Stage::Tokenize)) {
@@ -115,12 +185,9 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             Request sameText = result_.request;
             sameText.text = request.text;
             sameText.config.tokenizer = config.tokenizer;
-            first = firstChangedStage(sameText, request);
-            next.request.text = request.text;
-            if (first == kStageCount) {
-                result_.request = request;
-                return result_;
-            }
+            first = std::min(firstChangedStage(sameText, request), completed_ + 1);
+            if (first > last)
+                return finish(result_, -1);
         } else {
             first = stageIndex(Stage::Embed);
         }
@@ -140,21 +207,34 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         TorchGenerator generator(config.seed);
         next.x = std::make_shared<const std::vector<Matrix>>(
             embed(tokens, config, request.embeddingOverrides, generator));
+        // The layers depend on the seed, C and, in mode "torch", on how many values x
+        // drew before them; typing a new sentence in mode "table" reuses them.
+        const LayerKey key{config.seed, C, config.embedding,
+                           config.embedding == EmbeddingMode::Torch ? B * T : 0};
+        if (!layers_ || layerKey_ != key) {
+            auto layers = std::make_shared<std::array<Linear, 4>>();
+            for (Linear& layer : *layers)
+                layer = generator.linear(C, C);
+            layers_ = std::move(layers);
+            layerKey_ = key;
+        }
         ran(Stage::Embed);
         throwIfCancelled(cancel);
 
         auto projection = std::make_shared<Projection>();
-        projection->wq = generator.linear(C, C);
-        projection->wk = generator.linear(C, C);
-        projection->wv = generator.linear(C, C);
-        projection->wo = generator.linear(C, C);
-        const Linear* layers[3] = {&projection->wq, &projection->wk, &projection->wv};
-        std::vector<Matrix>* outputs[3] = {&projection->q, &projection->k, &projection->v};
-        parallelFor(3, [&](int i) { *outputs[i] = applyLinear(*next.x, *layers[i]); });
+        projection->wq = (*layers_)[0];
+        projection->wk = (*layers_)[1];
+        projection->wv = (*layers_)[2];
+        projection->wo = (*layers_)[3];
+        applyLinear(*next.x, {{&projection->wq, &projection->q},
+                              {&projection->wk, &projection->k},
+                              {&projection->wv, &projection->v}});
         next.projection = std::move(projection);
         ran(Stage::Project);
         first = stageIndex(Stage::Split);
     }
+    if (last <= stageIndex(Stage::Project))
+        return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
     // 4. Split heads: (B, T, C) → (B, H, T, d_k).
@@ -178,6 +258,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         ran(Stage::Scores);
         first = stageIndex(Stage::ScaleMask);
     }
+    if (last <= stageIndex(Stage::Scores))
+        return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
     // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
@@ -215,6 +297,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         ran(Stage::ScaleMask);
         first = stageIndex(Stage::Normalize);
     }
+    if (last <= stageIndex(Stage::ScaleMask))
+        return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
     // 7. P = softmax(L, dim=axis), then masked_fill(M, 0) when the mask comes after.
@@ -271,10 +355,12 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         next.weights = std::move(weights);
         ran(Stage::Normalize);
     }
+    if (last <= stageIndex(Stage::Normalize))
+        return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
     // 8. O_h = P V_h (B, H, T, d_k); concat heads → (B, T, C); O = W_o(concat).
-    {
+    if (first <= stageIndex(Stage::Aggregate)) {
         const int dK = config.dK();
         auto aggregation = std::make_shared<Aggregation>();
         aggregation->headOutputs = HeadStack(B, H, T, dK);
@@ -289,10 +375,12 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             for (int h = 0; h < H; ++h)
                 aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) =
                     aggregation->headOutputs.at(b, h);
-        aggregation->output = applyLinear(aggregation->merged, next.projection->wo);
+        applyLinear(aggregation->merged, {{&next.projection->wo, &aggregation->output}});
         next.aggregation = std::move(aggregation);
         ran(Stage::Aggregate);
     }
+    if (last <= stageIndex(Stage::Aggregate))
+        return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
     // 9. Statistics and warnings.
@@ -309,14 +397,13 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             s.head = h;
             stats->heads[static_cast<std::size_t>(item)] = std::move(s);
         });
-        summarize(*stats, *next.scores, scale, config.temperature);
+        summarize(*stats);
         stats->warnings = deriveWarnings(*stats, config);
         next.stats = std::move(stats);
         ran(Stage::Statistics);
     }
 
-    result_ = std::move(next);
-    return result_;
+    return finish(std::move(next), last);
 }
 
 } // namespace attn

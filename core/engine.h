@@ -77,7 +77,10 @@ struct Result {
     [[nodiscard]] int heads() const { return request.config.heads; }
     [[nodiscard]] int dModel() const { return request.config.dModel; }
     [[nodiscard]] int dK() const { return request.config.dK(); }
+    // Every stage is there.
     [[nodiscard]] bool valid() const { return stats != nullptr; }
+    // The stages up to the softmax are there: enough for the heatmaps.
+    [[nodiscard]] bool hasWeights() const { return weights != nullptr; }
 };
 
 // Thrown by compute() when its cancel flag was raised; the engine stays usable.
@@ -88,10 +91,14 @@ public:
 
 class AttentionEngine {
 public:
-    // Brings the result up to date with `request`, recomputing from the first stage
-    // the request changes. Throws InputError for an invalid request (the previous
-    // result is kept) and Cancelled when `cancel` becomes true between steps.
-    Result compute(const Request& request, const std::atomic<bool>* cancel = nullptr);
+    // Brings the result up to date with `request` through stage `stopAfter`,
+    // recomputing from the first stage the request changes; later stages of the
+    // returned result are empty until a compute reaches them (the window shows the
+    // heatmaps after Normalize, then the statistics). Throws InputError for an invalid
+    // request and Cancelled when `cancel` becomes true between steps; either way the
+    // previous result is kept.
+    Result compute(const Request& request, const std::atomic<bool>* cancel = nullptr,
+                   Stage stopAfter = Stage::Statistics);
 
     // The last complete result (empty before the first compute).
     [[nodiscard]] const Result& result() const { return result_; }
@@ -99,13 +106,31 @@ public:
     // How many times `stage` has run; tests prove the staging with it.
     [[nodiscard]] int runs(Stage stage) const { return runs_[static_cast<int>(stage)]; }
 
+    // How long `stage` took in the last compute, in milliseconds (0 when it did not run).
+    [[nodiscard]] double lastMilliseconds(Stage stage) const
+    {
+        return milliseconds_[static_cast<int>(stage)];
+    }
+
     // The first stage whose output differs between the two requests, or nullopt-like
     // Stage count (kStageCount) when nothing does.
     [[nodiscard]] static int firstChangedStage(const Request& before, const Request& after);
 
 private:
+    struct LayerKey {
+        std::uint64_t seed;
+        int dModel;
+        EmbeddingMode embedding;
+        int drawnBefore;  // B·T in mode "torch": x's draws come first
+        bool operator==(const LayerKey&) const = default;
+    };
+
     Result result_;
+    std::shared_ptr<const std::array<Linear, 4>> layers_;  // W_q, W_k, W_v, W_o
+    LayerKey layerKey_{};
+    int completed_ = -1; // the last stage whose output in result_ is current
     std::array<int, kStageCount> runs_{};
+    std::array<double, kStageCount> milliseconds_{};
 };
 
 // Tokens of `text` without computing anything else (the UI's chips).

@@ -40,28 +40,44 @@ template <typename Range> std::pair<double, double> finiteRange(const Range& vec
 
 } // namespace
 
+Moments moments(const Matrix& m, float scale, float tau)
+{
+    // 1. The values as the logits stage computes them: float multiply, float divide.
+    const Eigen::ArrayXXd values = ((m.array() * scale) / tau).cast<double>();
+    // 2. Mean, then squared deviations, in double like torch.std.
+    Moments out;
+    out.n = static_cast<double>(values.size());
+    if (values.size() == 0)
+        return out;
+    out.mean = values.mean();
+    out.m2 = (values - out.mean).square().sum();
+    return out;
+}
+
+Moments combine(const Moments& a, const Moments& b)
+{
+    if (a.n == 0)
+        return b;
+    if (b.n == 0)
+        return a;
+    const double n = a.n + b.n;
+    const double delta = b.mean - a.mean;
+    return {n, a.mean + delta * b.n / n, a.m2 + b.m2 + delta * delta * a.n * b.n / n};
+}
+
+double unbiasedStd(const Moments& m)
+{
+    if (m.n < 2)
+        return kNaN; // torch.std of one element is NaN too
+    return static_cast<float>(std::sqrt(m.m2 / (m.n - 1)));
+}
+
 double unbiasedStd(std::span<const Matrix> matrices, float scale, float tau)
 {
-    // 1. Mean in double, of the values as the logits stage computes them in float.
-    auto value = [&](float s) { return static_cast<double>((s * scale) / tau); };
-    double sum = 0;
-    std::size_t n = 0;
-    for (const Matrix& m : matrices) {
-        for (Eigen::Index k = 0; k < m.size(); ++k)
-            sum += value(m.data()[k]);
-        n += static_cast<std::size_t>(m.size());
-    }
-    if (n < 2)
-        return kNaN; // torch.std of one element is NaN too
-    const double mean = sum / static_cast<double>(n);
-    // 2. Sum of squared deviations, divided by N − 1 (unbiased, like torch.std).
-    double squares = 0;
+    Moments total;
     for (const Matrix& m : matrices)
-        for (Eigen::Index k = 0; k < m.size(); ++k) {
-            const double d = value(m.data()[k]) - mean;
-            squares += d * d;
-        }
-    return static_cast<float>(std::sqrt(squares / static_cast<double>(n - 1)));
+        total = combine(total, moments(m, scale, tau));
+    return unbiasedStd(total);
 }
 
 HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, const Matrix& weights,
@@ -70,40 +86,44 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
     // scores, weights, masked: (T, T); row i is query i, column j key j.
     const Eigen::Index T = weights.rows();
     HeadStatistics s;
-    s.stdScores = unbiasedStd(std::span(&scores, 1));
-    s.stdLogits = unbiasedStd(std::span(&scores, 1), scale, tau);
+    s.scoreMoments = moments(scores);
+    s.logitMoments = moments(scores, scale, tau);
+    s.stdScores = unbiasedStd(s.scoreMoments);
+    s.stdLogits = unbiasedStd(s.logitMoments);
     s.rowSums.assign(static_cast<std::size_t>(T), 0.0);
-    s.colSums.assign(static_cast<std::size_t>(T), 0.0);
+    // Σ_i P[i][j], in double; NaN in a column makes its sum NaN.
+    const Eigen::Matrix<double, 1, Eigen::Dynamic> colSums = weights.cast<double>().colwise().sum();
+    s.colSums.assign(colSums.data(), colSums.data() + colSums.size());
     s.rowEntropy.assign(static_cast<std::size_t>(T), 0.0);
     s.rowEntropyMax.assign(static_cast<std::size_t>(T), 0.0);
     s.rowMax.assign(static_cast<std::size_t>(T), 0.0f);
     s.jacobianNorm.assign(static_cast<std::size_t>(T), 0.0);
 
+    Eigen::ArrayXd p(T);  // one row of P, in double for the sums
+    Eigen::ArrayXf pf(T); // and in float for the logarithm, which Eigen vectorises
     for (Eigen::Index i = 0; i < T; ++i) {
         const auto row = static_cast<std::size_t>(i);
-        // 1. One pass over the row: sums of p, p², p³, the entropy and the extremes.
-        double sum = 0, sum2 = 0, sum3 = 0, entropy = 0;
-        float rowMax = -std::numeric_limits<float>::infinity();
-        bool hasNaN = false;
-        int unmasked = 0;
-        for (Eigen::Index j = 0; j < T; ++j) {
-            const float p = weights(i, j);
-            const double pd = p;
-            if (std::isnan(p)) {
-                hasNaN = true;
-                ++s.nanCount;
-            } else if (std::isinf(p)) {
-                ++(p > 0 ? s.posInfCount : s.negInfCount);
-            }
-            sum += pd;
-            sum2 += pd * pd;
-            sum3 += pd * pd * pd;
-            if (pd > 0)
-                entropy -= pd * std::log2(pd); // 0·log 0 = 0
-            rowMax = std::max(rowMax, p);
-            s.colSums[static_cast<std::size_t>(j)] += pd;
-            unmasked += masked(i, j) ? 0 : 1;
+        // 1. Sums of p, p², p³, the entropy and the extremes of the row, as whole-row
+        // array expressions, so that Eigen vectorises the logarithms and powers.
+        p = weights.row(i).transpose().cast<double>();
+        const int nans = static_cast<int>(p.isNaN().count());
+        const bool hasNaN = nans > 0;
+        s.nanCount += nans;
+        if (!hasNaN && !p.isFinite().all()) {
+            s.posInfCount +=
+                static_cast<int>((p == std::numeric_limits<double>::infinity()).count());
+            s.negInfCount +=
+                static_cast<int>((p == -std::numeric_limits<double>::infinity()).count());
         }
+        const double sum = p.sum();
+        const double sum2 = p.square().sum();
+        const double sum3 = p.cube().sum();
+        pf = weights.row(i).transpose();
+        // 0·log 0 = 0; the float log is accurate to ~1e-7, far below what is shown.
+        double entropy =
+            -(pf > 0.0f).select(pf * pf.log(), 0.0f).template cast<double>().sum() / std::log(2.0);
+        const float rowMax = weights.row(i).maxCoeff();
+        const int unmasked = static_cast<int>(T - masked.row(i).count());
         s.rowSums[row] = sum;
         s.rowMax[row] = hasNaN ? std::numeric_limits<float>::quiet_NaN() : rowMax;
         // A row that is not a distribution (softmax over another axis, mask after it) is
@@ -154,10 +174,15 @@ Matrix meanOverHeads(const HeadStack& stack, int b)
     return mean / static_cast<float>(stack.heads());
 }
 
-void summarize(Statistics& stats, const HeadStack& scores, float scale, float tau)
+void summarize(Statistics& stats)
 {
-    stats.stdScores = unbiasedStd(scores.items());
-    stats.stdLogits = unbiasedStd(scores.items(), scale, tau);
+    Moments scoreMoments, logitMoments;
+    for (const HeadStatistics& h : stats.heads) {
+        scoreMoments = combine(scoreMoments, h.scoreMoments);
+        logitMoments = combine(logitMoments, h.logitMoments);
+    }
+    stats.stdScores = unbiasedStd(scoreMoments);
+    stats.stdLogits = unbiasedStd(logitMoments);
 
     std::vector<double> entropy, entropyMax, rowMax, jacobian;
     std::vector<const std::vector<double>*> rowSums, colSums;

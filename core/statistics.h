@@ -14,12 +14,28 @@ inline constexpr float kSaturatedRowMax = 0.99f;      // a row is saturated from
 inline constexpr double kUniformEntropyRatio = 0.999; // a row is uniform from here
 inline constexpr double kSumTolerance = 1e-3;         // |sum − 1| beyond this is "not 1"
 
+// Count, mean and sum of squared deviations of a set of numbers. Two sets combine
+// exactly (Chan, Golub and LeVeque), so the whole tensor's std needs no second pass.
+struct Moments {
+    double n = 0;
+    double mean = 0;
+    double m2 = 0;  // Σ (x − mean)²
+};
+
+// The moments of (s·scale)/τ over the entries of m, computed in float like the logits.
+[[nodiscard]] Moments moments(const Matrix& m, float scale = 1.0f, float tau = 1.0f);
+[[nodiscard]] Moments combine(const Moments& a, const Moments& b);
+// √(m2 / (n − 1)) rounded to float, as torch.std returns it; NaN below two values.
+[[nodiscard]] double unbiasedStd(const Moments& m);
+
 // Figures of one (b, h) weight matrix P (T, T). Rows are queries, columns keys.
 struct HeadStatistics {
     int batch = 0;
     int head = 0;
     double stdScores = 0; // unbiased std of S
     double stdLogits = 0; // unbiased std of S·scale/τ, before masking
+    Moments scoreMoments; // of S, to combine over heads
+    Moments logitMoments; // of S·scale/τ
 
     std::vector<double> rowSums;       // (T) Σ_j P[i][j]
     std::vector<double> colSums;       // (T) Σ_i P[i][j]
@@ -84,7 +100,7 @@ struct Statistics {
 // head stays NaN in the mean.
 [[nodiscard]] Matrix meanOverHeads(const HeadStack& stack, int b);
 
-// Fills the whole-tensor figures of `stats` from its heads and all scores (B, H, T, T).
-void summarize(Statistics& stats, const HeadStack& scores, float scale, float tau);
+// Fills the whole-tensor figures of `stats` from its heads (their moments included).
+void summarize(Statistics& stats);
 
 } // namespace attn

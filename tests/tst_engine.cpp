@@ -43,6 +43,8 @@ private slots:
     void cancelKeepsThePreviousResult();
     void shapes_data();
     void shapes();
+    void heatmapsFirstThenTheRest();
+    void partialResultDropsStaleStages();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -232,6 +234,51 @@ void TestEngine::shapes()
     QCOMPARE(int(result.aggregation->output.size()), B);
     QCOMPARE(int(result.aggregation->output[0].cols()), dModel);
     QCOMPARE(int(result.stats->heads.size()), B * heads);
+}
+
+void TestEngine::heatmapsFirstThenTheRest()
+{
+    AttentionEngine engine;
+    const attn::Result partial = engine.compute(baseRequest(), nullptr, Stage::Normalize);
+    QVERIFY(partial.weights);
+    QVERIFY(!partial.aggregation);
+    QVERIFY(!partial.stats);
+    QVERIFY(!partial.valid());
+    QCOMPARE(engine.runs(Stage::Aggregate), 0);
+    QCOMPARE(engine.runs(Stage::Statistics), 0);
+
+    // Completing the same request runs only what was left.
+    const auto before = runCounts(engine);
+    const attn::Result full = engine.compute(baseRequest());
+    const auto after = runCounts(engine);
+    QVERIFY(full.valid());
+    for (int s = 0; s < attn::kStageCount; ++s)
+        QCOMPARE(after[std::size_t(s)] - before[std::size_t(s)],
+                 s >= int(Stage::Aggregate) ? 1 : 0);
+    QCOMPARE(full.weights.get(), partial.weights.get());
+
+    // And the numbers are the ones a single full compute gives.
+    AttentionEngine reference;
+    QCOMPARE(*reference.compute(baseRequest()).weights->items().data(),
+             *full.weights->items().data());
+}
+
+void TestEngine::partialResultDropsStaleStages()
+{
+    AttentionEngine engine;
+    const attn::Result full = engine.compute(baseRequest());
+    Request switched = baseRequest();
+    switched.config.axis = attn::SoftmaxAxis::Queries;
+    const attn::Result partial = engine.compute(switched, nullptr, Stage::Normalize);
+    QVERIFY(partial.weights.get() != full.weights.get());
+    QVERIFY2(!partial.stats && !partial.aggregation,
+             "statistics of the keys axis must not be shown with weights of the queries axis");
+    QCOMPARE(partial.scores.get(), full.scores.get());
+
+    // A switch that touches only later stages keeps the heatmaps and drops the rest.
+    const attn::Result again = engine.compute(switched);
+    QVERIFY(again.valid());
+    QCOMPARE(again.weights.get(), partial.weights.get());
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

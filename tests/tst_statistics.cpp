@@ -514,7 +514,11 @@ void TestStatistics::summarizeHeads()
     HeadStack scores(1, 2, 2, 2);
     scores.at(0, 0) = toMatrix(Rows{{1, 2}, {3, 4}});
     scores.at(0, 1) = toMatrix(Rows{{5, 6}, {7, 8}});
-    summarize(stats, scores, 0.5f, 1.0f);
+    for (int h = 0; h < 2; ++h) {
+        stats.heads[std::size_t(h)].scoreMoments = attn::moments(scores.at(0, h));
+        stats.heads[std::size_t(h)].logitMoments = attn::moments(scores.at(0, h), 0.5f, 1.0f);
+    }
+    summarize(stats);
 
     QCOMPARE(stats.rows, 4);
     QCOMPARE(stats.choiceRows, 3);
@@ -698,12 +702,7 @@ void TestStatistics::warningsFromStatistics()
         stats.heads.back().head = head;
         heads = std::max(heads, stats.heads.back().head + 1);
     }
-    const int B = batches.isEmpty() ? 0 : batches.back() + 1;
-    const auto T = static_cast<Eigen::Index>(weights.front().size());
-    HeadStack scores(B, heads, T, T);
-    for (Matrix& m : scores.items())
-        m.setZero();
-    summarize(stats, scores, 1.0f, 1.0f);
+    summarize(stats);
 
     Config config;
     config.heads = heads;
