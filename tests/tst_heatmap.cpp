@@ -111,6 +111,8 @@ class TestHeatmap : public QObject {
 
 private slots:
     void initTestCase();
+    void levelOfDetailKeepsPeaks_data();
+    void levelOfDetailKeepsPeaks();
 
     void colormapLut_data();
     void colormapLut();
@@ -674,6 +676,43 @@ void TestHeatmap::viewToolTip()
     QCoreApplication::sendEvent(&view, &help);
     QTRY_COMPARE(QToolTip::text(), attn::ui::hoverText(data, 2, 0));
     QVERIFY(QToolTip::text().startsWith(QStringLiteral("query 猫 (row 2) → key 我 (column 0)")));
+}
+
+void TestHeatmap::levelOfDetailKeepsPeaks_data()
+{
+    QTest::addColumn<int>("cells");   // T × T
+    QTest::addColumn<int>("pixels");  // image side
+    QTest::newRow("one pixel per cell") << 40 << 40;
+    QTest::newRow("2048 cells on 300 pixels") << 2048 << 300;
+    QTest::newRow("1000 cells on 10 pixels") << 1000 << 10;
+}
+
+void TestHeatmap::levelOfDetailKeepsPeaks()
+{
+    QFETCH(int, cells);
+    QFETCH(int, pixels);
+
+    // A field of small weights with one peak, one NaN and a masked corner block.
+    HeatmapData data;
+    data.weights = attn::Matrix::Constant(cells, cells, 0.01f);
+    data.masked = attn::MaskMatrix::Constant(cells, cells, false);
+    const int peakRow = cells * 3 / 7, peakColumn = cells * 5 / 9;
+    data.weights(peakRow, peakColumn) = 1.0f;
+    data.weights(cells - 1, 0) = std::numeric_limits<float>::quiet_NaN();
+    data.masked.topRightCorner(cells / 4, cells / 4).setConstant(true);
+    HeatmapStyle style;
+
+    const QImage image = cellImage(data, style, QSize(pixels, pixels));
+    QCOMPARE(image.size(), QSize(pixels, pixels));
+    const Colormap viridis(ColormapName::Viridis);
+    auto pixelOf = [&](int row, int column) {
+        return image.pixel(int(qint64(column) * pixels / cells), int(qint64(row) * pixels / cells));
+    };
+    // Sampling would lose a single cell; taking each block's maximum keeps it.
+    QCOMPARE(pixelOf(peakRow, peakColumn), viridis.color(1.0));
+    QCOMPARE(pixelOf(cells - 1, 0), heatmapInvalidFill);
+    QCOMPARE(pixelOf(0, cells - 1), heatmapMaskedFill);
+    QCOMPARE(pixelOf(cells / 8, cells / 8), viridis.color(0.01));
 }
 
 QTEST_MAIN(TestHeatmap)

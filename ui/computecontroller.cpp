@@ -64,12 +64,22 @@ void ComputeController::workerLoop()
         std::optional<Result> result;
         std::optional<QString> failure;
         try {
+            // 1. The heatmaps first: a switch of the formula shows at once…
+            const Result weights = engine_.compute(request, &cancel_, Stage::Normalize);
+            {
+                std::lock_guard lock(mutex_);
+                if (!pending_)
+                    QMetaObject::invokeMethod(
+                        this, [this, weights] { emit weightsReady(weights); },
+                        Qt::QueuedConnection);
+            }
+            // 2. …then the output and the statistics.
             result = engine_.compute(request, &cancel_);
         } catch (const Cancelled&) {
         } catch (const InputError& error) {
             failure = QString::fromUtf8(error.what());
         } catch (const std::bad_alloc&) {
-            failure = QStringLiteral("not enough memory for this configuration");
+            failure = tr("not enough memory for this configuration");
         }
 
         std::lock_guard lock(mutex_);

@@ -35,7 +35,9 @@ public:
     void waitForIdle();
 
 signals:
-    // The newest request's result, delivered on the GUI thread.
+    // The newest request's weights (stages up to the softmax), before the rest.
+    void weightsReady(const attn::Result& partial);
+    // The newest request's complete result, delivered on the GUI thread.
     void resultReady(const attn::Result& result);
     // The newest request was invalid; `message` is one line in English from the core.
     void failed(const QString& message, const attn::Request& request);

@@ -72,7 +72,12 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent)
 
 void HeatmapGrid::setResult(const Result& result, const ViewOptions& view)
 {
+    // The complete result after its heatmaps were shown: the same weights, nothing to paint.
+    const bool same = result.weights == result_.weights && result.tokens == result_.tokens &&
+                      view == view_ && count() > 0;
     result_ = result;
+    if (same)
+        return;
     view_ = view;
     rebuild();
 }
@@ -83,7 +88,7 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
     view_ = view;
     if (sequenceChanged)
         rebuild();
-    else if (result_.valid()) {
+    else if (result_.hasWeights()) {
         for (int k = 0; k < count(); ++k) {
             const int h = k < result_.heads() ? k : -1;
             HeatmapStyle style = views_[std::size_t(k)]->heatmapStyle();
@@ -104,7 +109,7 @@ void HeatmapGrid::clear()
 
 void HeatmapGrid::rebuild()
 {
-    const int wanted = result_.valid() ? result_.heads() + 1 : 0;
+    const int wanted = result_.hasWeights() ? result_.heads() + 1 : 0;
     while (count() > wanted) {
         delete views_.back();
         views_.pop_back();
@@ -120,7 +125,7 @@ void HeatmapGrid::rebuild()
         view->show();
         views_.push_back(view);
     }
-    if (result_.valid()) {
+    if (result_.hasWeights()) {
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
         for (int k = 0; k < wanted; ++k) {
             const int h = k < result_.heads() ? k : -1;
@@ -141,7 +146,7 @@ QSize HeatmapGrid::tileSize() const
 {
     // The smallest tile that still shows every token label: about 18 px a row, plus
     // room for the labels, the title and the colorbar.
-    const int tokens = result_.valid() ? result_.length() : 0;
+    const int tokens = result_.hasWeights() ? result_.length() : 0;
     const int side = std::clamp(tokens * 18 + 130, kMinTile, kMaxTile);
     return {side, side};
 }
@@ -217,7 +222,7 @@ void HeatmapGrid::resizeEvent(QResizeEvent* event)
 
 void HeatmapGrid::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange && result_.valid())
+    if (event->type() == QEvent::LanguageChange && result_.hasWeights())
         rebuild(); // the titles are translated
     QWidget::changeEvent(event);
 }

@@ -362,25 +362,96 @@ bool isVectorDevice(const QPainter& painter)
     return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type == QPaintEngine::Picture;
 }
 
+} // namespace
+
+QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSize)
+{
+    // weights (T_q, T_k) → image (min(T_q, height), min(T_k, width)).
+    const int rows = data.rows(), columns = data.columns();
+    const int height = maxSize.height() > 0 ? std::min(rows, maxSize.height()) : rows;
+    const int width = maxSize.width() > 0 ? std::min(columns, maxSize.width()) : columns;
+    QImage image(width, height, QImage::Format_RGB32);
+    if (rows == 0 || columns == 0)
+        return image;
+
+    // 1. The colormap's bins, as Colormap::color bins them, without a call per cell.
+    const Colormap colormap(style.colormap);
+    const auto lut = colormap.entries();
+    const double span = style.vmax - style.vmin;
+    const float toBin = span > 0 ? float(Colormap::size / span) : 0.0f;
+    const float vmin = float(style.vmin);
+    const int middle = span > 0 ? 0 : Colormap::size / 2;
+    auto valueColor = [&](float weight) {
+        const float bin = (weight - vmin) * toBin;
+        return lut[std::size_t(std::clamp(int(bin) + middle, 0, Colormap::size - 1))];
+    };
+    const bool hasMask = data.masked.size() != 0;
+
+    // 2. One pixel per cell: the common case, kept to one branch-light pass per row.
+    if (height == rows && width == columns) {
+        for (int i = 0; i < rows; ++i) {
+            const float* weights = data.weights.data() + qsizetype(i) * columns;
+            const bool* masked = hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
+            auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
+            for (int j = 0; j < columns; ++j) {
+                const float w = weights[j];
+                line[j] = !std::isfinite(w)       ? heatmapInvalidFill
+                          : (masked && masked[j]) ? heatmapMaskedFill
+                                                  : valueColor(w);
+            }
+        }
+        return image;
+    }
+
+    // 3. Each pixel shows its block of cells: NaN or ±inf if any cell is, else the
+    // largest unmasked weight (peaks stay visible when zoomed out), else masked.
+    for (int y = 0; y < height; ++y) {
+        const int i0 = int(qint64(y) * rows / height), i1 = int(qint64(y + 1) * rows / height);
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int x = 0; x < width; ++x) {
+            const int j0 = int(qint64(x) * columns / width);
+            const int j1 = int(qint64(x + 1) * columns / width);
+            bool invalid = false, visible = false;
+            float max = -std::numeric_limits<float>::infinity();
+            for (int i = i0; i < i1 && !invalid; ++i) {
+                const float* weights = data.weights.data() + qsizetype(i) * columns;
+                const bool* masked =
+                    hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
+                for (int j = j0; j < j1; ++j) {
+                    const float w = weights[j];
+                    if (!std::isfinite(w)) {
+                        invalid = true;
+                        break;
+                    }
+                    if (masked && masked[j])
+                        continue;
+                    visible = true;
+                    max = std::max(max, w);
+                }
+            }
+            line[x] = invalid ? heatmapInvalidFill : visible ? valueColor(max) : heatmapMaskedFill;
+        }
+    }
+    return image;
+}
+
+namespace {
+
 // A pen width that scales with the text, so that exports at high resolution keep proportions.
 double lineUnit(const HeatmapLayout& layout)
 {
     return std::max(0.5, layout.lineHeight() / 14);
 }
 
-// Cells too small to draw one by one: one image pixel per cell, scaled without smoothing.
+// Cells too small to draw one by one: at most one image pixel per device pixel, the
+// image scaled without smoothing.
 void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                     const HeatmapStyle& style)
 {
-    const Colormap colormap(style.colormap);
-    QImage image(data.columns(), data.rows(), QImage::Format_RGB32);
-    for (int i = 0; i < data.rows(); ++i) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
-        for (int j = 0; j < data.columns(); ++j)
-            line[j] = cellColor(cellKind(data, i, j), data.weights(i, j), colormap, style);
-    }
+    const QSize pixels =
+        painter.deviceTransform().mapRect(layout.gridRect()).size().toSize().expandedTo({1, 1});
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter.drawImage(layout.gridRect(), image);
+    painter.drawImage(layout.gridRect(), cellImage(data, style, pixels));
 }
 
 // Diagonal hatch lines x + y = c (c a multiple of `step` from the grid's corner) inside one

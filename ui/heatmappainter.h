@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QImage>
 #include <QPoint>
 #include <QRectF>
 #include <QSizeF>
@@ -144,6 +145,13 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& da
 // The same, with a layout computed before (e.g. kept by a widget for hit testing).
 void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                   const HeatmapStyle& style);
+
+// The cells as an image, one pixel per cell; when the matrix has more cells than
+// `maxSize` has pixels, one pixel per block of cells showing the block's largest weight,
+// so that peaks stay visible (level of detail). NaN or ±inf anywhere in a block shows
+// as invalid; a block is drawn masked only when all its cells are.
+[[nodiscard]] QImage cellImage(const HeatmapData& data, const HeatmapStyle& style,
+                               QSize maxSize = {});
 
 // The size of the whole figure when each cell is `cellSize` wide, for export.
 [[nodiscard]] QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style,
