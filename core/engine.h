@@ -121,12 +121,12 @@ private:
         std::uint64_t seed;
         int dModel;
         EmbeddingMode embedding;
-        int drawnBefore;  // B·T in mode "torch": x's draws come first
+        int drawnBefore; // B·T in mode "torch": x's draws come first
         bool operator==(const LayerKey&) const = default;
     };
 
     Result result_;
-    std::shared_ptr<const std::array<Linear, 4>> layers_;  // W_q, W_k, W_v, W_o
+    std::shared_ptr<const std::array<Linear, 4>> layers_; // W_q, W_k, W_v, W_o
     LayerKey layerKey_{};
     int completed_ = -1; // the last stage whose output in result_ is current
     std::array<int, kStageCount> runs_{};

@@ -19,7 +19,7 @@ inline constexpr double kSumTolerance = 1e-3;         // |sum − 1| beyond this
 struct Moments {
     double n = 0;
     double mean = 0;
-    double m2 = 0;  // Σ (x − mean)²
+    double m2 = 0; // Σ (x − mean)²
 };
 
 // The moments of (s·scale)/τ over the entries of m, computed in float like the logits.

@@ -680,8 +680,8 @@ void TestHeatmap::viewToolTip()
 
 void TestHeatmap::levelOfDetailKeepsPeaks_data()
 {
-    QTest::addColumn<int>("cells");   // T × T
-    QTest::addColumn<int>("pixels");  // image side
+    QTest::addColumn<int>("cells");  // T × T
+    QTest::addColumn<int>("pixels"); // image side
     QTest::newRow("one pixel per cell") << 40 << 40;
     QTest::newRow("2048 cells on 300 pixels") << 2048 << 300;
     QTest::newRow("1000 cells on 10 pixels") << 1000 << 10;

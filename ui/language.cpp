@@ -1,6 +1,7 @@
 #include "language.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QLibraryInfo>
 #include <QLocale>
 
@@ -48,6 +49,9 @@ bool Language::apply(const QString& code)
                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(&qt_);
     }
+    // Qt posts LanguageChange to every window; deliver those events now, so that the
+    // whole interface speaks the new language as soon as apply() returns.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
     current_ = code;
     emit changed(code);
     return true;

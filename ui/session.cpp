@@ -119,7 +119,7 @@ int wholeNumberAt(const QJsonValue& value, const QString& field, int min, int ma
 {
     const double number = value.isDouble() ? value.toDouble() : std::nan("");
     if (!(number == std::floor(number) && number >= min && number <= max))
-        //: %2 and %3 are the smallest and the largest value allowed.
+        //: %1 and %2 are the smallest and the largest value allowed.
         failType(field,
                  QCoreApplication::translate("Session", "a whole number from %1 to %2")
                      .arg(min)

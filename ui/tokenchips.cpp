@@ -62,10 +62,11 @@ QString TokenChips::countText() const
 {
     if (batch_.batch() == 0)
         return {};
-    return tr("B = %n sequence(s)", "B: the number of sequences (lines) in the batch",
-              batch_.batch()) +
-           QStringLiteral(" · ") +
-           tr("T = %n token(s)", "T: tokens per sequence, padding included", batch_.length());
+    return tr("batch B = %1 · length T = %2",
+              "B: the number of sequences (lines) in the batch; T: tokens per sequence, "
+              "padding included")
+        .arg(batch_.batch())
+        .arg(batch_.length());
 }
 
 int TokenChips::padChipCount() const
@@ -90,8 +91,8 @@ QString TokenChips::chipToolTip(int sequence, int position) const
     if (sequence < 0 || sequence >= batch_.batch())
         return {};
     if (position == kMoreChip)
-        return tr("%n more token(s) not shown", "chip at the end of a long sequence",
-                  hiddenTokens());
+        return tr("Tokens not shown: %1", "chip at the end of a long sequence; %1 is how many")
+            .arg(hiddenTokens());
     if (position < 0 || position >= batch_.length())
         return {};
     if (batch_.isPad(sequence, position))
@@ -263,7 +264,7 @@ TokenChips::ChipLayout TokenChips::computeLayout(int width) const
         for (int t = 0; t < shown; ++t)
             place(t, tokenText(batch_, b, t), batch_.isPad(b, t) ? padMetrics : metrics);
         if (const int hidden = hiddenTokens(); hidden > 0)
-            place(kMoreChip, tr("+%n more", "tokens not shown as chips", hidden), metrics);
+            place(kMoreChip, tr("+%1 more", "tokens not shown as chips").arg(hidden), metrics);
         y += chipHeight + kSpacing;
     }
     layout.height = y - kSpacing;

@@ -1,0 +1,323 @@
+#include "exportcommand.h"
+
+#include "clicommands.h"
+#include "commandline.h"
+#include "figure.h"
+#include "session.h"
+
+#include <QByteArray>
+#include <QGuiApplication>
+
+#include <charconv>
+#include <cstdio>
+#include <optional>
+
+namespace attn::cli {
+namespace {
+
+using attn::ui::FigureFormat;
+using attn::ui::FigureOptions;
+using attn::ui::FigureSelection;
+using attn::ui::FigureWhat;
+
+// What the export options say; unset ones leave the session's view or the default.
+struct ExportArguments {
+    std::string sessionPath;
+    std::string out;
+    std::optional<FigureFormat> format;
+    std::optional<FigureSelection> selection;
+    std::optional<double> scale;
+    std::optional<int> dpi;
+    std::optional<std::string> title;
+    std::optional<ui::ColormapName> colormap;
+    std::optional<bool> annotate;
+    bool colorbar = true;
+    bool caption = true;
+    std::optional<int> sequence;
+};
+
+std::string quoted(std::string_view text)
+{
+    return "'" + std::string(text) + "'";
+}
+
+std::string colormapSpellings()
+{
+    std::string spellings;
+    for (const ui::ColormapName name : ui::Colormap::names())
+        spellings += (spellings.empty() ? "" : "|") + ui::Colormap::spelling(name).toStdString();
+    return spellings;
+}
+
+std::vector<Option> exportOptionTable(ExportArguments& a)
+{
+    const std::string formats = ui::allFormatSpellings().toStdString();
+    const std::string selections = ui::allSelectionSpellings().toStdString();
+    return {
+        {"session", "FILE",
+         "start from a saved .attnscope session: its sentence, switches and view",
+         [&a](std::string_view value) {
+             if (value.empty())
+                 throw InputError("--session needs a file name");
+             a.sessionPath = value;
+         }},
+        {"out", "FILE",
+         "the file to write (required; - is standard output); its extension gives the format",
+         [&a](std::string_view value) {
+             if (value.empty())
+                 throw InputError("--out needs a file name");
+             a.out = value;
+         }},
+        {"format", formats, "the format, when the extension does not give it",
+         [&a, formats](std::string_view value) {
+             a.format =
+                 ui::formatFromSpelling(QString::fromUtf8(value.data(), qsizetype(value.size())));
+             if (!a.format)
+                 throw InputError("--format must be " + formats + ", not " + quoted(value));
+         }},
+        {"what", selections, "all heads with their mean (the default), their mean, or head N",
+         [&a, selections](std::string_view value) {
+             a.selection = ui::selectionFromSpelling(
+                 QString::fromUtf8(value.data(), qsizetype(value.size())));
+             if (!a.selection)
+                 throw InputError("--what must be " + selections + ", not " + quoted(value));
+         }},
+        // Not --scale: that is the formula's scaling (sqrt-dk|none|sqrt-dmodel).
+        {"png-scale", "X", "PNG pixels per point, from 0.5 to 16 (default 2)",
+         [&a](std::string_view value) {
+             const double scale = parseReal("--png-scale", value);
+             if (scale < 0.5 || scale > 16)
+                 throw InputError("--png-scale must be between 0.5 and 16, not " +
+                                  std::string(value));
+             a.scale = scale;
+         }},
+        {"dpi", "N", "PNG dots per inch, from 36 to 2400; replaces --png-scale",
+         [&a](std::string_view value) {
+             a.dpi = static_cast<int>(parseInteger("--dpi", value, 36, 2400));
+         }},
+        {"title", "TEXT", "a title above the heatmaps",
+         [&a](std::string_view value) { a.title = std::string(value); }},
+        {"colormap", colormapSpellings(), "the colour scale (default viridis)",
+         [&a](std::string_view value) {
+             a.colormap = ui::Colormap::fromSpelling(
+                 QString::fromUtf8(value.data(), qsizetype(value.size())));
+             if (!a.colormap)
+                 throw InputError("--colormap must be " + colormapSpellings() + ", not " +
+                                  quoted(value));
+         }},
+        {"annotate", "", "print each weight in its cell",
+         [&a](std::string_view) { a.annotate = true; }},
+        {"no-annotate", "", "print no weights (when the session prints them)",
+         [&a](std::string_view) { a.annotate = false; }},
+        {"no-colorbar", "", "leave out the colour bar",
+         [&a](std::string_view) { a.colorbar = false; }},
+        {"no-caption", "", "leave out the caption naming the configuration",
+         [&a](std::string_view) { a.caption = false; }},
+        {"sequence", "N", "which line of the batch to draw, from 0 (default 0)",
+         [&a](std::string_view value) {
+             a.sequence = static_cast<int>(parseInteger("--sequence", value, 0, kMaxSequences - 1));
+         }},
+    };
+}
+
+// Which options `args` give, paired with their values as parseComputeArguments pairs
+// them: --session must be read, and --preset and --text seen, before the real parse.
+struct GivenOptions {
+    std::optional<std::string> session;
+    bool preset = false;
+    bool text = false;
+};
+
+GivenOptions givenOptions(const std::vector<std::string>& args, const std::vector<Option>& extra)
+{
+    ComputeOptions scratch;
+    std::vector<Option> table = computeOptionTable(scratch, false);
+    table.insert(table.end(), extra.begin(), extra.end());
+    GivenOptions given;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+        std::string_view name = args[k];
+        if (!name.starts_with("--"))
+            break; // the parse reports it
+        name.remove_prefix(2);
+        std::optional<std::string> value;
+        if (const auto eq = name.find('='); eq != std::string_view::npos) {
+            value = std::string(name.substr(eq + 1));
+            name = name.substr(0, eq);
+        }
+        const auto option = std::ranges::find(table, name, &Option::name);
+        if (option == table.end())
+            break;
+        if (!option->valueName.empty() && !value) {
+            if (k + 1 >= args.size())
+                break;
+            value = args[++k];
+        }
+        given.session = name == "session" ? value : given.session;
+        given.preset = given.preset || name == "preset";
+        given.text = given.text || name == "text";
+    }
+    return given;
+}
+
+template <typename E> std::string enumArgument(E value)
+{
+    return "--" + std::string(EnumTable<E>::option) + "=" + std::string(spellingOf(value));
+}
+
+// The session's request as command-line options, so that the options the user gives
+// after them change it exactly as they would change a preset.
+std::vector<std::string> requestArguments(const Request& request, bool withText)
+{
+    const Config& c = request.config;
+    char tau[32];
+    const auto end = std::to_chars(tau, tau + sizeof tau, c.temperature).ptr;
+    std::vector<std::string> args = {
+        enumArgument(c.tokenizer),
+        "--d-model=" + std::to_string(c.dModel),
+        "--heads=" + std::to_string(c.heads),
+        "--seed=" + std::to_string(c.seed),
+        enumArgument(c.embedding),
+        enumArgument(c.positional),
+        enumArgument(c.scale),
+        "--temperature=" + std::string(tau, end),
+        enumArgument(c.axis),
+        enumArgument(c.mask),
+        enumArgument(c.maskFill),
+        enumArgument(c.maskStage),
+        enumArgument(c.headSplit),
+        std::string("--padding-mask=") + (c.paddingMask ? "on" : "off"),
+    };
+    if (withText)
+        args.push_back("--text=" + request.text);
+    return args;
+}
+
+FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui::Session>& session)
+{
+    FigureOptions options = session ? ui::figureOptions(session->view) : FigureOptions{};
+    if (a.selection) {
+        options.what = a.selection->what;
+        options.head = a.selection->head;
+    }
+    options.scale = a.scale.value_or(options.scale);
+    options.dpi = a.dpi.value_or(options.dpi);
+    if (a.title)
+        options.title = QString::fromStdString(*a.title);
+    options.colormap = a.colormap.value_or(options.colormap);
+    options.annotate = a.annotate.value_or(options.annotate);
+    options.colorbar = a.colorbar;
+    options.caption = a.caption;
+    options.sequence = a.sequence.value_or(options.sequence);
+    return options;
+}
+
+// Qt's notes (a missing XDG_RUNTIME_DIR, say) would break the promise of one line on
+// standard error; the command reports its own failures. Only fatal ones pass.
+void keepQtQuiet(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtFatalMsg)
+        std::fprintf(stderr, "attnscope: %s\n", qPrintable(message));
+}
+
+// Figures need fonts and a paint system, not a screen. Unless a platform is chosen, the
+// offscreen one is used, display or not: a stale DISPLAY must not stop a batch export,
+// and offscreen finds every font (CJK too) through fontconfig as a desktop session does.
+void startGuiApplication(std::optional<QGuiApplication>& app)
+{
+    static int argc = 1;
+    static char name[] = "attnscope";
+    static char* argv[] = {name, nullptr};
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(keepQtQuiet);
+    app.emplace(argc, argv);
+}
+
+int fail(int status, const std::string& message)
+{
+    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
+    return status;
+}
+
+} // namespace
+
+std::string exportHelp()
+{
+    ExportArguments scratch;
+    return "options of export (and those of compute, except --json):\n" +
+           optionHelp(exportOptionTable(scratch)) +
+           "  Settings apply in this order, each overriding the one before: the defaults,\n"
+           "  the --session file, the --preset (it replaces the session's sentence and\n"
+           "  switches; the session's view stays), then every other option.\n";
+}
+
+int exportCommand(const std::vector<std::string>& args)
+{
+    try {
+        ExportArguments a;
+        const std::vector<Option> extra = exportOptionTable(a);
+
+        // 1. The session first: its request lies under everything the command line says.
+        const GivenOptions given = givenOptions(args, extra);
+        std::optional<ui::Session> session;
+        if (given.session) {
+            QString error;
+            session = ui::loadSession(QString::fromStdString(*given.session), &error);
+            if (!session)
+                throw InputError(error.toStdString());
+        }
+        const bool sessionRequest = session && !given.preset;
+        std::vector<std::string> all;
+        if (sessionRequest)
+            all = requestArguments(session->request, !given.text);
+        all.insert(all.end(), args.begin(), args.end());
+        ComputeOptions parsed = parseComputeArguments(all, extra, /*acceptJson*/ false);
+        if (sessionRequest)
+            parsed.request.embeddingOverrides = session->request.embeddingOverrides;
+
+        // 2. Where to, and in which format.
+        if (a.out.empty())
+            throw InputError("export needs --out FILE (the extension gives the format)");
+        const QString out = QString::fromStdString(a.out);
+        const std::optional<FigureFormat> format =
+            a.format ? a.format : (a.out == "-" ? std::nullopt : ui::formatFromPath(out));
+        if (!format && a.out == "-")
+            throw InputError("--out - (standard output) needs --format " +
+                             ui::allFormatSpellings().toStdString());
+        if (!format)
+            throw InputError("cannot tell the format of " + quoted(a.out) +
+                             " from its extension: give --format " +
+                             ui::allFormatSpellings().toStdString());
+        const FigureOptions options = figureOptionsFrom(a, session);
+
+        // 3. The numbers, then the checks that need them.
+        AttentionEngine engine;
+        const Result result = engine.compute(parsed.request);
+        if (options.what == FigureWhat::Head && options.head >= result.heads())
+            throw InputError("--what head:" + std::to_string(options.head) + " is not a head: " +
+                             std::to_string(result.heads()) + " head(s), numbered from 0");
+        // A session's sequence may not exist once --text changed; the figure then shows the
+        // last one. A --sequence given here must exist.
+        if (a.sequence && *a.sequence >= result.batch())
+            throw InputError("--sequence " + std::to_string(*a.sequence) +
+                             " is not a line of the text: " + std::to_string(result.batch()) +
+                             " sequence(s), numbered from 0");
+
+        // 4. The file's bytes (a figure is drawn offscreen), written atomically.
+        std::optional<QGuiApplication> app;
+        if (ui::isFigureFormat(*format))
+            startGuiApplication(app);
+        QString error;
+        const std::optional<QByteArray> bytes = ui::figureBytes(*format, result, options, &error);
+        if (!bytes)
+            throw InputError(error.toStdString());
+        if (const std::string problem = writeFileAtomically(a.out, bytes->toStdString());
+            !problem.empty())
+            return fail(kExitWriteFailed, problem);
+        return kExitOk;
+    } catch (const InputError& error) {
+        return fail(kExitUsage, error.what());
+    }
+}
+
+} // namespace attn::cli

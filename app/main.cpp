@@ -1,0 +1,42 @@
+// attnscope: the window without arguments, or a command (compute, presets, help).
+#include "clicommands.h"
+#include "language.h"
+#include "mainwindow.h"
+#include "settings.h"
+
+#include <QApplication>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+int runWindow(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("AttnScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("AttnScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("attnscope"));
+
+    // The saved language, or at first start the system locale's.
+    attn::ui::Language language;
+    const QString saved = attn::ui::AppSettings().language();
+    if (!language.apply(saved.isEmpty() ? attn::ui::Language::systemDefault() : saved))
+        language.apply(QStringLiteral("en"));
+
+    attn::ui::MainWindow window(&language);
+    window.show();
+    return app.exec();
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    // Qt's own options (-platform, -style …) also open the window.
+    if (args.empty() || args[0].starts_with("-platform") || args[0].starts_with("-style"))
+        return runWindow(argc, argv);
+    return attn::cli::run(args);
+}

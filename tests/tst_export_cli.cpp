@@ -1,0 +1,336 @@
+// `attnscope export` as a teacher runs it, on a machine with no display: the real binary
+// under QProcess with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM removed. Exit status
+// 0 is success, 1 a file that could not be written, 2 bad arguments; a failure prints
+// exactly one line "attnscope: …" on standard error and leaves no file behind.
+#include "session.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace attn;
+using namespace attn::ui;
+
+namespace {
+
+constexpr int kTimeoutMs = 120'000;
+const QString kChinese = QStringLiteral("我喜欢这个产品的设计");
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs attnscope in `directory` as if no display were there.
+Run attnscope(const QStringList& arguments, const QString& directory)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QString::fromLatin1(name));
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(directory);
+    process.setProgram(QStringLiteral(ATTN_BINARY));
+    process.setArguments(arguments);
+    process.start();
+    Run run;
+    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
+        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QStringList entries(const QString& directory)
+{
+    return QDir(directory).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
+                                     QDir::Name);
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The first bytes every file of the format starts with.
+QByteArray magic(const QString& format)
+{
+    if (format == u"png")
+        return "\x89PNG\r\n\x1a\n";
+    if (format == u"svg")
+        return "<?xml";
+    if (format == u"pdf")
+        return "%PDF-";
+    if (format == u"csv")
+        return "\xef\xbb\xbf"
+               "b,h,i,j,query,key";
+    if (format == u"npy")
+        return "\x93NUMPY";
+    return "{";
+}
+
+QString session(const QString& directory)
+{
+    Session s;
+    s.request.text = "the cat sat on the mat";
+    s.request.config.dModel = 32;
+    s.request.config.heads = 2;
+    s.request.config.mask = MaskKind::Causal;
+    s.view.colormap = ColormapName::Magma;
+    const QString path = QDir(directory).filePath("lesson.attnscope");
+    QString error;
+    if (!saveSession(path, s, &error))
+        qFatal("cannot write the session: %s", qPrintable(error));
+    return path;
+}
+
+} // namespace
+
+class TestExportCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void formats_data();
+    void formats();
+    void failures_data();
+    void failures();
+    void optionsChangeTheFigure_data();
+    void optionsChangeTheFigure();
+    void settingsOrder_data();
+    void settingsOrder();
+    void help();
+};
+
+void TestExportCli::initTestCase()
+{
+    QVERIFY2(QFileInfo(QStringLiteral(ATTN_BINARY)).isExecutable(), "attnscope is not built");
+}
+
+void TestExportCli::formats_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("format");
+    for (const QString format : {"png", "svg", "pdf", "csv", "npy", "json"}) {
+        QTest::newRow(qPrintable("by extension ." + format))
+            << QStringList{"--text", kChinese, "--heads", "4",
+                           "--mask", "causal", "--out",   "figure." + format}
+            << "figure." + format << format;
+        QTest::newRow(qPrintable("by --format " + format))
+            << QStringList{"--preset", "article", "--format", format, "--out", "figure.dat"}
+            << QStringLiteral("figure.dat") << format;
+    }
+    QTest::newRow("--format wins over the extension")
+        << QStringList{"--preset", "article", "--format", "svg", "--out", "figure.png"}
+        << QStringLiteral("figure.png") << QStringLiteral("svg");
+    QTest::newRow("upper-case extension .PDF")
+        << QStringList{"--preset", "article", "--out", "FIGURE.PDF"} << QStringLiteral("FIGURE.PDF")
+        << QStringLiteral("pdf");
+}
+
+void TestExportCli::formats()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, file);
+    QFETCH(QString, format);
+    QTemporaryDir dir;
+    const Run run = attnscope(QStringList{"export"} + arguments, dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.err, QByteArray());
+    QCOMPARE(run.out, QByteArray());
+    QCOMPARE(entries(dir.path()), QStringList{file}); // and no temporary file
+    const QByteArray bytes = readAll(dir.filePath(file));
+    QVERIFY2(bytes.startsWith(magic(format)), bytes.left(16).toHex().constData());
+    if (format == u"png")
+        QVERIFY(!QImage::fromData(bytes).isNull());
+}
+
+void TestExportCli::failures_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("keyword"); // the one stderr line names it
+
+    const QStringList article = {"export", "--preset", "article"};
+    QTest::newRow("unknown --format") << article + QStringList{"--format", "bmp", "--out", "f.png"}
+                                      << 2 << "--format must be png|svg|pdf|csv|npy|json";
+    QTest::newRow("unknown extension")
+        << article + QStringList{"--out", "f.bmp"} << 2 << "cannot tell the format of 'f.bmp'";
+    QTest::newRow("no extension") << article + QStringList{"--out", "figure"} << 2
+                                  << "give --format";
+    QTest::newRow("--what head:99")
+        << article + QStringList{"--what", "head:99", "--out", "f.png"} << 2 << "head:99";
+    QTest::newRow("--what everything")
+        << article + QStringList{"--what", "everything", "--out", "f.png"} << 2
+        << "--what must be heads|mean|head:N";
+    QTest::newRow("missing --out") << article << 2 << "--out";
+    QTest::newRow("--out without a value") << article + QStringList{"--out"} << 2 << "--out";
+    QTest::newRow("--png-scale 0")
+        << article + QStringList{"--png-scale", "0", "--out", "f.png"} << 2 << "--png-scale";
+    QTest::newRow("--scale is the formula's, not the PNG's")
+        << article + QStringList{"--scale", "2", "--out", "f.png"} << 2
+        << "--scale must be sqrt-dk|none|sqrt-dmodel";
+    QTest::newRow("--dpi 5") << article + QStringList{"--dpi", "5", "--out", "f.png"} << 2
+                             << "--dpi";
+    QTest::newRow("--sequence 2 of two")
+        << article + QStringList{"--sequence", "2", "--out", "f.png"} << 2 << "--sequence";
+    QTest::newRow("unknown colormap")
+        << article + QStringList{"--colormap", "jet", "--out", "f.png"} << 2 << "--colormap";
+    QTest::newRow("--json belongs to compute")
+        << article + QStringList{"--json", "x.json", "--out", "f.png"} << 2 << "--json";
+    QTest::newRow("bad compute option")
+        << article + QStringList{"--heads", "3", "--out", "f.png"} << 2 << "heads";
+    QTest::newRow("missing session")
+        << QStringList{"export", "--session", "nowhere.attnscope", "--out", "f.png"} << 2
+        << "nowhere.attnscope";
+    QTest::newRow("png into a missing directory")
+        << article + QStringList{"--out", "missing/f.png"} << 1 << "missing/f.png";
+    QTest::newRow("csv into a missing directory")
+        << article + QStringList{"--out", "missing/f.csv"} << 1 << "missing/f.csv";
+    QTest::newRow("pdf onto a directory")
+        << article + QStringList{"--out", "folder.pdf"} << 1 << "folder.pdf";
+}
+
+void TestExportCli::failures()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, keyword);
+    QTemporaryDir dir;
+    // An older figure of the same name, and a directory where a file is expected.
+    QVERIFY(QDir(dir.path()).mkdir("folder.pdf"));
+    const QByteArray old = "last week's figure";
+    {
+        QFile file(dir.filePath("f.png"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(old);
+    }
+    const QStringList before = entries(dir.path());
+    const Run run = attnscope(arguments, dir.path());
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.startsWith("attnscope: ") && run.err.count('\n') == 1 &&
+                 run.err.endsWith('\n'),
+             run.err.constData());
+    QVERIFY2(QString::fromUtf8(run.err).contains(keyword), run.err.constData());
+    QCOMPARE(run.out, QByteArray());
+    QCOMPARE(entries(dir.path()), before); // nothing partial, nothing temporary
+    QCOMPARE(readAll(dir.filePath("f.png")), old);
+}
+
+void TestExportCli::optionsChangeTheFigure_data()
+{
+    QTest::addColumn<QStringList>("change");
+    QTest::addColumn<int>("widthChange"); // -1 narrower, 0 same width, 1 wider
+    QTest::newRow("--what mean is one tile") << QStringList{"--what", "mean"} << -1;
+    QTest::newRow("--what head:1 is one tile") << QStringList{"--what", "head:1"} << -1;
+    QTest::newRow("--annotate enlarges the cells") << QStringList{"--annotate"} << 1;
+    QTest::newRow("--no-colorbar is narrower") << QStringList{"--no-colorbar"} << -1;
+    QTest::newRow("--colormap magma recolours") << QStringList{"--colormap", "magma"} << 0;
+    QTest::newRow("--title adds a line") << QStringList{"--title", "注意力"} << 0;
+    QTest::newRow("--png-scale 1 halves the pixels") << QStringList{"--png-scale", "1"} << -1;
+    QTest::newRow("--dpi 288 doubles them") << QStringList{"--dpi", "288"} << 1;
+}
+
+void TestExportCli::optionsChangeTheFigure()
+{
+    QFETCH(QStringList, change);
+    QFETCH(int, widthChange);
+    QTemporaryDir dir;
+    const QStringList base = {"export", "--text", kChinese, "--heads", "4", "--mask", "causal"};
+    const Run a = attnscope(base + QStringList{"--out", "base.png"}, dir.path());
+    const Run b = attnscope(base + change + QStringList{"--out", "changed.png"}, dir.path());
+    QVERIFY2(a.exitCode == 0 && b.exitCode == 0, (a.err + b.err).constData());
+    const QImage before(dir.filePath("base.png"));
+    const QImage after(dir.filePath("changed.png"));
+    QVERIFY(!before.isNull() && !after.isNull());
+    const int difference = after.width() - before.width();
+    QCOMPARE(difference > 0 ? 1 : difference < 0 ? -1 : 0, widthChange);
+    QVERIFY(readAll(dir.filePath("base.png")) != readAll(dir.filePath("changed.png")));
+}
+
+void TestExportCli::settingsOrder_data()
+{
+    // Defaults < --session < --preset < every other option; checked in the JSON's config.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("dModel");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<QString>("mask");
+    QTest::addColumn<QString>("scale");
+    QTest::addColumn<QString>("firstToken");
+    const QStringList lesson = {"--session", "lesson.attnscope"};
+    QTest::newRow("session alone") << lesson << 32 << 2 << "causal"
+                                   << "sqrt-dk"
+                                   << "the";
+    QTest::newRow("an option after the session")
+        << lesson + QStringList{"--heads", "4"} << 32 << 4 << "causal"
+        << "sqrt-dk"
+        << "the";
+    QTest::newRow("an option before the session still wins")
+        << QStringList{"--mask", "none"} + lesson << 32 << 2 << "none"
+        << "sqrt-dk"
+        << "the";
+    QTest::newRow("--scale none is the formula's scaling")
+        << lesson + QStringList{"--scale", "none"} << 32 << 2 << "causal"
+        << "none"
+        << "the";
+    QTest::newRow("--text replaces the session's sentence")
+        << lesson + QStringList{"--text", "dogs bark"} << 32 << 2 << "causal"
+        << "sqrt-dk"
+        << "dogs";
+    QTest::newRow("--preset replaces the session's request")
+        << lesson + QStringList{"--preset", "article"} << 16 << 1 << "none"
+        << "sqrt-dk"
+        << "我";
+    QTest::newRow("an option changes the preset")
+        << QStringList{"--preset", "article"} + lesson + QStringList{"--heads", "2"} << 16 << 2
+        << "none"
+        << "sqrt-dk"
+        << "我";
+}
+
+void TestExportCli::settingsOrder()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, dModel);
+    QFETCH(int, heads);
+    QFETCH(QString, mask);
+    QFETCH(QString, scale);
+    QFETCH(QString, firstToken);
+    QTemporaryDir dir;
+    session(dir.path());
+    const Run run =
+        attnscope(QStringList{"export"} + arguments + QStringList{"--out", "all.json"}, dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(readAll(dir.filePath("all.json"))).object();
+    const QJsonObject config = json.value("config").toObject();
+    QCOMPARE(config.value("d-model").toInt(), dModel);
+    QCOMPARE(config.value("heads").toInt(), heads);
+    QCOMPARE(config.value("mask").toString(), mask);
+    QCOMPARE(config.value("scale").toString(), scale);
+    QCOMPARE(json.value("tokens").toArray().at(0).toArray().at(0).toString(), firstToken);
+}
+
+void TestExportCli::help()
+{
+    QTemporaryDir dir;
+    const Run run = attnscope({"--help"}, dir.path());
+    QCOMPARE(run.exitCode, 0);
+    for (const char* text : {"attnscope export", "--out FILE", "--what heads|mean|head:N",
+                             "--session FILE", "--no-colorbar", "--preset (it replaces"})
+        QVERIFY2(run.out.contains(text), text);
+}
+
+QTEST_GUILESS_MAIN(TestExportCli)
+#include "tst_export_cli.moc"

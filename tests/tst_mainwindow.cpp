@@ -1,0 +1,285 @@
+// The main window driven as a person would: type, flip switches, hover, change language.
+#include "computecontroller.h"
+#include "controlpanel.h"
+#include "heatmapgrid.h"
+#include "language.h"
+#include "mainwindow.h"
+#include "statisticspanel.h"
+
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
+
+using namespace attn::ui;
+
+namespace {
+
+template <typename W> W* child(QWidget* root, const char* name)
+{
+    W* widget = root->findChild<W*>(QString::fromLatin1(name));
+    if (!widget)
+        qFatal("no child widget %s", name);
+    return widget;
+}
+
+void chooseData(QComboBox* combo, const QVariant& data)
+{
+    const int index = combo->findData(data);
+    QVERIFY2(index >= 0, qPrintable(QStringLiteral("no item with data %1").arg(data.toString())));
+    combo->setCurrentIndex(index);
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void opensWithTheExampleComputed();
+    void typingUpdatesChipsAndHeatmaps();
+    void eachSwitchReachesTheEngine_data();
+    void eachSwitchReachesTheEngine();
+    void headsOfferedAreDivisors();
+    void hoverNamesTokensInTheStatusBar();
+    void languageSwitchRetranslates();
+    void settingsRoundTrip();
+    void chineseGlyphsAreAvailable();
+
+private:
+    [[nodiscard]] MainWindow* open();
+
+    std::unique_ptr<QTemporaryDir> dir_;
+    std::unique_ptr<QSettings> settings_;
+    std::unique_ptr<Language> language_;
+    std::unique_ptr<MainWindow> window_;
+};
+
+void TestMainWindow::init()
+{
+    dir_ = std::make_unique<QTemporaryDir>();
+    settings_ = std::make_unique<QSettings>(dir_->filePath("settings.ini"), QSettings::IniFormat);
+    language_ = std::make_unique<Language>();
+    QVERIFY(language_->apply("en"));
+}
+
+void TestMainWindow::cleanup()
+{
+    window_.reset();
+    language_.reset();
+    settings_.reset();
+    dir_.reset();
+}
+
+MainWindow* TestMainWindow::open()
+{
+    window_ = std::make_unique<MainWindow>(language_.get(), settings_.get());
+    window_->show();
+    return window_.get();
+}
+
+void TestMainWindow::opensWithTheExampleComputed()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    const attn::Result& r = w->lastResult();
+    QCOMPARE(QString::fromStdString(r.request.text), exampleSentence("en"));
+    QCOMPARE(w->heatmapGrid()->count(), r.heads() + 1); // every head and the mean
+    QCOMPARE(w->heatmapGrid()->view(0)->data().rows(), r.length());
+    QCOMPARE(w->heatmapGrid()->view(0)->data().queryLabels.first(), QStringLiteral("The"));
+}
+
+void TestMainWindow::typingUpdatesChipsAndHeatmaps()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    auto* edit = child<QPlainTextEdit>(w, "sentenceEdit");
+    // QTest::keyClicks types ASCII only; an input method delivers Chinese as text.
+    edit->selectAll();
+    edit->insertPlainText(QStringLiteral("我喜欢这个产品的设计"));
+    QTRY_COMPARE(w->lastResult().length(), 6);
+    QCOMPARE(w->heatmapGrid()->view(0)->data().keyLabels,
+             QStringList({"我", "喜欢", "这个", "产品", "的", "设计"}));
+
+    // A second line makes a batch of two: the shorter one is padded.
+    edit->insertPlainText(QStringLiteral("\n它很好"));
+    QTRY_COMPARE(w->lastResult().batch(), 2);
+    QCOMPARE(w->lastResult().tokens->lengths, std::vector<int>({6, 2}));
+}
+
+void TestMainWindow::eachSwitchReachesTheEngine_data()
+{
+    QTest::addColumn<QString>("control");
+    QTest::addColumn<QVariant>("value");
+    QTest::addColumn<QString>("expected"); // the switch as the CLI spells it
+
+    QTest::newRow("scale=none") << "scaleCombo" << QVariant(int(attn::ScaleMode::None))
+                                << "scale=none";
+    QTest::newRow("axis=queries") << "axisCombo" << QVariant(int(attn::SoftmaxAxis::Queries))
+                                  << "axis=queries";
+    QTest::newRow("mask=causal") << "causalCheck" << QVariant(true) << "mask=causal";
+    QTest::newRow("mask-fill=-1e9")
+        << "maskFillCombo" << QVariant(int(attn::MaskFill::NegBillion)) << "mask-fill=-1e9";
+    QTest::newRow("mask-stage=after-softmax")
+        << "maskStageCombo" << QVariant(int(attn::MaskStage::AfterSoftmax))
+        << "mask-stage=after-softmax";
+    QTest::newRow("head-split=view")
+        << "headSplitCombo" << QVariant(int(attn::HeadSplit::View)) << "head-split=view";
+    QTest::newRow("embedding=torch")
+        << "embeddingCombo" << QVariant(int(attn::EmbeddingMode::Torch)) << "embedding=torch";
+    QTest::newRow("positional=none") << "positionalCheck" << QVariant(false) << "positional=none";
+    QTest::newRow("tokenizer=chars")
+        << "tokenizerCombo" << QVariant(int(attn::TokenizerMode::Chars)) << "tokenizer=chars";
+}
+
+void TestMainWindow::eachSwitchReachesTheEngine()
+{
+    QFETCH(QString, control);
+    QFETCH(QVariant, value);
+    QFETCH(QString, expected);
+
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    // The mask switches show their effect only with a mask present.
+    if (control.startsWith("mask"))
+        child<QCheckBox>(w, "causalCheck")->setChecked(true);
+    QTRY_VERIFY(w->lastResult().valid());
+    const attn::Result before = w->lastResult();
+
+    QWidget* widget = w->findChild<QWidget*>(control);
+    QVERIFY(widget);
+    if (auto* check = qobject_cast<QCheckBox*>(widget))
+        check->setChecked(value.toBool());
+    else
+        chooseData(qobject_cast<QComboBox*>(widget), value);
+
+    const auto [option, spelling] = [&] {
+        const QStringList parts = expected.split('=');
+        return std::pair{parts[0], parts[1]};
+    }();
+    auto current = [&] {
+        const attn::Config& c = w->lastResult().config();
+        if (option == "scale")
+            return QString::fromLatin1(attn::spellingOf(c.scale));
+        if (option == "axis")
+            return QString::fromLatin1(attn::spellingOf(c.axis));
+        if (option == "mask")
+            return QString::fromLatin1(attn::spellingOf(c.mask));
+        if (option == "mask-fill")
+            return QString::fromLatin1(attn::spellingOf(c.maskFill));
+        if (option == "mask-stage")
+            return QString::fromLatin1(attn::spellingOf(c.maskStage));
+        if (option == "head-split")
+            return QString::fromLatin1(attn::spellingOf(c.headSplit));
+        if (option == "embedding")
+            return QString::fromLatin1(attn::spellingOf(c.embedding));
+        if (option == "positional")
+            return QString::fromLatin1(attn::spellingOf(c.positional));
+        return QString::fromLatin1(attn::spellingOf(c.tokenizer));
+    };
+    QTRY_COMPARE(current(), spelling);
+
+    // The numbers shown changed with it (the fill alone changes nothing visible in a
+    // softmax over keys, where exp(-1e9) and exp(-inf) are both 0).
+    // A tokenizer switch can change T, and Eigen compares matrices of one shape only.
+    const attn::Matrix& weightsBefore = before.weights->at(0, 0);
+    const attn::Matrix& weightsAfter = w->lastResult().weights->at(0, 0);
+    const bool changed =
+        weightsAfter.rows() != weightsBefore.rows() || weightsAfter != weightsBefore;
+    if (option != "mask-fill")
+        QVERIFY2(changed, "the weights did not change");
+    QVERIFY(w->statisticsPanel()->isVisible());
+}
+
+void TestMainWindow::headsOfferedAreDivisors()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    child<QSpinBox>(w, "dModelSpin")->setValue(12);
+    auto* heads = child<QComboBox>(w, "headsCombo");
+    QList<int> offered;
+    for (int k = 0; k < heads->count(); ++k)
+        offered << heads->itemData(k).toInt();
+    QCOMPARE(offered, QList<int>({1, 2, 3, 4, 6, 12}));
+    QTRY_COMPARE(w->lastResult().dModel(), 12);
+    QCOMPARE(12 % w->lastResult().heads(), 0);
+}
+
+void TestMainWindow::hoverNamesTokensInTheStatusBar()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    HeatmapView* view = w->heatmapGrid()->view(0);
+    QTRY_VERIFY(view->heatmapLayout().cellSize() > 0);
+    const QPoint centre = view->heatmapLayout().cellRect(1, 0).center().toPoint();
+    QTest::mouseMove(view, centre);
+    QTRY_VERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("query cat (row 1)")));
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("key The (column 0)")));
+    const float weight = w->lastResult().weights->at(0, 0)(1, 0);
+    QVERIFY(w->statusBar()->currentMessage().contains(QString::number(weight, 'f', 2)));
+}
+
+void TestMainWindow::languageSwitchRetranslates()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    const QString englishFile = w->menuBar()->actions().first()->text();
+    w->setLanguage("zh_CN");
+    QCOMPARE(language_->current(), QStringLiteral("zh_CN"));
+    const QString chineseFile = w->menuBar()->actions().first()->text();
+    QVERIFY2(chineseFile != englishFile, qPrintable(chineseFile));
+    QVERIFY(chineseFile.contains(QStringLiteral("文件")));
+    w->setLanguage("en");
+    QCOMPARE(w->menuBar()->actions().first()->text(), englishFile);
+}
+
+void TestMainWindow::settingsRoundTrip()
+{
+    {
+        MainWindow* w = open();
+        QTRY_VERIFY(w->lastResult().valid());
+        child<QSpinBox>(w, "dModelSpin")->setValue(48);
+        chooseData(child<QComboBox>(w, "headsCombo"), 6);
+        chooseData(child<QComboBox>(w, "axisCombo"), int(attn::SoftmaxAxis::Batch));
+        child<QCheckBox>(w, "causalCheck")->setChecked(true);
+        ViewOptions view = w->viewOptions();
+        view.colormap = ColormapName::Magma;
+        view.sharedScale = false;
+        w->setViewOptions(view);
+        w->close();
+        window_.reset();
+    }
+    MainWindow* w = open();
+    const attn::Request r = w->controlPanel()->request();
+    QCOMPARE(r.config.dModel, 48);
+    QCOMPARE(r.config.heads, 6);
+    QCOMPARE(r.config.axis, attn::SoftmaxAxis::Batch);
+    QCOMPARE(r.config.mask, attn::MaskKind::Causal);
+    QCOMPARE(w->viewOptions().colormap, ColormapName::Magma);
+    QCOMPARE(w->viewOptions().sharedScale, false);
+}
+
+void TestMainWindow::chineseGlyphsAreAvailable()
+{
+    // The README's install step brings a CJK font; without one, Chinese tokens would be
+    // drawn as empty boxes.
+    const QStringList families = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
+    QVERIFY2(!families.isEmpty(), "no font for Simplified Chinese: install fonts-noto-cjk");
+    bool found = false;
+    for (const QString& family : families)
+        if (QFontMetrics(QFont(family)).inFontUcs4(U'猫') &&
+            QFontMetrics(QFont(family)).inFontUcs4(U'它'))
+            found = true;
+    QVERIFY2(found, "no installed font has the glyphs 猫 and 它");
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,379 @@
+#include "figure.h"
+
+#include "heatmapgrid.h"
+#include "labels.h"
+
+#include <QCoreApplication>
+#include <QFontInfo>
+#include <QFontMetricsF>
+#include <QLocale>
+#include <QPaintEngine>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+// Fonts in pixels of the layout, which are points: the same size on every device
+// whatever its DPI. Unhinted, so raster and vector output measure text alike.
+QFont exportFont(double points, bool bold = false)
+{
+    QFont font;
+    font.setFamilies(figureFontFamilies());
+    font.setStyleHint(QFont::SansSerif);
+    font.setHintingPreference(QFont::PreferNoHinting);
+    font.setPixelSize(std::max(1, qRound(points)));
+    font.setBold(bold);
+    return font;
+}
+
+// The device every figure is measured on, so that its layout does not depend on the
+// screen or on the output format.
+const QPaintDevice* referenceDevice()
+{
+    static const QImage device(1, 1, QImage::Format_RGB32);
+    return &device;
+}
+
+// How a figure shows control characters: a token's as their control pictures (␁), so the
+// token stays recognisable; a title's not at all, as they are typing accidents there.
+enum class Controls { Show, Drop };
+
+// `text` without the characters XML 1.0 does not allow (controls, noncharacters, lone
+// surrogates), so that an SVG stays valid whatever a token or a title holds.
+QString printable(const QString& text, Controls controls)
+{
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype k = 0; k < text.size(); ++k) {
+        const QChar c = text.at(k);
+        const bool control = c.unicode() < 0x20 || c.unicode() == 0x7f;
+        if (c.isHighSurrogate() && k + 1 < text.size() && text.at(k + 1).isLowSurrogate()) {
+            out += c;
+            out += text.at(++k);
+        } else if (control && controls == Controls::Drop) {
+            if (c == u'\t' || c == u'\n')
+                out += u' ';
+        } else if (control) {
+            out += QChar(c.unicode() == 0x7f ? 0x2421 : 0x2400 + c.unicode());
+        } else if (c.isSurrogate() || c.unicode() >= 0xfffe ||
+                   (c.unicode() >= 0x80 && c.unicode() < 0xa0)) {
+            out += QChar(QChar::ReplacementCharacter);
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// Parts of the caption keep their inner spaces together; lines break only between parts.
+QString captionPart(QString text)
+{
+    return text.replace(QLatin1Char(' '), QChar(QChar::Nbsp));
+}
+
+// Heads of the figure in tile order; −1 is the mean.
+std::vector<int> tileHeads(const Result& result, const FigureOptions& options)
+{
+    switch (options.what) {
+    case FigureWhat::Head:
+        return {std::clamp(options.head, 0, result.heads() - 1)};
+    case FigureWhat::Mean:
+        return {-1};
+    case FigureWhat::Grid:
+        break;
+    }
+    std::vector<int> heads;
+    for (int h = 0; h < result.heads(); ++h)
+        heads.push_back(h);
+    if (result.heads() > 1) // the mean of one head is that head
+        heads.push_back(-1);
+    return heads;
+}
+
+// Cells wide enough that a handful of tokens fill a slide and every label shows, yet a
+// long sentence stays on the page; annotated cells must hold "0.00".
+double cellSizeFor(int tokens, int tileCount, const FigureOptions& options)
+{
+    const double label = options.labelPointSize;
+    const double side = (tileCount > 1 ? 16 : 24) * label;
+    double cell = std::clamp(side / std::max(1, tokens), 0.25, 4 * label);
+    if (tokens <= 24)
+        cell = std::max(cell, 1.5 * label);
+    if (options.annotate)
+        cell = std::max({cell, 28.0, 3.2 * label});
+    return cell;
+}
+
+bool isVectorDevice(const QPainter& painter)
+{
+    const QPaintEngine* engine = painter.paintEngine();
+    if (!engine)
+        return false;
+    const auto type = engine->type();
+    return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type == QPaintEngine::Picture;
+}
+
+double pixelsPerPoint(const FigureOptions& options)
+{
+    return options.dpi > 0 ? options.dpi / 72.0 : options.scale;
+}
+
+} // namespace
+
+// Families tried in order, per character: a Latin sans, then Simplified Chinese, so CJK
+// tokens never fall back to whatever font happens to come first. The Latin family found
+// on this system goes first, so that an SVG names the font its text was measured with.
+const QStringList& figureFontFamilies()
+{
+    static const QStringList families = [] {
+        QStringList latin = {QStringLiteral("Noto Sans"), QStringLiteral("DejaVu Sans"),
+                             QStringLiteral("Liberation Sans"), QStringLiteral("Arial"),
+                             QStringLiteral("Helvetica")};
+        const QStringList chinese = {
+            QStringLiteral("Noto Sans CJK SC"),    QStringLiteral("Source Han Sans SC"),
+            QStringLiteral("WenQuanYi Micro Hei"), QStringLiteral("Microsoft YaHei"),
+            QStringLiteral("PingFang SC"),
+        };
+        QFont probe;
+        probe.setFamilies(latin);
+        probe.setStyleHint(QFont::SansSerif);
+        const QString found = QFontInfo(probe).family();
+        latin.removeAll(found);
+        return QStringList{found} + latin + chinese;
+    }();
+    return families;
+}
+
+FigureOptions figureOptions(const ViewOptions& view)
+{
+    FigureOptions options;
+    options.what = FigureWhat::Grid;
+    options.sequence = view.sequence;
+    options.colormap = view.colormap;
+    options.sharedScale = view.sharedScale;
+    options.annotate = view.annotate;
+    return options;
+}
+
+QString figureCaption(const Result& result, int sequence)
+{
+    const Config& c = result.config();
+    QStringList parts = {
+        captionPart(QCoreApplication::translate("Figure", "d_model %1").arg(c.dModel)),
+        captionPart(QCoreApplication::translate("Figure", "heads %1").arg(c.heads)),
+        captionPart(QCoreApplication::translate("Figure", "d_k %1").arg(c.dK())),
+        captionPart(QCoreApplication::translate("Figure", "seed %1").arg(qulonglong(c.seed))),
+        captionPart(QCoreApplication::translate("Figure", "scaling %1").arg(displayName(c.scale))),
+        captionPart(QCoreApplication::translate("Figure", "axis %1", "softmax axis")
+                        .arg(displayName(c.axis))),
+        captionPart(QCoreApplication::translate("Figure", "mask %1").arg(displayName(c.mask))),
+        captionPart(QCoreApplication::translate("Figure", "τ %1", "temperature")
+                        .arg(QLocale().toString(c.temperature, 'f', 2))),
+    };
+    // The switches a lesson flips to show a bug: named whenever they are not the default.
+    const Config defaults;
+    if (c.maskStage != defaults.maskStage)
+        parts << captionPart(
+            QCoreApplication::translate("Figure", "masked %1").arg(displayName(c.maskStage)));
+    if (c.maskFill != defaults.maskFill && c.mask != MaskKind::None)
+        parts << captionPart(
+            QCoreApplication::translate("Figure", "fill %1").arg(displayName(c.maskFill)));
+    if (c.headSplit != defaults.headSplit)
+        parts << captionPart(
+            QCoreApplication::translate("Figure", "head split %1").arg(displayName(c.headSplit)));
+    if (c.embedding != defaults.embedding)
+        parts << captionPart(QCoreApplication::translate("Figure", "x = %1", "embedding")
+                                 .arg(displayName(c.embedding)));
+    if (c.positional != defaults.positional)
+        parts << captionPart(
+            QCoreApplication::translate("Figure", "positional %1").arg(displayName(c.positional)));
+    if (result.batch() > 1)
+        parts << captionPart(QCoreApplication::translate("Figure", "sequence %1 of %2")
+                                 .arg(std::clamp(sequence, 0, result.batch() - 1) + 1)
+                                 .arg(result.batch()));
+    // A line may break after a "·", never before it.
+    return parts.join(QString(QChar(QChar::Nbsp)) + QStringLiteral("· "));
+}
+
+FigureLayout figureLayout(const Result& result, const FigureOptions& options)
+{
+    FigureLayout figure;
+    if (!result.valid())
+        return figure;
+    const double label = options.labelPointSize;
+    const double margin = 1.2 * label;
+    const double gap = 1.5 * label;
+    const int b = std::clamp(options.sequence, 0, result.batch() - 1);
+
+    // 1. The tiles, each measured at the same cell size; heads in rows of ⌈√n⌉.
+    const std::vector<int> heads = tileHeads(result, options);
+    const int count = static_cast<int>(heads.size());
+    const int columns = static_cast<int>(std::ceil(std::sqrt(double(count))));
+    const double cell = cellSizeFor(result.length(), count, options);
+    for (int k = 0; k < count; ++k) {
+        FigureTile tile;
+        tile.data = headHeatmap(result, b, heads[std::size_t(k)]);
+        for (QString& token : tile.data.queryLabels)
+            token = printable(token, Controls::Show);
+        tile.data.keyLabels = tile.data.queryLabels;
+        tile.style.colormap = options.colormap;
+        tile.style.annotate = options.annotate;
+        tile.style.labelFont = exportFont(label);
+        std::tie(tile.style.vmin, tile.style.vmax) =
+            weightRange(result, b, heads[std::size_t(k)], options.sharedScale);
+        // One shared scale needs one colorbar per row, at its end.
+        const bool lastInRow = k % columns == columns - 1 || k == count - 1;
+        tile.style.colorbar = options.colorbar && (!options.sharedScale || lastInRow);
+        tile.layout = HeatmapLayout::forCellSize(tile.data, tile.style, cell, referenceDevice());
+        figure.tiles.push_back(std::move(tile));
+    }
+
+    // 2. Rows of tiles, as wide as their tiles and gaps.
+    std::vector<double> rowWidths, rowHeights;
+    for (int k = 0; k < count; ++k) {
+        const QSizeF size = figure.tiles[std::size_t(k)].layout.boundingRect().size();
+        if (k % columns == 0) {
+            rowWidths.push_back(size.width());
+            rowHeights.push_back(size.height());
+        } else {
+            rowWidths.back() += gap + size.width();
+            rowHeights.back() = std::max(rowHeights.back(), size.height());
+        }
+    }
+    const double blockWidth = std::ranges::max(rowWidths);
+    double blockHeight = double(rowHeights.size() - 1) * gap;
+    for (const double height : rowHeights)
+        blockHeight += height;
+
+    // 3. The title and caption widen the figure up to a readable line, then wrap or elide.
+    figure.title = printable(options.title, Controls::Drop).simplified();
+    figure.titleFont = exportFont(1.6 * label, true);
+    figure.caption = options.caption ? figureCaption(result, b) : QString();
+    figure.captionFont = exportFont(0.9 * label);
+    const QFontMetricsF titleMetrics(figure.titleFont, referenceDevice());
+    const QFontMetricsF captionMetrics(figure.captionFont, referenceDevice());
+    const double readable = std::max(blockWidth, 46 * label);
+    double width = blockWidth;
+    if (!figure.title.isEmpty())
+        width = std::max(width, std::min(readable, titleMetrics.horizontalAdvance(figure.title)));
+    if (!figure.caption.isEmpty())
+        width = std::max(width,
+                         std::min(readable, captionMetrics.horizontalAdvance(figure.caption) + 1));
+
+    // 4. Top to bottom: title, tiles (centred), caption.
+    double y = margin;
+    if (!figure.title.isEmpty()) {
+        figure.titleRect = QRectF(margin, y, width, titleMetrics.height());
+        y += titleMetrics.height() + 0.6 * label;
+    }
+    const double blockLeft = margin + (width - blockWidth) / 2;
+    double rowTop = y;
+    for (int k = 0; k < count; ++k) {
+        FigureTile& tile = figure.tiles[std::size_t(k)];
+        if (k % columns == 0) {
+            if (k > 0)
+                rowTop += rowHeights[std::size_t(k / columns - 1)] + gap;
+            tile.origin = QPointF(blockLeft, rowTop);
+        } else {
+            const FigureTile& left = figure.tiles[std::size_t(k - 1)];
+            tile.origin =
+                QPointF(left.origin.x() + left.layout.boundingRect().width() + gap, rowTop);
+        }
+    }
+    y += blockHeight;
+    if (!figure.caption.isEmpty()) {
+        y += 0.8 * label;
+        const QRectF wrapped = captionMetrics.boundingRect(
+            QRectF(0, 0, width, 1e6), Qt::AlignHCenter | Qt::TextWordWrap, figure.caption);
+        figure.captionRect = QRectF(margin, y, width, wrapped.height());
+        y += wrapped.height();
+    }
+    figure.size = QSizeF(std::ceil(width + 2 * margin), std::ceil(y + margin));
+    return figure;
+}
+
+QSizeF figureSize(const Result& result, const FigureOptions& options)
+{
+    return figureLayout(result, options).size;
+}
+
+QSize figurePixelSize(const Result& result, const FigureOptions& options)
+{
+    const QSizeF points = figureSize(result, options);
+    const double factor = pixelsPerPoint(options);
+    return {std::max(1, qRound(points.width() * factor)),
+            std::max(1, qRound(points.height() * factor))};
+}
+
+void paintFigure(QPainter& painter, const QRectF& target, const Result& result,
+                 const FigureOptions& options)
+{
+    paintFigure(painter, target, figureLayout(result, options));
+}
+
+void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& layout)
+{
+    const QSizeF size = layout.size;
+    if (size.isEmpty() || target.isEmpty())
+        return;
+    const bool vector = isVectorDevice(painter);
+    painter.save();
+    const double s = std::min(target.width() / size.width(), target.height() / size.height());
+    painter.translate(target.center() - QPointF(size.width() * s / 2, size.height() * s / 2));
+    painter.scale(s, s);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+
+    if (!layout.titleRect.isEmpty()) {
+        painter.setFont(layout.titleFont);
+        painter.setPen(Qt::black);
+        const QString title =
+            QFontMetricsF(layout.titleFont, painter.device())
+                .elidedText(layout.title, Qt::ElideRight, layout.titleRect.width());
+        painter.drawText(layout.titleRect, Qt::AlignCenter, title);
+    }
+    for (const FigureTile& tile : layout.tiles) {
+        HeatmapStyle style = tile.style;
+        style.vectorCells = vector;
+        painter.save();
+        painter.translate(tile.origin);
+        paintHeatmap(painter, tile.layout, tile.data, style);
+        painter.restore();
+    }
+    if (!layout.captionRect.isEmpty()) {
+        painter.setFont(layout.captionFont);
+        painter.setPen(QColor(0x4d, 0x4d, 0x4d));
+        painter.drawText(layout.captionRect, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                         layout.caption);
+    }
+    painter.restore();
+}
+
+QImage renderFigureImage(const Result& result, const FigureOptions& options)
+{
+    const FigureLayout layout = figureLayout(result, options);
+    const double factor = pixelsPerPoint(options);
+    const QSize pixels(std::max(1, qRound(layout.size.width() * factor)),
+                       std::max(1, qRound(layout.size.height() * factor)));
+    if (layout.size.isEmpty() || !(factor > 0) || pixels.width() > kMaxFigurePixels ||
+        pixels.height() > kMaxFigurePixels)
+        return {};
+    QImage image(pixels, QImage::Format_RGB32);
+    if (image.isNull())
+        return {};
+    image.fill(Qt::white);
+    image.setDevicePixelRatio(factor);
+    // A point is 1/72 inch, so the image holds 72 · factor pixels per inch.
+    const int dotsPerMeter = qRound(72 * factor / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    QPainter painter(&image);
+    paintFigure(painter, QRectF(QPointF(0, 0), layout.size), layout);
+    return image;
+}
+
+} // namespace attn::ui

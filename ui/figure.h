@@ -1,0 +1,146 @@
+// Figures for slides and handouts: one head, every head as a grid, or their mean, with
+// a title and a caption naming the configuration, as PNG, SVG or PDF — and the numbers
+// behind them as CSV, NPY or JSON.
+//
+// A figure is laid out in points (1/72 inch): the label size is in points, an SVG or
+// PDF page is as many points wide, and a PNG has scale (or dpi/72) pixels per point.
+#pragma once
+
+#include "colormap.h"
+#include "engine.h"
+#include "heatmappainter.h"
+#include "settings.h"
+
+#include <QFont>
+#include <QImage>
+#include <QRectF>
+#include <QSize>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+#include <QStringView>
+
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace attn::ui {
+
+// What a figure shows: one head, all heads as a grid (their mean as the last tile), or
+// the mean of the heads.
+enum class FigureWhat { Head, Grid, Mean };
+
+// The file formats of an export: three figures, then three number formats.
+enum class FigureFormat { Png, Svg, Pdf, Csv, Npy, Json };
+
+// True for PNG, SVG and PDF; false for the number formats.
+[[nodiscard]] bool isFigureFormat(FigureFormat format);
+// "png", "svg", "pdf", "csv", "npy", "json": the command line's spelling and the suffix.
+[[nodiscard]] QString formatSpelling(FigureFormat format);
+// The format spelled `text` (in any case), or nothing.
+[[nodiscard]] std::optional<FigureFormat> formatFromSpelling(QStringView text);
+// The format a file name's suffix names (in any case), or nothing.
+[[nodiscard]] std::optional<FigureFormat> formatFromPath(const QString& path);
+// "png|svg|pdf|csv|npy|json", for help texts and error messages.
+[[nodiscard]] QString allFormatSpellings();
+// A QFileDialog name filter, e.g. "PNG image (*.png)", translated.
+[[nodiscard]] QString formatFilter(FigureFormat format);
+
+// What to show, as the command line's --what spells it: "heads", "mean" or "head:N".
+struct FigureSelection {
+    FigureWhat what = FigureWhat::Grid;
+    int head = 0; // for FigureWhat::Head
+    bool operator==(const FigureSelection&) const = default;
+};
+[[nodiscard]] QString selectionSpelling(const FigureSelection& selection);
+// The selection spelled `text`, or nothing (head numbers are not checked against H here).
+[[nodiscard]] std::optional<FigureSelection> selectionFromSpelling(QStringView text);
+// "heads|mean|head:N".
+[[nodiscard]] QString allSelectionSpellings();
+
+struct FigureOptions {
+    FigureWhat what = FigureWhat::Grid;
+    int head = 0;     // for FigureWhat::Head
+    int sequence = 0; // b, the line of the batch
+    QString title;    // empty: no title line
+    bool caption = true;
+    bool colorbar = true;
+    bool annotate = false; // each weight printed in its cell (cells are made large enough)
+    ColormapName colormap = ColormapName::Viridis;
+    bool sharedScale = true; // one colour range for all heads (one colorbar per grid row)
+    double labelPointSize = 10;
+    double scale = 2.0; // PNG pixels per point (the device-pixel ratio)
+    int dpi = 0;        // if > 0, overrides scale for PNG: pixels = points · dpi / 72
+};
+
+// The figure options that show what the window shows (all heads as a grid).
+[[nodiscard]] FigureOptions figureOptions(const ViewOptions& view);
+
+// One heatmap of a figure: painted by paintHeatmap(layout) with the painter moved to
+// `origin`, so cell (i, j) covers layout.cellRect(i, j).translated(origin) in points.
+struct FigureTile {
+    HeatmapData data;
+    HeatmapStyle style;
+    HeatmapLayout layout;
+    QPointF origin;
+};
+
+// Where everything of a figure goes, in points, the figure's top left corner at (0, 0).
+struct FigureLayout {
+    QSizeF size; // whole points
+    QString title;
+    QFont titleFont;
+    QRectF titleRect; // empty without a title
+    QString caption;
+    QFont captionFont;
+    QRectF captionRect; // empty without a caption
+    std::vector<FigureTile> tiles;
+};
+
+// The caption: "d_model 64 · heads 4 · d_k 16 · seed 42 · scaling … · axis … · mask … · τ 1.00",
+// translated, with the non-default switches (a mask after the softmax, the view-only head
+// split, …) and the sequence appended when they apply.
+[[nodiscard]] QString figureCaption(const Result& result, int sequence);
+
+// The layout of the figure of `result` (which must be valid()).
+[[nodiscard]] FigureLayout figureLayout(const Result& result, const FigureOptions& options);
+
+// The size of the figure in points.
+[[nodiscard]] QSizeF figureSize(const Result& result, const FigureOptions& options);
+
+// The size of the PNG in pixels: the figure size times scale, or times dpi / 72.
+[[nodiscard]] QSize figurePixelSize(const Result& result, const FigureOptions& options);
+
+// Largest PNG side, and most cells a vector figure draws one by one.
+inline constexpr int kMaxFigurePixels = 32768;
+inline constexpr qint64 kMaxVectorCells = 250'000;
+
+// Paints the figure on a white background, scaled to fit `target` and centred in it.
+void paintFigure(QPainter& painter, const QRectF& target, const Result& result,
+                 const FigureOptions& options);
+// The same, laid out before.
+void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& layout);
+
+// The font families of a figure's text, tried in order for each character: the Latin sans
+// found on this system first, then Simplified Chinese ones. Needs a QGuiApplication.
+[[nodiscard]] const QStringList& figureFontFamilies();
+
+// The figure as a raster image of figurePixelSize(), its device-pixel ratio and dots per
+// metre set so a saved PNG carries its DPI. Null when the size is beyond kMaxFigurePixels.
+[[nodiscard]] QImage renderFigureImage(const Result& result, const FigureOptions& options);
+
+// The file's bytes in `format`; on failure returns nothing with a translated one-line
+// reason in `*error`. Number formats ignore the options: CSV is csvReport, NPY the
+// weights P (B, H, T, T), JSON jsonReport.
+[[nodiscard]] std::optional<QByteArray> figureBytes(FigureFormat format, const Result& result,
+                                                    const FigureOptions& options,
+                                                    QString* error = nullptr);
+
+// Writes figureBytes() to `path` atomically (QSaveFile): on failure no partial file is
+// left and an existing file is untouched. Returns an empty string on success, else a
+// translated one-line reason.
+[[nodiscard]] QString exportFigure(const QString& path, FigureFormat format, const Result& result,
+                                   const FigureOptions& options);
+
+} // namespace attn::ui

@@ -1,0 +1,469 @@
+#include "mainwindow.h"
+
+#include "computecontroller.h"
+#include "controlpanel.h"
+#include "exportdialog.h"
+#include "formulabar.h"
+#include "headdialog.h"
+#include "heatmapgrid.h"
+#include "helpdialog.h"
+#include "language.h"
+#include "statisticspanel.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace attn::ui {
+namespace {
+
+// The one action table: text, status tip and shortcut of every action.
+struct ActionSpec {
+    ActionId id;
+    const char* text;
+    const char* statusTip;
+    QKeySequence::StandardKey standardKey;
+    const char* shortcut; // used when there is no standard key
+    bool checkable;
+};
+
+constexpr ActionSpec kActions[] = {
+    {ActionId::ExportFigure, QT_TRANSLATE_NOOP("MainWindow", "Export &Figure…"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "Save the heatmaps as a PNG, SVG or PDF figure for slides and handouts"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+E", false},
+    {ActionId::ExportNumbers, QT_TRANSLATE_NOOP("MainWindow", "Export &Numbers…"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "Save every weight as CSV for a spreadsheet, NPY for NumPy, or JSON"),
+     QKeySequence::UnknownKey, "", false},
+    {ActionId::CopyFigure, QT_TRANSLATE_NOOP("MainWindow", "&Copy Figure"),
+     QT_TRANSLATE_NOOP("MainWindow", "Copy the heatmaps of all heads as an image, to paste "
+                                     "into slides"),
+     QKeySequence::Copy, "Ctrl+C", false},
+    {ActionId::Quit, QT_TRANSLATE_NOOP("MainWindow", "&Quit"),
+     QT_TRANSLATE_NOOP("MainWindow", "Close AttnScope; the configuration is kept for next time"),
+     QKeySequence::Quit, "Ctrl+Q", false},
+    {ActionId::SharedScale, QT_TRANSLATE_NOOP("MainWindow", "&One Colour Scale for All Heads"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "On: every head uses the same colour range, so heads compare directly. "
+                       "Off: each head uses its own range"),
+     QKeySequence::UnknownKey, "Ctrl+K", true},
+    {ActionId::Annotate, QT_TRANSLATE_NOOP("MainWindow", "Show &Values in Cells"),
+     QT_TRANSLATE_NOOP("MainWindow", "Print each weight inside its cell when the cell is large "
+                                     "enough"),
+     QKeySequence::UnknownKey, "Ctrl+E", true},
+    {ActionId::HowToRead, QT_TRANSLATE_NOOP("MainWindow", "&How to Read These Heatmaps"),
+     QT_TRANSLATE_NOOP("MainWindow", "What rows, columns, colours and warnings mean"),
+     QKeySequence::HelpContents, "F1", false},
+    {ActionId::About, QT_TRANSLATE_NOOP("MainWindow", "&About AttnScope"),
+     QT_TRANSLATE_NOOP("MainWindow", "Version and purpose of AttnScope"), QKeySequence::UnknownKey,
+     "", false},
+    {ActionId::AboutQt, QT_TRANSLATE_NOOP("MainWindow", "About &Qt"),
+     QT_TRANSLATE_NOOP("MainWindow", "The Qt version AttnScope runs on"), QKeySequence::UnknownKey,
+     "", false},
+};
+
+QString trMain(const char* text)
+{
+    return QCoreApplication::translate("MainWindow", text);
+}
+
+} // namespace
+
+MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
+    : QMainWindow(parent), language_(language), settings_(settings),
+      controller_(new ComputeController(this)), controls_(new ControlPanel),
+      formula_(new FormulaBar), grid_(new HeatmapGrid), statistics_(new StatisticsPanel)
+{
+    setObjectName("MainWindow");
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(grid_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* centre = new QWidget;
+    auto* layout = new QVBoxLayout(centre);
+    layout->addWidget(formula_);
+    layout->addWidget(scroll, 1);
+    setCentralWidget(centre);
+
+    createActions();
+    createMenus();
+    createToolBar();
+    createDocks();
+    createStatusBar();
+    readSettings();
+
+    connect(controls_, &ControlPanel::requestChanged, this, &MainWindow::submit);
+    connect(controller_, &ComputeController::weightsReady, this,
+            [this](const Result& partial) { grid_->setResult(partial, view_); });
+    connect(controller_, &ComputeController::resultReady, this, &MainWindow::showResult);
+    connect(controller_, &ComputeController::failed, this,
+            [this](const QString& message) { showFailure(message); });
+    connect(controller_, &ComputeController::busyChanged, busyLabel_, &QLabel::setVisible);
+    connect(grid_, &HeatmapGrid::hovered, this, [this](const QString& text) {
+        text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text);
+    });
+    connect(grid_, &HeatmapGrid::headActivated, this, &MainWindow::openHead);
+
+    retranslateUi();
+    submit(); // the window opens with its sentence already computed
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    for (const ActionSpec& spec : kActions) {
+        auto* action = new QAction(this);
+        action->setCheckable(spec.checkable);
+        if (spec.standardKey != QKeySequence::UnknownKey &&
+            !QKeySequence::keyBindings(spec.standardKey).isEmpty())
+            action->setShortcuts(spec.standardKey);
+        else if (*spec.shortcut)
+            action->setShortcut(QKeySequence(QString::fromLatin1(spec.shortcut)));
+        actions_[spec.id] = action;
+    }
+    connect(action(ActionId::ExportFigure), &QAction::triggered, this, &MainWindow::exportFigure);
+    connect(action(ActionId::ExportNumbers), &QAction::triggered, this, &MainWindow::exportNumbers);
+    connect(action(ActionId::CopyFigure), &QAction::triggered, this, &MainWindow::copyFigure);
+    connect(action(ActionId::Quit), &QAction::triggered, this, &QWidget::close);
+    connect(action(ActionId::SharedScale), &QAction::toggled, this, [this](bool on) {
+        ViewOptions view = view_;
+        view.sharedScale = on;
+        setViewOptions(view);
+    });
+    connect(action(ActionId::Annotate), &QAction::toggled, this, [this](bool on) {
+        ViewOptions view = view_;
+        view.annotate = on;
+        setViewOptions(view);
+    });
+    connect(action(ActionId::HowToRead), &QAction::triggered, this, [this] {
+        if (!helpDialog_)
+            helpDialog_ = new HelpDialog(this);
+        helpDialog_->show();
+        helpDialog_->raise();
+    });
+    connect(action(ActionId::About), &QAction::triggered, this, &MainWindow::about);
+    connect(action(ActionId::AboutQt), &QAction::triggered, qApp, &QApplication::aboutQt);
+
+    colormapGroup_ = new QActionGroup(this);
+    for (ColormapName name : Colormap::names()) {
+        auto* action = colormapGroup_->addAction(QString());
+        action->setCheckable(true);
+        action->setData(int(name));
+        connect(action, &QAction::triggered, this, [this, name] {
+            ViewOptions view = view_;
+            view.colormap = name;
+            setViewOptions(view);
+        });
+    }
+
+    languageGroup_ = new QActionGroup(this);
+    for (const QString& code : Language::available()) {
+        auto* action = languageGroup_->addAction(Language::nativeName(code));
+        action->setCheckable(true);
+        action->setData(code);
+        connect(action, &QAction::triggered, this, [this, code] { setLanguage(code); });
+    }
+}
+
+void MainWindow::createMenus()
+{
+    fileMenu_ = menuBar()->addMenu(QString());
+    fileMenu_->addAction(action(ActionId::ExportFigure));
+    fileMenu_->addAction(action(ActionId::ExportNumbers));
+    fileMenu_->addSeparator();
+    fileMenu_->addAction(action(ActionId::Quit));
+
+    editMenu_ = menuBar()->addMenu(QString());
+    editMenu_->addAction(action(ActionId::CopyFigure));
+
+    viewMenu_ = menuBar()->addMenu(QString());
+    colormapMenu_ = viewMenu_->addMenu(QString());
+    colormapMenu_->addActions(colormapGroup_->actions());
+    viewMenu_->addAction(action(ActionId::SharedScale));
+    viewMenu_->addAction(action(ActionId::Annotate));
+    viewMenu_->addSeparator();
+    languageMenu_ = viewMenu_->addMenu(QString());
+    languageMenu_->addActions(languageGroup_->actions());
+
+    helpMenu_ = menuBar()->addMenu(QString());
+    helpMenu_->addAction(action(ActionId::HowToRead));
+    helpMenu_->addSeparator();
+    helpMenu_->addAction(action(ActionId::About));
+    helpMenu_->addAction(action(ActionId::AboutQt));
+}
+
+void MainWindow::createToolBar()
+{
+    viewToolBar_ = addToolBar(QString());
+    viewToolBar_->setObjectName("viewToolBar");
+    sequenceLabel_ = new QLabel;
+    sequenceCombo_ = new QComboBox;
+    sequenceCombo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(sequenceCombo_, &QComboBox::activated, this, [this](int index) {
+        ViewOptions view = view_;
+        view.sequence = index;
+        setViewOptions(view);
+    });
+    colormapCombo_ = new QComboBox;
+    for (ColormapName name : Colormap::names())
+        colormapCombo_->addItem(QString(), int(name));
+    connect(colormapCombo_, &QComboBox::activated, this, [this](int index) {
+        ViewOptions view = view_;
+        view.colormap = ColormapName(colormapCombo_->itemData(index).toInt());
+        setViewOptions(view);
+    });
+    viewToolBar_->addWidget(sequenceLabel_);
+    viewToolBar_->addWidget(sequenceCombo_);
+    viewToolBar_->addSeparator();
+    viewToolBar_->addWidget(colormapCombo_);
+    viewToolBar_->addAction(action(ActionId::SharedScale));
+    viewToolBar_->addAction(action(ActionId::Annotate));
+}
+
+void MainWindow::createDocks()
+{
+    auto* controlsScroll = new QScrollArea;
+    controlsScroll->setWidget(controls_);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsScroll->setMinimumWidth(controls_->sizeHint().width() + 20);
+    controlsDock_ = new QDockWidget(this);
+    controlsDock_->setObjectName("controlsDock");
+    controlsDock_->setWidget(controlsScroll);
+    controlsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, controlsDock_);
+
+    statisticsDock_ = new QDockWidget(this);
+    statisticsDock_->setObjectName("statisticsDock");
+    statisticsDock_->setWidget(statistics_);
+    statisticsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
+}
+
+void MainWindow::createStatusBar()
+{
+    shapeLabel_ = new QLabel;
+    busyLabel_ = new QLabel;
+    busyLabel_->setVisible(false);
+    statusBar()->addPermanentWidget(busyLabel_);
+    statusBar()->addPermanentWidget(shapeLabel_);
+}
+
+void MainWindow::readSettings()
+{
+    const QString code = language_ ? language_->current() : QStringLiteral("en");
+    controls_->setRequest(settings_.request(code));
+    view_ = settings_.view();
+    setViewOptions(view_);
+    if (const QByteArray geometry = settings_.geometry(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    else
+        resize(1440, 920);
+    if (const QByteArray state = settings_.windowState(); !state.isEmpty())
+        restoreState(state);
+}
+
+void MainWindow::writeSettings()
+{
+    settings_.setRequest(controls_->request());
+    settings_.setView(view_);
+    settings_.setWindow(saveGeometry(), saveState());
+    if (language_)
+        settings_.setLanguage(language_->current());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    writeSettings();
+    event->accept();
+}
+
+void MainWindow::setViewOptions(const ViewOptions& view)
+{
+    view_ = view;
+    if (result_.valid())
+        view_.sequence = std::clamp(view_.sequence, 0, result_.batch() - 1);
+    {
+        const QSignalBlocker a(action(ActionId::SharedScale));
+        const QSignalBlocker b(action(ActionId::Annotate));
+        action(ActionId::SharedScale)->setChecked(view_.sharedScale);
+        action(ActionId::Annotate)->setChecked(view_.annotate);
+    }
+    for (QAction* a : colormapGroup_->actions())
+        a->setChecked(ColormapName(a->data().toInt()) == view_.colormap);
+    colormapCombo_->setCurrentIndex(colormapCombo_->findData(int(view_.colormap)));
+    sequenceCombo_->setCurrentIndex(view_.sequence);
+    grid_->setViewOptions(view_);
+    if (result_.valid())
+        statistics_->setResult(result_, view_.sequence);
+}
+
+void MainWindow::setLanguage(const QString& code)
+{
+    if (language_ && language_->apply(code))
+        settings_.setLanguage(code);
+}
+
+void MainWindow::submit()
+{
+    const Request request = controls_->request();
+    if (QString::fromStdString(request.text).trimmed().isEmpty()) {
+        showFailure(tr("The text is empty: type a sentence, one line per sequence."));
+        return;
+    }
+    controller_->submit(request);
+}
+
+void MainWindow::showResult(const Result& result)
+{
+    const int previousBatch = result_.batch();
+    result_ = result;
+    controls_->setTokens(*result.tokens);
+    if (result.batch() != previousBatch)
+        view_.sequence = std::clamp(view_.sequence, 0, result.batch() - 1);
+    updateSequenceChoice();
+    formula_->setConfig(result.config(), [&] {
+        for (int length : result.tokens->lengths)
+            if (length < result.length())
+                return true;
+        return false;
+    }());
+    grid_->setResult(result, view_);
+    statistics_->setResult(result, view_.sequence);
+    shapeLabel_->setText(tr("B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5")
+                             .arg(result.batch())
+                             .arg(result.length())
+                             .arg(result.dModel())
+                             .arg(result.heads())
+                             .arg(result.dK()));
+    if (headDialog_ && headDialog_->isVisible())
+        openHead(openHead_);
+}
+
+void MainWindow::showFailure(const QString& message)
+{
+    controls_->setInputError(message);
+    statusBar()->showMessage(tr("Cannot compute: %1").arg(message));
+}
+
+void MainWindow::updateSequenceChoice()
+{
+    sequenceCombo_->clear();
+    for (int b = 0; b < result_.batch(); ++b) {
+        QStringList words;
+        const auto& tokens = result_.tokens->tokens[std::size_t(b)];
+        for (int t = 0; t < std::min(result_.tokens->lengths[std::size_t(b)], 4); ++t)
+            words << QString::fromStdString(tokens[std::size_t(t)]);
+        sequenceCombo_->addItem(
+            tr("%1: %2…", "sequence number: first words").arg(b).arg(words.join(u' ')));
+    }
+    sequenceCombo_->setCurrentIndex(view_.sequence);
+    sequenceCombo_->setEnabled(result_.batch() > 1);
+}
+
+void MainWindow::openHead(int head)
+{
+    if (!result_.valid())
+        return;
+    if (!headDialog_) {
+        headDialog_ = new HeadDialog(this);
+        connect(headDialog_, &HeadDialog::hovered, this, [this](const QString& text) {
+            text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text);
+        });
+    }
+    openHead_ = std::min(head, result_.heads() - 1);
+    const int index = head < 0 ? result_.heads() : openHead_;
+    headDialog_->setHeatmap(grid_->view(index)->data(), grid_->view(index)->heatmapStyle());
+    headDialog_->show();
+    headDialog_->raise();
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(
+        this, tr("About AttnScope"),
+        tr("<h3>AttnScope %1</h3>"
+           "<p>See softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head, and change "
+           "the formula to watch what each part does.</p>"
+           "<p>With the embedding “torch.randn(B, T, C)” the numbers equal PyTorch's "
+           "torch.manual_seed(seed); torch.randn(…); nn.Linear(…) bit for bit.</p>")
+            .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::exportFigure()
+{
+    if (!result_.valid()) {
+        statusBar()->showMessage(tr("Nothing to export yet: the heatmaps are computing."));
+        return;
+    }
+    ExportDialog dialog(result_, view_, openHead_, this);
+    dialog.exec();
+}
+
+void MainWindow::exportNumbers()
+{
+    if (!result_.valid()) {
+        statusBar()->showMessage(tr("Nothing to export yet: the heatmaps are computing."));
+        return;
+    }
+    exportNumbersInteractively(this, result_);
+}
+
+void MainWindow::copyFigure()
+{
+    copyFigureToClipboard(result_, view_);
+    if (result_.valid())
+        statusBar()->showMessage(tr("Figure copied."), 3000);
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::retranslateUi()
+{
+    setWindowTitle(tr("AttnScope — attention, visible"));
+    for (const ActionSpec& spec : kActions) {
+        action(spec.id)->setText(trMain(spec.text));
+        action(spec.id)->setStatusTip(trMain(spec.statusTip));
+        action(spec.id)->setToolTip(trMain(spec.statusTip));
+    }
+    fileMenu_->setTitle(tr("&File"));
+    editMenu_->setTitle(tr("&Edit"));
+    viewMenu_->setTitle(tr("&View"));
+    colormapMenu_->setTitle(tr("&Colormap"));
+    languageMenu_->setTitle(tr("&Language"));
+    helpMenu_->setTitle(tr("&Help"));
+    viewToolBar_->setWindowTitle(tr("View"));
+    controlsDock_->setWindowTitle(tr("Sentence and Formula"));
+    statisticsDock_->setWindowTitle(tr("Statistics and Warnings"));
+    sequenceLabel_->setText(tr("Sequence:") + u' ');
+    sequenceCombo_->setToolTip(tr("Which line of the batch the heatmaps show"));
+    colormapCombo_->setToolTip(tr("Colour scale of the heatmaps"));
+    for (QAction* a : colormapGroup_->actions())
+        a->setText(Colormap::displayName(ColormapName(a->data().toInt())));
+    for (int k = 0; k < colormapCombo_->count(); ++k)
+        colormapCombo_->setItemText(
+            k, Colormap::displayName(ColormapName(colormapCombo_->itemData(k).toInt())));
+    for (QAction* a : languageGroup_->actions())
+        a->setChecked(language_ && a->data().toString() == language_->current());
+    busyLabel_->setText(tr("computing…"));
+    if (result_.valid())
+        showResult(result_); // numbers stay; their words change
+}
+
+} // namespace attn::ui

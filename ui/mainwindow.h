@@ -1,0 +1,121 @@
+// The main window: controls on the left, the formula and the heatmaps in the middle,
+// the statistics and warnings below.
+#pragma once
+
+#include "engine.h"
+#include "settings.h"
+
+#include <QMainWindow>
+
+#include <map>
+
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QToolBar;
+
+namespace attn::ui {
+
+class ComputeController;
+class ControlPanel;
+class FormulaBar;
+class HeadDialog;
+class HeatmapGrid;
+class HelpDialog;
+class Language;
+class StatisticsPanel;
+
+// Every action of the window; the table in mainwindow.cpp gives each its text,
+// status tip and shortcut.
+enum class ActionId {
+    ExportFigure,
+    ExportNumbers,
+    Quit,
+    CopyFigure,
+    SharedScale,
+    Annotate,
+    HowToRead,
+    About,
+    AboutQt,
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    // `settings` null: the application's QSettings.
+    explicit MainWindow(Language* language, QSettings* settings = nullptr,
+                        QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    [[nodiscard]] QAction* action(ActionId id) const { return actions_.at(id); }
+    [[nodiscard]] ControlPanel* controlPanel() const { return controls_; }
+    [[nodiscard]] HeatmapGrid* heatmapGrid() const { return grid_; }
+    [[nodiscard]] StatisticsPanel* statisticsPanel() const { return statistics_; }
+    [[nodiscard]] FormulaBar* formulaBar() const { return formula_; }
+    [[nodiscard]] ComputeController* controller() const { return controller_; }
+    [[nodiscard]] const Result& lastResult() const { return result_; }
+    [[nodiscard]] const ViewOptions& viewOptions() const { return view_; }
+    void setViewOptions(const ViewOptions& view);
+    // Chooses the interface language ("en", "zh_CN") as the View menu does.
+    void setLanguage(const QString& code);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createDocks();
+    void createStatusBar();
+    void readSettings();
+    void writeSettings();
+    void retranslateUi();
+
+    void submit();
+    void showResult(const Result& result);
+    void showFailure(const QString& message);
+    void updateSequenceChoice();
+    void openHead(int head);
+    void about();
+    void exportFigure();
+    void exportNumbers();
+    void copyFigure();
+
+    Language* language_;
+    AppSettings settings_;
+    ComputeController* controller_;
+    ControlPanel* controls_;
+    FormulaBar* formula_;
+    HeatmapGrid* grid_;
+    StatisticsPanel* statistics_;
+    HeadDialog* headDialog_ = nullptr;
+    HelpDialog* helpDialog_ = nullptr;
+
+    std::map<ActionId, QAction*> actions_;
+    QActionGroup* colormapGroup_ = nullptr;
+    QActionGroup* languageGroup_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
+    QMenu* editMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QMenu* colormapMenu_ = nullptr;
+    QMenu* languageMenu_ = nullptr;
+    QMenu* helpMenu_ = nullptr;
+    QToolBar* viewToolBar_ = nullptr;
+    QComboBox* sequenceCombo_ = nullptr;
+    QLabel* sequenceLabel_ = nullptr;
+    QComboBox* colormapCombo_ = nullptr;
+    QLabel* shapeLabel_ = nullptr;
+    QLabel* busyLabel_ = nullptr;
+    QDockWidget* controlsDock_ = nullptr;
+    QDockWidget* statisticsDock_ = nullptr;
+
+    Result result_;
+    ViewOptions view_;
+    int openHead_ = 0;
+};
+
+} // namespace attn::ui
