@@ -27,6 +27,7 @@ int runWindow(int argc, char* argv[])
 
     attn::ui::MainWindow window(&language);
     window.show();
+    window.offerRecovery();
     return app.exec();
 }
 

@@ -8,6 +8,7 @@
 #include "heatmapgrid.h"
 #include "helpdialog.h"
 #include "language.h"
+#include "sessionfiles.h"
 #include "statisticspanel.h"
 
 #include <QActionGroup>
@@ -15,9 +16,12 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QToolBar>
@@ -37,6 +41,16 @@ struct ActionSpec {
 };
 
 constexpr ActionSpec kActions[] = {
+    {ActionId::OpenSession, QT_TRANSLATE_NOOP("MainWindow", "&Open Session…"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "Open a saved .attnscope session: its text, switches and view"),
+     QKeySequence::Open, "Ctrl+O", false},
+    {ActionId::SaveSession, QT_TRANSLATE_NOOP("MainWindow", "&Save Session"),
+     QT_TRANSLATE_NOOP("MainWindow", "Save the text, every switch and the view to a session file"),
+     QKeySequence::Save, "Ctrl+S", false},
+    {ActionId::SaveSessionAs, QT_TRANSLATE_NOOP("MainWindow", "Save Session &As…"),
+     QT_TRANSLATE_NOOP("MainWindow", "Save the session under a new name"), QKeySequence::SaveAs,
+     "Ctrl+Shift+S", false},
     {ActionId::ExportFigure, QT_TRANSLATE_NOOP("MainWindow", "Export &Figure…"),
      QT_TRANSLATE_NOOP("MainWindow",
                        "Save the heatmaps as a PNG, SVG or PDF figure for slides and handouts"),
@@ -95,6 +109,19 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     layout->addWidget(scroll, 1);
     setCentralWidget(centre);
 
+    sessions_ = new SessionFiles(
+        this, settings,
+        [this] {
+            return Session{controls_->request(), view_};
+        },
+        [this](const Session& session) {
+            controls_->setRequest(session.request);
+            setViewOptions(session.view);
+            submit();
+        });
+    connect(sessions_, &SessionFiles::pathChanged, this, &QWidget::setWindowFilePath);
+    setAcceptDrops(true);
+
     createActions();
     createMenus();
     createToolBar();
@@ -132,6 +159,10 @@ void MainWindow::createActions()
             action->setShortcut(QKeySequence(QString::fromLatin1(spec.shortcut)));
         actions_[spec.id] = action;
     }
+    connect(action(ActionId::OpenSession), &QAction::triggered, sessions_,
+            &SessionFiles::openInteractively);
+    connect(action(ActionId::SaveSession), &QAction::triggered, sessions_, &SessionFiles::save);
+    connect(action(ActionId::SaveSessionAs), &QAction::triggered, sessions_, &SessionFiles::saveAs);
     connect(action(ActionId::ExportFigure), &QAction::triggered, this, &MainWindow::exportFigure);
     connect(action(ActionId::ExportNumbers), &QAction::triggered, this, &MainWindow::exportNumbers);
     connect(action(ActionId::CopyFigure), &QAction::triggered, this, &MainWindow::copyFigure);
@@ -179,6 +210,12 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     fileMenu_ = menuBar()->addMenu(QString());
+    fileMenu_->addAction(action(ActionId::OpenSession));
+    recentMenu_ = fileMenu_->addMenu(QString());
+    sessions_->attachRecentMenu(recentMenu_);
+    fileMenu_->addAction(action(ActionId::SaveSession));
+    fileMenu_->addAction(action(ActionId::SaveSessionAs));
+    fileMenu_->addSeparator();
     fileMenu_->addAction(action(ActionId::ExportFigure));
     fileMenu_->addAction(action(ActionId::ExportNumbers));
     fileMenu_->addSeparator();
@@ -286,7 +323,43 @@ void MainWindow::writeSettings()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     writeSettings();
+    sessions_->closeCleanly();
     event->accept();
+}
+
+void MainWindow::offerRecovery()
+{
+    sessions_->offerRecovery();
+}
+
+namespace {
+
+// The session file a drag carries, or an empty string.
+QString droppedSession(const QMimeData* mime)
+{
+    if (!mime->hasUrls() || mime->urls().size() != 1 || !mime->urls().first().isLocalFile())
+        return {};
+    const QString path = mime->urls().first().toLocalFile();
+    return path.endsWith(QStringLiteral(".attnscope"), Qt::CaseInsensitive) ? path : QString();
+}
+
+} // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedSession(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedSession(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    QString error;
+    if (!sessions_->open(path, &error))
+        QMessageBox::warning(this, tr("Cannot Open Session"), error);
 }
 
 void MainWindow::setViewOptions(const ViewOptions& view)
@@ -329,6 +402,7 @@ void MainWindow::showResult(const Result& result)
 {
     const int previousBatch = result_.batch();
     result_ = result;
+    sessions_->markChanged();
     controls_->setTokens(*result.tokens);
     if (result.batch() != previousBatch)
         view_.sequence = std::clamp(view_.sequence, 0, result.batch() - 1);
@@ -448,6 +522,7 @@ void MainWindow::retranslateUi()
     colormapMenu_->setTitle(tr("&Colormap"));
     languageMenu_->setTitle(tr("&Language"));
     helpMenu_->setTitle(tr("&Help"));
+    recentMenu_->setTitle(tr("Open &Recent"));
     viewToolBar_->setWindowTitle(tr("View"));
     controlsDock_->setWindowTitle(tr("Sentence and Formula"));
     statisticsDock_->setWindowTitle(tr("Statistics and Warnings"));

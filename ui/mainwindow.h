@@ -24,11 +24,15 @@ class HeadDialog;
 class HeatmapGrid;
 class HelpDialog;
 class Language;
+class SessionFiles;
 class StatisticsPanel;
 
 // Every action of the window; the table in mainwindow.cpp gives each its text,
 // status tip and shortcut.
 enum class ActionId {
+    OpenSession,
+    SaveSession,
+    SaveSessionAs,
     ExportFigure,
     ExportNumbers,
     Quit,
@@ -60,9 +64,14 @@ public:
     void setViewOptions(const ViewOptions& view);
     // Chooses the interface language ("en", "zh_CN") as the View menu does.
     void setLanguage(const QString& code);
+    [[nodiscard]] SessionFiles* sessionFiles() const { return sessions_; }
+    // After a crash, offers to restore the autosaved session (call once shown).
+    void offerRecovery();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -94,6 +103,8 @@ private:
     StatisticsPanel* statistics_;
     HeadDialog* headDialog_ = nullptr;
     HelpDialog* helpDialog_ = nullptr;
+    SessionFiles* sessions_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
 
     std::map<ActionId, QAction*> actions_;
     QActionGroup* colormapGroup_ = nullptr;

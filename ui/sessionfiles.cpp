@@ -1,0 +1,202 @@
+#include "sessionfiles.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QWidget>
+
+namespace attn::ui {
+namespace {
+
+constexpr const char* kRecentKey = "session/recent";
+
+QString fileFilter()
+{
+    return SessionFiles::tr("AttnScope sessions (*.attnscope)");
+}
+
+} // namespace
+
+SessionFiles::SessionFiles(QWidget* window, QSettings* settings, std::function<Session()> current,
+                           std::function<void(const Session&)> apply)
+    : QObject(window), window_(window), settings_(settings), current_(std::move(current)),
+      apply_(std::move(apply))
+{
+    // The autosave sits beside the settings file, so a test's settings get their own.
+    const QString folder = settings_
+                               ? QFileInfo(settings_->fileName()).absolutePath()
+                               : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(folder);
+    if (!settings_)
+        ownSettings_ = std::make_unique<QSettings>();
+    autosavePath_ = QDir(folder).filePath(QStringLiteral("autosave.attnscope"));
+    autosaveTimer_.setSingleShot(true);
+    autosaveTimer_.setInterval(kAutosaveDelayMs);
+    connect(&autosaveTimer_, &QTimer::timeout, this, &SessionFiles::writeAutosave);
+}
+
+QSettings& SessionFiles::settings() const
+{
+    return settings_ ? *settings_ : *ownSettings_;
+}
+
+void SessionFiles::openInteractively()
+{
+    const QString start = path_.isEmpty() ? QDir::homePath() : QFileInfo(path_).absolutePath();
+    const QString path =
+        QFileDialog::getOpenFileName(window_, tr("Open Session"), start, fileFilter());
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!open(path, &error))
+        QMessageBox::warning(window_, tr("Cannot Open Session"), error);
+}
+
+bool SessionFiles::open(const QString& path, QString* error)
+{
+    const std::optional<Session> session = loadSession(path, error);
+    if (!session)
+        return false; // loadSession named the problem; nothing was changed
+    apply_(*session);
+    path_ = path;
+    addRecent(path);
+    emit pathChanged(path_);
+    return true;
+}
+
+bool SessionFiles::save()
+{
+    if (path_.isEmpty())
+        return saveAs();
+    QString error;
+    if (saveTo(path_, &error))
+        return true;
+    QMessageBox::warning(window_, tr("Cannot Save Session"), error);
+    return false;
+}
+
+bool SessionFiles::saveAs()
+{
+    const QString start =
+        path_.isEmpty() ? QDir::home().filePath(tr("attention") + QStringLiteral(".attnscope"))
+                        : path_;
+    QFileDialog dialog(window_, tr("Save Session"), start, fileFilter());
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setDefaultSuffix(QStringLiteral("attnscope"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return false;
+    QString error;
+    if (saveTo(dialog.selectedFiles().constFirst(), &error))
+        return true;
+    QMessageBox::warning(window_, tr("Cannot Save Session"), error);
+    return false;
+}
+
+bool SessionFiles::saveTo(const QString& path, QString* error)
+{
+    if (!saveSession(path, current_(), error))
+        return false;
+    path_ = path;
+    addRecent(path);
+    emit pathChanged(path_);
+    return true;
+}
+
+QStringList SessionFiles::recentFiles() const
+{
+    return settings().value(kRecentKey).toStringList();
+}
+
+void SessionFiles::addRecent(const QString& path)
+{
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings().setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void SessionFiles::attachRecentMenu(QMenu* menu)
+{
+    recentMenu_ = menu;
+    rebuildRecentMenu();
+}
+
+void SessionFiles::rebuildRecentMenu()
+{
+    if (!recentMenu_)
+        return;
+    recentMenu_->clear();
+    const QStringList recent = recentFiles();
+    for (int k = 0; k < recent.size(); ++k) {
+        const QString path = recent[k];
+        QAction* action = recentMenu_->addAction(
+            QStringLiteral("&%1 %2").arg(k + 1).arg(QFileInfo(path).fileName()));
+        action->setStatusTip(path);
+        connect(action, &QAction::triggered, this, [this, path] {
+            QString error;
+            if (open(path, &error))
+                return;
+            QMessageBox::warning(window_, tr("Cannot Open Session"), error);
+            if (!QFileInfo::exists(path)) { // gone: drop it from the list
+                QStringList list = recentFiles();
+                list.removeAll(path);
+                settings().setValue(kRecentKey, list);
+                rebuildRecentMenu();
+            }
+        });
+    }
+    if (recent.isEmpty())
+        recentMenu_->addAction(tr("No recent sessions"))->setEnabled(false);
+    recentMenu_->setEnabled(true);
+}
+
+void SessionFiles::markChanged()
+{
+    autosaveTimer_.start();
+}
+
+void SessionFiles::writeAutosave()
+{
+    // Best effort: a full disk must not interrupt the user; the next change tries again.
+    (void)saveSession(autosavePath_, current_(), nullptr);
+}
+
+void SessionFiles::closeCleanly()
+{
+    autosaveTimer_.stop();
+    QFile::remove(autosavePath_);
+}
+
+bool SessionFiles::offerRecovery()
+{
+    if (!QFileInfo::exists(autosavePath_))
+        return false;
+    const QDateTime when = QFileInfo(autosavePath_).lastModified();
+    const auto answer = QMessageBox::question(
+        window_, tr("Restore Your Work?"),
+        tr("AttnScope did not close normally. Restore the sentence and switches you had on "
+           "%1?")
+            .arg(QLocale().toString(when, QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
+    if (answer == QMessageBox::Yes) {
+        QString error;
+        if (const std::optional<Session> session = loadSession(autosavePath_, &error)) {
+            apply_(*session);
+            return true;
+        }
+        QMessageBox::warning(window_, tr("Cannot Restore"), error);
+    }
+    QFile::remove(autosavePath_);
+    return false;
+}
+
+} // namespace attn::ui
