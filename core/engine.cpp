@@ -6,7 +6,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <unistd.h>
 
 namespace attn {
 namespace {
@@ -88,6 +90,25 @@ HeadStack splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode)
 }
 
 } // namespace
+
+double estimatedBytes(int B, int T, int C, int H)
+{
+    const double matrices = 3.0 * B * H * double(T) * T * sizeof(float); // S, L, P
+    const double mask = double(B) * T * T;                               // bool
+    // x, Q, K, V, their head views, the head outputs, the merge and the output.
+    const double tokens = 10.0 * B * double(T) * C * sizeof(float);
+    const double layers = 4.0 * (double(C) * C + C) * sizeof(float);
+    return matrices + mask + tokens + layers;
+}
+
+double memoryLimitBytes()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pageSize <= 0)
+        return 4.0 * (1ull << 30); // unknown: assume a small machine
+    return 0.75 * double(pages) * double(pageSize);
+}
 
 TokenBatch previewTokens(const std::string& text, TokenizerMode mode)
 {
@@ -200,6 +221,15 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     const int T = tokens.length();
     const int C = config.dModel;
     const int H = config.heads;
+    // Refuse what would not fit before allocating any of it.
+    if (const double needed = estimatedBytes(B, T, C, H); needed > memoryLimitBytes()) {
+        char message[256];
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
+                      "can give; use fewer tokens, heads or lines",
+                      needed / double(1ull << 30), memoryLimitBytes() / double(1ull << 30));
+        throw InputError(message);
+    }
 
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode
     // "torch"; then W_q, W_k, W_v, W_o = nn.Linear(C, C), drawn in this order.

@@ -133,6 +133,13 @@ private:
     std::array<double, kStageCount> milliseconds_{};
 };
 
+// The bytes one compute holds at its peak for B sequences of T tokens, C = d_model and
+// H heads: scores, logits and weights (B, H, T, T), the mask, and the (B, T, C) tensors.
+[[nodiscard]] double estimatedBytes(int B, int T, int C, int H);
+
+// How many bytes a compute may take: three quarters of this machine's memory.
+[[nodiscard]] double memoryLimitBytes();
+
 // Tokens of `text` without computing anything else (the UI's chips).
 [[nodiscard]] TokenBatch previewTokens(const std::string& text, TokenizerMode mode);
 

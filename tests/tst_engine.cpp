@@ -45,6 +45,7 @@ private slots:
     void shapes();
     void heatmapsFirstThenTheRest();
     void partialResultDropsStaleStages();
+    void refusesWhatWouldNotFit();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -279,6 +280,32 @@ void TestEngine::partialResultDropsStaleStages()
     const attn::Result again = engine.compute(switched);
     QVERIFY(again.valid());
     QCOMPARE(again.weights.get(), partial.weights.get());
+}
+
+void TestEngine::refusesWhatWouldNotFit()
+{
+    // 64 lines of 4096 tokens and 64 heads: (B, H, T, T) alone is 64·64·4096²·4 bytes.
+    QVERIFY(attn::estimatedBytes(64, 4096, 256, 64) > attn::memoryLimitBytes());
+    std::string line;
+    for (int t = 0; t < 4096; ++t)
+        line += "w ";
+    Request huge;
+    huge.config.tokenizer = attn::TokenizerMode::Spaces;
+    huge.config.dModel = 256;
+    huge.config.heads = 64;
+    for (int b = 0; b < 64; ++b)
+        huge.text += line + "\n";
+
+    AttentionEngine engine;
+    const attn::Result good = engine.compute(baseRequest());
+    try {
+        (void)engine.compute(huge);
+        QFAIL("a compute larger than the machine's memory was accepted");
+    } catch (const attn::InputError& error) {
+        QVERIFY2(QByteArray(error.what()).contains("GiB"), error.what());
+    }
+    QCOMPARE(engine.result().weights.get(), good.weights.get());
+    QCOMPARE(engine.runs(Stage::Embed), 1); // nothing was allocated for it
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
