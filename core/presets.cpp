@@ -1,11 +1,108 @@
 #include "presets.h"
 
+#include "embedding.h"
+#include "tokenizer.h"
+#include "torchrng.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+
 namespace attn {
 namespace {
 
 Request request(std::string text, Config config)
 {
     return Request{std::move(text), config, {}};
+}
+
+using MatrixD = Eigen::MatrixXd;
+using VectorD = Eigen::VectorXd;
+
+// Exercise 3 of the tutorial: a vector for `antecedent` that makes `pronoun`'s row give
+// it `weight` in every head. The other tokens keep their table vectors; positional
+// encoding must be off, because the design assumes x is exactly the table.
+//
+// The layers are the ones the engine draws for `config` in mode "table": W_q, W_k
+// (then W_v, W_o) = nn.Linear(C, C) right after manual_seed. With q_h = pronoun's
+// query in head h (d_k) and W_k^h, b_k^h head h's rows of W_k, the antecedent's score
+// in head h is linear in its vector x:
+//     s_h(x) = q_h · (W_k^h x + b_k^h) = g_hᵀ x + c_h,  g_h = (W_k^h)ᵀ q_h,  c_h = q_h · b_k^h.
+// So H targets s_h = t_h are H linear equations in C unknowns; x is their shortest
+// solution, Gᵀ (G Gᵀ)⁻¹ (t − c).
+std::vector<float> designAntecedent(const Config& config, const std::vector<std::string>& tokens,
+                                    const std::string& pronoun, const std::string& antecedent,
+                                    double weight)
+{
+    const int C = config.dModel, H = config.heads, dK = config.dK();
+    const double scale = scaleFactor(config) / config.temperature; // logit = score · scale
+
+    // 1. The layers, as engine.cpp draws them: W_q first, then W_k.
+    TorchGenerator generator(config.seed);
+    const Linear wq = generator.linear(C, C);
+    const Linear wk = generator.linear(C, C);
+    const auto table = [&](const std::string& token) {
+        return tokenVector(config.seed, token, C).cast<double>().eval();
+    };
+
+    // 2. The pronoun's query, (C) = H heads of d_k.
+    const VectorD q = wq.weight.cast<double>() * table(pronoun) + wq.bias.cast<double>();
+
+    MatrixD g(H, C); // rows g_hᵀ
+    VectorD rhs(H);  // t_h − c_h
+    for (int h = 0; h < H; ++h) {
+        const VectorD qh = q.segment(h * dK, dK);
+        const MatrixD wkh = wk.weight.middleRows(h * dK, dK).cast<double>(); // (d_k, C)
+        const VectorD bkh = wk.bias.segment(h * dK, dK).cast<double>();
+
+        // 3. The logits of every other key in head h (the pronoun's own key among them),
+        //    summed as log Σ exp(l_j), shifted by the largest for stability.
+        std::vector<double> logits;
+        for (const std::string& token : tokens)
+            if (token != antecedent)
+                logits.push_back(scale * qh.dot(wkh * table(token) + bkh));
+        double largest = logits.front();
+        for (double l : logits)
+            largest = std::max(largest, l);
+        double sum = 0;
+        for (double l : logits)
+            sum += std::exp(l - largest);
+        const double logSumExp = largest + std::log(sum);
+
+        // 4. weight = e^l / (e^l + Σ e^l_j) ⇔ l = log(weight / (1 − weight)) + log Σ e^l_j.
+        const double target = (std::log(weight / (1.0 - weight)) + logSumExp) / scale;
+        g.row(h) = (wkh.transpose() * qh).transpose();
+        rhs(h) = target - qh.dot(bkh);
+    }
+
+    // 5. The shortest x with G x = t − c.
+    const VectorD x = g.transpose() * (g * g.transpose()).ldlt().solve(rhs);
+    std::vector<float> values(static_cast<std::size_t>(C));
+    for (int c = 0; c < C; ++c)
+        values[static_cast<std::size_t>(c)] = static_cast<float>(x(c));
+    return values;
+}
+
+// A coreference lesson on `text` (one line, tokens separated by spaces): `pronoun`'s row puts
+// kCoreferenceWeight on `antecedent` in every head, by design.
+constexpr double kCoreferenceWeight = 0.8;
+
+Request coreference(std::string text, const std::string& pronoun, const std::string& antecedent)
+{
+    Config config;
+    config.tokenizer = TokenizerMode::Spaces;
+    config.seed = 42;
+    config.dModel = 16;
+    config.heads = 2;
+    config.embedding = EmbeddingMode::Table;
+    config.positional = Positional::None;
+
+    const std::vector<std::string> tokens = tokenizeLine(text, config.tokenizer);
+    Request lesson = request(std::move(text), config);
+    lesson.embeddingOverrides[antecedent] =
+        designAntecedent(config, tokens, pronoun, antecedent, kCoreferenceWeight);
+    return lesson;
 }
 
 std::vector<Preset> makePresets()
@@ -55,6 +152,26 @@ std::vector<Preset> makePresets()
     after.maskStage = MaskStage::AfterSoftmax;
     list.push_back({"mask-after-softmax", "masking after the softmax: rows no longer sum to 1",
                     request("The cat sat on the mat because it was tired .", after)});
+
+    // The padding mask hides a <pad> key from every query, so over the keys no row is
+    // ever fully masked. Over the queries (dim=-2) a <pad> key's column is: every entry
+    // of the slice the softmax normalises is masked, and -inf turns it into 0/0.
+    Config fullyMasked;
+    fullyMasked.tokenizer = TokenizerMode::Spaces;
+    fullyMasked.axis = SoftmaxAxis::Queries;
+    fullyMasked.maskFill = MaskFill::NegInf;
+    fullyMasked.paddingMask = true;
+    list.push_back({"fully-masked-row",
+                    "a softmax slice with every entry masked: NaN with -inf, uniform with -1e9",
+                    request("The cat sat on the mat .\nThe cat slept .", fullyMasked)});
+
+    list.push_back({"coreference",
+                    "exercise 3: a designed vector for 猫 draws 它's attention to 猫 in every head",
+                    coreference("猫 坐 在 垫子 上 因为 它 累 了", "它", "猫")});
+    list.push_back(
+        {"coreference-en",
+         "exercise 3 in English: a designed vector for \"cat\" draws the attention of \"it\"",
+         coreference("The cat sat on the mat because it was tired", "it", "cat")});
 
     return list;
 }

@@ -1,0 +1,650 @@
+// Every preset shows the effect its explanation promises, with the numbers the panel
+// quotes: computed in process, through `attnscope compute --preset NAME --json -`, and
+// explained by the preset panel in English and, through the real .qm, in Chinese.
+#include "engine.h"
+#include "presetpanel.h"
+#include "presets.h"
+#include "statistics.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+#include <QTranslator>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+
+using namespace attn;
+using attn::ui::PresetPanel;
+
+namespace {
+
+constexpr int kTimeoutMs = 120'000;
+
+// A failed expectation as a message; empty when everything held.
+using Check = std::function<QString(const Result&)>;
+
+Result compute(const Request& request)
+{
+    AttentionEngine engine;
+    return engine.compute(request);
+}
+
+Request presetRequest(const QString& name)
+{
+    const Preset* preset = findPreset(name.toStdString());
+    return preset ? preset->request : Request{};
+}
+
+// `request` with one change.
+Request with(Request request, const std::function<void(Config&)>& change)
+{
+    change(request.config);
+    return request;
+}
+
+bool near(double value, double expected, double tolerance)
+{
+    return std::abs(value - expected) <= tolerance;
+}
+
+// The first problem of `problems`, or an empty string when there is none.
+QString firstProblem(std::initializer_list<QString> problems)
+{
+    for (const QString& problem : problems)
+        if (!problem.isEmpty())
+            return problem;
+    return {};
+}
+
+QString expect(bool holds, const QString& problem)
+{
+    return holds ? QString() : problem;
+}
+
+// A figure the explanation quotes, to `tolerance`.
+QString expectFigure(const char* what, double value, double expected, double tolerance = 5e-5)
+{
+    return expect(near(value, expected, tolerance), QStringLiteral("%1 is %2, expected %3")
+                                                        .arg(QLatin1String(what))
+                                                        .arg(value, 0, 'f', 6)
+                                                        .arg(expected, 0, 'f', 6));
+}
+
+// The range [min, max] of the row or column sums the explanation quotes.
+QString expectRange(const char* what, double min, double max, double from, double to,
+                    double tolerance = 5e-5)
+{
+    return expect(near(min, from, tolerance) && near(max, to, tolerance),
+                  QStringLiteral("%1 range from %2 to %3, expected %4 to %5")
+                      .arg(QLatin1String(what))
+                      .arg(min, 0, 'f', 6)
+                      .arg(max, 0, 'f', 6)
+                      .arg(from, 0, 'f', 4)
+                      .arg(to, 0, 'f', 4));
+}
+
+QString expectRowSumsOne(const Statistics& s)
+{
+    return expectRange("row sums", s.rowSumMin, s.rowSumMax, 1.0, 1.0, 1e-5);
+}
+
+QString expectWarning(const Result& r, WarningKind kind, const char* name)
+{
+    const auto& warnings = r.stats->warnings;
+    return expect(std::any_of(warnings.begin(), warnings.end(),
+                              [kind](const Warning& w) { return w.kind == kind; }),
+                  QStringLiteral("no %1 warning").arg(QLatin1String(name)));
+}
+
+// The largest |P[b][h][i][j] − expected(b, h, i, j)| over the cells `where` selects,
+// as a problem naming it and where it is when it exceeds `tolerance`.
+QString expectWeights(const Result& r, const char* what,
+                      const std::function<bool(int, int, int, int)>& where,
+                      const std::function<double(int, int, int, int)>& expected, double tolerance)
+{
+    double largest = 0;
+    QString at;
+    for (int b = 0; b < r.batch(); ++b)
+        for (int h = 0; h < r.heads(); ++h)
+            for (int i = 0; i < r.length(); ++i)
+                for (int j = 0; j < r.length(); ++j) {
+                    if (!where(b, h, i, j))
+                        continue;
+                    const double weight = r.weights->at(b, h)(i, j);
+                    const double diff = std::abs(weight - expected(b, h, i, j));
+                    if (!(diff <= largest)) { // NaN counts as the largest
+                        largest = std::isnan(diff) ? std::numeric_limits<double>::infinity() : diff;
+                        at = QStringLiteral("[%1][%2][%3][%4]").arg(b).arg(h).arg(i).arg(j);
+                    }
+                }
+    return expect(
+        largest <= tolerance,
+        QStringLiteral("%1: off by %2 at %3").arg(QLatin1String(what)).arg(largest).arg(at));
+}
+
+bool upper(int, int, int i, int j)
+{
+    return j > i;
+}
+
+double zero(int, int, int, int)
+{
+    return 0.0;
+}
+
+QString checkArticle(const Result& r)
+{
+    const Statistics& s = *r.stats;
+    const auto& output = r.aggregation->output;
+    const Result wide = compute(with(r.request, [](Config& c) {
+        c.dModel = 512;
+        c.scale = ScaleMode::None;
+    }));
+    return firstProblem({
+        expectFigure("std before scaling", s.stdScores, 1.1888),
+        expectFigure("std after scaling", s.stdLogits, 0.2972),
+        expectFigure("std after / before", s.stdLogits / s.stdScores, 0.25, 1e-6),
+        expectRowSumsOne(s),
+        expectRange("column sums", s.colSumMin, s.colSumMax, 0.8602, 1.1298),
+        expect(output.size() == 2 && output[0].rows() == 4 && output[0].cols() == 16,
+               QStringLiteral("the output is not (2, 4, 16)")),
+        // Exercise 1: d_model 512 without scaling.
+        expectFigure("exercise 1: std", wide.stats->stdScores, 8.2085),
+        expectFigure("exercise 1: saturated share", wide.stats->saturatedShare, 5.0 / 8.0, 1e-9),
+    });
+}
+
+QString checkSaturation(const Result& r)
+{
+    const Statistics& s = *r.stats;
+    const Result scaled = compute(with(r.request, [](Config& c) { c.scale = ScaleMode::SqrtDk; }));
+    return firstProblem({
+        expectFigure("std before scaling", s.stdScores, 10.6405),
+        expectFigure("std after scaling", s.stdLogits, 10.6405),
+        expect(s.saturatedRows == 3 && s.choiceRows == 11 && s.saturatedShare >= kWarnShare,
+               QStringLiteral("%1 of %2 rows saturated").arg(s.saturatedRows).arg(s.choiceRows)),
+        expectFigure("mean largest weight", s.meanRowMax, 0.80, 5e-3),
+        expectFigure("mean entropy", s.meanEntropy, 0.72, 5e-3),
+        expectFigure("largest entropy", s.meanEntropyMax, 3.46, 5e-3),
+        expectWarning(r, WarningKind::SaturatedNoScaling, "SaturatedNoScaling"),
+        expectFigure("scaled: std", scaled.stats->stdLogits, 0.4702),
+        expect(scaled.stats->saturatedRows == 0, QStringLiteral("scaled: rows saturated")),
+        expectFigure("scaled: mean entropy", scaled.stats->meanEntropy, 3.33, 5e-3),
+    });
+}
+
+QString checkWrongAxisQueries(const Result& r)
+{
+    const Statistics& s = *r.stats;
+    const Result keys = compute(with(r.request, [](Config& c) { c.axis = SoftmaxAxis::Keys; }));
+    return firstProblem({
+        expectRange("column sums", s.colSumMin, s.colSumMax, 1.0, 1.0, 1e-5),
+        expectRange("row sums", s.rowSumMin, s.rowSumMax, 0.3557, 1.6504),
+        expectWarning(r, WarningKind::RowsNotNormalizedQueries, "RowsNotNormalizedQueries"),
+        expectRowSumsOne(*keys.stats),
+    });
+}
+
+QString checkWrongAxisBatch(const Result& r)
+{
+    const Statistics& s = *r.stats;
+    return firstProblem({
+        expect(r.batch() == 2 && r.length() == 7, QStringLiteral("B and T are not 2 and 7")),
+        expectWeights(
+            r, "P[0] + P[1] = 1", [](int b, int, int, int) { return b == 0; },
+            [&r](int, int h, int i, int j) { return 1.0 - r.weights->at(1, h)(i, j); }, 1e-6),
+        expectRange("row sums", s.rowSumMin, s.rowSumMax, 2.0587, 4.9413),
+        expectWarning(r, WarningKind::RowsNotNormalizedBatch, "RowsNotNormalizedBatch"),
+    });
+}
+
+QString checkCausalDecoder(const Result& r)
+{
+    return firstProblem({
+        expectWeights(r, "the upper triangle is 0", upper, zero, 0.0),
+        expectWeights(
+            r, "row 0 is [1, 0, …]", [](int, int, int i, int) { return i == 0; },
+            [](int, int, int, int j) { return j == 0 ? 1.0 : 0.0; }, 1e-7),
+        expectRowSumsOne(*r.stats),
+    });
+}
+
+// Row i of head h holds 16 of the 64 features of token ⌊(11h + i)/4⌋.
+QString expectViewRows(const Result& r)
+{
+    const int T = r.length(), dK = r.dK(), perToken = r.dModel() / dK;
+    if (T != 11 || dK != 16 || r.heads() != 4)
+        return QStringLiteral("T = %1, d_k = %2, H = %3").arg(T).arg(dK).arg(r.heads());
+    for (int h = 0; h < r.heads(); ++h)
+        for (int i = 0; i < T; ++i) {
+            const int flat = h * T + i;
+            const Matrix expected =
+                r.projection->q[0].row(flat / perToken).segment((flat % perToken) * dK, dK);
+            if (r.split->q.at(0, h).row(i) != expected)
+                return QStringLiteral("row %1 of head %2 is not from token %3")
+                    .arg(i)
+                    .arg(h)
+                    .arg(flat / perToken);
+        }
+    return {};
+}
+
+QString checkHeadSplitBug(const Result& r)
+{
+    const Result fixed =
+        compute(with(r.request, [](Config& c) { c.headSplit = HeadSplit::Transpose; }));
+    double smallest = std::numeric_limits<double>::infinity(); // over heads: max |P − P_transpose|
+    for (int h = 0; h < r.heads(); ++h)
+        smallest = std::min<double>(
+            smallest, (r.weights->at(0, h) - fixed.weights->at(0, h)).cwiseAbs().maxCoeff());
+    return firstProblem({
+        expectWarning(r, WarningKind::HeadSplitView, "HeadSplitView"),
+        expectRowSumsOne(*r.stats),
+        expectViewRows(r),
+        expect(smallest > 0.01, QStringLiteral("a head equals the transpose split's")),
+    });
+}
+
+QString checkMaskAfterSoftmax(const Result& r)
+{
+    const int T = r.length();
+    double rowZeroMin = 1, rowZeroMax = 0, before = 0; // before: largest sum of rows 0 … T-2
+    for (const HeadStatistics& s : r.stats->heads) {
+        rowZeroMin = std::min(rowZeroMin, s.rowSums.front());
+        rowZeroMax = std::max(rowZeroMax, s.rowSums.front());
+        before = std::max(before, *std::max_element(s.rowSums.begin(), s.rowSums.end() - 1));
+        if (!near(s.rowSums.back(), 1.0, 1e-5))
+            return QStringLiteral("the last row of head %1 sums to %2")
+                .arg(s.head)
+                .arg(s.rowSums.back());
+    }
+    return firstProblem({
+        expect(T == 11 && before < 0.999,
+               QStringLiteral("a row before the last sums to %1").arg(before)),
+        expectRange("row 0's sums", rowZeroMin, rowZeroMax, 0.0992, 0.1313),
+        expectWeights(r, "the upper triangle is 0", upper, zero, 0.0),
+        expectWarning(r, WarningKind::RowsNotNormalizedMask, "RowsNotNormalizedMask"),
+    });
+}
+
+QString checkFullyMaskedRow(const Result& r)
+{
+    // The <pad> keys 4–6 of sentence 1: NaN with -inf exactly there, 1/7 with -1e9.
+    const auto padColumn = [](int b, int, int, int j) { return b == 1 && j >= 4; };
+    int misplacedNan = 0;
+    for (int b = 0; b < r.batch(); ++b)
+        for (int h = 0; h < r.heads(); ++h)
+            for (int i = 0; i < r.length(); ++i)
+                for (int j = 0; j < r.length(); ++j)
+                    misplacedNan += std::isnan(r.weights->at(b, h)(i, j)) != padColumn(b, h, i, j);
+    const Result billion =
+        compute(with(r.request, [](Config& c) { c.maskFill = MaskFill::NegBillion; }));
+    const auto nanCount = [&r](const std::function<void(Config&)>& change) {
+        return compute(with(r.request, change)).stats->nanCount;
+    };
+    return firstProblem({
+        expect(misplacedNan == 0, QStringLiteral("%1 cells with NaN where none belongs, or "
+                                                 "without NaN in a <pad> column")
+                                      .arg(misplacedNan)),
+        expect(r.stats->nanCount == 84, QStringLiteral("%1 NaN, not 84").arg(r.stats->nanCount)),
+        expectWarning(r, WarningKind::NanColumns, "NanColumns"),
+        expect(billion.stats->nanCount == 0, QStringLiteral("NaN with -1e9")),
+        expectWeights(
+            billion, "-1e9: the <pad> columns are 1/7", padColumn,
+            [](int, int, int, int) { return 1.0 / 7.0; }, 1e-6),
+        // Over the keys no row is fully masked, with either fill; batch + causal is.
+        expect(nanCount([](Config& c) { c.axis = SoftmaxAxis::Keys; }) == 0,
+               QStringLiteral("NaN over the keys with -inf")),
+        expect(nanCount([](Config& c) {
+                   c.axis = SoftmaxAxis::Keys;
+                   c.maskFill = MaskFill::NegBillion;
+               }) == 0,
+               QStringLiteral("NaN over the keys with -1e9")),
+        expect(nanCount([](Config& c) {
+                   c.axis = SoftmaxAxis::Batch;
+                   c.mask = MaskKind::Causal;
+               }) > 0,
+               QStringLiteral("no NaN over the batch with the causal mask")),
+    });
+}
+
+// The pronoun's row: every head gives the antecedent 0.8 and no other key `otherMax`,
+// so the mean over heads peaks at the antecedent; the output follows, and seed 7 undoes it.
+Check coreference(std::string pronoun, std::string antecedent, double norm, double otherMax,
+                  double seed7)
+{
+    return [=](const Result& r) -> QString {
+        const auto& tokens = r.tokens->tokens[0];
+        const auto index = [&tokens](const std::string& token) {
+            return static_cast<int>(std::find(tokens.begin(), tokens.end(), token) -
+                                    tokens.begin());
+        };
+        const int p = index(pronoun), a = index(antecedent), T = r.length();
+        if (p == T || a == T)
+            return QStringLiteral("the pronoun or the antecedent is not a token");
+        const Matrix mean = meanOverHeads(*r.weights, 0); // (T, T)
+        Eigen::Index peak = 0;
+        mean.row(p).maxCoeff(&peak);
+        const Vector out = r.aggregation->merged[0].row(p).transpose(); // before W_o
+        const Vector value = r.projection->v[0].row(a).transpose();
+        const Result other = compute(with(r.request, [](Config& c) { c.seed = 7; }));
+        return firstProblem({
+            expect(peak == a,
+                   QStringLiteral("the mean row peaks at column %1, not %2").arg(peak).arg(a)),
+            expectFigure("the mean weight on the antecedent", mean(p, a), 0.8, 1e-4),
+            expectWeights(
+                r, "every head gives the antecedent 0.8",
+                [p, a](int, int, int i, int j) { return i == p && j == a; },
+                [](int, int, int, int) { return 0.8; }, 1e-4),
+            expectWeights(
+                r, "no other key gets more than the limit",
+                [p, a](int, int, int i, int j) { return i == p && j != a; }, zero, otherMax),
+            expectFigure("cos(output, V(antecedent))", out.dot(value) / (out.norm() * value.norm()),
+                         0.9999, 5e-4),
+            expectFigure("the antecedent's norm", r.x->at(0).row(a).norm(), norm, 0.05),
+            expectFigure("seed 7: the mean weight on the antecedent",
+                         meanOverHeads(*other.weights, 0)(p, a), seed7, 5e-3),
+        });
+    };
+}
+
+// What each preset promises (for the row names) and the check that it holds.
+struct Expectation {
+    const char* promise;
+    Check check;
+};
+
+const std::map<QString, Expectation>& expectations()
+{
+    static const std::map<QString, Expectation> table = {
+        {"article", {"std 1.1888 -> 0.2972, rows sum to 1, output (2, 4, 16)", checkArticle}},
+        {"saturation", {"3 of 11 rows saturated, SaturatedNoScaling", checkSaturation}},
+        {"wrong-axis-queries", {"columns sum to 1, rows do not", checkWrongAxisQueries}},
+        {"wrong-axis-batch", {"the two sentences' weights sum to 1", checkWrongAxisBatch}},
+        {"causal-decoder", {"upper triangle 0", checkCausalDecoder}},
+        {"head-split-bug", {"HeadSplitView, heads differ from transpose", checkHeadSplitBug}},
+        {"mask-after-softmax", {"rows sum to less than 1", checkMaskAfterSoftmax}},
+        {"fully-masked-row", {"NaN with -inf, uniform with -1e9", checkFullyMaskedRow}},
+        {"coreference", {"row 它 peaks at 猫", coreference("它", "猫", 15.18, 0.04, 0.128)}},
+        {"coreference-en", {"row it peaks at cat", coreference("it", "cat", 18.88, 0.05, 0.116)}},
+    };
+    return table;
+}
+
+void addPresetRows()
+{
+    QTest::addColumn<QString>("name");
+    for (const QString& name : PresetPanel::presetNames()) {
+        const auto found = expectations().find(name);
+        const QString row =
+            name + ": " + (found != expectations().end() ? found->second.promise : "?");
+        QTest::newRow(row.toUtf8().constData()) << name;
+    }
+}
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run attnscope(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(ATTN_BINARY), arguments);
+    Run run;
+    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
+        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+// The text segments of an explanation: paragraphs, headings and list items.
+QStringList segments(const QString& html)
+{
+    static const QRegularExpression element(QStringLiteral("<(p|h4|li)>(.*?)</\\1>"));
+    QStringList found;
+    for (auto it = element.globalMatch(html); it.hasNext();)
+        found << it.next().captured(2);
+    return found;
+}
+
+} // namespace
+
+class TestPresets : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyPresetHasACheck();
+    void effect_data();
+    void effect();
+    void commandLine_data();
+    void commandLine();
+    void explanation_data();
+    void explanation();
+    void clearShowsHint();
+    void menu();
+    void chinese_data();
+    void chinese();
+    void menuInChinese();
+    void cleanup();
+
+private:
+    QTranslator chinese_;
+};
+
+void TestPresets::everyPresetHasACheck()
+{
+    for (const QString& name : PresetPanel::presetNames())
+        QVERIFY2(expectations().count(name) == 1, qPrintable("no check for the preset " + name));
+    QVERIFY(PresetPanel::presetNames().size() >= 10);
+    QVERIFY2(!findPreset("cross-attention"), "the engine has no cross-attention yet");
+}
+
+void TestPresets::effect_data()
+{
+    addPresetRows();
+}
+
+void TestPresets::effect()
+{
+    QFETCH(QString, name);
+    const Preset* preset = findPreset(name.toStdString());
+    QVERIFY(preset);
+    QVERIFY(!preset->summary.empty());
+    const Result result = compute(preset->request);
+    QVERIFY(result.valid());
+    const QString failure = expectations().at(name).check(result);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+}
+
+void TestPresets::commandLine_data()
+{
+    addPresetRows();
+}
+
+// The JSON of the command line holds the in-process weights (NaN as null), so it reports
+// the same effect; the coreference rows are read from the JSON alone as well.
+void TestPresets::commandLine()
+{
+    QFETCH(QString, name);
+    const Run run = attnscope({"compute", "--preset", name, "--json", "-"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QJsonParseError error;
+    const QJsonObject json = QJsonDocument::fromJson(run.out, &error).object();
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+
+    const Result r = compute(presetRequest(name));
+    const QJsonArray heads = json["heads"].toArray();
+    QCOMPARE(heads.size(), r.batch() * r.heads());
+    double largest = 0;
+    QString at;
+    for (const QJsonValue& head : heads) {
+        const int b = head["batch"].toInt(), h = head["head"].toInt();
+        const QJsonArray rows = head["weights"].toArray();
+        for (int i = 0; i < r.length(); ++i)
+            for (int j = 0; j < r.length(); ++j) {
+                const QJsonValue cell = rows[i].toArray()[j];
+                const float expected = r.weights->at(b, h)(i, j);
+                const double diff = cell.isNull() ? (std::isnan(expected) ? 0.0 : 1.0)
+                                                  : std::abs(cell.toDouble() - expected);
+                if (!(diff <= largest)) {
+                    largest = std::isnan(diff) ? 1.0 : diff;
+                    at = QStringLiteral("[%1][%2][%3][%4]").arg(b).arg(h).arg(i).arg(j);
+                }
+            }
+    }
+    QVERIFY2(largest < 1e-6,
+             qPrintable(QStringLiteral("largest difference %1 at %2").arg(largest).arg(at)));
+    QCOMPARE(json["stats"]["nan_count"].toInt(), r.stats->nanCount);
+
+    if (name.startsWith(u"coreference")) {
+        const QString pronoun =
+            name == u"coreference" ? QStringLiteral("它") : QStringLiteral("it");
+        const QString antecedent =
+            name == u"coreference" ? QStringLiteral("猫") : QStringLiteral("cat");
+        const QJsonArray tokens = json["tokens"].toArray()[0].toArray();
+        const qsizetype p = tokens.toVariantList().indexOf(pronoun);
+        QVERIFY(p >= 0);
+        const qsizetype T = tokens.size();
+        std::vector<double> mean(static_cast<std::size_t>(T), 0.0);
+        for (const QJsonValue& head : heads)
+            for (qsizetype j = 0; j < T; ++j)
+                mean[static_cast<std::size_t>(j)] +=
+                    head["weights"].toArray()[p].toArray()[j].toDouble() / heads.size();
+        const auto peak = std::max_element(mean.begin(), mean.end()) - mean.begin();
+        QCOMPARE(tokens[peak].toString(), antecedent);
+        QVERIFY2(near(mean[static_cast<std::size_t>(peak)], 0.8, 1e-4),
+                 qPrintable(QString::number(mean[static_cast<std::size_t>(peak)])));
+    }
+    if (name == u"fully-masked-row") {
+        QCOMPARE(json["stats"]["nan_count"].toInt(), 84);
+        const Run billion =
+            attnscope({"compute", "--preset", name, "--mask-fill=-1e9", "--json", "-"});
+        QVERIFY2(billion.exitCode == 0, billion.err.constData());
+        const QJsonObject b = QJsonDocument::fromJson(billion.out).object();
+        QCOMPARE(b["stats"]["nan_count"].toInt(), 0);
+    }
+}
+
+void TestPresets::explanation_data()
+{
+    addPresetRows();
+}
+
+void TestPresets::explanation()
+{
+    QFETCH(QString, name);
+    PresetPanel panel;
+    panel.showPreset(name);
+    QCOMPARE(panel.presetName(), name);
+    QCOMPARE(panel.title(), PresetPanel::displayName(name));
+    QVERIFY2(panel.title().endsWith("(" + name + ")"), qPrintable(panel.title()));
+    QVERIFY(!PresetPanel::summary(name).isEmpty());
+    const QString html = panel.explanation();
+    QCOMPARE(html, PresetPanel::explanationHtml(name));
+    const qsizetype points = html.count(QStringLiteral("<li>"));
+    QVERIFY2(points >= 3 && points <= 6, qPrintable(QStringLiteral("%1 points").arg(points)));
+    QVERIFY(html.contains(QStringLiteral("How to read the output")));
+    QVERIFY(html.contains(QStringLiteral("--preset ") + name));
+    // Every explanation quotes a number to expect.
+    QVERIFY(html.contains(QRegularExpression(QStringLiteral("\\d\\.\\d"))));
+}
+
+void TestPresets::clearShowsHint()
+{
+    PresetPanel panel;
+    QVERIFY(panel.presetName().isEmpty());
+    QVERIFY(panel.explanation().contains(QStringLiteral("Presets menu")));
+    panel.showPreset(QStringLiteral("article"));
+    QCOMPARE(panel.presetName(), QStringLiteral("article"));
+    panel.clear();
+    QVERIFY(panel.presetName().isEmpty());
+    QVERIFY(panel.explanation().contains(QStringLiteral("Presets menu")));
+    panel.showPreset(QStringLiteral("no-such-preset"));
+    QVERIFY(panel.presetName().isEmpty());
+}
+
+void TestPresets::menu()
+{
+    QWidget window;
+    QStringList chosen;
+    QMenu* menu = ui::createPresetMenu(&window, [&chosen](const QString& name) { chosen << name; });
+    QVERIFY(menu);
+    QCOMPARE(menu->parent(), &window);
+    QCOMPARE(menu->title(), QStringLiteral("&Presets"));
+    const QStringList names = PresetPanel::presetNames();
+    QCOMPARE(menu->actions().size(), names.size());
+    for (qsizetype k = 0; k < names.size(); ++k) {
+        QAction* action = menu->actions()[k];
+        QCOMPARE(action->objectName(), "preset-" + names[k]);
+        QCOMPARE(action->data().toString(), names[k]);
+        QCOMPARE(action->text(), PresetPanel::displayName(names[k]));
+        QVERIFY(!action->statusTip().isEmpty());
+        action->trigger();
+    }
+    QCOMPARE(chosen, names);
+}
+
+void TestPresets::chinese_data()
+{
+    addPresetRows();
+}
+
+// Through the real translation the app embeds: every segment of every explanation
+// differs from the English one, and the heading is the tutorial's own.
+void TestPresets::chinese()
+{
+    QFETCH(QString, name);
+    PresetPanel panel;
+    panel.showPreset(name);
+    const QString englishTitle = panel.title();
+    const QStringList english = segments(panel.explanation());
+    QVERIFY(english.size() >= 6);
+
+    QVERIFY(chinese_.load(QStringLiteral(":/i18n/attnscope_zh_CN.qm")));
+    QVERIFY(QCoreApplication::installTranslator(&chinese_));
+    QTRY_VERIFY(panel.title() != englishTitle);
+    const QStringList chinese = segments(panel.explanation());
+    QCOMPARE(chinese.size(), english.size());
+    QVERIFY2(panel.explanation().contains(QStringLiteral("输出结果怎么看")),
+             qPrintable(panel.explanation()));
+    QVERIFY(panel.title().endsWith("(" + name + ")") || panel.title().endsWith("（" + name + "）"));
+    for (qsizetype k = 0; k < english.size(); ++k)
+        QVERIFY2(chinese[k] != english[k], qPrintable("not translated: " + english[k]));
+    QVERIFY(!PresetPanel::summary(name).isEmpty());
+}
+
+void TestPresets::menuInChinese()
+{
+    QWidget window;
+    QMenu* menu = ui::createPresetMenu(&window, [](const QString&) {});
+    const QString englishTitle = menu->title();
+    const QString englishFirst = menu->actions().constFirst()->text();
+    QVERIFY(chinese_.load(QStringLiteral(":/i18n/attnscope_zh_CN.qm")));
+    QVERIFY(QCoreApplication::installTranslator(&chinese_));
+    QTRY_VERIFY(menu->title() != englishTitle);
+    QVERIFY(menu->actions().constFirst()->text() != englishFirst);
+    QVERIFY(PresetPanel().explanation() != QString());
+}
+
+void TestPresets::cleanup()
+{
+    QCoreApplication::removeTranslator(&chinese_);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+}
+
+QTEST_MAIN(TestPresets)
+#include "tst_presets.moc"
