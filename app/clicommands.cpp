@@ -4,6 +4,7 @@
 #include "exportcommand.h"
 #include "presets.h"
 #include "report.h"
+#include "sweepcommand.h"
 
 #include <cstdio>
 #include <exception>
@@ -30,19 +31,25 @@ void printHelp()
         "  attnscope export [options] --out FILE\n"
         "                                 write a figure (png, svg, pdf) or the numbers\n"
         "                                 (csv, npy, json) without opening the window\n"
+        "  attnscope sweep [options] [--from 16 --to 1024] [--json FILE] [--out FILE]\n"
+        "                                 the same text at d_k = 16 … 1024, with and without\n"
+        "                                 the 1/√d_k scaling (exercise 1): a table, JSON or\n"
+        "                                 the charts as a figure (png, svg, pdf)\n"
         "  attnscope presets              list the ready-made configurations\n"
         "  attnscope help | --help        this text\n"
         "  attnscope --version            the version\n\n"
         "options of compute:\n%s\n"
+        "%s\n"
         "%s\n"
         "example:\n"
         "  attnscope compute --preset article\n"
         "  attnscope compute --text '我喜欢这个产品的设计' --heads 2 --mask causal --json "
         "out.json\n"
         "  attnscope export --preset article --out article.pdf\n"
-        "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 --out head1.png\n",
+        "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 --out head1.png\n"
+        "  attnscope sweep --from 16 --to 512 --out sweep.png\n",
         ATTNSCOPE_VERSION, optionHelp(computeOptionTable(scratch, true)).c_str(),
-        exportHelp().c_str());
+        exportHelp().c_str(), sweepHelp().c_str());
 }
 
 int listPresets()
@@ -92,6 +99,8 @@ int run(const std::vector<std::string>& args)
         return listPresets();
     if (command == "export")
         return exportCommand(rest);
+    if (command == "sweep")
+        return sweepCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");
 }
 

@@ -1,0 +1,208 @@
+#include "sweepcommand.h"
+
+#include "clicommands.h"
+#include "commandline.h"
+#include "sweep.h"
+#include "sweepchart.h"
+
+#include <QApplication>
+#include <QByteArray>
+
+#include <cstdio>
+#include <optional>
+
+namespace attn::cli {
+namespace {
+
+using attn::ui::FigureFormat;
+
+constexpr int kDefaultFrom = 16;
+constexpr int kDefaultTo = 1024;
+
+struct SweepArguments {
+    int from = kDefaultFrom;
+    int to = kDefaultTo;
+    std::string out;
+    std::optional<FigureFormat> format;
+};
+
+std::string quoted(std::string_view text)
+{
+    return "'" + std::string(text) + "'";
+}
+
+const std::string kFigureFormats = "png|svg|pdf";
+
+std::optional<FigureFormat> figureFormat(std::string_view spelling)
+{
+    const auto format =
+        ui::formatFromSpelling(QString::fromUtf8(spelling.data(), qsizetype(spelling.size())));
+    return format && ui::isFigureFormat(*format) ? format : std::nullopt;
+}
+
+std::vector<Option> sweepOptionTable(SweepArguments& a)
+{
+    const std::string max = std::to_string(kMaxSweepDk);
+    return {
+        {"from", "N", "the first d_k: a power of two, 1 to " + max + " (default 16)",
+         [&a](std::string_view value) {
+             a.from = static_cast<int>(parseInteger("--from", value, 1, kMaxSweepDk));
+         }},
+        {"to", "N", "the last d_k, at most " + max + " (default 1024)",
+         [&a](std::string_view value) {
+             a.to = static_cast<int>(parseInteger("--to", value, 1, kMaxSweepDk));
+         }},
+        {"out", "FILE", "the charts as a figure: png, svg or pdf, by the extension",
+         [&a](std::string_view value) {
+             if (value.empty())
+                 throw InputError("--out needs a file name");
+             a.out = value;
+         }},
+        {"format", kFigureFormats, "the figure's format, when the extension does not give it",
+         [&a](std::string_view value) {
+             a.format = figureFormat(value);
+             if (!a.format)
+                 throw InputError("--format must be " + kFigureFormats + ", not " + quoted(value));
+         }},
+    };
+}
+
+// What the arguments say before the real parse: whether they name a text (else the sweep
+// runs the tutorial's program), and the first option that a sweep sets itself.
+struct Given {
+    bool text = false;
+    std::string overridden;
+};
+
+Given given(const std::vector<std::string>& args, const std::vector<Option>& extra)
+{
+    ComputeOptions scratch;
+    std::vector<Option> table = computeOptionTable(scratch, true);
+    table.insert(table.end(), extra.begin(), extra.end());
+    Given g;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+        std::string_view name = args[k];
+        if (!name.starts_with("--"))
+            break; // the parse reports it
+        name.remove_prefix(2);
+        const bool inlineValue = name.find('=') != std::string_view::npos;
+        name = name.substr(0, name.find('='));
+        const auto option = std::ranges::find(table, name, &Option::name);
+        if (option == table.end())
+            break;
+        if (!option->valueName.empty() && !inlineValue)
+            ++k; // its value
+        g.text = g.text || name == "text" || name == "preset";
+        if (g.overridden.empty() && (name == "d-model" || name == "heads" || name == "scale"))
+            g.overridden = name;
+    }
+    return g;
+}
+
+// Qt's notes (a missing XDG_RUNTIME_DIR, say) would break the promise of one line on
+// standard error; the command reports its own failures. Only fatal ones pass.
+void keepQtQuiet(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtFatalMsg)
+        std::fprintf(stderr, "attnscope: %s\n", qPrintable(message));
+}
+
+// The charts are widgets (QGraphicsWidget), so a QApplication, but no screen: unless a
+// platform is chosen, the offscreen one, as `attnscope export` does.
+void startApplication(std::optional<QApplication>& app)
+{
+    static int argc = 1;
+    static char name[] = "attnscope";
+    static char* argv[] = {name, nullptr};
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler(keepQtQuiet);
+    app.emplace(argc, argv);
+}
+
+int fail(int status, const std::string& message)
+{
+    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
+    return status;
+}
+
+} // namespace
+
+std::string sweepHelp()
+{
+    SweepArguments scratch;
+    return "options of sweep (and those of compute, except --d-model, --heads and --scale):\n" +
+           optionHelp(sweepOptionTable(scratch)) +
+           "  d_k doubles from --from while it is at most --to. Every point has H = 1 and\n"
+           "  d_model = d_k and is computed twice, with --scale sqrt-dk and with none. Without\n"
+           "  --text or --preset, the text and switches are the tutorial's (--preset article).\n"
+           "  Without --json or --out, a table is printed.\n";
+}
+
+int sweepCommand(const std::vector<std::string>& args)
+{
+    try {
+        SweepArguments a;
+        const std::vector<Option> extra = sweepOptionTable(a);
+
+        // 1. The arguments; the tutorial's program when they name no text.
+        const Given g = given(args, extra);
+        if (!g.overridden.empty())
+            throw InputError("--" + g.overridden +
+                             " is not an option of sweep: every point has H = 1, d_model = d_k, "
+                             "and is computed with and without scaling");
+        std::vector<std::string> all;
+        if (!g.text)
+            all.push_back("--preset=article");
+        all.insert(all.end(), args.begin(), args.end());
+        const ComputeOptions parsed = parseComputeArguments(all, extra);
+        if (const std::string problem = sweepRangeProblem(a.from, a.to); !problem.empty())
+            throw InputError(problem);
+
+        // 2. Where to, and in which format.
+        std::optional<FigureFormat> format = a.format;
+        if (!a.out.empty() && !format) {
+            if (a.out == "-")
+                throw InputError("--out - (standard output) needs --format " + kFigureFormats);
+            format = ui::formatFromPath(QString::fromStdString(a.out));
+            if (!format || !ui::isFigureFormat(*format))
+                throw InputError("cannot tell the figure format of " + quoted(a.out) +
+                                 " from its extension: name it .png, .svg or .pdf, or give "
+                                 "--format " +
+                                 kFigureFormats);
+        }
+        if (a.format && a.out.empty())
+            throw InputError("--format needs --out FILE");
+        if (a.out == "-" && parsed.jsonPath == "-")
+            throw InputError("--json - and --out - cannot both write to standard output");
+
+        // 3. The points, then the files' bytes (the figure drawn offscreen).
+        const std::vector<SweepPoint> points = sweepDk(parsed.request, a.from, a.to);
+        std::optional<QByteArray> figure;
+        if (!a.out.empty()) {
+            std::optional<QApplication> app;
+            startApplication(app);
+            QString error;
+            figure =
+                ui::sweepFigureBytes(*format, points, ui::sweepCaption(parsed.request), &error);
+            if (!figure)
+                throw InputError(error.toStdString());
+        }
+
+        // 4. Each file written atomically; a table when no file was asked for.
+        std::string problem;
+        if (parsed.jsonPath.empty() && a.out.empty())
+            problem = writeFileAtomically("-", sweepText(points));
+        if (problem.empty() && !parsed.jsonPath.empty())
+            problem = writeFileAtomically(parsed.jsonPath, sweepJson(points, parsed.request));
+        if (problem.empty() && figure)
+            problem = writeFileAtomically(a.out, figure->toStdString());
+        if (!problem.empty())
+            return fail(kExitWriteFailed, problem);
+        return kExitOk;
+    } catch (const InputError& error) {
+        return fail(kExitUsage, error.what());
+    }
+}
+
+} // namespace attn::cli

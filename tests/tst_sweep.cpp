@@ -1,0 +1,310 @@
+// The d_k sweep of exercise 1: the same text at d_k = 16 … 1024 (H = 1, d_model = d_k),
+// with and without the 1/√d_k scaling. The scaling divides the spread of the logits by
+// exactly √d_k; without it the spread grows like √d_k and the softmax saturates, which
+// shrinks the gradient that flows back through it.
+//
+// Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H; S = Q_h K_hᵀ.
+#include "presets.h"
+#include "sweep.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+
+using namespace attn;
+
+namespace {
+
+constexpr int kFrom = 16;
+constexpr int kTo = 1024;
+
+// A sentence of eleven tokens with the default switches (table embedding, sinusoidal
+// positions), and the tutorial's own program (torch embedding, B = 2, T = 4).
+Request sentence()
+{
+    Request request;
+    request.text = "The cat sat on the mat because it was tired .";
+    return request;
+}
+
+Request article()
+{
+    return findPreset("article")->request;
+}
+
+const std::vector<SweepPoint>& sweepOf(const QString& name)
+{
+    static std::map<QString, std::vector<SweepPoint>> cache;
+    auto found = cache.find(name);
+    if (found == cache.end())
+        found =
+            cache.emplace(name, sweepDk(name == u"article" ? article() : sentence(), kFrom, kTo))
+                .first;
+    return found->second;
+}
+
+const SweepPoint& pointAt(const std::vector<SweepPoint>& points, int dK, bool scaled)
+{
+    for (const SweepPoint& p : points)
+        if (p.dK == dK && p.scaled == scaled)
+            return p;
+    qFatal("no point at d_k = %d", dK);
+}
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+
+private slots:
+    void values_data();
+    void values();
+    void invalidRanges_data();
+    void invalidRanges();
+    void pointsInOrder();
+    void articleFirstPoint();
+    void scalingDividesBySqrtDk_data();
+    void scalingDividesBySqrtDk();
+    void unscaledGrowsLikeSqrtDk_data();
+    void unscaledGrowsLikeSqrtDk();
+    void saturationAndGradient_data();
+    void saturationAndGradient();
+    void progressAndCancel();
+    void json();
+    void text();
+};
+
+void TestSweep::values_data()
+{
+    QTest::addColumn<int>("from");
+    QTest::addColumn<int>("to");
+    QTest::addColumn<QList<int>>("expected");
+    QTest::newRow("16 … 1024") << 16 << 1024 << QList<int>{16, 32, 64, 128, 256, 512, 1024};
+    QTest::newRow("16 … 1000 stops at 512") << 16 << 1000 << QList<int>{16, 32, 64, 128, 256, 512};
+    QTest::newRow("1 … 1") << 1 << 1 << QList<int>{1};
+    QTest::newRow("1 … 7") << 1 << 7 << QList<int>{1, 2, 4};
+    QTest::newRow("4096 … 4096") << 4096 << 4096 << QList<int>{4096};
+    QTest::newRow("invalid: empty") << 100 << 1000 << QList<int>{};
+}
+
+void TestSweep::values()
+{
+    QFETCH(int, from);
+    QFETCH(int, to);
+    QFETCH(QList<int>, expected);
+    const std::vector<int> values = sweepDkValues(from, to);
+    QCOMPARE(QList<int>(values.begin(), values.end()), expected);
+}
+
+void TestSweep::invalidRanges_data()
+{
+    QTest::addColumn<int>("from");
+    QTest::addColumn<int>("to");
+    QTest::addColumn<QString>("keyword");
+    QTest::newRow("from 0") << 0 << 1024 << "--from must be between 1 and 4096";
+    QTest::newRow("from -16") << -16 << 1024 << "--from must be between 1 and 4096";
+    QTest::newRow("from 100: not a power of two") << 100 << 1024 << "power of two";
+    QTest::newRow("from 8192") << 8192 << 8192 << "--from must be between 1 and 4096";
+    QTest::newRow("to 8192") << 16 << 8192 << "--to must be between 1 and 4096";
+    QTest::newRow("to 0") << 16 << 0 << "--to must be between 1 and 4096";
+    QTest::newRow("from 512 to 16") << 512 << 16 << "must not be less than --from";
+}
+
+void TestSweep::invalidRanges()
+{
+    QFETCH(int, from);
+    QFETCH(int, to);
+    QFETCH(QString, keyword);
+    QVERIFY(sweepDkValues(from, to).empty());
+    try {
+        (void)sweepDk(sentence(), from, to);
+        QFAIL("no InputError");
+    } catch (const InputError& error) {
+        QVERIFY2(QString::fromUtf8(error.what()).contains(keyword), error.what());
+    }
+}
+
+void TestSweep::pointsInOrder()
+{
+    const std::vector<SweepPoint>& points = sweepOf("sentence");
+    QCOMPARE(points.size(), std::size_t(14));
+    int dK = kFrom;
+    for (std::size_t k = 0; k < points.size(); k += 2, dK *= 2) {
+        QCOMPARE(points[k].dK, dK);
+        QCOMPARE(points[k].scaled, true);
+        QCOMPARE(points[k + 1].dK, dK);
+        QCOMPARE(points[k + 1].scaled, false);
+    }
+}
+
+// At d_k = 16 the sweep is the article's program (C = 16, H = 1): the numbers it prints.
+void TestSweep::articleFirstPoint()
+{
+    const SweepPoint& scaled = pointAt(sweepOf("article"), 16, true);
+    QVERIFY2(std::abs(scaled.stdScores - 1.1888) < 5e-5,
+             qPrintable(QString::number(scaled.stdScores)));
+    QVERIFY2(std::abs(scaled.stdLogits - 0.2972) < 5e-5,
+             qPrintable(QString::number(scaled.stdLogits)));
+}
+
+void TestSweep::scalingDividesBySqrtDk_data()
+{
+    QTest::addColumn<QString>("base");
+    QTest::addColumn<int>("dK");
+    for (const char* base : {"sentence", "article"})
+        for (int dK = kFrom; dK <= kTo; dK *= 2)
+            QTest::newRow(qPrintable(QStringLiteral("%1, d_k=%2").arg(base).arg(dK)))
+                << QString::fromLatin1(base) << dK;
+}
+
+// Both points share S (same text, seed and weights); only the factor differs. The
+// logits are rounded to float before their std is taken, hence a relative 1e-5.
+void TestSweep::scalingDividesBySqrtDk()
+{
+    QFETCH(QString, base);
+    QFETCH(int, dK);
+    const SweepPoint& scaled = pointAt(sweepOf(base), dK, true);
+    const SweepPoint& unscaled = pointAt(sweepOf(base), dK, false);
+    QCOMPARE(scaled.stdScores, unscaled.stdScores);
+    QCOMPARE(unscaled.stdLogits, unscaled.stdScores); // τ = 1
+    const double ratio = scaled.stdLogits / unscaled.stdLogits;
+    const double expected = 1.0 / std::sqrt(double(dK));
+    QVERIFY2(std::abs(ratio / expected - 1) < 1e-5,
+             qPrintable(QStringLiteral("std(scaled)/std(unscaled) = %1, 1/√d_k = %2")
+                            .arg(ratio, 0, 'g', 8)
+                            .arg(expected, 0, 'g', 8)));
+}
+
+void TestSweep::unscaledGrowsLikeSqrtDk_data()
+{
+    QTest::addColumn<QString>("base");
+    QTest::newRow("sentence (table embedding, T = 11)") << QStringLiteral("sentence");
+    QTest::newRow("article (torch embedding, B = 2, T = 4)") << QStringLiteral("article");
+}
+
+// Each entry of S sums d_k products q·k of about the same spread (nn.Linear keeps the
+// spread of Q and K near 1/√3 whatever C is), so std(S) should grow by √2 ≈ 1.41 per
+// doubling. One std is estimated from only B·T² entries (32 for the article), about ±15%
+// per point, so single ratios wander; their geometric mean over the six doublings,
+// (std at 1024 / std at 16)^(1/6), must lie in [1.2, 1.7]: clearly not flat (1) and not
+// linear in d_k (2).
+void TestSweep::unscaledGrowsLikeSqrtDk()
+{
+    QFETCH(QString, base);
+    const std::vector<SweepPoint>& points = sweepOf(base);
+    const double first = pointAt(points, kFrom, false).stdScores;
+    const double last = pointAt(points, kTo, false).stdScores;
+    const double mean = std::pow(last / first, 1.0 / 6);
+    QVERIFY2(mean >= 1.2 && mean <= 1.7,
+             qPrintable(QStringLiteral("mean ratio per doubling %1 (std %2 at 16, %3 at 1024)")
+                            .arg(mean)
+                            .arg(first)
+                            .arg(last)));
+    // The scaled std stays within a factor of two of its first value.
+    for (int dK = kFrom; dK <= kTo; dK *= 2) {
+        const double s = pointAt(points, dK, true).stdLogits;
+        const double s0 = pointAt(points, kFrom, true).stdLogits;
+        QVERIFY2(
+            s > s0 / 2 && s < s0 * 2,
+            qPrintable(QStringLiteral("scaled std %1 at d_k=%2, %3 at 16").arg(s).arg(dK).arg(s0)));
+    }
+}
+
+void TestSweep::saturationAndGradient_data()
+{
+    unscaledGrowsLikeSqrtDk_data();
+}
+
+// Without scaling the rows saturate as d_k grows: the largest weight nears 1, the entropy
+// falls and ‖diag(p) − ppᵀ‖ (zero for a one-hot row) shrinks: the gradient vanishes.
+void TestSweep::saturationAndGradient()
+{
+    QFETCH(QString, base);
+    const std::vector<SweepPoint>& points = sweepOf(base);
+    const SweepPoint& small = pointAt(points, kFrom, false);
+    const SweepPoint& large = pointAt(points, kTo, false);
+    const SweepPoint& largeScaled = pointAt(points, kTo, true);
+    QVERIFY2(large.saturatedShare > small.saturatedShare,
+             qPrintable(QStringLiteral("saturated %1 at 1024, %2 at 16")
+                            .arg(large.saturatedShare)
+                            .arg(small.saturatedShare)));
+    QVERIFY(large.saturatedShare > largeScaled.saturatedShare);
+    QVERIFY(large.meanRowMax > largeScaled.meanRowMax);
+    QVERIFY(large.meanEntropy < largeScaled.meanEntropy);
+    QVERIFY2(large.meanJacobianNorm < small.meanJacobianNorm,
+             qPrintable(QStringLiteral("Jacobian norm %1 at 1024, %2 at 16")
+                            .arg(large.meanJacobianNorm)
+                            .arg(small.meanJacobianNorm)));
+    QVERIFY(large.meanJacobianNorm < largeScaled.meanJacobianNorm);
+}
+
+void TestSweep::progressAndCancel()
+{
+    std::vector<std::pair<int, int>> calls;
+    const auto points = sweepDk(sentence(), 4, 16, nullptr, [&](int done, int total) {
+        calls.push_back({done, total});
+    });
+    QCOMPARE(points.size(), std::size_t(6));
+    QCOMPARE(calls.size(), std::size_t(6));
+    QCOMPARE(calls.front(), std::make_pair(1, 6));
+    QCOMPARE(calls.back(), std::make_pair(6, 6));
+
+    std::atomic<bool> cancel{true};
+    QVERIFY_THROWS_EXCEPTION(Cancelled, (void)sweepDk(sentence(), 16, 64, &cancel));
+
+    // Raised from the progress callback: the sweep stops at its next step.
+    cancel = false;
+    int seen = 0;
+    QVERIFY_THROWS_EXCEPTION(Cancelled, (void)sweepDk(sentence(), 16, 64, &cancel, [&](int, int) {
+                                 ++seen;
+                                 cancel = true;
+                             }));
+    QCOMPARE(seen, 1);
+}
+
+void TestSweep::json()
+{
+    const std::vector<SweepPoint>& points = sweepOf("article");
+    QJsonParseError error;
+    const QJsonDocument document =
+        QJsonDocument::fromJson(QByteArray::fromStdString(sweepJson(points, article())), &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+    const QJsonObject root = document.object();
+    QCOMPARE(root["text"].toString(), QString::fromStdString(article().text));
+    QCOMPARE(root["config"]["heads"].toInt(), 1);
+    QCOMPARE(root["config"]["embedding"].toString(), QStringLiteral("torch"));
+    QCOMPARE(root["varies"].toArray(), (QJsonArray{"d-model", "scale"}));
+    const QJsonArray array = root["points"].toArray();
+    QCOMPARE(array.size(), qsizetype(points.size()));
+    for (qsizetype k = 0; k < array.size(); ++k) {
+        const QJsonObject p = array[k].toObject();
+        const SweepPoint& expected = points[std::size_t(k)];
+        QCOMPARE(p.keys(), (QStringList{"d_k", "jacobian_norm", "mean_entropy", "mean_entropy_max",
+                                        "mean_row_max", "saturated_share", "scaled", "std_scaled",
+                                        "std_scores"}));
+        QCOMPARE(p["d_k"].toInt(), expected.dK);
+        QCOMPARE(p["scaled"].toBool(), expected.scaled);
+        QCOMPARE(p["std_scores"].toDouble(), expected.stdScores);
+        QCOMPARE(p["std_scaled"].toDouble(), expected.stdLogits);
+        QCOMPARE(p["mean_entropy"].toDouble(), expected.meanEntropy);
+        QCOMPARE(p["mean_entropy_max"].toDouble(), expected.meanEntropyMax);
+        QCOMPARE(p["mean_row_max"].toDouble(), expected.meanRowMax);
+        QCOMPARE(p["jacobian_norm"].toDouble(), expected.meanJacobianNorm);
+        QCOMPARE(p["saturated_share"].toDouble(), expected.saturatedShare);
+    }
+}
+
+void TestSweep::text()
+{
+    const QString table = QString::fromStdString(sweepText(sweepOf("article")));
+    QCOMPARE(table.count(u'\n'), 3 + 7 + 1); // two header lines and a title, 7 d_k, a footer
+    QVERIFY2(table.contains(QStringLiteral("   16      1.1888  0.2972")), qPrintable(table));
+    QVERIFY2(table.contains(QStringLiteral(" 1024 ")), qPrintable(table));
+}
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "tst_sweep.moc"

@@ -1,0 +1,484 @@
+// The d_k sweep on screen and on paper: SweepChart draws one series per curve on a
+// logarithmic d_k axis, the figure exports as PNG, SVG and PDF, SweepDialog computes in
+// the background (a newer request replacing an older one), and `attnscope sweep` runs
+// without a display. Exit status 0 is success, 1 a file that could not be written, 2 bad
+// arguments; a failure prints one line "attnscope: …" and leaves no file behind.
+//
+// Legend: d_k the head dimension (H = 1, d_model = d_k); S = Q_h K_hᵀ.
+#include "presets.h"
+#include "sweepchart.h"
+#include "sweepdialog.h"
+
+#include <QChart>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+#include <QXmlStreamReader>
+
+#include <cmath>
+
+using namespace attn;
+using namespace attn::ui;
+
+Q_DECLARE_METATYPE(attn::ui::SweepPanel)
+Q_DECLARE_METATYPE(attn::ui::FigureFormat)
+
+namespace {
+
+constexpr int kTimeoutMs = 120'000;
+
+Request sentence()
+{
+    Request request;
+    request.text = "The cat sat on the mat because it was tired .";
+    return request;
+}
+
+const std::vector<SweepPoint>& articlePoints()
+{
+    static const std::vector<SweepPoint> points = sweepDk(findPreset("article")->request, 16, 1024);
+    return points;
+}
+
+QLineSeries* series(QChart* chart, const QString& name)
+{
+    for (QAbstractSeries* s : chart->series())
+        if (s->objectName() == name)
+            return qobject_cast<QLineSeries*>(s);
+    return nullptr;
+}
+
+// Every figure check: an error string, empty when `bytes` are a good file of `format`.
+QString checkFigure(FigureFormat format, const QByteArray& bytes)
+{
+    switch (format) {
+    case FigureFormat::Png: {
+        const QImage image = QImage::fromData(bytes, "PNG");
+        const QSize expected = (kSweepFigureSize * kSweepFigureScale).toSize();
+        if (image.size() != expected)
+            return QStringLiteral("PNG of %1 × %2 pixels, not %3 × %4")
+                .arg(image.width())
+                .arg(image.height())
+                .arg(expected.width())
+                .arg(expected.height());
+        // Not blank: the vermilion of the unscaled curves is there.
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2)
+                if (image.pixelColor(x, y) == QColor(0xD5, 0x5E, 0x00))
+                    return {};
+        return QStringLiteral("no vermilion pixel in the PNG");
+    }
+    case FigureFormat::Svg: {
+        QXmlStreamReader xml(bytes);
+        int texts = 0;
+        QString title;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (xml.name() == u"title")
+                title = xml.readElementText();
+            else if (xml.name() == u"text")
+                ++texts;
+        }
+        if (xml.hasError())
+            return QStringLiteral("SVG does not parse: %1 at line %2")
+                .arg(xml.errorString())
+                .arg(xml.lineNumber());
+        if (!title.contains(QStringLiteral("√d_k")))
+            return QStringLiteral("SVG title is \"%1\"").arg(title);
+        return texts >= 20 ? QString() : QStringLiteral("SVG has only %1 texts").arg(texts);
+    }
+    case FigureFormat::Pdf:
+        return bytes.startsWith("%PDF-") && bytes.size() > 2000 ? QString()
+                                                                : QStringLiteral("not a PDF");
+    default:
+        return QStringLiteral("not a figure format");
+    }
+}
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs attnscope in `directory` as if no display were there.
+Run attnscope(const QStringList& arguments, const QString& directory)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QString::fromLatin1(name));
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(directory);
+    process.setProgram(QStringLiteral(ATTN_BINARY));
+    process.setArguments(arguments);
+    process.start();
+    Run run;
+    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
+        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QStringList entries(const QString& directory)
+{
+    return QDir(directory).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestSweepChart : public QObject {
+    Q_OBJECT
+
+private slots:
+    void seriesPerCurve_data();
+    void seriesPerCurve();
+    void logAxis();
+    void referenceThroughFirstPoint();
+    void emptyChart();
+    void figureFormats_data();
+    void figureFormats();
+    void exportFailures();
+    void dialogComputesInBackground();
+    void dialogNewerRequestWins();
+    void dialogFollowsTheBaseWhileShown();
+    void dialogExports();
+    void cliOutputs_data();
+    void cliOutputs();
+    void cliFailures_data();
+    void cliFailures();
+};
+
+void TestSweepChart::seriesPerCurve_data()
+{
+    QTest::addColumn<SweepPanel>("panel");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("count");
+    const int reference = 6 * kReferenceSamplesPerDoubling + 1; // six doublings from 16 to 1024
+    QTest::newRow("std not scaled") << SweepPanel::Spread << "std-unscaled" << 7;
+    QTest::newRow("std scaled") << SweepPanel::Spread << "std-scaled" << 7;
+    QTest::newRow("√d_k reference") << SweepPanel::Spread << "std-reference" << reference;
+    QTest::newRow("entropy not scaled") << SweepPanel::Entropy << "entropy-unscaled" << 7;
+    QTest::newRow("entropy scaled") << SweepPanel::Entropy << "entropy-scaled" << 7;
+    QTest::newRow("entropy of a uniform row") << SweepPanel::Entropy << "entropy-max" << 7;
+    QTest::newRow("largest weight not scaled") << SweepPanel::RowMax << "rowmax-unscaled" << 7;
+    QTest::newRow("largest weight scaled") << SweepPanel::RowMax << "rowmax-scaled" << 7;
+    QTest::newRow("saturation line") << SweepPanel::RowMax << "rowmax-saturated" << 2;
+    QTest::newRow("Jacobian not scaled") << SweepPanel::Jacobian << "jacobian-unscaled" << 7;
+    QTest::newRow("Jacobian scaled") << SweepPanel::Jacobian << "jacobian-scaled" << 7;
+}
+
+void TestSweepChart::seriesPerCurve()
+{
+    QFETCH(SweepPanel, panel);
+    QFETCH(QString, name);
+    QFETCH(int, count);
+    SweepChart chart;
+    chart.setPoints(articlePoints());
+    QLineSeries* s = series(chart.chart(panel), name);
+    QVERIFY2(s, qPrintable(name + " is missing"));
+    QCOMPARE(s->count(), count);
+    QVERIFY(!s->name().isEmpty()); // in the legend
+    QCOMPARE(s->attachedAxes().size(), 2);
+    // The measured curves hold the points' own numbers, in the order of d_k.
+    const bool scaled = name.endsWith(u"-scaled");
+    if (!scaled && !name.endsWith(u"-unscaled"))
+        return;
+    double SweepPoint::*field = panel == SweepPanel::Spread    ? &SweepPoint::stdLogits
+                                : panel == SweepPanel::Entropy ? &SweepPoint::meanEntropy
+                                : panel == SweepPanel::RowMax  ? &SweepPoint::meanRowMax
+                                                               : &SweepPoint::meanJacobianNorm;
+    int k = 0;
+    for (const SweepPoint& p : articlePoints()) {
+        if (p.scaled != scaled)
+            continue;
+        QCOMPARE(s->at(k).x(), double(p.dK));
+        QCOMPARE(s->at(k).y(), p.*field);
+        ++k;
+    }
+}
+
+void TestSweepChart::logAxis()
+{
+    SweepChart chart;
+    chart.setPoints(articlePoints());
+    int total = 0;
+    for (const SweepPanel panel : kSweepPanels) {
+        QChart* c = chart.chart(panel);
+        QVERIFY(!c->title().isEmpty());
+        QVERIFY(c->legend()->isVisible());
+        total += int(c->series().size());
+        const auto horizontal = c->axes(Qt::Horizontal);
+        QCOMPARE(horizontal.size(), 1);
+        const auto* x = qobject_cast<QLogValueAxis*>(horizontal.first());
+        QVERIFY2(x, "the d_k axis is not logarithmic");
+        QCOMPARE(x->base(), 2.0);
+        QVERIFY(x->min() < 16 && x->min() > 8);
+        QVERIFY(x->max() > 1024 && x->max() < 2048);
+        QVERIFY(!x->titleText().isEmpty());
+        const auto vertical = c->axes(Qt::Vertical);
+        QCOMPARE(vertical.size(), 1);
+        QVERIFY(!vertical.first()->titleText().isEmpty());
+    }
+    QCOMPARE(total, 11);
+}
+
+void TestSweepChart::referenceThroughFirstPoint()
+{
+    SweepChart chart;
+    chart.setPoints(articlePoints());
+    const QLineSeries* reference = series(chart.chart(SweepPanel::Spread), "std-reference");
+    const QLineSeries* unscaled = series(chart.chart(SweepPanel::Spread), "std-unscaled");
+    QCOMPARE(reference->at(0), unscaled->at(0));
+    QVERIFY(reference->pen().style() == Qt::DashLine);
+    // Four times d_k, twice the std.
+    const QPointF at16 = reference->at(0);
+    const QPointF at64 = reference->at(2 * kReferenceSamplesPerDoubling);
+    QCOMPARE(at64.x(), 64.0);
+    QVERIFY(std::abs(at64.y() / at16.y() - 2) < 1e-9);
+}
+
+void TestSweepChart::emptyChart()
+{
+    SweepChart chart;
+    QVERIFY(chart.points().empty());
+    QCOMPARE(series(chart.chart(SweepPanel::Spread), "std-unscaled")->count(), 0);
+    QCOMPARE(series(chart.chart(SweepPanel::Spread), "std-reference")->count(), 0);
+    chart.resize(900, 600);
+    QVERIFY(!chart.grab().isNull());
+}
+
+void TestSweepChart::figureFormats_data()
+{
+    QTest::addColumn<FigureFormat>("format");
+    QTest::newRow("png") << FigureFormat::Png;
+    QTest::newRow("svg") << FigureFormat::Svg;
+    QTest::newRow("pdf") << FigureFormat::Pdf;
+}
+
+void TestSweepChart::figureFormats()
+{
+    QFETCH(FigureFormat, format);
+    const QString caption = sweepCaption(findPreset("article")->request);
+    QVERIFY(caption.contains(QStringLiteral("seed 42")));
+    QString error;
+    const std::optional<QByteArray> bytes =
+        sweepFigureBytes(format, articlePoints(), caption, &error);
+    QVERIFY2(bytes, qPrintable(error));
+    const QString problem = checkFigure(format, *bytes);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+    QTemporaryDir directory;
+    const QString path = directory.filePath("sweep." + formatSpelling(format));
+    QCOMPARE(exportSweepFigure(path, format, articlePoints(), caption), QString());
+    QCOMPARE(readAll(path).left(4), bytes->left(4));
+}
+
+void TestSweepChart::exportFailures()
+{
+    QTemporaryDir directory;
+    const QString missing = directory.filePath("no/such/dir/sweep.png");
+    QVERIFY(!exportSweepFigure(missing, FigureFormat::Png, articlePoints(), {}).isEmpty());
+    QVERIFY(
+        !exportSweepFigure(directory.filePath("sweep.csv"), FigureFormat::Csv, articlePoints(), {})
+             .isEmpty());
+    QCOMPARE(entries(directory.path()), QStringList());
+}
+
+void TestSweepChart::dialogComputesInBackground()
+{
+    SweepDialog dialog(nullptr);
+    QSignalSpy finished(&dialog, &SweepDialog::sweepFinished);
+    dialog.setBaseRequest(sentence());
+    dialog.setRange(16, 64);
+    dialog.compute();
+    QVERIFY(dialog.busy());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QVERIFY(!dialog.busy());
+    QCOMPARE(dialog.chart()->points().size(), std::size_t(6));
+    QCOMPARE(dialog.chart()->points(), sweepDk(sentence(), 16, 64));
+    QCOMPARE(series(dialog.chart()->chart(SweepPanel::Jacobian), "jacobian-scaled")->count(), 3);
+}
+
+// The first, long sweep is cancelled by the second: only the second is reported.
+void TestSweepChart::dialogNewerRequestWins()
+{
+    SweepDialog dialog(nullptr);
+    QSignalSpy finished(&dialog, &SweepDialog::sweepFinished);
+    dialog.setBaseRequest(sentence());
+    dialog.setRange(16, 4096);
+    dialog.compute();
+    dialog.setRange(8, 16);
+    dialog.compute();
+    QVERIFY(finished.wait(kTimeoutMs));
+    QTest::qWait(200);
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(dialog.chart()->points().size(), std::size_t(4));
+    QCOMPARE(dialog.chart()->points().front().dK, 8);
+}
+
+// Shown, the dialog computes its base at once and again whenever the base changes.
+void TestSweepChart::dialogFollowsTheBaseWhileShown()
+{
+    SweepDialog dialog(nullptr);
+    QSignalSpy finished(&dialog, &SweepDialog::sweepFinished);
+    dialog.setRange(16, 32);
+    dialog.setBaseRequest(sentence());
+    QVERIFY(!dialog.busy()); // hidden: nothing computed yet
+    dialog.show();
+    QVERIFY(dialog.busy());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(dialog.chart()->points(), sweepDk(sentence(), 16, 32));
+
+    Request causal = sentence();
+    causal.config.mask = MaskKind::Causal;
+    dialog.setBaseRequest(causal);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(dialog.chart()->points(), sweepDk(causal, 16, 32));
+    dialog.setBaseRequest(causal); // the same base: nothing to do
+    QVERIFY(!dialog.busy());
+    QCOMPARE(finished.size(), 2);
+}
+
+void TestSweepChart::dialogExports()
+{
+    SweepDialog dialog(nullptr);
+    QSignalSpy finished(&dialog, &SweepDialog::sweepFinished);
+    dialog.setRange(16, 32);
+    dialog.compute(); // the tutorial's program until a base is set
+    QVERIFY(finished.wait(kTimeoutMs));
+    QTemporaryDir directory;
+    for (const QString suffix : {"png", "svg", "pdf"}) {
+        const QString path = directory.filePath("sweep." + suffix);
+        QCOMPARE(dialog.exportTo(path), QString());
+        const QString problem = checkFigure(*formatFromPath(path), readAll(path));
+        QVERIFY2(problem.isEmpty(), qPrintable(suffix + ": " + problem));
+    }
+    const QString json = directory.filePath("sweep.json");
+    QCOMPARE(dialog.exportTo(json), QString());
+    const QJsonObject root = QJsonDocument::fromJson(readAll(json)).object();
+    QCOMPARE(root["points"].toArray().size(), 4);
+    QCOMPARE(root["config"]["embedding"].toString(), QStringLiteral("torch"));
+    QVERIFY(!dialog.exportTo(directory.filePath("sweep.txt")).isEmpty());
+    QVERIFY(!dialog.exportTo(directory.filePath("no/dir/sweep.png")).isEmpty());
+    QCOMPARE(entries(directory.path()).size(), 4);
+}
+
+void TestSweepChart::cliOutputs_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("file"); // empty: standard output
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("a table by default") << QStringList{} << QString() << "table";
+    QTest::newRow("--json -") << QStringList{"--json", "-"} << QString() << "json";
+    QTest::newRow("--json file, range 4 … 32")
+        << QStringList{"--from", "4", "--to", "32", "--json", "sweep.json"} << "sweep.json"
+        << "json 4 32";
+    QTest::newRow("--out x.svg") << QStringList{"--out", "x.svg"} << "x.svg"
+                                 << "svg";
+    QTest::newRow("--out x.png with a text")
+        << QStringList{"--text", "我喜欢这个产品的设计", "--to", "256", "--out", "x.png"} << "x.png"
+        << "png";
+    QTest::newRow("--format pdf --out -")
+        << QStringList{"--format", "pdf", "--out", "-"} << QString() << "pdf";
+}
+
+void TestSweepChart::cliOutputs()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, file);
+    QFETCH(QString, kind);
+    QTemporaryDir directory;
+    const Run run = attnscope(QStringList{"sweep"} + arguments, directory.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.err, QByteArray());
+    const QByteArray bytes = file.isEmpty() ? run.out : readAll(directory.filePath(file));
+    if (kind == u"table") {
+        QVERIFY2(bytes.contains("   16      1.1888  0.2972"), bytes.constData());
+    } else if (kind.startsWith(u"json")) {
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(bytes, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const QJsonArray points = root["points"].toArray();
+        const bool small = kind == u"json 4 32";
+        QCOMPARE(points.size(), small ? 8 : 14);
+        QCOMPARE(points.first()["d_k"].toInt(), small ? 4 : 16);
+        QCOMPARE(points.last()["d_k"].toInt(), small ? 32 : 1024);
+        const double ratio =
+            points[0]["std_scaled"].toDouble() / points[1]["std_scaled"].toDouble();
+        QVERIFY(std::abs(ratio * std::sqrt(points[0]["d_k"].toDouble()) - 1) < 1e-5);
+    } else {
+        const QString problem = checkFigure(*formatFromSpelling(kind), bytes);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+    if (!file.isEmpty())
+        QCOMPARE(entries(directory.path()), QStringList{file});
+}
+
+void TestSweepChart::cliFailures_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("keyword");
+    QTest::newRow("--from 0") << QStringList{"--from", "0", "--json", "x.json"} << 2 << "--from";
+    QTest::newRow("--from 100: not a power of two")
+        << QStringList{"--from", "100", "--json", "x.json"} << 2 << "power of two";
+    QTest::newRow("--to 8192") << QStringList{"--to", "8192", "--out", "x.png"} << 2 << "--to";
+    QTest::newRow("--from 512 --to 16")
+        << QStringList{"--from", "512", "--to", "16", "--out", "x.png"} << 2 << "--from";
+    QTest::newRow("--from abc") << QStringList{"--from", "abc"} << 2 << "whole number";
+    QTest::newRow("--heads is the sweep's")
+        << QStringList{"--heads", "2", "--json", "x.json"} << 2 << "H = 1";
+    QTest::newRow("--out x.txt: no figure format")
+        << QStringList{"--out", "x.txt"} << 2 << ".png, .svg or .pdf";
+    QTest::newRow("--format csv") << QStringList{"--format", "csv", "--out", "x"} << 2
+                                  << "png|svg|pdf";
+    QTest::newRow("--out - without --format") << QStringList{"--out", "-"} << 2 << "--format";
+    QTest::newRow("both to standard output")
+        << QStringList{"--json", "-", "--format", "svg", "--out", "-"} << 2 << "standard output";
+    QTest::newRow("unknown option") << QStringList{"--colour", "red"} << 2 << "--colour";
+    QTest::newRow("--json into a missing directory")
+        << QStringList{"--to", "32", "--json", "no/dir/x.json"} << 1 << "no/dir/x.json";
+    QTest::newRow("--out into a missing directory")
+        << QStringList{"--to", "32", "--out", "no/dir/x.svg"} << 1 << "no/dir/x.svg";
+}
+
+void TestSweepChart::cliFailures()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, keyword);
+    QTemporaryDir directory;
+    const Run run = attnscope(QStringList{"sweep"} + arguments, directory.path());
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.err.startsWith("attnscope: ") && run.err.count('\n') == 1 &&
+                 run.err.endsWith('\n'),
+             run.err.constData());
+    QVERIFY2(QString::fromUtf8(run.err).contains(keyword), run.err.constData());
+    QCOMPARE(run.out, QByteArray());
+    QCOMPARE(entries(directory.path()), QStringList());
+}
+
+QTEST_MAIN(TestSweepChart)
+#include "tst_sweepchart.moc"

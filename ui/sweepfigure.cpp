@@ -1,0 +1,280 @@
+// The figure of the d_k sweep: a title, the four charts of SweepChart and a caption, laid
+// out in points on a 16:10 page, and its files (PNG, SVG, PDF).
+#include "labels.h"
+#include "sweepchart.h"
+
+#include <QBuffer>
+#include <QChart>
+#include <QDir>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QLocale>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+constexpr double kMargin = 22;     // points around everything
+constexpr double kTitleSize = 24;  // points
+constexpr double kChartTitle = 17; // points
+constexpr double kLabelSize = 14;  // points: axes and legends
+constexpr double kCaptionSize = 13;
+constexpr double kGap = 10;           // between the parts
+constexpr int kCaptionTextLimit = 60; // characters of the text in the caption
+
+QFont figureFont(double points, bool bold = false)
+{
+    QFont font;
+    font.setFamilies(figureFontFamilies());
+    font.setStyleHint(QFont::SansSerif);
+    font.setHintingPreference(QFont::PreferNoHinting);
+    font.setPixelSize(std::max(1, qRound(points))); // one scene unit is one point
+    font.setBold(bold);
+    return font;
+}
+
+QString figureTitle()
+{
+    return SweepChart::tr("Why divide QKᵀ by √d_k? The same text at growing d_k");
+}
+
+// "a / b": the text's lines on one line, shortened with an ellipsis.
+QString shortText(const std::string& text)
+{
+    QStringList lines = QString::fromStdString(text).split(u'\n', Qt::SkipEmptyParts);
+    for (QString& line : lines)
+        line = line.simplified();
+    QString joined = lines.join(QStringLiteral(" / "));
+    if (joined.size() > kCaptionTextLimit)
+        joined = joined.left(kCaptionTextLimit - 1).trimmed() + QChar(0x2026);
+    return joined;
+}
+
+// SVG viewers choose fonts themselves: name the Chinese families after the measured one,
+// as the heatmap figures do, so that a translated title still finds its glyphs.
+QByteArray withFallbackFamilies(QByteArray svg)
+{
+    QStringList quoted;
+    for (const QString& family : figureFontFamilies())
+        quoted << u'\'' + family + u'\'';
+    const QByteArray style = "<style type=\"text/css\">text { font-family: " +
+                             quoted.join(QStringLiteral(", ")).toUtf8() +
+                             ", sans-serif; }</style>\n";
+    const qsizetype defs = svg.indexOf("<defs>");
+    return defs < 0 ? svg : svg.insert(defs, style);
+}
+
+std::optional<QByteArray> pngBytes(const std::vector<SweepPoint>& points, const QString& caption,
+                                   QString* error)
+{
+    const QSize pixels = (kSweepFigureSize * kSweepFigureScale).toSize();
+    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(kSweepFigureScale);
+    // 72 points per inch: a PNG of 2 pixels per point says 144 dots per inch.
+    const int dotsPerMeter = qRound(kSweepFigureScale * 72 / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        paintSweepFigure(painter, QRectF(QPointF(0, 0), kSweepFigureSize), points, caption);
+    }
+    image.setText(QStringLiteral("Title"), figureTitle());
+    image.setText(QStringLiteral("Description"), caption);
+    image.setText(QStringLiteral("Software"), QStringLiteral("AttnScope"));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) {
+        *error = SweepChart::tr("Cannot encode the figure as PNG.");
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+constexpr char kTitleMark[] = "attnscope-sweep-title";
+constexpr char kDescriptionMark[] = "attnscope-sweep-description";
+
+std::optional<QByteArray> svgBytes(const std::vector<SweepPoint>& points, const QString& caption,
+                                   QString* error)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const QSize size = kSweepFigureSize.toSize();
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setResolution(72); // one SVG unit per point
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    // Qt 6.4 writes <title> and <desc> unescaped: they are filled in below instead.
+    svg.setTitle(QLatin1StringView(kTitleMark));
+    svg.setDescription(QLatin1StringView(kDescriptionMark));
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        *error = SweepChart::tr("Cannot draw the figure as SVG.");
+        return std::nullopt;
+    }
+    paintSweepFigure(painter, QRectF(QPointF(0, 0), kSweepFigureSize), points, caption);
+    painter.end();
+    const auto element = [](const char* name, const QString& text) {
+        return '<' + QByteArray(name) + '>' + text.toHtmlEscaped().toUtf8() + "</" + name + '>';
+    };
+    bytes.replace(element("title", QLatin1StringView(kTitleMark)), element("title", figureTitle()));
+    bytes.replace(element("desc", QLatin1StringView(kDescriptionMark)), element("desc", caption));
+    return withFallbackFamilies(bytes);
+}
+
+std::optional<QByteArray> pdfBytes(const std::vector<SweepPoint>& points, const QString& caption,
+                                   QString* error)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
+    // One page exactly the figure's size, no margins; Portrait keeps the sides as given.
+    const QPageSize page(kSweepFigureSize, QPageSize::Point, QString(), QPageSize::ExactMatch);
+    pdf.setPageLayout(
+        QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Point));
+    pdf.setTitle(figureTitle());
+    pdf.setCreator(QStringLiteral("AttnScope"));
+    QPainter painter;
+    if (!painter.begin(&pdf)) {
+        *error = SweepChart::tr("Cannot draw the figure as PDF.");
+        return std::nullopt;
+    }
+    paintSweepFigure(painter, QRectF(0, 0, pdf.width(), pdf.height()), points, caption);
+    painter.end();
+    return bytes;
+}
+
+} // namespace
+
+QString sweepCaption(const Request& base)
+{
+    const Config& c = base.config;
+    const Config defaults;
+    QStringList parts = {
+        SweepChart::tr("“%1”", "the sentence, quoted").arg(shortText(base.text)),
+        SweepChart::tr("H = 1, d_model = d_k"),
+        SweepChart::tr("seed %1").arg(qulonglong(c.seed)),
+        SweepChart::tr("x = %1", "embedding").arg(displayName(c.embedding)),
+    };
+    if (c.positional != defaults.positional)
+        parts << SweepChart::tr("positional %1").arg(displayName(c.positional));
+    if (c.temperature != defaults.temperature)
+        parts << SweepChart::tr("τ %1", "temperature").arg(QLocale().toString(c.temperature));
+    if (c.axis != defaults.axis)
+        parts << SweepChart::tr("axis %1", "softmax axis").arg(displayName(c.axis));
+    if (c.mask != defaults.mask)
+        parts << SweepChart::tr("mask %1").arg(displayName(c.mask));
+    if (c.mask != MaskKind::None && c.maskStage != defaults.maskStage)
+        parts << SweepChart::tr("masked %1").arg(displayName(c.maskStage));
+    if (c.headSplit != defaults.headSplit)
+        parts << SweepChart::tr("head split %1").arg(displayName(c.headSplit));
+    return parts.join(QStringLiteral(" · "));
+}
+
+void paintSweepFigure(QPainter& painter, const QRectF& target,
+                      const std::vector<SweepPoint>& points, const QString& caption)
+{
+    const QSizeF size = kSweepFigureSize;
+    const double scale = std::min(target.width() / size.width(), target.height() / size.height());
+    painter.save();
+    painter.translate(target.center() - QPointF(size.width(), size.height()) * scale / 2);
+    painter.scale(scale, scale);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+
+    // 1. The title on top, the caption at the bottom, the charts between them.
+    const QRectF titleRect(kMargin, kMargin, size.width() - 2 * kMargin, kTitleSize * 1.4);
+    const QRectF captionRect(kMargin, size.height() - kMargin - kCaptionSize * 1.4,
+                             size.width() - 2 * kMargin, kCaptionSize * 1.4);
+    const QRectF chartsRect(QPointF(kMargin, titleRect.bottom() + kGap),
+                            QPointF(size.width() - kMargin, captionRect.top() - kGap));
+    painter.setPen(Qt::black);
+    painter.setFont(figureFont(kTitleSize, true));
+    painter.drawText(titleRect, Qt::AlignHCenter | Qt::AlignVCenter, figureTitle());
+    painter.setPen(QColor(0x50, 0x50, 0x50));
+    painter.setFont(figureFont(kCaptionSize));
+    painter.drawText(
+        captionRect, Qt::AlignHCenter | Qt::AlignVCenter,
+        painter.fontMetrics().elidedText(caption, Qt::ElideRight, int(captionRect.width())));
+
+    // 2. The charts, 2 × 2, in a scene of their own laid out in points.
+    SweepChartStyle style;
+    style.titleFont = figureFont(kChartTitle, true);
+    style.labelFont = figureFont(kLabelSize);
+    style.markerSize = 5;
+    QGraphicsScene scene(chartsRect);
+    const QSizeF cell((chartsRect.width() - kGap) / 2, (chartsRect.height() - kGap) / 2);
+    for (std::size_t k = 0; k < kSweepPanels.size(); ++k) {
+        QChart* chart = createSweepChart(kSweepPanels[k], points, style);
+        scene.addItem(chart); // the scene owns it
+        chart->setGeometry(
+            QRectF(chartsRect.topLeft() + QPointF(double(k % 2) * (cell.width() + kGap),
+                                                  double(k / 2) * (cell.height() + kGap)),
+                   cell));
+    }
+    scene.render(&painter, chartsRect, chartsRect);
+    painter.restore();
+}
+
+std::optional<QByteArray> sweepFigureBytes(FigureFormat format,
+                                           const std::vector<SweepPoint>& points,
+                                           const QString& caption, QString* error)
+{
+    QString scratch;
+    QString& reason = error ? *error : scratch;
+    switch (format) {
+    case FigureFormat::Png:
+        return pngBytes(points, caption, &reason);
+    case FigureFormat::Svg:
+        return svgBytes(points, caption, &reason);
+    case FigureFormat::Pdf:
+        return pdfBytes(points, caption, &reason);
+    case FigureFormat::Csv:
+    case FigureFormat::Npy:
+    case FigureFormat::Json:
+        break;
+    }
+    reason = SweepChart::tr("The sweep's figure is a PNG, SVG or PDF file, not %1.")
+                 .arg(formatSpelling(format).toUpper());
+    return std::nullopt;
+}
+
+QString exportSweepFigure(const QString& path, FigureFormat format,
+                          const std::vector<SweepPoint>& points, const QString& caption)
+{
+    QString error;
+    const std::optional<QByteArray> bytes = sweepFigureBytes(format, points, caption, &error);
+    if (!bytes)
+        return error;
+    // QSaveFile writes a temporary file beside `path` and renames it on commit; until
+    // then, and on any failure, an existing file stays as it was.
+    QSaveFile file(path);
+    const auto failure = [&] {
+        return SweepChart::tr("Cannot write %1: %2")
+            .arg(QDir::toNativeSeparators(path), file.errorString());
+    };
+    if (!file.open(QIODevice::WriteOnly))
+        return failure();
+    if (file.write(*bytes) != bytes->size()) {
+        const QString reason = failure();
+        file.cancelWriting();
+        return reason;
+    }
+    if (!file.commit())
+        return failure();
+    return {};
+}
+
+} // namespace attn::ui
