@@ -155,6 +155,7 @@ FigureOptions figureOptions(const ViewOptions& view)
     options.colormap = view.colormap;
     options.sharedScale = view.sharedScale;
     options.annotate = view.annotate;
+    options.marginSums = view.marginSums;
     return options;
 }
 
@@ -221,6 +222,7 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
         tile.data.keyLabels = tile.data.queryLabels;
         tile.style.colormap = options.colormap;
         tile.style.annotate = options.annotate;
+        tile.style.marginSums = options.marginSums;
         tile.style.labelFont = exportFont(label);
         std::tie(tile.style.vmin, tile.style.vmax) =
             weightRange(result, b, heads[std::size_t(k)], options.sharedScale);
@@ -355,8 +357,11 @@ void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& la
 
 QImage renderFigureImage(const Result& result, const FigureOptions& options)
 {
-    const FigureLayout layout = figureLayout(result, options);
-    const double factor = pixelsPerPoint(options);
+    return renderFigureImage(figureLayout(result, options), pixelsPerPoint(options));
+}
+
+QImage renderFigureImage(const FigureLayout& layout, double factor)
+{
     const QSize pixels(std::max(1, qRound(layout.size.width() * factor)),
                        std::max(1, qRound(layout.size.height() * factor)));
     if (layout.size.isEmpty() || !(factor > 0) || pixels.width() > kMaxFigurePixels ||

@@ -67,6 +67,7 @@ struct FigureOptions {
     bool caption = true;
     bool colorbar = true;
     bool annotate = false; // each weight printed in its cell (cells are made large enough)
+    bool marginSums = false; // each row's sum right of the cells, each column's below them
     ColormapName colormap = ColormapName::Viridis;
     bool sharedScale = true; // one colour range for all heads (one colorbar per grid row)
     double labelPointSize = 10;
@@ -129,6 +130,8 @@ void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& la
 // The figure as a raster image of figurePixelSize(), its device-pixel ratio and dots per
 // metre set so a saved PNG carries its DPI. Null when the size is beyond kMaxFigurePixels.
 [[nodiscard]] QImage renderFigureImage(const Result& result, const FigureOptions& options);
+// The same for a figure laid out before, with `pixelsPerPoint` pixels per point.
+[[nodiscard]] QImage renderFigureImage(const FigureLayout& layout, double pixelsPerPoint);
 
 // The file's bytes in `format`; on failure returns nothing with a translated one-line
 // reason in `*error`. Number formats ignore the options: CSV is csvReport, NPY the
@@ -136,6 +139,18 @@ void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& la
 [[nodiscard]] std::optional<QByteArray> figureBytes(FigureFormat format, const Result& result,
                                                     const FigureOptions& options,
                                                     QString* error = nullptr);
+
+// The bytes of a figure laid out before (e.g. a comparison of two configurations) as PNG
+// with `pixelsPerPoint` pixels per point, SVG or PDF; nothing for the number formats. On
+// failure returns nothing with a translated one-line reason in `*error`.
+[[nodiscard]] std::optional<QByteArray> figureLayoutBytes(FigureFormat format,
+                                                          const FigureLayout& layout,
+                                                          double pixelsPerPoint,
+                                                          QString* error = nullptr);
+
+// Writes `bytes` to `path` atomically (QSaveFile): on failure no partial file is left and an
+// existing file is untouched. Returns an empty string on success, else a translated reason.
+[[nodiscard]] QString writeFigureFile(const QString& path, const QByteArray& bytes);
 
 // Writes figureBytes() to `path` atomically (QSaveFile): on failure no partial file is
 // left and an existing file is untouched. Returns an empty string on success, else a

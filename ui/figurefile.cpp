@@ -99,12 +99,13 @@ QString documentTitle(const FigureLayout& layout)
                : layout.title;
 }
 
-std::optional<QByteArray> pngBytes(const Result& result, const FigureOptions& options,
-                                   const FigureLayout& layout, QString* error)
+std::optional<QByteArray> pngBytes(const FigureLayout& layout, double pixelsPerPoint,
+                                   QString* error)
 {
-    QImage image = renderFigureImage(result, options);
+    QImage image = renderFigureImage(layout, pixelsPerPoint);
     if (image.isNull()) {
-        *error = tooLarge(figurePixelSize(result, options));
+        *error = tooLarge(QSize(qRound(layout.size.width() * pixelsPerPoint),
+                                qRound(layout.size.height() * pixelsPerPoint)));
         return std::nullopt;
     }
     image.setText(QStringLiteral("Title"), documentTitle(layout));
@@ -272,12 +273,36 @@ std::optional<QByteArray> figureBytes(FigureFormat format, const Result& result,
     case FigureFormat::Json:
         return QByteArray::fromStdString(jsonReport(result));
     case FigureFormat::Png:
-        return pngBytes(result, options, figureLayout(result, options), &reason);
     case FigureFormat::Svg:
     case FigureFormat::Pdf:
         break;
     }
-    const FigureLayout layout = figureLayout(result, options);
+    const double pixelsPerPoint = options.dpi > 0 ? options.dpi / 72.0 : options.scale;
+    return figureLayoutBytes(format, figureLayout(result, options), pixelsPerPoint, &reason);
+}
+
+std::optional<QByteArray> figureLayoutBytes(FigureFormat format, const FigureLayout& layout,
+                                            double pixelsPerPoint, QString* error)
+{
+    QString scratch;
+    QString& reason = error ? *error : scratch;
+    if (layout.size.isEmpty()) {
+        reason = QCoreApplication::translate("Figure", "There is nothing to export yet.");
+        return std::nullopt;
+    }
+    switch (format) {
+    case FigureFormat::Png:
+        return pngBytes(layout, pixelsPerPoint, &reason);
+    case FigureFormat::Svg:
+    case FigureFormat::Pdf:
+        break;
+    case FigureFormat::Csv:
+    case FigureFormat::Npy:
+    case FigureFormat::Json:
+        reason = QCoreApplication::translate("Figure", "%1 is not a figure format.")
+                     .arg(formatSpelling(format));
+        return std::nullopt;
+    }
     if (const qint64 cells = cellCount(layout); cells > kMaxVectorCells) {
         reason =
             QCoreApplication::translate("Figure", "The figure has %1 cells, too many for a vector "
@@ -294,8 +319,11 @@ QString exportFigure(const QString& path, FigureFormat format, const Result& res
 {
     QString error;
     const std::optional<QByteArray> bytes = figureBytes(format, result, options, &error);
-    if (!bytes)
-        return error;
+    return bytes ? writeFigureFile(path, *bytes) : error;
+}
+
+QString writeFigureFile(const QString& path, const QByteArray& bytes)
+{
     // QSaveFile writes a temporary file beside `path` and renames it on commit; until
     // then, and on any failure, an existing file stays as it was.
     QSaveFile file(path);
@@ -305,7 +333,7 @@ QString exportFigure(const QString& path, FigureFormat format, const Result& res
     };
     if (!file.open(QIODevice::WriteOnly))
         return failure();
-    if (file.write(*bytes) != bytes->size()) {
+    if (file.write(bytes) != bytes.size()) {
         const QString reason = failure();
         file.cancelWriting();
         return reason;

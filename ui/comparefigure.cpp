@@ -1,0 +1,437 @@
+#include "comparefigure.h"
+
+#include "heatmapgrid.h"
+#include "labels.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+// Texts are translated with QCoreApplication::translate itself, so that lupdate finds
+// them: context "Comparison", and "Figure" for the caption's parts, which are the figure
+// caption's in the same words.
+
+// Parts of the caption keep their inner spaces together; lines break only between parts.
+QString captionPart(QString text)
+{
+    return text.replace(QLatin1Char(' '), QChar(QChar::Nbsp));
+}
+
+QString joinParts(const QStringList& parts)
+{
+    QStringList kept;
+    for (const QString& part : parts)
+        kept << captionPart(part);
+    // A line may break after a "·", never before it.
+    return kept.join(QString(QChar(QChar::Nbsp)) + QStringLiteral("· "));
+}
+
+// τ as the user set it: "0.5", "2", "0.125".
+QString number(double value)
+{
+    return QString::number(value, 'g', 4);
+}
+
+// A weight or a difference: two decimals, or two significant digits when that shows 0.00.
+QString formatValue(float value)
+{
+    if (std::isnan(value))
+        return QCoreApplication::translate("Comparison", "NaN", "not a number");
+    const QLocale locale;
+    if (value != 0 && std::abs(value) < 0.005f)
+        return locale.toString(double(value), 'g', 2);
+    return locale.toString(double(value), 'f', 2);
+}
+
+double finiteMax(const Matrix& m)
+{
+    double max = 0;
+    for (Eigen::Index k = 0; k < m.size(); ++k)
+        if (std::isfinite(m.data()[k]))
+            max = std::max(max, double(m.data()[k]));
+    return max;
+}
+
+// The device every comparison is measured on, as figureLayout() measures its figures.
+const QPaintDevice* referenceDevice()
+{
+    static const QImage device(1, 1, QImage::Format_RGB32);
+    return &device;
+}
+
+// Cells wide enough that a handful of tokens fill a slide, as a head's figure does for
+// several tiles; annotated cells must hold "−0.00".
+double cellSizeFor(int tokens, const ComparisonOptions& options)
+{
+    const double label = options.labelPointSize;
+    double cell = std::clamp(16 * label / std::max(1, tokens), 0.25, 4 * label);
+    if (tokens <= 24)
+        cell = std::max(cell, 1.5 * label);
+    if (options.annotate)
+        cell = std::max({cell, 28.0, 3.2 * label});
+    return cell;
+}
+
+// How much wider tile `tile` must be for its title to show whole.
+double titleDeficit(const FigureTile& tile)
+{
+    const QFontMetricsF metrics(tile.layout.titleFont(), referenceDevice());
+    const double pad = tile.layout.lineHeight() / 4;
+    return metrics.horizontalAdvance(tile.data.title) + 2 * pad + 1 -
+           tile.layout.boundingRect().width();
+}
+
+// The caption of comparisonCaption(), its last line from `comparison`.
+QString captionOf(const Result& a, const Result& b, const ComparisonOptions& options,
+                  const Comparison& comparison)
+{
+    const Config& c = a.config();
+    const bool padding = hasPadding(*a.tokens);
+    QStringList shared;
+    shared << (options.head < 0 ? QCoreApplication::translate("Comparison", "mean of the heads")
+                                : QCoreApplication::translate("Comparison", "head %1")
+                                      .arg(std::min(options.head, c.heads - 1)));
+    if (a.batch() > 1)
+        shared << QCoreApplication::translate("Figure", "sequence %1 of %2")
+                      .arg(std::clamp(options.sequence, 0, a.batch() - 1) + 1)
+                      .arg(a.batch());
+    shared << QCoreApplication::translate("Figure", "d_model %1").arg(c.dModel)
+           << QCoreApplication::translate("Figure", "heads %1").arg(c.heads)
+           << QCoreApplication::translate("Figure", "d_k %1").arg(c.dK())
+           << QCoreApplication::translate("Figure", "seed %1").arg(qulonglong(c.seed));
+    const Config defaults;
+    if (c.embedding != defaults.embedding)
+        shared << QCoreApplication::translate("Figure", "x = %1", "embedding")
+                      .arg(displayName(c.embedding));
+    if (c.positional != defaults.positional)
+        shared << QCoreApplication::translate("Figure", "positional %1")
+                      .arg(displayName(c.positional));
+    return QStringList{
+        joinParts(shared),
+        QCoreApplication::translate("Comparison", "A: %1", "caption line; %1 lists the switches")
+            .arg(switchesCaption(a.config(), padding)),
+        QCoreApplication::translate("Comparison", "B: %1", "caption line; %1 lists the switches")
+            .arg(switchesCaption(b.config(), padding)),
+        differenceCaption(comparison),
+    }
+        .join(u'\n');
+}
+
+} // namespace
+
+bool comparable(const Result& a, const Result& b)
+{
+    return a.hasWeights() && b.hasWeights() && a.request.text == b.request.text &&
+           a.request.embeddingOverrides == b.request.embeddingOverrides &&
+           sameInput(a.config(), b.config()) && a.batch() == b.batch() && a.length() == b.length();
+}
+
+QString formulaText(const Config& config, bool hasPadding)
+{
+    // 1. The logits: QKᵀ, the scaling, the temperature.
+    QString logits = QStringLiteral("QKᵀ");
+    if (config.scale == ScaleMode::SqrtDk)
+        logits += QStringLiteral("/√d_k");
+    else if (config.scale == ScaleMode::SqrtDModel)
+        logits += QStringLiteral("/√d_model");
+    const bool tau = !qFuzzyCompare(config.temperature, 1.0f);
+    if (tau)
+        logits += QStringLiteral("/τ");
+
+    // 2. The axis, and the mask: added to the logits, or (the bug) multiplied in after.
+    QString axis = QStringLiteral("dim=-1");
+    if (config.axis == SoftmaxAxis::Queries)
+        axis = QStringLiteral("dim=-2");
+    else if (config.axis == SoftmaxAxis::Batch)
+        axis = QStringLiteral("dim=0");
+    const bool masked = config.mask == MaskKind::Causal || (config.paddingMask && hasPadding);
+    QString formula;
+    if (masked && config.maskStage == MaskStage::AfterSoftmax)
+        formula = QStringLiteral("softmax(%1, %2)⊙(1−M)·V").arg(logits, axis);
+    else
+        formula = QStringLiteral("softmax(%1%2, %3)·V")
+                      .arg(logits, masked ? QStringLiteral(" + M") : QString(), axis);
+
+    // 3. What the formula itself does not show.
+    QStringList notes;
+    if (tau)
+        notes << QStringLiteral("τ = %1").arg(number(config.temperature));
+    if (config.headSplit == HeadSplit::View && config.heads > 1)
+        notes << QCoreApplication::translate("Comparison", "view split",
+                                             "heads split with view(B, H, T, d_k), the bug");
+    if (hasPadding && !config.paddingMask)
+        notes << QCoreApplication::translate("Comparison", "<pad> not masked");
+    if (!notes.isEmpty())
+        formula += QStringLiteral("  (%1)").arg(notes.join(QStringLiteral(", ")));
+    return formula;
+}
+
+bool hasPadding(const TokenBatch& tokens)
+{
+    return std::ranges::any_of(tokens.lengths,
+                               [&](int length) { return length < tokens.length(); });
+}
+
+Comparison compareResults(const Result& a, const Result& b, int sequence, int head)
+{
+    Comparison c;
+    const int s = std::clamp(sequence, 0, std::max(0, a.batch() - 1));
+    const int h = head < 0 ? -1 : std::min(head, a.heads() - 1);
+    const bool padding = hasPadding(*a.tokens);
+
+    // 1. Both sides, titled with their formulas.
+    c.a = headHeatmap(a, s, h);
+    c.b = headHeatmap(b, s, h);
+    c.a.title =
+        QCoreApplication::translate("Comparison", "A: %1", "heatmap title; %1 is the formula")
+            .arg(formulaText(a.config(), padding));
+    c.b.title =
+        QCoreApplication::translate("Comparison", "B: %1", "heatmap title; %1 is the formula")
+            .arg(formulaText(b.config(), padding));
+
+    // 2. Their difference, hatched where either side masks.
+    c.stats = weightDifference(c.a.weights, c.b.weights, c.a.masked, c.b.masked);
+    c.difference.weights = c.stats.delta;
+    c.difference.masked = c.stats.masked;
+    c.difference.queryLabels = c.a.queryLabels;
+    c.difference.keyLabels = c.a.keyLabels;
+    c.difference.title = QCoreApplication::translate(
+        "Comparison", "B − A (red: B larger, blue: A larger)", "heatmap title of the difference");
+
+    const double max = std::max(finiteMax(c.a.weights), finiteMax(c.b.weights));
+    c.weightMax = max > 0 ? max : 1.0;
+    return c;
+}
+
+HeatmapStyle weightStyle(const Comparison& comparison, ColormapName colormap)
+{
+    HeatmapStyle style;
+    style.colormap = colormap;
+    style.vmin = 0;
+    style.vmax = comparison.weightMax;
+    return style;
+}
+
+HeatmapStyle differenceStyle(const Comparison& comparison)
+{
+    // Symmetric around 0, so white is "no change"; an all-zero difference still needs a range.
+    const double extent = comparison.stats.maxAbs > 0 ? comparison.stats.maxAbs : 1.0;
+    HeatmapStyle style;
+    style.colormap = ColormapName::Diverging;
+    style.vmin = -extent;
+    style.vmax = extent;
+    return style;
+}
+
+QString differenceCaption(const Comparison& comparison)
+{
+    const WeightDifference& d = comparison.stats;
+    QString text;
+    if (d.row < 0)
+        text = QCoreApplication::translate(
+            "Comparison", "no cell is shown on both sides: each is masked or NaN in A or B");
+    else if (d.maxAbs == 0)
+        text = QCoreApplication::translate(
+            "Comparison", "B − A = 0 in every cell: the two configurations give the same weights");
+    else
+        text = QCoreApplication::translate(
+                   "Comparison",
+                   "largest |B − A| = %1 at query %2 (row %3), key %4 (column %5): %6 in "
+                   "A, %7 in B",
+                   "rows and columns are numbered from 0")
+                   .arg(formatValue(d.maxAbs), comparison.difference.queryLabel(d.row))
+                   .arg(d.row)
+                   .arg(comparison.difference.keyLabel(d.column))
+                   .arg(d.column)
+                   .arg(formatValue(comparison.a.weights(d.row, d.column)),
+                        formatValue(comparison.b.weights(d.row, d.column)));
+    if (d.nanCount > 0)
+        text +=
+            QCoreApplication::translate("Comparison", "; cells NaN in A or B: %1").arg(d.nanCount);
+    return text;
+}
+
+QString comparisonHoverText(const Comparison& comparison, int row, int column)
+{
+    const HeatmapData& delta = comparison.difference;
+    if (row < 0 || column < 0 || row >= delta.rows() || column >= delta.columns())
+        return {};
+    QStringList values = {
+        QCoreApplication::translate("Comparison", "A %1", "weight of side A")
+            .arg(formatValue(comparison.a.weights(row, column))),
+        QCoreApplication::translate("Comparison", "B %1", "weight of side B")
+            .arg(formatValue(comparison.b.weights(row, column))),
+        QCoreApplication::translate("Comparison", "B − A %1")
+            .arg(formatValue(delta.weights(row, column))),
+    };
+    if (delta.isMasked(row, column))
+        values << QCoreApplication::translate("Comparison", "masked in A or B");
+    return QCoreApplication::translate("Comparison", "query %1 (row %2) → key %3 (column %4): %5",
+                                       "hover text; %5 lists the cell's values")
+        .arg(delta.queryLabel(row))
+        .arg(row)
+        .arg(delta.keyLabel(column))
+        .arg(column)
+        .arg(values.join(QStringLiteral(" · ")));
+}
+
+QString switchesCaption(const Config& config, bool hasPadding)
+{
+    QStringList parts = {
+        QCoreApplication::translate("Figure", "scaling %1").arg(displayName(config.scale)),
+        QCoreApplication::translate("Figure", "τ %1", "temperature")
+            .arg(QLocale().toString(double(config.temperature), 'g', 3)),
+        QCoreApplication::translate("Figure", "axis %1", "softmax axis")
+            .arg(displayName(config.axis)),
+        QCoreApplication::translate("Figure", "mask %1").arg(displayName(config.mask)),
+    };
+    if (config.mask == MaskKind::Causal || (config.paddingMask && hasPadding)) {
+        parts << QCoreApplication::translate("Figure", "masked %1")
+                     .arg(displayName(config.maskStage));
+        parts << QCoreApplication::translate("Figure", "fill %1").arg(displayName(config.maskFill));
+    }
+    if (config.heads > 1 || config.headSplit != HeadSplit::Transpose)
+        parts << QCoreApplication::translate("Figure", "head split %1")
+                     .arg(displayName(config.headSplit));
+    if (hasPadding)
+        parts << (config.paddingMask
+                      ? QCoreApplication::translate("Comparison", "<pad> keys masked")
+                      : QCoreApplication::translate("Comparison", "<pad> keys not masked"));
+    return joinParts(parts);
+}
+
+QString comparisonCaption(const Result& a, const Result& b, const ComparisonOptions& options)
+{
+    if (!comparable(a, b))
+        return {};
+    return captionOf(a, b, options, compareResults(a, b, options.sequence, options.head));
+}
+
+FigureLayout comparisonLayout(const Result& a, const Result& b, const ComparisonOptions& options)
+{
+    FigureLayout figure;
+    if (!comparable(a, b) || !a.valid())
+        return figure;
+
+    // 1. A head's figure of A lends the export fonts, the printable tokens and the title.
+    FigureOptions single;
+    single.what = options.head < 0 ? FigureWhat::Mean : FigureWhat::Head;
+    single.head = options.head;
+    single.sequence = options.sequence;
+    single.title = options.title;
+    single.caption = false;
+    single.labelPointSize = options.labelPointSize;
+    const FigureLayout lender = figureLayout(a, single);
+    if (lender.tiles.empty())
+        return figure;
+    const HeatmapData& printable = lender.tiles.front().data;
+    const QFont labelFont = lender.tiles.front().style.labelFont;
+
+    Comparison comparison = compareResults(a, b, options.sequence, options.head);
+    for (HeatmapData* data : {&comparison.a, &comparison.b, &comparison.difference}) {
+        data->queryLabels = printable.queryLabels;
+        data->keyLabels = printable.keyLabels;
+    }
+    const HeatmapStyle weights = weightStyle(comparison, options.colormap);
+    const HeatmapStyle difference = differenceStyle(comparison);
+    for (const auto& [data, style] :
+         {std::pair{&comparison.a, &weights}, std::pair{&comparison.b, &weights},
+          std::pair{&comparison.difference, &difference}}) {
+        FigureTile tile;
+        tile.data = *data;
+        tile.style = *style;
+        tile.style.annotate = options.annotate;
+        tile.style.labelFont = labelFont;
+        figure.tiles.push_back(std::move(tile));
+    }
+
+    // 2. One cell size for the three tiles, widened until every title shows whole.
+    const double label = options.labelPointSize;
+    const int columns = std::max(1, comparison.a.columns());
+    double cell = cellSizeFor(a.length(), options);
+    for (int pass = 0; pass < 4; ++pass) {
+        double deficit = 0;
+        for (FigureTile& tile : figure.tiles) {
+            tile.layout =
+                HeatmapLayout::forCellSize(tile.data, tile.style, cell, referenceDevice());
+            deficit = std::max(deficit, titleDeficit(tile));
+        }
+        if (deficit <= 0)
+            break;
+        cell += deficit / columns;
+    }
+
+    // 3. The title, the tiles in one row, the caption.
+    const double margin = 1.2 * label;
+    const double gap = 1.5 * label;
+    double blockWidth = -gap, blockHeight = 0;
+    for (const FigureTile& tile : figure.tiles) {
+        blockWidth += tile.layout.boundingRect().width() + gap;
+        blockHeight = std::max(blockHeight, tile.layout.boundingRect().height());
+    }
+    figure.title = lender.title;
+    figure.titleFont = lender.titleFont;
+    figure.caption = options.caption ? captionOf(a, b, options, comparison) : QString();
+    figure.captionFont = lender.captionFont;
+    const QFontMetricsF titleMetrics(figure.titleFont, referenceDevice());
+    const QFontMetricsF captionMetrics(figure.captionFont, referenceDevice());
+    const double readable = std::max(blockWidth, 46 * label);
+    double width = blockWidth;
+    if (!figure.title.isEmpty())
+        width = std::max(width, std::min(readable, titleMetrics.horizontalAdvance(figure.title)));
+    for (const QString& line : figure.caption.split(u'\n', Qt::SkipEmptyParts))
+        width = std::max(width, std::min(readable, captionMetrics.horizontalAdvance(line) + 1));
+
+    double y = margin;
+    if (!figure.title.isEmpty()) {
+        figure.titleRect = QRectF(margin, y, width, titleMetrics.height());
+        y += titleMetrics.height() + 0.6 * label;
+    }
+    double x = margin + (width - blockWidth) / 2;
+    for (FigureTile& tile : figure.tiles) {
+        tile.origin = QPointF(x, y);
+        x += tile.layout.boundingRect().width() + gap;
+    }
+    y += blockHeight;
+    if (!figure.caption.isEmpty()) {
+        y += 0.8 * label;
+        const QRectF wrapped = captionMetrics.boundingRect(
+            QRectF(0, 0, width, 1e6), Qt::AlignHCenter | Qt::TextWordWrap, figure.caption);
+        figure.captionRect = QRectF(margin, y, width, wrapped.height());
+        y += wrapped.height();
+    }
+    figure.size = QSizeF(std::ceil(width + 2 * margin), std::ceil(y + margin));
+    return figure;
+}
+
+QSize comparisonPixelSize(const Result& a, const Result& b, const ComparisonOptions& options)
+{
+    const QSizeF points = comparisonLayout(a, b, options).size;
+    const double factor = options.dpi > 0 ? options.dpi / 72.0 : options.scale;
+    return {std::max(1, qRound(points.width() * factor)),
+            std::max(1, qRound(points.height() * factor))};
+}
+
+std::optional<QByteArray> comparisonBytes(FigureFormat format, const Result& a, const Result& b,
+                                          const ComparisonOptions& options, QString* error)
+{
+    const double factor = options.dpi > 0 ? options.dpi / 72.0 : options.scale;
+    return figureLayoutBytes(format, comparisonLayout(a, b, options), factor, error);
+}
+
+QString exportComparison(const QString& path, FigureFormat format, const Result& a, const Result& b,
+                         const ComparisonOptions& options)
+{
+    QString error;
+    const std::optional<QByteArray> bytes = comparisonBytes(format, a, b, options, &error);
+    return bytes ? writeFigureFile(path, *bytes) : error;
+}
+
+} // namespace attn::ui
