@@ -1,0 +1,75 @@
+// The teaching lab's "Step by step" window: the pipeline strip of one sequence and head,
+// choosers for both, and a panel that works one weight out with the real numbers — the
+// dot product, the scaling, the mask and the softmax over its axis.
+#pragma once
+
+#include "engine.h"
+#include "explain.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QScrollArea;
+class QTextBrowser;
+
+namespace attn::ui {
+
+class PipelineStrip;
+
+// The explanation of `e` as HTML: the dot product's terms (all when d_k ≤ 16, else the
+// first 8), the scaling, the mask and the softmax's sum (its terms when there are ≤ 12).
+// The labels name the query and key of the cell.
+[[nodiscard]] QString explanationHtml(const CellExplanation& e, const QString& queryLabel,
+                                      const QString& keyLabel);
+
+class PipelineDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit PipelineDialog(QWidget* parent);
+
+    // Shows `result` (which needs its weights) for `sequence` and `head`, clamped to the
+    // result's range. The explained cell stays when it still exists, else it becomes the
+    // last real query's first key.
+    void setResult(const attn::Result& result, int sequence, int head);
+
+    // Explains weight [i][j] of the current sequence and head, and outlines it.
+    void explainCell(int i, int j);
+
+    [[nodiscard]] int sequence() const { return b_; }
+    [[nodiscard]] int head() const { return h_; }
+    [[nodiscard]] PipelineStrip* strip() const { return strip_; }
+    [[nodiscard]] const std::optional<CellExplanation>& explanation() const { return explanation_; }
+    // The panel's text as the student reads it.
+    [[nodiscard]] QString explanationText() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void fillChoosers();
+    void showChoice();
+    void showExplanation();
+    void retranslateUi();
+
+    Result result_;
+    int b_ = 0;
+    int h_ = 0;
+    int i_ = -1;
+    int j_ = -1;
+    std::optional<CellExplanation> explanation_;
+
+    QLabel* sequenceLabel_;
+    QComboBox* sequenceCombo_;
+    QLabel* headLabel_;
+    QComboBox* headCombo_;
+    QLabel* hintLabel_;
+    QScrollArea* scroll_;
+    PipelineStrip* strip_;
+    QTextBrowser* panel_;
+};
+
+} // namespace attn::ui

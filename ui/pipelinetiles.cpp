@@ -1,0 +1,401 @@
+// What each tile of the step-by-step strip shows: the engine's matrix of the stage, its
+// formula and its shape. The widgets that draw them are in pipelinestrip.cpp.
+#include "pipelinestrip.h"
+
+#include "explain.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+// A number in a formula: "0.25", "16", "0.125".
+QString number(double value)
+{
+    return QString::number(value, 'g', 4);
+}
+
+QStringList tokenLabels(const Result& result, int b)
+{
+    QStringList labels;
+    for (const std::string& token : result.tokens->tokens[std::size_t(b)])
+        labels << QString::fromStdString(token);
+    return labels;
+}
+
+// The rows of Q_h, K_h and V_h: the tokens, or with head split "view" the piece of a
+// token each row holds, "喜欢[16:32]".
+QStringList headRowLabels(const Result& result, int b, int h)
+{
+    const QStringList tokens = tokenLabels(result, b);
+    if (result.config().headSplit == HeadSplit::Transpose)
+        return tokens;
+    QStringList labels;
+    for (int row = 0; row < result.length(); ++row) {
+        const HeadRowSource source = headRowSource(result.config(), result.length(), h, row);
+        labels << QStringLiteral("%1[%2:%3]")
+                      .arg(tokens.value(source.token))
+                      .arg(source.firstFeature)
+                      .arg(source.firstFeature + result.dK());
+    }
+    return labels;
+}
+
+// The largest |x| over the finite cells; 1 when there is none.
+double largestMagnitude(const Matrix& values)
+{
+    double largest = 0;
+    for (Eigen::Index k = 0; k < values.size(); ++k)
+        if (std::isfinite(values.data()[k]))
+            largest = std::max(largest, double(std::abs(values.data()[k])));
+    return largest > 0 ? largest : 1.0;
+}
+
+// Signed values: blue below 0, white at 0, red above, from −largest to +largest so
+// that 0 is white.
+HeatmapStyle divergingStyle(double largest)
+{
+    HeatmapStyle style;
+    style.colormap = ColormapName::Diverging;
+    style.vmax = largest;
+    style.vmin = -largest;
+    style.annotate = true; // the painter prints values only in cells of ~28 px or more
+    style.axisTitles = false;
+    return style;
+}
+
+HeatmapStyle divergingStyle(const Matrix& values)
+{
+    return divergingStyle(largestMagnitude(values));
+}
+
+HeatmapStyle weightStyle()
+{
+    HeatmapStyle style;
+    style.colormap = ColormapName::Viridis;
+    style.annotate = true;
+    style.axisTitles = false;
+    return style;
+}
+
+// The drawn copy of `values`: cells that are masked show the hatch, never ±inf's mark.
+HeatmapData heatmapOf(const Matrix& values, const MaskMatrix& masked, const QStringList& rows,
+                      const QStringList& columns)
+{
+    HeatmapData data;
+    data.weights = values;
+    if (masked.size() != 0 && masked.any()) {
+        data.masked = masked;
+        data.weights = masked.select(0.0f, values);
+    }
+    data.queryLabels = rows;
+    data.keyLabels = columns;
+    return data;
+}
+
+QString scaleNote(const Config& config)
+{
+    const double scale = scaleFactor(config);
+    QString factor;
+    switch (config.scale) {
+    case ScaleMode::SqrtDk:
+        factor = QStringLiteral("× %1 = 1/√%2").arg(number(scale)).arg(config.dK());
+        break;
+    case ScaleMode::None:
+        factor = PipelineStrip::tr("× 1 (no scaling)");
+        break;
+    case ScaleMode::SqrtDModel:
+        factor = PipelineStrip::tr("× %1 = 1/√%2 (√C instead of √d_k)")
+                     .arg(number(scale))
+                     .arg(config.dModel);
+        break;
+    }
+    return PipelineStrip::tr("%1, then / τ = %2", "the scale factor, then the temperature")
+        .arg(factor, number(config.temperature));
+}
+
+QString maskDescription(const Result& result, int b)
+{
+    const Config& config = result.config();
+    const bool padded =
+        config.paddingMask && result.tokens->lengths[std::size_t(b)] < result.tokens->length();
+    QStringList parts;
+    if (config.mask == MaskKind::Causal)
+        parts << PipelineStrip::tr("M = triu(ones(T, T), 1): key j > query i is hidden");
+    if (padded)
+        parts << PipelineStrip::tr("the <pad> keys are hidden");
+    return parts.join(QStringLiteral("; "));
+}
+
+QString fillSpelling(MaskFill fill)
+{
+    return fill == MaskFill::NegInf ? QStringLiteral("-inf") : QStringLiteral("-1e9");
+}
+
+QString dimSpelling(SoftmaxAxis axis)
+{
+    switch (axis) {
+    case SoftmaxAxis::Keys:
+        return QStringLiteral("dim=-1");
+    case SoftmaxAxis::Queries:
+        return QStringLiteral("dim=-2");
+    case SoftmaxAxis::Batch:
+        return QStringLiteral("dim=0");
+    }
+    return {};
+}
+
+const HeadStatistics* headStatistics(const Result& result, int b, int h)
+{
+    if (!result.stats)
+        return nullptr;
+    return &result.stats->heads[std::size_t(b * result.heads() + h)];
+}
+
+// The tiles of Q_h, K_h and V_h.
+StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage)
+{
+    const Config& config = result.config();
+    const int B = result.batch(), T = result.length(), H = result.heads(), dK = result.dK();
+    struct Names {
+        QString title;
+        QString symbol; // "Q"
+        QString weight; // "q"
+        const HeadStack* split;
+    };
+    const Names names = stage == PipelineStage::Queries
+                            ? Names{PipelineStrip::tr("Q_h — queries"), "Q", "q", &result.split->q}
+                        : stage == PipelineStage::Keys
+                            ? Names{PipelineStrip::tr("K_h — keys"), "K", "k", &result.split->k}
+                            : Names{PipelineStrip::tr("V_h — values"), "V", "v", &result.split->v};
+    StageTile tile;
+    tile.stage = stage;
+    tile.title = names.title;
+    const QString project = QStringLiteral("%1 = X·W_%2ᵀ + b_%2").arg(names.symbol, names.weight);
+    tile.formula = config.headSplit == HeadSplit::Transpose
+                       ? project + QStringLiteral(" → .view(B, T, H, d_k).transpose(1, 2)")
+                       : project + PipelineStrip::tr(" → .view(B, H, T, d_k) (bug)");
+    tile.shape = shapeLine({"B", "H", "T", "d_k"}, {B, H, T, dK});
+    tile.note =
+        config.headSplit == HeadSplit::Transpose
+            ? PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7")
+                  .arg(b)
+                  .arg(h)
+                  .arg(T)
+                  .arg(dK)
+                  .arg(h * dK)
+                  .arg((h + 1) * dK - 1)
+                  .arg(names.symbol)
+            : PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4); each row is a "
+                                "piece of one token, as its label shows")
+                  .arg(b)
+                  .arg(h)
+                  .arg(T)
+                  .arg(dK);
+    tile.axes = PipelineStrip::tr("↓ token   → feature of the head");
+    tile.values = names.split->at(b, h);
+    tile.heatmap = heatmapOf(tile.values, {}, headRowLabels(result, b, h), {});
+    tile.style = divergingStyle(tile.values);
+    return tile;
+}
+
+StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
+{
+    const Config& config = result.config();
+    const int B = result.batch(), T = result.length(), H = result.heads();
+    const QStringList rows = headRowLabels(result, b, h);
+    const MaskMatrix& mask = (*result.mask)[std::size_t(b)];
+    const HeadStatistics* stats = headStatistics(result, b, h);
+    StageTile tile;
+    tile.stage = stage;
+    tile.shape = shapeLine({"B", "H", "T", "T"}, {B, H, T, T});
+    tile.axes = PipelineStrip::tr("↓ query i   → key j");
+    const QString drawn =
+        PipelineStrip::tr("drawn: [%1, %2] → (T, T) = (%3, %3)").arg(b).arg(h).arg(T);
+    MaskMatrix hatched;
+    switch (stage) {
+    case PipelineStage::Scores:
+        tile.title = PipelineStrip::tr("S — scores");
+        tile.formula = QStringLiteral("S = Q_h·K_hᵀ,   S[i][j] = q_i · k_j");
+        tile.values = result.scores->at(b, h);
+        tile.note = drawn;
+        if (result.stats)
+            tile.note += PipelineStrip::tr("; std(S) = %1 over the whole tensor")
+                             .arg(result.stats->stdScores, 0, 'f', 4);
+        break;
+    case PipelineStage::Logits:
+        tile.title = PipelineStrip::tr("L — scaled");
+        tile.formula = QStringLiteral("L = S × scale / τ");
+        tile.values = scaledScores(result, b, h);
+        tile.note = scaleNote(config) + PipelineStrip::tr("; drawn on S's colour scale");
+        if (result.stats)
+            tile.note += PipelineStrip::tr("; std(L) = %1 over the whole tensor")
+                             .arg(result.stats->stdLogits, 0, 'f', 4);
+        break;
+    case PipelineStage::Masked:
+        tile.values = result.logits->at(b, h);
+        if (config.maskStage == MaskStage::AfterSoftmax) {
+            tile.title = PipelineStrip::tr("L + M — the mask comes later");
+            tile.formula = PipelineStrip::tr("mask after the softmax (bug): the softmax gets L "
+                                             "unmasked");
+            tile.note = maskDescription(result, b);
+        } else if (mask.any()) {
+            tile.title = PipelineStrip::tr("L + M — the mask");
+            tile.formula =
+                QStringLiteral("L.masked_fill(M, %1)").arg(fillSpelling(config.maskFill));
+            tile.note = PipelineStrip::tr("%1; %2 of %3 cells hidden (hatched)")
+                            .arg(maskDescription(result, b))
+                            .arg(mask.count())
+                            .arg(mask.size());
+            hatched = mask;
+        } else {
+            tile.title = PipelineStrip::tr("L + M — no mask");
+            tile.formula = PipelineStrip::tr("no mask: the softmax gets L as it is");
+            tile.note = PipelineStrip::tr("every key is visible to every query");
+        }
+        break;
+    default: { // PipelineStage::Weights
+        tile.title = PipelineStrip::tr("P — attention weights");
+        const QString softmax = QStringLiteral("P = softmax(L, %1)").arg(dimSpelling(config.axis));
+        const bool after = config.maskStage == MaskStage::AfterSoftmax && mask.any();
+        tile.formula = after ? softmax + QStringLiteral(".masked_fill(M, 0)") : softmax;
+        switch (config.axis) {
+        case SoftmaxAxis::Keys:
+            tile.note = PipelineStrip::tr("each row sums to 1");
+            break;
+        case SoftmaxAxis::Queries:
+            tile.note = PipelineStrip::tr("each column sums to 1, the rows do not");
+            break;
+        case SoftmaxAxis::Batch:
+            tile.note = PipelineStrip::tr("each [h][i][j] sums to 1 over the %1 sequences").arg(B);
+            break;
+        }
+        if (after)
+            tile.note += PipelineStrip::tr("; then masked to 0, so the rows no longer sum to 1");
+        if (stats)
+            tile.note += PipelineStrip::tr("; row sums %1 … %2")
+                             .arg(stats->rowSumMin, 0, 'f', 4)
+                             .arg(stats->rowSumMax, 0, 'f', 4);
+        tile.values = result.weights->at(b, h);
+        tile.heatmap = heatmapOf(tile.values, mask, rows, rows);
+        tile.style = weightStyle();
+        return tile;
+    }
+    }
+    tile.heatmap = heatmapOf(tile.values, hatched, rows, rows);
+    // S, L and the mask share one scale, so that the scaling shows as paler colours.
+    tile.style = divergingStyle(std::max(largestMagnitude(result.scores->at(b, h)),
+                                         largestMagnitude(scaledScores(result, b, h))));
+    return tile;
+}
+
+} // namespace
+
+bool StageTile::explainsCells() const
+{
+    return stage == PipelineStage::Scores || stage == PipelineStage::Logits ||
+           stage == PipelineStage::Masked || stage == PipelineStage::Weights;
+}
+
+QString shapeLine(const QStringList& names, const QList<int>& sizes)
+{
+    QStringList numbers;
+    for (const int size : sizes)
+        numbers << QString::number(size);
+    return QStringLiteral("(%1) = (%2)")
+        .arg(names.join(QStringLiteral(", ")), numbers.join(QStringLiteral(", ")));
+}
+
+std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
+{
+    std::vector<StageTile> tiles;
+    if (!result.hasWeights())
+        return tiles;
+    const Config& config = result.config();
+    const int B = result.batch(), T = result.length(), C = result.dModel(), H = result.heads(),
+              dK = result.dK();
+    const QStringList tokens = tokenLabels(result, b);
+
+    // 1. X (B, T, C).
+    StageTile input;
+    input.stage = PipelineStage::Input;
+    input.title = PipelineStrip::tr("X — the tokens' vectors");
+    input.formula = config.embedding == EmbeddingMode::Torch
+                        ? QStringLiteral("X = torch.randn(B, T, C)")
+                        : PipelineStrip::tr("X = E[token]", "E: the embedding table");
+    if (config.positional == Positional::Sinusoidal)
+        input.formula += QStringLiteral(" + PE(t)");
+    input.shape = shapeLine({"B", "T", "C"}, {B, T, C});
+    input.note = PipelineStrip::tr("drawn: [%1] → (T, C) = (%2, %3)").arg(b).arg(T).arg(C);
+    input.axes = PipelineStrip::tr("↓ token t   → feature c");
+    input.values = (*result.x)[std::size_t(b)];
+    input.heatmap = heatmapOf(input.values, {}, tokens, {});
+    input.style = divergingStyle(input.values);
+    tiles.push_back(std::move(input));
+
+    // 2–4. Q_h, K_h, V_h (B, H, T, d_k).
+    for (const PipelineStage stage :
+         {PipelineStage::Queries, PipelineStage::Keys, PipelineStage::Values})
+        tiles.push_back(projectionTile(result, b, h, stage));
+
+    // 5–8. S, L, the mask, P (B, H, T, T).
+    for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Logits,
+                                      PipelineStage::Masked, PipelineStage::Weights})
+        tiles.push_back(tokenTile(result, b, h, stage));
+    if (!result.aggregation)
+        return tiles;
+
+    // 9. O_h = P·V_h (B, H, T, d_k).
+    StageTile head;
+    head.stage = PipelineStage::HeadOutput;
+    head.title = PipelineStrip::tr("O_h — head output");
+    head.formula = QStringLiteral("O_h = P·V_h,   o_i = Σ_j P[i][j]·v_j");
+    head.shape = shapeLine({"B", "H", "T", "d_k"}, {B, H, T, dK});
+    head.note =
+        PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4)").arg(b).arg(h).arg(T).arg(dK);
+    head.axes = PipelineStrip::tr("↓ query i   → feature of the head");
+    head.values = result.aggregation->headOutputs.at(b, h);
+    head.heatmap = heatmapOf(head.values, {}, headRowLabels(result, b, h), {});
+    head.style = divergingStyle(head.values);
+    tiles.push_back(std::move(head));
+
+    // 10. The heads side by side (B, T, C); head h's block outlined.
+    StageTile concat;
+    concat.stage = PipelineStage::Concat;
+    concat.title = PipelineStrip::tr("concat — every head");
+    concat.formula = QStringLiteral("(P·V).transpose(1, 2).reshape(B, T, C)");
+    concat.shape = shapeLine({"B", "T", "C"}, {B, T, C});
+    concat.note = H == 1 ? PipelineStrip::tr("drawn: [%1]; one head, so concat = O_h").arg(b)
+                         : PipelineStrip::tr("drawn: [%1]; head %2 fills features %3–%4 (outlined)")
+                               .arg(b)
+                               .arg(h)
+                               .arg(h * dK)
+                               .arg((h + 1) * dK - 1);
+    concat.axes = PipelineStrip::tr("↓ token t   → feature c");
+    concat.values = result.aggregation->merged[std::size_t(b)];
+    concat.heatmap = heatmapOf(concat.values, {}, tokens, {});
+    concat.style = divergingStyle(concat.values);
+    if (H > 1) {
+        concat.blockFirstColumn = h * dK;
+        concat.blockColumns = dK;
+    }
+    tiles.push_back(std::move(concat));
+
+    // 11. The output (B, T, C): the shape X came in with.
+    StageTile output;
+    output.stage = PipelineStage::Output;
+    output.title = PipelineStrip::tr("output — through W_o");
+    output.formula = QStringLiteral("out = concat·W_oᵀ + b_o");
+    output.shape = shapeLine({"B", "T", "C"}, {B, T, C});
+    output.note =
+        PipelineStrip::tr("drawn: [%1]; the same shape as X, so layers can be stacked").arg(b);
+    output.axes = PipelineStrip::tr("↓ token t   → feature c");
+    output.values = result.aggregation->output[std::size_t(b)];
+    output.heatmap = heatmapOf(output.values, {}, tokens, {});
+    output.style = divergingStyle(output.values);
+    tiles.push_back(std::move(output));
+    return tiles;
+}
+
+} // namespace attn::ui
