@@ -31,6 +31,7 @@ struct ExportArguments {
     std::optional<std::string> title;
     std::optional<ui::ColormapName> colormap;
     std::optional<bool> annotate;
+    std::optional<bool> marginSums;
     bool colorbar = true;
     bool caption = true;
     std::optional<int> sequence;
@@ -109,6 +110,10 @@ std::vector<Option> exportOptionTable(ExportArguments& a)
          [&a](std::string_view) { a.annotate = true; }},
         {"no-annotate", "", "print no weights (when the session prints them)",
          [&a](std::string_view) { a.annotate = false; }},
+        {"sums", "", "each row's sum right of the heatmap and each column's below it",
+         [&a](std::string_view) { a.marginSums = true; }},
+        {"no-sums", "", "no row and column sums (when the session shows them)",
+         [&a](std::string_view) { a.marginSums = false; }},
         {"no-colorbar", "", "leave out the colour bar",
          [&a](std::string_view) { a.colorbar = false; }},
         {"no-caption", "", "leave out the caption naming the configuration",
@@ -205,6 +210,7 @@ FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui
         options.title = QString::fromStdString(*a.title);
     options.colormap = a.colormap.value_or(options.colormap);
     options.annotate = a.annotate.value_or(options.annotate);
+    options.marginSums = a.marginSums.value_or(options.marginSums);
     options.colorbar = a.colorbar;
     options.caption = a.caption;
     options.sequence = a.sequence.value_or(options.sequence);

@@ -166,6 +166,15 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
     return s;
 }
 
+MarginSums marginSums(const Matrix& weights)
+{
+    // weights (T_q, T_k) → rows (T_q), columns (T_k); the cast is lazy, no (T, T) copy.
+    const Eigen::Matrix<double, Eigen::Dynamic, 1> rows = weights.cast<double>().rowwise().sum();
+    const Eigen::Matrix<double, 1, Eigen::Dynamic> columns = weights.cast<double>().colwise().sum();
+    return {{rows.data(), rows.data() + rows.size()},
+            {columns.data(), columns.data() + columns.size()}};
+}
+
 Matrix meanOverHeads(const HeadStack& stack, int b)
 {
     Matrix mean = stack.at(b, 0); // (T, T)

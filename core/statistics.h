@@ -96,6 +96,15 @@ struct Statistics {
 [[nodiscard]] HeadStatistics headStatistics(const Matrix& scores, float scale, float tau,
                                             const Matrix& weights, const MaskMatrix& masked);
 
+// The margins of one weight matrix P (T_q, T_k), summed in double: what each query's
+// weights add up to (1 when the softmax ran over the keys) and what each key receives.
+struct MarginSums {
+    std::vector<double> rows;    // (T_q) Σ_j P[i][j]
+    std::vector<double> columns; // (T_k) Σ_i P[i][j]
+};
+// A NaN in a row or column makes that sum NaN.
+[[nodiscard]] MarginSums marginSums(const Matrix& weights);
+
 // The mean of the heads' matrices of sequence b: (B, H, T, T) → (T, T). A NaN in any
 // head stays NaN in the mean.
 [[nodiscard]] Matrix meanOverHeads(const HeadStack& stack, int b);

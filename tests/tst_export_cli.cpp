@@ -80,7 +80,8 @@ QByteArray magic(const QString& format)
     return "{";
 }
 
-QString session(const QString& directory)
+QString session(const QString& directory, bool marginSums = false,
+                const QString& name = QStringLiteral("lesson.attnscope"))
 {
     Session s;
     s.request.text = "the cat sat on the mat";
@@ -88,7 +89,8 @@ QString session(const QString& directory)
     s.request.config.heads = 2;
     s.request.config.mask = MaskKind::Causal;
     s.view.colormap = ColormapName::Magma;
-    const QString path = QDir(directory).filePath("lesson.attnscope");
+    s.view.marginSums = marginSums;
+    const QString path = QDir(directory).filePath(name);
     QString error;
     if (!saveSession(path, s, &error))
         qFatal("cannot write the session: %s", qPrintable(error));
@@ -110,6 +112,8 @@ private slots:
     void optionsChangeTheFigure();
     void settingsOrder_data();
     void settingsOrder();
+    void sessionSums_data();
+    void sessionSums();
     void help();
 };
 
@@ -236,6 +240,7 @@ void TestExportCli::optionsChangeTheFigure_data()
     QTest::newRow("--what mean is one tile") << QStringList{"--what", "mean"} << -1;
     QTest::newRow("--what head:1 is one tile") << QStringList{"--what", "head:1"} << -1;
     QTest::newRow("--annotate enlarges the cells") << QStringList{"--annotate"} << 1;
+    QTest::newRow("--sums adds the row and column sums") << QStringList{"--sums"} << 1;
     QTest::newRow("--no-colorbar is narrower") << QStringList{"--no-colorbar"} << -1;
     QTest::newRow("--colormap magma recolours") << QStringList{"--colormap", "magma"} << 0;
     QTest::newRow("--title adds a line") << QStringList{"--title", "注意力"} << 0;
@@ -322,13 +327,42 @@ void TestExportCli::settingsOrder()
     QCOMPARE(json.value("tokens").toArray().at(0).toArray().at(0).toString(), firstToken);
 }
 
+void TestExportCli::sessionSums_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<bool>("sums");
+    QTest::newRow("the session's view shows the sums") << QStringList{} << true;
+    QTest::newRow("--no-sums leaves them out") << QStringList{"--no-sums"} << false;
+    QTest::newRow("--sums keeps them") << QStringList{"--sums"} << true;
+}
+
+void TestExportCli::sessionSums()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(bool, sums);
+    QTemporaryDir dir;
+    session(dir.path(), false, QStringLiteral("plain.attnscope"));
+    session(dir.path(), true, QStringLiteral("sums.attnscope"));
+    const Run plain =
+        attnscope({"export", "--session", "plain.attnscope", "--out", "plain.png"}, dir.path());
+    const Run run = attnscope(QStringList{"export", "--session", "sums.attnscope"} + arguments +
+                                  QStringList{"--out", "sums.png"},
+                              dir.path());
+    QVERIFY2(plain.exitCode == 0 && run.exitCode == 0, (plain.err + run.err).constData());
+    const QImage without(dir.filePath("plain.png"));
+    const QImage with(dir.filePath("sums.png"));
+    QVERIFY(!without.isNull() && !with.isNull());
+    QCOMPARE(with.width() > without.width(), sums);
+    QCOMPARE(with.height() > without.height(), sums);
+}
+
 void TestExportCli::help()
 {
     QTemporaryDir dir;
     const Run run = attnscope({"--help"}, dir.path());
     QCOMPARE(run.exitCode, 0);
     for (const char* text : {"attnscope export", "--out FILE", "--what heads|mean|head:N",
-                             "--session FILE", "--no-colorbar", "--preset (it replaces"})
+                             "--session FILE", "--no-colorbar", "--sums", "--preset (it replaces"})
         QVERIFY2(run.out.contains(text), text);
 }
 

@@ -246,6 +246,10 @@ void TestFigure::layout_data()
     FigureOptions annotated = grid;
     annotated.annotate = true;
     QTest::newRow("values in cells enlarge the cells") << grid << annotated << 1 << 1 << 5;
+    FigureOptions sums = grid;
+    sums.marginSums = true;
+    QTest::newRow("row and column sums widen and lengthen every tile")
+        << grid << sums << 1 << 1 << 5;
     FigureOptions large = head;
     large.labelPointSize = 16;
     QTest::newRow("larger labels, larger figure") << head << large << 1 << 1 << 1;
@@ -569,9 +573,11 @@ void TestFigure::dialog()
     const Result result = compute(request(kChinese));
     ViewOptions view;
     view.colormap = ColormapName::Magma;
+    view.marginSums = true;
     ExportDialog dialog(result, view, 2);
     QCOMPARE(dialog.figureOptions().colormap, ColormapName::Magma);
     QCOMPARE(dialog.figureOptions().head, 2);
+    QCOMPARE(dialog.figureOptions().marginSums, true); // the window's view, as figureOptions()
     QVERIFY(!dialog.previewImage().isNull());
 
     FigureOptions chosen = options(FigureWhat::Head, 3);
@@ -580,6 +586,7 @@ void TestFigure::dialog()
     chosen.colorbar = false;
     chosen.labelPointSize = 12;
     chosen.dpi = 300;
+    chosen.marginSums = false;
     dialog.setFigureOptions(chosen, FigureFormat::Svg);
     const FigureOptions read = dialog.figureOptions();
     QCOMPARE(read.what, FigureWhat::Head);
@@ -589,6 +596,7 @@ void TestFigure::dialog()
     QCOMPARE(read.colorbar, false);
     QCOMPARE(read.labelPointSize, 12.0);
     QCOMPARE(read.dpi, 300);
+    QCOMPARE(read.marginSums, false);
     QCOMPARE(dialog.format(), FigureFormat::Svg);
 
     QTemporaryDir dir;

@@ -1,6 +1,10 @@
-// The heatmap drawing layer: colormaps, layout, painting, the view and its hover text.
+// The heatmap drawing layer: colormaps, layout, painting, margin sums, the view and its
+// hover text.
 #include "colormap.h"
+#include "engine.h"
+#include "heatmapgrid.h"
 #include "heatmappainter.h"
+#include "heatmapsums.h"
 #include "heatmapview.h"
 
 #include <QBuffer>
@@ -18,6 +22,7 @@
 using namespace attn::ui;
 
 Q_DECLARE_METATYPE(attn::ui::ColormapName)
+Q_DECLARE_METATYPE(attn::SoftmaxAxis)
 
 namespace {
 
@@ -95,6 +100,30 @@ QList<QRgb> cellPixels(const QImage& image, const QRectF& cell)
     return pixels;
 }
 
+// (T, T) weights of 1/T each: every row and column sums to exactly 1.
+HeatmapData uniform(int tokens)
+{
+    HeatmapData data;
+    data.weights = attn::Matrix::Constant(tokens, tokens, 1.0f / static_cast<float>(tokens));
+    return data;
+}
+
+// Red text is anti-aliased: any clearly red pixel counts.
+bool isReddish(QRgb pixel)
+{
+    return qRed(pixel) > 150 && qGreen(pixel) < 130 && qBlue(pixel) < 130;
+}
+
+int countPixels(const QImage& image, const QRectF& rect, bool (*wanted)(QRgb))
+{
+    int count = 0;
+    const QRect inside = rect.toAlignedRect().intersected(image.rect());
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            count += wanted(image.pixel(x, y)) ? 1 : 0;
+    return count;
+}
+
 std::set<QRgb> allColormapColors()
 {
     std::set<QRgb> colors;
@@ -138,6 +167,16 @@ private slots:
     void labelRotation_data();
     void labelRotation();
     void preferredSizeFitsCells();
+
+    void sumText_data();
+    void sumText();
+    void marginSumsLayout_data();
+    void marginSumsLayout();
+    void marginSumsOfTheSoftmaxAxis_data();
+    void marginSumsOfTheSoftmaxAxis();
+    void marginSumsNaN();
+    void marginSumsInSvg_data();
+    void marginSumsInSvg();
 
     void hoverText_data();
     void hoverText();
@@ -559,6 +598,259 @@ void TestHeatmap::preferredSizeFitsCells()
     QVERIFY2(std::abs(layout.cellSize() - 40) < 1e-6,
              qPrintable(QString::number(layout.cellSize())));
     QVERIFY(preferredSize(data, style, 20).width() < size.width());
+}
+
+void TestHeatmap::sumText_data()
+{
+    QTest::addColumn<double>("sum");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("unit"); // counts as 1, drawn without red
+
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double infinity = std::numeric_limits<double>::infinity();
+    QTest::newRow("1") << 1.0 << "1.00" << true;
+    QTest::newRow("0.5") << 0.5 << "0.50" << false;
+    QTest::newRow("0") << 0.0 << "0.00" << false;
+    QTest::newRow("1 + 1e-4 counts as 1") << 1.0001 << "1.00" << true;
+    QTest::newRow("1 - 5e-4 counts as 1") << 0.9995 << "1.00" << true;
+    QTest::newRow("1.004 is not 1: a third decimal") << 1.004 << "1.004" << false;
+    QTest::newRow("0.996 is not 1: a third decimal") << 0.996 << "0.996" << false;
+    QTest::newRow("10: a column of ten queries") << 10.0 << "10.00" << false;
+    QTest::newRow("12.3456") << 12.3456 << "12.35" << false;
+    QTest::newRow("NaN") << nan << "NaN" << false;
+    QTest::newRow("+inf") << infinity << "+inf" << false;
+    QTest::newRow("-inf") << -infinity << "-inf" << false;
+}
+
+void TestHeatmap::sumText()
+{
+    QFETCH(double, sum);
+    QFETCH(QString, text);
+    QFETCH(bool, unit);
+    QCOMPARE(attn::ui::marginSumText(sum), text);
+    QCOMPARE(isUnitSum(sum), unit);
+}
+
+void TestHeatmap::marginSumsLayout_data()
+{
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("sums");
+    QTest::addColumn<int>("valueAngle"); // of the column sums' values; −1 none
+
+    QTest::newRow("off: no strips") << 6 << QSize(500, 420) << false << -1;
+    QTest::newRow("6 tokens in 500×420: values across") << 6 << QSize(500, 420) << true << 0;
+    QTest::newRow("24 tokens in 560×560: values upright") << 24 << QSize(560, 560) << true << 90;
+    QTest::newRow("256 tokens in 600×600: bars only") << 256 << QSize(600, 600) << true << -1;
+    QTest::newRow("1 token in 200×200") << 1 << QSize(200, 200) << true << 0;
+}
+
+void TestHeatmap::marginSumsLayout()
+{
+    QFETCH(int, tokens);
+    QFETCH(QSize, size);
+    QFETCH(bool, sums);
+    QFETCH(int, valueAngle);
+
+    const HeatmapData data = ramp(tokens);
+    const QRectF target(QPointF(0, 0), size);
+    const HeatmapLayout plain(target, data, HeatmapStyle());
+    HeatmapStyle style;
+    style.marginSums = sums;
+    const HeatmapLayout layout(target, data, style);
+    QVERIFY(layout.cellSize() > 0);
+    QVERIFY(target.adjusted(-1, -1, 1, 1).contains(layout.boundingRect()));
+    if (!sums) {
+        QVERIFY(layout.rowSumArea().isNull() && layout.columnSumArea().isNull());
+        QVERIFY(layout.rowSums().empty() && layout.columnSums().empty());
+        QCOMPARE(layout.gridRect(), plain.gridRect());
+        QCOMPARE(layout.colorbarRect(), plain.colorbarRect());
+        return;
+    }
+    QCOMPARE(layout.sumValueAngle(), valueAngle);
+    QCOMPARE(int(layout.rowSums().size()), tokens);
+    QCOMPARE(int(layout.columnSums().size()), tokens);
+    QVERIFY2(layout.cellSize() < plain.cellSize(), "the strips take room from the cells");
+
+    // The strips sit right of and below the cells, clear of them, the labels and the colorbar.
+    const QRectF grid = layout.gridRect();
+    const QRectF rows = layout.rowSumArea();
+    const QRectF columns = layout.columnSumArea();
+    QVERIFY(rows.left() > grid.right() && columns.top() > grid.bottom());
+    QCOMPARE(rows.top(), grid.top());
+    QCOMPARE(rows.height(), grid.height());
+    QCOMPARE(columns.left(), grid.left());
+    QCOMPARE(columns.width(), grid.width());
+    QVERIFY(layout.colorbarRect().left() > rows.right());
+    for (const QRectF& part :
+         {rows, columns, layout.rowSumTitleRect(), layout.columnSumTitleRect()}) {
+        QVERIFY(!part.isEmpty());
+        QVERIFY(!part.intersects(grid));
+        QVERIFY(!part.intersects(layout.colorbarRect()));
+        QVERIFY(!part.intersects(layout.rowLabelArea()));
+        QVERIFY(!part.intersects(layout.columnLabelArea()));
+        QVERIFY(layout.boundingRect().adjusted(-0.01, -0.01, 0.01, 0.01).contains(part));
+    }
+    QVERIFY(!layout.rowSumTitleRect().intersects(columns));
+    QVERIFY(!layout.columnSumTitleRect().intersects(columns));
+    // Each bar in line with its row or column; the values beside the bars.
+    for (const int k : {0, tokens / 2, tokens - 1}) {
+        const QRectF rowBar = layout.rowSumBarSlot(k);
+        const QRectF columnBar = layout.columnSumBarSlot(k);
+        QVERIFY(rows.contains(rowBar));
+        QVERIFY(columns.contains(columnBar));
+        QVERIFY(std::abs(rowBar.center().y() - layout.cellRect(k, 0).center().y()) < 1e-6);
+        QVERIFY(std::abs(columnBar.center().x() - layout.cellRect(0, k).center().x()) < 1e-6);
+        if (valueAngle >= 0) {
+            QVERIFY(layout.rowSumValueRect(k).left() >= rowBar.right());
+            QVERIFY(layout.columnSumValueRect(k).top() >= columnBar.bottom());
+            QVERIFY(columns.adjusted(-0.01, -0.01, 0.01, 0.01)
+                        .contains(layout.columnSumValueRect(k).adjusted(0, 0, 0, -0.02)));
+        }
+    }
+    // The same layout from the cell size, as exports and the head dialog make it.
+    const HeatmapLayout sized = HeatmapLayout::forCellSize(data, style, layout.cellSize());
+    QCOMPARE(sized.sumValueAngle(), layout.sumValueAngle());
+    QVERIFY(std::abs(sized.boundingRect().width() - layout.boundingRect().width()) < 1e-6);
+}
+
+void TestHeatmap::marginSumsOfTheSoftmaxAxis_data()
+{
+    QTest::addColumn<attn::SoftmaxAxis>("axis");
+    QTest::addColumn<int>("head"); // −1: the mean of the heads
+    QTest::addColumn<bool>("rowsAreOne");
+
+    QTest::newRow("axis=keys (dim=-1), head 0: rows sum to 1")
+        << attn::SoftmaxAxis::Keys << 0 << true;
+    QTest::newRow("axis=keys, mean of the heads: rows sum to 1")
+        << attn::SoftmaxAxis::Keys << -1 << true;
+    QTest::newRow("axis=queries (dim=-2), head 0: columns sum to 1")
+        << attn::SoftmaxAxis::Queries << 0 << false;
+    QTest::newRow("axis=queries, mean of the heads: columns sum to 1")
+        << attn::SoftmaxAxis::Queries << -1 << false;
+}
+
+void TestHeatmap::marginSumsOfTheSoftmaxAxis()
+{
+    QFETCH(attn::SoftmaxAxis, axis);
+    QFETCH(int, head);
+    QFETCH(bool, rowsAreOne);
+
+    attn::Request request;
+    request.text = "the cat sat on the mat because it was tired";
+    request.config.dModel = 16;
+    request.config.heads = 2;
+    request.config.axis = axis;
+    attn::AttentionEngine engine;
+    const attn::Result result = engine.compute(request);
+    const HeatmapData data = headHeatmap(result, 0, head);
+    HeatmapStyle style;
+    style.marginSums = true;
+    HeatmapLayout layout;
+    const QImage image = paint(data, style, QSize(720, 640), &layout);
+    QCOMPARE(layout.sumValueAngle(), 0);
+
+    // The normalized strip: every sum "1.00", every bar grey, no red value.
+    const bool columnsAreOne = !rowsAreOne;
+    const std::vector<double>& ones = rowsAreOne ? layout.rowSums() : layout.columnSums();
+    const std::vector<double>& others = rowsAreOne ? layout.columnSums() : layout.rowSums();
+    QCOMPARE(int(ones.size()), data.rows());
+    for (std::size_t k = 0; k < ones.size(); ++k) {
+        const int index = static_cast<int>(k);
+        const QString where = QStringLiteral("%1 %2").arg(rowsAreOne ? "row" : "column").arg(k);
+        QCOMPARE(marginSumText(ones[k]) + " at " + where, "1.00 at " + where);
+        QVERIFY2(isUnitSum(ones[k]), qPrintable(where));
+        const QRectF slot =
+            rowsAreOne ? layout.rowSumBarSlot(index) : layout.columnSumBarSlot(index);
+        QCOMPARE(hex(pixelAt(image, slot.center())) + " at " + where,
+                 hex(heatmapSumBar) + " at " + where);
+        const QRectF value =
+            rowsAreOne ? layout.rowSumValueRect(index) : layout.columnSumValueRect(index);
+        QCOMPARE(countPixels(image, value, isReddish), 0);
+    }
+    // The other strip: the largest sum is not 1, its bar fills its slot in red and its value
+    // is red; the sums are the matrix's, summed over the other axis.
+    const auto largest = std::ranges::max_element(others) - others.begin();
+    QVERIFY2(!isUnitSum(others[std::size_t(largest)]),
+             qPrintable(QString::number(others[std::size_t(largest)])));
+    const int index = static_cast<int>(largest);
+    const QRectF slot =
+        columnsAreOne ? layout.rowSumBarSlot(index) : layout.columnSumBarSlot(index);
+    QCOMPARE(hex(pixelAt(image, slot.center())), hex(heatmapSumAlert));
+    const QRectF value =
+        columnsAreOne ? layout.rowSumValueRect(index) : layout.columnSumValueRect(index);
+    QVERIFY(countPixels(image, value, isReddish) > 0);
+    const double expected = columnsAreOne ? double(data.weights.row(index).sum())
+                                          : double(data.weights.col(index).sum());
+    QVERIFY2(
+        std::abs(others[std::size_t(largest)] - expected) < 1e-5,
+        qPrintable(QStringLiteral("%1 vs %2").arg(others[std::size_t(largest)]).arg(expected)));
+}
+
+void TestHeatmap::marginSumsNaN()
+{
+    // Uniform 4×4 with one NaN at (1, 2): row 1 and column 2 sum to NaN, the rest to 1.
+    HeatmapData data = uniform(4);
+    data.weights(1, 2) = notANumber;
+    HeatmapStyle style;
+    style.marginSums = true;
+    HeatmapLayout layout;
+    const QImage image = paint(data, style, QSize(500, 420), &layout);
+    QVERIFY(std::isnan(layout.rowSums()[1]) && std::isnan(layout.columnSums()[2]));
+    QCOMPARE(marginSumText(layout.rowSums()[1]), QStringLiteral("NaN"));
+    QCOMPARE(marginSumText(layout.columnSums()[2]), QStringLiteral("NaN"));
+    QCOMPARE(marginSumText(layout.rowSums()[0]), QStringLiteral("1.00"));
+
+    const auto isAlert = [](QRgb pixel) { return pixel == heatmapSumAlert; };
+    // A NaN sum has no length: a red outline round an empty slot, and its value in red.
+    for (const QRectF& slot : {layout.rowSumBarSlot(1), layout.columnSumBarSlot(2)}) {
+        QVERIFY(countPixels(image, slot, isReddish) > 0);
+        QCOMPARE(hex(pixelAt(image, slot.center())), hex(qRgb(255, 255, 255)));
+    }
+    QVERIFY(countPixels(image, layout.rowSumValueRect(1), isReddish) > 0);
+    QVERIFY(countPixels(image, layout.columnSumValueRect(2), isReddish) > 0);
+    // The others are grey, full length (the scale is 1), with no red about them.
+    for (const int k : {0, 2, 3}) {
+        QCOMPARE(hex(pixelAt(image, layout.rowSumBarSlot(k).center())), hex(heatmapSumBar));
+        QCOMPARE(countPixels(image, layout.rowSumBarSlot(k), isAlert), 0);
+        QCOMPARE(countPixels(image, layout.rowSumValueRect(k), isReddish), 0);
+    }
+}
+
+void TestHeatmap::marginSumsInSvg_data()
+{
+    QTest::addColumn<bool>("sums");
+    QTest::newRow("with sums") << true;
+    QTest::newRow("without") << false;
+}
+
+void TestHeatmap::marginSumsInSvg()
+{
+    QFETCH(bool, sums);
+    // Row 0 sums to 0.5: one red bar and value; the rest are 1.
+    HeatmapData data = uniform(5);
+    data.weights.row(0) *= 0.5f;
+    HeatmapStyle style;
+    style.marginSums = sums;
+    QBuffer buffer;
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(QSize(400, 360));
+    svg.setViewBox(QRect(0, 0, 400, 360));
+    {
+        QPainter painter(&svg);
+        paintHeatmap(painter, QRectF(0, 0, 400, 360), data, style);
+    }
+    // Vector output: the values and titles are text (split into runs by script), the bars
+    // rectangles in the alert red.
+    const QString text = QString::fromUtf8(buffer.data());
+    QCOMPARE(text.contains(QStringLiteral("Σ")), sums);
+    QCOMPARE(text.contains(QStringLiteral(">row<")), sums);
+    QCOMPARE(text.contains(QStringLiteral(">column<")), sums);
+    QCOMPARE(text.contains(QStringLiteral(">0.50<")), sums);
+    QCOMPARE(text.contains(QStringLiteral(">1.00<")), sums);
+    QCOMPARE(text.contains(hex(heatmapSumAlert)), sums);
+    QVERIFY(!text.contains(QStringLiteral("<image")));
 }
 
 void TestHeatmap::hoverText_data()

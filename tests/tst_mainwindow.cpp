@@ -4,6 +4,7 @@
 #include "heatmapgrid.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "presetpanel.h"
 #include "sessionfiles.h"
 #include "statisticspanel.h"
 
@@ -18,6 +19,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QToolBar>
 
 using namespace attn::ui;
 
@@ -52,6 +54,7 @@ private slots:
     void eachSwitchReachesTheEngine();
     void headsOfferedAreDivisors();
     void hoverNamesTokensInTheStatusBar();
+    void marginSumsActionTogglesTheViews();
     void languageSwitchRetranslates();
     void settingsRoundTrip();
     void sessionRoundTripThroughTheWindow();
@@ -59,6 +62,7 @@ private slots:
     void damagedSessionLeavesTheWindowAsItWas();
     void droppingASessionOpensIt();
     void autosaveIsWrittenAndRemovedOnCleanExit();
+    void presetFromTheMenu();
     void chineseGlyphsAreAvailable();
 
 private:
@@ -234,6 +238,49 @@ void TestMainWindow::hoverNamesTokensInTheStatusBar()
     QVERIFY(w->statusBar()->currentMessage().contains(QString::number(weight, 'f', 2)));
 }
 
+void TestMainWindow::marginSumsActionTogglesTheViews()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    QAction* sums = w->action(ActionId::MarginSums);
+    QVERIFY(sums->isCheckable() && !sums->isChecked());
+    QVERIFY(!sums->statusTip().isEmpty());
+    QVERIFY(w->findChild<QToolBar*>("viewToolBar")->actions().contains(sums));
+    bool inViewMenu = false;
+    for (QAction* menu : w->menuBar()->actions())
+        if (menu->menu() && menu->menu()->actions().contains(sums))
+            inViewMenu = menu->text().remove(u'&') == QStringLiteral("View");
+    QVERIFY(inViewMenu);
+    const auto shown = [w] {
+        QList<bool> styles;
+        for (int k = 0; k < w->heatmapGrid()->count(); ++k)
+            styles << w->heatmapGrid()->view(k)->heatmapStyle().marginSums;
+        return styles;
+    };
+    const QList<bool> none(w->heatmapGrid()->count(), false);
+    const QList<bool> all(w->heatmapGrid()->count(), true);
+    QCOMPARE(shown(), none);
+
+    sums->trigger();
+    QVERIFY(w->viewOptions().marginSums);
+    QCOMPARE(shown(), all);
+    HeatmapView* mean = w->heatmapGrid()->view(w->heatmapGrid()->count() - 1);
+    QCOMPARE(int(mean->heatmapLayout().rowSums().size()), w->lastResult().length());
+    QVERIFY(!mean->heatmapLayout().columnSumArea().isEmpty());
+
+    // A change of the view options checks and unchecks the action with it.
+    ViewOptions view = w->viewOptions();
+    view.marginSums = false;
+    w->setViewOptions(view);
+    QVERIFY(!sums->isChecked());
+    QCOMPARE(shown(), none);
+    QVERIFY(mean->heatmapLayout().columnSumArea().isNull());
+    view.marginSums = true;
+    w->setViewOptions(view);
+    QVERIFY(sums->isChecked());
+    QCOMPARE(shown(), all);
+}
+
 void TestMainWindow::languageSwitchRetranslates()
 {
     MainWindow* w = open();
@@ -260,6 +307,7 @@ void TestMainWindow::settingsRoundTrip()
         ViewOptions view = w->viewOptions();
         view.colormap = ColormapName::Magma;
         view.sharedScale = false;
+        view.marginSums = true;
         w->setViewOptions(view);
         w->close();
         window_.reset();
@@ -272,6 +320,8 @@ void TestMainWindow::settingsRoundTrip()
     QCOMPARE(r.config.mask, attn::MaskKind::Causal);
     QCOMPARE(w->viewOptions().colormap, ColormapName::Magma);
     QCOMPARE(w->viewOptions().sharedScale, false);
+    QCOMPARE(w->viewOptions().marginSums, true);
+    QVERIFY(w->action(ActionId::MarginSums)->isChecked());
 }
 
 void TestMainWindow::sessionRoundTripThroughTheWindow()
@@ -361,6 +411,21 @@ void TestMainWindow::autosaveIsWrittenAndRemovedOnCleanExit()
     QCOMPARE(saved->request.config.mask, attn::MaskKind::Causal);
     w->close();
     QVERIFY2(!QFileInfo::exists(autosave), "a clean exit leaves no autosave behind");
+}
+
+void TestMainWindow::presetFromTheMenu()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    auto* action = w->findChild<QAction*>("preset-article");
+    QVERIFY2(action, "the Presets menu has no article");
+    action->trigger();
+    QTRY_COMPARE(w->lastResult().dModel(), 16);
+    QCOMPARE(w->lastResult().config().embedding, attn::EmbeddingMode::Torch);
+    // The tutorial's printout: std 1.1888 before scaling, 0.2972 after.
+    QCOMPARE(QString::number(w->lastResult().stats->stdScores, 'f', 4), QStringLiteral("1.1888"));
+    QCOMPARE(QString::number(w->lastResult().stats->stdLogits, 'f', 4), QStringLiteral("0.2972"));
+    QVERIFY(!w->presetPanel()->explanation().isEmpty());
 }
 
 void TestMainWindow::chineseGlyphsAreAvailable()

@@ -196,6 +196,7 @@ void TestSession::roundTrip_data()
         s.view.annotate = false;
         s.view.sequence = 3;
     });
+    QTest::newRow("view margin-sums=true") << with([](Session& s) { s.view.marginSums = true; });
 }
 
 void TestSession::roundTrip()
@@ -293,6 +294,10 @@ void TestSession::acceptsHandWrittenFiles_data()
     QTest::newRow("view with one key")
         << edited(setRoot(u"view"_s, QJsonObject{{u"annotate"_s, false}}))
         << with([](Session& s) { s.view.annotate = false; });
+    QTest::newRow("older file without margin-sums shows no sums")
+        << edited(setIn(u"view"_s, u"margin-sums"_s, kRemoved)) << base;
+    QTest::newRow("margin-sums true") << edited(setIn(u"view"_s, u"margin-sums"_s, true))
+                                      << with([](Session& s) { s.view.marginSums = true; });
     QTest::newRow("colormap in capitals")
         << edited(setIn(u"view"_s, u"colormap"_s, u"MAGMA"_s))
         << with([](Session& s) { s.view.colormap = ColormapName::Magma; });
@@ -443,6 +448,8 @@ void TestSession::rejects_data()
                                  << QStringList{u"view.sequence"_s, u"-1"_s};
     QTest::newRow("annotate yes") << edited(setIn(u"view"_s, u"annotate"_s, u"yes"_s))
                                   << QStringList{u"view.annotate"_s, u"true or false"_s};
+    QTest::newRow("margin-sums 1") << edited(setIn(u"view"_s, u"margin-sums"_s, 1))
+                                   << QStringList{u"view.margin-sums"_s, u"true or false"_s};
     QTest::newRow("long bad value is shortened")
         << edited(setIn(u"config"_s, u"axis"_s, QString(500, u'x') + u"\nline"_s))
         << QStringList{u"config.axis"_s, u"…"_s};

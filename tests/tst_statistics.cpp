@@ -230,6 +230,13 @@ void TestStatistics::sums()
     QVERIFY2(rows.isEmpty(), rows.constData());
     const QByteArray cols = compareList("colSums", s.colSums, colSums, 1e-6);
     QVERIFY2(cols.isEmpty(), cols.constData());
+    // marginSums, which the heatmaps draw, agrees with the statistics.
+    const MarginSums margins = marginSums(toMatrix(weights));
+    const QByteArray marginRows = compareList("marginSums.rows", margins.rows, rowSums, 1e-6);
+    QVERIFY2(marginRows.isEmpty(), marginRows.constData());
+    const QByteArray marginColumns =
+        compareList("marginSums.columns", margins.columns, colSums, 1e-6);
+    QVERIFY2(marginColumns.isEmpty(), marginColumns.constData());
 
     // The ranges skip NaN, so one NaN row does not hide the others.
     auto finiteMin = [](const QList<double>& v) {

@@ -64,10 +64,10 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
       scaleSpin_(new QDoubleSpinBox), dpiSpin_(new QSpinBox), sizeLabel_(new QLabel),
       lookBox_(new QGroupBox), titleEdit_(new QLineEdit), colormapCombo_(new QComboBox),
       labelSizeSpin_(new QSpinBox), captionCheck_(new QCheckBox), colorbarCheck_(new QCheckBox),
-      annotateCheck_(new QCheckBox), previewLabel_(new QLabel), exportButton_(nullptr),
-      formatLabel_(new QLabel), scaleLabel_(new QLabel), dpiLabel_(new QLabel),
-      titleLabel_(new QLabel), colormapLabel_(new QLabel), labelSizeLabel_(new QLabel),
-      sequence_(view.sequence), sharedScale_(view.sharedScale)
+      annotateCheck_(new QCheckBox), sumsCheck_(new QCheckBox), previewLabel_(new QLabel),
+      exportButton_(nullptr), formatLabel_(new QLabel), scaleLabel_(new QLabel),
+      dpiLabel_(new QLabel), titleLabel_(new QLabel), colormapLabel_(new QLabel),
+      labelSizeLabel_(new QLabel), sequence_(view.sequence), sharedScale_(view.sharedScale)
 {
     setObjectName("ExportDialog");
 
@@ -110,6 +110,7 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
     lookLayout->addRow(captionCheck_);
     lookLayout->addRow(colorbarCheck_);
     lookLayout->addRow(annotateCheck_);
+    lookLayout->addRow(sumsCheck_);
 
     previewLabel_->setFixedSize(kPreviewSize);
     previewLabel_->setAlignment(Qt::AlignCenter);
@@ -150,7 +151,7 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
     connect(titleEdit_, &QLineEdit::textChanged, this, changed);
     connect(colormapCombo_, &QComboBox::currentIndexChanged, this, changed);
     connect(labelSizeSpin_, &QSpinBox::valueChanged, this, changed);
-    for (QCheckBox* check : {captionCheck_, colorbarCheck_, annotateCheck_})
+    for (QCheckBox* check : {captionCheck_, colorbarCheck_, annotateCheck_, sumsCheck_})
         connect(check, &QCheckBox::toggled, this, changed);
 
     retranslateUi();
@@ -166,6 +167,7 @@ FigureOptions ExportDialog::figureOptions() const
     options.caption = captionCheck_->isChecked();
     options.colorbar = colorbarCheck_->isChecked();
     options.annotate = annotateCheck_->isChecked();
+    options.marginSums = sumsCheck_->isChecked();
     options.colormap = ColormapName(colormapCombo_->currentData().toInt());
     options.sharedScale = sharedScale_;
     options.labelPointSize = labelSizeSpin_->value();
@@ -188,7 +190,7 @@ void ExportDialog::setFigureOptions(const FigureOptions& options, FigureFormat f
             QSignalBlocker(dpiSpin_),       QSignalBlocker(titleEdit_),
             QSignalBlocker(colormapCombo_), QSignalBlocker(labelSizeSpin_),
             QSignalBlocker(captionCheck_),  QSignalBlocker(colorbarCheck_),
-            QSignalBlocker(annotateCheck_),
+            QSignalBlocker(annotateCheck_), QSignalBlocker(sumsCheck_),
         };
         whatGroup_->button(int(options.what))->setChecked(true);
         headSpin_->setValue(options.head);
@@ -201,6 +203,7 @@ void ExportDialog::setFigureOptions(const FigureOptions& options, FigureFormat f
         captionCheck_->setChecked(options.caption);
         colorbarCheck_->setChecked(options.colorbar);
         annotateCheck_->setChecked(options.annotate);
+        sumsCheck_->setChecked(options.marginSums);
     }
     sequence_ = options.sequence;
     sharedScale_ = options.sharedScale;
@@ -316,6 +319,9 @@ void ExportDialog::retranslateUi()
     captionCheck_->setText(tr("Ca&ption with the configuration"));
     colorbarCheck_->setText(tr("Colour &bar"));
     annotateCheck_->setText(tr("&Values in cells"));
+    sumsCheck_->setText(tr("&Row and column sums"));
+    sumsCheck_->setToolTip(tr("Each row's sum right of the heatmap and each column's below it, "
+                              "in red where it is not 1"));
     exportButton_->setText(tr("&Export…"));
     previewLabel_->setToolTip(tr("Preview of the figure"));
     updatePreview();

@@ -68,6 +68,7 @@ private:
     QCheckBox* captionCheck_;
     QCheckBox* colorbarCheck_;
     QCheckBox* annotateCheck_;
+    QCheckBox* sumsCheck_;
     QLabel* previewLabel_;
     QPushButton* exportButton_;
     QLabel* formatLabel_;

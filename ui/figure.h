@@ -66,7 +66,7 @@ struct FigureOptions {
     QString title;    // empty: no title line
     bool caption = true;
     bool colorbar = true;
-    bool annotate = false; // each weight printed in its cell (cells are made large enough)
+    bool annotate = false;   // each weight printed in its cell (cells are made large enough)
     bool marginSums = false; // each row's sum right of the cells, each column's below them
     ColormapName colormap = ColormapName::Viridis;
     bool sharedScale = true; // one colour range for all heads (one colorbar per grid row)

@@ -85,6 +85,7 @@ void HeatmapGrid::setResult(const Result& result, const ViewOptions& view)
 void HeatmapGrid::setViewOptions(const ViewOptions& view)
 {
     const bool sequenceChanged = view.sequence != view_.sequence;
+    const bool tilesResized = view.marginSums != view_.marginSums;
     view_ = view;
     if (sequenceChanged)
         rebuild();
@@ -94,9 +95,14 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
             HeatmapStyle style = views_[std::size_t(k)]->heatmapStyle();
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
+            style.marginSums = view_.marginSums;
             std::tie(style.vmin, style.vmax) = weightRange(
                 result_, std::clamp(view_.sequence, 0, result_.batch() - 1), h, view_.sharedScale);
             views_[std::size_t(k)]->setHeatmapStyle(style);
+        }
+        if (tilesResized) {
+            relayout();
+            updateGeometry();
         }
     }
 }
@@ -132,6 +138,7 @@ void HeatmapGrid::rebuild()
             HeatmapStyle style;
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
+            style.marginSums = view_.marginSums;
             std::tie(style.vmin, style.vmax) = weightRange(result_, b, h, view_.sharedScale);
             views_[std::size_t(k)]->setData(headHeatmap(result_, b, h));
             views_[std::size_t(k)]->setHeatmapStyle(style);
@@ -145,9 +152,10 @@ void HeatmapGrid::rebuild()
 QSize HeatmapGrid::tileSize() const
 {
     // The smallest tile that still shows every token label: about 18 px a row, plus
-    // room for the labels, the title and the colorbar.
+    // room for the labels, the title, the colorbar and the margin sums.
     const int tokens = result_.hasWeights() ? result_.length() : 0;
-    const int side = std::clamp(tokens * 18 + 130, kMinTile, kMaxTile);
+    const int sums = view_.marginSums ? 80 : 0;
+    const int side = std::clamp(tokens * 18 + 130 + sums, kMinTile, kMaxTile + sums);
     return {side, side};
 }
 

@@ -1,5 +1,8 @@
 #include "heatmappainter.h"
 
+#include "heatmapsums.h"
+#include "statistics.h"
+
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
@@ -91,6 +94,15 @@ struct HeatmapLayout::Metrics {
     double rowAxisTitleWidth = 0;
     double tickLabelWidth = 0;
     double elideWidth = 0;
+    // Margin sums, measured only when the style shows them.
+    bool marginSums = false;
+    attn::MarginSums sums;
+    QFont sumValueFont;
+    double sumValueHeight = 0;
+    double rowSumValueWidth = 0;    // widest row sum as printed
+    double columnSumValueWidth = 0; // widest column sum as printed
+    double rowSumTitleWidth = 0;
+    double columnSumTitleWidth = 0;
 
     Metrics(const HeatmapData& data, const HeatmapStyle& style, const QPaintDevice* device,
             std::optional<double> smallerTargetSide)
@@ -122,6 +134,69 @@ struct HeatmapLayout::Metrics {
             rowAxisTitleWidth = label.horizontalAdvance(rowAxisTitle());
         if (style.colorbar)
             tickLabelWidth = widest(label, {tickText(style.vmin), tickText(style.vmax)});
+        if (style.marginSums)
+            measureSums(data, device);
+    }
+
+    void measureSums(const HeatmapData& data, const QPaintDevice* device)
+    {
+        marginSums = true;
+        sums = attn::marginSums(data.weights);
+        // Values a little smaller than the labels, so that "0.50" fits under a token.
+        sumValueFont = labelFont;
+        if (sumValueFont.pointSizeF() > 0)
+            sumValueFont.setPointSizeF(sumValueFont.pointSizeF() * 0.85);
+        else
+            sumValueFont.setPixelSize(std::max(1, qRound(sumValueFont.pixelSize() * 0.85)));
+        const QFontMetricsF value = fontMetrics(sumValueFont, device);
+        sumValueHeight = value.height();
+        const auto widestSum = [&value](const std::vector<double>& sums) {
+            double width = 0;
+            for (const double sum : sums)
+                width = std::max(width, value.horizontalAdvance(marginSumText(sum)));
+            return width;
+        };
+        rowSumValueWidth = widestSum(sums.rows);
+        columnSumValueWidth = widestSum(sums.columns);
+        QFont titleFont = labelFont;
+        titleFont.setItalic(true);
+        const QFontMetricsF title = fontMetrics(titleFont, device);
+        rowSumTitleWidth = title.horizontalAdvance(rowSumTitle());
+        columnSumTitleWidth = title.horizontalAdvance(columnSumTitle());
+    }
+
+    // The longest bar of the margin sums.
+    [[nodiscard]] double sumBarLength() const { return 2.2 * lineHeight; }
+
+    // Width of the strip right of the cells; it holds the row sums' title below it too.
+    [[nodiscard]] double rowSumStripWidth(int sumAngle) const
+    {
+        const double values = sumAngle >= 0 ? 2 * pad + rowSumValueWidth : 0;
+        return std::max(rowSumTitleWidth, sumBarLength() + values);
+    }
+
+    // Height of the strip below the cells: the bars, then the values at `sumAngle`.
+    [[nodiscard]] double columnSumStripHeight(int sumAngle) const
+    {
+        switch (sumAngle) {
+        case 0:
+            return sumBarLength() + pad / 2 + sumValueHeight;
+        case 90:
+            return sumBarLength() + pad / 2 + columnSumValueWidth;
+        default:
+            return sumBarLength();
+        }
+    }
+
+    // Whether the sums' values fit cells `cell` wide: rows need a line's height, columns
+    // across their widest value and a gap, upright a line's height.
+    [[nodiscard]] bool sumValuesFit(int sumAngle, double cell) const
+    {
+        if (sumAngle < 0)
+            return true;
+        if (cell < 0.9 * sumValueHeight)
+            return false;
+        return sumAngle == 90 || cell >= columnSumValueWidth + pad;
     }
 
     [[nodiscard]] double colorbarWidth() const { return 0.8 * lineHeight; }
@@ -156,9 +231,18 @@ HeatmapLayout::HeatmapLayout(const Metrics& metrics, const HeatmapData& data,
                              const HeatmapStyle& style)
     : rows_(data.rows()), columns_(data.columns()), labelElideWidth_(metrics.elideWidth),
       lineHeight_(metrics.lineHeight), hasTitle_(!data.title.isEmpty()),
-      hasColorbar_(style.colorbar), hasAxisTitles_(style.axisTitles), labelFont_(metrics.labelFont),
-      titleFont_(metrics.titleFont)
-{}
+      hasColorbar_(style.colorbar), hasAxisTitles_(style.axisTitles), hasSums_(metrics.marginSums),
+      labelFont_(metrics.labelFont), titleFont_(metrics.titleFont)
+{
+    if (hasSums_) {
+        rowSums_ = metrics.sums.rows;
+        columnSums_ = metrics.sums.columns;
+        sumBarLength_ = metrics.sumBarLength();
+        sumValueWidth_ = metrics.columnSumValueWidth;
+        sumValueHeight_ = metrics.sumValueHeight;
+        sumValueFont_ = metrics.sumValueFont;
+    }
+}
 
 HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
                              const HeatmapStyle& style, const QPaintDevice* device)
@@ -166,25 +250,33 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
     const Metrics metrics(data, style, device, std::min(target.width(), target.height()));
     *this = HeatmapLayout(metrics, data, style);
     if (rows_ == 0 || columns_ == 0) {
-        place(metrics, target, margins(metrics, 0, 0), 0);
+        place(metrics, target, margins(metrics, 0, -1, 0), 0, -1);
         return;
     }
     // Prefer labels across the columns, then at 45°, then upright; each costs more height.
+    // Within each, the sums' values prefer lying across, then upright, then none.
     const auto fittingCell = [&](const Margins& around) {
         const double width = target.width() - around.left - around.right;
         const double height = target.height() - around.top - around.bottom;
         return std::max(0.0, std::min(width / columns_, height / rows_));
     };
+    const QVarLengthArray<int, 3> sumAngles =
+        hasSums_ ? QVarLengthArray<int, 3>{0, 90, -1} : QVarLengthArray<int, 3>{-1};
     for (const int angle : {0, 45, 90}) {
-        Margins around = margins(metrics, angle, 0);
-        cell_ = fittingCell(around);
-        if (angle == 45) { // larger cells let the labels lean out less: refine once
-            around = margins(metrics, angle, cell_);
+        for (const int sumAngle : sumAngles) {
+            Margins around = margins(metrics, angle, sumAngle, 0);
             cell_ = fittingCell(around);
-        }
-        if (angle == 90 || columnLabelsFit(metrics, angle, cell_)) {
-            place(metrics, target, around, angle);
-            return;
+            if (angle == 45) { // larger cells let the labels lean out less: refine once
+                around = margins(metrics, angle, sumAngle, cell_);
+                cell_ = fittingCell(around);
+            }
+            if (!metrics.sumValuesFit(sumAngle, cell_))
+                continue;
+            if (angle == 90 || columnLabelsFit(metrics, angle, cell_)) {
+                place(metrics, target, around, angle, sumAngle);
+                return;
+            }
+            break;
         }
     }
 }
@@ -201,26 +293,41 @@ HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapS
             angle = candidate;
             break;
         }
-    const Margins around = layout.margins(metrics, angle, cellSize);
+    int sumAngle = -1;
+    if (layout.hasSums_)
+        for (const int candidate : {0, 90})
+            if (metrics.sumValuesFit(candidate, cellSize)) {
+                sumAngle = candidate;
+                break;
+            }
+    const Margins around = layout.margins(metrics, angle, sumAngle, cellSize);
     const QRectF target(0, 0, around.left + layout.columns_ * cellSize + around.right,
                         around.top + layout.rows_ * cellSize + around.bottom);
-    layout.place(metrics, target, around, angle);
+    layout.place(metrics, target, around, angle, sumAngle);
     return layout;
 }
 
-HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle, double cell) const
+HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle, int sumAngle,
+                                              double cell) const
 {
     const double pad = metrics.pad;
     Margins around;
-    around.left = pad + std::max(metrics.rowLabelWidth, metrics.rowAxisTitleWidth) + pad;
+    around.left =
+        pad +
+        std::max({metrics.rowLabelWidth, metrics.rowAxisTitleWidth, metrics.columnSumTitleWidth}) +
+        pad;
     around.top = pad + (hasTitle_ ? metrics.titleHeight + pad : 0) +
                  (hasAxisTitles_ ? metrics.lineHeight : 0) + metrics.columnLabelBand(angle) + pad;
     around.right = pad;
+    if (hasSums_)
+        around.right += pad + metrics.rowSumStripWidth(sumAngle);
     if (hasColorbar_)
         around.right += 2 * pad + metrics.colorbarWidth() + pad + metrics.tickLabelWidth;
     if (angle == 45)
         around.right = std::max(around.right, pad + metrics.leaningOverhang(cell));
     around.bottom = pad;
+    if (hasSums_)
+        around.bottom += metrics.columnSumStripHeight(sumAngle) + pad;
     return around;
 }
 
@@ -235,7 +342,7 @@ bool HeatmapLayout::columnLabelsFit(const Metrics& metrics, int angle, double ce
 }
 
 void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Margins& around,
-                          int angle)
+                          int angle, int sumAngle)
 {
     const double pad = metrics.pad;
     const double lineHeight = metrics.lineHeight;
@@ -263,9 +370,23 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
         rowAxisTitleRect_ = QRectF(rowLabelArea_.left(), columnLabelArea_.bottom() - lineHeight,
                                    rowLabelArea_.width(), lineHeight);
     }
+    // The sums beside the cells, each strip's title at the start of the bottom strip's bars.
+    double stripsRight = gridOrigin_.x() + gridWidth;
+    if (hasSums_) {
+        sumValueAngle_ = sumAngle;
+        rowSumArea_ = QRectF(stripsRight + pad, gridOrigin_.y(), metrics.rowSumStripWidth(sumAngle),
+                             gridHeight);
+        columnSumArea_ = QRectF(gridOrigin_.x(), gridOrigin_.y() + gridHeight + pad, gridWidth,
+                                metrics.columnSumStripHeight(sumAngle));
+        const double titleTop = columnSumArea_.top() + (sumBarLength_ - lineHeight) / 2;
+        rowSumTitleRect_ = QRectF(rowSumArea_.left(), titleTop, rowSumArea_.width(), lineHeight);
+        columnSumTitleRect_ =
+            QRectF(rowLabelArea_.left(), titleTop, rowLabelArea_.width(), lineHeight);
+        stripsRight = rowSumArea_.right();
+    }
     if (hasColorbar_) {
-        colorbarRect_ = QRectF(gridOrigin_.x() + gridWidth + 2 * pad, gridOrigin_.y(),
-                               metrics.colorbarWidth(), gridHeight);
+        colorbarRect_ =
+            QRectF(stripsRight + 2 * pad, gridOrigin_.y(), metrics.colorbarWidth(), gridHeight);
         const double labelLeft = colorbarRect_.right() + pad;
         colorbarMaxLabelRect_ =
             QRectF(labelLeft, colorbarRect_.top(), metrics.tickLabelWidth, lineHeight);
@@ -738,6 +859,7 @@ void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapD
         paintRowLabels(painter, layout, data, style);
         paintColumnLabels(painter, layout, data, style);
         paintColorbar(painter, layout, style);
+        paintMarginSums(painter, layout, style);
     }
     painter.restore();
 }

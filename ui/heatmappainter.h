@@ -15,6 +15,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <vector>
 
 class QPainter;
 class QPaintDevice;
@@ -49,6 +50,7 @@ struct HeatmapStyle {
     bool colorbar = true;     // the scale with its vmin and vmax ticks, right of the cells
     bool axisTitles = true;   // "query ↓" over the row labels, "key →" over the column labels
     bool vectorCells = false; // one rectangle per cell even when cells are below a pixel (SVG/PDF)
+    bool marginSums = false;  // each row's sum right of the cells, each column's below them
     QFont labelFont;          // tokens, ticks and titles (CJK comes by font fallback)
     QColor textColor = Qt::black; // of the same; cell annotations pick black or white
     int highlightRow = -1;        // outlined row, or −1
@@ -63,7 +65,7 @@ inline constexpr QRgb heatmapInvalidMark = 0xff200020; // …with × for NaN, + 
 
 // Where everything of one heatmap goes inside a target rectangle: title, axis titles,
 // labels (rotated 45° or 90° when they do not fit across a column), square cells
-// centred in what is left, and the colorbar.
+// centred in what is left, the margin sums, and the colorbar.
 class HeatmapLayout {
 public:
     HeatmapLayout() = default;
@@ -102,6 +104,28 @@ public:
     [[nodiscard]] QFont titleFont() const { return titleFont_; }
     [[nodiscard]] double lineHeight() const { return lineHeight_; }
 
+    // Margin sums (style.marginSums), else empty: a strip of bars right of the cells, one
+    // per row, and one below them, one per column. The sums are taken from the weights
+    // drawn, so that they agree with the cells whichever matrix a tile shows (the mean of
+    // the heads has no statistics of its own) and before the statistics stage is done.
+    [[nodiscard]] const std::vector<double>& rowSums() const { return rowSums_; }       // (T_q)
+    [[nodiscard]] const std::vector<double>& columnSums() const { return columnSums_; } // (T_k)
+    [[nodiscard]] QRectF rowSumArea() const { return rowSumArea_; }
+    [[nodiscard]] QRectF columnSumArea() const { return columnSumArea_; }
+    [[nodiscard]] QRectF rowSumTitleRect() const { return rowSumTitleRect_; }
+    [[nodiscard]] QRectF columnSumTitleRect() const { return columnSumTitleRect_; }
+    // Where bar i (or j) may reach: its full length and thickness. A sum of
+    // max(1, largest sum) fills it.
+    [[nodiscard]] QRectF rowSumBarSlot(int row) const;
+    [[nodiscard]] QRectF columnSumBarSlot(int column) const;
+    // Where a sum's value is printed; for upright values the rotated text's bounds.
+    [[nodiscard]] QRectF rowSumValueRect(int row) const;
+    [[nodiscard]] QRectF columnSumValueRect(int column) const;
+    // Column sums' values lie across (0) or stand upright (90); −1: cells too small, no
+    // values (rows' values show whenever the columns' do).
+    [[nodiscard]] int sumValueAngle() const { return sumValueAngle_; }
+    [[nodiscard]] QFont sumValueFont() const { return sumValueFont_; }
+
 private:
     struct Metrics;
     struct Margins {
@@ -109,9 +133,12 @@ private:
     };
 
     HeatmapLayout(const Metrics& metrics, const HeatmapData& data, const HeatmapStyle& style);
-    [[nodiscard]] Margins margins(const Metrics& metrics, int angle, double cell) const;
+    [[nodiscard]] Margins margins(const Metrics& metrics, int angle, int sumAngle,
+                                  double cell) const;
     [[nodiscard]] bool columnLabelsFit(const Metrics& metrics, int angle, double cell) const;
-    void place(const Metrics& metrics, const QRectF& target, const Margins& margins, int angle);
+    void place(const Metrics& metrics, const QRectF& target, const Margins& margins, int angle,
+               int sumAngle);
+    [[nodiscard]] double sumBarThickness() const;
 
     int rows_ = 0;
     int columns_ = 0;
@@ -126,6 +153,17 @@ private:
     QRectF colorbarRect_;
     QRectF colorbarMaxLabelRect_;
     QRectF colorbarMinLabelRect_;
+    std::vector<double> rowSums_;
+    std::vector<double> columnSums_;
+    QRectF rowSumArea_;
+    QRectF columnSumArea_;
+    QRectF rowSumTitleRect_;
+    QRectF columnSumTitleRect_;
+    double sumBarLength_ = 0;
+    double sumValueWidth_ = 0; // the widest column sum as printed
+    double sumValueHeight_ = 0;
+    int sumValueAngle_ = -1;
+    QFont sumValueFont_;
     int columnLabelAngle_ = 0;
     int rowLabelStride_ = 1;
     int columnLabelStride_ = 1;
@@ -134,6 +172,7 @@ private:
     bool hasTitle_ = false;
     bool hasColorbar_ = false;
     bool hasAxisTitles_ = false;
+    bool hasSums_ = false;
     QFont labelFont_;
     QFont titleFont_;
 };

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "comparedialog.h"
 #include "computecontroller.h"
 #include "controlpanel.h"
 #include "exportdialog.h"
@@ -8,8 +9,12 @@
 #include "heatmapgrid.h"
 #include "helpdialog.h"
 #include "language.h"
+#include "pipelinedialog.h"
+#include "presetpanel.h"
+#include "presets.h"
 #include "sessionfiles.h"
 #include "statisticspanel.h"
+#include "sweepdialog.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -75,6 +80,23 @@ constexpr ActionSpec kActions[] = {
      QT_TRANSLATE_NOOP("MainWindow", "Print each weight inside its cell when the cell is large "
                                      "enough"),
      QKeySequence::UnknownKey, "Ctrl+E", true},
+    {ActionId::MarginSums, QT_TRANSLATE_NOOP("MainWindow", "Row and Column &Sums"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "Show each row's and each column's sum beside the heatmap, in red where it "
+                       "is not 1: with the softmax over the keys every row sums to 1"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+M", true},
+    {ActionId::DkSweep, QT_TRANSLATE_NOOP("MainWindow", "d_k &Sweep…"),
+     QT_TRANSLATE_NOOP("MainWindow", "Exercise 1: the same sentence at d_k = 16 … 1024, with and "
+                                     "without √d_k scaling"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+D", false},
+    {ActionId::Compare, QT_TRANSLATE_NOOP("MainWindow", "&Compare…"),
+     QT_TRANSLATE_NOOP("MainWindow", "The textbook formula and your switches side by side, with "
+                                     "their difference B − A"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+C", false},
+    {ActionId::StepByStep, QT_TRANSLATE_NOOP("MainWindow", "&Step by Step…"),
+     QT_TRANSLATE_NOOP("MainWindow", "The whole pipeline of one head, matrix by matrix, and the "
+                                     "arithmetic of any weight"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+P", false},
     {ActionId::HowToRead, QT_TRANSLATE_NOOP("MainWindow", "&How to Read These Heatmaps"),
      QT_TRANSLATE_NOOP("MainWindow", "What rows, columns, colours and warnings mean"),
      QKeySequence::HelpContents, "F1", false},
@@ -177,6 +199,14 @@ void MainWindow::createActions()
         view.annotate = on;
         setViewOptions(view);
     });
+    connect(action(ActionId::MarginSums), &QAction::toggled, this, [this](bool on) {
+        ViewOptions view = view_;
+        view.marginSums = on;
+        setViewOptions(view);
+    });
+    connect(action(ActionId::DkSweep), &QAction::triggered, this, &MainWindow::showSweep);
+    connect(action(ActionId::Compare), &QAction::triggered, this, &MainWindow::showCompare);
+    connect(action(ActionId::StepByStep), &QAction::triggered, this, &MainWindow::showStepByStep);
     connect(action(ActionId::HowToRead), &QAction::triggered, this, [this] {
         if (!helpDialog_)
             helpDialog_ = new HelpDialog(this);
@@ -229,9 +259,18 @@ void MainWindow::createMenus()
     colormapMenu_->addActions(colormapGroup_->actions());
     viewMenu_->addAction(action(ActionId::SharedScale));
     viewMenu_->addAction(action(ActionId::Annotate));
+    viewMenu_->addAction(action(ActionId::MarginSums));
     viewMenu_->addSeparator();
     languageMenu_ = viewMenu_->addMenu(QString());
     languageMenu_->addActions(languageGroup_->actions());
+
+    presetMenu_ = createPresetMenu(this, [this](const QString& name) { applyPreset(name); });
+    menuBar()->addMenu(presetMenu_);
+
+    labMenu_ = menuBar()->addMenu(QString());
+    labMenu_->addAction(action(ActionId::StepByStep));
+    labMenu_->addAction(action(ActionId::Compare));
+    labMenu_->addAction(action(ActionId::DkSweep));
 
     helpMenu_ = menuBar()->addMenu(QString());
     helpMenu_->addAction(action(ActionId::HowToRead));
@@ -266,6 +305,7 @@ void MainWindow::createToolBar()
     viewToolBar_->addWidget(colormapCombo_);
     viewToolBar_->addAction(action(ActionId::SharedScale));
     viewToolBar_->addAction(action(ActionId::Annotate));
+    viewToolBar_->addAction(action(ActionId::MarginSums));
 }
 
 void MainWindow::createDocks()
@@ -286,6 +326,15 @@ void MainWindow::createDocks()
     statisticsDock_->setWidget(statistics_);
     statisticsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
+
+    presets_ = new PresetPanel;
+    presetsDock_ = new QDockWidget(this);
+    presetsDock_->setObjectName("presetsDock");
+    presetsDock_->setWidget(presets_);
+    presetsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                              QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::RightDockWidgetArea, presetsDock_);
+    presetsDock_->hide(); // shown when a preset is chosen
 }
 
 void MainWindow::createStatusBar()
@@ -325,6 +374,49 @@ void MainWindow::closeEvent(QCloseEvent* event)
     writeSettings();
     sessions_->closeCleanly();
     event->accept();
+}
+
+void MainWindow::showStepByStep()
+{
+    if (!pipelineDialog_)
+        pipelineDialog_ = new PipelineDialog(this);
+    if (result_.hasWeights())
+        pipelineDialog_->setResult(result_, view_.sequence, pipelineDialog_->head());
+    pipelineDialog_->show();
+    pipelineDialog_->raise();
+    pipelineDialog_->activateWindow();
+}
+
+void MainWindow::showCompare()
+{
+    if (!compareDialog_)
+        compareDialog_ = new CompareDialog(this);
+    compareDialog_->setBase(controls_->request());
+    compareDialog_->show();
+    compareDialog_->raise();
+    compareDialog_->activateWindow();
+}
+
+void MainWindow::showSweep()
+{
+    if (!sweepDialog_)
+        sweepDialog_ = new SweepDialog(this);
+    sweepDialog_->setBaseRequest(controls_->request());
+    sweepDialog_->show();
+    sweepDialog_->raise();
+    sweepDialog_->activateWindow();
+}
+
+void MainWindow::applyPreset(const QString& name)
+{
+    const Preset* preset = findPreset(name.toStdString());
+    if (!preset)
+        return;
+    controls_->setRequest(preset->request);
+    presets_->showPreset(name);
+    presetsDock_->show();
+    presetsDock_->raise();
+    submit();
 }
 
 void MainWindow::offerRecovery()
@@ -370,8 +462,10 @@ void MainWindow::setViewOptions(const ViewOptions& view)
     {
         const QSignalBlocker a(action(ActionId::SharedScale));
         const QSignalBlocker b(action(ActionId::Annotate));
+        const QSignalBlocker c(action(ActionId::MarginSums));
         action(ActionId::SharedScale)->setChecked(view_.sharedScale);
         action(ActionId::Annotate)->setChecked(view_.annotate);
+        action(ActionId::MarginSums)->setChecked(view_.marginSums);
     }
     for (QAction* a : colormapGroup_->actions())
         a->setChecked(ColormapName(a->data().toInt()) == view_.colormap);
@@ -380,6 +474,8 @@ void MainWindow::setViewOptions(const ViewOptions& view)
     grid_->setViewOptions(view_);
     if (result_.valid())
         statistics_->setResult(result_, view_.sequence);
+    if (headDialog_ && headDialog_->isVisible())
+        openHead(openHead_); // the large head shows what the grid shows
 }
 
 void MainWindow::setLanguage(const QString& code)
@@ -396,6 +492,10 @@ void MainWindow::submit()
         return;
     }
     controller_->submit(request);
+    if (sweepDialog_ && sweepDialog_->isVisible())
+        sweepDialog_->setBaseRequest(request);
+    if (compareDialog_ && compareDialog_->isVisible())
+        compareDialog_->setSharedInput(request);
 }
 
 void MainWindow::showResult(const Result& result)
@@ -403,6 +503,8 @@ void MainWindow::showResult(const Result& result)
     const int previousBatch = result_.batch();
     result_ = result;
     sessions_->markChanged();
+    if (pipelineDialog_ && pipelineDialog_->isVisible())
+        pipelineDialog_->setResult(result, pipelineDialog_->sequence(), pipelineDialog_->head());
     controls_->setTokens(*result.tokens);
     if (result.batch() != previousBatch)
         view_.sequence = std::clamp(view_.sequence, 0, result.batch() - 1);
@@ -526,6 +628,8 @@ void MainWindow::retranslateUi()
     viewToolBar_->setWindowTitle(tr("View"));
     controlsDock_->setWindowTitle(tr("Sentence and Formula"));
     statisticsDock_->setWindowTitle(tr("Statistics and Warnings"));
+    presetsDock_->setWindowTitle(tr("Preset"));
+    labMenu_->setTitle(tr("&Lab"));
     sequenceLabel_->setText(tr("Sequence:") + u' ');
     sequenceCombo_->setToolTip(tr("Which line of the batch the heatmaps show"));
     colormapCombo_->setToolTip(tr("Colour scale of the heatmaps"));

@@ -24,7 +24,11 @@ class HeadDialog;
 class HeatmapGrid;
 class HelpDialog;
 class Language;
+class PresetPanel;
 class SessionFiles;
+class SweepDialog;
+class CompareDialog;
+class PipelineDialog;
 class StatisticsPanel;
 
 // Every action of the window; the table in mainwindow.cpp gives each its text,
@@ -39,6 +43,10 @@ enum class ActionId {
     CopyFigure,
     SharedScale,
     Annotate,
+    MarginSums,
+    DkSweep,
+    Compare,
+    StepByStep,
     HowToRead,
     About,
     AboutQt,
@@ -67,6 +75,15 @@ public:
     [[nodiscard]] SessionFiles* sessionFiles() const { return sessions_; }
     // After a crash, offers to restore the autosaved session (call once shown).
     void offerRecovery();
+    // Loads the preset called `name` (as --preset spells it) and explains it.
+    void applyPreset(const QString& name);
+    // Exercise 1: the d_k sweep of the current text.
+    void showSweep();
+    // Two configurations side by side with their difference.
+    void showCompare();
+    // The pipeline of one head, matrix by matrix.
+    void showStepByStep();
+    [[nodiscard]] PresetPanel* presetPanel() const { return presets_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -104,6 +121,13 @@ private:
     HeadDialog* headDialog_ = nullptr;
     HelpDialog* helpDialog_ = nullptr;
     SessionFiles* sessions_ = nullptr;
+    PresetPanel* presets_ = nullptr;
+    SweepDialog* sweepDialog_ = nullptr;
+    CompareDialog* compareDialog_ = nullptr;
+    PipelineDialog* pipelineDialog_ = nullptr;
+    QMenu* labMenu_ = nullptr;
+    QDockWidget* presetsDock_ = nullptr;
+    QMenu* presetMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
 
     std::map<ActionId, QAction*> actions_;

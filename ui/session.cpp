@@ -295,7 +295,8 @@ QJsonObject viewToJson(const ViewOptions& v)
     return QJsonObject{{u"colormap"_s, Colormap::spelling(v.colormap)},
                        {u"shared-scale"_s, v.sharedScale},
                        {u"annotate"_s, v.annotate},
-                       {u"sequence"_s, v.sequence}};
+                       {u"sequence"_s, v.sequence},
+                       {u"margin-sums"_s, v.marginSums}};
 }
 
 ViewOptions viewFromJson(const QJsonObject& o)
@@ -320,6 +321,9 @@ ViewOptions viewFromJson(const QJsonObject& o)
         v.annotate = boolAt(annotate, u"view.annotate"_s);
     if (const QJsonValue sequence = o.value(u"sequence"); !sequence.isUndefined())
         v.sequence = wholeNumberAt(sequence, u"view.sequence"_s, 0, kMaxSequences - 1);
+    // Added after version 1 files were written: a file without it shows no sums.
+    if (const QJsonValue sums = o.value(u"margin-sums"); !sums.isUndefined())
+        v.marginSums = boolAt(sums, u"view.margin-sums"_s);
     return v;
 }
 

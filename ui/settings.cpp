@@ -48,6 +48,7 @@ const std::vector<SettingDefault>& defaults()
             {"view/shared-scale", v.sharedScale},
             {"view/annotate", v.annotate},
             {"view/sequence", v.sequence},
+            {"view/margin-sums", v.marginSums},
             {"window/language", QString()},
             {"window/geometry", QByteArray()},
             {"window/state", QByteArray()},
@@ -151,6 +152,7 @@ ViewOptions AppSettings::view() const
     v.sharedScale = value("view/shared-scale").toBool();
     v.annotate = value("view/annotate").toBool();
     v.sequence = qMax(0, value("view/sequence").toInt());
+    v.marginSums = value("view/margin-sums").toBool();
     return v;
 }
 
@@ -160,6 +162,7 @@ void AppSettings::setView(const ViewOptions& v)
     setValue("view/shared-scale", v.sharedScale);
     setValue("view/annotate", v.annotate);
     setValue("view/sequence", v.sequence);
+    setValue("view/margin-sums", v.marginSums);
 }
 
 QString AppSettings::language() const

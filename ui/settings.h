@@ -17,6 +17,7 @@ struct ViewOptions {
     bool sharedScale = true; // one colour scale for all heads, else one per head
     bool annotate = true;    // print values in cells that are large enough
     int sequence = 0;        // which sequence of the batch the heatmaps show
+    bool marginSums = false; // each row's and column's sum beside the cells
     bool operator==(const ViewOptions&) const = default;
 };
 

@@ -1,0 +1,2482 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Colormap</name>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
+    </message>
+    <message>
+        <source>Magma</source>
+        <translation>Magma</translation>
+    </message>
+    <message>
+        <source>Inferno</source>
+        <translation>Inferno</translation>
+    </message>
+    <message>
+        <source>Cividis</source>
+        <translation>Cividis</translation>
+    </message>
+    <message>
+        <source>Grey</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <source>Diverging (blue–white–red)</source>
+        <translation>发散（蓝–白–红）</translation>
+    </message>
+</context>
+<context>
+    <name>Comparison</name>
+    <message>
+        <source>NaN</source>
+        <comment>not a number</comment>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>mean of the heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <comment>caption line; %1 lists the switches</comment>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <comment>caption line; %1 lists the switches</comment>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>view split</source>
+        <comment>heads split with view(B, H, T, d_k), the bug</comment>
+        <translation>用 view 拆分头</translation>
+    </message>
+    <message>
+        <source>&lt;pad&gt; not masked</source>
+        <translation>&lt;pad&gt; 未掩盖</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <comment>heatmap title; %1 is the formula</comment>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <comment>heatmap title; %1 is the formula</comment>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>B − A (red: B larger, blue: A larger)</source>
+        <comment>heatmap title of the difference</comment>
+        <translation>B − A（红：B 更大，蓝：A 更大）</translation>
+    </message>
+    <message>
+        <source>no cell is shown on both sides: each is masked or NaN in A or B</source>
+        <translation>没有格子能在两边同时显示：每个格子在 A 或 B 中要么被掩盖，要么是 NaN</translation>
+    </message>
+    <message>
+        <source>B − A = 0 in every cell: the two configurations give the same weights</source>
+        <translation>每个格子的 B − A 都为 0：两种配置得到的权重完全相同</translation>
+    </message>
+    <message>
+        <source>largest |B − A| = %1 at query %2 (row %3), key %4 (column %5): %6 in A, %7 in B</source>
+        <comment>rows and columns are numbered from 0</comment>
+        <translation>最大的 |B − A| = %1，位于查询 %2（第 %3 行）、键 %4（第 %5 列）：A 中为 %6，B 中为 %7</translation>
+    </message>
+    <message>
+        <source>; cells NaN in A or B: %1</source>
+        <translation>；在 A 或 B 中为 NaN 的格子：%1 个</translation>
+    </message>
+    <message>
+        <source>A %1</source>
+        <comment>weight of side A</comment>
+        <translation>A %1</translation>
+    </message>
+    <message>
+        <source>B %1</source>
+        <comment>weight of side B</comment>
+        <translation>B %1</translation>
+    </message>
+    <message>
+        <source>B − A %1</source>
+        <translation>B − A %1</translation>
+    </message>
+    <message>
+        <source>masked in A or B</source>
+        <translation>在 A 或 B 中已掩盖</translation>
+    </message>
+    <message>
+        <source>query %1 (row %2) → key %3 (column %4): %5</source>
+        <comment>hover text; %5 lists the cell&apos;s values</comment>
+        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：%5</translation>
+    </message>
+    <message>
+        <source>&lt;pad&gt; keys masked</source>
+        <translation>&lt;pad&gt; 键已掩盖</translation>
+    </message>
+    <message>
+        <source>&lt;pad&gt; keys not masked</source>
+        <translation>&lt;pad&gt; 键未掩盖</translation>
+    </message>
+</context>
+<context>
+    <name>Figure</name>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG vector image (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>NumPy array of the weights (*.npy)</source>
+        <translation>权重的 NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <source>JSON with every number (*.json)</source>
+        <translation>含全部数值的 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>The figure would be %1 × %2 pixels, more than %3 on a side; lower the scale or the DPI.</source>
+        <translation>图片将有 %1 × %2 像素，单边超过 %3；请调低放大倍数或 DPI。</translation>
+    </message>
+    <message>
+        <source>Attention weights</source>
+        <comment>figure file title</comment>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>Cannot encode the figure as PNG.</source>
+        <translation>无法把图片编码为 PNG。</translation>
+    </message>
+    <message>
+        <source>Cannot draw the figure as SVG.</source>
+        <translation>无法把图片绘制为 SVG。</translation>
+    </message>
+    <message>
+        <source>Cannot draw the figure as PDF.</source>
+        <translation>无法把图片绘制为 PDF。</translation>
+    </message>
+    <message>
+        <source>d_model %1</source>
+        <translation>d_model %1</translation>
+    </message>
+    <message>
+        <source>heads %1</source>
+        <translation>头数 %1</translation>
+    </message>
+    <message>
+        <source>d_k %1</source>
+        <translation>d_k %1</translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>种子 %1</translation>
+    </message>
+    <message>
+        <source>scaling %1</source>
+        <translation>缩放：%1</translation>
+    </message>
+    <message>
+        <source>axis %1</source>
+        <comment>softmax axis</comment>
+        <translation>softmax 维度：%1</translation>
+    </message>
+    <message>
+        <source>mask %1</source>
+        <translation>掩码：%1</translation>
+    </message>
+    <message>
+        <source>τ %1</source>
+        <comment>temperature</comment>
+        <translation>温度 τ %1</translation>
+    </message>
+    <message>
+        <source>masked %1</source>
+        <translation>掩码时机：%1</translation>
+    </message>
+    <message>
+        <source>fill %1</source>
+        <translation>掩码填充值：%1</translation>
+    </message>
+    <message>
+        <source>head split %1</source>
+        <translation>分头方式：%1</translation>
+    </message>
+    <message>
+        <source>x = %1</source>
+        <comment>embedding</comment>
+        <translation>x = %1</translation>
+    </message>
+    <message>
+        <source>positional %1</source>
+        <translation>位置编码：%1</translation>
+    </message>
+    <message>
+        <source>sequence %1 of %2</source>
+        <translation>第 %1 条序列（共 %2 条）</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet.</source>
+        <translation>还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <source>The figure has %1 cells, too many for a vector file (at most %2); export a PNG instead.</source>
+        <translation>图片有 %1 个格子，对矢量文件来说太多（最多 %2 个）；请改为导出 PNG。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a figure format.</source>
+        <translation>%1 不是可用的图片格式。</translation>
+    </message>
+</context>
+<context>
+    <name>Heatmap</name>
+    <message>
+        <source>query ↓</source>
+        <comment>axis title: rows are query tokens</comment>
+        <translation>查询 ↓</translation>
+    </message>
+    <message>
+        <source>key →</source>
+        <comment>axis title: columns are key tokens</comment>
+        <translation>键 →</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <comment>not a number</comment>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>Σ row</source>
+        <comment>title of the bars showing each row&apos;s sum of weights</comment>
+        <translation>行和</translation>
+    </message>
+    <message>
+        <source>Σ column</source>
+        <comment>title of the bars showing each column&apos;s sum of weights</comment>
+        <translation>列和</translation>
+    </message>
+</context>
+<context>
+    <name>Labels</name>
+    <message>
+        <source>Automatic (words)</source>
+        <comment>tokenizer mode</comment>
+        <translation>自动（按词）</translation>
+    </message>
+    <message>
+        <source>Spaces only</source>
+        <comment>tokenizer mode</comment>
+        <translation>仅按空格</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <comment>tokenizer mode</comment>
+        <translation>按字符</translation>
+    </message>
+    <message>
+        <source>Table (one vector per word)</source>
+        <comment>embedding mode</comment>
+        <translation>查表（每个词一个向量）</translation>
+    </message>
+    <message>
+        <source>torch.randn(B, T, C)</source>
+        <comment>embedding mode</comment>
+        <translation>torch.randn(B, T, C)</translation>
+    </message>
+    <message>
+        <source>Sinusoidal</source>
+        <comment>positional encoding</comment>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <comment>positional encoding</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>÷ √d_k (textbook)</source>
+        <comment>scaling mode</comment>
+        <translation>÷ √d_k（标准）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <comment>scaling mode</comment>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>÷ √d_model</source>
+        <comment>scaling mode</comment>
+        <translation>÷ √d_model</translation>
+    </message>
+    <message>
+        <source>Keys (dim=-1)</source>
+        <comment>softmax axis</comment>
+        <translation>键（dim=-1）</translation>
+    </message>
+    <message>
+        <source>Queries (dim=-2)</source>
+        <comment>softmax axis</comment>
+        <translation>查询（dim=-2）</translation>
+    </message>
+    <message>
+        <source>Batch (dim=0)</source>
+        <comment>softmax axis</comment>
+        <translation>批次（dim=0）</translation>
+    </message>
+    <message>
+        <source>No mask</source>
+        <comment>mask kind</comment>
+        <translation>无掩码</translation>
+    </message>
+    <message>
+        <source>Causal (triu)</source>
+        <comment>mask kind</comment>
+        <translation>因果（triu）</translation>
+    </message>
+    <message>
+        <source>-inf</source>
+        <comment>mask fill value</comment>
+        <translation>-inf</translation>
+    </message>
+    <message>
+        <source>-1e9</source>
+        <comment>mask fill value</comment>
+        <translation>-1e9</translation>
+    </message>
+    <message>
+        <source>Before softmax (correct)</source>
+        <comment>mask stage</comment>
+        <translation>softmax 之前（正确）</translation>
+    </message>
+    <message>
+        <source>After softmax (bug)</source>
+        <comment>mask stage</comment>
+        <translation>softmax 之后（错误）</translation>
+    </message>
+    <message>
+        <source>view + transpose (correct)</source>
+        <comment>head split</comment>
+        <translation>view + transpose（正确）</translation>
+    </message>
+    <message>
+        <source>view only (bug)</source>
+        <comment>head split</comment>
+        <translation>只用 view（错误）</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Export &amp;Figure…</source>
+        <translation>导出图片(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Save the heatmaps as a PNG, SVG or PDF figure for slides and handouts</source>
+        <translation>把热力图保存为 PNG、SVG 或 PDF 图片，用于幻灯片和讲义</translation>
+    </message>
+    <message>
+        <source>Export &amp;Numbers…</source>
+        <translation>导出数值(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Save every weight as CSV for a spreadsheet, NPY for NumPy, or JSON</source>
+        <translation>把所有权重保存为 CSV（电子表格）、NPY（NumPy）或 JSON</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Figure</source>
+        <translation>复制图片(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the heatmaps of all heads as an image, to paste into slides</source>
+        <translation>把所有头的热力图复制为一张图片，可直接粘贴到幻灯片中</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Close AttnScope; the configuration is kept for next time</source>
+        <translation>关闭 AttnScope；当前配置会保留到下次</translation>
+    </message>
+    <message>
+        <source>&amp;One Colour Scale for All Heads</source>
+        <translation>所有头共用一个色标(&amp;O)</translation>
+    </message>
+    <message>
+        <source>On: every head uses the same colour range, so heads compare directly. Off: each head uses its own range</source>
+        <translation>开启：所有头使用相同的颜色范围，可以直接相互比较。关闭：每个头使用各自的范围</translation>
+    </message>
+    <message>
+        <source>Show &amp;Values in Cells</source>
+        <translation>在格子中显示数值(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Print each weight inside its cell when the cell is large enough</source>
+        <translation>格子足够大时，在格子里标出每个权重</translation>
+    </message>
+    <message>
+        <source>&amp;How to Read These Heatmaps</source>
+        <translation>如何阅读热力图(&amp;H)</translation>
+    </message>
+    <message>
+        <source>What rows, columns, colours and warnings mean</source>
+        <translation>行、列、颜色和警告各表示什么</translation>
+    </message>
+    <message>
+        <source>&amp;About AttnScope</source>
+        <translation>关于 AttnScope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Version and purpose of AttnScope</source>
+        <translation>AttnScope 的版本和用途</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>The Qt version AttnScope runs on</source>
+        <translation>AttnScope 所用的 Qt 版本</translation>
+    </message>
+    <message>
+        <source>&amp;Open Session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a saved .attnscope session: its text, switches and view</source>
+        <translation>打开已保存的 .attnscope 会话：包括文本、各项开关和视图</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session</source>
+        <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the text, every switch and the view to a session file</source>
+        <translation>把文本、所有开关和视图保存到会话文件</translation>
+    </message>
+    <message>
+        <source>Save Session &amp;As…</source>
+        <translation>会话另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Save the session under a new name</source>
+        <translation>以新的文件名保存会话</translation>
+    </message>
+    <message>
+        <source>Row and Column &amp;Sums</source>
+        <translation>行和与列和(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show each row&apos;s and each column&apos;s sum beside the heatmap, in red where it is not 1: with the softmax over the keys every row sums to 1</source>
+        <translation>在热力图旁显示每行、每列的和，不为 1 的标成红色：softmax 沿键归一化时，每行之和都为 1</translation>
+    </message>
+    <message>
+        <source>d_k &amp;Sweep…</source>
+        <translation>d_k 扫描(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Exercise 1: the same sentence at d_k = 16 … 1024, with and without √d_k scaling</source>
+        <translation>练习 1：同一个句子在 d_k = 16 … 1024 下，分别做与不做 √d_k 缩放</translation>
+    </message>
+    <message>
+        <source>&amp;Compare…</source>
+        <translation>对比(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>The textbook formula and your switches side by side, with their difference B − A</source>
+        <translation>把标准公式和你的开关设置并排对比，并显示两者之差 B − A</translation>
+    </message>
+    <message>
+        <source>&amp;Step by Step…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole pipeline of one head, matrix by matrix, and the arithmetic of any weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Session</name>
+    <message>
+        <source>a list</source>
+        <extracomment>What a session file holds instead of the expected value: a JSON array.</extracomment>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <extracomment>What a session file holds instead of the expected value: a JSON object.</extracomment>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>空（没有值）</translation>
+    </message>
+    <message>
+        <source>The session&apos;s &quot;%1&quot; must be %2, not %3.</source>
+        <extracomment>%1 is a field such as &quot;config.heads&quot;, %2 a kind of value such as &quot;a number&quot;, %3 what the file holds instead.</extracomment>
+        <translation>会话中的“%1”应为 %2，而不是 %3。</translation>
+    </message>
+    <message>
+        <source>The session has no &quot;%1&quot;.</source>
+        <translation>会话中缺少“%1”。</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>a whole number from %1 to %2</source>
+        <extracomment>%1 and %2 are the smallest and the largest value allowed.</extracomment>
+        <translation>%1 到 %2 之间的整数</translation>
+    </message>
+    <message>
+        <source>The session&apos;s &quot;%1&quot; cannot be &quot;%2&quot;; it must be one of %3.</source>
+        <extracomment>%1 is a field such as &quot;config.axis&quot;, %2 the unknown value, %3 the values allowed.</extracomment>
+        <translation>会话中的“%1”不能是“%2”，只能是以下之一：%3。</translation>
+    </message>
+    <message>
+        <source>The session&apos;s &quot;%1&quot; is too large to be exact as a number; write it as a string of digits.</source>
+        <translation>会话中的“%1”太大，作为数字无法精确表示；请写成由数字组成的字符串。</translation>
+    </message>
+    <message>
+        <source>a whole number from 0 to %1</source>
+        <translation>0 到 %1 之间的整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>The session&apos;s &quot;%1&quot; is %2, beyond the range of float32.</source>
+        <translation>会话中的“%1”为 %2，超出了 float32 的范围。</translation>
+    </message>
+    <message>
+        <source>&quot;on&quot; or &quot;off&quot;</source>
+        <translation>&quot;on&quot; 或 &quot;off&quot;</translation>
+    </message>
+    <message>
+        <source>The session&apos;s settings are invalid: %1.</source>
+        <extracomment>%1 is the engine&apos;s description of the problem (in English).</extracomment>
+        <translation>会话中的设置无效：%1。</translation>
+    </message>
+    <message>
+        <source>The session&apos;s &quot;%1&quot; has %2 numbers; d_model is %3.</source>
+        <extracomment>%2 numbers given, %3 = d_model.</extracomment>
+        <translation>会话中的“%1”有 %2 个数，但 d_model 为 %3。</translation>
+    </message>
+    <message>
+        <source>The file is larger than %1 MiB, too large to be a session.</source>
+        <translation>文件大于 %1 MiB，太大了，不可能是会话文件。</translation>
+    </message>
+    <message>
+        <source>The file is empty.</source>
+        <translation>文件是空的。</translation>
+    </message>
+    <message>
+        <source>The file is not valid JSON: %1 at byte %2.</source>
+        <extracomment>%1 is Qt&apos;s description of the JSON error, %2 a byte offset.</extracomment>
+        <translation>文件不是有效的 JSON：%1（第 %2 字节处）。</translation>
+    </message>
+    <message>
+        <source>The file is not an AttnScope session (it has no &quot;format&quot;: &quot;%1&quot;).</source>
+        <extracomment>%1 is &quot;attnscope-session&quot;, the marker every session file has.</extracomment>
+        <translation>该文件不是 AttnScope 会话（其中没有 &quot;format&quot;: &quot;%1&quot;）。</translation>
+    </message>
+    <message>
+        <source>The file is not an AttnScope session: its format is &quot;%1&quot;.</source>
+        <translation>该文件不是 AttnScope 会话：它的格式是“%1”。</translation>
+    </message>
+    <message>
+        <source>This session was saved by a newer AttnScope (format %1); this version reads format %2.</source>
+        <extracomment>%1 is the file&apos;s format number, %2 the one this version reads.</extracomment>
+        <translation>此会话由较新版本的 AttnScope 保存（格式 %1）；当前版本只能读取格式 %2。</translation>
+    </message>
+    <message>
+        <source>only %1 of %2 bytes could be written; is the disk full?</source>
+        <extracomment>%1 and %2 are numbers of bytes.</extracomment>
+        <translation>%2 字节中只写入了 %1 字节；磁盘是否已满？</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2</source>
+        <extracomment>%1 is a file path, %2 the system&apos;s reason.</extracomment>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <extracomment>%1 is a file path, %2 the system&apos;s reason.</extracomment>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>%1 is a file path, %2 what is wrong with the file.</extracomment>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Warnings</name>
+    <message>
+        <source>Rows do not sum to 1 (they range from %1 to %2): the softmax ran over the queries (dim=-2), so each column sums to 1 instead. Set the axis to keys (dim=-1).</source>
+        <translation>行和不为 1（在 %1 到 %2 之间）：softmax 是沿查询（dim=-2）做的，结果变成了每列之和为 1。请把 softmax 维度设为键（dim=-1）。</translation>
+    </message>
+    <message>
+        <source>Rows do not sum to 1 (they range from %1 to %2): the softmax ran over the batch (dim=0), so each position sums to 1 across the sequences. Set the axis to keys (dim=-1).</source>
+        <translation>行和不为 1（在 %1 到 %2 之间）：softmax 是沿批次（dim=0）做的，结果变成了同一位置在各条序列之间加起来为 1。请把 softmax 维度设为键（dim=-1）。</translation>
+    </message>
+    <message>
+        <source>Rows do not sum to 1 (they range from %1 to %2): the mask was applied after the softmax, so the weight of masked keys was thrown away. Apply the mask before the softmax.</source>
+        <translation>行和不为 1（在 %1 到 %2 之间）：掩码是在 softmax 之后才施加的，被掩盖的键分到的权重被直接丢掉了。请在 softmax 之前施加掩码。</translation>
+    </message>
+    <message>
+        <source>%1% of rows are saturated (largest weight ≥ 0.99): turn √d_k scaling on.</source>
+        <translation>%1% 的行已饱和（最大权重 ≥ 0.99）：请打开 √d_k 缩放。</translation>
+    </message>
+    <message>
+        <source>%1% of rows are saturated (largest weight ≥ 0.99): the temperature τ = %2 sharpens the softmax; raise it towards 1.</source>
+        <translation>%1% 的行已饱和（最大权重 ≥ 0.99）：温度 τ = %2 让 softmax 过于尖锐；请把它调高到接近 1。</translation>
+    </message>
+    <message>
+        <source>%1% of rows are saturated (largest weight ≥ 0.99): the softmax is almost one-hot and passes little gradient back.</source>
+        <translation>%1% 的行已饱和（最大权重 ≥ 0.99）：softmax 几乎成了 one-hot，能传回的梯度很少（梯度消失）。</translation>
+    </message>
+    <message>
+        <source>NaN where every key is masked with -inf (row %1): a softmax of nothing but -inf is 0/0. Fill with -1e9, or leave a key unmasked.</source>
+        <translation>所有键都被 -inf 掩盖的行出现了 NaN（行 %1）：全是 -inf 的 softmax 就是 0/0。请改用 -1e9 填充，或至少留一个键不掩盖。</translation>
+    </message>
+    <message>
+        <source>NaN where every query is masked with -inf (column %1): the softmax runs over the queries (dim=-2). Set the axis to keys (dim=-1).</source>
+        <translation>所有查询都被 -inf 掩盖的列出现了 NaN（列 %1）：softmax 是沿查询（dim=-2）做的。请把 softmax 维度设为键（dim=-1）。</translation>
+    </message>
+    <message>
+        <source>NaN where a position is masked with -inf in every sequence (row %1): the softmax runs over the batch (dim=0). Set the axis to keys (dim=-1).</source>
+        <translation>某个位置在每条序列中都被 -inf 掩盖，因此出现了 NaN（行 %1）：softmax 是沿批次（dim=0）做的。请把 softmax 维度设为键（dim=-1）。</translation>
+    </message>
+    <message>
+        <source>Uniform weights where every key is masked (row %1): the fill -1e9 makes all the logits equal. With -inf they would be NaN.</source>
+        <translation>所有键都被掩盖的行权重完全均匀（行 %1）：填充值 -1e9 让所有 logit 都相等。若用 -inf，这些行会变成 NaN。</translation>
+    </message>
+    <message>
+        <source>%1% of rows are uniform: every key gets the same weight, so the head only averages the values. Lower the temperature τ or scale less.</source>
+        <translation>%1% 的行是均匀的：每个键分到的权重都相同，这个头只是在对值求平均。请调低温度 τ，或减弱缩放。</translation>
+    </message>
+    <message>
+        <source>The heads were split with view(B, H, T, d_k), which mixes tokens and features across heads. Split with view(B, T, H, d_k).transpose(1, 2).</source>
+        <translation>这些头是用 view(B, H, T, d_k) 拆分的，会把词元和特征在头之间打乱。请改用 view(B, T, H, d_k).transpose(1, 2) 拆分。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::CompareDialog</name>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
+    </message>
+    <message>
+        <source>The comparison is still being computed; export it in a moment.</source>
+        <translation>对比结果还在计算中，请稍后再导出。</translation>
+    </message>
+    <message>
+        <source>This is the textbook formula.</source>
+        <translation>这是标准公式。</translation>
+    </message>
+    <message>
+        <source>Departs from the textbook: %1.</source>
+        <translation>与标准公式不同：%1。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between departures</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Both sides compute the same text and weights — “%1” · d_model %2 · heads %3 · d_k %4 · seed %5. Change them in the main window; here only the formula&apos;s switches differ.</source>
+        <comment>%1 is the sentence</comment>
+        <translation>两边使用相同的文本和权重——“%1” · d_model %2 · 头数 %3 · d_k %4 · 种子 %5。这些请在主窗口中修改；这里只有公式的开关不同。</translation>
+    </message>
+    <message>
+        <source>A cannot be computed: %1</source>
+        <translation>A 无法计算：%1</translation>
+    </message>
+    <message>
+        <source>B cannot be computed: %1</source>
+        <translation>B 无法计算：%1</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <comment>head chooser</comment>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Mean of the heads</source>
+        <comment>head chooser</comment>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <comment>sequence chooser</comment>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Export the Comparison</source>
+        <translation>导出对比结果</translation>
+    </message>
+    <message>
+        <source>Compare Two Configurations</source>
+        <translation>对比两种配置</translation>
+    </message>
+    <message>
+        <source>Configuration A</source>
+        <translation>配置 A</translation>
+    </message>
+    <message>
+        <source>Configuration B</source>
+        <translation>配置 B</translation>
+    </message>
+    <message>
+        <source>Copy A → B</source>
+        <translation>复制 A → B</translation>
+    </message>
+    <message>
+        <source>Give B the switches of A; the difference becomes 0</source>
+        <translation>把 A 的开关复制给 B；差值变为 0</translation>
+    </message>
+    <message>
+        <source>Swap A ↔ B</source>
+        <translation>交换 A ↔ B</translation>
+    </message>
+    <message>
+        <source>Exchange the two configurations; the difference changes sign</source>
+        <translation>交换两种配置；差值变号</translation>
+    </message>
+    <message>
+        <source>&amp;Head:</source>
+        <translation>头(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence:</source>
+        <comment>which line of the batch</comment>
+        <translation>序列(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save A, B and B − A side by side as PNG, SVG or PDF</source>
+        <translation>把 A、B 和 B − A 并排保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Point at a cell of any heatmap to read it on all three</source>
+        <translation>指向任一热力图的格子，即可在三张图上同时读出它的值</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ComputeController</name>
+    <message>
+        <source>not enough memory for this configuration</source>
+        <translation>内存不足，无法计算这一配置</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ControlPanel</name>
+    <message>
+        <source>Input</source>
+        <comment>group box: the sentences and their tokens</comment>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Type a sentence. Each line is one sequence of the batch; shorter lines are padded with &lt;pad&gt;.</source>
+        <translation>输入一句话。每一行是批次中的一条序列；较短的行用 &lt;pad&gt; 填充。</translation>
+    </message>
+    <message>
+        <source>The text to attend over. Each line becomes one sequence of the batch (B = number of lines); shorter lines are padded with &lt;pad&gt; up to the longest (T tokens).</source>
+        <translation>要计算注意力的文本。每一行成为批次中的一条序列（B = 行数）；较短的行用 &lt;pad&gt; 填充到最长行的长度（T 个词元）。</translation>
+    </message>
+    <message>
+        <source>&amp;Tokenizer:</source>
+        <comment>how text is cut into tokens</comment>
+        <translation>分词方式(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>How the text is cut into tokens: Automatic finds words (Chinese too) with ICU; Spaces only splits at white space; Characters makes every character a token.</source>
+        <translation>文本如何切分成词元：“自动”用 ICU 识别词语（中文也可以）；“仅按空格”只在空白处切分；“按字符”把每个字符都当作一个词元。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <comment>group box: the network&apos;s sizes and random draws</comment>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>&amp;d_model:</source>
+        <comment>the model width C; keep the symbol</comment>
+        <translation>&amp;d_model：</translation>
+    </message>
+    <message>
+        <source>d_model (C): the length of every token&apos;s vector. Q, K and V have C features each, shared out among the heads.</source>
+        <translation>d_model（C）：每个词元向量的长度。Q、K、V 各有 C 个特征，平均分给各个头。</translation>
+    </message>
+    <message>
+        <source>Set d_model to %1.</source>
+        <translation>把 d_model 设为 %1。</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <comment>number of attention heads H</comment>
+        <translation>头数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Number of attention heads H. Only the divisors of d_model are offered: heads must divide d_model, because each head gets d_k = d_model / heads features.</source>
+        <translation>注意力头的数量 H。这里只列出 d_model 的约数：头数必须能整除 d_model，因为每个头分到 d_k = d_model / 头数 个特征。</translation>
+    </message>
+    <message>
+        <source>Features per head, d_k = d_model / heads. The textbook scaling divides the scores by √d_k.</source>
+        <translation>每个头的特征数，d_k = d_model / 头数。标准的缩放是把分数除以 √d_k。</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <comment>random seed</comment>
+        <translation>随机种子(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>0 … 18446744073709551615</source>
+        <translation>0 … 18446744073709551615</translation>
+    </message>
+    <message>
+        <source>Random seed, 0 to 2⁶⁴ − 1, as in torch.manual_seed(seed): it draws the embeddings and the weights W_q, W_k, W_v, W_o. The same seed gives the same numbers.</source>
+        <translation>随机种子，0 到 2⁶⁴ − 1，与 torch.manual_seed(seed) 中的相同：用它抽取嵌入向量和权重 W_q、W_k、W_v、W_o。相同的种子得到相同的数值。</translation>
+    </message>
+    <message>
+        <source>&amp;Embedding:</source>
+        <comment>where the token vectors X come from</comment>
+        <translation>嵌入(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Where the token vectors X come from. Table gives every distinct word its own vector, the same in every sentence; torch.randn draws X = torch.randn(B, T, C) exactly as PyTorch does after manual_seed.</source>
+        <translation>词元向量 X 从哪里来。“查表”给每个不同的词一个专属向量，在每个句子中都相同；torch.randn 按 X = torch.randn(B, T, C) 抽取，与 PyTorch 在 manual_seed 之后得到的完全一致。</translation>
+    </message>
+    <message>
+        <source>Add &amp;positional encoding (sinusoidal)</source>
+        <translation>加上位置编码（正弦）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Add the sinusoidal positional encoding (Vaswani et al. 2017) to X. Without it attention cannot tell word order: the same word gets the same vector everywhere.</source>
+        <translation>在 X 上加正弦位置编码（Vaswani 等，2017）。没有它，注意力分辨不出词序：同一个词在任何位置都是同一个向量。</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <comment>group box: the switches of softmax(QKᵀ/√d_k + M)·V</comment>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Head &amp;split:</source>
+        <comment>how Q, K, V are cut into heads</comment>
+        <translation>分头方式(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>How Q, K, V (B, T, C) are cut into heads. view + transpose gives (B, H, T, d_k) correctly; view alone reads the memory as (B, H, T, d_k) and mixes tokens across heads, the classic bug.</source>
+        <translation>Q、K、V（B, T, C）如何拆分成多个头。view + transpose 能正确得到 (B, H, T, d_k)；只用 view 会把内存直接按 (B, H, T, d_k) 读取，把词元在头之间打乱——这是经典错误。</translation>
+    </message>
+    <message>
+        <source>S&amp;caling:</source>
+        <comment>what QKᵀ is divided by</comment>
+        <translation>缩放(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>What the scores QKᵀ are divided by. The tutorial divides by √d_k so that the scores keep a standard deviation near 1; without it, a large d_k makes softmax nearly one-hot.</source>
+        <translation>分数 QKᵀ 除以什么。教程中除以 √d_k，让分数的标准差保持在 1 附近；不缩放时，d_k 一大，softmax 就几乎变成 one-hot（饱和）。</translation>
+    </message>
+    <message>
+        <source>Te&amp;mperature:</source>
+        <comment>softmax temperature τ</comment>
+        <translation>温度(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Temperature τ divides the logits before softmax: τ &lt; 1 sharpens the weights towards one-hot, τ &gt; 1 flattens them towards uniform. The textbook formula has τ = 1.</source>
+        <translation>softmax 之前先把 logits 除以温度 τ：τ &lt; 1 让权重更尖锐、趋向 one-hot；τ &gt; 1 让权重更平缓、趋向均匀。标准公式中 τ = 1。</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <comment>set the temperature back to 1</comment>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Set τ back to 1, the textbook formula.</source>
+        <translation>把 τ 恢复为 1，即标准公式。</translation>
+    </message>
+    <message>
+        <source>Ca&amp;usal mask</source>
+        <comment>decoder mask: no looking ahead</comment>
+        <translation>因果掩码(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Causal mask M: query i may not look at later keys j &gt; i (torch.triu(ones(T, T), 1)), as in a decoder such as GPT.</source>
+        <translation>因果掩码 M：查询 i 不能看后面的键 j &gt; i（torch.triu(ones(T, T), 1)），与 GPT 这类解码器相同。</translation>
+    </message>
+    <message>
+        <source>Mask &lt;pad&gt; &amp;keys</source>
+        <translation>掩盖 &lt;pad&gt; 的键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Mask the keys of &lt;pad&gt; tokens so that no query attends to padding. Without it the shorter sentences spread weight over the padding.</source>
+        <translation>掩盖 &lt;pad&gt; 词元的键，使任何查询都不会关注填充。否则较短的句子会把权重分散到填充上。</translation>
+    </message>
+    <message>
+        <source>Mask &amp;fill:</source>
+        <comment>the value written into masked logits</comment>
+        <translation>掩码填充值(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>What masked logits are set to. -inf gives exactly 0 weight, but a row with every key masked becomes NaN; -1e9 gives almost 0, and such a row becomes uniform.</source>
+        <translation>被掩盖的 logit 设成什么值。-inf 得到的权重恰好为 0，但所有键都被掩盖的行会变成 NaN；-1e9 得到的权重几乎为 0，这样的行则变成均匀分布。</translation>
+    </message>
+    <message>
+        <source>Mask s&amp;tage:</source>
+        <comment>before or after softmax</comment>
+        <translation>掩码时机(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Mask before softmax (correct): masked keys get weight 0 and every row still sums to 1. Zeroing the weights after softmax leaves rows that no longer sum to 1, a common bug.</source>
+        <translation>在 softmax 之前施加掩码（正确）：被掩盖的键权重为 0，每行之和仍为 1。在 softmax 之后才把权重置零，行和就不再为 1——这是常见错误。</translation>
+    </message>
+    <message>
+        <source>Softmax &amp;over:</source>
+        <comment>the softmax axis (dim)</comment>
+        <translation>softmax 维度(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>The dimension softmax normalizes. It must run over dim=-1: each query&apos;s weights over the keys sum to 1. dim=-2 makes each key&apos;s column sum to 1; dim=0 normalizes across the sentences of the batch.</source>
+        <translation>softmax 沿哪一维归一化。必须是 dim=-1：每个查询对所有键的权重之和为 1。dim=-2 会让每个键所在的列和为 1；dim=0 则在批次的各个句子之间归一化。</translation>
+    </message>
+    <message>
+        <source>d_k = %1</source>
+        <comment>features per head; keep the symbol</comment>
+        <translation>d_k = %1</translation>
+    </message>
+    <message>
+        <source>τ = %1</source>
+        <comment>the temperature&apos;s value</comment>
+        <translation>τ = %1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ExportDialog</name>
+    <message>
+        <source>Export Figure</source>
+        <translation>导出图片</translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels at %3 dpi</source>
+        <comment>PNG size</comment>
+        <translation>%1 × %2 像素，%3 dpi</translation>
+    </message>
+    <message>
+        <source>%1 × %2 cm, vector</source>
+        <comment>page size</comment>
+        <translation>%1 × %2 厘米，矢量</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示内容</translation>
+    </message>
+    <message>
+        <source>One &amp;head:</source>
+        <translation>单个头(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;All heads, with their mean</source>
+        <translation>所有头及其平均(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Mean of the heads</source>
+        <translation>各头的平均(&amp;M)</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>PNG for slides and the web; SVG and PDF stay sharp at any size</source>
+        <translation>PNG 适合幻灯片和网页；SVG 和 PDF 在任何尺寸下都保持清晰</translation>
+    </message>
+    <message>
+        <source>&amp;Scale:</source>
+        <translation>放大倍数(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <comment>scale factor suffix</comment>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>PNG pixels per point: 2× is sharp on most projectors</source>
+        <translation>每磅对应的 PNG 像素数：2× 在大多数投影仪上已足够清晰</translation>
+    </message>
+    <message>
+        <source>&amp;DPI:</source>
+        <translation>&amp;DPI：</translation>
+    </message>
+    <message>
+        <source>from the scale</source>
+        <translation>按放大倍数</translation>
+    </message>
+    <message>
+        <source>Dots per inch for print; replaces the scale when set</source>
+        <translation>打印用的每英寸点数；设置后取代放大倍数</translation>
+    </message>
+    <message>
+        <source>Look</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>标题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>No title</source>
+        <translation>无标题</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap:</source>
+        <translation>色图(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Label size:</source>
+        <translation>标签字号(&amp;L)：</translation>
+    </message>
+    <message>
+        <source> pt</source>
+        <comment>unit: typographic points</comment>
+        <translation> 磅</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ption with the configuration</source>
+        <translation>附上配置说明(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Colour &amp;bar</source>
+        <translation>色条(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Values in cells</source>
+        <translation>格内数值(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Preview of the figure</source>
+        <translation>图片预览</translation>
+    </message>
+    <message>
+        <source>Export Numbers</source>
+        <translation>导出数值</translation>
+    </message>
+    <message>
+        <source>&amp;Row and column sums</source>
+        <translation>行和与列和(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s sum right of the heatmap and each column&apos;s below it, in red where it is not 1</source>
+        <translation>每行的和显示在热力图右侧，每列的和显示在下方，不为 1 的标成红色</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::FormulaBar</name>
+    <message>
+        <source>no scaling by √d_k</source>
+        <translation>没有除以 √d_k 缩放</translation>
+    </message>
+    <message>
+        <source>divided by √d_model instead of √d_k</source>
+        <translation>除以 √d_model 而不是 √d_k</translation>
+    </message>
+    <message>
+        <source>temperature τ = %1 instead of 1</source>
+        <translation>温度 τ = %1 而不是 1</translation>
+    </message>
+    <message>
+        <source>softmax over the queries (dim=-2) instead of the keys (dim=-1)</source>
+        <translation>softmax 沿查询（dim=-2）而不是键（dim=-1）归一化</translation>
+    </message>
+    <message>
+        <source>softmax over the batch (dim=0) instead of the keys (dim=-1)</source>
+        <translation>softmax 沿批次（dim=0）而不是键（dim=-1）归一化</translation>
+    </message>
+    <message>
+        <source>mask applied after the softmax instead of before</source>
+        <translation>掩码在 softmax 之后而不是之前施加</translation>
+    </message>
+    <message>
+        <source>&lt;pad&gt; tokens not masked</source>
+        <translation>&lt;pad&gt; 词元未掩盖</translation>
+    </message>
+    <message>
+        <source>heads split with view(B, H, T, d_k) instead of view(B, T, H, d_k).transpose(1, 2)</source>
+        <translation>用 view(B, H, T, d_k) 而不是 view(B, T, H, d_k).transpose(1, 2) 拆分头</translation>
+    </message>
+    <message>
+        <source>mask after softmax</source>
+        <translation>掩码在 softmax 之后</translation>
+    </message>
+    <message>
+        <source>heads split with view(B, H, T, d_k)</source>
+        <translation>用 view(B, H, T, d_k) 拆分头</translation>
+    </message>
+    <message>
+        <source>This is the textbook formula.</source>
+        <translation>这是标准公式。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between departures</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>1 departure from the textbook formula: %1.</source>
+        <extracomment>%1 is the departure in plain words</extracomment>
+        <translation>与标准公式有 1 处不同：%1。</translation>
+    </message>
+    <message>
+        <source>%1 departures from the textbook formula: %2.</source>
+        <extracomment>%1 is how many, %2 lists them separated by semicolons</extracomment>
+        <translation>与标准公式有 %1 处不同：%2。</translation>
+    </message>
+    <message>
+        <source>M: causal and padding, %1 above the diagonal and for &lt;pad&gt; keys</source>
+        <translation>M：因果 + 填充掩码，对角线上方和 &lt;pad&gt; 键处为 %1</translation>
+    </message>
+    <message>
+        <source>M: causal, %1 above the diagonal</source>
+        <translation>M：因果掩码，对角线上方为 %1</translation>
+    </message>
+    <message>
+        <source>M: padding, %1 for &lt;pad&gt; keys</source>
+        <translation>M：填充掩码，&lt;pad&gt; 键处为 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadDialog</name>
+    <message>
+        <source>Zoom: %1 px per cell</source>
+        <translation>显示比例：每格 %1 像素</translation>
+    </message>
+    <message>
+        <source>Cell size; Ctrl + mouse wheel over the heatmap zooms too</source>
+        <translation>格子大小；在热力图上按住 Ctrl 转动鼠标滚轮也能放大缩小</translation>
+    </message>
+    <message>
+        <source>Fit to window</source>
+        <translation>适合窗口</translation>
+    </message>
+    <message>
+        <source>Hover a cell to read its weight, logit and score.</source>
+        <translation>把鼠标悬停在格子上，可查看它的权重、logit 和分数。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeatmapGrid</name>
+    <message>
+        <source>Mean of the heads</source>
+        <comment>heatmap title</comment>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <comment>heatmap title</comment>
+        <translation>头 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeatmapView</name>
+    <message>
+        <source>NaN</source>
+        <comment>not a number</comment>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>+inf</source>
+        <comment>plus infinity</comment>
+        <translation>+inf</translation>
+    </message>
+    <message>
+        <source>-inf</source>
+        <comment>minus infinity</comment>
+        <translation>-inf</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <comment>the mask hides this key from this query</comment>
+        <translation>已掩盖</translation>
+    </message>
+    <message>
+        <source>weight %1</source>
+        <comment>attention weight of one cell</comment>
+        <translation>权重 %1</translation>
+    </message>
+    <message>
+        <source>logit %1</source>
+        <comment>scaled score after the mask fill</comment>
+        <translation>logit %1</translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <comment>q·k before scaling</comment>
+        <translation>分数 %1</translation>
+    </message>
+    <message>
+        <source>query %1 (row %2) → key %3 (column %4): %5</source>
+        <comment>hover text; %5 lists the cell&apos;s values</comment>
+        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：%5</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HelpDialog</name>
+    <message>
+        <source>&lt;h2&gt;How to read these heatmaps&lt;/h2&gt;&lt;p&gt;Each square is one head&apos;s attention weights &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;. &lt;b&gt;Row i&lt;/b&gt; is the query token i: the word that is looking. &lt;b&gt;Column j&lt;/b&gt; is the key token j: the word being looked at. The colour of cell (i, j) is how much of word j&apos;s value vector flows into word i&apos;s output. Rows and columns are numbered from 0, as PyTorch indexes them.&lt;/p&gt;&lt;h3&gt;What to look for&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Every row sums to 1.&lt;/b&gt; The softmax runs over the keys (dim=-1), so each query hands out exactly one unit of attention. If the sums in the statistics are not 1, the softmax ran over the wrong axis, or the mask came after it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A bright diagonal&lt;/b&gt;: tokens attend to themselves. Common in untrained weights.&lt;/li&gt;&lt;li&gt;&lt;b&gt;One bright cell per row&lt;/b&gt;: the row is saturated (largest weight ≥ 0.99). The softmax is almost one-hot and passes almost no gradient. Without √d_k scaling this happens as d_model grows: try d_model 512 with scaling off.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Flat rows&lt;/b&gt;: every key gets the same weight; the head only averages.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Hatched grey cells&lt;/b&gt; are masked: the causal mask hides future keys (j &amp;gt; i), the padding mask hides &amp;lt;pad&amp;gt; keys. &lt;b&gt;Magenta cells&lt;/b&gt; are NaN or ±∞: a row whose keys are all masked with -inf has nothing to normalise.&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;Try this&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;Raise d_model from 16 to 512 and watch the std before scaling grow like √d_k, while the std after scaling stays near 1.&lt;/li&gt;&lt;li&gt;Set the softmax axis to queries (dim=-2) and compare the row sums with the column sums.&lt;/li&gt;&lt;li&gt;Switch the head split to “view only” and see the heads lose the token structure.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Hover a cell to read its weight, its logit (after scaling and mask) and its raw score q·k. Click a head to open it large.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;如何阅读这些热力图&lt;/h2&gt;&lt;p&gt;每个方块是一个头的注意力权重 &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;。&lt;b&gt;第 i 行&lt;/b&gt;是查询词元 i：正在“看”的那个词。&lt;b&gt;第 j 列&lt;/b&gt;是键词元 j：被看的那个词。格子 (i, j) 的颜色表示词 j 的值向量有多少流入词 i 的输出。行和列都从 0 开始编号，与 PyTorch 的索引一致。&lt;/p&gt;&lt;h3&gt;看什么&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;每行之和为 1。&lt;/b&gt;softmax 沿键（dim=-1）归一化，所以每个查询正好分出一份注意力。如果统计中的行和不是 1，说明 softmax 的维度选错了，或者掩码放在了它之后。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对角线很亮&lt;/b&gt;：词元在关注自己。未训练的权重中很常见。&lt;/li&gt;&lt;li&gt;&lt;b&gt;每行只有一个亮格&lt;/b&gt;：这一行已饱和（最大权重 ≥ 0.99）。softmax 几乎成了 one-hot，几乎传不回梯度（梯度消失）。不做 √d_k 缩放时，d_model 越大越容易出现：试试 d_model 取 512 并关闭缩放。&lt;/li&gt;&lt;li&gt;&lt;b&gt;平坦的行&lt;/b&gt;：每个键得到相同的权重；这个头只是在求平均。&lt;/li&gt;&lt;li&gt;&lt;b&gt;灰色斜纹格子&lt;/b&gt;是被掩盖的：因果掩码遮住未来的键（j &amp;gt; i），填充掩码遮住 &amp;lt;pad&amp;gt; 键。&lt;b&gt;品红色格子&lt;/b&gt;是 NaN 或 ±∞：所有键都被 -inf 掩盖的行没有可以归一化的东西。&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;动手试试&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;把 d_model 从 16 调到 512，观察缩放前的标准差随 √d_k 增大，而缩放后的标准差保持在 1 附近。&lt;/li&gt;&lt;li&gt;把 softmax 维度设为查询（dim=-2），比较行和与列和。&lt;/li&gt;&lt;li&gt;把分头方式切换为“只用 view”，看各个头如何失去词元结构。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;把鼠标悬停在格子上，可以查看它的权重、logit（缩放和掩码之后）以及原始分数 q·k。点击一个头可以放大查看。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>How to Read These Heatmaps</source>
+        <translation>如何阅读热力图</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::MainWindow</name>
+    <message>
+        <source>The text is empty: type a sentence, one line per sequence.</source>
+        <translation>文本为空：请输入句子，每行一条序列。</translation>
+    </message>
+    <message>
+        <source>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</source>
+        <translation>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</translation>
+    </message>
+    <message>
+        <source>Cannot compute: %1</source>
+        <translation>无法计算：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2…</source>
+        <comment>sequence number: first words</comment>
+        <translation>%1：%2…</translation>
+    </message>
+    <message>
+        <source>About AttnScope</source>
+        <translation>关于 AttnScope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;AttnScope %1&lt;/h3&gt;&lt;p&gt;See softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head, and change the formula to watch what each part does.&lt;/p&gt;&lt;p&gt;With the embedding “torch.randn(B, T, C)” the numbers equal PyTorch&apos;s torch.manual_seed(seed); torch.randn(…); nn.Linear(…) bit for bit.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AttnScope %1&lt;/h3&gt;&lt;p&gt;用你自己的句子，逐个头地查看 softmax(QKᵀ/√d_k + M)·V；修改公式的各个部分，观察每一部分起什么作用。&lt;/p&gt;&lt;p&gt;嵌入选择“torch.randn(B, T, C)”时，得到的数值与 PyTorch 的 torch.manual_seed(seed); torch.randn(…); nn.Linear(…) 逐位相同。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: the heatmaps are computing.</source>
+        <translation>暂时没有可导出的内容：热力图还在计算中。</translation>
+    </message>
+    <message>
+        <source>Figure copied.</source>
+        <translation>图片已复制。</translation>
+    </message>
+    <message>
+        <source>AttnScope — attention, visible</source>
+        <translation>AttnScope —— 看得见的注意力</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap</source>
+        <translation>色图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Sentence and Formula</source>
+        <translation>句子与公式</translation>
+    </message>
+    <message>
+        <source>Statistics and Warnings</source>
+        <translation>统计与警告</translation>
+    </message>
+    <message>
+        <source>Sequence:</source>
+        <translation>序列：</translation>
+    </message>
+    <message>
+        <source>Which line of the batch the heatmaps show</source>
+        <translation>热力图显示的是批次中的哪一行（哪条序列）</translation>
+    </message>
+    <message>
+        <source>Colour scale of the heatmaps</source>
+        <translation>热力图的色图</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>Cannot Open Session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>&amp;Lab</source>
+        <translation>实验(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PipelineDialog</name>
+    <message>
+        <source>softmax over the keys (dim=-1): row %1 of L</source>
+        <translation>softmax 沿键（dim=-1）：L 的第 %1 行</translation>
+    </message>
+    <message>
+        <source>softmax over the queries (dim=-2): column %1 of L</source>
+        <translation>softmax 沿查询（dim=-2）：L 的第 %1 列</translation>
+    </message>
+    <message>
+        <source>softmax over the batch (dim=0): L[·][%1][%2][%3], one value from each of the %4 sequences</source>
+        <translation>softmax 沿批次（dim=0）：L[·][%1][%2][%3]，从 %4 条序列中各取一个值</translation>
+    </message>
+    <message>
+        <source> + … (%1 terms in all)</source>
+        <comment>the dot product&apos;s terms</comment>
+        <translation> + …（共 %1 项）</translation>
+    </message>
+    <message>
+        <source>① Score</source>
+        <translation>① 分数</translation>
+    </message>
+    <message>
+        <source>② Logit</source>
+        <translation>② logit</translation>
+    </message>
+    <message>
+        <source>The mask hides key %1 from query %2, so it is filled: %3 = &lt;b&gt;%4&lt;/b&gt;</source>
+        <translation>掩码对查询 %2 遮住了键 %1，所以填入：%3 = &lt;b&gt;%4&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>The mask hides key %1 from query %2, but only after the softmax (the bug): the logit goes in as it is.</source>
+        <translation>掩码对查询 %2 遮住了键 %1，但要到 softmax 之后才生效（错误）：logit 原样进入 softmax。</translation>
+    </message>
+    <message>
+        <source> + … (%1 terms in all)</source>
+        <comment>the softmax&apos;s terms</comment>
+        <translation> + …（共 %1 项）</translation>
+    </message>
+    <message>
+        <source>③ Weight</source>
+        <translation>③ 权重</translation>
+    </message>
+    <message>
+        <source>max = %1, subtracted only so that exp cannot overflow</source>
+        <translation>max = %1，减去它只是为了让 exp 不溢出</translation>
+    </message>
+    <message>
+        <source> (grey: masked, exp(%1 − max) = 0)</source>
+        <translation>（灰色：已掩盖，exp(%1 − max) = 0）</translation>
+    </message>
+    <message>
+        <source>Every logit of %1 is -inf: max = -inf and -inf − (-inf) = NaN, so the weight is NaN, as in torch.</source>
+        <translation>%1 的所有 logit 都是 -inf：max = -inf，而 -inf − (-inf) = NaN，所以权重是 NaN，与 torch 中一样。</translation>
+    </message>
+    <message>
+        <source>Then the mask, after the softmax (the bug): %1 = &lt;b&gt;%2&lt;/b&gt;, so what is left no longer sums to 1.</source>
+        <translation>然后在 softmax 之后才施加掩码（错误）：%1 = &lt;b&gt;%2&lt;/b&gt;，剩下的权重加起来不再为 1。</translation>
+    </message>
+    <message>
+        <source>Sequence %1, head %2: how query &lt;b&gt;%3&lt;/b&gt; (row %4) weighs key &lt;b&gt;%5&lt;/b&gt; (column %6).</source>
+        <translation>序列 %1，头 %2：查询 &lt;b&gt;%3&lt;/b&gt;（第 %4 行）给键 &lt;b&gt;%5&lt;/b&gt;（第 %6 列）多少权重。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>sequence number: its tokens</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Nothing computed yet.</source>
+        <translation>还没有计算结果。</translation>
+    </message>
+    <message>
+        <source>Step by Step</source>
+        <translation>逐步计算</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence:</source>
+        <translation>序列(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Head:</source>
+        <translation>头(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Each step&apos;s matrix, for one sequence and one head. Click a cell of S, L or P (the framed steps) to see its arithmetic below.</source>
+        <translation>每一步的矩阵，针对一条序列和一个头。点击 S、L 或 P（带边框的步骤）中的格子，下方会显示它的计算过程。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PipelineStrip</name>
+    <message>
+        <source>%1. %2</source>
+        <comment>step number, then the step&apos;s title</comment>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>× 1 (no scaling)</source>
+        <translation>× 1（不缩放）</translation>
+    </message>
+    <message>
+        <source>× %1 = 1/√%2 (√C instead of √d_k)</source>
+        <translation>× %1 = 1/√%2（√C 而不是 √d_k）</translation>
+    </message>
+    <message>
+        <source>%1, then / τ = %2</source>
+        <comment>the scale factor, then the temperature</comment>
+        <translation>%1，再 / τ = %2</translation>
+    </message>
+    <message>
+        <source>M = triu(ones(T, T), 1): key j &gt; query i is hidden</source>
+        <translation>M = triu(ones(T, T), 1)：键 j &gt; 查询 i 时被遮住</translation>
+    </message>
+    <message>
+        <source>the &lt;pad&gt; keys are hidden</source>
+        <translation>&lt;pad&gt; 键被遮住</translation>
+    </message>
+    <message>
+        <source>Q_h — queries</source>
+        <translation>Q_h —— 查询</translation>
+    </message>
+    <message>
+        <source>K_h — keys</source>
+        <translation>K_h —— 键</translation>
+    </message>
+    <message>
+        <source>V_h — values</source>
+        <translation>V_h —— 值</translation>
+    </message>
+    <message>
+        <source> → .view(B, H, T, d_k) (bug)</source>
+        <translation> → .view(B, H, T, d_k)（错误）</translation>
+    </message>
+    <message>
+        <source>drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7</source>
+        <translation>图中为 [%1, %2] → (T, d_k) = (%3, %4)，即 %7 的第 %5–%6 个特征</translation>
+    </message>
+    <message>
+        <source>drawn: [%1, %2] → (T, d_k) = (%3, %4); each row is a piece of one token, as its label shows</source>
+        <translation>图中为 [%1, %2] → (T, d_k) = (%3, %4)；每一行是某个词元的一段，见行标签</translation>
+    </message>
+    <message>
+        <source>↓ token   → feature of the head</source>
+        <translation>↓ 词元   → 该头的特征</translation>
+    </message>
+    <message>
+        <source>↓ query i   → key j</source>
+        <translation>↓ 查询 i   → 键 j</translation>
+    </message>
+    <message>
+        <source>drawn: [%1, %2] → (T, T) = (%3, %3)</source>
+        <translation>图中为 [%1, %2] → (T, T) = (%3, %3)</translation>
+    </message>
+    <message>
+        <source>S — scores</source>
+        <translation>S —— 分数</translation>
+    </message>
+    <message>
+        <source>; std(S) = %1 over the whole tensor</source>
+        <translation>；整个张量的 std(S) = %1</translation>
+    </message>
+    <message>
+        <source>L — scaled</source>
+        <translation>L —— 缩放后</translation>
+    </message>
+    <message>
+        <source>; std(L) = %1 over the whole tensor</source>
+        <translation>；整个张量的 std(L) = %1</translation>
+    </message>
+    <message>
+        <source>L + M — the mask comes later</source>
+        <translation>L + M —— 掩码稍后才施加</translation>
+    </message>
+    <message>
+        <source>mask after the softmax (bug): the softmax gets L unmasked</source>
+        <translation>softmax 之后才掩码（错误）：softmax 拿到的是未掩码的 L</translation>
+    </message>
+    <message>
+        <source>L + M — the mask</source>
+        <translation>L + M —— 掩码</translation>
+    </message>
+    <message>
+        <source>%1; %2 of %3 cells hidden (hatched)</source>
+        <translation>%1；%3 个格子中有 %2 个被遮住（斜纹）</translation>
+    </message>
+    <message>
+        <source>L + M — no mask</source>
+        <translation>L + M —— 无掩码</translation>
+    </message>
+    <message>
+        <source>no mask: the softmax gets L as it is</source>
+        <translation>无掩码：softmax 直接拿到 L</translation>
+    </message>
+    <message>
+        <source>every key is visible to every query</source>
+        <translation>每个查询都能看到所有键</translation>
+    </message>
+    <message>
+        <source>P — attention weights</source>
+        <translation>P —— 注意力权重</translation>
+    </message>
+    <message>
+        <source>each row sums to 1</source>
+        <translation>每行之和为 1</translation>
+    </message>
+    <message>
+        <source>each column sums to 1, the rows do not</source>
+        <translation>每列之和为 1，行和却不是</translation>
+    </message>
+    <message>
+        <source>each [h][i][j] sums to 1 over the %1 sequences</source>
+        <translation>每个 [h][i][j] 在 %1 条序列上求和为 1</translation>
+    </message>
+    <message>
+        <source>; then masked to 0, so the rows no longer sum to 1</source>
+        <translation>；然后被掩码置 0，所以行和不再为 1</translation>
+    </message>
+    <message>
+        <source>; row sums %1 … %2</source>
+        <translation>；行和 %1 … %2</translation>
+    </message>
+    <message>
+        <source>X — the tokens&apos; vectors</source>
+        <translation>X —— 词元向量</translation>
+    </message>
+    <message>
+        <source>X = E[token]</source>
+        <comment>E: the embedding table</comment>
+        <translation>X = E[词元]</translation>
+    </message>
+    <message>
+        <source>drawn: [%1] → (T, C) = (%2, %3)</source>
+        <translation>图中为 [%1] → (T, C) = (%2, %3)</translation>
+    </message>
+    <message>
+        <source>↓ token t   → feature c</source>
+        <translation>↓ 词元 t   → 特征 c</translation>
+    </message>
+    <message>
+        <source>O_h — head output</source>
+        <translation>O_h —— 头的输出</translation>
+    </message>
+    <message>
+        <source>drawn: [%1, %2] → (T, d_k) = (%3, %4)</source>
+        <translation>图中为 [%1, %2] → (T, d_k) = (%3, %4)</translation>
+    </message>
+    <message>
+        <source>↓ query i   → feature of the head</source>
+        <translation>↓ 查询 i   → 该头的特征</translation>
+    </message>
+    <message>
+        <source>concat — every head</source>
+        <translation>concat —— 所有头</translation>
+    </message>
+    <message>
+        <source>drawn: [%1]; one head, so concat = O_h</source>
+        <translation>图中为 [%1]；只有一个头，所以 concat = O_h</translation>
+    </message>
+    <message>
+        <source>drawn: [%1]; head %2 fills features %3–%4 (outlined)</source>
+        <translation>图中为 [%1]；头 %2 占据第 %3–%4 个特征（带边框）</translation>
+    </message>
+    <message>
+        <source>output — through W_o</source>
+        <translation>输出 —— 经过 W_o</translation>
+    </message>
+    <message>
+        <source>drawn: [%1]; the same shape as X, so layers can be stacked</source>
+        <translation>图中为 [%1]；与 X 形状相同，所以可以堆叠多层</translation>
+    </message>
+    <message>
+        <source>; drawn on S&apos;s colour scale</source>
+        <translation>；与 S 使用同一色标</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PipelineTile</name>
+    <message>
+        <source>NaN</source>
+        <comment>not a number</comment>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>query %1 (row %2) → key %3 (column %4)</source>
+        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）</translation>
+    </message>
+    <message>
+        <source>%1 (row %2), feature %3</source>
+        <translation>%1（第 %2 行），特征 %3</translation>
+    </message>
+    <message>
+        <source> (masked)</source>
+        <translation>（已掩盖）</translation>
+    </message>
+    <message>
+        <source>Click to see the arithmetic of this cell.</source>
+        <translation>点击查看这个格子的计算过程。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PresetPanel</name>
+    <message>
+        <source>The tutorial&apos;s program (article)</source>
+        <translation>教程中的程序（article）</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s 20 lines, number for number.</source>
+        <translation>教程里的 20 行代码，数值逐一对得上。</translation>
+    </message>
+    <message>
+        <source>torch.manual_seed(42), x = torch.randn(2, 4, 16), one head, so d_k = C = 16. The words are only labels here: in embedding mode “torch” the vectors come from torch.randn, not from the words.</source>
+        <translation>torch.manual_seed(42)，x = torch.randn(2, 4, 16)，一个头，所以 d_k = C = 16。这里的词只是标签：嵌入方式为“torch”时，向量来自 torch.randn，而不是来自词本身。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Std before scaling 1.1888, after 0.2972&lt;/b&gt;: exactly 1/√d_k = 1/√16 = 1/4 of it (PyTorch prints 1.19 and 0.30). Scaling keeps the dot products&apos; spread in check.</source>
+        <translation>&lt;b&gt;缩放前标准差 1.1888，缩放后 0.2972&lt;/b&gt;：恰好缩小到 1/√d_k = 1/√16 = 1/4（PyTorch 打印为 1.19 和 0.30）。缩放项给点积的方差装了“闸门”。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Every row sums to 1.0000&lt;/b&gt;: each query hands out exactly one unit of attention; only the shares differ. Columns need not sum to 1 (here 0.8602 to 1.1298).</source>
+        <translation>&lt;b&gt;每行权重之和都是 1.0000&lt;/b&gt;：每个查询的“注意力总量”守恒，只是分配比例不同。列和不必为 1（这里在 0.8602 到 1.1298 之间）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The output has the shape (2, 4, 16)&lt;/b&gt;, the same (B, T, C) as x: attention does not change the shape, which is what lets layers be stacked.</source>
+        <translation>&lt;b&gt;输出 shape 为 (2, 4, 16)&lt;/b&gt;，与 x 的 (B, T, C) 相同：Attention 不改变形状，这正是它能被堆叠成深层网络的前提。</translation>
+    </message>
+    <message>
+        <source>Exercise 1: set d_model to 512 and scaling to none. The std grows to 8.2085 and 63% of the rows saturate to one-hot.</source>
+        <translation>练习 1：把 d_model 设为 512，缩放设为“不缩放”。标准差增大到 8.2085，63% 的行饱和成 one-hot。</translation>
+    </message>
+    <message>
+        <source>d_model 512 without √d_k (saturation)</source>
+        <translation>d_model 512 且不除以 √d_k（saturation）</translation>
+    </message>
+    <message>
+        <source>Forgetting ÷√d_k at d_model 512: the softmax turns one-hot.</source>
+        <translation>d_model 为 512 时忘除 √d_k：softmax 变成 one-hot。</translation>
+    </message>
+    <message>
+        <source>d_model = 512 with one head, so d_k = 512, and the logits are not divided by √d_k: the tutorial&apos;s first common mistake.</source>
+        <translation>d_model = 512，一个头，所以 d_k = 512，而且 logits 没有除以 √d_k：教程中“常见错误”的第一条。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Std before and after scaling are both 10.6405&lt;/b&gt;: nothing shrinks the dot products, whose spread grows like √d_k.</source>
+        <translation>&lt;b&gt;缩放前后的标准差都是 10.6405&lt;/b&gt;：没有任何东西缩小点积，而点积的离散程度随 √d_k 增长。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;27% of the rows are saturated&lt;/b&gt; (3 of 11 have a largest weight ≥ 0.99) and the mean largest weight is 0.80: the warning says to turn scaling on.</source>
+        <translation>&lt;b&gt;27% 的行已饱和&lt;/b&gt;（11 行中有 3 行最大权重 ≥ 0.99），平均最大权重为 0.80：警告会提示你打开缩放。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Entropy 0.72 of at most 3.46 bits&lt;/b&gt;: most rows look at one or two keys. A one-hot softmax passes almost no gradient back, so the loss stops falling.</source>
+        <translation>&lt;b&gt;熵为 0.72 比特（最大 3.46）&lt;/b&gt;：大多数行只看一两个键。one-hot 的 softmax 几乎传不回梯度，所以 loss 降不动。</translation>
+    </message>
+    <message>
+        <source>Set scaling to ÷ √d_k: the std after scaling drops to 0.4702 (10.6405/√512), no row is saturated and the entropy rises to 3.33 bits.</source>
+        <translation>把缩放设为 ÷ √d_k：缩放后标准差降到 0.4702（10.6405/√512），没有行饱和，熵升到 3.33 比特。</translation>
+    </message>
+    <message>
+        <source>Softmax over the queries, dim=-2 (wrong-axis-queries)</source>
+        <translation>softmax 沿查询归一化，dim=-2（wrong-axis-queries）</translation>
+    </message>
+    <message>
+        <source>softmax(dim=-2): the columns sum to 1, the rows do not.</source>
+        <translation>softmax(dim=-2)：列和为 1，行和却不是。</translation>
+    </message>
+    <message>
+        <source>The softmax normalises each column (one key, over all queries) instead of each row (one query, over all keys): the tutorial&apos;s second common mistake and exercise 2.</source>
+        <translation>softmax 对每一列（一个键，跨所有查询）归一化，而不是对每一行（一个查询，跨所有键）：这是教程中的第二个常见错误，也是练习 2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Every column sums to 1.0000&lt;/b&gt;; &lt;b&gt;the rows do not&lt;/b&gt;: they range from 0.3557 to 1.6504.</source>
+        <translation>&lt;b&gt;每列之和都是 1.0000&lt;/b&gt;；&lt;b&gt;行和却不是&lt;/b&gt;：在 0.3557 到 1.6504 之间。</translation>
+    </message>
+    <message>
+        <source>A row is no longer a distribution over the keys, so a query&apos;s output is no longer a weighted average of the values.</source>
+        <translation>一行不再是对所有键的概率分布，所以查询的输出也不再是值的加权平均。</translation>
+    </message>
+    <message>
+        <source>The heatmaps look plausible; the row sums in the statistics and the warning give the mistake away.</source>
+        <translation>热力图看起来还算正常；是统计中的行和以及警告暴露了这个错误。</translation>
+    </message>
+    <message>
+        <source>Set the axis to keys (dim=-1): every row sums to 1 again.</source>
+        <translation>把 softmax 维度设为键（dim=-1）：每行之和又变回 1。</translation>
+    </message>
+    <message>
+        <source>Softmax over the batch, dim=0 (wrong-axis-batch)</source>
+        <translation>softmax 沿批次归一化，dim=0（wrong-axis-batch）</translation>
+    </message>
+    <message>
+        <source>softmax(dim=0): the two sentences share each weight.</source>
+        <translation>softmax(dim=0)：两个句子分摊每一个权重。</translation>
+    </message>
+    <message>
+        <source>Two sentences of 7 tokens, and the softmax runs over dim=0: each weight is normalised across the sentences of the batch instead of across the keys.</source>
+        <translation>两个句子，各 7 个词元，softmax 沿 dim=0 做：每个权重是在批次的各个句子之间归一化，而不是在所有键之间。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cell (i, j) of sentence 0 plus cell (i, j) of sentence 1 is exactly 1&lt;/b&gt;. Switch between the sentences in the toolbar to compare them.</source>
+        <translation>&lt;b&gt;句子 0 的格子 (i, j) 加上句子 1 的格子 (i, j) 恰好等于 1&lt;/b&gt;。在工具栏中切换句子即可对比。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;So the rows sum to 2.0587 … 4.9413&lt;/b&gt;, and row i of both sentences together sums to T = 7.</source>
+        <translation>&lt;b&gt;因此行和在 2.0587 … 4.9413 之间&lt;/b&gt;，两个句子的第 i 行合起来的和为 T = 7。</translation>
+    </message>
+    <message>
+        <source>One sentence&apos;s weights depend on the other sentence: the model would answer differently depending on what else is in the batch.</source>
+        <translation>一个句子的权重取决于另一个句子：同一批次里还放了什么，模型的回答就会不同。</translation>
+    </message>
+    <message>
+        <source>Set the axis to keys (dim=-1): each sentence&apos;s rows sum to 1 on their own.</source>
+        <translation>把 softmax 维度设为键（dim=-1）：每个句子的每一行各自求和为 1。</translation>
+    </message>
+    <message>
+        <source>A decoder&apos;s causal mask (causal-decoder)</source>
+        <translation>解码器的因果掩码（causal-decoder）</translation>
+    </message>
+    <message>
+        <source>The causal mask of a decoder: no token sees the future.</source>
+        <translation>解码器的因果掩码：任何词元都看不到未来。</translation>
+    </message>
+    <message>
+        <source>Query i may look only at keys j ≤ i: the logits above the diagonal (torch.triu(ones(T, T), 1)) are filled with -inf before the softmax, as in GPT.</source>
+        <translation>查询 i 只能看键 j ≤ i：对角线上方的 logits（torch.triu(ones(T, T), 1)）在 softmax 之前填成 -inf，与 GPT 相同。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The upper triangle is exactly 0&lt;/b&gt; (hatched cells): no token sees a later one.</source>
+        <translation>&lt;b&gt;上三角恰好为 0&lt;/b&gt;（斜纹格子）：没有词元能看到它后面的词元。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row 0 is [1, 0, 0, …]&lt;/b&gt;: the first token can only look at itself. Row i spreads over i + 1 keys.</source>
+        <translation>&lt;b&gt;第 0 行是 [1, 0, 0, …]&lt;/b&gt;：第一个词元只能看自己。第 i 行分布在 i + 1 个键上。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Every row still sums to 1.0000&lt;/b&gt;: masking before the softmax hands the hidden keys&apos; share to the visible ones.</source>
+        <translation>&lt;b&gt;每行之和仍为 1.0000&lt;/b&gt;：在 softmax 之前施加掩码，被遮住的键的份额会转给可见的键。</translation>
+    </message>
+    <message>
+        <source>Compare with mask-after-softmax, where the same mask comes one step too late.</source>
+        <translation>对比 mask-after-softmax：同样的掩码在那里晚了一步。</translation>
+    </message>
+    <message>
+        <source>Heads split with view only (head-split-bug)</source>
+        <translation>只用 view 拆分头（head-split-bug）</translation>
+    </message>
+    <message>
+        <source>view(B, H, T, d_k) instead of transpose: heads mix tokens.</source>
+        <translation>用 view(B, H, T, d_k) 代替 transpose：各个头把词元混在了一起。</translation>
+    </message>
+    <message>
+        <source>Q, K and V are cut into heads with view(B, H, T, d_k) instead of view(B, T, H, d_k).transpose(1, 2): the tutorial&apos;s third common mistake, “don&apos;t squeeze it with view”.</source>
+        <translation>Q、K、V 用 view(B, H, T, d_k) 而不是 view(B, T, H, d_k).transpose(1, 2) 拆分成头：这是教程中的第三个常见错误——“别用 view 硬捏”。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row i of head h is no longer token i&lt;/b&gt;: it is 16 of the 64 features of token ⌊(11h + i)/4⌋. Rows 0–3 of head 0 all come from “The”.</source>
+        <translation>&lt;b&gt;头 h 的第 i 行不再是词元 i&lt;/b&gt;：而是词元 ⌊(11h + i)/4⌋ 的 64 个特征中的 16 个。头 0 的第 0–3 行都来自“The”。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The shapes are the same&lt;/b&gt;, (1, 4, 11, 16), so PyTorch raises no error.</source>
+        <translation>&lt;b&gt;shape 完全相同&lt;/b&gt;，都是 (1, 4, 11, 16)，所以 PyTorch 不会报错。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Every row still sums to 1.0000&lt;/b&gt;: the sums cannot see this bug. Only the warning and the pictures show it.</source>
+        <translation>&lt;b&gt;每行之和仍为 1.0000&lt;/b&gt;：行和发现不了这个错误，只有警告和热力图能暴露它。</translation>
+    </message>
+    <message>
+        <source>Set the head split to view + transpose: the heatmaps change although no number you chose did.</source>
+        <translation>把分头方式设为 view + transpose：你设定的数值一个都没变，热力图却变了。</translation>
+    </message>
+    <message>
+        <source>Mask after the softmax (mask-after-softmax)</source>
+        <translation>softmax 之后才掩码（mask-after-softmax）</translation>
+    </message>
+    <message>
+        <source>Masking after the softmax: the rows no longer sum to 1.</source>
+        <translation>在 softmax 之后掩码：行和不再为 1。</translation>
+    </message>
+    <message>
+        <source>The causal mask is applied to the weights after the softmax, P.masked_fill(M, 0), instead of to the logits before it.</source>
+        <translation>因果掩码在 softmax 之后作用于权重（P.masked_fill(M, 0)），而不是在 softmax 之前作用于 logits。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The rows no longer sum to 1&lt;/b&gt;: row 0 keeps only its own weight (0.0992 to 0.1313, by head); only the last row, which sees every key, still sums to 1.0000.</source>
+        <translation>&lt;b&gt;行和不再为 1&lt;/b&gt;：第 0 行只保留了它自己的权重（因头而异，在 0.0992 到 0.1313 之间）；只有能看到所有键的最后一行之和仍为 1.0000。</translation>
+    </message>
+    <message>
+        <source>The upper triangle is 0 here too, so the heatmap looks almost right: the row sums give it away.</source>
+        <translation>这里上三角同样是 0，热力图看起来几乎没问题：是行和暴露了错误。</translation>
+    </message>
+    <message>
+        <source>The share the future keys had is simply thrown away: early tokens get a shrunken average of the values.</source>
+        <translation>未来的键原本分到的份额被直接丢掉了：靠前的词元得到的是值的“缩水”平均。</translation>
+    </message>
+    <message>
+        <source>Set the mask stage to before the softmax: this is the causal-decoder preset, where every row sums to 1.</source>
+        <translation>把掩码时机设为 softmax 之前：这就是 causal-decoder 预设，每行之和都为 1。</translation>
+    </message>
+    <message>
+        <source>A fully masked slice: -inf against -1e9 (fully-masked-row)</source>
+        <translation>整片被掩盖：-inf 对比 -1e9（fully-masked-row）</translation>
+    </message>
+    <message>
+        <source>Every entry of a softmax masked: NaN with -inf, uniform with -1e9.</source>
+        <translation>softmax 的所有输入都被掩盖：用 -inf 得到 NaN，用 -1e9 得到均匀分布。</translation>
+    </message>
+    <message>
+        <source>“The cat slept .” is padded to 7 tokens: its keys 4–6 are &amp;lt;pad&amp;gt;, masked with -inf. The padding mask hides a key from every query, so over the keys no row is ever fully masked. Here the softmax runs over the queries (dim=-2), and the column of a &amp;lt;pad&amp;gt; key is a slice with every entry masked.</source>
+        <translation>“The cat slept .”被填充到 7 个词元：它的键 4–6 是 &amp;lt;pad&amp;gt;，用 -inf 掩盖。填充掩码对所有查询遮住同一个键，所以沿键的方向不会有哪一行被整行掩盖。这里 softmax 沿查询（dim=-2）做，&amp;lt;pad&amp;gt; 键所在的列就成了所有元素都被掩盖的一片。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;NaN in columns 4, 5 and 6 of sentence 1&lt;/b&gt; (magenta): 84 NaN = 3 columns × 7 rows × 4 heads. A softmax of nothing but -inf is 0/0, in PyTorch too.</source>
+        <translation>&lt;b&gt;句子 1 的第 4、5、6 列是 NaN&lt;/b&gt;（品红色）：84 个 NaN = 3 列 × 7 行 × 4 个头。全是 -inf 的 softmax 就是 0/0，在 PyTorch 中也一样。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Set the mask fill to -1e9&lt;/b&gt;: no NaN; every cell of those columns is 1/7 = 0.1429. All their logits are equal, so the softmax is uniform: no error, but the &amp;lt;pad&amp;gt; keys now get weight.</source>
+        <translation>&lt;b&gt;把掩码填充值设为 -1e9&lt;/b&gt;：没有 NaN 了；这些列的每个格子都是 1/7 = 0.1429。它们的 logits 全部相等，所以 softmax 是均匀的：不报错，但 &amp;lt;pad&amp;gt; 键现在分到了权重。</translation>
+    </message>
+    <message>
+        <source>Set the axis to keys (dim=-1): no NaN with either fill, because each query of “The cat slept .” still sees its 4 real keys.</source>
+        <translation>把 softmax 维度设为键（dim=-1）：无论用哪种填充值都没有 NaN，因为“The cat slept .”的每个查询仍能看到它的 4 个真实的键。</translation>
+    </message>
+    <message>
+        <source>The same NaN appears with the batch axis (dim=0) and the causal mask: a future key is masked in both sentences. In real models a query whose every key is padding does it.</source>
+        <translation>用批次维度（dim=0）加因果掩码也会出现同样的 NaN：某个未来的键在两个句子中都被掩盖。在真实模型中，一个所有键都是填充的查询也会导致这种情况。</translation>
+    </message>
+    <message>
+        <source>Coreference: 它 looks at 猫 (coreference)</source>
+        <translation>指代消解：“它”看向“猫”（coreference）</translation>
+    </message>
+    <message>
+        <source>Exercise 3: a designed vector for 猫 draws 它&apos;s attention to 猫.</source>
+        <translation>练习 3：为“猫”设计的向量把“它”的注意力吸引到“猫”上。</translation>
+    </message>
+    <message>
+        <source>Exercise 3 of the tutorial: make 它 take its output from 猫. d_model 16, 2 heads, seed 42, no positional encoding. Every word keeps its random vector except 猫: W_q and W_k are the random layers of seed 42, so 猫&apos;s score against 它&apos;s query is linear in 猫&apos;s vector, and AttnScope solved for the shortest vector that gives 猫 the weight 0.8 in every head.</source>
+        <translation>教程的练习 3：让“它”的输出偏向“猫”。d_model 16，2 个头，种子 42，不加位置编码。除“猫”之外，每个词都保留随机向量：W_q 和 W_k 是种子 42 的随机层，所以“猫”对“它”的查询的分数是“猫”向量的线性函数；AttnScope 求出了在每个头中都让“猫”得到权重 0.8 的最短向量。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row 它 (row 6) puts 0.8000 on 猫 (column 0) in both heads&lt;/b&gt;, so 0.8000 in the mean too; no other key gets more than 0.04.</source>
+        <translation>&lt;b&gt;在两个头中，“它”这一行（第 6 行）都给“猫”（第 0 列）0.8000 的权重&lt;/b&gt;，所以平均也是 0.8000；其他键都不超过 0.04。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The output follows the weights&lt;/b&gt;: 它&apos;s output (before W_o) points along V(猫), cosine 0.9999.</source>
+        <translation>&lt;b&gt;输出跟着权重走&lt;/b&gt;：“它”的输出（W_o 之前）指向 V(猫) 的方向，余弦相似度 0.9999。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;猫&apos;s vector is long&lt;/b&gt;, norm 15.2 against 3.1 to 5.2: random layers do not pair 它 with 猫 by themselves. Other rows look at 猫 too (its column sums to 2.18 in head 0): only 它&apos;s row was designed.</source>
+        <translation>&lt;b&gt;“猫”的向量很长&lt;/b&gt;，范数 15.2，而其他词在 3.1 到 5.2 之间：随机层本身不会把“它”和“猫”配对。其他行也在看“猫”（头 0 中它的列和为 2.18）：只有“它”这一行是设计出来的。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Set the seed to 7&lt;/b&gt;: new W_q and W_k, and 它 gives 猫 only 0.13. The weights are controllable, but only for the layers they were designed for; training is what finds such layers.</source>
+        <translation>&lt;b&gt;把种子设为 7&lt;/b&gt;：W_q 和 W_k 换了，“它”只给“猫”0.13。注意力权重可控，但只对设计时针对的那组层有效；找到这样的层正是训练要做的事。</translation>
+    </message>
+    <message>
+        <source>Coreference: “it” looks at “cat” (coreference-en)</source>
+        <translation>指代消解：“it”看向“cat”（coreference-en）</translation>
+    </message>
+    <message>
+        <source>Exercise 3 in English: a designed vector for “cat” draws the attention of “it”.</source>
+        <translation>英文版练习 3：为“cat”设计的向量吸引了“it”的注意力。</translation>
+    </message>
+    <message>
+        <source>Exercise 3 of the tutorial in English: make “it” take its output from “cat”. d_model 16, 2 heads, seed 42, no positional encoding. Every word keeps its random vector except “cat”, the shortest vector that gives it the weight 0.8 in every head, solved from the random W_q and W_k of seed 42.</source>
+        <translation>英文版的教程练习 3：让“it”的输出偏向“cat”。d_model 16，2 个头，种子 42，不加位置编码。除“cat”之外，每个词都保留随机向量；“cat”的向量是根据种子 42 的随机 W_q 和 W_k 求出的、在每个头中都让它得到权重 0.8 的最短向量。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row “it” (row 7) puts 0.8000 on “cat” (column 1) in both heads&lt;/b&gt;, so 0.8000 in the mean too; no other key gets more than 0.05.</source>
+        <translation>&lt;b&gt;在两个头中，“it”这一行（第 7 行）都给“cat”（第 1 列）0.8000 的权重&lt;/b&gt;，所以平均也是 0.8000；其他键都不超过 0.05。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The output follows the weights&lt;/b&gt;: the output of “it” (before W_o) points along V(cat), cosine 0.9999.</source>
+        <translation>&lt;b&gt;输出跟着权重走&lt;/b&gt;：“it”的输出（W_o 之前）指向 V(cat) 的方向，余弦相似度 0.9999。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;“cat” has a long vector&lt;/b&gt;, norm 18.9 against 2.5 to 5.2. Other rows look at it too: its column sums to 6.58 in head 1. Only the row of “it” was designed.</source>
+        <translation>&lt;b&gt;“cat”的向量很长&lt;/b&gt;，范数 18.9，而其他词在 2.5 到 5.2 之间。其他行也在看它：头 1 中它的列和为 6.58。只有“it”这一行是设计出来的。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Set the seed to 7&lt;/b&gt;: new W_q and W_k, and “it” gives “cat” only 0.12. The design fits the layers it was made for.</source>
+        <translation>&lt;b&gt;把种子设为 7&lt;/b&gt;：W_q 和 W_k 换了，“it”只给“cat”0.12。这个设计只适用于它所针对的那组层。</translation>
+    </message>
+    <message>
+        <source>Choose a preset from the Presets menu: each one sets up a lesson of the tutorial, and this panel says what to look at.</source>
+        <translation>从“预设”菜单中选一个预设：每个预设对应教程中的一课，本面板会告诉你该看什么。</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+        <source>How to read the output</source>
+        <comment>heading, as in the tutorial&apos;s lessons</comment>
+        <translation>输出结果怎么看</translation>
+    </message>
+    <message>
+        <source>On the command line:</source>
+        <translation>在命令行中：</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>预设</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SessionFiles</name>
+    <message>
+        <source>AttnScope sessions (*.attnscope)</source>
+        <translation>AttnScope 会话 (*.attnscope)</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Cannot Open Session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Cannot Save Session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>No recent sessions</source>
+        <translation>没有最近的会话</translation>
+    </message>
+    <message>
+        <source>Restore Your Work?</source>
+        <translation>恢复之前的工作？</translation>
+    </message>
+    <message>
+        <source>AttnScope did not close normally. Restore the sentence and switches you had on %1?</source>
+        <translation>AttnScope 上次没有正常关闭。要恢复 %1 时的句子和各项开关吗？</translation>
+    </message>
+    <message>
+        <source>Cannot Restore</source>
+        <translation>无法恢复</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::StatisticsPanel</name>
+    <message>
+        <source>head</source>
+        <comment>attention head, table header</comment>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>The head, numbered from 0 as PyTorch indexes it.</source>
+        <translation>头的编号，与 PyTorch 的索引一样从 0 开始。</translation>
+    </message>
+    <message>
+        <source>std(S)</source>
+        <comment>standard deviation of the scores S = QKᵀ</comment>
+        <translation>std(S)</translation>
+    </message>
+    <message>
+        <source>Spread (standard deviation) of the raw scores S = QKᵀ of this head. It grows like √d_k.</source>
+        <translation>该头原始分数 S = QKᵀ 的离散程度（标准差），随 √d_k 增大。</translation>
+    </message>
+    <message>
+        <source>std(L)</source>
+        <comment>standard deviation of the logits L = S·scale/τ</comment>
+        <translation>std(L)</translation>
+    </message>
+    <message>
+        <source>Spread of the logits L = S·scale/τ that go into the softmax, before masking. The textbook ÷√d_k keeps it from growing with d_k.</source>
+        <translation>送入 softmax 的 logits L = S·scale/τ 的标准差（掩码之前）。标准的 ÷√d_k 让它不随 d_k 增大。</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <comment>std(L) / std(S)</comment>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>std(L) ÷ std(S): the factor the scaling and the temperature applied, e.g. 0.25 = 1/√16.</source>
+        <translation>std(L) ÷ std(S)：缩放和温度合起来乘上的系数，例如 0.25 = 1/√16。</translation>
+    </message>
+    <message>
+        <source>entropy / max (bits)</source>
+        <comment>mean row entropy and its largest possible value</comment>
+        <translation>熵 / 最大值（比特）</translation>
+    </message>
+    <message>
+        <source>How spread out each row&apos;s attention is, in bits, averaged over the rows, and the most it could be (every visible key weighted alike). Near 0: each query picks one key.</source>
+        <translation>每行注意力的分散程度（熵，单位比特），对所有行取平均；以及它可能的最大值（所有可见键的权重都相同时）。接近 0：每个查询只挑中一个键。</translation>
+    </message>
+    <message>
+        <source>largest weight</source>
+        <comment>mean of each row&apos;s largest weight</comment>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>The largest weight of each row, averaged: 1 means every query looks at a single key.</source>
+        <translation>每行最大权重的平均值：1 表示每个查询都只看一个键。</translation>
+    </message>
+    <message>
+        <source>saturated</source>
+        <comment>share of saturated rows</comment>
+        <translation>饱和</translation>
+    </message>
+    <message>
+        <source>Share of rows whose largest weight is at least 0.99: almost one-hot, so little gradient flows back. Tinted from 25%.</source>
+        <translation>最大权重不小于 0.99 的行所占的比例：这些行几乎是 one-hot，能传回的梯度很少。达到 25% 时标色。</translation>
+    </message>
+    <message>
+        <source>row sums</source>
+        <comment>smallest and largest sum of a row of weights</comment>
+        <translation>行和</translation>
+    </message>
+    <message>
+        <source>Smallest and largest row sum. Each row is a distribution over the keys and should sum to 1; tinted when one does not.</source>
+        <translation>最小和最大的行和。每行是在所有键上的概率分布，和应为 1；有一行不为 1 就标色。</translation>
+    </message>
+    <message>
+        <source>column sums</source>
+        <comment>smallest and largest sum of a column of weights</comment>
+        <translation>列和</translation>
+    </message>
+    <message>
+        <source>Smallest and largest column sum. Columns need not sum to 1: a large sum means many queries look at that key.</source>
+        <translation>最小和最大的列和。列和不必为 1：列和大说明有很多查询在看这个键。</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <comment>count of weights that are not a number</comment>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>How many weights are NaN (not a number), e.g. in a row whose keys are all masked with -inf. Tinted when not 0.</source>
+        <translation>值为 NaN（非数）的权重个数，例如出现在所有键都被 -inf 掩盖的行中。不为 0 时标色。</translation>
+    </message>
+    <message>
+        <source>×1, no scaling</source>
+        <translation>×1，不缩放</translation>
+    </message>
+    <message>
+        <source>No figures yet: type a sentence to compute its attention.</source>
+        <translation>还没有数据：输入一句话，即可计算它的注意力。</translation>
+    </message>
+    <message>
+        <source>std before scaling %1 → after %2 (%3)</source>
+        <extracomment>%3 is the factor between them, e.g. &quot;×0.25 = 1/√d_k&quot;</extracomment>
+        <translation>缩放前标准差 %1 → 缩放后 %2（%3）</translation>
+    </message>
+    <message>
+        <source>mean entropy %1 of at most %2 bits</source>
+        <translation>平均熵 %1 比特（最大 %2）</translation>
+    </message>
+    <message>
+        <source>saturated rows %1%</source>
+        <translation>饱和行 %1%</translation>
+    </message>
+    <message>
+        <source>row sums %1 – %2</source>
+        <translation>行和 %1 – %2</translation>
+    </message>
+    <message>
+        <source>NaN %1</source>
+        <comment>count of weights that are not a number</comment>
+        <translation>NaN %1</translation>
+    </message>
+    <message>
+        <source>±inf %1</source>
+        <comment>count of infinite weights</comment>
+        <translation>±inf %1</translation>
+    </message>
+    <message>
+        <source>Per head</source>
+        <comment>caption of the table with one row per attention head</comment>
+        <translation>各头统计</translation>
+    </message>
+    <message>
+        <source>Per head of sequence %1: “%2”</source>
+        <extracomment>%1 is the sequence&apos;s number (from 0), %2 its first tokens</extracomment>
+        <translation>序列 %1 的各头统计：“%2”</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 rows with more than one visible key are saturated</source>
+        <translation>在 %2 个可见键多于一个的行中，有 %1 行已饱和</translation>
+    </message>
+    <message>
+        <source>Rows that do not sum to 1: %1</source>
+        <translation>行和不为 1 的行：%1</translation>
+    </message>
+    <message>
+        <source>Rows with NaN: %1</source>
+        <translation>含 NaN 的行：%1</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <comment>heading of the list of warnings</comment>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>No warnings: this is the textbook formula behaving as expected.</source>
+        <translation>没有警告：这是标准公式，表现符合预期。</translation>
+    </message>
+    <message>
+        <source>No warnings: the weights look healthy, although the formula is not the textbook one.</source>
+        <translation>没有警告：权重看起来正常，不过用的并不是标准公式。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SweepChart</name>
+    <message>
+        <source>standard deviation</source>
+        <comment>of the logits</comment>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>How spread is each row? Its entropy</source>
+        <translation>每行有多分散？看它的熵</translation>
+    </message>
+    <message>
+        <source>not scaled</source>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>scaled by 1/√d_k</source>
+        <translation>乘以 1/√d_k 缩放</translation>
+    </message>
+    <message>
+        <source>How close to one-hot? The largest weight of a row</source>
+        <translation>离 one-hot 有多近？看每行的最大权重</translation>
+    </message>
+    <message>
+        <source>Why divide QKᵀ by √d_k? The same text at growing d_k</source>
+        <translation>为什么要把 QKᵀ 除以 √d_k？同一段文本，d_k 逐渐增大</translation>
+    </message>
+    <message>
+        <source>Cannot encode the figure as PNG.</source>
+        <translation>无法把图片编码为 PNG。</translation>
+    </message>
+    <message>
+        <source>Cannot draw the figure as SVG.</source>
+        <translation>无法把图片绘制为 SVG。</translation>
+    </message>
+    <message>
+        <source>Cannot draw the figure as PDF.</source>
+        <translation>无法把图片绘制为 PDF。</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <comment>the sentence, quoted</comment>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>H = 1, d_model = d_k</source>
+        <translation>H = 1，d_model = d_k</translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>种子 %1</translation>
+    </message>
+    <message>
+        <source>x = %1</source>
+        <comment>embedding</comment>
+        <translation>x = %1</translation>
+    </message>
+    <message>
+        <source>positional %1</source>
+        <translation>位置编码：%1</translation>
+    </message>
+    <message>
+        <source>τ %1</source>
+        <comment>temperature</comment>
+        <translation>温度 τ %1</translation>
+    </message>
+    <message>
+        <source>axis %1</source>
+        <comment>softmax axis</comment>
+        <translation>softmax 维度：%1</translation>
+    </message>
+    <message>
+        <source>mask %1</source>
+        <translation>掩码：%1</translation>
+    </message>
+    <message>
+        <source>masked %1</source>
+        <translation>掩码时机：%1</translation>
+    </message>
+    <message>
+        <source>head split %1</source>
+        <translation>分头方式：%1</translation>
+    </message>
+    <message>
+        <source>The sweep&apos;s figure is a PNG, SVG or PDF file, not %1.</source>
+        <translation>扫描图只能保存为 PNG、SVG 或 PDF 文件，不能是 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>d_k (each step doubles it)</source>
+        <translation>d_k（每一格翻一倍）</translation>
+    </message>
+    <message>
+        <source>How wide are the logits? std(QKᵀ) and std(QKᵀ/√d_k)</source>
+        <translation>logits 有多分散？std(QKᵀ) 与 std(QKᵀ/√d_k)</translation>
+    </message>
+    <message>
+        <source>grows like √d_k</source>
+        <translation>按 √d_k 增长</translation>
+    </message>
+    <message>
+        <source>uniform row</source>
+        <translation>均匀的行</translation>
+    </message>
+    <message>
+        <source>entropy (bits)</source>
+        <translation>熵（比特）</translation>
+    </message>
+    <message>
+        <source>saturated (%1)</source>
+        <translation>饱和（%1）</translation>
+    </message>
+    <message>
+        <source>largest weight</source>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>How much gradient flows back? ‖diag(p) − ppᵀ‖</source>
+        <translation>能传回多少梯度？‖diag(p) − ppᵀ‖</translation>
+    </message>
+    <message>
+        <source>Jacobian norm</source>
+        <translation>雅可比范数</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SweepDialog</name>
+    <message>
+        <source>computing… %v of %m</source>
+        <comment>points of the sweep</comment>
+        <translation>计算中… %v / %m</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg, .pdf or .json.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg、.pdf 或 .json 作为扩展名。</translation>
+    </message>
+    <message>
+        <source>Export the Sweep</source>
+        <translation>导出扫描结果</translation>
+    </message>
+    <message>
+        <source>The sweep failed: %1</source>
+        <translation>扫描失败：%1</translation>
+    </message>
+    <message>
+        <source>Why √d_k? The d_k Sweep</source>
+        <translation>为什么要 √d_k？d_k 扫描</translation>
+    </message>
+    <message>
+        <source>d_k &amp;from</source>
+        <translation>d_k 从(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;to</source>
+        <comment>d_k from … to …</comment>
+        <translation>到(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Compute</source>
+        <translation>计算(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compute every d_k of the range, with and without scaling</source>
+        <translation>对范围内的每个 d_k 分别计算缩放和不缩放的结果</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the charts as PNG, SVG or PDF, or the numbers as JSON</source>
+        <translation>把图表保存为 PNG、SVG 或 PDF，或把数值保存为 JSON</translation>
+    </message>
+    <message>
+        <source>Every point computes the same text with one head and d_model = d_k. Without the scaling (vermilion) the spread of QKᵀ grows like √d_k: each row&apos;s softmax saturates towards one-hot — its entropy falls, its largest weight nears 1 — and the gradient through the softmax vanishes. Dividing by √d_k (blue) keeps the spread, and the softmax, the same at every d_k.</source>
+        <translation>每个点都用同一段文本计算，一个头，d_model = d_k。不缩放时（朱红色），QKᵀ 的离散程度随 √d_k 增长：每行的 softmax 逐渐饱和成 one-hot——熵下降，最大权重趋近 1——经过 softmax 的梯度随之消失（梯度消失）。除以 √d_k 后（蓝色），离散程度和 softmax 在每个 d_k 下都保持不变。</translation>
+    </message>
+    <message>
+        <source>points computed: %1</source>
+        <translation>已计算的点：%1 个</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SweepRunner</name>
+    <message>
+        <source>not enough memory for this sweep</source>
+        <translation>内存不足，无法完成这次扫描</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::SwitchesForm</name>
+    <message>
+        <source>Scaling:</source>
+        <comment>what QKᵀ is divided by</comment>
+        <translation>缩放：</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <comment>softmax temperature τ</comment>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Softmax over:</source>
+        <comment>the softmax axis (dim)</comment>
+        <translation>softmax 维度：</translation>
+    </message>
+    <message>
+        <source>Mask:</source>
+        <comment>which masks M holds</comment>
+        <translation>掩码：</translation>
+    </message>
+    <message>
+        <source>Causal</source>
+        <comment>decoder mask: no looking ahead</comment>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>&lt;pad&gt; keys</source>
+        <translation>&lt;pad&gt; 键</translation>
+    </message>
+    <message>
+        <source>Mask fill:</source>
+        <comment>the value written into masked logits</comment>
+        <translation>掩码填充值：</translation>
+    </message>
+    <message>
+        <source>Mask stage:</source>
+        <comment>before or after softmax</comment>
+        <translation>掩码时机：</translation>
+    </message>
+    <message>
+        <source>Head split:</source>
+        <comment>how Q, K, V are cut into heads</comment>
+        <translation>分头方式：</translation>
+    </message>
+    <message>
+        <source>τ = %1</source>
+        <comment>the temperature&apos;s value</comment>
+        <translation>τ = %1</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TokenChips</name>
+    <message>
+        <source>batch B = %1 · length T = %2</source>
+        <comment>B: the number of sequences (lines) in the batch; T: tokens per sequence, padding included</comment>
+        <translation>批次 B = %1 · 序列长 T = %2</translation>
+    </message>
+    <message>
+        <source>Tokens not shown: %1</source>
+        <comment>chip at the end of a long sequence; %1 is how many</comment>
+        <translation>未显示的词元：%1 个</translation>
+    </message>
+    <message>
+        <source>padding: its key is masked</source>
+        <comment>tooltip of a &lt;pad&gt; token chip</comment>
+        <translation>填充：它的键已被掩盖</translation>
+    </message>
+    <message>
+        <source>padding: its key is not masked, so queries attend to it</source>
+        <comment>tooltip of a &lt;pad&gt; token chip</comment>
+        <translation>填充：它的键没有被掩盖，查询会关注它</translation>
+    </message>
+    <message>
+        <source>“%1”: sequence %2, token %3</source>
+        <comment>tooltip of a token chip; positions count from 0</comment>
+        <translation>“%1”：序列 %2，词元 %3</translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <comment>tokens not shown as chips</comment>
+        <translation>还有 %1 个</translation>
+    </message>
+</context>
+</TS>
