@@ -136,8 +136,7 @@ QByteArray checkResult(const Result& r, Check check)
                                "] = " + QByteArray::number(p(i, j)) + ", not 1/T";
                     if (check == Check::Padded && r.tokens->isPad(b, j) && p(i, j) != 0)
                         return "the <pad> key " + QByteArray::number(j) + " of sequence " +
-                               QByteArray::number(b) + " has weight " +
-                               QByteArray::number(p(i, j));
+                               QByteArray::number(b) + " has weight " + QByteArray::number(p(i, j));
                 }
             }
             if (check == Check::OneToken && (T != 1 || p(0, 0) != 1.0f))
@@ -258,14 +257,13 @@ void TestBadInput::engine_data()
                                << QString();
     QTest::newRow("one very long token (100 000 bytes)")
         << QByteArray(100'000, 'a') << none << Check::OneToken << 1 << 1 << QString();
-    QTest::newRow("4096 tokens: the limit") << words(kMaxTokens) << small << Check::Sound << 1
-                                            << kMaxTokens << QString();
+    QTest::newRow("4096 tokens: the limit")
+        << words(kMaxTokens) << small << Check::Sound << 1 << kMaxTokens << QString();
     QTest::newRow("4097 tokens") << words(kMaxTokens + 1) << none << Check::Refused << 0 << 0
                                  << "line 1 has 4097 tokens, more than the limit of 4096 per "
                                     "sequence";
-    QTest::newRow("4097 tokens on line 3")
-        << "a\n\n" + words(kMaxTokens + 1) << none << Check::Refused << 0 << 0
-        << "line 3 has 4097 tokens";
+    QTest::newRow("4097 tokens on line 3") << "a\n\n" + words(kMaxTokens + 1) << none
+                                           << Check::Refused << 0 << 0 << "line 3 has 4097 tokens";
     QTest::newRow("ten lines of different lengths")
         << QByteArray("1\n1 2 3\n1 2\n1 2 3 4 5 6 7\n1\n1 2 3 4\n1 2 3 4 5 6 7 8 9 10\n1 2 "
                       "3\n1 2 3 4 5\n1 2")
@@ -285,9 +283,8 @@ void TestBadInput::engine_data()
     QTest::newRow("d_model 4096, 4096 heads (d_k = 1)")
         << sentence << QStringList{"d-model=4096", "heads=4096"} << Check::Sound << 1 << 6
         << QString();
-    QTest::newRow("d_model 0") << sentence << QStringList{"d-model=0", "heads=1"}
-                               << Check::Refused << 0 << 0
-                               << "d_model must be between 1 and 4096, not 0";
+    QTest::newRow("d_model 0") << sentence << QStringList{"d-model=0", "heads=1"} << Check::Refused
+                               << 0 << 0 << "d_model must be between 1 and 4096, not 0";
     QTest::newRow("d_model 4097") << sentence << QStringList{"d-model=4097", "heads=1"}
                                   << Check::Refused << 0 << 0
                                   << "d_model must be between 1 and 4096, not 4097";
@@ -297,27 +294,27 @@ void TestBadInput::engine_data()
     QTest::newRow("more heads than d_model")
         << sentence << QStringList{"d-model=16", "heads=32"} << Check::Refused << 0 << 0
         << "heads must be between 1 and d_model (16), not 32";
-    QTest::newRow("τ 1e-6: saturated") << sentence << QStringList{"temperature=1e-6"}
-                                       << Check::Saturated << 1 << 6 << QString();
-    QTest::newRow("τ 1e6: uniform") << sentence << QStringList{"temperature=1e6"}
-                                    << Check::Uniform << 1 << 6 << QString();
+    QTest::newRow("τ 1e-6: saturated")
+        << sentence << QStringList{"temperature=1e-6"} << Check::Saturated << 1 << 6 << QString();
+    QTest::newRow("τ 1e6: uniform")
+        << sentence << QStringList{"temperature=1e6"} << Check::Uniform << 1 << 6 << QString();
     QTest::newRow("τ 0") << sentence << QStringList{"temperature=0"} << Check::Refused << 0 << 0
                          << "temperature must be a positive number";
     QTest::newRow("τ 1e-7") << sentence << QStringList{"temperature=1e-7"} << Check::Refused << 0
                             << 0 << "temperature must be between 1e-06 and 1e+06";
-    QTest::newRow("τ nan") << sentence << QStringList{"temperature=nan"} << Check::Refused << 0
-                           << 0 << "temperature must be a positive number";
+    QTest::newRow("τ nan") << sentence << QStringList{"temperature=nan"} << Check::Refused << 0 << 0
+                           << "temperature must be a positive number";
     QTest::newRow("seed 0") << sentence << QStringList{"seed=0"} << Check::Sound << 1 << 6
                             << QString();
     QTest::newRow("seed 2^64 - 1") << sentence << QStringList{"seed=18446744073709551615"}
                                    << Check::Sound << 1 << 6 << QString();
-    QTest::newRow("invalid UTF-8") << QByteArray("abc \xff") << none << Check::Refused << 0 << 0
-                                   << "invalid UTF-8 at byte 4";
+    QTest::newRow("invalid UTF-8")
+        << QByteArray("abc \xff") << none << Check::Refused << 0 << 0 << "invalid UTF-8 at byte 4";
     QTest::newRow("invalid UTF-8 on line 2: offset in the whole text")
         << QByteArray("ok\nno \xff") << none << Check::Refused << 0 << 0
         << "invalid UTF-8 at byte 6";
-    QTest::newRow("overlong UTF-8") << QByteArray("\xc0\xaf") << none << Check::Refused << 0 << 0
-                                    << "invalid UTF-8 at byte 0";
+    QTest::newRow("overlong UTF-8")
+        << QByteArray("\xc0\xaf") << none << Check::Refused << 0 << 0 << "invalid UTF-8 at byte 0";
     QTest::newRow("UTF-16 surrogate in UTF-8")
         << QByteArray("a\xed\xa0\x80") << none << Check::Refused << 0 << 0
         << "invalid UTF-8 at byte 1";
@@ -392,34 +389,33 @@ void TestBadInput::commandLine_data()
     const QString compute = QStringLiteral("\"$0\" compute --text 'the cat sat' ");
     const Files figure = {{"figure.png", "the previous figure"}};
 
-    QTest::newRow("empty text") << R"sh("$0" compute --text '')sh" << none << 2 << "no text: give a "
-                                                                               "sentence"
+    QTest::newRow("empty text") << R"sh("$0" compute --text '')sh" << none << 2
+                                << "no text: give a "
+                                   "sentence"
                                 << nothing;
-    QTest::newRow("white space only")
-        << R"sh("$0" compute --text "$(printf ' \t\r\n\f ')")sh" << none << 2 << "no text" << nothing;
+    QTest::newRow("white space only") << R"sh("$0" compute --text "$(printf ' \t\r\n\f ')")sh"
+                                      << none << 2 << "no text" << nothing;
     QTest::newRow("ideographic space only") << R"sh("$0" compute --text '　')sh" << none << 2
                                             << "the text is empty: type a sentence" << nothing;
     QTest::newRow("4097 tokens")
         << R"sh("$0" compute --text "$(yes w | head -n 4097 | tr '\n' ' ')")sh" << none << 2
         << "line 1 has 4097 tokens, more than the limit of 4096 per sequence" << nothing;
-    QTest::newRow("invalid UTF-8") << R"sh("$0" compute --text "$(printf 'abc \377')")sh" << none << 2
-                                   << "invalid UTF-8 at byte 4" << nothing;
+    QTest::newRow("invalid UTF-8") << R"sh("$0" compute --text "$(printf 'abc \377')")sh" << none
+                                   << 2 << "invalid UTF-8 at byte 4" << nothing;
     QTest::newRow("one very long token (100 000 bytes)")
         << R"sh("$0" compute --text "$(head -c 100000 /dev/zero | tr '\0' a)" > /dev/null)sh"
         << none << 0 << QString() << nothing;
     QTest::newRow("d_model 4097") << compute + "--d-model 4097" << none << 2
                                   << "--d-model must be between 1 and 4096, not 4097" << nothing;
-    QTest::newRow("heads not dividing d_model")
-        << compute + "--d-model 64 --heads 3" << none << 2 << "heads (3) must divide d_model (64)"
-        << nothing;
+    QTest::newRow("heads not dividing d_model") << compute + "--d-model 64 --heads 3" << none << 2
+                                                << "heads (3) must divide d_model (64)" << nothing;
     QTest::newRow("τ 1e-6") << compute + "--temperature 1e-6" << none << 0 << QString() << nothing;
     QTest::newRow("τ 1e6") << compute + "--temperature 1e6" << none << 0 << QString() << nothing;
     QTest::newRow("τ 1e-7") << compute + "--temperature 1e-7" << none << 2
-                            << "--temperature must be between 1e-06 and 1e+06, not 1e-7"
-                            << nothing;
+                            << "--temperature must be between 1e-06 and 1e+06, not 1e-7" << nothing;
     QTest::newRow("seed 0") << compute + "--seed 0" << none << 0 << QString() << nothing;
-    QTest::newRow("seed 2^64 - 1") << compute + "--seed 18446744073709551615" << none << 0
-                                   << QString() << nothing;
+    QTest::newRow("seed 2^64 - 1")
+        << compute + "--seed 18446744073709551615" << none << 0 << QString() << nothing;
     QTest::newRow("seed 2^64") << compute + "--seed 18446744073709551616" << none << 2
                                << "--seed must be a whole number from 0 to 18446744073709551615"
                                << nothing;
@@ -525,8 +521,8 @@ void TestBadInput::sessionFiles_data()
     QTest::newRow("heads not dividing d_model")
         << damaged << file(validSession().replace("\"heads\": 4", "\"heads\": 3"))
         << "heads (3) must divide d_model (64)";
-    QTest::newRow("a folder") << QStringLiteral("%1/folder.attnscope")
-                              << Files{} << "Cannot open %1/folder.attnscope";
+    QTest::newRow("a folder") << QStringLiteral("%1/folder.attnscope") << Files{}
+                              << "Cannot open %1/folder.attnscope";
     QTest::newRow("missing") << damaged << Files{} << "Cannot open %1/damaged.attnscope";
     if (QFileInfo::exists("/dev/zero"))
         QTest::newRow("an endless device") << QStringLiteral("/dev/zero") << Files{}
@@ -552,8 +548,8 @@ void TestBadInput::sessionFiles()
     QSettings settings(dir.filePath("settings.ini"), QSettings::IniFormat);
     QWidget window;
     int applied = 0;
-    SessionFiles sessions(&window, &settings, [] { return Session{}; },
-                          [&applied](const Session&) { ++applied; });
+    SessionFiles sessions(
+        &window, &settings, [] { return Session{}; }, [&applied](const Session&) { ++applied; });
     QString error;
     QVERIFY2(sessions.open(dir.filePath("good.attnscope"), &error), qPrintable(error));
     const QStringList recent = sessions.recentFiles();
@@ -580,11 +576,13 @@ void TestBadInput::savingSessions_data()
 {
     QTest::addColumn<QString>("path"); // %1 is the row's folder
     QTest::addColumn<QString>("message");
-    QTest::newRow("into a missing folder")
-        << "%1/missing/lesson.attnscope" << "Cannot save %1/missing/lesson.attnscope";
+    QTest::newRow("into a missing folder") << "%1/missing/lesson.attnscope"
+                                           << "Cannot save %1/missing/lesson.attnscope";
     QTest::newRow("into a file used as a folder")
-        << "%1/good.attnscope/lesson.attnscope" << "Cannot save %1/good.attnscope/lesson.attnscope";
-    QTest::newRow("onto a folder") << "%1/folder" << "Cannot save %1/folder";
+        << "%1/good.attnscope/lesson.attnscope"
+        << "Cannot save %1/good.attnscope/lesson.attnscope";
+    QTest::newRow("onto a folder") << "%1/folder"
+                                   << "Cannot save %1/folder";
 }
 
 void TestBadInput::savingSessions()
@@ -602,8 +600,8 @@ void TestBadInput::savingSessions()
     QWidget window;
     Session current;
     current.request.text = "a new sentence";
-    SessionFiles sessions(&window, &settings, [&current] { return current; },
-                          [](const Session&) {});
+    SessionFiles sessions(
+        &window, &settings, [&current] { return current; }, [](const Session&) {});
     QString error;
     QVERIFY2(sessions.open(dir.filePath("good.attnscope"), &error), qPrintable(error));
 

@@ -102,8 +102,8 @@ void writeReports(const attn::Result& result)
     (void)attn::textReport(result);
     const std::string json = attn::jsonReport(result);
     QJsonParseError error;
-    const QJsonDocument document =
-        QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(
+        QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
     if (error.error != QJsonParseError::NoError || !document.isObject()) {
         std::fprintf(stderr, "%s at byte %d\n", qPrintable(error.errorString()), error.offset);
         broken("jsonReport wrote something that is not a JSON object");

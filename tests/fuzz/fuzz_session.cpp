@@ -46,8 +46,8 @@ void compute(const attn::Request& request)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data),
-                                                     static_cast<qsizetype>(size));
+    const QByteArray bytes =
+        QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     QString error;
     const std::optional<attn::ui::Session> session = attn::ui::sessionFromJson(bytes, &error);
     if (!session) {
