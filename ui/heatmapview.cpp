@@ -3,6 +3,7 @@
 #include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -121,9 +122,12 @@ bool HeatmapView::event(QEvent* event)
     return QWidget::event(event);
 }
 
-void HeatmapView::paintEvent(QPaintEvent*)
+void HeatmapView::paintEvent(QPaintEvent* event)
 {
     QPainter painter(this);
+    // An explicit clip tells paintHeatmap which cells show (the system clip is hidden
+    // from QPainter::hasClipping()); in a zoomed head dialog that is a small part.
+    painter.setClipRect(event->rect());
     painter.fillRect(rect(), palette().window());
     paintHeatmap(painter, heatmapLayout(), data_, paintedStyle());
 }

@@ -113,6 +113,12 @@ QString trMain(const char* text)
     return QCoreApplication::translate("MainWindow", text);
 }
 
+// White space only, as the window judges it; the engine refuses such a text too.
+bool isBlank(const std::string& text)
+{
+    return QString::fromStdString(text).trimmed().isEmpty();
+}
+
 } // namespace
 
 MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
@@ -154,9 +160,15 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     connect(controls_, &ControlPanel::requestChanged, this, &MainWindow::submit);
     connect(controller_, &ComputeController::weightsReady, this,
             [this](const Result& partial) { grid_->setResult(partial, view_); });
-    connect(controller_, &ComputeController::resultReady, this, &MainWindow::showResult);
+    connect(controller_, &ComputeController::resultReady, this, [this](const Result& result) {
+        refusal_.clear();
+        showResult(result);
+    });
     connect(controller_, &ComputeController::failed, this,
-            [this](const QString& message) { showFailure(message); });
+            [this](const QString& message, const Request& request) {
+                refusal_ = message;
+                showFailure(refusalText(message, request));
+            });
     connect(controller_, &ComputeController::busyChanged, busyLabel_, &QLabel::setVisible);
     connect(grid_, &HeatmapGrid::hovered, this, [this](const QString& text) {
         text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text);
@@ -487,11 +499,11 @@ void MainWindow::setLanguage(const QString& code)
 void MainWindow::submit()
 {
     const Request request = controls_->request();
-    if (QString::fromStdString(request.text).trimmed().isEmpty()) {
-        showFailure(tr("The text is empty: type a sentence, one line per sequence."));
-        return;
-    }
+    // A blank text goes to the worker as well: it supersedes a compute still running,
+    // whose result would otherwise replace the refusal when it arrives.
     controller_->submit(request);
+    if (isBlank(request.text))
+        return;
     if (sweepDialog_ && sweepDialog_->isVisible())
         sweepDialog_->setBaseRequest(request);
     if (compareDialog_ && compareDialog_->isVisible())
@@ -527,6 +539,14 @@ void MainWindow::showResult(const Result& result)
         openHead(openHead_);
 }
 
+QString MainWindow::refusalText(const QString& message, const Request& request) const
+{
+    // The core words its refusals in English; a blank text, the commonest one, the
+    // window words in the interface language.
+    return isBlank(request.text) ? tr("The text is empty: type a sentence, one line per sequence.")
+                                 : message;
+}
+
 void MainWindow::showFailure(const QString& message)
 {
     controls_->setInputError(message);
@@ -550,7 +570,10 @@ void MainWindow::updateSequenceChoice()
 
 void MainWindow::openHead(int head)
 {
-    if (!result_.valid())
+    // The grid can be a step ahead of result_: a new request's heatmaps show before
+    // its statistics, so the heads it holds are what the dialog may show.
+    const int shownHeads = grid_->count() - 1; // the last tile is the mean
+    if (shownHeads < 1)
         return;
     if (!headDialog_) {
         headDialog_ = new HeadDialog(this);
@@ -558,8 +581,8 @@ void MainWindow::openHead(int head)
             text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text);
         });
     }
-    openHead_ = std::min(head, result_.heads() - 1);
-    const int index = head < 0 ? result_.heads() : openHead_;
+    openHead_ = std::min(head, shownHeads - 1);
+    const int index = head < 0 ? shownHeads : openHead_;
     headDialog_->setHeatmap(grid_->view(index)->data(), grid_->view(index)->heatmapStyle());
     headDialog_->show();
     headDialog_->raise();
@@ -643,6 +666,8 @@ void MainWindow::retranslateUi()
     busyLabel_->setText(tr("computing…"));
     if (result_.valid())
         showResult(result_); // numbers stay; their words change
+    if (!refusal_.isEmpty()) // and a refusal of newer input stays in place of the chips
+        showFailure(refusalText(refusal_, controls_->request()));
 }
 
 } // namespace attn::ui

@@ -104,6 +104,7 @@ private:
     void submit();
     void showResult(const Result& result);
     void showFailure(const QString& message);
+    [[nodiscard]] QString refusalText(const QString& message, const Request& request) const;
     void updateSequenceChoice();
     void openHead(int head);
     void about();
@@ -149,6 +150,7 @@ private:
     QDockWidget* statisticsDock_ = nullptr;
 
     Result result_;
+    QString refusal_; // the core's refusal of the newest request, until a result comes
     ViewOptions view_;
     int openHead_ = 0;
 };
