@@ -88,6 +88,20 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
                  target.request.text += '\n';
              target.request.text += value;
          }},
+        {"cross-text", "TEXT",
+         "cross-attention: keys and values from this text, queries from --text (one line, "
+         "or one per line of --text)",
+         [&target](std::string_view value) {
+             if (target.crossTextGiven)
+                 target.request.crossText += '\n';
+             else
+                 target.request.crossText.clear(); // replaces a preset's
+             target.crossTextGiven = true;
+             target.request.crossText += value;
+             target.request.config.attention = AttentionKind::Cross;
+         }},
+        enumOption(c.attention,
+                   "self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text"),
         enumOption(c.tokenizer, "how text becomes tokens (auto: ICU words, CJK by dictionary)"),
         {"preset", "NAME", "start from a ready-made configuration (see 'attnscope presets')",
          [&target](std::string_view value) { target.presetName = value; }},
@@ -199,6 +213,10 @@ ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
         throw InputError(problem);
     if (parsed.request.text.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
         throw InputError("no text: give a sentence with --text or a --preset");
+    if (parsed.request.config.attention == AttentionKind::Cross &&
+        parsed.request.crossText.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
+        throw InputError("cross-attention needs the keys' and values' text: give it with "
+                         "--cross-text");
     return parsed;
 }
 

@@ -22,8 +22,9 @@ struct Option {
 // What every computing command (compute, export, sweep) takes.
 struct ComputeOptions {
     Request request;
-    std::string presetName; // empty when no --preset was given
-    std::string jsonPath;   // --json: empty = none, "-" = standard output
+    std::string presetName;      // empty when no --preset was given
+    std::string jsonPath;        // --json: empty = none, "-" = standard output
+    bool crossTextGiven = false; // a --cross-text was given (it replaces a preset's)
 };
 
 // Parses `args` (after the command word) into the compute options, plus `extra`

@@ -93,10 +93,15 @@ HeadStack splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode)
 
 double estimatedBytes(int B, int T, int C, int H)
 {
-    const double matrices = 3.0 * B * H * double(T) * T * sizeof(float); // S, L, P
-    const double mask = double(B) * T * T;                               // bool
+    return estimatedBytes(B, T, T, C, H);
+}
+
+double estimatedBytes(int B, int Tq, int Tk, int C, int H)
+{
+    const double matrices = 3.0 * B * H * double(Tq) * Tk * sizeof(float); // S, L, P
+    const double mask = double(B) * Tq * Tk;                               // bool
     // x, Q, K, V, their head views, the head outputs, the merge and the output.
-    const double tokens = 10.0 * B * double(T) * C * sizeof(float);
+    const double tokens = 10.0 * B * double(std::max(Tq, Tk)) * C * sizeof(float);
     const double layers = 4.0 * (double(C) * C + C) * sizeof(float);
     return matrices + mask + tokens + layers;
 }
@@ -115,11 +120,35 @@ TokenBatch previewTokens(const std::string& text, TokenizerMode mode)
     return tokenize(text, mode);
 }
 
+TokenBatch crossTokens(const std::string& crossText, TokenizerMode mode, int batch)
+{
+    if (crossText.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
+        throw InputError("cross-attention needs a second text, for the keys and values");
+    TokenBatch keys;
+    try {
+        keys = tokenize(crossText, mode);
+    } catch (const InputError& error) {
+        throw InputError(std::string("the keys' and values' text: ") + error.what());
+    }
+    if (keys.batch() == 1 && batch > 1) {
+        // One line serves every sequence, as an encoder's output serves a batch of queries.
+        keys.tokens.assign(static_cast<std::size_t>(batch), keys.tokens.front());
+        keys.lengths.assign(static_cast<std::size_t>(batch), keys.lengths.front());
+    } else if (keys.batch() != batch) {
+        throw InputError("the keys' and values' text has " + std::to_string(keys.batch()) +
+                         " lines and the queries' text " + std::to_string(batch) +
+                         ": give it one line, or one for each line of the queries");
+    }
+    return keys;
+}
+
 int AttentionEngine::firstChangedStage(const Request& before, const Request& after)
 {
     const Config& a = before.config;
     const Config& b = after.config;
-    if (before.text != after.text || a.tokenizer != b.tokenizer)
+    const bool crossBefore = a.attention == AttentionKind::Cross;
+    if (before.text != after.text || a.tokenizer != b.tokenizer || a.attention != b.attention ||
+        (crossBefore && before.crossText != after.crossText))
         return stageIndex(Stage::Tokenize);
     if (a.seed != b.seed || a.dModel != b.dModel || a.embedding != b.embedding ||
         a.positional != b.positional || before.embeddingOverrides != after.embeddingOverrides)
@@ -136,10 +165,14 @@ int AttentionEngine::firstChangedStage(const Request& before, const Request& aft
 
 void clearAfter(Result& result, int stage)
 {
-    if (stage < stageIndex(Stage::Tokenize))
+    if (stage < stageIndex(Stage::Tokenize)) {
         result.tokens.reset();
-    if (stage < stageIndex(Stage::Embed))
+        result.keyTokens.reset();
+    }
+    if (stage < stageIndex(Stage::Embed)) {
         result.x.reset();
+        result.xKeys.reset();
+    }
     if (stage < stageIndex(Stage::Project))
         result.projection.reset();
     if (stage < stageIndex(Stage::Split))
@@ -201,10 +234,17 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // 1. Tokenize. Unchanged tokens (an extra space, say) spare every later stage.
     if (first <= stageIndex(Stage::Tokenize)) {
         auto tokens = std::make_shared<const TokenBatch>(tokenize(request.text, config.tokenizer));
+        std::shared_ptr<const TokenBatch> keyTokens = tokens;
+        if (config.attention == AttentionKind::Cross)
+            keyTokens = std::make_shared<const TokenBatch>(
+                crossTokens(request.crossText, config.tokenizer, tokens->batch()));
         ran(Stage::Tokenize);
-        if (result_.tokens && *tokens == *result_.tokens) {
+        const bool sameKind = result_.config().attention == config.attention;
+        if (result_.tokens && sameKind && *tokens == *result_.tokens &&
+            *keyTokens == *result_.keyTokens) {
             Request sameText = result_.request;
             sameText.text = request.text;
+            sameText.crossText = request.crossText;
             sameText.config.tokenizer = config.tokenizer;
             first = std::min(firstChangedStage(sameText, request), completed_ + 1);
             if (first > last)
@@ -213,16 +253,20 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             first = stageIndex(Stage::Embed);
         }
         next.tokens = std::move(tokens);
+        next.keyTokens = std::move(keyTokens);
     }
     throwIfCancelled(cancel);
 
     const TokenBatch& tokens = *next.tokens;
+    const TokenBatch& keyTokens = *next.keyTokens;
+    const bool cross = config.attention == AttentionKind::Cross;
     const int B = tokens.batch();
-    const int T = tokens.length();
+    const int T = tokens.length();     // T_q
+    const int Tk = keyTokens.length(); // T_k, = T in self-attention
     const int C = config.dModel;
     const int H = config.heads;
     // Refuse what would not fit before allocating any of it.
-    if (const double needed = estimatedBytes(B, T, C, H); needed > memoryLimitBytes()) {
+    if (const double needed = estimatedBytes(B, T, Tk, C, H); needed > memoryLimitBytes()) {
         char message[256];
         std::snprintf(message, sizeof message,
                       "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
@@ -232,15 +276,20 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     }
 
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode
-    // "torch"; then W_q, W_k, W_v, W_o = nn.Linear(C, C), drawn in this order.
+    // "torch" (and, in cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k,
+    // W_v, W_o = nn.Linear(C, C), drawn in this order.
     if (first <= stageIndex(Stage::Project)) {
         TorchGenerator generator(config.seed);
         next.x = std::make_shared<const std::vector<Matrix>>(
             embed(tokens, config, request.embeddingOverrides, generator));
+        next.xKeys = cross ? std::make_shared<const std::vector<Matrix>>(
+                                 embed(keyTokens, config, request.embeddingOverrides, generator))
+                           : next.x;
         // The layers depend on the seed, C and, in mode "torch", on how many values x
-        // drew before them; typing a new sentence in mode "table" reuses them.
+        // (and y) drew before them; typing a new sentence in mode "table" reuses them.
+        const int drawn = B * T + (cross ? B * Tk : 0);
         const LayerKey key{config.seed, C, config.embedding,
-                           config.embedding == EmbeddingMode::Torch ? B * T : 0};
+                           config.embedding == EmbeddingMode::Torch ? drawn : 0};
         if (!layers_ || layerKey_ != key) {
             auto layers = std::make_shared<std::array<Linear, 4>>();
             for (Linear& layer : *layers)
@@ -256,9 +305,15 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         projection->wk = (*layers_)[1];
         projection->wv = (*layers_)[2];
         projection->wo = (*layers_)[3];
-        applyLinear(*next.x, {{&projection->wq, &projection->q},
-                              {&projection->wk, &projection->k},
-                              {&projection->wv, &projection->v}});
+        if (cross) {
+            applyLinear(*next.x, {{&projection->wq, &projection->q}});
+            applyLinear(*next.xKeys,
+                        {{&projection->wk, &projection->k}, {&projection->wv, &projection->v}});
+        } else {
+            applyLinear(*next.x, {{&projection->wq, &projection->q},
+                                  {&projection->wk, &projection->k},
+                                  {&projection->wv, &projection->v}});
+        }
         next.projection = std::move(projection);
         ran(Stage::Project);
         first = stageIndex(Stage::Split);
@@ -276,8 +331,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         next.split = std::move(split);
         ran(Stage::Split);
 
-        // 5. S = Q_h K_hᵀ: (B, H, T, d_k) · (B, H, d_k, T) → (B, H, T, T).
-        auto scores = std::make_shared<HeadStack>(B, H, T, T);
+        // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
+        auto scores = std::make_shared<HeadStack>(B, H, T, Tk);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             throwIfCancelled(cancel);
@@ -297,15 +352,17 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     if (first <= stageIndex(Stage::ScaleMask)) {
         auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
         for (int b = 0; b < B; ++b) {
-            MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T, T)
-            m.setConstant(T, T, false);
-            if (config.mask == MaskKind::Causal) // torch.triu(ones(T, T), 1): key j > query i
+            MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
+            m.setConstant(T, Tk, false);
+            // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
+            // cross-attention, where no key is in a query's future.
+            if (config.mask == MaskKind::Causal)
                 for (int i = 0; i < T; ++i)
                     m.row(i).tail(T - i - 1).setConstant(true);
             if (config.paddingMask) {
                 // A key-padding mask: a <pad> key is hidden from every query.
-                const int length = tokens.lengths[static_cast<std::size_t>(b)];
-                m.rightCols(T - length).setConstant(true);
+                const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
+                m.rightCols(Tk - length).setConstant(true);
             }
         }
         next.mask = std::move(mask);
@@ -315,7 +372,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         const float fill =
             config.maskFill == MaskFill::NegInf ? -std::numeric_limits<float>::infinity() : -1e9f;
         const bool fillNow = config.maskStage == MaskStage::BeforeSoftmax;
-        auto logits = std::make_shared<HeadStack>(B, H, T, T);
+        auto logits = std::make_shared<HeadStack>(B, H, T, Tk);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             Matrix& l = logits->at(b, h);
@@ -335,7 +392,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Each softmax subtracts its maximum first, only for numerical stability; a slice
     // that is all -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
     if (first <= stageIndex(Stage::Normalize)) {
-        auto weights = std::make_shared<HeadStack>(B, H, T, T);
+        auto weights = std::make_shared<HeadStack>(B, H, T, Tk);
         const HeadStack& logits = *next.logits;
         switch (config.axis) {
         case SoftmaxAxis::Keys: // dim=-1: each row i over keys j
@@ -366,7 +423,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
                 Matrix max = logits.at(0, h);
                 for (int b = 1; b < B; ++b)
                     max = max.cwiseMax(logits.at(b, h));
-                Matrix sum = Matrix::Zero(T, T);
+                Matrix sum = Matrix::Zero(T, Tk);
                 for (int b = 0; b < B; ++b) {
                     weights->at(b, h) = shiftedExp((logits.at(b, h) - max).array());
                     sum += weights->at(b, h);
@@ -389,7 +446,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
-    // 8. O_h = P V_h (B, H, T, d_k); concat heads → (B, T, C); O = W_o(concat).
+    // 8. O_h = P V_h (B, H, T_q, d_k); concat heads → (B, T_q, C); O = W_o(concat).
     if (first <= stageIndex(Stage::Aggregate)) {
         const int dK = config.dK();
         auto aggregation = std::make_shared<Aggregation>();

@@ -35,10 +35,13 @@ inline constexpr int kStageCount = 9;
 
 // What to compute: the text (one sequence per line) and every switch.
 struct Request {
-    std::string text;
+    std::string text; // the queries' text; in self-attention also the keys' and values'
     Config config;
     // Hand-set vectors (C values) for token strings, used in embedding mode "table".
     std::map<std::string, std::vector<float>> embeddingOverrides;
+    // The keys' and values' text in cross-attention: one line for every sequence, or one
+    // line per line of `text`. Kept, unused, while config.attention is Self.
+    std::string crossText;
     bool operator==(const Request&) const = default;
 };
 
@@ -58,10 +61,16 @@ struct Aggregation {
 };
 
 // A consistent snapshot of every stage's output for one Request.
+//
+// In cross-attention the queries come from `tokens` (T_q = length()) and the keys and
+// values from `keyTokens` (T_k = keyLength()); every (B, H, T, T) tensor below is then
+// (B, H, T_q, T_k). In self-attention keyTokens and xKeys share tokens' and x's objects.
 struct Result {
     Request request;
-    std::shared_ptr<const TokenBatch> tokens;
-    std::shared_ptr<const std::vector<Matrix>> x; // B × (T, C)
+    std::shared_ptr<const TokenBatch> tokens;         // the queries' tokens
+    std::shared_ptr<const TokenBatch> keyTokens;      // the keys' (same object in self-attention)
+    std::shared_ptr<const std::vector<Matrix>> x;     // B × (T_q, C)
+    std::shared_ptr<const std::vector<Matrix>> xKeys; // B × (T_k, C), same object as x in self
     std::shared_ptr<const Projection> projection;
     std::shared_ptr<const HeadViews> split;
     std::shared_ptr<const HeadStack> scores;             // (B, H, T, T) Q_h K_hᵀ
@@ -73,7 +82,9 @@ struct Result {
 
     [[nodiscard]] const Config& config() const { return request.config; }
     [[nodiscard]] int batch() const { return tokens ? tokens->batch() : 0; }
-    [[nodiscard]] int length() const { return tokens ? tokens->length() : 0; }
+    [[nodiscard]] int length() const { return tokens ? tokens->length() : 0; }          // T_q
+    [[nodiscard]] int keyLength() const { return keyTokens ? keyTokens->length() : 0; } // T_k
+    [[nodiscard]] bool isCross() const { return request.config.attention == AttentionKind::Cross; }
     [[nodiscard]] int heads() const { return request.config.heads; }
     [[nodiscard]] int dModel() const { return request.config.dModel; }
     [[nodiscard]] int dK() const { return request.config.dK(); }
@@ -136,11 +147,18 @@ private:
 // The bytes one compute holds at its peak for B sequences of T tokens, C = d_model and
 // H heads: scores, logits and weights (B, H, T, T), the mask, and the (B, T, C) tensors.
 [[nodiscard]] double estimatedBytes(int B, int T, int C, int H);
+// The same with T_q queries and T_k keys (cross-attention).
+[[nodiscard]] double estimatedBytes(int B, int Tq, int Tk, int C, int H);
 
 // How many bytes a compute may take: three quarters of this machine's memory.
 [[nodiscard]] double memoryLimitBytes();
 
 // Tokens of `text` without computing anything else (the UI's chips).
 [[nodiscard]] TokenBatch previewTokens(const std::string& text, TokenizerMode mode);
+
+// The keys' tokens of a cross-attention request with `batch` query sequences: the
+// lines of crossText, one line repeated for every sequence. Throws InputError for a blank
+// text and for a line count that is neither 1 nor `batch`.
+[[nodiscard]] TokenBatch crossTokens(const std::string& crossText, TokenizerMode mode, int batch);
 
 } // namespace attn

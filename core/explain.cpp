@@ -18,7 +18,7 @@ double shiftedExp(float shifted)
 // The coordinates (b', i', j') the softmax normalises together with (b, i, j).
 std::vector<SoftmaxTerm> softmaxSlice(const Result& result, int b, int h, int i, int j)
 {
-    const int B = result.batch(), T = result.length();
+    const int B = result.batch(), Tq = result.length(), Tk = result.keyLength();
     std::vector<SoftmaxTerm> slice;
     auto add = [&](int b2, int i2, int j2) {
         SoftmaxTerm term;
@@ -31,11 +31,11 @@ std::vector<SoftmaxTerm> softmaxSlice(const Result& result, int b, int h, int i,
     };
     switch (result.config().axis) {
     case SoftmaxAxis::Keys: // dim=-1: row i of L[b][h]
-        for (int k = 0; k < T; ++k)
+        for (int k = 0; k < Tk; ++k)
             add(b, i, k);
         break;
     case SoftmaxAxis::Queries: // dim=-2: column j of L[b][h]
-        for (int k = 0; k < T; ++k)
+        for (int k = 0; k < Tq; ++k)
             add(b, k, j);
         break;
     case SoftmaxAxis::Batch: // dim=0: L[·][h][i][j] over the sequences
@@ -76,8 +76,8 @@ CellExplanation explainCell(const Result& result, int b, int h, int i, int j)
     e.j = j;
 
     // 1. S[i][j] = q_i · k_j: the d_k products of row i of Q_h and row j of K_h.
-    const Matrix& q = result.split->q.at(b, h); // (T, d_k)
-    const Matrix& k = result.split->k.at(b, h); // (T, d_k)
+    const Matrix& q = result.split->q.at(b, h); // (T_q, d_k)
+    const Matrix& k = result.split->k.at(b, h); // (T_k, d_k)
     e.terms.reserve(static_cast<std::size_t>(q.cols()));
     for (Eigen::Index c = 0; c < q.cols(); ++c) {
         const DotTerm term{q(i, c), k(j, c), double(q(i, c)) * double(k(j, c))};

@@ -103,30 +103,37 @@ std::string csvReport(const Result& r, CsvBom bom)
     if (!r.valid())
         return out;
 
-    const int B = r.batch(), H = r.heads(), T = r.length();
-    // 1. Each token's field once: (B, T) of guarded, quoted text.
-    std::vector<std::vector<std::string>> fields(static_cast<std::size_t>(B));
-    for (int b = 0; b < B; ++b)
-        for (const std::string& token : r.tokens->tokens[static_cast<std::size_t>(b)])
-            fields[static_cast<std::size_t>(b)].push_back(csvField(csvToken(token)));
+    const int B = r.batch(), H = r.heads(), Tq = r.length(), Tk = r.keyLength();
+    // 1. Each token's field once: (B, T) of guarded, quoted text, for the queries and,
+    //    in cross-attention, the keys.
+    auto quotedFields = [B](const TokenBatch& batch) {
+        std::vector<std::vector<std::string>> fields(static_cast<std::size_t>(B));
+        for (int b = 0; b < B; ++b)
+            for (const std::string& token : batch.tokens[static_cast<std::size_t>(b)])
+                fields[static_cast<std::size_t>(b)].push_back(csvField(csvToken(token)));
+        return fields;
+    };
+    const auto queryFields = quotedFields(*r.tokens);
+    const auto keyFields = r.keyTokens == r.tokens ? queryFields : quotedFields(*r.keyTokens);
 
-    // 2. One row per (b, h, i, j), in the C order of the (B, H, T, T) tensors.
-    out.reserve(out.size() + static_cast<std::size_t>(B) * H * T * T * 64);
+    // 2. One row per (b, h, i, j), in the C order of the (B, H, T_q, T_k) tensors.
+    out.reserve(out.size() + static_cast<std::size_t>(B) * H * Tq * Tk * 64);
     for (int b = 0; b < B; ++b) {
-        const auto& tokens = fields[static_cast<std::size_t>(b)];
+        const auto& queries = queryFields[static_cast<std::size_t>(b)];
+        const auto& keys = keyFields[static_cast<std::size_t>(b)];
         for (int h = 0; h < H; ++h) {
             const Matrix& scores = r.scores->at(b, h);
             const Matrix& logits = r.logits->at(b, h);
             const Matrix& weights = r.weights->at(b, h);
-            for (int i = 0; i < T; ++i) {
-                for (int j = 0; j < T; ++j) {
+            for (int i = 0; i < Tq; ++i) {
+                for (int j = 0; j < Tk; ++j) {
                     for (int index : {b, h, i, j}) {
                         appendInteger(out, index);
                         out += ',';
                     }
-                    out += tokens[static_cast<std::size_t>(i)];
+                    out += queries[static_cast<std::size_t>(i)];
                     out += ',';
-                    out += tokens[static_cast<std::size_t>(j)];
+                    out += keys[static_cast<std::size_t>(j)];
                     out += ',';
                     appendNumber(out, scores(i, j));
                     out += ',';

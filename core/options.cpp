@@ -19,6 +19,9 @@ std::string validate(const Config& config)
         return "temperature must be a positive number";
     if (config.temperature < kMinTemperature || config.temperature > kMaxTemperature)
         return "temperature must be between 1e-06 and 1e+06";
+    if (config.attention == AttentionKind::Cross && config.mask == MaskKind::Causal)
+        return "a causal mask has no meaning in cross-attention: the keys come from the other "
+               "text, so none of them is in a query's future";
     return {};
 }
 

@@ -26,6 +26,7 @@ enum class MaskKind { None, Causal };
 enum class MaskFill { NegInf, NegBillion };
 enum class MaskStage { BeforeSoftmax, AfterSoftmax };
 enum class HeadSplit { Transpose, View };
+enum class AttentionKind { Self, Cross };
 
 // One row per enum value: the value and its spelling. Order is the UI's order.
 template <typename E> struct EnumSpelling {
@@ -66,6 +67,9 @@ ATTN_ENUM_TABLE(MaskStage, "mask-stage",
                 EnumSpelling<MaskStage>{MaskStage::AfterSoftmax, "after-softmax"});
 ATTN_ENUM_TABLE(HeadSplit, "head-split", EnumSpelling<HeadSplit>{HeadSplit::Transpose, "transpose"},
                 EnumSpelling<HeadSplit>{HeadSplit::View, "view"});
+ATTN_ENUM_TABLE(AttentionKind, "attention",
+                EnumSpelling<AttentionKind>{AttentionKind::Self, "self"},
+                EnumSpelling<AttentionKind>{AttentionKind::Cross, "cross"});
 
 #undef ATTN_ENUM_TABLE
 
@@ -125,6 +129,9 @@ struct Config {
     MaskStage maskStage = MaskStage::BeforeSoftmax;
     HeadSplit headSplit = HeadSplit::Transpose;
     bool paddingMask = true; // mask the keys of <pad> tokens
+    // Self: Q, K, V from the text. Cross: Q from the text, K and V from a second text
+    // (Request::crossText), as a decoder attends to its encoder.
+    AttentionKind attention = AttentionKind::Self;
 
     [[nodiscard]] int dK() const { return heads > 0 ? dModel / heads : 0; }
     bool operator==(const Config&) const = default;

@@ -14,7 +14,7 @@ namespace {
 
 Request request(std::string text, Config config)
 {
-    return Request{std::move(text), config, {}};
+    return Request{std::move(text), config, {}, {}};
 }
 
 using MatrixD = Eigen::MatrixXd;

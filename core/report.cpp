@@ -122,6 +122,7 @@ void writeConfig(JsonWriter& json, const Config& c)
     writeEnum(json, c.headSplit);
     json.key("padding-mask");
     json.value(c.paddingMask ? "on" : "off");
+    writeEnum(json, c.attention);
     json.endObject();
 }
 
@@ -143,6 +144,14 @@ std::string jsonReport(const Result& r)
     json.endArray();
     json.key("lengths");
     writeList(json, tokens.lengths);
+    // The keys' and values' tokens: the same as "tokens" in self-attention.
+    json.key("key_tokens");
+    json.beginArray();
+    for (const auto& sequence : r.keyTokens->tokens)
+        writeList(json, sequence);
+    json.endArray();
+    json.key("key_lengths");
+    writeList(json, r.keyTokens->lengths);
 
     json.key("config");
     writeConfig(json, r.config());
@@ -152,6 +161,7 @@ std::string jsonReport(const Result& r)
     for (auto [name, value] : {std::pair{"B", r.batch()},
                                {"H", r.heads()},
                                {"T", r.length()},
+                               {"T_k", r.keyLength()},
                                {"C", r.dModel()},
                                {"d_k", r.dK()}}) {
         json.key(name);
@@ -240,16 +250,26 @@ std::string textReport(const Result& r)
     const TokenBatch& tokens = *r.tokens;
     const Statistics& stats = *r.stats;
     const Config& c = r.config();
-    const int B = r.batch(), T = r.length(), C = r.dModel(), H = r.heads(), dK = r.dK();
+    const int B = r.batch(), T = r.length(), Tk = r.keyLength(), C = r.dModel(), H = r.heads(),
+              dK = r.dK();
+    const bool cross = r.isCross();
     std::string out;
 
-    out += "tokens (B=" + std::to_string(B) + ", T=" + std::to_string(T) + "):\n";
-    for (int b = 0; b < B; ++b) {
-        out += "  [" + std::to_string(b) + "] ";
-        for (int t = 0; t < T; ++t)
-            out += (t > 0 ? " | " : "") +
-                   tokens.tokens[static_cast<std::size_t>(b)][static_cast<std::size_t>(t)];
-        out += "\n";
+    auto listTokens = [&](const std::string& title, const TokenBatch& batch, int length) {
+        out += title + " (B=" + std::to_string(B) + ", T=" + std::to_string(length) + "):\n";
+        for (int b = 0; b < B; ++b) {
+            out += "  [" + std::to_string(b) + "] ";
+            for (int t = 0; t < length; ++t)
+                out += (t > 0 ? " | " : "") +
+                       batch.tokens[static_cast<std::size_t>(b)][static_cast<std::size_t>(t)];
+            out += "\n";
+        }
+    };
+    if (cross) {
+        listTokens("cross-attention, queries from", tokens, T);
+        listTokens("keys and values from", *r.keyTokens, Tk);
+    } else {
+        listTokens("tokens", tokens, T);
     }
     out += "config: d_model=" + std::to_string(C) + " heads=" + std::to_string(H) +
            " d_k=" + std::to_string(dK) + " seed=" + std::to_string(c.seed) +
@@ -261,12 +281,22 @@ std::string textReport(const Result& r)
            " mask-fill=" + std::string(spellingOf(c.maskFill)) +
            " mask-stage=" + std::string(spellingOf(c.maskStage)) +
            " head-split=" + std::string(spellingOf(c.headSplit)) +
-           " padding-mask=" + (c.paddingMask ? "on" : "off") + "\n\n";
+           " padding-mask=" + (c.paddingMask ? "on" : "off") +
+           " attention=" + std::string(spellingOf(c.attention)) + "\n\n";
 
-    out += "x        (B, T, C)      = " + shapeText({B, T, C}) + "\n";
-    out += "Q, K, V  (B, H, T, d_k) = " + shapeText({B, H, T, dK}) + "\n";
-    out += "scores   (B, H, T, T)   = " + shapeText({B, H, T, T}) + "\n";
-    out += "output   (B, T, C)      = " + shapeText({B, T, C}) + "\n\n";
+    if (cross) {
+        out += "x        (B, T_q, C)        = " + shapeText({B, T, C}) + "\n";
+        out += "y        (B, T_k, C)        = " + shapeText({B, Tk, C}) + "\n";
+        out += "Q        (B, H, T_q, d_k)   = " + shapeText({B, H, T, dK}) + "\n";
+        out += "K, V     (B, H, T_k, d_k)   = " + shapeText({B, H, Tk, dK}) + "\n";
+        out += "scores   (B, H, T_q, T_k)   = " + shapeText({B, H, T, Tk}) + "\n";
+        out += "output   (B, T_q, C)        = " + shapeText({B, T, C}) + "\n\n";
+    } else {
+        out += "x        (B, T, C)      = " + shapeText({B, T, C}) + "\n";
+        out += "Q, K, V  (B, H, T, d_k) = " + shapeText({B, H, T, dK}) + "\n";
+        out += "scores   (B, H, T, T)   = " + shapeText({B, H, T, T}) + "\n";
+        out += "output   (B, T, C)      = " + shapeText({B, T, C}) + "\n\n";
+    }
 
     out += "std before scaling: " + fixed(stats.stdScores, 4) + "\n";
     out += "std after scaling:  " + fixed(stats.stdLogits, 4) + "  (scale " +

@@ -330,8 +330,8 @@ void TestBadInput::engine()
     QFETCH(QString, message);
 
     AttentionEngine engine;
-    const Result before = engine.compute(Request{"the previous sentence", Config{}, {}});
-    const Request request{text.toStdString(), configFrom(settings), {}};
+    const Result before = engine.compute(Request{"the previous sentence", Config{}, {}, {}});
+    const Request request{text.toStdString(), configFrom(settings), {}, {}};
     try {
         const Result r = engine.compute(request);
         QVERIFY2(check != Check::Refused, "accepted, but it must be refused");
@@ -364,7 +364,7 @@ void TestBadInput::moreMemoryThanTheMachineHas()
     QVERIFY(estimatedBytes(kMaxSequences, kMaxTokens, 64, 64) > memoryLimitBytes());
     AttentionEngine engine;
     try {
-        (void)engine.compute(Request{text.toStdString(), config, {}});
+        (void)engine.compute(Request{text.toStdString(), config, {}, {}});
         QFAIL("accepted, but it needs more memory than the machine has");
     } catch (const InputError& error) {
         QVERIFY2(QString::fromUtf8(error.what()).contains("GiB of memory"), error.what());

@@ -144,7 +144,8 @@ QStringList switchNames()
     ComputeOptions scratch;
     QStringList names;
     for (const Option& option : computeOptionTable(scratch, true))
-        if (option.name != "text" && option.name != "preset" && option.name != "json")
+        if (option.name != "text" && option.name != "cross-text" && option.name != "preset" &&
+            option.name != "json")
             names << QString::fromStdString(option.name);
     return names;
 }
@@ -153,7 +154,7 @@ QStringList switchNames()
 template <typename Add> void forEachEnumOption(Add&& add)
 {
     using All = std::tuple<TokenizerMode, EmbeddingMode, Positional, ScaleMode, SoftmaxAxis,
-                           MaskKind, MaskFill, MaskStage, HeadSplit>;
+                           MaskKind, MaskFill, MaskStage, HeadSplit, AttentionKind>;
     std::apply(
         [&](auto... tag) {
             (
@@ -185,6 +186,7 @@ private slots:
     void jsonConfigKeys();
     void jsonConfigSpelling_data();
     void jsonConfigSpelling();
+    void crossAttention();
     void jsonFile();
     void jsonNaN_data();
     void jsonNaN();
@@ -256,7 +258,7 @@ void TestCli::jsonArticle()
                                                    QJsonArray{"它", "的", "设计", "很好"}}));
     QCOMPARE(json["lengths"].toArray(), QJsonArray({4, 4}));
     QCOMPARE(json["shape"].toObject(),
-             QJsonObject({{"B", 2}, {"H", 1}, {"T", 4}, {"C", 16}, {"d_k", 16}}));
+             QJsonObject({{"B", 2}, {"H", 1}, {"T", 4}, {"T_k", 4}, {"C", 16}, {"d_k", 16}}));
 
     const QJsonObject stats = json["stats"].toObject();
     const double stdScores = stats["std_scores"].toDouble();
@@ -367,13 +369,55 @@ void TestCli::jsonConfigSpelling()
     QFETCH(QString, option);
     QFETCH(QString, value);
     QFETCH(QJsonValue, expected);
-    const Run run = attnscope({"compute", "--text", "a b\nc", "--d-model", "8", "--heads", "2",
-                               "--" + option, value, "--json", "-"});
+    QStringList arguments{"compute", "--text",      "a b\nc", "--d-model", "8", "--heads",
+                          "2",       "--" + option, value,    "--json",    "-"};
+    if (option == "attention" && value == "cross")
+        arguments << "--cross-text"
+                  << "x y z"; // it needs the keys' text
+    const Run run = attnscope(arguments);
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QByteArray problem;
     const QJsonObject json = parse(run.out, &problem).object();
     QVERIFY2(problem.isEmpty(), problem.constData());
     QCOMPARE(json["config"].toObject().value(option), expected);
+}
+
+void TestCli::crossAttention()
+{
+    // Queries from --text (5 tokens), keys and values from --cross-text (3): every
+    // weight matrix is T_q × T_k, its rows sum to 1, and the keys' tokens are reported.
+    const Run run =
+        attnscope({"compute", "--text", "the cat sat on mats", "--cross-text", "猫 坐 垫子",
+                   "--tokenizer", "spaces", "--heads", "2", "--json", "-"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QByteArray problem;
+    const QJsonObject json = parse(run.out, &problem).object();
+    QVERIFY2(problem.isEmpty(), problem.constData());
+    QCOMPARE(json["config"].toObject()["attention"].toString(), QString("cross"));
+    QCOMPARE(json["key_tokens"].toArray(), QJsonArray({QJsonArray{"猫", "坐", "垫子"}}));
+    QCOMPARE(json["shape"].toObject()["T"].toInt(), 5);
+    QCOMPARE(json["shape"].toObject()["T_k"].toInt(), 3);
+    const QJsonArray heads = json["heads"].toArray();
+    QCOMPARE(heads.size(), 2);
+    for (const QJsonValue& head : heads) {
+        const QJsonArray weights = head["weights"].toArray();
+        QCOMPARE(weights.size(), 5);
+        for (const QJsonValue& row : weights) {
+            QCOMPARE(row.toArray().size(), 3);
+            double sum = 0;
+            for (const QJsonValue& w : row.toArray())
+                sum += w.toDouble();
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+    }
+    // The text report names both sentences and the rectangular shapes.
+    const Run text = attnscope({"compute", "--text", "the cat sat on mats", "--cross-text",
+                                "猫 坐 垫子", "--tokenizer", "spaces", "--heads", "2"});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    const QString report = QString::fromUtf8(text.out);
+    QVERIFY2(report.contains("keys and values from (B=1, T=3):\n  [0] 猫 | 坐 | 垫子"),
+             qPrintable(report));
+    QVERIFY2(report.contains("scores   (B, H, T_q, T_k)   = (1, 2, 5, 3)"), qPrintable(report));
 }
 
 void TestCli::jsonFile()
@@ -516,6 +560,17 @@ void TestCli::badInput_data()
     QTest::newRow("bad value: --padding-mask yes") << text + QStringList{"--padding-mask", "yes"}
                                                    << "--padding-mask must be on|off, not 'yes'";
 
+    QTest::newRow("--attention cross without --cross-text")
+        << text + QStringList{"--attention", "cross"}
+        << "cross-attention needs the keys' and values' text: give it with --cross-text";
+    QTest::newRow("--cross-text blank")
+        << text + QStringList{"--cross-text", " \t"} << "give it with --cross-text";
+    QTest::newRow("--cross-text with --mask causal")
+        << text + QStringList{"--cross-text", "a b", "--mask", "causal"}
+        << "a causal mask has no meaning in cross-attention";
+    QTest::newRow("--cross-text of 2 lines for 3")
+        << QStringList{"compute", "--text", "a\nb\nc", "--cross-text", "x\ny"}
+        << "the keys' and values' text has 2 lines and the queries' text 3";
     QTest::newRow("--heads 3 --d-model 16") << text + QStringList{"--heads", "3", "--d-model", "16"}
                                             << "heads (3) must divide d_model (16)";
     QTest::newRow("--heads 32 --d-model 16")

@@ -131,24 +131,25 @@ Table checkCsvMatches(const Result& r, const std::string& csv)
         auto parsed = parseCsv(std::string_view(csv).substr(kBom.size()));
         QVERIFY2(parsed, "the CSV is not well-formed RFC 4180");
         table = std::move(*parsed);
-        const int B = r.batch(), H = r.heads(), T = r.length();
-        QCOMPARE(table.size(), std::size_t(B) * H * T * T + 1);
+        const int B = r.batch(), H = r.heads(), Tq = r.length(), Tk = r.keyLength();
+        QCOMPARE(table.size(), std::size_t(B) * H * Tq * Tk + 1);
         QCOMPARE(table[0], (std::vector<std::string>{"b", "h", "i", "j", "query", "key", "score",
                                                      "logit", "weight"}));
         std::size_t row = 1;
         for (int b = 0; b < B; ++b)
             for (int h = 0; h < H; ++h)
-                for (int i = 0; i < T; ++i)
-                    for (int j = 0; j < T; ++j, ++row) {
+                for (int i = 0; i < Tq; ++i)
+                    for (int j = 0; j < Tk; ++j, ++row) {
                         const auto& f = table[row];
                         const QByteArray where = QByteArray("row ") + QByteArray::number(row);
                         QVERIFY2(f.size() == kColumns, where.constData());
                         QVERIFY2(f[0] == std::to_string(b) && f[1] == std::to_string(h) &&
                                      f[2] == std::to_string(i) && f[3] == std::to_string(j),
                                  where.constData());
-                        const auto& tokens = r.tokens->tokens[std::size_t(b)];
-                        QVERIFY2(unguard(f[4]) == tokens[std::size_t(i)], where.constData());
-                        QVERIFY2(unguard(f[5]) == tokens[std::size_t(j)], where.constData());
+                        const auto& queries = r.tokens->tokens[std::size_t(b)];
+                        const auto& keys = r.keyTokens->tokens[std::size_t(b)];
+                        QVERIFY2(unguard(f[4]) == queries[std::size_t(i)], where.constData());
+                        QVERIFY2(unguard(f[5]) == keys[std::size_t(j)], where.constData());
                         const std::array<float, 3> expected{r.scores->at(b, h)(i, j),
                                                             r.logits->at(b, h)(i, j),
                                                             r.weights->at(b, h)(i, j)};
@@ -269,6 +270,12 @@ void TestExporters::csvMatchesEngine_data()
     QTest::newRow("causal after softmax, scale=none, tau=0.25") << after << false;
     Request chinese = smallRequest("小猫坐在垫子上，因为它很累。");
     QTest::newRow("Chinese, auto tokenizer") << chinese << false;
+    // T_q = 6 queries from the text, T_k = 3 keys from the second: query labels from
+    // the one, key labels from the other.
+    Request cross = smallRequest("the cat sat on the mat\nit was tired");
+    cross.config.attention = AttentionKind::Cross;
+    cross.crossText = "猫 在 垫子";
+    QTest::newRow("cross-attention, T_q=6, T_k=3") << cross << false;
 }
 
 void TestExporters::csvMatchesEngine()
@@ -326,6 +333,7 @@ void TestExporters::csvHostileTokens()
         TokenBatch tokens = *r.tokens;
         tokens.tokens[0][0] = token;
         r.tokens = std::make_shared<const TokenBatch>(std::move(tokens));
+        r.keyTokens = r.tokens; // self-attention: one batch of tokens
     }
 
     const Table table = checkCsvMatches(r, csvReport(r));
@@ -395,6 +403,13 @@ void TestExporters::npyMatchesEngine_data()
         r.config.tokenizer = TokenizerMode::Spaces;
         return r;
     }();
+    QTest::newRow("cross-attention, (2, 2, 6, 4)") << [] {
+        Request r = smallRequest("the cat sat on the mat\nit was tired");
+        r.config.attention = AttentionKind::Cross;
+        r.crossText = "a b c d\ne f";
+        r.config.tokenizer = TokenizerMode::Spaces;
+        return r;
+    }();
 }
 
 void TestExporters::npyMatchesEngine()
@@ -407,16 +422,16 @@ void TestExporters::npyMatchesEngine()
     const auto header = parseNpyHeader(npy);
     if (!header)
         return;
-    const int B = r.batch(), H = r.heads(), T = r.length();
-    QCOMPARE(header->shape, (std::vector<long long>{B, H, T, T}));
-    QCOMPARE(npy.size(), header->dataOffset + std::size_t(B) * H * T * T * sizeof(float));
+    const int B = r.batch(), H = r.heads(), Tq = r.length(), Tk = r.keyLength();
+    QCOMPARE(header->shape, (std::vector<long long>{B, H, Tq, Tk}));
+    QCOMPARE(npy.size(), header->dataOffset + std::size_t(B) * H * Tq * Tk * sizeof(float));
 
     // Bit for bit, NaN payloads included: little-endian float32 in C order.
     const char* data = npy.data() + header->dataOffset;
     for (int b = 0; b < B; ++b)
         for (int h = 0; h < H; ++h)
-            for (int i = 0; i < T; ++i)
-                for (int j = 0; j < T; ++j, data += 4) {
+            for (int i = 0; i < Tq; ++i)
+                for (int j = 0; j < Tk; ++j, data += 4) {
                     const std::uint32_t bits = std::uint32_t(std::uint8_t(data[0])) |
                                                std::uint32_t(std::uint8_t(data[1])) << 8 |
                                                std::uint32_t(std::uint8_t(data[2])) << 16 |

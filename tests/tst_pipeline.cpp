@@ -39,7 +39,7 @@ Result compute(const Request& request)
 
 Request requestOf(const std::string& text, Config config)
 {
-    return Request{text, config, {}};
+    return Request{text, config, {}, {}};
 }
 
 bool same(float a, float b)

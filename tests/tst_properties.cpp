@@ -54,7 +54,7 @@ struct Case {
             for (std::size_t t = 0; t < line.size(); ++t)
                 text += (t ? " " : "") + line[t];
         }
-        return {text, config, {}};
+        return {text, config, {}, {}};
     }
 };
 

@@ -234,6 +234,7 @@ std::optional<attn::Config> readConfig(const QJsonObject& json, QString& error)
     read(config.maskFill, "mask_fill");
     read(config.maskStage, "mask_stage");
     read(config.headSplit, "head_split");
+    read(config.attention, "attention");
     for (const char* key : {"scale", "axis", "mask", "mask_fill", "mask_stage", "head_split"})
         if (!json.contains(QLatin1String(key))) {
             error = QStringLiteral("config key %1 is missing").arg(QLatin1String(key));
@@ -297,6 +298,7 @@ void TestReference::fixtureCoversEverySwitch()
     coversAll(attn::MaskFill{}, "mask_fill");
     coversAll(attn::MaskStage{}, "mask_stage");
     coversAll(attn::HeadSplit{}, "head_split");
+    coversAll(attn::AttentionKind{}, "attention");
     QVERIFY2(missing.isEmpty(),
              qPrintable(QStringLiteral("no case has ") + missing.join(QLatin1String(", "))));
 }
@@ -318,8 +320,11 @@ void TestReference::matchesTorch()
     const std::optional<attn::Config> config =
         readConfig(reference[QLatin1String("config")].toObject(), error);
     QVERIFY2(config, qPrintable(error));
-    const attn::Request request{
-        reference[QLatin1String("text")].toString().toStdString(), *config, {}};
+    const attn::Request request{reference[QLatin1String("text")].toString().toStdString(),
+                                *config,
+                                {},
+                                reference[QLatin1String("cross_text")].toString().toStdString()};
+    const bool cross = config->attention == attn::AttentionKind::Cross;
 
     attn::AttentionEngine engine;
     attn::Result result;
@@ -337,6 +342,16 @@ void TestReference::matchesTorch()
     for (const QJsonValue& length : shape[QLatin1String("lengths")].toArray())
         lengths.push_back(length.toInt());
     QCOMPARE(result.tokens->lengths, lengths);
+    if (cross) {
+        QCOMPARE(result.keyLength(), shape[QLatin1String("T_k")].toInt());
+        std::vector<int> keyLengths;
+        for (const QJsonValue& length : shape[QLatin1String("key_lengths")].toArray())
+            keyLengths.push_back(length.toInt());
+        QCOMPARE(result.keyTokens->lengths, keyLengths);
+    } else {
+        QCOMPARE(result.keyTokens, result.tokens); // one object in self-attention
+        QCOMPARE(result.xKeys, result.x);
+    }
 
     const QJsonObject tensors = reference[QLatin1String("tensors")].toObject();
     QStringList failures;
@@ -353,6 +368,8 @@ void TestReference::matchesTorch()
 
     // Random draws: bit for bit.
     check("x", flatten(*result.x), Match::BitExact);
+    if (cross)
+        check("y", flatten(*result.xKeys), Match::BitExact);
     const attn::Projection& projection = *result.projection;
     const std::pair<const char*, const attn::Linear*> layers[] = {{"wq", &projection.wq},
                                                                   {"wk", &projection.wk},

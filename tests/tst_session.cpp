@@ -146,6 +146,7 @@ void TestSession::roundTrip_data()
     addEnumRows<MaskFill>([](Config& c, MaskFill v) { c.maskFill = v; });
     addEnumRows<MaskStage>([](Config& c, MaskStage v) { c.maskStage = v; });
     addEnumRows<HeadSplit>([](Config& c, HeadSplit v) { c.headSplit = v; });
+    addEnumRows<AttentionKind>([](Config& c, AttentionKind v) { c.attention = v; });
 
     auto with = [](auto edit) {
         Session s = baseSession();
@@ -175,6 +176,12 @@ void TestSession::roundTrip_data()
                          "<b>&amp;</b>\n";
     });
     QTest::newRow("text: empty") << with([](Session& s) { s.request.text.clear(); });
+    QTest::newRow("cross-attention with its second text") << with([](Session& s) {
+        s.request.config.attention = AttentionKind::Cross;
+        s.request.crossText = "猫 坐 在 垫子 上\nline two";
+    });
+    QTest::newRow("self-attention keeps a second text")
+        << with([](Session& s) { s.request.crossText = "kept for the switch back"; });
     QTest::newRow("overrides") << with([](Session& s) {
         std::vector<float> v(16);
         for (std::size_t k = 0; k < v.size(); ++k)
@@ -294,6 +301,12 @@ void TestSession::acceptsHandWrittenFiles_data()
     QTest::newRow("view with one key")
         << edited(setRoot(u"view"_s, QJsonObject{{u"annotate"_s, false}}))
         << with([](Session& s) { s.view.annotate = false; });
+    QTest::newRow("older file without attention or cross_text is self-attention")
+        << edited([](QJsonObject& root) {
+               setIn(u"config"_s, u"attention"_s, kRemoved)(root);
+               root.remove(u"cross_text"_s);
+           })
+        << base;
     QTest::newRow("older file without margin-sums shows no sums")
         << edited(setIn(u"view"_s, u"margin-sums"_s, kRemoved)) << base;
     QTest::newRow("margin-sums true") << edited(setIn(u"view"_s, u"margin-sums"_s, true))
@@ -377,6 +390,13 @@ void TestSession::rejects_data()
             << QStringList{u"config."_s + latin1(option), u'"' + value + u'"'};
     };
     badEnum(EnumTable<SoftmaxAxis>::option, u"rows"_s);
+    badEnum(EnumTable<AttentionKind>::option, u"both"_s);
+    QTest::newRow("cross_text is a number")
+        << edited(setRoot(u"cross_text"_s, 7)) << QStringList{u"\"cross_text\""_s, u"a string"_s};
+    QTest::newRow("cross-attention with a causal mask") << edited([](QJsonObject& root) {
+        setIn(u"config"_s, u"attention"_s, u"cross"_s)(root);
+        setIn(u"config"_s, u"mask"_s, u"causal"_s)(root);
+    }) << QStringList{u"causal mask has no meaning in cross-attention"_s};
     badEnum(EnumTable<ScaleMode>::option, u"Sqrt-Dk"_s);
     badEnum(EnumTable<MaskFill>::option, u"-1e10"_s);
     badEnum(EnumTable<HeadSplit>::option, u""_s);

@@ -574,7 +574,7 @@ void TestStatistics::warnings_data()
     QTest::addColumn<QString>("lastArgument"); // of the first warning; empty: not checked
     QTest::addColumn<bool>("nan");             // whether any weight is NaN
 
-    const Request textbook{kSentence, Config{}, {}};
+    const Request textbook{kSentence, Config{}, {}, {}};
     QTest::newRow("textbook defaults: no warnings") << textbook << QStringList() << "" << false;
 
     QTest::newRow("axis=queries") << presetRequest("wrong-axis-queries")
@@ -597,7 +597,7 @@ void TestStatistics::warnings_data()
 
     // Line 1 is "d <pad> <pad>". The padding mask hides pad keys (a key_padding_mask):
     // every query still sees a real key, so no row is fully masked on the keys axis.
-    Request padded{"a b c\nd", Config{}, {}};
+    Request padded{"a b c\nd", Config{}, {}, {}};
     padded.config.maskFill = MaskFill::NegInf;
     QTest::newRow("padding mask, fill neg-inf, axis=keys: no NaN")
         << padded << QStringList() << "" << false;

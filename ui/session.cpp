@@ -228,6 +228,7 @@ QJsonObject configToJson(const Config& c)
     putEnum(c.maskStage);
     putEnum(c.headSplit);
     o.insert(QStringLiteral("padding-mask"), c.paddingMask ? u"on"_s : u"off"_s);
+    putEnum(c.attention);
     return o;
 }
 
@@ -260,6 +261,9 @@ Config configFromJson(const QJsonObject& o)
     else
         failType(u"config.padding-mask"_s,
                  QCoreApplication::translate("Session", "\"on\" or \"off\""), padding);
+    // Added to format 1 with cross-attention; files written before it are self-attention.
+    if (o.contains(keyOf<AttentionKind>()))
+        c.attention = enumAt<AttentionKind>(o);
 
     if (const std::string problem = validate(c); !problem.empty())
         //: %1 is the engine's description of the problem (in English).
@@ -386,6 +390,8 @@ Session parseSession(const QByteArray& json)
     session.request.text = stringAt(require(root, u"text"_s, u"text"_s), u"text"_s).toStdString();
     session.request.config =
         configFromJson(objectAt(require(root, u"config"_s, u"config"_s), u"config"_s));
+    if (const QJsonValue cross = root.value(u"cross_text"); !cross.isUndefined())
+        session.request.crossText = stringAt(cross, u"cross_text"_s).toStdString();
     if (const QJsonValue overrides = root.value(u"embedding_overrides"); !overrides.isUndefined())
         session.request.embeddingOverrides = overridesFromJson(
             objectAt(overrides, u"embedding_overrides"_s), session.request.config.dModel);
@@ -416,6 +422,7 @@ QByteArray sessionToJson(const Session& session)
         {u"format"_s, kFormat},
         {u"version"_s, kSessionVersion},
         {u"text"_s, QString::fromStdString(r.text)},
+        {u"cross_text"_s, QString::fromStdString(r.crossText)},
         {u"config"_s, configToJson(r.config)},
         {u"embedding_overrides"_s, overrides},
         {u"view"_s, viewToJson(session.view)},

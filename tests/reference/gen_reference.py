@@ -21,6 +21,12 @@ The file is a JSON list of cases:
                  "merged": (B,T,C) heads concatenated, "output": (B,T,C) O},
      "std_scores": torch.std(S), "std_logits": torch.std(S * scale / tau)}
 
+Cross-attention cases ("attention": "cross") carry "cross_text" as well: the keys'
+and values' text, one line for every sequence or one per line of "text". Their program
+draws y = torch.randn(B, T_k, C) right after x, projects Q from x and K, V from y, and
+masks the keys of y's pad tokens; their shape has "T_k" and "key_lengths" and their
+tensors "y". A causal mask is never combined with cross-attention.
+
 "logits" is what goes into the softmax: masked_fill(L, M, fill) for the stage
 "before-softmax", the unmasked L for "after-softmax". Both stds are taken before
 masking. Every float is a float32 value written with repr() of the equal double, so
@@ -51,6 +57,7 @@ BASE = {
     "mask_stage": "before-softmax",
     "head_split": "transpose",
     "padding_mask": True,
+    "attention": "self",
 }
 FIXED = {"tokenizer": "spaces", "embedding": "torch", "positional": "none"}
 
@@ -63,38 +70,50 @@ TEXT_PAD3 = "a b c d e f\ng h\ni j k l"  # lengths 6, 2, 4
 TEXT_SHORT = "a\nb"  # T = 1
 
 
-def reference(text, cfg):
+def reference(text, cfg, cross_text=None):
     """The reference program; returns the tensors and the figures of one case."""
     lines = [line.split() for line in text.split("\n") if line.split()]
     lengths = torch.tensor([len(tokens) for tokens in lines])
     B, T = len(lines), int(lengths.max())
+    cross = cfg["attention"] == "cross"
+    if cross:
+        assert cfg["mask"] == "none", "no causal mask in cross-attention"
+        key_lines = [line.split() for line in cross_text.split("\n") if line.split()]
+        if len(key_lines) == 1:
+            key_lines = key_lines * B  # one line serves every sequence
+        assert len(key_lines) == B
+        key_lengths = torch.tensor([len(tokens) for tokens in key_lines])
+    else:
+        key_lengths = lengths
+    Tk = int(key_lengths.max())
     C, H = cfg["d_model"], cfg["heads"]
     d_k = C // H
     tau = cfg["temperature"]
 
     torch.manual_seed(cfg["seed"])
     x = torch.randn(B, T, C)  # embedding mode "torch"
+    y = torch.randn(B, Tk, C) if cross else x  # the keys' and values' sequence
     Wq, Wk, Wv, Wo = (nn.Linear(C, C) for _ in range(4))  # drawn in this order
 
-    def split(t):
+    def split(t, length):
         if cfg["head_split"] == "transpose":
-            return t.view(B, T, H, d_k).transpose(1, 2)
-        return t.view(B, H, T, d_k)  # the classic bug
+            return t.view(B, length, H, d_k).transpose(1, 2)
+        return t.view(B, H, length, d_k)  # the classic bug
 
     with torch.no_grad():
-        q, k, v = Wq(x), Wk(x), Wv(x)
-        Q, K, V = split(q), split(k), split(v)
-        S = Q @ K.transpose(-2, -1)  # (B,H,T,T)
+        q, k, v = Wq(x), Wk(y), Wv(y)
+        Q, K, V = split(q, T), split(k, Tk), split(v, Tk)
+        S = Q @ K.transpose(-2, -1)  # (B,H,T,T_k)
         scale = {"sqrt-dk": 1 / math.sqrt(d_k), "none": 1, "sqrt-dmodel": 1 / math.sqrt(C)}[
             cfg["scale"]
         ]
         L = S * scale / tau
 
-        M = torch.zeros(B, 1, T, T, dtype=torch.bool)  # true = masked
+        M = torch.zeros(B, 1, T, Tk, dtype=torch.bool)  # true = masked
         if cfg["mask"] == "causal":
             M = M | torch.triu(torch.ones(T, T, dtype=torch.bool), 1)  # key j > query i
         if cfg["padding_mask"]:
-            pad_key = torch.arange(T)[None, :] >= lengths[:, None]  # (B,T)
+            pad_key = torch.arange(Tk)[None, :] >= key_lengths[:, None]  # (B,T_k)
             M = M | pad_key[:, None, None, :]
         fill = {"neg-inf": float("-inf"), "-1e9": -1e9}[cfg["mask_fill"]]
         dim = {"keys": -1, "queries": -2, "batch": 0}[cfg["axis"]]
@@ -109,11 +128,15 @@ def reference(text, cfg):
         O = Wo(merged)
 
     tensors = {"x": x}
+    if cross:
+        tensors["y"] = y
     for name, layer in (("wq", Wq), ("wk", Wk), ("wv", Wv), ("wo", Wo)):
         tensors[name + ".weight"] = layer.weight.detach()
         tensors[name + ".bias"] = layer.bias.detach()
     tensors.update(q=q, k=k, v=v, scores=S, logits=logits, weights=P, merged=merged, output=O)
     shape = {"B": B, "T": T, "C": C, "H": H, "d_k": d_k, "lengths": lengths.tolist()}
+    if cross:
+        shape.update(T_k=Tk, key_lengths=key_lengths.tolist())
     return tensors, shape, S.std().item(), L.std().item()
 
 
@@ -226,6 +249,18 @@ def cases():
     # A wider head count and d_model.
     yield "B=2 T=7", "a b c d e f g\nh i j k l m n", {"d_model": 32, "heads": 8, "mask": "causal"}
 
+    # Cross-attention: queries from the text, keys and values from a second one, T_q ≠ T_k.
+    cross = {"attention": "cross"}
+    kv_one = ("p q r", )  # one line, every sequence
+    kv_two = ("p q r s t u v\nw x", )  # one per sequence, lengths 7 and 2
+    for overrides in ({}, {"axis": "queries"}, {"axis": "batch"}, {"scale": "none"},
+                      {"head_split": "view"}, {"mask_stage": "after-softmax"},
+                      {"padding_mask": False}, {"heads": 1, "temperature": 0.5}):
+        yield "cross B=2 T=5 T_k=3", (TEXT_2x5, ) + kv_one, dict(cross, **overrides)
+    for overrides in ({}, {"axis": "queries"}, {"axis": "queries", "mask_fill": "-1e9"},
+                      {"axis": "batch", "mask_stage": "after-softmax"}, {"head_split": "view"}):
+        yield "cross B=2 T=5 T_k=7 padded", (TEXT_PAD, ) + kv_two, dict(cross, **overrides)
+
 
 def article_check():
     """The seed article: seed 42, B=2, T=4, C=16, H=1 → std(S) 1.1888, std(S/4) 0.2972."""
@@ -248,15 +283,16 @@ def main():
     torch.set_num_threads(1)
 
     article = article_check()
-    plan = [("article B=2 T=4 heads=1", TEXT_2x4, article)]
+    plan = [("article B=2 T=4 heads=1", (TEXT_2x4, None), article)]
     for tag, text, overrides in cases():
         cfg = dict(BASE, **overrides)
-        plan.append((case_name(tag, cfg), text, cfg))
+        texts = text if isinstance(text, tuple) else (text, None)
+        plan.append((case_name(tag, cfg), texts, cfg))
 
     out = []
-    for name, text, cfg in plan:
-        tensors, shape, std_s, std_l = reference(text, cfg)
-        out.append({
+    for name, (text, cross_text), cfg in plan:
+        tensors, shape, std_s, std_l = reference(text, cfg, cross_text)
+        case = {
             "name": name,
             "text": text,
             "config": dict(cfg, **FIXED),
@@ -264,7 +300,10 @@ def main():
             "tensors": {key: to_json(value) for key, value in tensors.items()},
             "std_scores": encode(std_s),
             "std_logits": encode(std_l),
-        })
+        }
+        if cross_text is not None:
+            case["cross_text"] = cross_text
+        out.append(case)
 
     names = [case["name"] for case in out]
     assert len(names) == len(set(names)), "case names must be unique"
@@ -274,7 +313,8 @@ def main():
                         ("mask_fill", ("neg-inf", "-1e9")),
                         ("mask_stage", ("before-softmax", "after-softmax")),
                         ("head_split", ("transpose", "view")),
-                        ("padding_mask", (True, False))):
+                        ("padding_mask", (True, False)),
+                        ("attention", ("self", "cross"))):
         for value in values:
             assert any(case["config"][key] == value for case in out), (key, value)
 
