@@ -11,7 +11,8 @@ Config withSwitches(Config shared, const Config& switches)
     shared.scale = switches.scale;
     shared.temperature = switches.temperature;
     shared.axis = switches.axis;
-    shared.mask = switches.mask;
+    // No causal mask in cross-attention: validate() refuses it.
+    shared.mask = shared.attention == AttentionKind::Cross ? MaskKind::None : switches.mask;
     shared.maskFill = switches.maskFill;
     shared.maskStage = switches.maskStage;
     shared.headSplit = switches.headSplit;

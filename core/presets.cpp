@@ -84,6 +84,95 @@ std::vector<float> designAntecedent(const Config& config, const std::vector<std:
     return values;
 }
 
+// Cross-attention as a translation decoder uses it: the vectors of the source words (the
+// keys) are designed so that each target word's query (the rows) gives its aligned source
+// words kAlignedShare of its weight together, in every head.
+//
+// For a key x_j the logit of query i in head h is linear in x_j, as in designAntecedent:
+//     l_ih(x_j) = scale · q_ih · (W_k^h x_j + b_k^h).
+// The target is t_i for the keys aligned with query i and 0 for the others, so that the
+// n_i aligned keys of the T_k share e^t_i·n_i / (e^t_i·n_i + T_k − n_i) = kAlignedShare:
+//     e^t_i = kAlignedShare (T_k − n_i) / ((1 − kAlignedShare) n_i).
+// That is H·T_q equations in C unknowns per key, solved for the shortest x_j.
+constexpr double kAlignedShare = 0.8;
+
+std::map<std::string, std::vector<float>>
+designAlignment(const Config& config, const std::vector<std::string>& queries,
+                const std::vector<std::string>& keys, const std::vector<std::vector<int>>& aligned)
+{
+    const int C = config.dModel, H = config.heads, dK = config.dK();
+    const int Tq = static_cast<int>(queries.size()), Tk = static_cast<int>(keys.size());
+    const double scale = scaleFactor(config) / config.temperature;
+
+    // 1. The layers, as engine.cpp draws them in mode "table": W_q first, then W_k.
+    TorchGenerator generator(config.seed);
+    const Linear wq = generator.linear(C, C);
+    const Linear wk = generator.linear(C, C);
+
+    // 2. One equation per (query i, head h): g_ihᵀ x = target − scale · q_ih · b_k^h.
+    MatrixD g(H * Tq, C);
+    VectorD offset(H * Tq);
+    std::vector<double> alignedTarget(static_cast<std::size_t>(Tq));
+    for (int i = 0; i < Tq; ++i) {
+        const VectorD x =
+            tokenVector(config.seed, queries[static_cast<std::size_t>(i)], C).cast<double>();
+        const VectorD q = wq.weight.cast<double>() * x + wq.bias.cast<double>();
+        // n: how many keys are aligned with query i.
+        const auto n = static_cast<int>(
+            std::count_if(aligned.begin(), aligned.end(), [i](const std::vector<int>& rows) {
+                return std::find(rows.begin(), rows.end(), i) != rows.end();
+            }));
+        alignedTarget[static_cast<std::size_t>(i)] =
+            n > 0 ? std::log(kAlignedShare * (Tk - n) / ((1.0 - kAlignedShare) * n)) : 0.0;
+        for (int h = 0; h < H; ++h) {
+            const VectorD qh = q.segment(h * dK, dK);
+            const MatrixD wkh = wk.weight.middleRows(h * dK, dK).cast<double>();
+            const VectorD bkh = wk.bias.segment(h * dK, dK).cast<double>();
+            g.row(h * Tq + i) = scale * (wkh.transpose() * qh).transpose();
+            offset(h * Tq + i) = scale * qh.dot(bkh);
+        }
+    }
+
+    // 3. Each key's shortest vector.
+    const Eigen::LDLT<MatrixD> gram(g * g.transpose());
+    std::map<std::string, std::vector<float>> vectors;
+    for (int j = 0; j < Tk; ++j) {
+        VectorD target = -offset;
+        for (int i : aligned[static_cast<std::size_t>(j)])
+            for (int h = 0; h < H; ++h)
+                target(h * Tq + i) += alignedTarget[static_cast<std::size_t>(i)];
+        const VectorD x = g.transpose() * gram.solve(target);
+        std::vector<float>& values = vectors[keys[static_cast<std::size_t>(j)]];
+        for (int c = 0; c < C; ++c)
+            values.push_back(static_cast<float>(x(c)));
+    }
+    return vectors;
+}
+
+// A decoder writing Chinese attends to the English source: 我 → I, 爱 → love,
+// 机器学习 → machine and learning. T_q = 3 rows, T_k = 4 columns.
+Request crossAttention()
+{
+    Config config;
+    config.tokenizer = TokenizerMode::Spaces;
+    config.seed = 42;
+    config.dModel = 16;
+    config.heads = 2;
+    config.embedding = EmbeddingMode::Table;
+    config.positional = Positional::None;
+    config.attention = AttentionKind::Cross;
+
+    const std::string target = "我 爱 机器学习";
+    const std::string source = "I love machine learning";
+    Request lesson = request(target, config);
+    lesson.crossText = source;
+    // The query rows each key is aligned with: I ← 我, love ← 爱, machine, learning ← 机器学习.
+    lesson.embeddingOverrides =
+        designAlignment(config, tokenizeLine(target, config.tokenizer),
+                        tokenizeLine(source, config.tokenizer), {{0}, {1}, {2}, {2}});
+    return lesson;
+}
+
 // A coreference lesson on `text` (one line, tokens separated by spaces): `pronoun`'s row puts
 // kCoreferenceWeight on `antecedent` in every head, by design.
 constexpr double kCoreferenceWeight = 0.8;
@@ -165,6 +254,9 @@ std::vector<Preset> makePresets()
                     "a softmax slice with every entry masked: NaN with -inf, uniform with -1e9",
                     request("The cat sat on the mat .\nThe cat slept .", fullyMasked)});
 
+    list.push_back({"cross-attention",
+                    "queries from 我 爱 机器学习, keys and values from \"I love machine learning\"",
+                    crossAttention()});
     list.push_back({"coreference",
                     "exercise 3: a designed vector for 猫 draws 它's attention to 猫 in every head",
                     coreference("猫 坐 在 垫子 上 因为 它 累 了", "它", "猫")});

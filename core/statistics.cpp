@@ -83,8 +83,9 @@ double unbiasedStd(std::span<const Matrix> matrices, float scale, float tau)
 HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, const Matrix& weights,
                               const MaskMatrix& masked)
 {
-    // scores, weights, masked: (T, T); row i is query i, column j key j.
-    const Eigen::Index T = weights.rows();
+    // scores, weights, masked: (T_q, T_k); row i is query i, column j key j.
+    const Eigen::Index T = weights.rows();  // T_q
+    const Eigen::Index Tk = weights.cols(); // T_k (= T_q in self-attention)
     HeadStatistics s;
     s.scoreMoments = moments(scores);
     s.logitMoments = moments(scores, scale, tau);
@@ -99,8 +100,8 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
     s.rowMax.assign(static_cast<std::size_t>(T), 0.0f);
     s.jacobianNorm.assign(static_cast<std::size_t>(T), 0.0);
 
-    Eigen::ArrayXd p(T);  // one row of P, in double for the sums
-    Eigen::ArrayXf pf(T); // and in float for the logarithm, which Eigen vectorises
+    Eigen::ArrayXd p(Tk);  // one row of P, in double for the sums
+    Eigen::ArrayXf pf(Tk); // and in float for the logarithm, which Eigen vectorises
     for (Eigen::Index i = 0; i < T; ++i) {
         const auto row = static_cast<std::size_t>(i);
         // 1. Sums of p, p², p³, the entropy and the extremes of the row, as whole-row
@@ -123,7 +124,7 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
         double entropy =
             -(pf > 0.0f).select(pf * pf.log(), 0.0f).template cast<double>().sum() / std::log(2.0);
         const float rowMax = weights.row(i).maxCoeff();
-        const int unmasked = static_cast<int>(T - masked.row(i).count());
+        const int unmasked = static_cast<int>(Tk - masked.row(i).count());
         s.rowSums[row] = sum;
         s.rowMax[row] = hasNaN ? std::numeric_limits<float>::quiet_NaN() : rowMax;
         // A row that is not a distribution (softmax over another axis, mask after it) is

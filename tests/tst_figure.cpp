@@ -8,6 +8,7 @@
 #include "exporters.h"
 #include "figure.h"
 #include "heatmapgrid.h"
+#include "presets.h"
 #include "report.h"
 
 #include <QDir>
@@ -201,6 +202,12 @@ void TestFigure::caption_data()
     Request hot = request(kChinese);
     hot.config.temperature = 0.25f;
     QTest::newRow("temperature") << hot << 0 << "τ 0.25" << false;
+    Request cross = request(QStringLiteral("the cat sat\nit was tired"));
+    cross.config.attention = AttentionKind::Cross;
+    cross.config.mask = MaskKind::None; // request() sets a causal mask
+    cross.crossText = "猫 坐 在 垫子 上";
+    QTest::newRow("cross-attention names both lengths")
+        << cross << 0 << "cross-attention: T_q 3 × T_k 5 · d_model 64" << false;
     QTest::newRow("second sequence of two")
         << request(QStringLiteral("the cat sat\nit was tired")) << 1 << "sequence 2 of 2" << false;
 }
@@ -402,6 +409,11 @@ void TestFigure::svg_data()
     QTest::newRow("a title like the generator's placeholder")
         << request(kChinese) << QStringLiteral("attnscope-figure-title")
         << QStringLiteral("attnscope-figure-title") << QStringList{"我"};
+    // Cross-attention: the query labels from the one text, the key labels from the other.
+    QTest::newRow("cross-attention preset")
+        << findPreset("cross-attention")->request << QStringLiteral("Cross-attention")
+        << QStringLiteral("Cross-attention")
+        << QStringList{"我", "爱", "机器学习", "I", "love", "machine", "learning"};
 }
 
 void TestFigure::svg()

@@ -7,12 +7,14 @@
 #include "presetpanel.h"
 #include "sessionfiles.h"
 #include "statisticspanel.h"
+#include "tokenchips.h"
 
 #include <QtTest>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -50,6 +52,7 @@ private slots:
     void cleanup();
     void opensWithTheExampleComputed();
     void typingUpdatesChipsAndHeatmaps();
+    void crossAttentionThroughTheWindow();
     void eachSwitchReachesTheEngine_data();
     void eachSwitchReachesTheEngine();
     void headsOfferedAreDivisors();
@@ -124,6 +127,57 @@ void TestMainWindow::typingUpdatesChipsAndHeatmaps()
     edit->insertPlainText(QStringLiteral("\n它很好"));
     QTRY_COMPARE(w->lastResult().batch(), 2);
     QCOMPARE(w->lastResult().tokens->lengths, std::vector<int>({6, 2}));
+}
+
+void TestMainWindow::crossAttentionThroughTheWindow()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    auto* attention = child<QComboBox>(w, "attentionCombo");
+    auto* crossEdit = child<QPlainTextEdit>(w, "crossEdit");
+    auto* causal = child<QCheckBox>(w, "causalCheck");
+    auto* note = child<QLabel>(w, "crossNote");
+    QVERIFY(!crossEdit->isVisible()); // self-attention: one text
+    auto* tokenizer = child<QComboBox>(w, "tokenizerCombo");
+    tokenizer->setCurrentIndex(tokenizer->findData(int(attn::TokenizerMode::Spaces)));
+    child<QPlainTextEdit>(w, "sentenceEdit")->setPlainText(QStringLiteral("我 爱 机器学习"));
+    causal->setChecked(true);
+    QTRY_COMPARE(w->lastResult().config().mask, attn::MaskKind::Causal);
+
+    // Cross-attention: the second editor shows, the causal mask goes off and is disabled,
+    // and a note says why.
+    attention->setCurrentIndex(attention->findData(int(attn::AttentionKind::Cross)));
+    QVERIFY(crossEdit->isVisible());
+    QVERIFY(note->isVisible() && note->text().contains(QStringLiteral("causal")));
+    QVERIFY(!causal->isEnabled() && !causal->isChecked());
+    crossEdit->setPlainText(QStringLiteral("I love machine learning"));
+    QTRY_VERIFY(w->lastResult().isCross() && w->lastResult().keyLength() == 4);
+    const attn::Result& r = w->lastResult();
+    QVERIFY(r.isCross());
+    QCOMPARE(r.config().mask, attn::MaskKind::None);
+    QCOMPARE(r.length(), 3);
+    const HeatmapData& data = w->heatmapGrid()->view(0)->data();
+    QCOMPARE(data.weights.rows(), 3);
+    QCOMPARE(data.weights.cols(), 4);
+    QCOMPARE(data.queryLabels, QStringList({"我", "爱", "机器学习"}));
+    QCOMPARE(data.keyLabels, QStringList({"I", "love", "machine", "learning"}));
+    auto* crossChips = child<TokenChips>(w, "crossChips");
+    QCOMPARE(crossChips->tokens().length(), 4);
+    QVERIFY(crossChips->countText().contains(QStringLiteral("T_k = 4")));
+
+    // A second text of the wrong line count is refused with a message; the heatmaps stay.
+    child<QPlainTextEdit>(w, "sentenceEdit")->setPlainText(QStringLiteral("a b\nc d\ne f"));
+    crossEdit->setPlainText(QStringLiteral("x\ny"));
+    auto* chips = child<TokenChips>(w, "tokenChips");
+    QTRY_VERIFY(chips->error().contains(QStringLiteral("2 lines")));
+    QCOMPARE(w->lastResult().keyLength(), 4);
+
+    // Back to self-attention: the causal mask comes back as it was, the second text stays.
+    attention->setCurrentIndex(attention->findData(int(attn::AttentionKind::Self)));
+    QVERIFY(causal->isEnabled() && causal->isChecked());
+    QTRY_VERIFY(!w->lastResult().isCross() && w->lastResult().batch() == 3);
+    QCOMPARE(w->lastResult().config().mask, attn::MaskKind::Causal);
+    QCOMPARE(w->controlPanel()->request().crossText, std::string("x\ny"));
 }
 
 void TestMainWindow::eachSwitchReachesTheEngine_data()

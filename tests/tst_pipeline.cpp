@@ -121,7 +121,22 @@ QString expectedShape(const Result& r, PipelineStage stage)
 {
     const QString B = QString::number(r.batch()), T = QString::number(r.length()),
                   C = QString::number(r.dModel()), H = QString::number(r.heads()),
-                  dK = QString::number(r.dK());
+                  dK = QString::number(r.dK()), Tk = QString::number(r.keyLength());
+    if (r.isCross()) // queries T_q, keys and values T_k
+        switch (stage) {
+        case PipelineStage::Input:
+        case PipelineStage::Concat:
+        case PipelineStage::Output:
+            return QStringLiteral("(B, T_q, C) = (%1, %2, %3)").arg(B, T, C);
+        case PipelineStage::Queries:
+        case PipelineStage::HeadOutput:
+            return QStringLiteral("(B, H, T_q, d_k) = (%1, %2, %3, %4)").arg(B, H, T, dK);
+        case PipelineStage::Keys:
+        case PipelineStage::Values:
+            return QStringLiteral("(B, H, T_k, d_k) = (%1, %2, %3, %4)").arg(B, H, Tk, dK);
+        default:
+            return QStringLiteral("(B, H, T_q, T_k) = (%1, %2, %3, %4)").arg(B, H, T, Tk);
+        }
     switch (stage) {
     case PipelineStage::Input:
     case PipelineStage::Concat:
@@ -218,6 +233,12 @@ void TestPipeline::addConfigs()
     nan.axis = SoftmaxAxis::Batch;
     QTest::newRow("causal, axis=batch: NaN above the diagonal") << requestOf(twoLines, nan);
     QTest::newRow("article preset") << findPreset("article")->request;
+    QTest::newRow("cross-attention preset, 3 x 4") << findPreset("cross-attention")->request;
+    Request cross = requestOf(twoLines, batch); // T_q = 6, T_k = 3 and 1 (padded)
+    cross.config.attention = AttentionKind::Cross;
+    cross.config.headSplit = HeadSplit::View;
+    cross.crossText = "a b c\nd";
+    QTest::newRow("cross, axis=batch, view split, padded keys") << cross;
 }
 
 void TestPipeline::tilesMatchTheEngine_data()
@@ -277,11 +298,11 @@ void TestPipeline::explanationNumbers()
     QFETCH(Request, request);
     const Result result = compute(request);
     const Config& config = result.config();
-    const int B = result.batch(), T = result.length();
+    const int B = result.batch(), T = result.length(), Tk = result.keyLength();
     for (int b = 0; b < B; ++b)
         for (int h = 0; h < result.heads(); ++h)
             for (int i = 0; i < T; ++i)
-                for (int j = 0; j < T; ++j) {
+                for (int j = 0; j < Tk; ++j) {
                     const CellExplanation e = explainCell(result, b, h, i, j);
                     const QByteArray where = "[" + QByteArray::number(b) + "][" +
                                              QByteArray::number(h) + "][" + QByteArray::number(i) +
@@ -311,7 +332,9 @@ void TestPipeline::explanationNumbers()
                                      " instead of " + QByteArray::number(logit, 'g', 9));
 
                     // 3. The softmax runs over the axis's slice; its quotient is the weight.
-                    const int expectedSize = config.axis == SoftmaxAxis::Batch ? B : T;
+                    const int expectedSize = config.axis == SoftmaxAxis::Batch  ? B
+                                             : config.axis == SoftmaxAxis::Keys ? Tk
+                                                                                : T;
                     QCOMPARE(int(e.slice.size()), expectedSize);
                     const SoftmaxTerm& self = e.slice[std::size_t(e.position)];
                     QCOMPARE(self.b, b);

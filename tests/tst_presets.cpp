@@ -115,7 +115,7 @@ QString expectWeights(const Result& r, const char* what,
     for (int b = 0; b < r.batch(); ++b)
         for (int h = 0; h < r.heads(); ++h)
             for (int i = 0; i < r.length(); ++i)
-                for (int j = 0; j < r.length(); ++j) {
+                for (int j = 0; j < r.keyLength(); ++j) {
                     if (!where(b, h, i, j))
                         continue;
                     const double weight = r.weights->at(b, h)(i, j);
@@ -214,6 +214,51 @@ QString checkCausalDecoder(const Result& r)
             r, "row 0 is [1, 0, …]", [](int, int, int i, int) { return i == 0; },
             [](int, int, int, int j) { return j == 0 ? 1.0 : 0.0; }, 1e-7),
         expectRowSumsOne(*r.stats),
+    });
+}
+
+// 3 Chinese queries × 4 English keys; each row gives its source words 0.8 together, in
+// every head; a causal mask is refused; self-attention makes it 3 × 3; seed 7 undoes it.
+QString checkCrossAttention(const Result& r)
+{
+    // Row i: the aligned columns and the weight each of them gets.
+    const auto aligned = [](int i, int j) { return i < 2 ? j == i : j >= 2; };
+    const auto share = [](int i) { return i < 2 ? 0.8 : 0.4; };
+    const Result self =
+        compute(with(r.request, [](Config& c) { c.attention = AttentionKind::Self; }));
+    const Result other = compute(with(r.request, [](Config& c) { c.seed = 7; }));
+    QString refusal;
+    try {
+        (void)compute(with(r.request, [](Config& c) { c.mask = MaskKind::Causal; }));
+    } catch (const InputError& error) {
+        refusal = QString::fromUtf8(error.what());
+    }
+    const Matrix mean = meanOverHeads(*r.weights, 0);
+    return firstProblem({
+        expect(
+            r.isCross() && r.length() == 3 && r.keyLength() == 4,
+            QStringLiteral("T_q × T_k is %1 × %2, not 3 × 4").arg(r.length()).arg(r.keyLength())),
+        expect(r.keyTokens->tokens[0] ==
+                   std::vector<std::string>{"I", "love", "machine", "learning"},
+               QStringLiteral("the keys are not the English words")),
+        expectWeights(
+            r, "the aligned source words get 0.8 together",
+            [&](int, int, int i, int j) { return aligned(i, j); },
+            [&](int, int, int i, int) { return share(i); }, 1e-4),
+        expectWeights(
+            r, "the other words get the rest evenly",
+            [&](int, int, int i, int j) { return !aligned(i, j); },
+            [](int, int, int i, int) { return i < 2 ? 0.2 / 3 : 0.1; }, 1e-4),
+        expect(mean.row(0).maxCoeff() == mean(0, 0) && mean.row(1).maxCoeff() == mean(1, 1),
+               QStringLiteral("the mean rows of 我 and 爱 do not peak at I and love")),
+        expectRowSumsOne(*r.stats),
+        expectFigure("the smallest column sum", r.stats->colSumMin, 0.5333, 1e-4),
+        expectFigure("the largest column sum", r.stats->colSumMax, 0.9667, 1e-4),
+        expect(refusal.contains(QStringLiteral("causal mask has no meaning in cross-attention")),
+               QStringLiteral("a causal mask was not refused: '%1'").arg(refusal)),
+        expect(self.length() == 3 && self.keyLength() == 3,
+               QStringLiteral("self-attention is not 3 × 3")),
+        expectFigure("seed 7: 我's weight on I", other.weights->at(0, 0)(0, 0), 0.2002, 1e-4),
     });
 }
 
@@ -373,6 +418,7 @@ const std::map<QString, Expectation>& expectations()
         {"head-split-bug", {"HeadSplitView, heads differ from transpose", checkHeadSplitBug}},
         {"mask-after-softmax", {"rows sum to less than 1", checkMaskAfterSoftmax}},
         {"fully-masked-row", {"NaN with -inf, uniform with -1e9", checkFullyMaskedRow}},
+        {"cross-attention", {"3 x 4, each row on its source words", checkCrossAttention}},
         {"coreference", {"row 它 peaks at 猫", coreference("它", "猫", 15.18, 0.04, 0.128)}},
         {"coreference-en", {"row it peaks at cat", coreference("it", "cat", 18.88, 0.05, 0.116)}},
     };
@@ -450,7 +496,7 @@ void TestPresets::everyPresetHasACheck()
     for (const QString& name : PresetPanel::presetNames())
         QVERIFY2(expectations().count(name) == 1, qPrintable("no check for the preset " + name));
     QVERIFY(PresetPanel::presetNames().size() >= 10);
-    QVERIFY2(!findPreset("cross-attention"), "the engine has no cross-attention yet");
+    QVERIFY2(findPreset("cross-attention"), "the issue's cross-attention preset is missing");
 }
 
 void TestPresets::effect_data()
@@ -495,7 +541,7 @@ void TestPresets::commandLine()
         const int b = head["batch"].toInt(), h = head["head"].toInt();
         const QJsonArray rows = head["weights"].toArray();
         for (int i = 0; i < r.length(); ++i)
-            for (int j = 0; j < r.length(); ++j) {
+            for (int j = 0; j < r.keyLength(); ++j) {
                 const QJsonValue cell = rows[i].toArray()[j];
                 const float expected = r.weights->at(b, h)(i, j);
                 const double diff = cell.isNull() ? (std::isnan(expected) ? 0.0 : 1.0)

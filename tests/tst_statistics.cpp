@@ -174,6 +174,7 @@ class TestStatistics : public QObject {
     Q_OBJECT
 
 private slots:
+    void rectangularHead();
     void sums_data();
     void sums();
     void entropy_data();
@@ -198,6 +199,30 @@ private slots:
     void warningText_data();
     void warningText();
 };
+
+// Cross-attention's (T_q, T_k) weights: the figures of a row count its T_k keys.
+void TestStatistics::rectangularHead()
+{
+    Matrix p(2, 4); // (T_q, T_k)
+    p << 0.25f, 0.25f, 0.25f, 0.25f, 0.7f, 0.1f, 0.1f, 0.1f;
+    MaskMatrix mask = MaskMatrix::Constant(2, 4, false);
+    HeadStatistics s = headStatistics(Matrix::Zero(2, 4), 1.0f, 1.0f, p, mask);
+    QCOMPARE(s.rowEntropyMax, (std::vector<double>{2.0, 2.0})); // log2 of 4 keys
+    QCOMPARE(s.uniformRows, std::vector<int>{0});
+    QCOMPARE(s.choiceRows, 2);
+    QCOMPARE(s.rowSums.size(), std::size_t(2));
+    QCOMPARE(s.colSums.size(), std::size_t(4));
+    QVERIFY(std::abs(s.colSums[0] - 0.95) < 1e-6);
+
+    // The last key masked (a <pad> of the second text): 3 keys left in each row.
+    mask.col(3).setConstant(true);
+    Matrix q(2, 4);
+    q << 1.0f / 3, 1.0f / 3, 1.0f / 3, 0.0f, 0.8f, 0.1f, 0.1f, 0.0f;
+    s = headStatistics(Matrix::Zero(2, 4), 1.0f, 1.0f, q, mask);
+    QVERIFY(std::abs(s.rowEntropyMax[0] - std::log2(3.0)) < 1e-12);
+    QCOMPARE(s.uniformRows, std::vector<int>{0});
+    QVERIFY(s.fullyMaskedRows.empty());
+}
 
 void TestStatistics::sums_data()
 {

@@ -93,7 +93,7 @@ QString captionOf(const Result& a, const Result& b, const ComparisonOptions& opt
                   const Comparison& comparison)
 {
     const Config& c = a.config();
-    const bool padding = hasPadding(*a.tokens);
+    const bool padding = hasPadding(*a.keyTokens);
     QStringList shared;
     shared << (options.head < 0 ? QCoreApplication::translate("Comparison", "mean of the heads")
                                 : QCoreApplication::translate("Comparison", "head %1")
@@ -129,6 +129,7 @@ QString captionOf(const Result& a, const Result& b, const ComparisonOptions& opt
 bool comparable(const Result& a, const Result& b)
 {
     return a.hasWeights() && b.hasWeights() && a.request.text == b.request.text &&
+           a.request.crossText == b.request.crossText && a.keyLength() == b.keyLength() &&
            a.request.embeddingOverrides == b.request.embeddingOverrides &&
            sameInput(a.config(), b.config()) && a.batch() == b.batch() && a.length() == b.length();
 }
@@ -184,7 +185,7 @@ Comparison compareResults(const Result& a, const Result& b, int sequence, int he
     Comparison c;
     const int s = std::clamp(sequence, 0, std::max(0, a.batch() - 1));
     const int h = head < 0 ? -1 : std::min(head, a.heads() - 1);
-    const bool padding = hasPadding(*a.tokens);
+    const bool padding = hasPadding(*a.keyTokens);
 
     // 1. Both sides, titled with their formulas.
     c.a = headHeatmap(a, s, h);
@@ -355,7 +356,7 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
     // 2. One cell size for the three tiles, widened until every title shows whole.
     const double label = options.labelPointSize;
     const int columns = std::max(1, comparison.a.columns());
-    double cell = cellSizeFor(a.length(), options);
+    double cell = cellSizeFor(std::max(a.length(), a.keyLength()), options);
     for (int pass = 0; pass < 4; ++pass) {
         double deficit = 0;
         for (FigureTile& tile : figure.tiles) {

@@ -1,5 +1,7 @@
 #include "controlpanel.h"
 
+#include "crossinput.h"
+#include "enumcombo.h"
 #include "labels.h"
 #include "tokenchips.h"
 
@@ -90,34 +92,6 @@ public:
     }
 };
 
-// Combo boxes hold the enum in their item data and show displayName() of it.
-template <typename E> QComboBox* createEnumCombo(const char* objectName, QWidget* parent)
-{
-    auto* combo = new QComboBox(parent);
-    combo->setObjectName(QLatin1String(objectName));
-    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(8);
-    for (const auto& row : EnumTable<E>::rows)
-        combo->addItem(displayName(row.value), static_cast<int>(row.value));
-    return combo;
-}
-
-template <typename E> void retranslateItems(QComboBox* combo)
-{
-    for (int i = 0; i < combo->count(); ++i)
-        combo->setItemText(i, displayName(static_cast<E>(combo->itemData(i).toInt())));
-}
-
-template <typename E> E currentValue(const QComboBox* combo)
-{
-    return static_cast<E>(combo->currentData().toInt());
-}
-
-template <typename E> void setCurrentValue(QComboBox* combo, E value)
-{
-    combo->setCurrentIndex(combo->findData(static_cast<int>(value)));
-}
-
 // The same words as tooltip (wrapped, so rich text) and as status tip (one line).
 void setHelp(std::initializer_list<QWidget*> widgets, const QString& text)
 {
@@ -176,6 +150,7 @@ Request ControlPanel::request() const
 {
     Request request;
     request.text = sentenceEdit_->toPlainText().toStdString();
+    request.crossText = crossInput_->crossText();
     request.embeddingOverrides = embeddingOverrides_;
     Config& config = request.config;
     config.tokenizer = currentValue<TokenizerMode>(tokenizerCombo_);
@@ -187,7 +162,11 @@ Request ControlPanel::request() const
     config.headSplit = currentValue<HeadSplit>(headSplitCombo_);
     config.scale = currentValue<ScaleMode>(scaleCombo_);
     config.temperature = temperature_;
-    config.mask = causalCheck_->isChecked() ? MaskKind::Causal : MaskKind::None;
+    config.attention = crossInput_->attention();
+    // The causal switch is off and disabled in cross-attention (showAttention).
+    config.mask = causalCheck_->isChecked() && config.attention == AttentionKind::Self
+                      ? MaskKind::Causal
+                      : MaskKind::None;
     config.paddingMask = paddingCheck_->isChecked();
     config.maskFill = currentValue<MaskFill>(maskFillCombo_);
     config.maskStage = currentValue<MaskStage>(maskStageCombo_);
@@ -214,6 +193,7 @@ void ControlPanel::setRequest(const Request& request)
         sentenceEdit_->setPlainText(QString::fromStdString(request.text));
     embeddingOverrides_ = request.embeddingOverrides;
     setCurrentValue(tokenizerCombo_, config.tokenizer);
+    crossInput_->set(config.attention, request.crossText);
 
     dModelSpin_->setValue(config.dModel);
     rebuildHeads(config.heads);
@@ -227,23 +207,48 @@ void ControlPanel::setRequest(const Request& request)
     temperature_ = config.temperature;
     temperatureSlider_->setValue(positionOfTemperature(temperature_));
     causalCheck_->setChecked(config.mask == MaskKind::Causal);
+    causalBeforeCross_ = config.mask == MaskKind::Causal;
     paddingCheck_->setChecked(config.paddingMask);
     tokenChips_->setPaddingMasked(config.paddingMask);
+    crossInput_->setPaddingMasked(config.paddingMask);
     setCurrentValue(maskFillCombo_, config.maskFill);
     setCurrentValue(maskStageCombo_, config.maskStage);
     setCurrentValue(axisCombo_, config.axis);
 
     showDk();
     showTemperature();
+    showAttention();
 }
 
-void ControlPanel::setTokens(const TokenBatch& tokens)
+void ControlPanel::setTokens(const TokenBatch& tokens, const TokenBatch* keyTokens)
 {
     tokenChips_->setTokens(tokens);
+    if (keyTokens && crossInput_->attention() == AttentionKind::Cross)
+        crossInput_->setTokens(*keyTokens);
+    else
+        crossInput_->clearTokens();
+}
+
+void ControlPanel::showAttention()
+{
+    // A causal mask has no meaning in cross-attention; the switch stays visible,
+    // disabled and off, and CrossInput's note says why.
+    const bool cross = crossInput_->attention() == AttentionKind::Cross;
+    if (cross == causalCheck_->isEnabled()) {
+        const QSignalBlocker blocker(causalCheck_);
+        if (cross) {
+            causalBeforeCross_ = causalCheck_->isChecked();
+            causalCheck_->setChecked(false);
+        } else {
+            causalCheck_->setChecked(causalBeforeCross_);
+        }
+        causalCheck_->setEnabled(!cross);
+    }
 }
 
 void ControlPanel::setInputError(const QString& message)
 {
+    crossInput_->clearTokens();
     tokenChips_->setError(message);
 }
 
@@ -275,10 +280,19 @@ QGroupBox* ControlPanel::createInputGroup()
     tokenizerLabel_ = createLabel(tokenizerCombo_);
     connect(tokenizerCombo_, &QComboBox::currentIndexChanged, this, &ControlPanel::requestChanged);
 
+    crossInput_ = new CrossInput(inputGroup_);
+    connect(crossInput_, &CrossInput::attentionChanged, this, [this] {
+        showAttention();
+        emit requestChanged();
+    });
+    connect(crossInput_, &CrossInput::textEdited, &debounce_, qOverload<>(&QTimer::start));
+
     auto* form = createFormLayout(inputGroup_);
     form->addRow(sentenceEdit_);
     form->addRow(tokenChips_);
     form->addRow(tokenizerLabel_, tokenizerCombo_);
+    form->addRow(crossInput_->attentionLabel(), crossInput_->attentionCombo());
+    form->addRow(crossInput_);
     return inputGroup_;
 }
 
@@ -382,6 +396,7 @@ QGroupBox* ControlPanel::createFormulaGroup()
     paddingCheck_ = new QCheckBox(formulaGroup_);
     paddingCheck_->setObjectName(QStringLiteral("paddingCheck"));
     connect(paddingCheck_, &QCheckBox::toggled, tokenChips_, &TokenChips::setPaddingMasked);
+    connect(paddingCheck_, &QCheckBox::toggled, crossInput_, &CrossInput::setPaddingMasked);
     maskFillCombo_ = createEnumCombo<MaskFill>("maskFillCombo", formulaGroup_);
     maskFillLabel_ = createLabel(maskFillCombo_);
     maskStageCombo_ = createEnumCombo<MaskStage>("maskStageCombo", formulaGroup_);

@@ -24,6 +24,7 @@ class QToolButton;
 
 namespace attn::ui {
 
+class CrossInput;
 class TokenChips;
 
 // The temperature slider is logarithmic: τ = 0.05 · 400^(position / kTemperatureSteps).
@@ -47,7 +48,8 @@ inline constexpr float kSliderMaxTemperature = 20.0f;
 // tokenizerCombo, dModelSpin, dModelPreset<N>, headsCombo, dkLabel, seedEdit,
 // embeddingCombo, positionalCheck, headSplitCombo, scaleCombo, temperatureSlider,
 // temperatureValue, temperatureReset, causalCheck, paddingCheck, maskFillCombo,
-// maskStageCombo, axisCombo.
+// maskStageCombo, axisCombo; and those of CrossInput: attentionCombo, crossEdit,
+// crossChips, crossNote.
 class ControlPanel : public QWidget {
     Q_OBJECT
 
@@ -64,8 +66,9 @@ public:
     // nearest divisor; otherwise request() returns `request` unchanged afterwards.
     void setRequest(const Request& request);
 
-    // The tokens of the current text, shown as chips under the editor.
-    void setTokens(const TokenBatch& tokens);
+    // The tokens of the current text, shown as chips under the editor, and in
+    // cross-attention the keys' tokens under the second text.
+    void setTokens(const TokenBatch& tokens, const TokenBatch* keyTokens = nullptr);
     // Shows `message` instead of the chips, e.g. "invalid UTF-8 at byte 3".
     void setInputError(const QString& message);
 
@@ -94,6 +97,7 @@ private:
     void rebuildHeads(int preferredHeads);
     void showDk();
     void showTemperature();
+    void showAttention();
 
     QTimer debounce_;
     std::uint64_t seed_ = Config{}.seed;
@@ -105,6 +109,8 @@ private:
     TokenChips* tokenChips_ = nullptr;
     QLabel* tokenizerLabel_ = nullptr;
     QComboBox* tokenizerCombo_ = nullptr;
+    CrossInput* crossInput_ = nullptr;
+    bool causalBeforeCross_ = false; // the causal switch, restored on the way back to self
 
     QGroupBox* modelGroup_ = nullptr;
     QLabel* dModelLabel_ = nullptr;

@@ -174,6 +174,11 @@ QString figureCaption(const Result& result, int sequence)
         captionPart(QCoreApplication::translate("Figure", "τ %1", "temperature")
                         .arg(QLocale().toString(c.temperature, 'f', 2))),
     };
+    if (c.attention == AttentionKind::Cross)
+        parts.prepend(
+            captionPart(QCoreApplication::translate("Figure", "cross-attention: T_q %1 × T_k %2")
+                            .arg(result.length())
+                            .arg(result.keyLength())));
     // The switches a lesson flips to show a bug: named whenever they are not the default.
     const Config defaults;
     if (c.maskStage != defaults.maskStage)
@@ -213,13 +218,13 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     const std::vector<int> heads = tileHeads(result, options);
     const int count = static_cast<int>(heads.size());
     const int columns = static_cast<int>(std::ceil(std::sqrt(double(count))));
-    const double cell = cellSizeFor(result.length(), count, options);
+    const double cell = cellSizeFor(std::max(result.length(), result.keyLength()), count, options);
     for (int k = 0; k < count; ++k) {
         FigureTile tile;
         tile.data = headHeatmap(result, b, heads[std::size_t(k)]);
-        for (QString& token : tile.data.queryLabels)
-            token = printable(token, Controls::Show);
-        tile.data.keyLabels = tile.data.queryLabels;
+        for (QStringList* labels : {&tile.data.queryLabels, &tile.data.keyLabels})
+            for (QString& token : *labels)
+                token = printable(token, Controls::Show);
         tile.style.colormap = options.colormap;
         tile.style.annotate = options.annotate;
         tile.style.marginSums = options.marginSums;

@@ -161,6 +161,10 @@ void FormulaBar::rebuild()
     }
     if (masked)
         legend.prepend(maskLegend());
+    // Cross-attention is no departure, but the reader must know where K and V come from.
+    if (config_.attention == AttentionKind::Cross)
+        legend.prepend(tr("cross-attention: <i>Q</i> from the text, <i>K</i> and <i>V</i> from "
+                          "the second text"));
     if (hasPadding_ && !config_.paddingMask)
         notes << alert(tr("<pad> tokens not masked").toHtmlEscaped());
 

@@ -14,10 +14,10 @@ constexpr int kSpacing = 12;
 constexpr int kMinTile = 220;
 constexpr int kMaxTile = 520;
 
-QStringList tokenLabels(const Result& result, int b)
+QStringList tokenLabels(const TokenBatch& tokens, int b)
 {
     QStringList labels;
-    for (const std::string& token : result.tokens->tokens[std::size_t(b)])
+    for (const std::string& token : tokens.tokens[std::size_t(b)])
         labels << QString::fromStdString(token);
     return labels;
 }
@@ -46,8 +46,11 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
         data.title = HeatmapGrid::tr("Head %1", "heatmap title").arg(h);
     }
     data.masked = (*result.mask)[std::size_t(b)];
-    data.queryLabels = tokenLabels(result, b);
-    data.keyLabels = data.queryLabels;
+    // Rows are the queries' tokens, columns the keys' (the second text's in
+    // cross-attention).
+    data.queryLabels = tokenLabels(*result.tokens, b);
+    data.keyLabels =
+        result.keyTokens == result.tokens ? data.queryLabels : tokenLabels(*result.keyTokens, b);
     return data;
 }
 
@@ -153,7 +156,7 @@ QSize HeatmapGrid::tileSize() const
 {
     // The smallest tile that still shows every token label: about 18 px a row, plus
     // room for the labels, the title, the colorbar and the margin sums.
-    const int tokens = result_.hasWeights() ? result_.length() : 0;
+    const int tokens = result_.hasWeights() ? std::max(result_.length(), result_.keyLength()) : 0;
     const int sums = view_.marginSums ? 80 : 0;
     const int side = std::clamp(tokens * 18 + 130 + sums, kMinTile, kMaxTile + sums);
     return {side, side};

@@ -114,6 +114,17 @@ QString displayName(HeadSplit value)
     return {};
 }
 
+QString displayName(AttentionKind value)
+{
+    switch (value) {
+    case AttentionKind::Self:
+        return QCoreApplication::translate("Labels", "Self: Q, K, V from the text", "attention");
+    case AttentionKind::Cross:
+        return QCoreApplication::translate("Labels", "Cross: K, V from a second text", "attention");
+    }
+    return {};
+}
+
 QString warningText(const Warning& warning)
 {
     QString text = QCoreApplication::translate(kWarningContext, warningTemplate(warning.kind));

@@ -18,6 +18,7 @@ namespace attn::ui {
 [[nodiscard]] QString displayName(MaskFill value);
 [[nodiscard]] QString displayName(MaskStage value);
 [[nodiscard]] QString displayName(HeadSplit value);
+[[nodiscard]] QString displayName(AttentionKind value);
 
 // A warning in the interface language: its template translated, then filled.
 [[nodiscard]] QString warningText(const Warning& warning);

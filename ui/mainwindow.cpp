@@ -517,24 +517,34 @@ void MainWindow::showResult(const Result& result)
     sessions_->markChanged();
     if (pipelineDialog_ && pipelineDialog_->isVisible())
         pipelineDialog_->setResult(result, pipelineDialog_->sequence(), pipelineDialog_->head());
-    controls_->setTokens(*result.tokens);
+    controls_->setTokens(*result.tokens, result.keyTokens.get());
     if (result.batch() != previousBatch)
         view_.sequence = std::clamp(view_.sequence, 0, result.batch() - 1);
     updateSequenceChoice();
     formula_->setConfig(result.config(), [&] {
-        for (int length : result.tokens->lengths)
-            if (length < result.length())
+        for (int length : result.keyTokens->lengths) // the padding mask hides keys
+            if (length < result.keyLength())
                 return true;
         return false;
     }());
     grid_->setResult(result, view_);
     statistics_->setResult(result, view_.sequence);
-    shapeLabel_->setText(tr("B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5")
-                             .arg(result.batch())
-                             .arg(result.length())
-                             .arg(result.dModel())
-                             .arg(result.heads())
-                             .arg(result.dK()));
+    if (result.isCross())
+        shapeLabel_->setText(tr("B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6",
+                                "cross-attention: T_q query tokens, T_k key tokens")
+                                 .arg(result.batch())
+                                 .arg(result.length())
+                                 .arg(result.keyLength())
+                                 .arg(result.dModel())
+                                 .arg(result.heads())
+                                 .arg(result.dK()));
+    else
+        shapeLabel_->setText(tr("B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5")
+                                 .arg(result.batch())
+                                 .arg(result.length())
+                                 .arg(result.dModel())
+                                 .arg(result.heads())
+                                 .arg(result.dK()));
     if (headDialog_ && headDialog_->isVisible())
         openHead(openHead_);
 }

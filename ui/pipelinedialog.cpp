@@ -311,8 +311,7 @@ void PipelineDialog::showChoice()
         return;
     }
     strip_->setResult(result_, b_, h_);
-    const int T = result_.length();
-    if (i_ < 0 || i_ >= T || j_ < 0 || j_ >= T) {
+    if (i_ < 0 || i_ >= result_.length() || j_ < 0 || j_ >= result_.keyLength()) {
         // The last real query sees every key, even under a causal mask.
         i_ = std::max(0, result_.tokens->lengths[std::size_t(b_)] - 1);
         j_ = 0;
@@ -322,7 +321,8 @@ void PipelineDialog::showChoice()
 
 void PipelineDialog::explainCell(int i, int j)
 {
-    if (!result_.hasWeights() || i < 0 || j < 0 || i >= result_.length() || j >= result_.length())
+    if (!result_.hasWeights() || i < 0 || j < 0 || i >= result_.length() ||
+        j >= result_.keyLength())
         return;
     i_ = i;
     j_ = j;

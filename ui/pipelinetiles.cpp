@@ -16,24 +16,27 @@ QString number(double value)
     return QString::number(value, 'g', 4);
 }
 
-QStringList tokenLabels(const Result& result, int b)
+QStringList tokenLabels(const TokenBatch& batch, int b)
 {
     QStringList labels;
-    for (const std::string& token : result.tokens->tokens[std::size_t(b)])
+    for (const std::string& token : batch.tokens[std::size_t(b)])
         labels << QString::fromStdString(token);
     return labels;
 }
 
-// The rows of Q_h, K_h and V_h: the tokens, or with head split "view" the piece of a
-// token each row holds, "喜欢[16:32]".
-QStringList headRowLabels(const Result& result, int b, int h)
+// The rows of Q_h (keys = false), or of K_h and V_h (keys = true; the second text's
+// tokens in cross-attention): the tokens, or with head split "view" the piece of a token
+// each row holds, "喜欢[16:32]".
+QStringList headRowLabels(const Result& result, int b, int h, bool keys = false)
 {
-    const QStringList tokens = tokenLabels(result, b);
+    const TokenBatch& batch = keys ? *result.keyTokens : *result.tokens;
+    const int length = batch.length();
+    const QStringList tokens = tokenLabels(batch, b);
     if (result.config().headSplit == HeadSplit::Transpose)
         return tokens;
     QStringList labels;
-    for (int row = 0; row < result.length(); ++row) {
-        const HeadRowSource source = headRowSource(result.config(), result.length(), h, row);
+    for (int row = 0; row < length; ++row) {
+        const HeadRowSource source = headRowSource(result.config(), length, h, row);
         labels << QStringLiteral("%1[%2:%3]")
                       .arg(tokens.value(source.token))
                       .arg(source.firstFeature)
@@ -118,8 +121,8 @@ QString scaleNote(const Config& config)
 QString maskDescription(const Result& result, int b)
 {
     const Config& config = result.config();
-    const bool padded =
-        config.paddingMask && result.tokens->lengths[std::size_t(b)] < result.tokens->length();
+    const bool padded = config.paddingMask &&
+                        result.keyTokens->lengths[std::size_t(b)] < result.keyTokens->length();
     QStringList parts;
     if (config.mask == MaskKind::Causal)
         parts << PipelineStrip::tr("M = triu(ones(T, T), 1): key j > query i is hidden");
@@ -157,7 +160,14 @@ const HeadStatistics* headStatistics(const Result& result, int b, int h)
 StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage)
 {
     const Config& config = result.config();
-    const int B = result.batch(), T = result.length(), H = result.heads(), dK = result.dK();
+    const bool keys = stage != PipelineStage::Queries;
+    const bool cross = result.isCross();
+    const int B = result.batch(), H = result.heads(), dK = result.dK();
+    const int T = keys ? result.keyLength() : result.length();
+    // In cross-attention K and V come from the second text's vectors Y, of T_k tokens.
+    const QString length = !cross ? QStringLiteral("T")
+                           : keys ? QStringLiteral("T_k")
+                                  : QStringLiteral("T_q");
     struct Names {
         QString title;
         QString symbol; // "Q"
@@ -172,11 +182,14 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
     StageTile tile;
     tile.stage = stage;
     tile.title = names.title;
-    const QString project = QStringLiteral("%1 = X·W_%2ᵀ + b_%2").arg(names.symbol, names.weight);
-    tile.formula = config.headSplit == HeadSplit::Transpose
-                       ? project + QStringLiteral(" → .view(B, T, H, d_k).transpose(1, 2)")
-                       : project + PipelineStrip::tr(" → .view(B, H, T, d_k) (bug)");
-    tile.shape = shapeLine({"B", "H", "T", "d_k"}, {B, H, T, dK});
+    const QString source = cross && keys ? QStringLiteral("Y") : QStringLiteral("X");
+    const QString project =
+        QStringLiteral("%1 = %3·W_%2ᵀ + b_%2").arg(names.symbol, names.weight, source);
+    tile.formula =
+        config.headSplit == HeadSplit::Transpose
+            ? project + QStringLiteral(" → .view(B, %1, H, d_k).transpose(1, 2)").arg(length)
+            : project + PipelineStrip::tr(" → .view(B, H, %1, d_k) (bug)").arg(length);
+    tile.shape = shapeLine({"B", "H", length, "d_k"}, {B, H, T, dK});
     tile.note =
         config.headSplit == HeadSplit::Transpose
             ? PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7")
@@ -195,7 +208,7 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
                   .arg(dK);
     tile.axes = PipelineStrip::tr("↓ token   → feature of the head");
     tile.values = names.split->at(b, h);
-    tile.heatmap = heatmapOf(tile.values, {}, headRowLabels(result, b, h), {});
+    tile.heatmap = heatmapOf(tile.values, {}, headRowLabels(result, b, h, keys), {});
     tile.style = divergingStyle(tile.values);
     return tile;
 }
@@ -203,16 +216,26 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
 StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
 {
     const Config& config = result.config();
-    const int B = result.batch(), T = result.length(), H = result.heads();
+    const int B = result.batch(), T = result.length(), Tk = result.keyLength(), H = result.heads();
     const QStringList rows = headRowLabels(result, b, h);
+    const QStringList columns = headRowLabels(result, b, h, true);
     const MaskMatrix& mask = (*result.mask)[std::size_t(b)];
     const HeadStatistics* stats = headStatistics(result, b, h);
     StageTile tile;
     tile.stage = stage;
-    tile.shape = shapeLine({"B", "H", "T", "T"}, {B, H, T, T});
     tile.axes = PipelineStrip::tr("↓ query i   → key j");
-    const QString drawn =
-        PipelineStrip::tr("drawn: [%1, %2] → (T, T) = (%3, %3)").arg(b).arg(h).arg(T);
+    QString drawn;
+    if (result.isCross()) {
+        tile.shape = shapeLine({"B", "H", "T_q", "T_k"}, {B, H, T, Tk});
+        drawn = PipelineStrip::tr("drawn: [%1, %2] → (T_q, T_k) = (%3, %4)")
+                    .arg(b)
+                    .arg(h)
+                    .arg(T)
+                    .arg(Tk);
+    } else {
+        tile.shape = shapeLine({"B", "H", "T", "T"}, {B, H, T, T});
+        drawn = PipelineStrip::tr("drawn: [%1, %2] → (T, T) = (%3, %3)").arg(b).arg(h).arg(T);
+    }
     MaskMatrix hatched;
     switch (stage) {
     case PipelineStage::Scores:
@@ -278,12 +301,12 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
                              .arg(stats->rowSumMin, 0, 'f', 4)
                              .arg(stats->rowSumMax, 0, 'f', 4);
         tile.values = result.weights->at(b, h);
-        tile.heatmap = heatmapOf(tile.values, mask, rows, rows);
+        tile.heatmap = heatmapOf(tile.values, mask, rows, columns);
         tile.style = weightStyle();
         return tile;
     }
     }
-    tile.heatmap = heatmapOf(tile.values, hatched, rows, rows);
+    tile.heatmap = heatmapOf(tile.values, hatched, rows, columns);
     // S, L and the mask share one scale, so that the scaling shows as paler colours.
     tile.style = divergingStyle(std::max(largestMagnitude(result.scores->at(b, h)),
                                          largestMagnitude(scaledScores(result, b, h))));
@@ -315,7 +338,9 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
     const Config& config = result.config();
     const int B = result.batch(), T = result.length(), C = result.dModel(), H = result.heads(),
               dK = result.dK();
-    const QStringList tokens = tokenLabels(result, b);
+    const QStringList tokens = tokenLabels(*result.tokens, b);
+    // The queries' length: T, or T_q beside T_k in cross-attention.
+    const QString Tq = result.isCross() ? QStringLiteral("T_q") : QStringLiteral("T");
 
     // 1. X (B, T, C).
     StageTile input;
@@ -326,9 +351,15 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
                         : PipelineStrip::tr("X = E[token]", "E: the embedding table");
     if (config.positional == Positional::Sinusoidal)
         input.formula += QStringLiteral(" + PE(t)");
-    input.shape = shapeLine({"B", "T", "C"}, {B, T, C});
+    input.shape = shapeLine({"B", Tq, "C"}, {B, T, C});
     input.note = PipelineStrip::tr("drawn: [%1] → (T, C) = (%2, %3)").arg(b).arg(T).arg(C);
     input.axes = PipelineStrip::tr("↓ token t   → feature c");
+    if (result.isCross())
+        input.note += PipelineStrip::tr("; K and V come from Y, the second text's vectors "
+                                        "(B, T_k, C) = (%1, %2, %3)")
+                          .arg(B)
+                          .arg(result.keyLength())
+                          .arg(C);
     input.values = (*result.x)[std::size_t(b)];
     input.heatmap = heatmapOf(input.values, {}, tokens, {});
     input.style = divergingStyle(input.values);
@@ -351,7 +382,7 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
     head.stage = PipelineStage::HeadOutput;
     head.title = PipelineStrip::tr("O_h — head output");
     head.formula = QStringLiteral("O_h = P·V_h,   o_i = Σ_j P[i][j]·v_j");
-    head.shape = shapeLine({"B", "H", "T", "d_k"}, {B, H, T, dK});
+    head.shape = shapeLine({"B", "H", Tq, "d_k"}, {B, H, T, dK});
     head.note =
         PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4)").arg(b).arg(h).arg(T).arg(dK);
     head.axes = PipelineStrip::tr("↓ query i   → feature of the head");
@@ -365,7 +396,7 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
     concat.stage = PipelineStage::Concat;
     concat.title = PipelineStrip::tr("concat — every head");
     concat.formula = QStringLiteral("(P·V).transpose(1, 2).reshape(B, T, C)");
-    concat.shape = shapeLine({"B", "T", "C"}, {B, T, C});
+    concat.shape = shapeLine({"B", Tq, "C"}, {B, T, C});
     concat.note = H == 1 ? PipelineStrip::tr("drawn: [%1]; one head, so concat = O_h").arg(b)
                          : PipelineStrip::tr("drawn: [%1]; head %2 fills features %3–%4 (outlined)")
                                .arg(b)
@@ -387,7 +418,7 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
     output.stage = PipelineStage::Output;
     output.title = PipelineStrip::tr("output — through W_o");
     output.formula = QStringLiteral("out = concat·W_oᵀ + b_o");
-    output.shape = shapeLine({"B", "T", "C"}, {B, T, C});
+    output.shape = shapeLine({"B", Tq, "C"}, {B, T, C});
     output.note =
         PipelineStrip::tr("drawn: [%1]; the same shape as X, so layers can be stacked").arg(b);
     output.axes = PipelineStrip::tr("↓ token t   → feature c");

@@ -181,6 +181,36 @@ Lesson lessonOf(const QString& name)
                                 "query whose every key is padding does it."),
             },
         };
+    if (name == u"cross-attention")
+        return {
+            PresetPanel::tr("Cross-attention: 我 爱 机器学习 reads “I love machine learning” "
+                            "(cross-attention)"),
+            PresetPanel::tr("Queries from one sentence, keys and values from another: T_q × T_k "
+                            "heatmaps."),
+            PresetPanel::tr("A translation decoder writing 我 爱 机器学习 looks at the English "
+                            "source: Q comes from the Chinese words, K and V from “I love "
+                            "machine learning”. d_model 16, 2 heads, seed 42, no positional "
+                            "encoding. The English words' vectors were designed, as in exercise "
+                            "3, so that each Chinese word's row gives its source words 0.8 "
+                            "together."),
+            {
+                PresetPanel::tr("<b>The heatmaps are 3 × 4, not square</b>: the rows are the 3 "
+                                "Chinese words (T_q = 3), the columns the 4 English words "
+                                "(T_k = 4). S = Q·Kᵀ is (B, H, T_q, T_k) = (1, 2, 3, 4)."),
+                PresetPanel::tr("<b>Each row finds its source</b>: 我 puts 0.8000 on I, 爱 "
+                                "0.8000 on love, and 机器学习 0.4000 on each of machine and "
+                                "learning: one word of the output, two of the input."),
+                PresetPanel::tr("<b>Rows sum to 1, columns need not</b>: the softmax runs over "
+                                "the English keys of each Chinese query; the columns sum to "
+                                "0.5333 to 0.9667."),
+                PresetPanel::tr("<b>The causal mask is off and disabled</b>: no English word "
+                                "lies in the future of a Chinese one, so there is nothing to "
+                                "hide. Switch Attention to Self: the heatmaps become 3 × 3, "
+                                "the Chinese words looking at each other."),
+                PresetPanel::tr("<b>Set the seed to 7</b>: new W_q and W_k, and 我 gives I only "
+                                "0.20. The design fits the layers it was made for."),
+            },
+        };
     if (name == u"coreference")
         return {
             PresetPanel::tr("Coreference: 它 looks at 猫 (coreference)"),

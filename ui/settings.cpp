@@ -29,7 +29,8 @@ const std::vector<SettingDefault>& defaults()
         const Config c;
         const ViewOptions v;
         return std::vector<SettingDefault>{
-            {"input/text", QString()}, // empty: the example sentence of the language
+            {"input/text", QString()},       // empty: the example sentence of the language
+            {"input/cross-text", QString()}, // cross-attention's second text
             {"formula/tokenizer", spelled(c.tokenizer)},
             {"formula/d-model", c.dModel},
             {"formula/heads", c.heads},
@@ -44,6 +45,7 @@ const std::vector<SettingDefault>& defaults()
             {"formula/mask-stage", spelled(c.maskStage)},
             {"formula/head-split", spelled(c.headSplit)},
             {"formula/padding-mask", c.paddingMask},
+            {"formula/attention", spelled(c.attention)},
             {"view/colormap", Colormap::spelling(v.colormap)},
             {"view/shared-scale", v.sharedScale},
             {"view/annotate", v.annotate},
@@ -102,6 +104,7 @@ Request AppSettings::request(const QString& languageCode) const
     r.text = value("input/text").toString().toStdString();
     if (r.text.empty())
         r.text = exampleSentence(languageCode).toStdString();
+    r.crossText = value("input/cross-text").toString().toStdString();
     Config& c = r.config;
     readEnum(value(key<TokenizerMode>("formula")), c.tokenizer);
     readEnum(value(key<EmbeddingMode>("formula")), c.embedding);
@@ -112,6 +115,7 @@ Request AppSettings::request(const QString& languageCode) const
     readEnum(value(key<MaskFill>("formula")), c.maskFill);
     readEnum(value(key<MaskStage>("formula")), c.maskStage);
     readEnum(value(key<HeadSplit>("formula")), c.headSplit);
+    readEnum(value(key<AttentionKind>("formula")), c.attention);
     c.dModel = value("formula/d-model").toInt();
     c.heads = value("formula/heads").toInt();
     bool ok = false;
@@ -129,6 +133,7 @@ void AppSettings::setRequest(const Request& r)
 {
     const Config& c = r.config;
     setValue("input/text", QString::fromStdString(r.text));
+    setValue("input/cross-text", QString::fromStdString(r.crossText));
     setValue(key<TokenizerMode>("formula"), spelled(c.tokenizer));
     setValue("formula/d-model", c.dModel);
     setValue("formula/heads", c.heads);
@@ -143,6 +148,7 @@ void AppSettings::setRequest(const Request& r)
     setValue(key<MaskStage>("formula"), spelled(c.maskStage));
     setValue(key<HeadSplit>("formula"), spelled(c.headSplit));
     setValue("formula/padding-mask", c.paddingMask);
+    setValue(key<AttentionKind>("formula"), spelled(c.attention));
 }
 
 ViewOptions AppSettings::view() const

@@ -341,7 +341,7 @@ void StatisticsPanel::fillWarnings()
         addWarningRow(warningIcon, warningTexts_.last());
     }
     if (warningTexts_.isEmpty()) {
-        const bool padded = result_.tokens && hasPadding(*result_.tokens);
+        const bool padded = result_.keyTokens && hasPadding(*result_.keyTokens);
         const bool textbook = FormulaBar::departuresOf(result_.config(), padded).isEmpty();
         addWarningRow(style()->standardIcon(QStyle::SP_MessageBoxInformation),
                       textbook ? tr("No warnings: this is the textbook formula behaving as "

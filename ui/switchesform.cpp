@@ -1,6 +1,7 @@
 #include "switchesform.h"
 
 #include "controlpanel.h"
+#include "enumcombo.h"
 #include "formulabar.h"
 #include "labels.h"
 
@@ -15,37 +16,6 @@
 #include <QSlider>
 
 namespace attn::ui {
-namespace {
-
-// Combo boxes hold the enum in their item data and show displayName() of it.
-template <typename E> QComboBox* createEnumCombo(const char* objectName, QWidget* parent)
-{
-    auto* combo = new QComboBox(parent);
-    combo->setObjectName(QLatin1StringView(objectName));
-    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(8);
-    for (const auto& row : EnumTable<E>::rows)
-        combo->addItem(displayName(row.value), static_cast<int>(row.value));
-    return combo;
-}
-
-template <typename E> void retranslateItems(QComboBox* combo)
-{
-    for (int i = 0; i < combo->count(); ++i)
-        combo->setItemText(i, displayName(static_cast<E>(combo->itemData(i).toInt())));
-}
-
-template <typename E> E currentValue(const QComboBox* combo)
-{
-    return static_cast<E>(combo->currentData().toInt());
-}
-
-template <typename E> void setCurrentValue(QComboBox* combo, E value)
-{
-    combo->setCurrentIndex(combo->findData(static_cast<int>(value)));
-}
-
-} // namespace
 
 SwitchesForm::SwitchesForm(QWidget* parent)
     : QGroupBox(parent), scaleLabel_(new QLabel(this)),
@@ -133,6 +103,8 @@ void SwitchesForm::setConfig(const Config& config)
     showTemperature();
     setCurrentValue(axisCombo_, config.axis);
     causalCheck_->setChecked(config.mask == MaskKind::Causal);
+    // Cross-attention has no causal mask (the main window's note says why).
+    causalCheck_->setEnabled(config.attention == AttentionKind::Self);
     paddingCheck_->setChecked(config.paddingMask);
     setCurrentValue(maskFillCombo_, config.maskFill);
     setCurrentValue(maskStageCombo_, config.maskStage);

@@ -53,6 +53,12 @@ void TokenChips::clear()
     contentChanged();
 }
 
+void TokenChips::setKeys(bool keys)
+{
+    keys_ = keys;
+    update();
+}
+
 void TokenChips::setPaddingMasked(bool masked)
 {
     paddingMasked_ = masked;
@@ -62,6 +68,10 @@ QString TokenChips::countText() const
 {
     if (batch_.batch() == 0)
         return {};
+    if (keys_)
+        return tr("keys and values: length T_k = %1",
+                  "T_k: tokens of the second text, padding included")
+            .arg(batch_.length());
     return tr("batch B = %1 · length T = %2",
               "B: the number of sequences (lines) in the batch; T: tokens per sequence, "
               "padding included")

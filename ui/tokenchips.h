@@ -28,6 +28,8 @@ public:
     void clear();
     // Whether the keys of <pad> tokens are masked; only the <pad> chips' tooltip says so.
     void setPaddingMasked(bool masked);
+    // The chips of cross-attention's second text: the count line names T_k, not B and T.
+    void setKeys(bool keys);
 
     [[nodiscard]] const TokenBatch& tokens() const { return batch_; }
     [[nodiscard]] const QString& error() const { return error_; }
@@ -80,6 +82,7 @@ private:
     TokenBatch batch_;
     QString error_;
     bool paddingMasked_ = true;
+    bool keys_ = false; // the second text of cross-attention
     mutable std::optional<ChipLayout> layout_;
 };
 

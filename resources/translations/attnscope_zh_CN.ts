@@ -248,6 +248,10 @@
         <source>%1 is not a figure format.</source>
         <translation>%1 不是可用的图片格式。</translation>
     </message>
+    <message>
+        <source>cross-attention: T_q %1 × T_k %2</source>
+        <translation>交叉注意力：T_q %1 × T_k %2</translation>
+    </message>
 </context>
 <context>
     <name>Heatmap</name>
@@ -384,6 +388,16 @@
         <comment>head split</comment>
         <translation>只用 view（错误）</translation>
     </message>
+    <message>
+        <source>Self: Q, K, V from the text</source>
+        <comment>attention</comment>
+        <translation>自注意力：Q、K、V 都来自这段文本</translation>
+    </message>
+    <message>
+        <source>Cross: K, V from a second text</source>
+        <comment>attention</comment>
+        <translation>交叉注意力：K、V 来自第二段文本</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -509,11 +523,11 @@
     </message>
     <message>
         <source>&amp;Step by Step…</source>
-        <translation type="unfinished"></translation>
+        <translation>逐步计算(&amp;S)…</translation>
     </message>
     <message>
         <source>The whole pipeline of one head, matrix by matrix, and the arithmetic of any weight</source>
-        <translation type="unfinished"></translation>
+        <translation>一个头的完整计算流程，逐个矩阵展示，并可查看任一权重的算式</translation>
     </message>
 </context>
 <context>
@@ -990,6 +1004,35 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::CrossInput</name>
+    <message>
+        <source>Atte&amp;ntion:</source>
+        <comment>self- or cross-attention</comment>
+        <translation>注意力(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Self-attention: Q, K and V all come from the sentence above, so every token looks at the tokens of its own sentence. Cross-attention: Q comes from the sentence above and K, V from a second text, as a translation decoder&apos;s words look at the source sentence; the heatmaps become T_q × T_k.</source>
+        <translation>自注意力：Q、K、V 都来自上面的句子，每个 token 看的是同一句里的 token。交叉注意力：Q 来自上面的句子，K、V 来自第二段文本，就像翻译模型的解码器看源句子一样；热力图变成 T_q × T_k。</translation>
+    </message>
+    <message>
+        <source>Keys &amp;and values from:</source>
+        <comment>cross-attention&apos;s second text</comment>
+        <translation>键和值来自(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>The second text: one line for every sequence above, or one line each.</source>
+        <translation>第二段文本：一行供上面所有序列共用，或每个序列各一行。</translation>
+    </message>
+    <message>
+        <source>Cross-attention&apos;s second text. Its tokens are the columns (keys) of every heatmap and give the values; the sentence above gives the rows (queries). One line serves every sequence above; otherwise give one line per sequence.</source>
+        <translation>交叉注意力的第二段文本。它的 token 是每张热力图的列（键），也提供值；上面的句子给出行（查询）。一行文本供上面所有序列共用；否则请为每个序列各写一行。</translation>
+    </message>
+    <message>
+        <source>No causal mask here: the keys come from the other text, so none of them lies in a query&apos;s future.</source>
+        <translation>这里没有因果掩码：键来自另一段文本，没有哪个键位于查询的“未来”。</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::ExportDialog</name>
     <message>
         <source>Export Figure</source>
@@ -1189,6 +1232,10 @@
         <source>M: padding, %1 for &lt;pad&gt; keys</source>
         <translation>M：填充掩码，&lt;pad&gt; 键处为 %1</translation>
     </message>
+    <message>
+        <source>cross-attention: &lt;i&gt;Q&lt;/i&gt; from the text, &lt;i&gt;K&lt;/i&gt; and &lt;i&gt;V&lt;/i&gt; from the second text</source>
+        <translation>交叉注意力：&lt;i&gt;Q&lt;/i&gt; 来自文本，&lt;i&gt;K&lt;/i&gt; 和 &lt;i&gt;V&lt;/i&gt; 来自第二段文本</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HeadDialog</name>
@@ -1383,6 +1430,11 @@
         <source>&amp;Lab</source>
         <translation>实验(&amp;L)</translation>
     </message>
+    <message>
+        <source>B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6</source>
+        <comment>cross-attention: T_q query tokens, T_k key tokens</comment>
+        <translation>B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::PipelineDialog</name>
@@ -1517,10 +1569,6 @@
     <message>
         <source>V_h — values</source>
         <translation>V_h —— 值</translation>
-    </message>
-    <message>
-        <source> → .view(B, H, T, d_k) (bug)</source>
-        <translation> → .view(B, H, T, d_k)（错误）</translation>
     </message>
     <message>
         <source>drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7</source>
@@ -1662,6 +1710,18 @@
     <message>
         <source>; drawn on S&apos;s colour scale</source>
         <translation>；与 S 使用同一色标</translation>
+    </message>
+    <message>
+        <source> → .view(B, H, %1, d_k) (bug)</source>
+        <translation> → .view(B, H, %1, d_k)（错误）</translation>
+    </message>
+    <message>
+        <source>drawn: [%1, %2] → (T_q, T_k) = (%3, %4)</source>
+        <translation>图中：[%1, %2] → (T_q, T_k) = (%3, %4)</translation>
+    </message>
+    <message>
+        <source>; K and V come from Y, the second text&apos;s vectors (B, T_k, C) = (%1, %2, %3)</source>
+        <translation>；K 和 V 来自 Y，即第二段文本的向量 (B, T_k, C) = (%1, %2, %3)</translation>
     </message>
 </context>
 <context>
@@ -1990,6 +2050,38 @@
     <message>
         <source>Presets</source>
         <translation>预设</translation>
+    </message>
+    <message>
+        <source>Cross-attention: 我 爱 机器学习 reads “I love machine learning” (cross-attention)</source>
+        <translation>交叉注意力：我 爱 机器学习 读 “I love machine learning” (cross-attention)</translation>
+    </message>
+    <message>
+        <source>Queries from one sentence, keys and values from another: T_q × T_k heatmaps.</source>
+        <translation>查询来自一句话，键和值来自另一句：T_q × T_k 的热力图。</translation>
+    </message>
+    <message>
+        <source>A translation decoder writing 我 爱 机器学习 looks at the English source: Q comes from the Chinese words, K and V from “I love machine learning”. d_model 16, 2 heads, seed 42, no positional encoding. The English words&apos; vectors were designed, as in exercise 3, so that each Chinese word&apos;s row gives its source words 0.8 together.</source>
+        <translation>翻译模型的解码器在写出“我 爱 机器学习”时回看英文原句：Q 来自中文词，K 和 V 来自 “I love machine learning”。d_model 16，2 个头，种子 42，不加位置编码。英文词的向量是像练习 3 那样设计出来的，让每个中文词那一行给它对应的源词合计 0.8 的权重。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The heatmaps are 3 × 4, not square&lt;/b&gt;: the rows are the 3 Chinese words (T_q = 3), the columns the 4 English words (T_k = 4). S = Q·Kᵀ is (B, H, T_q, T_k) = (1, 2, 3, 4).</source>
+        <translation>&lt;b&gt;热力图是 3 × 4，不是方阵&lt;/b&gt;：行是 3 个中文词（T_q = 3），列是 4 个英文词（T_k = 4）。S = Q·Kᵀ 的形状是 (B, H, T_q, T_k) = (1, 2, 3, 4)。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Each row finds its source&lt;/b&gt;: 我 puts 0.8000 on I, 爱 0.8000 on love, and 机器学习 0.4000 on each of machine and learning: one word of the output, two of the input.</source>
+        <translation>&lt;b&gt;每一行都找到了自己的源词&lt;/b&gt;：我 给 I 0.8000，爱 给 love 0.8000，机器学习 给 machine 和 learning 各 0.4000：输出的一个词对应输入的两个词。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rows sum to 1, columns need not&lt;/b&gt;: the softmax runs over the English keys of each Chinese query; the columns sum to 0.5333 to 0.9667.</source>
+        <translation>&lt;b&gt;行和为 1，列和不必为 1&lt;/b&gt;：softmax 对每个中文查询在英文键上归一化；各列之和在 0.5333 到 0.9667 之间。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The causal mask is off and disabled&lt;/b&gt;: no English word lies in the future of a Chinese one, so there is nothing to hide. Switch Attention to Self: the heatmaps become 3 × 3, the Chinese words looking at each other.</source>
+        <translation>&lt;b&gt;因果掩码关闭且不可选&lt;/b&gt;：没有哪个英文词位于中文词的“未来”，没有什么需要遮住。把注意力切换为自注意力：热力图变成 3 × 3，中文词彼此相看。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Set the seed to 7&lt;/b&gt;: new W_q and W_k, and 我 gives I only 0.20. The design fits the layers it was made for.</source>
+        <translation>&lt;b&gt;把种子改成 7&lt;/b&gt;：W_q 和 W_k 换了，我 给 I 的权重只剩 0.20。设计只适用于它所针对的那组层。</translation>
     </message>
 </context>
 <context>
@@ -2477,6 +2569,11 @@
         <source>+%1 more</source>
         <comment>tokens not shown as chips</comment>
         <translation>还有 %1 个</translation>
+    </message>
+    <message>
+        <source>keys and values: length T_k = %1</source>
+        <comment>T_k: tokens of the second text, padding included</comment>
+        <translation>键和值：长度 T_k = %1</translation>
     </message>
 </context>
 </TS>
