@@ -56,6 +56,7 @@
 
 using namespace attn;
 using namespace attn::ui;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -157,6 +158,7 @@ QString shown(const QString& text)
 // The tokens of `request`, or the core's one-line reason why there are none.
 struct Outcome {
     std::optional<TokenBatch> tokens;
+    std::optional<TokenBatch> keys; // the second text's in cross-attention, else tokens
     QString error;
 };
 
@@ -165,16 +167,21 @@ struct Outcome {
 Outcome expectedOutcome(const Request& request)
 {
     if (const std::string problem = validate(request.config); !problem.empty())
-        return {std::nullopt, QString::fromStdString(problem)};
+        return {std::nullopt, std::nullopt, QString::fromStdString(problem)};
     if (QString::fromStdString(request.text).trimmed().isEmpty())
-        return {std::nullopt,
+        return {std::nullopt, std::nullopt,
                 QCoreApplication::translate(MainWindow::staticMetaObject.className(),
                                             "The text is empty: type a sentence, one line per "
                                             "sequence.")};
     try {
-        return {tokenize(request.text, request.config.tokenizer), {}};
+        TokenBatch tokens = tokenize(request.text, request.config.tokenizer);
+        TokenBatch keys =
+            request.config.attention == AttentionKind::Cross
+                ? crossTokens(request.crossText, request.config.tokenizer, tokens.batch())
+                : tokens;
+        return {std::move(tokens), std::move(keys), {}};
     } catch (const InputError& error) {
-        return {std::nullopt, QString::fromUtf8(error.what())};
+        return {std::nullopt, std::nullopt, QString::fromUtf8(error.what())};
     }
 }
 
@@ -184,8 +191,9 @@ bool affordable(const Request& request)
     if (!outcome.tokens)
         return true; // refused before anything is computed
     const qint64 B = outcome.tokens->batch(), T = outcome.tokens->length();
+    const qint64 Tk = outcome.keys->length();
     const qint64 C = request.config.dModel, H = request.config.heads;
-    return B * H * T * T <= kBudget.cells && B * T * C * C <= kBudget.projection &&
+    return B * H * T * Tk <= kBudget.cells && B * std::max(T, Tk) * C * C <= kBudget.projection &&
            C * C <= kBudget.layers && H <= kBudget.heads;
 }
 
@@ -230,7 +238,7 @@ QString sessionDifference(const Session& a, const Session& b)
 
 qint64 weightCells(const Result& result)
 {
-    return qint64(result.batch()) * result.heads() * result.length() * result.length();
+    return qint64(result.batch()) * result.heads() * result.length() * result.keyLength();
 }
 
 // Empty when every weight is a probability, or NaN where PyTorch gives NaN too: a
@@ -243,20 +251,21 @@ QString weightProblems(const Result& result)
                             c.maskStage == MaskStage::BeforeSoftmax && c.axis != SoftmaxAxis::Keys;
     const bool rowsSumToOne =
         c.axis == SoftmaxAxis::Keys && c.maskStage == MaskStage::BeforeSoftmax;
-    const int T = result.length();
+    const int T = result.length(), Tk = result.keyLength();
     for (int b = 0; b < result.batch(); ++b)
         for (int h = 0; h < result.heads(); ++h) {
             const Matrix& p = result.weights->at(b, h);
             const MaskMatrix& m = (*result.mask)[std::size_t(b)];
-            if (p.rows() != T || p.cols() != T)
-                return QStringLiteral("weights[%1][%2] are %3×%4, not T×T = %5×%5")
+            if (p.rows() != T || p.cols() != Tk)
+                return QStringLiteral("weights[%1][%2] are %3×%4, not T_q×T_k = %5×%6")
                     .arg(b)
                     .arg(h)
                     .arg(p.rows())
                     .arg(p.cols())
-                    .arg(T);
+                    .arg(T)
+                    .arg(Tk);
             for (int i = 0; i < T; ++i) {
-                for (int j = 0; j < T; ++j) {
+                for (int j = 0; j < Tk; ++j) {
                     const float v = p(i, j);
                     const bool ok = std::isnan(v) ? nanAllowed && m(i, j) : v >= 0 && v <= 1.0001f;
                     if (!ok)
@@ -513,6 +522,7 @@ private:
     void chooseHeads();
     void typeSeed();
     void flipSwitch();
+    void crossAttention();
     void moveTemperature();
     void switchLanguage();
     void changeView();
@@ -751,6 +761,12 @@ QString TestMonkey::invariantProblems()
             .arg(r.length())
             .arg(expected.tokens->batch())
             .arg(expected.tokens->length());
+    if (*r.keyTokens != *expected.keys)
+        return QStringLiteral("the result's keys (T_k=%1) are not the second text's (T_k=%2)")
+            .arg(r.keyLength())
+            .arg(expected.keys->length());
+    if (r.isCross() && r.config().mask != MaskKind::None)
+        return QStringLiteral("a causal mask in cross-attention");
     if (!chips->error().isEmpty())
         return QStringLiteral("an error is shown beside a valid result: ") + chips->error();
     if (chips->tokens() != *r.tokens)
@@ -759,12 +775,21 @@ QString TestMonkey::invariantProblems()
         return QStringLiteral("%1 heatmaps for %2 heads")
             .arg(w->heatmapGrid()->count())
             .arg(r.heads());
-    for (int k = 0; k < w->heatmapGrid()->count(); ++k)
-        if (w->heatmapGrid()->view(k)->data().rows() != r.length())
-            return QStringLiteral("heatmap %1 has %2 rows, T = %3")
+    for (int k = 0; k < w->heatmapGrid()->count(); ++k) {
+        const HeatmapData& data = w->heatmapGrid()->view(k)->data();
+        if (data.rows() != r.length() || data.columns() != r.keyLength() ||
+            data.keyLabels.size() != r.keyLength())
+            return QStringLiteral("heatmap %1 is %2×%3 with %4 key labels, T_q×T_k = %5×%6")
                 .arg(k)
-                .arg(w->heatmapGrid()->view(k)->data().rows())
-                .arg(r.length());
+                .arg(data.rows())
+                .arg(data.columns())
+                .arg(data.keyLabels.size())
+                .arg(r.length())
+                .arg(r.keyLength());
+    }
+    if (child<QCheckBox>(w, "causalCheck")->isEnabled() == r.isCross())
+        return QStringLiteral("the causal switch is %1 in %2-attention")
+            .arg(r.isCross() ? u"enabled"_s : u"disabled"_s, r.isCross() ? u"cross"_s : u"self"_s);
     if (w->statisticsPanel()->table()->rowCount() != r.heads())
         return QStringLiteral("the statistics list %1 rows for %2 heads")
             .arg(w->statisticsPanel()->table()->rowCount())
@@ -990,6 +1015,46 @@ void TestMonkey::flipSwitch()
         note(QStringLiteral("%1 toggled").arg(check->objectName()));
         chance(50) ? check->click() : check->toggle();
     }
+}
+
+// The self/cross switch, or cross-attention's second text: a few words, as many lines as
+// the first text or not, blank, or a pasted piece of anything.
+void TestMonkey::crossAttention()
+{
+    auto* attention = child<QComboBox>(window_.get(), "attentionCombo");
+    auto* edit = child<QPlainTextEdit>(window_.get(), "crossEdit");
+    if (chance(40)) {
+        const int index = below(attention->count());
+        note(QStringLiteral("attentionCombo → %1").arg(index));
+        attention->setCurrentIndex(index);
+        return;
+    }
+    QString text;
+    switch (below(4)) {
+    case 0:
+        text = text_->words(1 + below(12));
+        break;
+    case 1: {
+        const int lines = 1 + below(4);
+        for (int k = 0; k < lines; ++k)
+            text += (k > 0 ? u"\n"_s : QString()) + text_->words(1 + below(6));
+        break;
+    }
+    case 2:
+        text = chance(50) ? QString() : u" \t\n "_s;
+        break;
+    default:
+        text = text_->any(3);
+        break;
+    }
+    Request r = window_->controlPanel()->request();
+    r.crossText = text.toStdString();
+    if (!affordable(r)) {
+        ++skipped_;
+        return;
+    }
+    note(QStringLiteral("crossEdit ← \"%1\"").arg(shown(text)));
+    edit->setPlainText(text);
 }
 
 void TestMonkey::moveTemperature()
@@ -1376,6 +1441,7 @@ void TestMonkey::randomActions()
         {"heads", 6, &TestMonkey::chooseHeads},
         {"seed", 3, &TestMonkey::typeSeed},
         {"switch", 14, &TestMonkey::flipSwitch},
+        {"cross", 5, &TestMonkey::crossAttention},
         {"temperature", 5, &TestMonkey::moveTemperature},
         {"language", 3, &TestMonkey::switchLanguage},
         {"view", 8, &TestMonkey::changeView},
