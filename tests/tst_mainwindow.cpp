@@ -1,6 +1,8 @@
 // The main window driven as a person would: type, flip switches, hover, change language.
 #include "computecontroller.h"
 #include "controlpanel.h"
+#include "embedding.h"
+#include "embeddingeditor.h"
 #include "heatmapgrid.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -20,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QToolBar>
 
@@ -53,6 +56,7 @@ private slots:
     void opensWithTheExampleComputed();
     void typingUpdatesChipsAndHeatmaps();
     void crossAttentionThroughTheWindow();
+    void embeddingEditorChangesTheHeatmapsAtOnce();
     void eachSwitchReachesTheEngine_data();
     void eachSwitchReachesTheEngine();
     void headsOfferedAreDivisors();
@@ -178,6 +182,56 @@ void TestMainWindow::crossAttentionThroughTheWindow()
     QTRY_VERIFY(!w->lastResult().isCross() && w->lastResult().batch() == 3);
     QCOMPARE(w->lastResult().config().mask, attn::MaskKind::Causal);
     QCOMPARE(w->controlPanel()->request().crossText, std::string("x\ny"));
+}
+
+void TestMainWindow::embeddingEditorChangesTheHeatmapsAtOnce()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    auto* tokenizer = child<QComboBox>(w, "tokenizerCombo");
+    tokenizer->setCurrentIndex(tokenizer->findData(int(attn::TokenizerMode::Spaces)));
+    child<QCheckBox>(w, "positionalCheck")->setChecked(false); // x is the vector itself
+    child<QPlainTextEdit>(w, "sentenceEdit")->setPlainText(QStringLiteral("the cat sat"));
+    QTRY_VERIFY(w->lastResult().valid() && w->lastResult().length() == 3 &&
+                w->lastResult().config().positional == attn::Positional::None);
+
+    w->action(ActionId::EmbeddingEditor)->trigger();
+    auto* editor = w->findChild<EmbeddingEditor*>();
+    QVERIFY(editor && editor->isVisible());
+    auto* tokens = child<QComboBox>(editor, "tokenCombo");
+    QCOMPARE(tokens->count(), 3);
+    editor->selectToken(QStringLiteral("cat"));
+    auto x = [w](int t) { return Eigen::VectorXf((*w->lastResult().x)[0].row(t).transpose()); };
+
+    // 1. A typed value reaches x at once (no debounce): x[cat][2] = -1.5.
+    auto* table = child<QTableWidget>(editor, "vectorTable");
+    QCOMPARE(table->rowCount(), 64);
+    table->item(2, 0)->setText(QStringLiteral("-1.5"));
+    QTRY_COMPARE(x(1)(2), -1.5f);
+    QCOMPARE(w->controlPanel()->request().embeddingOverrides.at("cat")[2], -1.5f);
+    // Not a number: refused with a note, the value stays.
+    table->item(2, 0)->setText(QStringLiteral("abc"));
+    QVERIFY(child<QLabel>(editor, "editorNote")->text().contains(QStringLiteral("not a number")));
+    QCOMPARE(w->controlPanel()->request().embeddingOverrides.at("cat")[2], -1.5f);
+
+    // 2. Copied from "sat": equal vectors, so equal keys, so every query gives the two
+    // columns the same weight.
+    editor->copyFrom(QStringLiteral("sat"));
+    QTRY_VERIFY(x(1) == x(2));
+    const attn::Matrix& p = w->lastResult().weights->at(0, 0);
+    QCOMPARE(p.col(1), p.col(2));
+
+    // 3. Copied with noise σ = 0.1: close to "sat", not equal.
+    editor->copyWithNoise(QStringLiteral("sat"), 0.1, 7);
+    QTRY_VERIFY(x(1) != x(2));
+    const float distance = (x(1) - x(2)).cwiseAbs().maxCoeff();
+    QVERIFY2(distance > 0 && distance < 0.6f, qPrintable(QString::number(distance)));
+
+    // 4. Reset: the table's vector again, and nothing edited is left.
+    editor->resetToken();
+    QTRY_VERIFY(w->controlPanel()->request().embeddingOverrides.empty());
+    const attn::Vector table42 = attn::tokenVector(42, "cat", 64);
+    QTRY_VERIFY(x(1) == table42);
 }
 
 void TestMainWindow::eachSwitchReachesTheEngine_data()

@@ -246,6 +246,12 @@ void ControlPanel::showAttention()
     }
 }
 
+void ControlPanel::setEmbeddingOverrides(const std::map<std::string, std::vector<float>>& overrides)
+{
+    embeddingOverrides_ = overrides;
+    emit requestChanged();
+}
+
 void ControlPanel::setInputError(const QString& message)
 {
     crossInput_->clearTokens();

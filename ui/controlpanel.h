@@ -69,6 +69,8 @@ public:
     // The tokens of the current text, shown as chips under the editor, and in
     // cross-attention the keys' tokens under the second text.
     void setTokens(const TokenBatch& tokens, const TokenBatch* keyTokens = nullptr);
+    // Replaces the hand-set vectors (the embedding editor's) and emits requestChanged.
+    void setEmbeddingOverrides(const std::map<std::string, std::vector<float>>& overrides);
     // Shows `message` instead of the chips, e.g. "invalid UTF-8 at byte 3".
     void setInputError(const QString& message);
 

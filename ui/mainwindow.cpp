@@ -3,6 +3,7 @@
 #include "comparedialog.h"
 #include "computecontroller.h"
 #include "controlpanel.h"
+#include "embeddingeditor.h"
 #include "exportdialog.h"
 #include "formulabar.h"
 #include "headdialog.h"
@@ -97,6 +98,10 @@ constexpr ActionSpec kActions[] = {
      QT_TRANSLATE_NOOP("MainWindow", "The whole pipeline of one head, matrix by matrix, and the "
                                      "arithmetic of any weight"),
      QKeySequence::UnknownKey, "Ctrl+Shift+P", false},
+    {ActionId::EmbeddingEditor, QT_TRANSLATE_NOOP("MainWindow", "&Embedding Editor…"),
+     QT_TRANSLATE_NOOP("MainWindow", "Exercise 3: type a token's vector, copy another token's, "
+                                     "or copy it with a little noise"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+V", false},
     {ActionId::HowToRead, QT_TRANSLATE_NOOP("MainWindow", "&How to Read These Heatmaps"),
      QT_TRANSLATE_NOOP("MainWindow", "What rows, columns, colours and warnings mean"),
      QKeySequence::HelpContents, "F1", false},
@@ -219,6 +224,8 @@ void MainWindow::createActions()
     connect(action(ActionId::DkSweep), &QAction::triggered, this, &MainWindow::showSweep);
     connect(action(ActionId::Compare), &QAction::triggered, this, &MainWindow::showCompare);
     connect(action(ActionId::StepByStep), &QAction::triggered, this, &MainWindow::showStepByStep);
+    connect(action(ActionId::EmbeddingEditor), &QAction::triggered, this,
+            &MainWindow::showEmbeddingEditor);
     connect(action(ActionId::HowToRead), &QAction::triggered, this, [this] {
         if (!helpDialog_)
             helpDialog_ = new HelpDialog(this);
@@ -283,6 +290,7 @@ void MainWindow::createMenus()
     labMenu_->addAction(action(ActionId::StepByStep));
     labMenu_->addAction(action(ActionId::Compare));
     labMenu_->addAction(action(ActionId::DkSweep));
+    labMenu_->addAction(action(ActionId::EmbeddingEditor));
 
     helpMenu_ = menuBar()->addMenu(QString());
     helpMenu_->addAction(action(ActionId::HowToRead));
@@ -386,6 +394,38 @@ void MainWindow::closeEvent(QCloseEvent* event)
     writeSettings();
     sessions_->closeCleanly();
     event->accept();
+}
+
+void MainWindow::showEmbeddingEditor()
+{
+    if (!embeddingEditor_) {
+        embeddingEditor_ = new EmbeddingEditor(this);
+        // An edit is a new request at once: no debounce, the vector is complete.
+        connect(embeddingEditor_, &EmbeddingEditor::overridesChanged, controls_,
+                &ControlPanel::setEmbeddingOverrides);
+    }
+    updateEmbeddingEditor();
+    embeddingEditor_->show();
+    embeddingEditor_->raise();
+    embeddingEditor_->activateWindow();
+}
+
+// The editor offers the distinct tokens of the shown result's texts, <pad> aside.
+void MainWindow::updateEmbeddingEditor()
+{
+    if (!embeddingEditor_ || !result_.tokens)
+        return;
+    std::vector<std::string> tokens;
+    for (const TokenBatch* batch : {result_.tokens.get(), result_.keyTokens.get()})
+        for (std::size_t b = 0; b < batch->tokens.size(); ++b)
+            for (int t = 0; t < batch->lengths[b]; ++t) {
+                const std::string& token = batch->tokens[b][std::size_t(t)];
+                if (std::find(tokens.begin(), tokens.end(), token) == tokens.end())
+                    tokens.push_back(token);
+            }
+    Request request = result_.request;
+    request.embeddingOverrides = controls_->request().embeddingOverrides;
+    embeddingEditor_->setRequest(request, tokens);
 }
 
 void MainWindow::showStepByStep()
@@ -547,6 +587,7 @@ void MainWindow::showResult(const Result& result)
                                  .arg(result.dK()));
     if (headDialog_ && headDialog_->isVisible())
         openHead(openHead_);
+    updateEmbeddingEditor();
 }
 
 QString MainWindow::refusalText(const QString& message, const Request& request) const

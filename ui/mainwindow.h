@@ -28,6 +28,7 @@ class PresetPanel;
 class SessionFiles;
 class SweepDialog;
 class CompareDialog;
+class EmbeddingEditor;
 class PipelineDialog;
 class StatisticsPanel;
 
@@ -47,6 +48,7 @@ enum class ActionId {
     DkSweep,
     Compare,
     StepByStep,
+    EmbeddingEditor,
     HowToRead,
     About,
     AboutQt,
@@ -83,6 +85,8 @@ public:
     void showCompare();
     // The pipeline of one head, matrix by matrix.
     void showStepByStep();
+    void showEmbeddingEditor();
+    void updateEmbeddingEditor();
     [[nodiscard]] PresetPanel* presetPanel() const { return presets_; }
 
 protected:
@@ -126,6 +130,7 @@ private:
     SweepDialog* sweepDialog_ = nullptr;
     CompareDialog* compareDialog_ = nullptr;
     PipelineDialog* pipelineDialog_ = nullptr;
+    EmbeddingEditor* embeddingEditor_ = nullptr;
     QMenu* labMenu_ = nullptr;
     QDockWidget* presetsDock_ = nullptr;
     QMenu* presetMenu_ = nullptr;

@@ -529,6 +529,14 @@
         <source>The whole pipeline of one head, matrix by matrix, and the arithmetic of any weight</source>
         <translation>一个头的完整计算流程，逐个矩阵展示，并可查看任一权重的算式</translation>
     </message>
+    <message>
+        <source>&amp;Embedding Editor…</source>
+        <translation>嵌入编辑器(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Exercise 3: type a token&apos;s vector, copy another token&apos;s, or copy it with a little noise</source>
+        <translation>练习 3：直接输入一个 token 的向量，复制另一个 token 的向量，或复制后加一点噪声</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
@@ -1030,6 +1038,76 @@
     <message>
         <source>No causal mask here: the keys come from the other text, so none of them lies in a query&apos;s future.</source>
         <translation>这里没有因果掩码：键来自另一段文本，没有哪个键位于查询的“未来”。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::EmbeddingEditor</name>
+    <message>
+        <source>“%1” is not a number; x[%2] keeps its value.</source>
+        <translation>“%1”不是数字；x[%2] 保持原值。</translation>
+    </message>
+    <message>
+        <source>The embedding is torch.randn(B, T, C), which ignores the words: edited vectors count only with the embedding “Table”.</source>
+        <translation>当前嵌入是 torch.randn(B, T, C)，与词无关：编辑过的向量只在“查表”嵌入下生效。</translation>
+    </message>
+    <message>
+        <source>Positional encoding is on: x = this vector + PE(position).</source>
+        <translation>位置编码已开启：x = 这个向量 + PE(位置)。</translation>
+    </message>
+    <message>
+        <source>Edited vectors are shown in bold and saved with the session.</source>
+        <translation>编辑过的向量以粗体显示，并随会话一起保存。</translation>
+    </message>
+    <message>
+        <source>Embedding Editor</source>
+        <translation>嵌入编辑器</translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <comment>the token whose vector is edited</comment>
+        <translation>Token(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <comment>one feature of the token&apos;s vector</comment>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Double-click a value to type a new one; the heatmaps follow.</source>
+        <translation>双击一个数值即可输入新值；热力图随之更新。</translation>
+    </message>
+    <message>
+        <source>&amp;From token:</source>
+        <comment>copy a vector from another token</comment>
+        <translation>来源 token(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Copy its vector</source>
+        <translation>复制它的向量(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Give the token exactly the other token&apos;s vector: their keys match, so a query cannot tell them apart.</source>
+        <translation>让这个 token 的向量与另一个完全相同：两者的键一样，查询无法区分它们。</translation>
+    </message>
+    <message>
+        <source>&amp;Noise σ:</source>
+        <translation>噪声 σ(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Copy plus &amp;noise</source>
+        <translation>复制并加噪声(&amp;O)</translation>
+    </message>
+    <message>
+        <source>The other token&apos;s vector plus Gaussian noise of standard deviation σ: close, but not the same.</source>
+        <translation>另一个 token 的向量加上标准差为 σ 的高斯噪声：相近，但不相同。</translation>
+    </message>
+    <message>
+        <source>&amp;Reset token</source>
+        <translation>重置此 token(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Reset &amp;all</source>
+        <translation>全部重置(&amp;A)</translation>
     </message>
 </context>
 <context>
