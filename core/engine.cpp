@@ -123,12 +123,14 @@ TokenBatch previewTokens(const std::string& text, TokenizerMode mode)
 TokenBatch crossTokens(const std::string& crossText, TokenizerMode mode, int batch)
 {
     if (crossText.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
-        throw InputError("cross-attention needs a second text, for the keys and values");
+        throw InputError("cross-attention needs a second text, for the keys and values",
+                         Refusal::CrossTextMissing);
     TokenBatch keys;
     try {
         keys = tokenize(crossText, mode);
-    } catch (const InputError& error) {
-        throw InputError(std::string("the keys' and values' text: ") + error.what());
+    } catch (InputError& error) {
+        error.setInKeysText(std::string("the keys' and values' text: ") + error.what());
+        throw;
     }
     if (keys.batch() == 1 && batch > 1) {
         // One line serves every sequence, as an encoder's output serves a batch of queries.
@@ -136,8 +138,10 @@ TokenBatch crossTokens(const std::string& crossText, TokenizerMode mode, int bat
         keys.lengths.assign(static_cast<std::size_t>(batch), keys.lengths.front());
     } else if (keys.batch() != batch) {
         throw InputError("the keys' and values' text has " + std::to_string(keys.batch()) +
-                         " lines and the queries' text " + std::to_string(batch) +
-                         ": give it one line, or one for each line of the queries");
+                             " lines and the queries' text " + std::to_string(batch) +
+                             ": give it one line, or one for each line of the queries",
+                         Refusal::CrossLines,
+                         {std::to_string(keys.batch()), std::to_string(batch)});
     }
     return keys;
 }
@@ -194,8 +198,8 @@ void clearAfter(Result& result, int stage)
 Result AttentionEngine::compute(const Request& request, const std::atomic<bool>* cancel,
                                 Stage stopAfter)
 {
-    if (const std::string problem = validate(request.config); !problem.empty())
-        throw InputError(problem);
+    if (std::optional<InputError> problem = checkConfig(request.config))
+        throw std::move(*problem);
 
     const Config& config = request.config;
     const int last = stageIndex(stopAfter);
@@ -272,7 +276,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
                       "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
                       "can give; use fewer tokens, heads or lines",
                       needed / double(1ull << 30), memoryLimitBytes() / double(1ull << 30));
-        throw InputError(message);
+        char neededText[32], availableText[32];
+        std::snprintf(neededText, sizeof neededText, "%.1f", needed / double(1ull << 30));
+        std::snprintf(availableText, sizeof availableText, "%.1f",
+                      memoryLimitBytes() / double(1ull << 30));
+        throw InputError(message, Refusal::Memory, {neededText, availableText});
     }
 
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode

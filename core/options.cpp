@@ -4,25 +4,37 @@
 
 namespace attn {
 
+std::optional<InputError> checkConfig(const Config& config)
+{
+    const auto number = [](auto value) { return std::to_string(value); };
+    if (config.dModel < kMinDModel || config.dModel > kMaxDModel)
+        return InputError("d_model must be between " + number(kMinDModel) + " and " +
+                              number(kMaxDModel) + ", not " + number(config.dModel),
+                          Refusal::DModelRange,
+                          {number(kMinDModel), number(kMaxDModel), number(config.dModel)});
+    if (config.heads < 1 || config.heads > config.dModel)
+        return InputError("heads must be between 1 and d_model (" + number(config.dModel) +
+                              "), not " + number(config.heads),
+                          Refusal::HeadsRange, {number(config.dModel), number(config.heads)});
+    if (config.dModel % config.heads != 0)
+        return InputError("heads (" + number(config.heads) + ") must divide d_model (" +
+                              number(config.dModel) + ")",
+                          Refusal::HeadsDivide, {number(config.heads), number(config.dModel)});
+    if (!(config.temperature > 0.0f) || !std::isfinite(config.temperature))
+        return InputError("temperature must be a positive number", Refusal::TemperatureNaN);
+    if (config.temperature < kMinTemperature || config.temperature > kMaxTemperature)
+        return InputError("temperature must be between 1e-06 and 1e+06", Refusal::TemperatureRange);
+    if (config.attention == AttentionKind::Cross && config.mask == MaskKind::Causal)
+        return InputError("a causal mask has no meaning in cross-attention: the keys come from "
+                          "the other text, so none of them is in a query's future",
+                          Refusal::CausalCross);
+    return std::nullopt;
+}
+
 std::string validate(const Config& config)
 {
-    if (config.dModel < kMinDModel || config.dModel > kMaxDModel)
-        return "d_model must be between " + std::to_string(kMinDModel) + " and " +
-               std::to_string(kMaxDModel) + ", not " + std::to_string(config.dModel);
-    if (config.heads < 1 || config.heads > config.dModel)
-        return "heads must be between 1 and d_model (" + std::to_string(config.dModel) + "), not " +
-               std::to_string(config.heads);
-    if (config.dModel % config.heads != 0)
-        return "heads (" + std::to_string(config.heads) + ") must divide d_model (" +
-               std::to_string(config.dModel) + ")";
-    if (!(config.temperature > 0.0f) || !std::isfinite(config.temperature))
-        return "temperature must be a positive number";
-    if (config.temperature < kMinTemperature || config.temperature > kMaxTemperature)
-        return "temperature must be between 1e-06 and 1e+06";
-    if (config.attention == AttentionKind::Cross && config.mask == MaskKind::Causal)
-        return "a causal mask has no meaning in cross-attention: the keys come from the other "
-               "text, so none of them is in a query's future";
-    return {};
+    const std::optional<InputError> problem = checkConfig(config);
+    return problem ? problem->what() : std::string();
 }
 
 double scaleFactor(const Config& config)

@@ -137,17 +137,58 @@ struct Config {
     bool operator==(const Config&) const = default;
 };
 
-// A problem with what the user asked for; what() is one line naming it.
+// What an InputError refuses, so that an interface can word it in its own language:
+// ui/labels.cpp holds a template per kind, filled with InputError::arguments() in order.
+// Other: only the English what() exists (the command line's own refusals).
+enum class Refusal {
+    Other,
+    TextTooLong,      // —
+    InvalidUtf8,      // byte offset
+    LineTooLong,      // line number, tokens, limit
+    TooManyLines,     // limit
+    EmptyText,        // —
+    CrossTextMissing, // —
+    CrossLines,       // lines of the keys' text, lines of the queries' text
+    DModelRange,      // min, max, value
+    HeadsRange,       // d_model, value
+    HeadsDivide,      // heads, d_model
+    TemperatureNaN,   // —
+    TemperatureRange, // —
+    CausalCross,      // —
+    Memory,           // GiB needed, GiB available
+    OutOfMemory,      // — (an allocation failed after all)
+};
+
+// A problem with what the user asked for; what() is one line naming it in English.
 class InputError : public std::exception {
 public:
-    explicit InputError(std::string message) : message_(std::move(message)) {}
+    explicit InputError(std::string message, Refusal refusal = Refusal::Other,
+                        std::vector<std::string> arguments = {})
+        : message_(std::move(message)), refusal_(refusal), arguments_(std::move(arguments))
+    {}
     [[nodiscard]] const char* what() const noexcept override { return message_.c_str(); }
+    [[nodiscard]] Refusal refusal() const { return refusal_; }
+    [[nodiscard]] const std::vector<std::string>& arguments() const { return arguments_; }
+    // The refusal is about cross-attention's second text (its what() says so first).
+    [[nodiscard]] bool inKeysText() const { return inKeysText_; }
+    void setInKeysText(std::string message)
+    {
+        message_ = std::move(message);
+        inKeysText_ = true;
+    }
 
 private:
     std::string message_;
+    Refusal refusal_ = Refusal::Other;
+    std::vector<std::string> arguments_;
+    bool inKeysText_ = false;
 };
 
-// The first problem of `config`, or an empty string when it is valid.
+// The first problem of `config` as the InputError that names it, or nothing when the
+// config is valid.
+[[nodiscard]] std::optional<InputError> checkConfig(const Config& config);
+
+// The first problem of `config` in English, or an empty string when it is valid.
 [[nodiscard]] std::string validate(const Config& config);
 
 // The numeric scale factor of the mode: 1/√d_k, 1 or 1/√C.

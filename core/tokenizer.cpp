@@ -51,7 +51,7 @@ void requireUtf8(std::string_view text)
 {
     // ICU indexes with int32_t; a text that long would never reach the heatmap anyway.
     if (text.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-        throw InputError("the text is too long: more than 2 GiB");
+        throw InputError("the text is too long: more than 2 GiB", Refusal::TextTooLong);
     const auto* s = bytesOf(text);
     const auto length = static_cast<std::int32_t>(text.size());
     for (std::int32_t i = 0; i < length;) {
@@ -59,7 +59,8 @@ void requireUtf8(std::string_view text)
         UChar32 c;
         U8_NEXT(s, i, length, c);
         if (c < 0)
-            throw InputError("invalid UTF-8 at byte " + std::to_string(start));
+            throw InputError("invalid UTF-8 at byte " + std::to_string(start), Refusal::InvalidUtf8,
+                             {std::to_string(start)});
     }
 }
 
@@ -188,19 +189,23 @@ TokenBatch tokenize(std::string_view text, TokenizerMode mode)
         });
         if (count > kMaxTokens)
             throw InputError("line " + std::to_string(lineNumber + 1) + " has " +
-                             std::to_string(count) + " tokens, more than the limit of " +
-                             std::to_string(kMaxTokens) + " per sequence");
+                                 std::to_string(count) + " tokens, more than the limit of " +
+                                 std::to_string(kMaxTokens) + " per sequence",
+                             Refusal::LineTooLong,
+                             {std::to_string(lineNumber + 1), std::to_string(count),
+                              std::to_string(kMaxTokens)});
         if (count == 0)
             continue;
         if (batch.batch() == kMaxSequences)
             throw InputError("the text has more than " + std::to_string(kMaxSequences) +
-                             " non-blank lines; each line is one sequence and the limit is " +
-                             std::to_string(kMaxSequences));
+                                 " non-blank lines; each line is one sequence and the limit is " +
+                                 std::to_string(kMaxSequences),
+                             Refusal::TooManyLines, {std::to_string(kMaxSequences)});
         batch.tokens.push_back(std::move(tokens));
         batch.lengths.push_back(count);
     }
     if (batch.tokens.empty())
-        throw InputError("the text is empty: type a sentence");
+        throw InputError("the text is empty: type a sentence", Refusal::EmptyText);
 
     // 3. Pad every sequence to the longest one: (B, T).
     const int maxLength = *std::max_element(batch.lengths.begin(), batch.lengths.end());

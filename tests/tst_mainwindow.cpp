@@ -4,6 +4,7 @@
 #include "embedding.h"
 #include "embeddingeditor.h"
 #include "heatmapgrid.h"
+#include "labels.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "presetpanel.h"
@@ -57,6 +58,7 @@ private slots:
     void typingUpdatesChipsAndHeatmaps();
     void crossAttentionThroughTheWindow();
     void embeddingEditorChangesTheHeatmapsAtOnce();
+    void refusalsSpeakTheInterfaceLanguage();
     void eachSwitchReachesTheEngine_data();
     void eachSwitchReachesTheEngine();
     void headsOfferedAreDivisors();
@@ -232,6 +234,40 @@ void TestMainWindow::embeddingEditorChangesTheHeatmapsAtOnce()
     QTRY_VERIFY(w->controlPanel()->request().embeddingOverrides.empty());
     const attn::Vector table42 = attn::tokenVector(42, "cat", 64);
     QTRY_VERIFY(x(1) == table42);
+}
+
+void TestMainWindow::refusalsSpeakTheInterfaceLanguage()
+{
+    // Every kind of the core's refusals has a template in both languages, filled with
+    // its numbers; the window shows it in the chosen one.
+    const attn::Refusal kinds[] = {
+        attn::Refusal::TextTooLong,  attn::Refusal::InvalidUtf8,    attn::Refusal::LineTooLong,
+        attn::Refusal::TooManyLines, attn::Refusal::EmptyText,      attn::Refusal::CrossTextMissing,
+        attn::Refusal::CrossLines,   attn::Refusal::DModelRange,    attn::Refusal::HeadsRange,
+        attn::Refusal::HeadsDivide,  attn::Refusal::TemperatureNaN, attn::Refusal::TemperatureRange,
+        attn::Refusal::CausalCross,  attn::Refusal::Memory,         attn::Refusal::OutOfMemory};
+    QStringList english;
+    for (const attn::Refusal kind : kinds)
+        english << refusalText(attn::InputError("x", kind, {"7", "8", "9"}));
+    QVERIFY(language_->apply("zh_CN"));
+    for (std::size_t k = 0; k < std::size(kinds); ++k) {
+        const QString chinese = refusalText(attn::InputError("x", kinds[k], {"7", "8", "9"}));
+        QVERIFY2(chinese != english[qsizetype(k)] && chinese != QStringLiteral("x"),
+                 qPrintable(english[qsizetype(k)]));
+        QVERIFY2(!chinese.contains(u'%'), qPrintable(chinese)); // every argument filled
+    }
+
+    // Through the window: heads that do not divide d_model, refused by the core, in Chinese.
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    attn::Request request = w->controlPanel()->request();
+    request.config.dModel = 16;
+    request.config.heads = 3;
+    w->controller()->submit(request);
+    auto* chips = child<TokenChips>(w, "tokenChips");
+    QTRY_COMPARE(chips->error(), QStringLiteral("头数（3）必须能整除 d_model（16）。"));
+    w->setLanguage("en");
+    QCOMPARE(chips->error(), QStringLiteral("The number of heads (3) must divide d_model (16)."));
 }
 
 void TestMainWindow::eachSwitchReachesTheEngine_data()

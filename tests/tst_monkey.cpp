@@ -15,6 +15,7 @@
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
+#include "labels.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "session.h"
@@ -166,13 +167,8 @@ struct Outcome {
 // the window's own, in the interface language.
 Outcome expectedOutcome(const Request& request)
 {
-    if (const std::string problem = validate(request.config); !problem.empty())
-        return {std::nullopt, std::nullopt, QString::fromStdString(problem)};
-    if (QString::fromStdString(request.text).trimmed().isEmpty())
-        return {std::nullopt, std::nullopt,
-                QCoreApplication::translate(MainWindow::staticMetaObject.className(),
-                                            "The text is empty: type a sentence, one line per "
-                                            "sequence.")};
+    if (const std::optional<InputError> problem = checkConfig(request.config))
+        return {std::nullopt, std::nullopt, refusalText(*problem)};
     try {
         TokenBatch tokens = tokenize(request.text, request.config.tokenizer);
         TokenBatch keys =
@@ -181,7 +177,7 @@ Outcome expectedOutcome(const Request& request)
                 : tokens;
         return {std::move(tokens), std::move(keys), {}};
     } catch (const InputError& error) {
-        return {std::nullopt, std::nullopt, QString::fromUtf8(error.what())};
+        return {std::nullopt, std::nullopt, refusalText(error)};
     }
 }
 
@@ -604,8 +600,7 @@ void TestMonkey::emptyTextSupersedesARunningCompute()
 void TestMonkey::aRefusalOutlivesALanguageSwitch()
 {
     // Switching the language showed the last result again, chips and all, over the
-    // refusal of the newer text; the refusal stays now, in the new language if it is
-    // the window's own.
+    // refusal of the newer text; the refusal stays now, reworded in the new language.
     MainWindow* w = open();
     QTRY_VERIFY(w->lastResult().valid());
     auto* edit = child<QPlainTextEdit>(w, "sentenceEdit");
@@ -614,17 +609,21 @@ void TestMonkey::aRefusalOutlivesALanguageSwitch()
     edit->setPlainText(TextMaker(rng_).longText(kMaxTokens + 1));
     emit w->controlPanel()->requestChanged();
     QTRY_VERIFY_WITH_TIMEOUT(chips->error().contains(limit), kBudget.settleMs);
+    const QString english = chips->error();
     w->setLanguage("zh_CN");
-    QVERIFY2(chips->error().contains(limit), qPrintable(chips->error()));
+    QVERIFY2(chips->error() != english && chips->error().contains(QStringLiteral("4096")),
+             qPrintable(chips->error()));
+    w->setLanguage("en");
+    QCOMPARE(chips->error(), english);
 
     edit->setPlainText(QStringLiteral(" \t "));
     emit w->controlPanel()->requestChanged();
     QTRY_VERIFY(!chips->error().isEmpty() && !chips->error().contains(limit));
-    const QString chinese = chips->error();
-    w->setLanguage("en");
     QCOMPARE(chips->error(),
              QStringLiteral("The text is empty: type a sentence, one line per sequence."));
-    QVERIFY(chinese != chips->error());
+    w->setLanguage("zh_CN");
+    QVERIFY(chips->error() !=
+            QStringLiteral("The text is empty: type a sentence, one line per sequence."));
 }
 
 void TestMonkey::theMeanTileOfNewerHeatmapsOpens()

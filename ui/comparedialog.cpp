@@ -3,6 +3,7 @@
 #include "computecontroller.h"
 #include "formulabar.h"
 #include "heatmapview.h"
+#include "labels.h"
 #include "switchesform.h"
 
 #include <QComboBox>
@@ -158,9 +159,9 @@ CompareDialog::CompareDialog(QWidget* parent)
         connect(controller, &ComputeController::resultReady, this,
                 [this, side](const Result& result) { receive(side, result); });
         connect(controller, &ComputeController::failed, this,
-                [this, side](const QString& message, const Request& request) {
+                [this, side](const InputError& refusal, const Request& request) {
                     if (request == this->request(side))
-                        showFailure(side, message);
+                        showFailure(side, refusalText(refusal));
                 });
         connect(controller, &ComputeController::busyChanged, this, &CompareDialog::showBusy);
     }

@@ -62,7 +62,7 @@ void ComputeController::workerLoop()
         // Report only what is still the newest request; everything is delivered
         // through the GUI thread's event loop, where busy_ lives.
         std::optional<Result> result;
-        std::optional<QString> failure;
+        std::optional<InputError> failure;
         try {
             // 1. The heatmaps first: a switch of the formula shows at once…
             const Result weights = engine_.compute(request, &cancel_, Stage::Normalize);
@@ -77,9 +77,9 @@ void ComputeController::workerLoop()
             result = engine_.compute(request, &cancel_);
         } catch (const Cancelled&) {
         } catch (const InputError& error) {
-            failure = QString::fromUtf8(error.what());
+            failure = error;
         } catch (const std::bad_alloc&) {
-            failure = tr("not enough memory for this configuration");
+            failure = InputError("not enough memory for this configuration", Refusal::OutOfMemory);
         }
 
         std::lock_guard lock(mutex_);

@@ -40,7 +40,7 @@ signals:
     // The newest request's complete result, delivered on the GUI thread.
     void resultReady(const attn::Result& result);
     // The newest request was invalid; `message` is one line in English from the core.
-    void failed(const QString& message, const attn::Request& request);
+    void failed(const attn::InputError& refusal, const attn::Request& request);
     void busyChanged(bool busy);
 
 private:

@@ -125,6 +125,78 @@ QString displayName(AttentionKind value)
     return {};
 }
 
+namespace {
+
+// The template of a refusal, %1… its arguments in order; empty for Refusal::Other.
+QString refusalTemplate(Refusal refusal)
+{
+    switch (refusal) {
+    case Refusal::Other:
+        return {};
+    case Refusal::TextTooLong:
+        return QCoreApplication::translate("Refusal", "The text is too long: more than 2 GiB.");
+    case Refusal::InvalidUtf8:
+        return QCoreApplication::translate("Refusal", "The text is not valid UTF-8 at byte %1.");
+    case Refusal::LineTooLong:
+        return QCoreApplication::translate(
+            "Refusal", "Line %1 has %2 tokens, more than the limit of %3 per sequence.");
+    case Refusal::TooManyLines:
+        return QCoreApplication::translate("Refusal",
+                                           "The text has more than %1 non-blank lines; each "
+                                           "line is one sequence and the limit is %1.");
+    case Refusal::EmptyText:
+        return QCoreApplication::translate(
+            "Refusal", "The text is empty: type a sentence, one line per sequence.");
+    case Refusal::CrossTextMissing:
+        return QCoreApplication::translate(
+            "Refusal", "Cross-attention needs a second text, for the keys and values.");
+    case Refusal::CrossLines:
+        return QCoreApplication::translate(
+            "Refusal", "The keys' and values' text has %1 lines and the queries' text %2: give "
+                       "it one line, or one for each line of the queries.");
+    case Refusal::DModelRange:
+        return QCoreApplication::translate("Refusal", "d_model must be between %1 and %2, not %3.");
+    case Refusal::HeadsRange:
+        return QCoreApplication::translate(
+            "Refusal", "The number of heads must be between 1 and d_model (%1), not %2.");
+    case Refusal::HeadsDivide:
+        return QCoreApplication::translate("Refusal",
+                                           "The number of heads (%1) must divide d_model (%2).");
+    case Refusal::TemperatureNaN:
+        return QCoreApplication::translate("Refusal", "The temperature must be a positive number.");
+    case Refusal::TemperatureRange:
+        return QCoreApplication::translate("Refusal",
+                                           "The temperature must be between 1e-06 and 1e+06.");
+    case Refusal::CausalCross:
+        return QCoreApplication::translate(
+            "Refusal", "A causal mask has no meaning in cross-attention: the keys come from the "
+                       "other text, so none of them is in a query's future.");
+    case Refusal::Memory:
+        return QCoreApplication::translate(
+            "Refusal", "This needs about %1 GiB of memory, more than the %2 GiB this machine "
+                       "can give; use fewer tokens, heads or lines.");
+    case Refusal::OutOfMemory:
+        return QCoreApplication::translate("Refusal", "Not enough memory for this configuration.");
+    }
+    return {};
+}
+
+} // namespace
+
+QString refusalText(const InputError& error)
+{
+    QString text = refusalTemplate(error.refusal());
+    if (text.isEmpty())
+        return QString::fromUtf8(error.what());
+    for (const std::string& argument : error.arguments())
+        text = text.arg(QString::fromStdString(argument));
+    if (error.inKeysText())
+        //: %1 is the refusal, e.g. "The text is not valid UTF-8 at byte 3."
+        text =
+            QCoreApplication::translate("Refusal", "In the keys' and values' text: %1").arg(text);
+    return text;
+}
+
 QString warningText(const Warning& warning)
 {
     QString text = QCoreApplication::translate(kWarningContext, warningTemplate(warning.kind));

@@ -20,6 +20,9 @@ namespace attn::ui {
 [[nodiscard]] QString displayName(HeadSplit value);
 [[nodiscard]] QString displayName(AttentionKind value);
 
+// A refusal of the core in the interface language; English what() for Refusal::Other.
+[[nodiscard]] QString refusalText(const InputError& error);
+
 // A warning in the interface language: its template translated, then filled.
 [[nodiscard]] QString warningText(const Warning& warning);
 

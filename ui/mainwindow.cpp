@@ -9,6 +9,7 @@
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "helpdialog.h"
+#include "labels.h"
 #include "language.h"
 #include "pipelinedialog.h"
 #include "presetpanel.h"
@@ -166,13 +167,13 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     connect(controller_, &ComputeController::weightsReady, this,
             [this](const Result& partial) { grid_->setResult(partial, view_); });
     connect(controller_, &ComputeController::resultReady, this, [this](const Result& result) {
-        refusal_.clear();
+        refusal_.reset();
         showResult(result);
     });
     connect(controller_, &ComputeController::failed, this,
-            [this](const QString& message, const Request& request) {
-                refusal_ = message;
-                showFailure(refusalText(message, request));
+            [this](const InputError& refusal, const Request&) {
+                refusal_ = refusal;
+                showFailure(refusalText(refusal));
             });
     connect(controller_, &ComputeController::busyChanged, busyLabel_, &QLabel::setVisible);
     connect(grid_, &HeatmapGrid::hovered, this, [this](const QString& text) {
@@ -590,14 +591,6 @@ void MainWindow::showResult(const Result& result)
     updateEmbeddingEditor();
 }
 
-QString MainWindow::refusalText(const QString& message, const Request& request) const
-{
-    // The core words its refusals in English; a blank text, the commonest one, the
-    // window words in the interface language.
-    return isBlank(request.text) ? tr("The text is empty: type a sentence, one line per sequence.")
-                                 : message;
-}
-
 void MainWindow::showFailure(const QString& message)
 {
     controls_->setInputError(message);
@@ -717,8 +710,8 @@ void MainWindow::retranslateUi()
     busyLabel_->setText(tr("computing…"));
     if (result_.valid())
         showResult(result_); // numbers stay; their words change
-    if (!refusal_.isEmpty()) // and a refusal of newer input stays in place of the chips
-        showFailure(refusalText(refusal_, controls_->request()));
+    if (refusal_)            // and a refusal of newer input stays in place of the chips, reworded
+        showFailure(refusalText(*refusal_));
 }
 
 } // namespace attn::ui

@@ -7,6 +7,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 #include <map>
 
 class QActionGroup;
@@ -108,7 +110,6 @@ private:
     void submit();
     void showResult(const Result& result);
     void showFailure(const QString& message);
-    [[nodiscard]] QString refusalText(const QString& message, const Request& request) const;
     void updateSequenceChoice();
     void openHead(int head);
     void about();
@@ -155,7 +156,7 @@ private:
     QDockWidget* statisticsDock_ = nullptr;
 
     Result result_;
-    QString refusal_; // the core's refusal of the newest request, until a result comes
+    std::optional<InputError> refusal_; // of the newest request, until a result comes
     ViewOptions view_;
     int openHead_ = 0;
 };

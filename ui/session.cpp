@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "labels.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -265,10 +267,11 @@ Config configFromJson(const QJsonObject& o)
     if (o.contains(keyOf<AttentionKind>()))
         c.attention = enumAt<AttentionKind>(o);
 
-    if (const std::string problem = validate(c); !problem.empty())
-        //: %1 is the engine's description of the problem (in English).
-        fail(QCoreApplication::translate("Session", "The session's settings are invalid: %1.")
-                 .arg(QString::fromStdString(problem)));
+    if (const std::optional<InputError> problem = checkConfig(c))
+        //: %1 is the problem, a sentence of its own, e.g. "The number of heads (3) must divide
+        //: d_model (16)."
+        fail(QCoreApplication::translate("Session", "The session's settings are invalid. %1")
+                 .arg(refusalText(*problem)));
     return c;
 }
 

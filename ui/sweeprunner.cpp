@@ -1,5 +1,7 @@
 #include "sweeprunner.h"
 
+#include "labels.h"
+
 #include <QMetaObject>
 
 namespace attn::ui {
@@ -72,7 +74,7 @@ void SweepRunner::workerLoop()
             computed = true;
         } catch (const Cancelled&) {
         } catch (const InputError& error) {
-            failure = QString::fromUtf8(error.what());
+            failure = refusalText(error); // QCoreApplication::translate is thread-safe
         } catch (const std::bad_alloc&) {
             failure = tr("not enough memory for this sweep");
         }

@@ -539,6 +539,74 @@
     </message>
 </context>
 <context>
+    <name>Refusal</name>
+    <message>
+        <source>The text is too long: more than 2 GiB.</source>
+        <translation>文本太长：超过 2 GiB。</translation>
+    </message>
+    <message>
+        <source>The text is not valid UTF-8 at byte %1.</source>
+        <translation>文本在第 %1 字节处不是有效的 UTF-8。</translation>
+    </message>
+    <message>
+        <source>Line %1 has %2 tokens, more than the limit of %3 per sequence.</source>
+        <translation>第 %1 行有 %2 个 token，超过了每个序列 %3 个的上限。</translation>
+    </message>
+    <message>
+        <source>The text has more than %1 non-blank lines; each line is one sequence and the limit is %1.</source>
+        <translation>文本的非空行超过 %1 行；每行是一个序列，上限为 %1。</translation>
+    </message>
+    <message>
+        <source>The text is empty: type a sentence, one line per sequence.</source>
+        <translation>文本为空：请输入一句话，每行一个序列。</translation>
+    </message>
+    <message>
+        <source>Cross-attention needs a second text, for the keys and values.</source>
+        <translation>交叉注意力需要第二段文本，作为键和值的来源。</translation>
+    </message>
+    <message>
+        <source>The keys&apos; and values&apos; text has %1 lines and the queries&apos; text %2: give it one line, or one for each line of the queries.</source>
+        <translation>键和值的文本有 %1 行，而查询的文本有 %2 行：请只写一行，或为查询的每一行各写一行。</translation>
+    </message>
+    <message>
+        <source>d_model must be between %1 and %2, not %3.</source>
+        <translation>d_model 必须在 %1 到 %2 之间，而不是 %3。</translation>
+    </message>
+    <message>
+        <source>The number of heads must be between 1 and d_model (%1), not %2.</source>
+        <translation>头数必须在 1 到 d_model（%1）之间，而不是 %2。</translation>
+    </message>
+    <message>
+        <source>The number of heads (%1) must divide d_model (%2).</source>
+        <translation>头数（%1）必须能整除 d_model（%2）。</translation>
+    </message>
+    <message>
+        <source>The temperature must be a positive number.</source>
+        <translation>温度必须是正数。</translation>
+    </message>
+    <message>
+        <source>The temperature must be between 1e-06 and 1e+06.</source>
+        <translation>温度必须在 1e-06 到 1e+06 之间。</translation>
+    </message>
+    <message>
+        <source>A causal mask has no meaning in cross-attention: the keys come from the other text, so none of them is in a query&apos;s future.</source>
+        <translation>因果掩码在交叉注意力中没有意义：键来自另一段文本，没有哪个键位于查询的“未来”。</translation>
+    </message>
+    <message>
+        <source>This needs about %1 GiB of memory, more than the %2 GiB this machine can give; use fewer tokens, heads or lines.</source>
+        <translation>这需要大约 %1 GiB 内存，超过了本机能提供的 %2 GiB；请减少 token、头数或行数。</translation>
+    </message>
+    <message>
+        <source>Not enough memory for this configuration.</source>
+        <translation>内存不足，无法计算这个配置。</translation>
+    </message>
+    <message>
+        <source>In the keys&apos; and values&apos; text: %1</source>
+        <extracomment>%1 is the refusal, e.g. &quot;The text is not valid UTF-8 at byte 3.&quot;</extracomment>
+        <translation>键和值的文本中：%1</translation>
+    </message>
+</context>
+<context>
     <name>Session</name>
     <message>
         <source>a list</source>
@@ -602,11 +670,6 @@
         <translation>&quot;on&quot; 或 &quot;off&quot;</translation>
     </message>
     <message>
-        <source>The session&apos;s settings are invalid: %1.</source>
-        <extracomment>%1 is the engine&apos;s description of the problem (in English).</extracomment>
-        <translation>会话中的设置无效：%1。</translation>
-    </message>
-    <message>
         <source>The session&apos;s &quot;%1&quot; has %2 numbers; d_model is %3.</source>
         <extracomment>%2 numbers given, %3 = d_model.</extracomment>
         <translation>会话中的“%1”有 %2 个数，但 d_model 为 %3。</translation>
@@ -661,6 +724,11 @@
         <source>%1: %2</source>
         <extracomment>%1 is a file path, %2 what is wrong with the file.</extracomment>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The session&apos;s settings are invalid. %1</source>
+        <extracomment>%1 is the problem, a sentence of its own, e.g. &quot;The number of heads (3) must divide d_model (16).&quot;</extracomment>
+        <translation>会话中的设置无效。%1</translation>
     </message>
 </context>
 <context>
@@ -821,13 +889,6 @@
     <message>
         <source>Point at a cell of any heatmap to read it on all three</source>
         <translation>指向任一热力图的格子，即可在三张图上同时读出它的值</translation>
-    </message>
-</context>
-<context>
-    <name>attn::ui::ComputeController</name>
-    <message>
-        <source>not enough memory for this configuration</source>
-        <translation>内存不足，无法计算这一配置</translation>
     </message>
 </context>
 <context>
@@ -1403,10 +1464,6 @@
 </context>
 <context>
     <name>attn::ui::MainWindow</name>
-    <message>
-        <source>The text is empty: type a sentence, one line per sequence.</source>
-        <translation>文本为空：请输入句子，每行一条序列。</translation>
-    </message>
     <message>
         <source>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</source>
         <translation>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</translation>
