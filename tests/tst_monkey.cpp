@@ -11,6 +11,7 @@
 // Legend: B sequences, T tokens each, C = d_model, H heads.
 #include "computecontroller.h"
 #include "controlpanel.h"
+#include "embeddingeditor.h"
 #include "figure.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
@@ -519,6 +520,7 @@ private:
     void typeSeed();
     void flipSwitch();
     void crossAttention();
+    void editEmbedding();
     void moveTemperature();
     void switchLanguage();
     void changeView();
@@ -1409,6 +1411,51 @@ void TestMonkey::poke()
     }
 }
 
+// The embedding editor: a typed value (sometimes not a number), a copied vector, a copy
+// plus noise, a reset.
+void TestMonkey::editEmbedding()
+{
+    MainWindow* w = window_.get();
+    auto* editor = w->findChild<EmbeddingEditor*>();
+    if (!editor || !editor->isVisible()) {
+        note(QStringLiteral("open the embedding editor"));
+        w->action(ActionId::EmbeddingEditor)->trigger();
+        editor = w->findChild<EmbeddingEditor*>();
+    }
+    auto* tokens = child<QComboBox>(editor, "tokenCombo");
+    if (tokens->count() == 0)
+        return;
+    tokens->setCurrentIndex(below(tokens->count()));
+    const QString token = tokens->currentText();
+    const QString source = tokens->itemText(below(tokens->count()));
+    auto* table = child<QTableWidget>(editor, "vectorTable");
+    switch (below(5)) {
+    case 0:
+    case 1:
+        if (table->rowCount() > 0) {
+            const int row = below(table->rowCount());
+            const QString text =
+                chance(80) ? QString::number((below(2001) - 1000) / 100.0) : text_->word();
+            note(
+                QStringLiteral("x[%1] of \"%2\" ← \"%3\"").arg(row).arg(shown(token), shown(text)));
+            table->item(row, 0)->setText(text);
+        }
+        break;
+    case 2:
+        note(QStringLiteral("\"%1\" ← vector of \"%2\"").arg(shown(token), shown(source)));
+        editor->copyFrom(source);
+        break;
+    case 3:
+        note(QStringLiteral("\"%1\" ← vector of \"%2\" + noise").arg(shown(token), shown(source)));
+        editor->copyWithNoise(source, 0.1, std::uint32_t(below(1000)));
+        break;
+    default:
+        note(QStringLiteral("reset \"%1\"").arg(shown(token)));
+        chance(50) ? editor->resetToken() : editor->resetAll();
+        break;
+    }
+}
+
 void TestMonkey::randomActions()
 {
     const auto seed = std::uint32_t(environmentInt("ATTN_MONKEY_SEED", kDefaultSeed));
@@ -1441,6 +1488,7 @@ void TestMonkey::randomActions()
         {"seed", 3, &TestMonkey::typeSeed},
         {"switch", 14, &TestMonkey::flipSwitch},
         {"cross", 5, &TestMonkey::crossAttention},
+        {"embedding", 4, &TestMonkey::editEmbedding},
         {"temperature", 5, &TestMonkey::moveTemperature},
         {"language", 3, &TestMonkey::switchLanguage},
         {"view", 8, &TestMonkey::changeView},

@@ -182,6 +182,10 @@ void TestSession::roundTrip_data()
     });
     QTest::newRow("self-attention keeps a second text")
         << with([](Session& s) { s.request.crossText = "kept for the switch back"; });
+    QTest::newRow("overrides of another d_model are kept") << with([](Session& s) {
+        s.request.embeddingOverrides["cat"] = std::vector<float>(8, 0.5f); // d_model is 16
+        s.request.embeddingOverrides["dog"] = std::vector<float>(1, -2.0f);
+    });
     QTest::newRow("overrides") << with([](Session& s) {
         std::vector<float> v(16);
         for (std::size_t k = 0; k < v.size(); ++k)
@@ -437,11 +441,17 @@ void TestSession::rejects_data()
     QJsonArray sixteen;
     for (int k = 0; k < 16; ++k)
         sixteen.append(0.5);
-    QJsonArray fifteen = sixteen;
-    fifteen.removeLast();
-    QTest::newRow("override of the wrong length")
-        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, fifteen))
-        << QStringList{u"embedding_overrides.cat"_s, u"15"_s, u"16"_s};
+    // A vector of another length than d_model is kept (tests roundTrip); none, or more
+    // numbers than any d_model, is not a vector.
+    QTest::newRow("override without numbers")
+        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, QJsonArray{}))
+        << QStringList{u"embedding_overrides.cat"_s, u"0 numbers"_s, u"1 to 4096"_s};
+    QJsonArray tooMany;
+    for (int k = 0; k <= kMaxDModel; ++k)
+        tooMany.append(0.5);
+    QTest::newRow("override longer than any d_model")
+        << edited(setIn(u"embedding_overrides"_s, u"cat"_s, tooMany))
+        << QStringList{u"embedding_overrides.cat"_s, u"4097 numbers"_s};
     QJsonArray withText = sixteen;
     withText[7] = u"half"_s;
     QTest::newRow("override holding text")

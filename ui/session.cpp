@@ -275,7 +275,7 @@ Config configFromJson(const QJsonObject& o)
     return c;
 }
 
-std::map<std::string, std::vector<float>> overridesFromJson(const QJsonObject& o, int dModel)
+std::map<std::string, std::vector<float>> overridesFromJson(const QJsonObject& o)
 {
     std::map<std::string, std::vector<float>> overrides;
     for (auto it = o.begin(); it != o.end(); ++it) {
@@ -283,13 +283,15 @@ std::map<std::string, std::vector<float>> overridesFromJson(const QJsonObject& o
         if (!it.value().isArray())
             failType(field, QCoreApplication::translate("Session", "a list"), it.value());
         const QJsonArray numbers = it.value().toArray();
-        if (numbers.size() != dModel)
-            //: %2 numbers given, %3 = d_model.
-            fail(QCoreApplication::translate("Session",
-                                             "The session's \"%1\" has %2 numbers; d_model is %3.")
+        // A vector edited at another d_model is kept, unused until d_model is its length
+        // again (the engine uses only vectors of d_model numbers).
+        if (numbers.isEmpty() || numbers.size() > kMaxDModel)
+            //: %2 numbers given, %3 = the largest d_model.
+            fail(QCoreApplication::translate("Session", "The session's \"%1\" has %2 numbers; a "
+                                                        "vector has 1 to %3.")
                      .arg(field)
                      .arg(numbers.size())
-                     .arg(dModel));
+                     .arg(kMaxDModel));
         std::vector<float>& vector = overrides[it.key().toStdString()];
         for (qsizetype k = 0; k < numbers.size(); ++k)
             vector.push_back(floatAt(numbers[k], field + u'[' + QString::number(k) + u']'));
@@ -396,8 +398,8 @@ Session parseSession(const QByteArray& json)
     if (const QJsonValue cross = root.value(u"cross_text"); !cross.isUndefined())
         session.request.crossText = stringAt(cross, u"cross_text"_s).toStdString();
     if (const QJsonValue overrides = root.value(u"embedding_overrides"); !overrides.isUndefined())
-        session.request.embeddingOverrides = overridesFromJson(
-            objectAt(overrides, u"embedding_overrides"_s), session.request.config.dModel);
+        session.request.embeddingOverrides =
+            overridesFromJson(objectAt(overrides, u"embedding_overrides"_s));
     if (const QJsonValue view = root.value(u"view"); !view.isUndefined())
         session.view = viewFromJson(objectAt(view, u"view"_s));
     return session;

@@ -670,11 +670,6 @@
         <translation>&quot;on&quot; 或 &quot;off&quot;</translation>
     </message>
     <message>
-        <source>The session&apos;s &quot;%1&quot; has %2 numbers; d_model is %3.</source>
-        <extracomment>%2 numbers given, %3 = d_model.</extracomment>
-        <translation>会话中的“%1”有 %2 个数，但 d_model 为 %3。</translation>
-    </message>
-    <message>
         <source>The file is larger than %1 MiB, too large to be a session.</source>
         <translation>文件大于 %1 MiB，太大了，不可能是会话文件。</translation>
     </message>
@@ -729,6 +724,11 @@
         <source>The session&apos;s settings are invalid. %1</source>
         <extracomment>%1 is the problem, a sentence of its own, e.g. &quot;The number of heads (3) must divide d_model (16).&quot;</extracomment>
         <translation>会话中的设置无效。%1</translation>
+    </message>
+    <message>
+        <source>The session&apos;s &quot;%1&quot; has %2 numbers; a vector has 1 to %3.</source>
+        <extracomment>%2 numbers given, %3 = the largest d_model.</extracomment>
+        <translation>会话中的“%1”有 %2 个数；一个向量应有 1 到 %3 个数。</translation>
     </message>
 </context>
 <context>
