@@ -3,6 +3,7 @@
 #include "clicommands.h"
 #include "commandline.h"
 #include "figure.h"
+#include "offscreen.h"
 #include "session.h"
 
 #include <QByteArray>
@@ -217,34 +218,6 @@ FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui
     return options;
 }
 
-// Qt's notes (a missing XDG_RUNTIME_DIR, say) would break the promise of one line on
-// standard error; the command reports its own failures. Only fatal ones pass.
-void keepQtQuiet(QtMsgType type, const QMessageLogContext&, const QString& message)
-{
-    if (type == QtFatalMsg)
-        std::fprintf(stderr, "attnscope: %s\n", qPrintable(message));
-}
-
-// Figures need fonts and a paint system, not a screen. Unless a platform is chosen, the
-// offscreen one is used, display or not: a stale DISPLAY must not stop a batch export,
-// and offscreen finds every font (CJK too) through fontconfig as a desktop session does.
-void startGuiApplication(std::optional<QGuiApplication>& app)
-{
-    static int argc = 1;
-    static char name[] = "attnscope";
-    static char* argv[] = {name, nullptr};
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qInstallMessageHandler(keepQtQuiet);
-    app.emplace(argc, argv);
-}
-
-int fail(int status, const std::string& message)
-{
-    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
-    return status;
-}
-
 } // namespace
 
 std::string exportHelp()
@@ -312,7 +285,7 @@ int exportCommand(const std::vector<std::string>& args)
         // 4. The file's bytes (a figure is drawn offscreen), written atomically.
         std::optional<QGuiApplication> app;
         if (ui::isFigureFormat(*format))
-            startGuiApplication(app);
+            startOffscreen(app);
         QString error;
         const std::optional<QByteArray> bytes = ui::figureBytes(*format, result, options, &error);
         if (!bytes)

@@ -2,6 +2,7 @@
 
 #include "clicommands.h"
 #include "commandline.h"
+#include "offscreen.h"
 #include "sweep.h"
 #include "sweepchart.h"
 
@@ -99,33 +100,6 @@ Given given(const std::vector<std::string>& args, const std::vector<Option>& ext
     return g;
 }
 
-// Qt's notes (a missing XDG_RUNTIME_DIR, say) would break the promise of one line on
-// standard error; the command reports its own failures. Only fatal ones pass.
-void keepQtQuiet(QtMsgType type, const QMessageLogContext&, const QString& message)
-{
-    if (type == QtFatalMsg)
-        std::fprintf(stderr, "attnscope: %s\n", qPrintable(message));
-}
-
-// The charts are widgets (QGraphicsWidget), so a QApplication, but no screen: unless a
-// platform is chosen, the offscreen one, as `attnscope export` does.
-void startApplication(std::optional<QApplication>& app)
-{
-    static int argc = 1;
-    static char name[] = "attnscope";
-    static char* argv[] = {name, nullptr};
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qInstallMessageHandler(keepQtQuiet);
-    app.emplace(argc, argv);
-}
-
-int fail(int status, const std::string& message)
-{
-    std::fprintf(stderr, "attnscope: %s\n", message.c_str());
-    return status;
-}
-
 } // namespace
 
 std::string sweepHelp()
@@ -181,7 +155,7 @@ int sweepCommand(const std::vector<std::string>& args)
         std::optional<QByteArray> figure;
         if (!a.out.empty()) {
             std::optional<QApplication> app;
-            startApplication(app);
+            startOffscreen(app);
             QString error;
             figure =
                 ui::sweepFigureBytes(*format, points, ui::sweepCaption(parsed.request), &error);
