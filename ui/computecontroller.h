@@ -3,15 +3,12 @@
 #pragma once
 
 #include "engine.h"
+#include "latestworker.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <optional>
-#include <thread>
+#include <functional>
 
 Q_DECLARE_METATYPE(attn::Result)
 Q_DECLARE_METATYPE(attn::Request)
@@ -39,23 +36,16 @@ signals:
     void weightsReady(const attn::Result& partial);
     // The newest request's complete result, delivered on the GUI thread.
     void resultReady(const attn::Result& result);
-    // The newest request was invalid; `message` is one line in English from the core.
+    // The newest request was refused; ui::refusalText() words it.
     void failed(const attn::InputError& refusal, const attn::Request& request);
     void busyChanged(bool busy);
 
 private:
-    void workerLoop();
+    std::function<void()> run(const Request& request, const std::atomic<bool>& cancel);
 
-    AttentionEngine engine_; // used only by the worker thread
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::condition_variable idle_;
-    std::optional<Request> pending_;
-    bool running_ = false;
-    bool stopping_ = false;
-    std::atomic<bool> cancel_{false};
-    bool busy_ = false; // GUI thread only
-    std::thread worker_;
+    AttentionEngine engine_;       // used only by the worker thread
+    bool busy_ = false;            // GUI thread only
+    LatestWorker<Request> worker_; // last: its thread uses everything above
 };
 
 } // namespace attn::ui

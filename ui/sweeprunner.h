@@ -2,17 +2,14 @@
 // still running (through the engine's cancel flag) and only the newest is reported.
 #pragma once
 
+#include "latestworker.h"
 #include "sweep.h"
 
 #include <QMetaType>
 #include <QObject>
 #include <QString>
 
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <optional>
-#include <thread>
+#include <functional>
 #include <vector>
 
 namespace attn::ui {
@@ -48,23 +45,15 @@ signals:
     void progress(int done, int total);
     // The newest sweep's points, on the GUI thread.
     void finished(const attn::ui::SweepRun& run);
-    // The newest sweep failed; `message` is one line in English from the core.
+    // The newest sweep failed; `message` is one line in the interface language.
     void failed(const QString& message);
     void busyChanged(bool busy);
 
 private:
-    void workerLoop();
-    void report(std::optional<SweepRun> run, std::optional<QString> failure);
+    std::function<void()> run(SweepRun& run, const std::atomic<bool>& cancel);
 
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::condition_variable idle_;
-    std::optional<SweepRun> pending_;
-    bool running_ = false;
-    bool stopping_ = false;
-    std::atomic<bool> cancel_{false};
-    bool busy_ = false; // GUI thread only
-    std::thread worker_;
+    bool busy_ = false;             // GUI thread only
+    LatestWorker<SweepRun> worker_; // last: its thread uses everything above
 };
 
 } // namespace attn::ui
