@@ -3,18 +3,14 @@
 #include "figure.h"
 
 #include "exporters.h"
+#include "figureencoding.h"
 #include "report.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QPageLayout>
-#include <QPageSize>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QSaveFile>
-#include <QSvgGenerator>
 
 #include <algorithm>
 #include <iterator>
@@ -57,23 +53,6 @@ constexpr SelectionRow kSelections[] = {
     {FigureWhat::Head, QLatin1StringView("head:")},
 };
 
-// SVG viewers pick fonts themselves: a style sheet names the CJK families after the one
-// the figure was measured with, so that a viewer without it still finds a CJK font, and
-// finally any sans-serif one. (A style sheet outranks the font-family attributes.)
-QByteArray withFallbackFamilies(QByteArray svg)
-{
-    const QStringList& families = figureFontFamilies();
-    QStringList quoted = {u'\'' + families.first() + u'\''};
-    for (const QString& family :
-         families.sliced(families.indexOf(QStringLiteral("Noto Sans CJK SC"))))
-        quoted << u'\'' + family + u'\'';
-    const QByteArray style = "<style type=\"text/css\">text { font-family: " +
-                             quoted.join(QStringLiteral(", ")).toUtf8() +
-                             ", sans-serif; }</style>\n";
-    const qsizetype defs = svg.indexOf("<defs>");
-    return defs < 0 ? svg : svg.insert(defs, style);
-}
-
 QString tooLarge(QSize pixels)
 {
     return QCoreApplication::translate("Figure",
@@ -99,6 +78,19 @@ QString documentTitle(const FigureLayout& layout)
                : layout.title;
 }
 
+// The heatmap figure as a document: its size, title, caption and painting. An SVG viewer
+// is told the measured family, then the CJK ones, then sans-serif.
+FigureDocument figureDocument(const FigureLayout& layout)
+{
+    const QStringList& families = figureFontFamilies();
+    QStringList svgFamilies = {families.first()};
+    svgFamilies << families.sliced(families.indexOf(QStringLiteral("Noto Sans CJK SC")));
+    return {layout.size, documentTitle(layout), layout.caption, svgFamilies,
+            [&layout](QPainter& painter, const QRectF& target) {
+                paintFigure(painter, target, layout);
+            }};
+}
+
 std::optional<QByteArray> pngBytes(const FigureLayout& layout, double pixelsPerPoint,
                                    QString* error)
 {
@@ -108,74 +100,7 @@ std::optional<QByteArray> pngBytes(const FigureLayout& layout, double pixelsPerP
                                 qRound(layout.size.height() * pixelsPerPoint)));
         return std::nullopt;
     }
-    image.setText(QStringLiteral("Title"), documentTitle(layout));
-    image.setText(QStringLiteral("Description"), layout.caption);
-    image.setText(QStringLiteral("Software"), QStringLiteral("AttnScope"));
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG")) {
-        *error = QCoreApplication::translate("Figure", "Cannot encode the figure as PNG.");
-        return std::nullopt;
-    }
-    return bytes;
-}
-
-constexpr char kTitleMark[] = "attnscope-figure-title";
-constexpr char kDescriptionMark[] = "attnscope-figure-description";
-
-std::optional<QByteArray> svgBytes(const FigureLayout& layout, QString* error)
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    const QSize points = layout.size.toSize();
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setResolution(72); // one SVG unit per point
-    svg.setSize(points);
-    svg.setViewBox(QRect(QPoint(0, 0), points));
-    // Qt 6.4 writes <title> and <desc> unescaped: they are filled in below instead.
-    svg.setTitle(QLatin1StringView(kTitleMark));
-    svg.setDescription(QLatin1StringView(kDescriptionMark));
-    QPainter painter;
-    if (!painter.begin(&svg)) {
-        *error = QCoreApplication::translate("Figure", "Cannot draw the figure as SVG.");
-        return std::nullopt;
-    }
-    paintFigure(painter, QRectF(QPointF(0, 0), layout.size), layout);
-    painter.end();
-    const auto element = [](const char* name, const QString& text) {
-        return '<' + QByteArray(name) + '>' + text.toHtmlEscaped().toUtf8() + "</" + name + '>';
-    };
-    bytes.replace(element("title", QLatin1StringView(kTitleMark)),
-                  element("title", documentTitle(layout)));
-    bytes.replace(element("desc", QLatin1StringView(kDescriptionMark)),
-                  element("desc", layout.caption));
-    return withFallbackFamilies(bytes);
-}
-
-std::optional<QByteArray> pdfBytes(const FigureLayout& layout, QString* error)
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QPdfWriter pdf(&buffer);
-    // One page exactly the figure's size, no margins.
-    const QPageSize page(layout.size, QPageSize::Point, QString(), QPageSize::ExactMatch);
-    // Portrait keeps the size as given; Landscape would swap a wide figure's sides.
-    pdf.setPageLayout(
-        QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Point));
-    pdf.setTitle(documentTitle(layout));
-    pdf.setCreator(QStringLiteral("AttnScope"));
-    QPainter painter;
-    if (!painter.begin(&pdf)) {
-        *error = QCoreApplication::translate("Figure", "Cannot draw the figure as PDF.");
-        return std::nullopt;
-    }
-    paintFigure(painter, QRectF(0, 0, pdf.width(), pdf.height()), layout);
-    painter.end();
-    return bytes;
+    return encodePng(std::move(image), figureDocument(layout), error);
 }
 
 } // namespace
@@ -311,7 +236,8 @@ std::optional<QByteArray> figureLayoutBytes(FigureFormat format, const FigureLay
                 .arg(kMaxVectorCells);
         return std::nullopt;
     }
-    return format == FigureFormat::Svg ? svgBytes(layout, &reason) : pdfBytes(layout, &reason);
+    return format == FigureFormat::Svg ? encodeSvg(figureDocument(layout), &reason)
+                                       : encodePdf(figureDocument(layout), &reason);
 }
 
 QString exportFigure(const QString& path, FigureFormat format, const Result& result,

@@ -1,20 +1,16 @@
 // The figure of the d_k sweep: a title, the four charts of SweepChart and a caption, laid
 // out in points on a 16:10 page, and its files (PNG, SVG, PDF).
+#include "figureencoding.h"
 #include "labels.h"
 #include "sweepchart.h"
 
-#include <QBuffer>
 #include <QChart>
 #include <QDir>
 #include <QGraphicsScene>
 #include <QImage>
 #include <QLocale>
-#include <QPageLayout>
-#include <QPageSize>
 #include <QPainter>
-#include <QPdfWriter>
 #include <QSaveFile>
-#include <QSvgGenerator>
 
 #include <cmath>
 
@@ -57,18 +53,14 @@ QString shortText(const std::string& text)
     return joined;
 }
 
-// SVG viewers choose fonts themselves: name the Chinese families after the measured one,
-// as the heatmap figures do, so that a translated title still finds its glyphs.
-QByteArray withFallbackFamilies(QByteArray svg)
+// The sweep's figure as a document; an SVG viewer is told every family of the figure
+// font, so a translated title still finds its glyphs.
+FigureDocument sweepDocument(const std::vector<SweepPoint>& points, const QString& caption)
 {
-    QStringList quoted;
-    for (const QString& family : figureFontFamilies())
-        quoted << u'\'' + family + u'\'';
-    const QByteArray style = "<style type=\"text/css\">text { font-family: " +
-                             quoted.join(QStringLiteral(", ")).toUtf8() +
-                             ", sans-serif; }</style>\n";
-    const qsizetype defs = svg.indexOf("<defs>");
-    return defs < 0 ? svg : svg.insert(defs, style);
+    return {kSweepFigureSize, figureTitle(), caption, figureFontFamilies(),
+            [&points, &caption](QPainter& painter, const QRectF& target) {
+                paintSweepFigure(painter, target, points, caption);
+            }};
 }
 
 std::optional<QByteArray> pngBytes(const std::vector<SweepPoint>& points, const QString& caption,
@@ -86,73 +78,7 @@ std::optional<QByteArray> pngBytes(const std::vector<SweepPoint>& points, const 
         QPainter painter(&image);
         paintSweepFigure(painter, QRectF(QPointF(0, 0), kSweepFigureSize), points, caption);
     }
-    image.setText(QStringLiteral("Title"), figureTitle());
-    image.setText(QStringLiteral("Description"), caption);
-    image.setText(QStringLiteral("Software"), QStringLiteral("AttnScope"));
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG")) {
-        *error = SweepChart::tr("Cannot encode the figure as PNG.");
-        return std::nullopt;
-    }
-    return bytes;
-}
-
-constexpr char kTitleMark[] = "attnscope-sweep-title";
-constexpr char kDescriptionMark[] = "attnscope-sweep-description";
-
-std::optional<QByteArray> svgBytes(const std::vector<SweepPoint>& points, const QString& caption,
-                                   QString* error)
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    const QSize size = kSweepFigureSize.toSize();
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setResolution(72); // one SVG unit per point
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    // Qt 6.4 writes <title> and <desc> unescaped: they are filled in below instead.
-    svg.setTitle(QLatin1StringView(kTitleMark));
-    svg.setDescription(QLatin1StringView(kDescriptionMark));
-    QPainter painter;
-    if (!painter.begin(&svg)) {
-        *error = SweepChart::tr("Cannot draw the figure as SVG.");
-        return std::nullopt;
-    }
-    paintSweepFigure(painter, QRectF(QPointF(0, 0), kSweepFigureSize), points, caption);
-    painter.end();
-    const auto element = [](const char* name, const QString& text) {
-        return '<' + QByteArray(name) + '>' + text.toHtmlEscaped().toUtf8() + "</" + name + '>';
-    };
-    bytes.replace(element("title", QLatin1StringView(kTitleMark)), element("title", figureTitle()));
-    bytes.replace(element("desc", QLatin1StringView(kDescriptionMark)), element("desc", caption));
-    return withFallbackFamilies(bytes);
-}
-
-std::optional<QByteArray> pdfBytes(const std::vector<SweepPoint>& points, const QString& caption,
-                                   QString* error)
-{
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QPdfWriter pdf(&buffer);
-    // One page exactly the figure's size, no margins; Portrait keeps the sides as given.
-    const QPageSize page(kSweepFigureSize, QPageSize::Point, QString(), QPageSize::ExactMatch);
-    pdf.setPageLayout(
-        QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Point));
-    pdf.setTitle(figureTitle());
-    pdf.setCreator(QStringLiteral("AttnScope"));
-    QPainter painter;
-    if (!painter.begin(&pdf)) {
-        *error = SweepChart::tr("Cannot draw the figure as PDF.");
-        return std::nullopt;
-    }
-    paintSweepFigure(painter, QRectF(0, 0, pdf.width(), pdf.height()), points, caption);
-    painter.end();
-    return bytes;
+    return encodePng(std::move(image), sweepDocument(points, caption), error);
 }
 
 } // namespace
@@ -238,9 +164,9 @@ std::optional<QByteArray> sweepFigureBytes(FigureFormat format,
     case FigureFormat::Png:
         return pngBytes(points, caption, &reason);
     case FigureFormat::Svg:
-        return svgBytes(points, caption, &reason);
+        return encodeSvg(sweepDocument(points, caption), &reason);
     case FigureFormat::Pdf:
-        return pdfBytes(points, caption, &reason);
+        return encodePdf(sweepDocument(points, caption), &reason);
     case FigureFormat::Csv:
     case FigureFormat::Npy:
     case FigureFormat::Json:

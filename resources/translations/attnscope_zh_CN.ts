@@ -2453,18 +2453,6 @@
         <translation>为什么要把 QKᵀ 除以 √d_k？同一段文本，d_k 逐渐增大</translation>
     </message>
     <message>
-        <source>Cannot encode the figure as PNG.</source>
-        <translation>无法把图片编码为 PNG。</translation>
-    </message>
-    <message>
-        <source>Cannot draw the figure as SVG.</source>
-        <translation>无法把图片绘制为 SVG。</translation>
-    </message>
-    <message>
-        <source>Cannot draw the figure as PDF.</source>
-        <translation>无法把图片绘制为 PDF。</translation>
-    </message>
-    <message>
         <source>“%1”</source>
         <comment>the sentence, quoted</comment>
         <translation>“%1”</translation>
