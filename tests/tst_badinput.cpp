@@ -9,6 +9,7 @@
 // Legend: B sequences, T tokens each, C = d_model, H heads.
 #include "commandline.h"
 #include "engine.h"
+#include "processrun.h"
 #include "session.h"
 #include "sessionfiles.h"
 
@@ -145,28 +146,14 @@ QByteArray checkResult(const Result& r, Check check)
     return {};
 }
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using attn::test::Run;
 
 // Runs `script` with /bin/sh: $0 is the attnscope binary, $1 the row's folder.
 Run shell(const QString& script, const QString& folder)
 {
-    QProcess process;
-    process.setProgram(QStringLiteral("/bin/sh"));
-    process.setArguments({QStringLiteral("-c"), script, QStringLiteral(ATTN_BINARY), folder});
-    process.start();
-    Run run;
-    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
-        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return attn::test::runProgram(
+        QStringLiteral("/bin/sh"),
+        {QStringLiteral("-c"), script, QStringLiteral(ATTN_BINARY), folder}, kTimeoutMs);
 }
 
 void createFiles(const QString& folder, const Files& files)

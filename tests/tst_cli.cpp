@@ -7,6 +7,7 @@
 #include "commandline.h"
 #include "options.h"
 #include "presets.h"
+#include "processrun.h"
 
 #include <QDir>
 #include <QFile>
@@ -30,32 +31,15 @@ namespace {
 
 constexpr int kTimeoutMs = 120'000;
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run finish(QProcess& process)
-{
-    process.start();
-    Run run;
-    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
-        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
-}
+using attn::test::finish;
+using attn::test::Run;
 
 Run attnscope(const QStringList& arguments)
 {
     QProcess process;
     process.setProgram(QStringLiteral(ATTN_BINARY));
     process.setArguments(arguments);
-    return finish(process);
+    return finish(process, kTimeoutMs);
 }
 
 // Runs `script` with /bin/sh: $0 is the attnscope binary, $1 … are `arguments`.
@@ -64,7 +48,7 @@ Run shell(const QString& script, const QStringList& arguments = {})
     QProcess process;
     process.setProgram(QStringLiteral("/bin/sh"));
     process.setArguments(QStringList{"-c", script, QStringLiteral(ATTN_BINARY)} + arguments);
-    return finish(process);
+    return finish(process, kTimeoutMs);
 }
 
 // Empty when `err` is exactly one line "attnscope: …" holding `keyword`; else why not.

@@ -2,6 +2,7 @@
 // under QProcess with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM removed. Exit status
 // 0 is success, 1 a file that could not be written, 2 bad arguments; a failure prints
 // exactly one line "attnscope: …" on standard error and leaves no file behind.
+#include "processrun.h"
 #include "session.h"
 
 #include <QDir>
@@ -22,33 +23,13 @@ namespace {
 constexpr int kTimeoutMs = 120'000;
 const QString kChinese = QStringLiteral("我喜欢这个产品的设计");
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using attn::test::Run;
 
 // Runs attnscope in `directory` as if no display were there.
 Run attnscope(const QStringList& arguments, const QString& directory)
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        environment.remove(QString::fromLatin1(name));
-    process.setProcessEnvironment(environment);
-    process.setWorkingDirectory(directory);
-    process.setProgram(QStringLiteral(ATTN_BINARY));
-    process.setArguments(arguments);
-    process.start();
-    Run run;
-    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
-        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, kTimeoutMs, directory,
+                                  true);
 }
 
 QStringList entries(const QString& directory)

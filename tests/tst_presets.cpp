@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "presetpanel.h"
 #include "presets.h"
+#include "processrun.h"
 #include "statistics.h"
 
 #include <QJsonArray>
@@ -436,25 +437,11 @@ void addPresetRows()
     }
 }
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using attn::test::Run;
 
 Run attnscope(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ATTN_BINARY), arguments);
-    Run run;
-    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
-        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, kTimeoutMs);
 }
 
 // The text segments of an explanation: paragraphs, headings and list items.

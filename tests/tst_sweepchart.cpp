@@ -6,6 +6,7 @@
 //
 // Legend: d_k the head dimension (H = 1, d_model = d_k); S = Q_h K_hᵀ.
 #include "presets.h"
+#include "processrun.h"
 #include "sweepchart.h"
 #include "sweepdialog.h"
 
@@ -106,33 +107,13 @@ QString checkFigure(FigureFormat format, const QByteArray& bytes)
     }
 }
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using attn::test::Run;
 
 // Runs attnscope in `directory` as if no display were there.
 Run attnscope(const QStringList& arguments, const QString& directory)
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        environment.remove(QString::fromLatin1(name));
-    process.setProcessEnvironment(environment);
-    process.setWorkingDirectory(directory);
-    process.setProgram(QStringLiteral(ATTN_BINARY));
-    process.setArguments(arguments);
-    process.start();
-    Run run;
-    if (!process.waitForFinished(kTimeoutMs) || process.exitStatus() != QProcess::NormalExit) {
-        run.err = "the process did not finish normally: " + process.errorString().toUtf8();
-        return run;
-    }
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, kTimeoutMs, directory,
+                                  true);
 }
 
 QStringList entries(const QString& directory)
