@@ -36,16 +36,6 @@ int index(CompareDialog::Side side)
     return side == CompareDialog::Side::A ? 0 : 1;
 }
 
-// Where the last export went, for the next file dialog of this run.
-QString& lastDirectory()
-{
-    static QString directory = [] {
-        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-        return pictures.isEmpty() ? QDir::homePath() : pictures;
-    }();
-    return directory;
-}
-
 // "a / b": the text's lines on one line, shortened with an ellipsis.
 QString shortText(const std::string& text)
 {
@@ -492,21 +482,10 @@ void CompareDialog::hoverCell(int row, int column)
 
 void CompareDialog::chooseFileAndExport()
 {
-    QStringList filters;
-    for (const FigureFormat format : kExportFormats)
-        filters << formatFilter(format);
-    QString filter = filters.first();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the Comparison"),
-        QDir(lastDirectory()).filePath(QStringLiteral("attention-compare.png")),
-        filters.join(QStringLiteral(";;")), &filter);
+    const QString path = chooseExportPath(this, tr("Export the Comparison"),
+                                          QStringLiteral("attention-compare.png"), kExportFormats);
     if (path.isEmpty())
         return;
-    // A name without a suffix takes the chosen filter's.
-    if (QFileInfo(path).suffix().isEmpty())
-        path +=
-            u'.' + formatSpelling(kExportFormats[std::max<qsizetype>(0, filters.indexOf(filter))]);
-    lastDirectory() = QFileInfo(path).absolutePath();
     if (const QString error = exportTo(path); !error.isEmpty())
         QMessageBox::warning(this, tr("Export the Comparison"), error);
 }

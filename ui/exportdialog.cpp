@@ -32,16 +32,6 @@ constexpr FigureFormat kFigureFormats[] = {FigureFormat::Png, FigureFormat::Svg,
 constexpr FigureFormat kNumberFormats[] = {FigureFormat::Csv, FigureFormat::Npy,
                                            FigureFormat::Json};
 
-// Where the last export went, for the next file dialog of this run.
-QString& lastDirectory()
-{
-    static QString directory = [] {
-        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-        return pictures.isEmpty() ? QDir::homePath() : pictures;
-    }();
-    return directory;
-}
-
 QString defaultBaseName(const FigureOptions& options)
 {
     switch (options.what) {
@@ -226,7 +216,8 @@ void ExportDialog::chooseFileAndExport()
     const FigureOptions options = figureOptions();
     FigureFormat chosen = format();
     const QString suggested =
-        QDir(lastDirectory()).filePath(defaultBaseName(options) + u'.' + formatSpelling(chosen));
+        QDir(lastExportDirectory())
+            .filePath(defaultBaseName(options) + u'.' + formatSpelling(chosen));
     QString path =
         QFileDialog::getSaveFileName(this, tr("Export Figure"), suggested, formatFilter(chosen));
     if (path.isEmpty())
@@ -236,7 +227,7 @@ void ExportDialog::chooseFileAndExport()
         formatCombo_->setCurrentIndex(formatCombo_->findData(int(*typed)));
     else
         path += u'.' + formatSpelling(chosen);
-    lastDirectory() = QFileInfo(path).absolutePath();
+    lastExportDirectory() = QFileInfo(path).absolutePath();
     if (exportTo(path))
         accept();
 }
@@ -335,7 +326,7 @@ bool exportNumbersInteractively(QWidget* parent, const Result& result)
     QString selected = filters.first();
     QString path = QFileDialog::getSaveFileName(
         parent, ExportDialog::tr("Export Numbers"),
-        QDir(lastDirectory()).filePath(QStringLiteral("attention.csv")),
+        QDir(lastExportDirectory()).filePath(QStringLiteral("attention.csv")),
         filters.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return false;
@@ -344,7 +335,7 @@ bool exportNumbersInteractively(QWidget* parent, const Result& result)
         format = kNumberFormats[std::max<qsizetype>(0, filters.indexOf(selected))];
         path += u'.' + formatSpelling(*format);
     }
-    lastDirectory() = QFileInfo(path).absolutePath();
+    lastExportDirectory() = QFileInfo(path).absolutePath();
     if (const QString error = exportFigure(path, *format, result, {}); !error.isEmpty()) {
         QMessageBox::warning(parent, ExportDialog::tr("Export Numbers"), error);
         return false;

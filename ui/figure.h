@@ -21,9 +21,12 @@
 #include <QStringView>
 
 #include <optional>
+#include <span>
 #include <vector>
 
 class QPainter;
+
+class QWidget;
 
 namespace attn::ui {
 
@@ -46,6 +49,17 @@ enum class FigureFormat { Png, Svg, Pdf, Csv, Npy, Json };
 [[nodiscard]] QString allFormatSpellings();
 // A QFileDialog name filter, e.g. "PNG image (*.png)", translated.
 [[nodiscard]] QString formatFilter(FigureFormat format);
+
+// Where the last export of this run went (the Pictures folder at first): every export
+// dialog starts there.
+[[nodiscard]] QString& lastExportDirectory();
+
+// A save dialog offering `formats` (the first is the default) and suggesting
+// `suggestedName` in lastExportDirectory(); a name typed without a suffix takes the
+// chosen filter's. Empty when cancelled; otherwise the folder is remembered.
+[[nodiscard]] QString chooseExportPath(QWidget* parent, const QString& title,
+                                       const QString& suggestedName,
+                                       std::span<const FigureFormat> formats);
 
 // What to show, as the command line's --what spells it: "heads", "mean" or "head:N".
 struct FigureSelection {

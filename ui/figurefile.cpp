@@ -8,9 +8,11 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QPainter>
 #include <QSaveFile>
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <iterator>
@@ -143,6 +145,34 @@ QString allFormatSpellings()
 QString formatFilter(FigureFormat format)
 {
     return QCoreApplication::translate("Figure", formatRow(format).filter);
+}
+
+QString& lastExportDirectory()
+{
+    static QString directory = [] {
+        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+        return pictures.isEmpty() ? QDir::homePath() : pictures;
+    }();
+    return directory;
+}
+
+QString chooseExportPath(QWidget* parent, const QString& title, const QString& suggestedName,
+                         std::span<const FigureFormat> formats)
+{
+    QStringList filters;
+    for (const FigureFormat format : formats)
+        filters << formatFilter(format);
+    QString filter = filters.first();
+    QString path = QFileDialog::getSaveFileName(parent, title,
+                                                QDir(lastExportDirectory()).filePath(suggestedName),
+                                                filters.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty())
+        return {};
+    if (QFileInfo(path).suffix().isEmpty())
+        path += u'.' + formatSpelling(
+                           formats[std::size_t(std::max<qsizetype>(0, filters.indexOf(filter)))]);
+    lastExportDirectory() = QFileInfo(path).absolutePath();
+    return path;
 }
 
 QString selectionSpelling(const FigureSelection& selection)

@@ -27,16 +27,6 @@ constexpr int kDefaultTo = 1024;
 constexpr FigureFormat kExportFormats[] = {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf,
                                            FigureFormat::Json};
 
-// Where the last export went, for the next file dialog of this run.
-QString& lastDirectory()
-{
-    static QString directory = [] {
-        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-        return pictures.isEmpty() ? QDir::homePath() : pictures;
-    }();
-    return directory;
-}
-
 void fillPowersOfTwo(QComboBox* combo)
 {
     for (int dK = 1; dK <= kMaxSweepDk; dK *= 2)
@@ -194,21 +184,10 @@ void SweepDialog::changeEvent(QEvent* event)
 
 void SweepDialog::chooseFileAndExport()
 {
-    QStringList filters;
-    for (const FigureFormat format : kExportFormats)
-        filters << formatFilter(format);
-    QString filter = filters.first();
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Export the Sweep"),
-                                     QDir(lastDirectory()).filePath(QStringLiteral("dk-sweep.png")),
-                                     filters.join(QStringLiteral(";;")), &filter);
+    const QString path = chooseExportPath(this, tr("Export the Sweep"),
+                                          QStringLiteral("dk-sweep.png"), kExportFormats);
     if (path.isEmpty())
         return;
-    // A name without a suffix takes the chosen filter's.
-    if (QFileInfo(path).suffix().isEmpty())
-        path +=
-            u'.' + formatSpelling(kExportFormats[std::max<qsizetype>(0, filters.indexOf(filter))]);
-    lastDirectory() = QFileInfo(path).absolutePath();
     if (const QString error = exportTo(path); !error.isEmpty())
         QMessageBox::warning(this, tr("Export the Sweep"), error);
 }
