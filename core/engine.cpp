@@ -2,12 +2,14 @@
 
 #include "embedding.h"
 #include "parallel.h"
+#include "softmax.h"
 #include "torchrng.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <unistd.h>
 
 namespace attn {
@@ -50,7 +52,9 @@ void applyLinear(const std::vector<Matrix>& x,
     const Eigen::Index blocks = T >= 64 ? 4 : 1; // rows per block stay a GEMM's worth
     std::vector<LinearTask> tasks;
     for (const auto& [layer, y] : jobs) {
-        y->assign(x.size(), Matrix(T, layer->weight.rows()));
+        y->resize(x.size()); // a recycled y keeps its memory
+        for (Matrix& m : *y)
+            m.resize(T, layer->weight.rows());
         for (std::size_t b = 0; b < x.size(); ++b)
             for (Eigen::Index k = 0; k < blocks; ++k) {
                 const Eigen::Index row = T * k / blocks, end = T * (k + 1) / blocks;
@@ -60,19 +64,21 @@ void applyLinear(const std::vector<Matrix>& x,
     parallelFor(static_cast<int>(tasks.size()), [&](int i) {
         const LinearTask& t = tasks[static_cast<std::size_t>(i)];
         auto out = t.y->middleRows(t.row, t.rows);
-        out.noalias() = t.x->middleRows(t.row, t.rows) * t.layer->weight.transpose();
-        out.rowwise() += t.layer->bias.transpose();
+        // The bias first and the product added to it, as torch's addmm does: Eigen would
+        // zero the output before the product anyway, so this spares a pass over it.
+        out.rowwise() = t.layer->bias.transpose();
+        out.noalias() += t.x->middleRows(t.row, t.rows) * t.layer->weight.transpose();
     });
 }
 
-// (B, T, C) → (B, H, T, d_k).
-HeadStack splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode)
+// (B, T, C) → (B, H, T, d_k), into `heads`.
+void splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode, HeadStack& heads)
 {
     const int B = static_cast<int>(t.size());
     const Eigen::Index T = t.empty() ? 0 : t[0].rows();
     const Eigen::Index C = t.empty() ? 0 : t[0].cols();
     const Eigen::Index dK = C / H;
-    HeadStack heads(B, H, T, dK);
+    heads.reshape(B, H, T, dK);
     for (int b = 0; b < B; ++b) {
         const Matrix& tb = t[static_cast<std::size_t>(b)];
         for (int h = 0; h < H; ++h) {
@@ -86,7 +92,6 @@ HeadStack splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode)
             }
         }
     }
-    return heads;
 }
 
 } // namespace
@@ -300,19 +305,16 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         ran(Stage::Embed);
         throwIfCancelled(cancel);
 
-        auto projection = std::make_shared<Projection>();
-        projection->wq = (*layers_)[0];
-        projection->wk = (*layers_)[1];
-        projection->wv = (*layers_)[2];
-        projection->wo = (*layers_)[3];
+        auto projection = projections_.take();
+        projection->layers = layers_;
+        const std::array<Linear, 4>& w = *layers_;
         if (cross) {
-            applyLinear(*next.x, {{&projection->wq, &projection->q}});
-            applyLinear(*next.xKeys,
-                        {{&projection->wk, &projection->k}, {&projection->wv, &projection->v}});
+            applyLinear(*next.x, {{&w[0], &projection->q}});
+            applyLinear(*next.xKeys, {{&w[1], &projection->k}, {&w[2], &projection->v}});
         } else {
-            applyLinear(*next.x, {{&projection->wq, &projection->q},
-                                  {&projection->wk, &projection->k},
-                                  {&projection->wv, &projection->v}});
+            applyLinear(
+                *next.x,
+                {{&w[0], &projection->q}, {&w[1], &projection->k}, {&w[2], &projection->v}});
         }
         next.projection = std::move(projection);
         ran(Stage::Project);
@@ -324,15 +326,16 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
 
     // 4. Split heads: (B, T, C) → (B, H, T, d_k).
     if (first <= stageIndex(Stage::Split)) {
-        auto split = std::make_shared<HeadViews>();
-        split->q = splitHeads(next.projection->q, H, config.headSplit);
-        split->k = splitHeads(next.projection->k, H, config.headSplit);
-        split->v = splitHeads(next.projection->v, H, config.headSplit);
+        auto split = splits_.take();
+        splitHeads(next.projection->q, H, config.headSplit, split->q);
+        splitHeads(next.projection->k, H, config.headSplit, split->k);
+        splitHeads(next.projection->v, H, config.headSplit, split->v);
         next.split = std::move(split);
         ran(Stage::Split);
 
         // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
-        auto scores = std::make_shared<HeadStack>(B, H, T, Tk);
+        auto scores = scores_.take();
+        scores->reshape(B, H, T, Tk);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             throwIfCancelled(cancel);
@@ -346,6 +349,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     if (last <= stageIndex(Stage::Scores))
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
+
+    std::shared_ptr<HeadStack> fusedWeights; // P, when stage 6 computed it with L
 
     // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
     // before the softmax. torch multiplies by float(scale), then divides by float(τ).
@@ -371,14 +376,24 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         const float tau = config.temperature;
         const float fill =
             config.maskFill == MaskFill::NegInf ? -std::numeric_limits<float>::infinity() : -1e9f;
-        const bool fillNow = config.maskStage == MaskStage::BeforeSoftmax;
-        auto logits = std::make_shared<HeadStack>(B, H, T, Tk);
+        const std::optional<float> fillNow =
+            config.maskStage == MaskStage::BeforeSoftmax ? std::optional(fill) : std::nullopt;
+        auto logits = logits_.take();
+        logits->reshape(B, H, T, Tk);
+        // A softmax over the keys follows row by row: it runs in the same pass, on each row
+        // while it is still in cache (stage 7 then has nothing left to do).
+        if (last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys) {
+            fusedWeights = weights_.take();
+            fusedWeights->reshape(B, H, T, Tk);
+        }
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            Matrix& l = logits->at(b, h);
-            l = (next.scores->at(b, h) * scale) / tau;
-            if (fillNow)
-                l = (*next.mask)[static_cast<std::size_t>(b)].select(fill, l);
+            const MaskMatrix& m = (*next.mask)[static_cast<std::size_t>(b)];
+            if (fusedWeights)
+                scaleMaskSoftmaxOverKeys(next.scores->at(b, h), m, scale, tau, fillNow,
+                                         logits->at(b, h), fusedWeights->at(b, h));
+            else
+                scaleAndMask(next.scores->at(b, h), m, scale, tau, fillNow, logits->at(b, h));
         });
         next.logits = std::move(logits);
         ran(Stage::ScaleMask);
@@ -392,20 +407,19 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Each softmax subtracts its maximum first, only for numerical stability; a slice
     // that is all -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
     if (first <= stageIndex(Stage::Normalize)) {
-        auto weights = std::make_shared<HeadStack>(B, H, T, Tk);
+        std::shared_ptr<HeadStack> weights = fusedWeights;
+        if (!weights) {
+            weights = weights_.take();
+            weights->reshape(B, H, T, Tk);
+        }
         const HeadStack& logits = *next.logits;
         switch (config.axis) {
         case SoftmaxAxis::Keys: // dim=-1: each row i over keys j
-            parallelFor(B * H, [&](int item) {
-                const int b = item / H, h = item % H;
-                const Matrix& l = logits.at(b, h);
-                Matrix& p = weights->at(b, h);
-                for (int i = 0; i < T; ++i) {
-                    const float max = l.row(i).maxCoeff();
-                    p.row(i) = shiftedExp(l.row(i).array() - max);
-                    p.row(i) /= p.row(i).sum();
-                }
-            });
+            if (!fusedWeights)
+                parallelFor(B * H, [&](int item) {
+                    const int b = item / H, h = item % H;
+                    softmaxOverKeys(logits.at(b, h), weights->at(b, h));
+                });
             break;
         case SoftmaxAxis::Queries: // dim=-2: each column j over queries i
             parallelFor(B * H, [&](int item) {
@@ -449,20 +463,22 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // 8. O_h = P V_h (B, H, T_q, d_k); concat heads → (B, T_q, C); O = W_o(concat).
     if (first <= stageIndex(Stage::Aggregate)) {
         const int dK = config.dK();
-        auto aggregation = std::make_shared<Aggregation>();
-        aggregation->headOutputs = HeadStack(B, H, T, dK);
+        auto aggregation = aggregations_.take();
+        aggregation->headOutputs.reshape(B, H, T, dK);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             aggregation->headOutputs.at(b, h).noalias() =
                 next.weights->at(b, h) * next.split->v.at(b, h);
         });
         // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k).
-        aggregation->merged.assign(static_cast<std::size_t>(B), Matrix(T, C));
+        aggregation->merged.resize(static_cast<std::size_t>(B));
+        for (Matrix& m : aggregation->merged)
+            m.resize(T, C);
         for (int b = 0; b < B; ++b)
             for (int h = 0; h < H; ++h)
                 aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) =
                     aggregation->headOutputs.at(b, h);
-        applyLinear(aggregation->merged, {{&next.projection->wo, &aggregation->output}});
+        applyLinear(aggregation->merged, {{&next.projection->wo(), &aggregation->output}});
         next.aggregation = std::move(aggregation);
         ran(Stage::Aggregate);
     }

@@ -1,0 +1,85 @@
+#include "softmax.h"
+
+#include <cmath>
+
+namespace attn {
+namespace {
+
+using RowArray = Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>>;
+using ConstRowArray = Eigen::Map<const Eigen::Array<float, 1, Eigen::Dynamic>>;
+
+// One row of T_k logits: l = s·scale/τ, then the fill where the row's mask is set.
+void scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n, float scale, float tau,
+                     std::optional<float> fill, float* l)
+{
+    RowArray(l, n) = (ConstRowArray(s, n) * scale) / tau;
+    if (fill)
+        for (Eigen::Index j = 0; j < n; ++j)
+            if (masked[j])
+                l[j] = *fill;
+}
+
+// One row of T_k weights: p = exp(l − max(l)) / Σ exp(l − max(l)).
+void softmaxRow(const float* l, Eigen::Index n, float* p)
+{
+    // 1. The maximum is subtracted only for numerical stability; a row that is all -inf
+    // has max -inf, and -inf − (-inf) = NaN, as in torch.
+    const ConstRowArray logits(l, n);
+    const float max = logits.maxCoeff();
+    RowArray weights(p, n);
+    // 2. A tail of keys whose weight is exactly 0 (a causal mask's future, filled with
+    // -inf) needs no exp; NaN ends the tail (the comparison is false).
+    Eigen::Index live = n;
+    while (live > 0 && l[live - 1] - max < -87.5f)
+        --live;
+    weights.tail(n - live).setZero();
+    // 3. Eigen's vectorised exp, kept to arguments whose exp is a normal float: below
+    // that it would make subnormal numbers, which cost a hundred cycles each.
+    weights.head(live) = (logits.head(live) - max).max(-87.0f).exp();
+    // 4. The few arguments below: exp clamps near −88.4 and returns 2.9e-39 for −inf;
+    // torch returns 0, so below the smallest normal float's logarithm so do we. NaN stays
+    // NaN, whatever max(NaN, −87) gave.
+    for (Eigen::Index j = 0; j < live; ++j)
+        if (const float shifted = l[j] - max; !(shifted >= -87.0f))
+            p[j] = std::isnan(shifted) ? shifted : shifted < -87.5f ? 0.0f : std::exp(shifted);
+    // 5. Normalise: a division, as torch does, not a multiplication by the reciprocal;
+    // the whole row, so that a NaN sum makes every weight NaN, as in torch.
+    weights /= weights.head(live).sum();
+}
+
+} // namespace
+
+void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, float scale, float tau,
+                  std::optional<float> fill, Matrix& logits)
+{
+    // scores, mask (T_q, T_k) → logits (T_q, T_k).
+    logits.resize(scores.rows(), scores.cols());
+    const Eigen::Index n = scores.cols();
+    for (Eigen::Index i = 0; i < scores.rows(); ++i)
+        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, scale, tau, fill,
+                        logits.row(i).data());
+}
+
+void softmaxOverKeys(const Matrix& logits, Matrix& weights)
+{
+    // logits (T_q, T_k) → weights (T_q, T_k).
+    weights.resize(logits.rows(), logits.cols());
+    for (Eigen::Index i = 0; i < logits.rows(); ++i)
+        softmaxRow(logits.row(i).data(), logits.cols(), weights.row(i).data());
+}
+
+void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, float scale, float tau,
+                              std::optional<float> fill, Matrix& logits, Matrix& weights)
+{
+    // scores, mask (T_q, T_k) → logits, weights (T_q, T_k).
+    logits.resize(scores.rows(), scores.cols());
+    weights.resize(scores.rows(), scores.cols());
+    const Eigen::Index n = scores.cols();
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+        float* l = logits.row(i).data();
+        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, scale, tau, fill, l);
+        softmaxRow(l, n, weights.row(i).data());
+    }
+}
+
+} // namespace attn
