@@ -79,19 +79,18 @@ void splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode, HeadStack& 
     const Eigen::Index C = t.empty() ? 0 : t[0].cols();
     const Eigen::Index dK = C / H;
     heads.reshape(B, H, T, dK);
-    for (int b = 0; b < B; ++b) {
+    parallelFor(B * H, [&](int item) {
+        const int b = item / H, h = item % H;
         const Matrix& tb = t[static_cast<std::size_t>(b)];
-        for (int h = 0; h < H; ++h) {
-            if (mode == HeadSplit::Transpose) {
-                // t.view(B, T, H, d_k).transpose(1, 2): head h owns columns [h·d_k, (h+1)·d_k).
-                heads.at(b, h) = tb.middleCols(h * dK, dK);
-            } else {
-                // t.view(B, H, T, d_k): head h is the h-th run of T·d_k values in memory,
-                // which mixes tokens and features — the classic bug.
-                heads.at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
-            }
+        if (mode == HeadSplit::Transpose) {
+            // t.view(B, T, H, d_k).transpose(1, 2): head h owns columns [h·d_k, (h+1)·d_k).
+            heads.at(b, h) = tb.middleCols(h * dK, dK);
+        } else {
+            // t.view(B, H, T, d_k): head h is the h-th run of T·d_k values in memory,
+            // which mixes tokens and features — the classic bug.
+            heads.at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
         }
-    }
+    });
 }
 
 } // namespace
