@@ -1,9 +1,12 @@
 #include "softmax.h"
 
+#include "fastexp.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace attn {
 namespace {
@@ -29,29 +32,33 @@ bool allTrue(const bool* mask, Eigen::Index count)
 }
 
 // One row of T_k logits: l = s·scale/τ, then the fill where the row's mask is set.
-void scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n, float scale, float tau,
-                     std::optional<float> fill, float* l)
+// Returns where the row's tail of filled keys starts (n when it has none).
+Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n, float scale,
+                             float tau, std::optional<float> fill, float* l)
 {
     RowArray(l, n) = (ConstRowArray(s, n) * scale) / tau;
     if (!fill)
-        return;
+        return n;
     // The masks of ARCHITECTURE.md (causal, key padding and both) hide a tail of keys:
     // memchr and memcmp find it at memory speed, and the fill is one vectorised store.
     const auto* first = static_cast<const bool*>(std::memchr(masked, true, std::size_t(n)));
     if (!first)
-        return;
+        return n;
     const Eigen::Index start = first - masked;
     if (allTrue(first, n - start)) {
         std::fill(l + start, l + n, *fill);
-        return;
+        return start;
     }
     for (Eigen::Index j = start; j < n; ++j)
         if (masked[j])
             l[j] = *fill;
+    return n;
 }
 
-// One row of T_k weights: p = exp(l − max(l)) / Σ exp(l − max(l)).
-void softmaxRow(const float* l, Eigen::Index n, float* p)
+// One row of T_k weights: p = exp(l − max(l)) / Σ exp(l − max(l)). The keys from
+// `filledFrom` on, when given, all hold `fill`.
+void softmaxRow(const float* l, Eigen::Index n, float* p, Eigen::Index filledFrom = 0,
+                std::optional<float> fill = std::nullopt)
 {
     // 1. The maximum is subtracted only for numerical stability; a row that is all -inf
     // has max -inf, and -inf − (-inf) = NaN, as in torch.
@@ -60,19 +67,22 @@ void softmaxRow(const float* l, Eigen::Index n, float* p)
     RowArray weights(p, n);
     // 2. A tail of keys whose weight is exactly 0 (a causal mask's future, filled with
     // -inf) needs no exp; NaN ends the tail (the comparison is false).
-    Eigen::Index live = n;
+    Eigen::Index live = fill && *fill - max < -87.5f ? filledFrom : n;
     while (live > 0 && l[live - 1] - max < -87.5f)
         --live;
     weights.tail(n - live).setZero();
-    // 3. Eigen's vectorised exp, kept to arguments whose exp is a normal float: below
-    // that it would make subnormal numbers, which cost a hundred cycles each.
-    weights.head(live) = (logits.head(live) - max).max(-87.0f).exp();
-    // 4. The few arguments below: exp clamps near −88.4 and returns 2.9e-39 for −inf;
-    // torch returns 0, so below the smallest normal float's logarithm so do we. NaN stays
-    // NaN, whatever max(NaN, −87) gave.
-    for (Eigen::Index j = 0; j < live; ++j)
-        if (const float shifted = l[j] - max; !(shifted >= -87.0f))
-            p[j] = std::isnan(shifted) ? shifted : shifted < -87.5f ? 0.0f : std::exp(shifted);
+    // 3. A vectorised exp, kept to arguments whose exp is a normal float: below that it
+    // would make subnormal numbers, which cost a hundred cycles each.
+    clampedShiftedExp(l, max, live, p);
+    // 4. The few arguments below −87: where exp underflows, torch returns 0, so below the
+    // smallest normal float's logarithm (rounded to −87.5) so do we; between the two the
+    // exact exp. NaN stays NaN, whatever max(NaN, −87) gave. Two vectorised reductions tell when no
+    // value needs it (a NaN anywhere makes the sum NaN), sparing the loop in the common case.
+    const ConstRowArray head(l, live);
+    if (live > 0 && (std::isnan(head.sum()) || !(head.minCoeff() - max >= -87.0f)))
+        for (Eigen::Index j = 0; j < live; ++j)
+            if (const float shifted = l[j] - max; !(shifted >= -87.0f))
+                p[j] = std::isnan(shifted) ? shifted : shifted < -87.5f ? 0.0f : std::exp(shifted);
     // 5. Normalise: a division, as torch does, not a multiplication by the reciprocal;
     // the whole row, so that a NaN sum makes every weight NaN, as in torch.
     weights /= weights.head(live).sum();
@@ -108,8 +118,9 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, floa
     const Eigen::Index n = scores.cols();
     for (Eigen::Index i = 0; i < scores.rows(); ++i) {
         float* l = logits.row(i).data();
-        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, scale, tau, fill, l);
-        softmaxRow(l, n, weights.row(i).data());
+        const Eigen::Index filledFrom =
+            scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, scale, tau, fill, l);
+        softmaxRow(l, n, weights.row(i).data(), filledFrom, fill);
     }
 }
 
