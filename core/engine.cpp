@@ -2,6 +2,7 @@
 
 #include "embedding.h"
 #include "parallel.h"
+#include "projection.h"
 #include "softmax.h"
 #include "torchrng.h"
 
@@ -32,65 +33,6 @@ int stageIndex(Stage stage)
 template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shifted)
 {
     return (shifted < -87.5f).select(0.0f, shifted.exp());
-}
-
-// One block of rows of y = x·Wᵀ + b: an independent matrix product.
-struct LinearTask {
-    const Matrix* x;
-    const Linear* layer;
-    Matrix* y;
-    Eigen::Index row;
-    Eigen::Index rows;
-};
-
-// y = x·Wᵀ + b for every (x, layer, y) of `jobs`, every sequence, the rows split in
-// blocks so that both cores work even on one sentence. x: B × (T, C_in).
-void applyLinear(const std::vector<Matrix>& x,
-                 std::initializer_list<std::pair<const Linear*, std::vector<Matrix>*>> jobs)
-{
-    const Eigen::Index T = x.empty() ? 0 : x[0].rows();
-    const Eigen::Index blocks = T >= 64 ? 4 : 1; // rows per block stay a GEMM's worth
-    std::vector<LinearTask> tasks;
-    for (const auto& [layer, y] : jobs) {
-        y->resize(x.size()); // a recycled y keeps its memory
-        for (Matrix& m : *y)
-            m.resize(T, layer->weight.rows());
-        for (std::size_t b = 0; b < x.size(); ++b)
-            for (Eigen::Index k = 0; k < blocks; ++k) {
-                const Eigen::Index row = T * k / blocks, end = T * (k + 1) / blocks;
-                tasks.push_back({&x[b], layer, &(*y)[b], row, end - row});
-            }
-    }
-    parallelFor(static_cast<int>(tasks.size()), [&](int i) {
-        const LinearTask& t = tasks[static_cast<std::size_t>(i)];
-        auto out = t.y->middleRows(t.row, t.rows);
-        // The bias first and the product added to it, as torch's addmm does: Eigen would
-        // zero the output before the product anyway, so this spares a pass over it.
-        out.rowwise() = t.layer->bias.transpose();
-        out.noalias() += t.x->middleRows(t.row, t.rows) * t.layer->weight.transpose();
-    });
-}
-
-// (B, T, C) → (B, H, T, d_k), into `heads`.
-void splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode, HeadStack& heads)
-{
-    const int B = static_cast<int>(t.size());
-    const Eigen::Index T = t.empty() ? 0 : t[0].rows();
-    const Eigen::Index C = t.empty() ? 0 : t[0].cols();
-    const Eigen::Index dK = C / H;
-    heads.reshape(B, H, T, dK);
-    parallelFor(B * H, [&](int item) {
-        const int b = item / H, h = item % H;
-        const Matrix& tb = t[static_cast<std::size_t>(b)];
-        if (mode == HeadSplit::Transpose) {
-            // t.view(B, T, H, d_k).transpose(1, 2): head h owns columns [h·d_k, (h+1)·d_k).
-            heads.at(b, h) = tb.middleCols(h * dK, dK);
-        } else {
-            // t.view(B, H, T, d_k): head h is the h-th run of T·d_k values in memory,
-            // which mixes tokens and features — the classic bug.
-            heads.at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
-        }
-    });
 }
 
 } // namespace
@@ -298,7 +240,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             auto layers = std::make_shared<std::array<Linear, 4>>();
             for (Linear& layer : *layers)
                 layer = generator.linear(C, C);
+            auto transposed = std::make_shared<std::array<Matrix, 4>>();
+            for (std::size_t l = 0; l < 4; ++l)
+                (*transposed)[l] = transposedWeight((*layers)[l]);
             layers_ = std::move(layers);
+            weightsT_ = std::move(transposed);
             layerKey_ = key;
         }
         ran(Stage::Embed);
@@ -307,13 +253,15 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         auto projection = projections_.take();
         projection->layers = layers_;
         const std::array<Linear, 4>& w = *layers_;
+        const std::array<Matrix, 4>& wT = *weightsT_;
+        std::vector<Matrix>* const q = &projection->q;
+        std::vector<Matrix>* const k = &projection->k;
+        std::vector<Matrix>* const v = &projection->v;
         if (cross) {
-            applyLinear(*next.x, {{&w[0], &projection->q}});
-            applyLinear(*next.xKeys, {{&w[1], &projection->k}, {&w[2], &projection->v}});
+            applyLinear(*next.x, {{&w[0], &wT[0], q}});
+            applyLinear(*next.xKeys, {{&w[1], &wT[1], k}, {&w[2], &wT[2], v}});
         } else {
-            applyLinear(
-                *next.x,
-                {{&w[0], &projection->q}, {&w[1], &projection->k}, {&w[2], &projection->v}});
+            applyLinear(*next.x, {{&w[0], &wT[0], q}, {&w[1], &wT[1], k}, {&w[2], &wT[2], v}});
         }
         next.projection = std::move(projection);
         ran(Stage::Project);
@@ -338,8 +286,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             throwIfCancelled(cancel);
-            scores->at(b, h).noalias() =
-                next.split->q.at(b, h) * next.split->k.at(b, h).transpose();
+            // K_hᵀ copied first: Q_h·K_hᵀ of two row-major matrices would be a "TN" product,
+            // which OpenBLAS 0.3.21 computes wrongly now and then when two threads run it
+            // (see transposedWeight).
+            const Matrix kT = next.split->k.at(b, h).transpose(); // (d_k, T_k)
+            scores->at(b, h).noalias() = next.split->q.at(b, h) * kT;
         });
         next.scores = std::move(scores);
         ran(Stage::Scores);
@@ -354,22 +305,29 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
     // before the softmax. torch multiplies by float(scale), then divides by float(τ).
     if (first <= stageIndex(Stage::ScaleMask)) {
-        auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
-        for (int b = 0; b < B; ++b) {
-            MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
-            m.setConstant(T, Tk, false);
-            // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
-            // cross-attention, where no key is in a query's future.
-            if (config.mask == MaskKind::Causal)
-                for (int i = 0; i < T; ++i)
-                    m.row(i).tail(T - i - 1).setConstant(true);
-            if (config.paddingMask) {
-                // A key-padding mask: a <pad> key is hidden from every query.
-                const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
-                m.rightCols(Tk - length).setConstant(true);
+        // A switch of the scaling, τ, the fill or the mask's stage keeps the mask itself.
+        const bool sameMask = next.mask && next.keyTokens == result_.keyTokens &&
+                              next.tokens == result_.tokens &&
+                              result_.config().mask == config.mask &&
+                              result_.config().paddingMask == config.paddingMask;
+        if (!sameMask) {
+            auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
+            for (int b = 0; b < B; ++b) {
+                MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
+                m.setConstant(T, Tk, false);
+                // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
+                // cross-attention, where no key is in a query's future.
+                if (config.mask == MaskKind::Causal)
+                    for (int i = 0; i < T; ++i)
+                        m.row(i).tail(T - i - 1).setConstant(true);
+                if (config.paddingMask) {
+                    // A key-padding mask: a <pad> key is hidden from every query.
+                    const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
+                    m.rightCols(Tk - length).setConstant(true);
+                }
             }
+            next.mask = std::move(mask);
         }
-        next.mask = std::move(mask);
 
         const float scale = static_cast<float>(scaleFactor(config));
         const float tau = config.temperature;
@@ -464,20 +422,26 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         const int dK = config.dK();
         auto aggregation = aggregations_.take();
         aggregation->headOutputs.reshape(B, H, T, dK);
-        parallelFor(B * H, [&](int item) {
-            const int b = item / H, h = item % H;
-            aggregation->headOutputs.at(b, h).noalias() =
-                next.weights->at(b, h) * next.split->v.at(b, h);
-        });
-        // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k).
         aggregation->merged.resize(static_cast<std::size_t>(B));
         for (Matrix& m : aggregation->merged)
             m.resize(T, C);
-        for (int b = 0; b < B; ++b)
-            for (int h = 0; h < H; ++h)
-                aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) =
-                    aggregation->headOutputs.at(b, h);
-        applyLinear(aggregation->merged, {{&next.projection->wo(), &aggregation->output}});
+        parallelFor(B * H, [&](int item) {
+            const int b = item / H, h = item % H;
+            Matrix& o = aggregation->headOutputs.at(b, h);
+            o.noalias() = next.weights->at(b, h) * next.split->v.at(b, h);
+            // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k),
+            // copied while its output is still in cache.
+            aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;
+        });
+        // W_oᵀ beside the layers the projection used (a cancelled compute may have drawn
+        // newer ones since).
+        Matrix woTOfOlderLayers;
+        const Matrix* woT = &(*weightsT_)[3];
+        if (next.projection->layers != layers_) {
+            woTOfOlderLayers = transposedWeight(next.projection->wo());
+            woT = &woTOfOlderLayers;
+        }
+        applyLinear(aggregation->merged, {{&next.projection->wo(), woT, &aggregation->output}});
         next.aggregation = std::move(aggregation);
         ran(Stage::Aggregate);
     }
