@@ -51,6 +51,12 @@ void BM_Forward(benchmark::State& state)
     const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
     attn::Request r = request(T, C, H);
     attn::AttentionEngine engine;
+    // Two computes before the timing: the current result and one spare set of buffers,
+    // as after the window's first two sentences (T=2048 runs only a few iterations).
+    for (const std::uint64_t seed : {43, 42}) {
+        r.config.seed = seed;
+        (void)engine.compute(r, nullptr, attn::Stage::Aggregate);
+    }
     for (auto _ : state) {
         r.config.seed = r.config.seed == 42 ? 43 : 42;
         benchmark::DoNotOptimize(engine.compute(r, nullptr, attn::Stage::Aggregate));
