@@ -2,12 +2,15 @@
 
 #include "embedding.h"
 #include "parallel.h"
+#include "projection.h"
+#include "softmax.h"
 #include "torchrng.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <unistd.h>
 
 namespace attn {
@@ -30,63 +33,6 @@ int stageIndex(Stage stage)
 template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shifted)
 {
     return (shifted < -87.5f).select(0.0f, shifted.exp());
-}
-
-// One block of rows of y = x·Wᵀ + b: an independent matrix product.
-struct LinearTask {
-    const Matrix* x;
-    const Linear* layer;
-    Matrix* y;
-    Eigen::Index row;
-    Eigen::Index rows;
-};
-
-// y = x·Wᵀ + b for every (x, layer, y) of `jobs`, every sequence, the rows split in
-// blocks so that both cores work even on one sentence. x: B × (T, C_in).
-void applyLinear(const std::vector<Matrix>& x,
-                 std::initializer_list<std::pair<const Linear*, std::vector<Matrix>*>> jobs)
-{
-    const Eigen::Index T = x.empty() ? 0 : x[0].rows();
-    const Eigen::Index blocks = T >= 64 ? 4 : 1; // rows per block stay a GEMM's worth
-    std::vector<LinearTask> tasks;
-    for (const auto& [layer, y] : jobs) {
-        y->assign(x.size(), Matrix(T, layer->weight.rows()));
-        for (std::size_t b = 0; b < x.size(); ++b)
-            for (Eigen::Index k = 0; k < blocks; ++k) {
-                const Eigen::Index row = T * k / blocks, end = T * (k + 1) / blocks;
-                tasks.push_back({&x[b], layer, &(*y)[b], row, end - row});
-            }
-    }
-    parallelFor(static_cast<int>(tasks.size()), [&](int i) {
-        const LinearTask& t = tasks[static_cast<std::size_t>(i)];
-        auto out = t.y->middleRows(t.row, t.rows);
-        out.noalias() = t.x->middleRows(t.row, t.rows) * t.layer->weight.transpose();
-        out.rowwise() += t.layer->bias.transpose();
-    });
-}
-
-// (B, T, C) → (B, H, T, d_k).
-HeadStack splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode)
-{
-    const int B = static_cast<int>(t.size());
-    const Eigen::Index T = t.empty() ? 0 : t[0].rows();
-    const Eigen::Index C = t.empty() ? 0 : t[0].cols();
-    const Eigen::Index dK = C / H;
-    HeadStack heads(B, H, T, dK);
-    for (int b = 0; b < B; ++b) {
-        const Matrix& tb = t[static_cast<std::size_t>(b)];
-        for (int h = 0; h < H; ++h) {
-            if (mode == HeadSplit::Transpose) {
-                // t.view(B, T, H, d_k).transpose(1, 2): head h owns columns [h·d_k, (h+1)·d_k).
-                heads.at(b, h) = tb.middleCols(h * dK, dK);
-            } else {
-                // t.view(B, H, T, d_k): head h is the h-th run of T·d_k values in memory,
-                // which mixes tokens and features — the classic bug.
-                heads.at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
-            }
-        }
-    }
-    return heads;
 }
 
 } // namespace
@@ -302,25 +248,28 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             auto layers = std::make_shared<std::array<Linear, 4>>();
             for (Linear& layer : *layers)
                 layer = generator.linear(C, C);
+            auto transposed = std::make_shared<std::array<Matrix, 4>>();
+            for (std::size_t l = 0; l < 4; ++l)
+                (*transposed)[l] = transposedWeight((*layers)[l]);
             layers_ = std::move(layers);
+            weightsT_ = std::move(transposed);
             layerKey_ = key;
         }
         ran(Stage::Embed);
         throwIfCancelled(cancel);
 
-        auto projection = std::make_shared<Projection>();
-        projection->wq = (*layers_)[0];
-        projection->wk = (*layers_)[1];
-        projection->wv = (*layers_)[2];
-        projection->wo = (*layers_)[3];
+        auto projection = projections_.take();
+        projection->layers = layers_;
+        const std::array<Linear, 4>& w = *layers_;
+        const std::array<Matrix, 4>& wT = *weightsT_;
+        std::vector<Matrix>* const q = &projection->q;
+        std::vector<Matrix>* const k = &projection->k;
+        std::vector<Matrix>* const v = &projection->v;
         if (cross) {
-            applyLinear(*next.x, {{&projection->wq, &projection->q}});
-            applyLinear(*next.xKeys,
-                        {{&projection->wk, &projection->k}, {&projection->wv, &projection->v}});
+            applyLinear(*next.x, {{&w[0], &wT[0], q}});
+            applyLinear(*next.xKeys, {{&w[1], &wT[1], k}, {&w[2], &wT[2], v}});
         } else {
-            applyLinear(*next.x, {{&projection->wq, &projection->q},
-                                  {&projection->wk, &projection->k},
-                                  {&projection->wv, &projection->v}});
+            applyLinear(*next.x, {{&w[0], &wT[0], q}, {&w[1], &wT[1], k}, {&w[2], &wT[2], v}});
         }
         next.projection = std::move(projection);
         ran(Stage::Project);
@@ -332,20 +281,24 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
 
     // 4. Split heads: (B, T, C) → (B, H, T, d_k).
     if (first <= stageIndex(Stage::Split)) {
-        auto split = std::make_shared<HeadViews>();
-        split->q = splitHeads(next.projection->q, H, config.headSplit);
-        split->k = splitHeads(next.projection->k, H, config.headSplit);
-        split->v = splitHeads(next.projection->v, H, config.headSplit);
+        auto split = splits_.take();
+        splitHeads(next.projection->q, H, config.headSplit, split->q);
+        splitHeads(next.projection->k, H, config.headSplit, split->k);
+        splitHeads(next.projection->v, H, config.headSplit, split->v);
         next.split = std::move(split);
         ran(Stage::Split);
 
         // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
-        auto scores = std::make_shared<HeadStack>(B, H, T, Tk);
+        auto scores = scores_.take();
+        scores->reshape(B, H, T, Tk);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             throwIfCancelled(cancel);
-            scores->at(b, h).noalias() =
-                next.split->q.at(b, h) * next.split->k.at(b, h).transpose();
+            // K_hᵀ copied first: Q_h·K_hᵀ of two row-major matrices would be a "TN" product,
+            // which OpenBLAS 0.3.21 computes wrongly now and then when two threads run it
+            // (see transposedWeight).
+            const Matrix kT = next.split->k.at(b, h).transpose(); // (d_k, T_k)
+            scores->at(b, h).noalias() = next.split->q.at(b, h) * kT;
         });
         next.scores = std::move(scores);
         ran(Stage::Scores);
@@ -355,38 +308,57 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
+    std::shared_ptr<HeadStack> fusedWeights; // P, when stage 6 computed it with L
+
     // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
     // before the softmax. torch multiplies by float(scale), then divides by float(τ).
     if (first <= stageIndex(Stage::ScaleMask)) {
-        auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
-        for (int b = 0; b < B; ++b) {
-            MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
-            m.setConstant(T, Tk, false);
-            // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
-            // cross-attention, where no key is in a query's future.
-            if (config.mask == MaskKind::Causal)
-                for (int i = 0; i < T; ++i)
-                    m.row(i).tail(T - i - 1).setConstant(true);
-            if (config.paddingMask) {
-                // A key-padding mask: a <pad> key is hidden from every query.
-                const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
-                m.rightCols(Tk - length).setConstant(true);
+        // A switch of the scaling, τ, the fill or the mask's stage keeps the mask itself.
+        const bool sameMask = next.mask && next.keyTokens == result_.keyTokens &&
+                              next.tokens == result_.tokens &&
+                              result_.config().mask == config.mask &&
+                              result_.config().paddingMask == config.paddingMask;
+        if (!sameMask) {
+            auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
+            for (int b = 0; b < B; ++b) {
+                MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
+                m.setConstant(T, Tk, false);
+                // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
+                // cross-attention, where no key is in a query's future.
+                if (config.mask == MaskKind::Causal)
+                    for (int i = 0; i < T; ++i)
+                        m.row(i).tail(T - i - 1).setConstant(true);
+                if (config.paddingMask) {
+                    // A key-padding mask: a <pad> key is hidden from every query.
+                    const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
+                    m.rightCols(Tk - length).setConstant(true);
+                }
             }
+            next.mask = std::move(mask);
         }
-        next.mask = std::move(mask);
 
         const float scale = static_cast<float>(scaleFactor(config));
         const float tau = config.temperature;
         const float fill =
             config.maskFill == MaskFill::NegInf ? -std::numeric_limits<float>::infinity() : -1e9f;
-        const bool fillNow = config.maskStage == MaskStage::BeforeSoftmax;
-        auto logits = std::make_shared<HeadStack>(B, H, T, Tk);
+        const std::optional<float> fillNow =
+            config.maskStage == MaskStage::BeforeSoftmax ? std::optional(fill) : std::nullopt;
+        auto logits = logits_.take();
+        logits->reshape(B, H, T, Tk);
+        // A softmax over the keys follows row by row: it runs in the same pass, on each row
+        // while it is still in cache (stage 7 then has nothing left to do).
+        if (last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys) {
+            fusedWeights = weights_.take();
+            fusedWeights->reshape(B, H, T, Tk);
+        }
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            Matrix& l = logits->at(b, h);
-            l = (next.scores->at(b, h) * scale) / tau;
-            if (fillNow)
-                l = (*next.mask)[static_cast<std::size_t>(b)].select(fill, l);
+            const MaskMatrix& m = (*next.mask)[static_cast<std::size_t>(b)];
+            if (fusedWeights)
+                scaleMaskSoftmaxOverKeys(next.scores->at(b, h), m, scale, tau, fillNow,
+                                         logits->at(b, h), fusedWeights->at(b, h));
+            else
+                scaleAndMask(next.scores->at(b, h), m, scale, tau, fillNow, logits->at(b, h));
         });
         next.logits = std::move(logits);
         ran(Stage::ScaleMask);
@@ -400,20 +372,19 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Each softmax subtracts its maximum first, only for numerical stability; a slice
     // that is all -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
     if (first <= stageIndex(Stage::Normalize)) {
-        auto weights = std::make_shared<HeadStack>(B, H, T, Tk);
+        std::shared_ptr<HeadStack> weights = fusedWeights;
+        if (!weights) {
+            weights = weights_.take();
+            weights->reshape(B, H, T, Tk);
+        }
         const HeadStack& logits = *next.logits;
         switch (config.axis) {
         case SoftmaxAxis::Keys: // dim=-1: each row i over keys j
-            parallelFor(B * H, [&](int item) {
-                const int b = item / H, h = item % H;
-                const Matrix& l = logits.at(b, h);
-                Matrix& p = weights->at(b, h);
-                for (int i = 0; i < T; ++i) {
-                    const float max = l.row(i).maxCoeff();
-                    p.row(i) = shiftedExp(l.row(i).array() - max);
-                    p.row(i) /= p.row(i).sum();
-                }
-            });
+            if (!fusedWeights)
+                parallelFor(B * H, [&](int item) {
+                    const int b = item / H, h = item % H;
+                    softmaxOverKeys(logits.at(b, h), weights->at(b, h));
+                });
             break;
         case SoftmaxAxis::Queries: // dim=-2: each column j over queries i
             parallelFor(B * H, [&](int item) {
@@ -457,20 +428,28 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // 8. O_h = P V_h (B, H, T_q, d_k); concat heads → (B, T_q, C); O = W_o(concat).
     if (first <= stageIndex(Stage::Aggregate)) {
         const int dK = config.dK();
-        auto aggregation = std::make_shared<Aggregation>();
-        aggregation->headOutputs = HeadStack(B, H, T, dK);
+        auto aggregation = aggregations_.take();
+        aggregation->headOutputs.reshape(B, H, T, dK);
+        aggregation->merged.resize(static_cast<std::size_t>(B));
+        for (Matrix& m : aggregation->merged)
+            m.resize(T, C);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            aggregation->headOutputs.at(b, h).noalias() =
-                next.weights->at(b, h) * next.split->v.at(b, h);
+            Matrix& o = aggregation->headOutputs.at(b, h);
+            o.noalias() = next.weights->at(b, h) * next.split->v.at(b, h);
+            // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k),
+            // copied while its output is still in cache.
+            aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;
         });
-        // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k).
-        aggregation->merged.assign(static_cast<std::size_t>(B), Matrix(T, C));
-        for (int b = 0; b < B; ++b)
-            for (int h = 0; h < H; ++h)
-                aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) =
-                    aggregation->headOutputs.at(b, h);
-        applyLinear(aggregation->merged, {{&next.projection->wo, &aggregation->output}});
+        // W_oᵀ beside the layers the projection used (a cancelled compute may have drawn
+        // newer ones since).
+        Matrix woTOfOlderLayers;
+        const Matrix* woT = &(*weightsT_)[3];
+        if (next.projection->layers != layers_) {
+            woTOfOlderLayers = transposedWeight(next.projection->wo());
+            woT = &woTOfOlderLayers;
+        }
+        applyLinear(aggregation->merged, {{&next.projection->wo(), woT, &aggregation->output}});
         next.aggregation = std::move(aggregation);
         ran(Stage::Aggregate);
     }

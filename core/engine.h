@@ -7,6 +7,7 @@
 #pragma once
 
 #include "options.h"
+#include "recycler.h"
 #include "statistics.h"
 #include "tensor.h"
 #include "tokenizer.h"
@@ -46,8 +47,15 @@ struct Request {
 };
 
 struct Projection {
-    Linear wq, wk, wv, wo;       // nn.Linear(C, C) each, drawn in this order
+    // W_q, W_k, W_v, W_o: nn.Linear(C, C) each, drawn in this order; shared with the
+    // engine, which keeps them while the seed, C and the draws before them stay.
+    std::shared_ptr<const std::array<Linear, 4>> layers;
     std::vector<Matrix> q, k, v; // B × (T, C)
+
+    [[nodiscard]] const Linear& wq() const { return (*layers)[0]; }
+    [[nodiscard]] const Linear& wk() const { return (*layers)[1]; }
+    [[nodiscard]] const Linear& wv() const { return (*layers)[2]; }
+    [[nodiscard]] const Linear& wo() const { return (*layers)[3]; }
 };
 
 struct HeadViews {
@@ -137,11 +145,17 @@ private:
     };
 
     Result result_;
-    std::shared_ptr<const std::array<Linear, 4>> layers_; // W_q, W_k, W_v, W_o
+    std::shared_ptr<const std::array<Linear, 4>> layers_;   // W_q, W_k, W_v, W_o
+    std::shared_ptr<const std::array<Matrix, 4>> weightsT_; // their weights transposed
     LayerKey layerKey_{};
     int completed_ = -1; // the last stage whose output in result_ is current
     std::array<int, kStageCount> runs_{};
     std::array<double, kStageCount> milliseconds_{};
+    // Stage outputs of earlier computes that no snapshot holds any more.
+    Recycler<Projection> projections_;
+    Recycler<HeadViews> splits_;
+    Recycler<HeadStack> scores_, logits_, weights_;
+    Recycler<Aggregation> aggregations_;
 };
 
 // The bytes one compute holds at its peak for B sequences of T tokens, C = d_model and

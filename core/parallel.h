@@ -1,21 +1,122 @@
-// A minimal parallel loop over independent items (heads, sequences).
+// A minimal parallel loop over independent items (heads, sequences, row blocks).
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
 #include <exception>
+#include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 namespace attn {
+namespace detail {
+
+// Threads that stay for the life of the process, so that a parallel loop costs a wake-up
+// (microseconds) rather than starting and joining threads (tens of microseconds, as much
+// as a small head's whole softmax).
+class WorkerPool {
+public:
+    static WorkerPool& instance()
+    {
+        static WorkerPool pool;
+        return pool;
+    }
+
+    [[nodiscard]] int workers() const { return static_cast<int>(threads_.size()); }
+
+    // Runs `work` on every worker and on this thread and returns when all have returned;
+    // returns false at once, running nothing, while the pool serves another loop (one
+    // nested in it, or one from another thread).
+    bool tryRun(const std::function<void()>& work)
+    {
+        // A loop nested in one this thread runs for the pool must not lock busy_ again.
+        static thread_local bool serving = false;
+        if (serving)
+            return false;
+        std::unique_lock busy(busy_, std::try_to_lock);
+        if (!busy.owns_lock())
+            return false;
+        serving = true;
+        {
+            std::lock_guard lock(mutex_);
+            work_ = &work;
+            running_ = workers();
+            ++generation_;
+        }
+        wake_.notify_all();
+        work(); // catches what fn throws
+        serving = false;
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [this] { return running_ == 0; });
+        work_ = nullptr;
+        return true;
+    }
+
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    ~WorkerPool()
+    {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+            ++generation_;
+        }
+        wake_.notify_all();
+        for (auto& t : threads_)
+            t.join();
+    }
+
+private:
+    WorkerPool()
+    {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        for (unsigned w = 1; w < cores; ++w)
+            threads_.emplace_back([this] { serve(); });
+    }
+
+    void serve()
+    {
+        std::uint64_t seen = 0;
+        for (;;) {
+            const std::function<void()>* work = nullptr;
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return generation_ != seen; });
+                seen = generation_;
+                if (stopping_)
+                    return;
+                work = work_;
+            }
+            (*work)();
+            std::lock_guard lock(mutex_);
+            if (--running_ == 0)
+                done_.notify_one();
+        }
+    }
+
+    std::mutex busy_; // held by the loop the pool serves
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    const std::function<void()>* work_ = nullptr;
+    int running_ = 0;
+    std::uint64_t generation_ = 0;
+    bool stopping_ = false;
+    std::vector<std::thread> threads_;
+};
+
+} // namespace detail
 
 // Calls fn(i) for i in [0, count) on up to hardware_concurrency threads. Items are
 // handed out one at a time, so uneven items still balance. The first exception a
 // worker throws is rethrown here after all workers stop.
 template <typename Fn> void parallelFor(int count, Fn&& fn)
 {
-    const int workers =
-        std::min(count, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int workers = std::min(count, cores);
     if (workers <= 1) {
         for (int i = 0; i < count; ++i)
             fn(i);
@@ -24,7 +125,7 @@ template <typename Fn> void parallelFor(int count, Fn&& fn)
     std::atomic<int> nextItem{0};
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
-    auto work = [&] {
+    const std::function<void()> work = [&] {
         for (int i = nextItem++; i < count && !failed; i = nextItem++) {
             try {
                 fn(i);
@@ -34,13 +135,16 @@ template <typename Fn> void parallelFor(int count, Fn&& fn)
             }
         }
     };
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<std::size_t>(workers - 1));
-    for (int w = 1; w < workers; ++w)
-        threads.emplace_back(work);
-    work();
-    for (auto& t : threads)
-        t.join();
+    // The pool's threads; while they serve another loop, threads of this loop's own.
+    if (!detail::WorkerPool::instance().tryRun(work)) {
+        std::vector<std::thread> threads;
+        threads.reserve(static_cast<std::size_t>(workers - 1));
+        for (int w = 1; w < workers; ++w)
+            threads.emplace_back(work);
+        work();
+        for (auto& t : threads)
+            t.join();
+    }
     if (failure)
         std::rethrow_exception(failure);
 }

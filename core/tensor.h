@@ -23,6 +23,17 @@ public:
             m.resize(rows, cols);
     }
 
+    // Gives the stack this shape; a matrix that keeps its number of values keeps its memory
+    // (and its stale values).
+    void reshape(int batch, int heads, Eigen::Index rows, Eigen::Index cols)
+    {
+        batch_ = batch;
+        heads_ = heads;
+        items_.resize(static_cast<std::size_t>(batch * heads));
+        for (auto& m : items_)
+            m.resize(rows, cols);
+    }
+
     [[nodiscard]] int batch() const { return batch_; }
     [[nodiscard]] int heads() const { return heads_; }
     [[nodiscard]] bool empty() const { return items_.empty(); }

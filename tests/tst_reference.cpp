@@ -371,10 +371,10 @@ void TestReference::matchesTorch()
     if (cross)
         check("y", flatten(*result.xKeys), Match::BitExact);
     const attn::Projection& projection = *result.projection;
-    const std::pair<const char*, const attn::Linear*> layers[] = {{"wq", &projection.wq},
-                                                                  {"wk", &projection.wk},
-                                                                  {"wv", &projection.wv},
-                                                                  {"wo", &projection.wo}};
+    const std::pair<const char*, const attn::Linear*> layers[] = {{"wq", &projection.wq()},
+                                                                  {"wk", &projection.wk()},
+                                                                  {"wv", &projection.wv()},
+                                                                  {"wo", &projection.wo()}};
     for (const auto& [prefix, linear] : layers) {
         const std::string weight = std::string(prefix) + ".weight";
         const std::string bias = std::string(prefix) + ".bias";

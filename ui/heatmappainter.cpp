@@ -1,6 +1,7 @@
 #include "heatmappainter.h"
 
 #include "heatmapsums.h"
+#include "parallel.h"
 #include "statistics.h"
 
 #include <QCoreApplication>
@@ -507,52 +508,71 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
         return lut[std::size_t(std::clamp(int(bin) + middle, 0, Colormap::size - 1))];
     };
     const bool hasMask = data.masked.size() != 0;
+    // The image's lines in bands, one band per item of parallelFor: a large head fills
+    // both cores, a small one stays on this thread (a thread costs more than its pixels).
+    uchar* const bits = image.bits(); // detaches once, here, not in every worker
+    const qsizetype bytesPerLine = image.bytesPerLine();
+    auto lineOf = [&](int y) { return reinterpret_cast<QRgb*>(bits + y * bytesPerLine); };
+    const qint64 cells = qint64(rows) * columns;
+    const int bands = cells < (1 << 16) ? 1 : std::min(height, 16);
+    auto inBands = [&](auto&& fillLines) {
+        attn::parallelFor(bands, [&](int band) {
+            fillLines(int(qint64(height) * band / bands), int(qint64(height) * (band + 1) / bands));
+        });
+    };
 
     // 2. One pixel per cell: the common case, kept to one branch-light pass per row.
     if (height == rows && width == columns) {
-        for (int i = 0; i < rows; ++i) {
-            const float* weights = data.weights.data() + qsizetype(i) * columns;
-            const bool* masked = hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
-            auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
-            for (int j = 0; j < columns; ++j) {
-                const float w = weights[j];
-                line[j] = !std::isfinite(w)       ? heatmapInvalidFill
-                          : (masked && masked[j]) ? heatmapMaskedFill
-                                                  : valueColor(w);
+        inBands([&](int firstRow, int endRow) {
+            for (int i = firstRow; i < endRow; ++i) {
+                const float* weights = data.weights.data() + qsizetype(i) * columns;
+                const bool* masked =
+                    hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
+                QRgb* line = lineOf(i);
+                for (int j = 0; j < columns; ++j) {
+                    const float w = weights[j];
+                    line[j] = !std::isfinite(w)       ? heatmapInvalidFill
+                              : (masked && masked[j]) ? heatmapMaskedFill
+                                                      : valueColor(w);
+                }
             }
-        }
+        });
         return image;
     }
 
     // 3. Each pixel shows its block of cells: NaN or ±inf if any cell is, else the
     // largest unmasked weight (peaks stay visible when zoomed out), else masked.
-    for (int y = 0; y < height; ++y) {
-        const int i0 = int(qint64(y) * rows / height), i1 = int(qint64(y + 1) * rows / height);
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
-        for (int x = 0; x < width; ++x) {
-            const int j0 = int(qint64(x) * columns / width);
-            const int j1 = int(qint64(x + 1) * columns / width);
-            bool invalid = false, visible = false;
-            float max = -std::numeric_limits<float>::infinity();
-            for (int i = i0; i < i1 && !invalid; ++i) {
-                const float* weights = data.weights.data() + qsizetype(i) * columns;
-                const bool* masked =
-                    hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
-                for (int j = j0; j < j1; ++j) {
-                    const float w = weights[j];
-                    if (!std::isfinite(w)) {
-                        invalid = true;
-                        break;
+    inBands([&](int firstLine, int endLine) {
+        for (int y = firstLine; y < endLine; ++y) {
+            const int i0 = int(qint64(y) * rows / height), i1 = int(qint64(y + 1) * rows / height);
+            QRgb* line = lineOf(y);
+            for (int x = 0; x < width; ++x) {
+                const int j0 = int(qint64(x) * columns / width);
+                const int j1 = int(qint64(x + 1) * columns / width);
+                bool invalid = false, visible = false;
+                float max = -std::numeric_limits<float>::infinity();
+                for (int i = i0; i < i1 && !invalid; ++i) {
+                    const float* weights = data.weights.data() + qsizetype(i) * columns;
+                    const bool* masked =
+                        hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
+                    for (int j = j0; j < j1; ++j) {
+                        const float w = weights[j];
+                        if (!std::isfinite(w)) {
+                            invalid = true;
+                            break;
+                        }
+                        if (masked && masked[j])
+                            continue;
+                        visible = true;
+                        max = std::max(max, w);
                     }
-                    if (masked && masked[j])
-                        continue;
-                    visible = true;
-                    max = std::max(max, w);
                 }
+                line[x] = invalid   ? heatmapInvalidFill
+                          : visible ? valueColor(max)
+                                    : heatmapMaskedFill;
             }
-            line[x] = invalid ? heatmapInvalidFill : visible ? valueColor(max) : heatmapMaskedFill;
         }
-    }
+    });
     return image;
 }
 

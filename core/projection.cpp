@@ -1,0 +1,71 @@
+#include "projection.h"
+
+#include "parallel.h"
+
+namespace attn {
+namespace {
+
+// One block of rows of y = x·Wᵀ + b: an independent matrix product.
+struct LinearTask {
+    const Matrix* x;
+    const LinearJob* job;
+    Matrix* y;
+    Eigen::Index row;
+    Eigen::Index rows;
+};
+
+} // namespace
+
+Matrix transposedWeight(const Linear& layer)
+{
+    return layer.weight.transpose();
+}
+
+void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> jobs)
+{
+    const Eigen::Index T = x.empty() ? 0 : x[0].rows();
+    const Eigen::Index blocks = T >= 64 ? 4 : 1; // rows per block stay a GEMM's worth
+    std::vector<LinearTask> tasks;
+    for (const LinearJob& job : jobs) {
+        job.y->resize(x.size()); // a recycled y keeps its memory
+        for (Matrix& m : *job.y)
+            m.resize(T, job.layer->weight.rows());
+        for (std::size_t b = 0; b < x.size(); ++b)
+            for (Eigen::Index k = 0; k < blocks; ++k) {
+                const Eigen::Index row = T * k / blocks, end = T * (k + 1) / blocks;
+                tasks.push_back({&x[b], &job, &(*job.y)[b], row, end - row});
+            }
+    }
+    parallelFor(static_cast<int>(tasks.size()), [&](int i) {
+        const LinearTask& t = tasks[static_cast<std::size_t>(i)];
+        auto out = t.y->middleRows(t.row, t.rows);
+        // The bias first and the product added to it, as torch's addmm does: Eigen would
+        // zero the output before the product anyway, so this spares a pass over it.
+        out.rowwise() = t.job->layer->bias.transpose();
+        out.noalias() += t.x->middleRows(t.row, t.rows) * *t.job->weightT;
+    });
+}
+
+// (B, T, C) → (B, H, T, d_k), into `heads`.
+void splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode, HeadStack& heads)
+{
+    const int B = static_cast<int>(t.size());
+    const Eigen::Index T = t.empty() ? 0 : t[0].rows();
+    const Eigen::Index C = t.empty() ? 0 : t[0].cols();
+    const Eigen::Index dK = C / H;
+    heads.reshape(B, H, T, dK);
+    parallelFor(B * H, [&](int item) {
+        const int b = item / H, h = item % H;
+        const Matrix& tb = t[static_cast<std::size_t>(b)];
+        if (mode == HeadSplit::Transpose) {
+            // t.view(B, T, H, d_k).transpose(1, 2): head h owns columns [h·d_k, (h+1)·d_k).
+            heads.at(b, h) = tb.middleCols(h * dK, dK);
+        } else {
+            // t.view(B, H, T, d_k): head h is the h-th run of T·d_k values in memory,
+            // which mixes tokens and features — the classic bug.
+            heads.at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
+        }
+    });
+}
+
+} // namespace attn

@@ -1,0 +1,200 @@
+// The fast element-wise path of stages 6–7 against the plain formula, the recycling of
+// stage outputs that no snapshot holds, and engines computing at the same time.
+#include "engine.h"
+#include "softmax.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <thread>
+#include <utility>
+
+using attn::MaskMatrix;
+using attn::Matrix;
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// The formula as written: L = S·scale/τ, masked_fill; P = exp(L − max) / Σ, exp below
+// the smallest normal float's logarithm taken as 0 as torch does, one value at a time.
+void plainFormula(const Matrix& s, const MaskMatrix& m, float scale, float tau,
+                  std::optional<float> fill, Matrix& l, Matrix& p)
+{
+    l = (s * scale) / tau;
+    if (fill)
+        l = m.select(*fill, l);
+    p.resize(l.rows(), l.cols());
+    for (Eigen::Index i = 0; i < l.rows(); ++i) {
+        const float max = l.row(i).maxCoeff();
+        for (Eigen::Index j = 0; j < l.cols(); ++j) {
+            const float shifted = l(i, j) - max;
+            p(i, j) = shifted < -87.5f ? 0.0f : std::exp(shifted);
+        }
+        p.row(i) /= p.row(i).sum();
+    }
+}
+
+// Empty when a and b agree: NaN where the other is NaN, exact zeros and infinities where
+// the other has them, else within `tolerance` relative.
+QString difference(const Matrix& a, const Matrix& b, float tolerance)
+{
+    if (a.rows() != b.rows() || a.cols() != b.cols())
+        return QStringLiteral("shapes differ");
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
+            const float x = a(i, j), y = b(i, j);
+            const bool same = (std::isnan(x) && std::isnan(y)) || x == y ||
+                              (std::isfinite(x) && std::isfinite(y) && x != 0 && y != 0 &&
+                               std::abs(x - y) <= tolerance * std::max(1.0f, std::abs(y)));
+            if (!same)
+                return QStringLiteral("(%1, %2): %3 vs %4").arg(i).arg(j).arg(x).arg(y);
+        }
+    return {};
+}
+
+} // namespace
+
+class TestSoftmax : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fusedPassEqualsTheFormula_data();
+    void fusedPassEqualsTheFormula();
+    void heldSnapshotsAreNeverWritten();
+    void concurrentEnginesAgree();
+};
+
+void TestSoftmax::fusedPassEqualsTheFormula_data()
+{
+    QTest::addColumn<Matrix>("scores");
+    QTest::addColumn<MaskMatrix>("mask");
+    QTest::addColumn<float>("scale");
+    QTest::addColumn<std::optional<float>>("fill");
+
+    const int T = 37; // not a multiple of any vector width
+    Matrix random = Matrix::Random(T, T) * 6.0f;
+    MaskMatrix causal = MaskMatrix::Constant(T, T, false);
+    for (int i = 0; i < T; ++i)
+        causal.row(i).tail(T - i - 1).setConstant(true);
+    MaskMatrix none = MaskMatrix::Constant(T, T, false);
+    MaskMatrix scattered = (Matrix::Random(T, T).array() > 0.3f).matrix();
+    scattered.row(3).setConstant(true); // a row with every key masked
+
+    QTest::newRow("causal, -inf") << random << causal << 0.125f << std::optional(-kInf);
+    QTest::newRow("causal, -1e9") << random << causal << 0.125f << std::optional(-1e9f);
+    QTest::newRow("causal, after the softmax")
+        << random << causal << 0.125f << std::optional<float>();
+    QTest::newRow("scattered, all masked row -inf")
+        << random << scattered << 1.0f << std::optional(-kInf);
+    QTest::newRow("scattered, -1e9") << random << scattered << 1.0f << std::optional(-1e9f);
+    Matrix wide = random * 40.0f; // spreads beyond exp's normal range: zeros and subnormals
+    QTest::newRow("wide range") << wide << none << 1.0f << std::optional(-kInf);
+    Matrix band = Matrix::Zero(T, T);
+    for (int j = 0; j < T; ++j)
+        band(j % T, j) = -87.6f + 0.02f * float(j % 10); // around the subnormal edge
+    QTest::newRow("subnormal edge") << band << none << 1.0f << std::optional<float>();
+    Matrix special = random;
+    special(0, 5) = kNaN;
+    special(1, 2) = kInf;
+    special(2, 0) = -kInf;
+    special(4, T - 1) = kNaN; // NaN at the end of a row whose tail is masked
+    QTest::newRow("NaN and infinities") << special << causal << 1.0f << std::optional(-kInf);
+    QTest::newRow("NaN, no mask") << special << none << 1.0f << std::optional<float>();
+}
+
+void TestSoftmax::fusedPassEqualsTheFormula()
+{
+    QFETCH(Matrix, scores);
+    QFETCH(MaskMatrix, mask);
+    QFETCH(float, scale);
+    QFETCH(std::optional<float>, fill);
+    const float tau = 0.7f;
+
+    Matrix expectedL, expectedP;
+    plainFormula(scores, mask, scale, tau, fill, expectedL, expectedP);
+
+    Matrix fusedL, fusedP;
+    attn::scaleMaskSoftmaxOverKeys(scores, mask, scale, tau, fill, fusedL, fusedP);
+    Matrix l, p;
+    attn::scaleAndMask(scores, mask, scale, tau, fill, l);
+    attn::softmaxOverKeys(l, p);
+
+    const QString logits = difference(fusedL, expectedL, 0.0f);
+    QVERIFY2(logits.isEmpty(), qPrintable("logits " + logits));
+    const QString weights = difference(fusedP, expectedP, 1e-6f);
+    QVERIFY2(weights.isEmpty(), qPrintable("weights " + weights));
+    // One pass or two: the same bits.
+    QVERIFY2(difference(l, fusedL, 0.0f).isEmpty(), "separate logits");
+    QVERIFY2(difference(p, fusedP, 0.0f).isEmpty(), "separate weights");
+}
+
+void TestSoftmax::heldSnapshotsAreNeverWritten()
+{
+    attn::Request r;
+    r.text = "the cat sat on the mat\nit was tired";
+    r.config.dModel = 32;
+    r.config.heads = 4;
+    r.config.mask = attn::MaskKind::Causal;
+    attn::AttentionEngine engine;
+
+    // 1. A snapshot the window holds keeps its values while the engine computes on.
+    const attn::Result held = engine.compute(r);
+    const Matrix weights = held.weights->at(1, 2), logits = held.logits->at(1, 2);
+    const Matrix output = held.aggregation->output[1];
+    for (const auto scale :
+         {attn::ScaleMode::None, attn::ScaleMode::SqrtDk, attn::ScaleMode::None}) {
+        r.config.scale = scale;
+        (void)engine.compute(r);
+    }
+    r.config.seed = 7;
+    (void)engine.compute(r);
+    QCOMPARE(held.weights->at(1, 2), weights);
+    QCOMPARE(held.logits->at(1, 2), logits);
+    QCOMPARE(held.aggregation->output[1], output);
+
+    // 2. Outputs nobody holds are reused, and a reused one gets the same numbers as a
+    // fresh engine's.
+    const attn::HeadStack* before = engine.result().weights.get();
+    r.config.seed = 8;
+    (void)engine.compute(r);
+    r.config.seed = 7;
+    const attn::Result again = engine.compute(r);
+    QCOMPARE(again.weights.get(), before);
+    attn::AttentionEngine fresh;
+    const attn::Result expected = fresh.compute(r);
+    QCOMPARE(again.weights->at(1, 2), expected.weights->at(1, 2));
+    QCOMPARE(again.aggregation->output[1], expected.aggregation->output[1]);
+}
+
+void TestSoftmax::concurrentEnginesAgree()
+{
+    // The compare dialog runs two engines at once, each on both cores. OpenBLAS 0.3.21's
+    // small "TN" kernel gave wrong scores now and then when two threads ran it; the engine
+    // hands it only "NN" products. Small shapes are the ones that took that kernel.
+    attn::Request r;
+    r.text = "the cat sat on the mat because it was tired\nit was a good day for a walk";
+    r.config.dModel = 64;
+    r.config.heads = 4;
+    attn::AttentionEngine reference;
+    const attn::Result expected = reference.compute(r);
+    for (int round = 0; round < 200; ++round) {
+        attn::AttentionEngine a, b;
+        attn::Result ra;
+        std::thread other([&] { ra = a.compute(r); });
+        const attn::Result rb = b.compute(r);
+        other.join();
+        for (const attn::Result* result : {&std::as_const(ra), &rb})
+            for (std::size_t k = 0; k < expected.scores->items().size(); ++k) {
+                QVERIFY2(result->scores->items()[k] == expected.scores->items()[k],
+                         qPrintable(QStringLiteral("round %1, head %2").arg(round).arg(k)));
+                QVERIFY(result->aggregation->output == expected.aggregation->output);
+            }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestSoftmax)
+#include "tst_softmax.moc"
