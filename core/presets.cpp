@@ -149,9 +149,9 @@ designAlignment(const Config& config, const std::vector<std::string>& queries,
     return vectors;
 }
 
-// A decoder writing Chinese attends to the English source: 我 → I, 爱 → love,
-// 机器学习 → machine and learning. T_q = 3 rows, T_k = 4 columns.
-Request crossAttention()
+// The lessons with designed vectors: seed 42, C = 16, 2 heads, the table embedding and no
+// positional encoding, because a design assumes x is exactly the vectors it solved for.
+Config designedLessonConfig()
 {
     Config config;
     config.tokenizer = TokenizerMode::Spaces;
@@ -160,6 +160,14 @@ Request crossAttention()
     config.heads = 2;
     config.embedding = EmbeddingMode::Table;
     config.positional = Positional::None;
+    return config;
+}
+
+// A decoder writing Chinese attends to the English source: 我 → I, 爱 → love,
+// 机器学习 → machine and learning. T_q = 3 rows, T_k = 4 columns.
+Request crossAttention()
+{
+    Config config = designedLessonConfig();
     config.attention = AttentionKind::Cross;
 
     const std::string target = "我 爱 机器学习";
@@ -179,13 +187,7 @@ constexpr double kCoreferenceWeight = 0.8;
 
 Request coreference(std::string text, const std::string& pronoun, const std::string& antecedent)
 {
-    Config config;
-    config.tokenizer = TokenizerMode::Spaces;
-    config.seed = 42;
-    config.dModel = 16;
-    config.heads = 2;
-    config.embedding = EmbeddingMode::Table;
-    config.positional = Positional::None;
+    const Config config = designedLessonConfig();
 
     const std::vector<std::string> tokens = tokenizeLine(text, config.tokenizer);
     Request lesson = request(std::move(text), config);
