@@ -41,6 +41,15 @@ double forwardFlops(double T, double C)
     return 8 * T * C * C + 4 * T * T * C;
 }
 
+// Stages 3–8 of the last compute, what torch's forward does, in seconds.
+double forwardSeconds(const attn::AttentionEngine& engine)
+{
+    double ms = 0;
+    for (int s = int(attn::Stage::Project); s <= int(attn::Stage::Aggregate); ++s)
+        ms += engine.lastMilliseconds(attn::Stage(s));
+    return ms / 1000;
+}
+
 // What torch's forward does: the projections, QKᵀ, scale and mask, softmax, P·V and
 // W_o (stages 3–8). The text is made once; x and the layers are drawn outside the
 // timing (stage 2). One engine serves every iteration, as one serves the window: each
@@ -60,10 +69,7 @@ void BM_Forward(benchmark::State& state)
     for (auto _ : state) {
         r.config.seed = r.config.seed == 42 ? 43 : 42;
         benchmark::DoNotOptimize(engine.compute(r, nullptr, attn::Stage::Aggregate));
-        double ms = 0;
-        for (int s = int(attn::Stage::Project); s <= int(attn::Stage::Aggregate); ++s)
-            ms += engine.lastMilliseconds(attn::Stage(s));
-        state.SetIterationTime(ms / 1000);
+        state.SetIterationTime(forwardSeconds(engine));
     }
     state.counters["FLOP"] = forwardFlops(T, C);
 }
@@ -78,10 +84,7 @@ void BM_ForwardCold(benchmark::State& state)
     for (auto _ : state) {
         attn::AttentionEngine engine;
         benchmark::DoNotOptimize(engine.compute(r, nullptr, attn::Stage::Aggregate));
-        double ms = 0;
-        for (int s = int(attn::Stage::Project); s <= int(attn::Stage::Aggregate); ++s)
-            ms += engine.lastMilliseconds(attn::Stage(s));
-        state.SetIterationTime(ms / 1000);
+        state.SetIterationTime(forwardSeconds(engine));
     }
     state.counters["FLOP"] = forwardFlops(T, C);
 }

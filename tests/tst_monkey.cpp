@@ -514,6 +514,7 @@ private:
     // The actions.
     void typeText();
     void pressKeys();
+    void submitUnlessOverBudget(QPlainTextEdit* edit, const QString& before);
     void chooseTokenizer();
     void chooseDModel();
     void chooseHeads();
@@ -875,15 +876,21 @@ void TestMonkey::typeText()
         break;
     }
     note(QStringLiteral("type (%1, %2 chars): %3").arg(how).arg(piece.size()).arg(shown(piece)));
-    if (!affordable(window_->controlPanel()->request())) {
-        // Undone before the debounce can submit it: nothing expensive ever runs.
-        const QSignalBlocker block(edit);
-        edit->setPlainText(before);
-        note(QStringLiteral("  undone: over the budget"));
-        ++skipped_;
+    submitUnlessOverBudget(edit, before);
+}
+
+// Submits the edited text at once, or, when it would cost more than the budget, puts
+// `before` back before the debounce can submit it: nothing expensive ever runs.
+void TestMonkey::submitUnlessOverBudget(QPlainTextEdit* edit, const QString& before)
+{
+    if (affordable(window_->controlPanel()->request())) {
+        submitNow();
         return;
     }
-    submitNow();
+    const QSignalBlocker block(edit);
+    edit->setPlainText(before);
+    note(QStringLiteral("  undone: over the budget"));
+    ++skipped_;
 }
 
 void TestMonkey::pressKeys()
@@ -913,14 +920,7 @@ void TestMonkey::pressKeys()
         names << QString::fromLatin1(k.name);
     }
     note(QStringLiteral("keys: ") + names.join(u' '));
-    if (!affordable(window_->controlPanel()->request())) { // an undo brought a book back
-        const QSignalBlocker block(edit);
-        edit->setPlainText(before);
-        note(QStringLiteral("  undone: over the budget"));
-        ++skipped_;
-        return;
-    }
-    submitNow();
+    submitUnlessOverBudget(edit, before); // an undo may bring a book back
 }
 
 void TestMonkey::chooseTokenizer()
