@@ -1,5 +1,6 @@
 #include "engine.h"
 
+#include "blas.h"
 #include "embedding.h"
 #include "parallel.h"
 #include "projection.h"
@@ -146,6 +147,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
 {
     if (std::optional<InputError> problem = checkConfig(request.config))
         throw std::move(*problem);
+    useOneBlasThreadPerCall(); // two engines may multiply at once (the compare dialog)
 
     const Config& config = request.config;
     const int last = stageIndex(stopAfter);
@@ -248,11 +250,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             auto layers = std::make_shared<std::array<Linear, 4>>();
             for (Linear& layer : *layers)
                 layer = generator.linear(C, C);
-            auto transposed = std::make_shared<std::array<Matrix, 4>>();
-            for (std::size_t l = 0; l < 4; ++l)
-                (*transposed)[l] = transposedWeight((*layers)[l]);
             layers_ = std::move(layers);
-            weightsT_ = std::move(transposed);
             layerKey_ = key;
         }
         ran(Stage::Embed);
@@ -261,15 +259,14 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         auto projection = projections_.take();
         projection->layers = layers_;
         const std::array<Linear, 4>& w = *layers_;
-        const std::array<Matrix, 4>& wT = *weightsT_;
         std::vector<Matrix>* const q = &projection->q;
         std::vector<Matrix>* const k = &projection->k;
         std::vector<Matrix>* const v = &projection->v;
         if (cross) {
-            applyLinear(*next.x, {{&w[0], &wT[0], q}});
-            applyLinear(*next.xKeys, {{&w[1], &wT[1], k}, {&w[2], &wT[2], v}});
+            applyLinear(*next.x, {{&w[0], q}});
+            applyLinear(*next.xKeys, {{&w[1], k}, {&w[2], v}});
         } else {
-            applyLinear(*next.x, {{&w[0], &wT[0], q}, {&w[1], &wT[1], k}, {&w[2], &wT[2], v}});
+            applyLinear(*next.x, {{&w[0], q}, {&w[1], k}, {&w[2], v}});
         }
         next.projection = std::move(projection);
         ran(Stage::Project);
@@ -294,11 +291,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             throwIfCancelled(cancel);
-            // K_hᵀ copied first: Q_h·K_hᵀ of two row-major matrices would be a "TN" product,
-            // which OpenBLAS 0.3.21 computes wrongly now and then when two threads run it
-            // (see transposedWeight).
-            const Matrix kT = next.split->k.at(b, h).transpose(); // (d_k, T_k)
-            scores->at(b, h).noalias() = next.split->q.at(b, h) * kT;
+            scores->at(b, h).noalias() =
+                next.split->q.at(b, h) * next.split->k.at(b, h).transpose();
         });
         next.scores = std::move(scores);
         ran(Stage::Scores);
@@ -441,15 +435,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             // copied while its output is still in cache.
             aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;
         });
-        // W_oᵀ beside the layers the projection used (a cancelled compute may have drawn
-        // newer ones since).
-        Matrix woTOfOlderLayers;
-        const Matrix* woT = &(*weightsT_)[3];
-        if (next.projection->layers != layers_) {
-            woTOfOlderLayers = transposedWeight(next.projection->wo());
-            woT = &woTOfOlderLayers;
-        }
-        applyLinear(aggregation->merged, {{&next.projection->wo(), woT, &aggregation->output}});
+        applyLinear(aggregation->merged, {{&next.projection->wo(), &aggregation->output}});
         next.aggregation = std::move(aggregation);
         ran(Stage::Aggregate);
     }

@@ -145,8 +145,7 @@ private:
     };
 
     Result result_;
-    std::shared_ptr<const std::array<Linear, 4>> layers_;   // W_q, W_k, W_v, W_o
-    std::shared_ptr<const std::array<Matrix, 4>> weightsT_; // their weights transposed
+    std::shared_ptr<const std::array<Linear, 4>> layers_; // W_q, W_k, W_v, W_o
     LayerKey layerKey_{};
     int completed_ = -1; // the last stage whose output in result_ is current
     std::array<int, kStageCount> runs_{};

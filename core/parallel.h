@@ -1,6 +1,8 @@
 // A minimal parallel loop over independent items (heads, sequences, row blocks).
 #pragma once
 
+#include "blas.h"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -73,6 +75,8 @@ public:
 private:
     WorkerPool()
     {
+        // Every loop may multiply matrices on every thread at once.
+        useOneBlasThreadPerCall();
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         for (unsigned w = 1; w < cores; ++w)
             threads_.emplace_back([this] { serve(); });

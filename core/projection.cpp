@@ -16,11 +16,6 @@ struct LinearTask {
 
 } // namespace
 
-Matrix transposedWeight(const Linear& layer)
-{
-    return layer.weight.transpose();
-}
-
 void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> jobs)
 {
     const Eigen::Index T = x.empty() ? 0 : x[0].rows();
@@ -42,7 +37,7 @@ void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> 
         // The bias first and the product added to it, as torch's addmm does: Eigen would
         // zero the output before the product anyway, so this spares a pass over it.
         out.rowwise() = t.job->layer->bias.transpose();
-        out.noalias() += t.x->middleRows(t.row, t.rows) * *t.job->weightT;
+        out.noalias() += t.x->middleRows(t.row, t.rows) * t.job->layer->weight.transpose();
     });
 }
 

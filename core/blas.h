@@ -1,0 +1,20 @@
+// The matrix-multiply library under Eigen, and how the engine's threads may call it.
+#pragma once
+
+#include <string>
+
+namespace attn {
+
+// The engine runs its products on its own threads (heads and row blocks over the cores),
+// and the compare dialog runs two engines at once, so the library must let several
+// threads call it at the same time, each product running on its caller's thread alone.
+// Debian's serial OpenBLAS does not allow that: now and then two concurrent products came
+// out wrong. The pthread flavour does, once told to use one thread per call, which this
+// does (once per process; cheap afterwards). Without OpenBLAS it does nothing.
+void useOneBlasThreadPerCall();
+
+// "OpenBLAS 0.3.21 … (1 thread per call)" or "Eigen's own kernels": for --version and
+// the benchmark's context.
+[[nodiscard]] std::string matrixProductLibrary();
+
+} // namespace attn
