@@ -2,6 +2,7 @@
 // BM_Switch/T/C/H, BM_Render/T/H, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py
 // turns one run into the table of ratios in the README.
 #include "engine.h"
+#include "heatmapgrid.h"
 #include "heatmappainter.h"
 #include "parallel.h"
 
@@ -90,7 +91,8 @@ void BM_ForwardCold(benchmark::State& state)
 }
 
 // A switch of the formula (the scaling) until every head's heatmap image is refreshed:
-// stages 6–7 and the colormapped images; the statistics follow later in the window.
+// stages 6–7, each head's HeatmapData as the window makes it (its token labels, views of
+// the result's matrices) and the colormapped images; the statistics follow later.
 void BM_Switch(benchmark::State& state)
 {
     const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
@@ -102,12 +104,9 @@ void BM_Switch(benchmark::State& state)
         r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
                                                                    : attn::ScaleMode::SqrtDk;
         const attn::Result result = engine.compute(r, nullptr, attn::Stage::Normalize);
-        for (int h = 0; h < H; ++h) {
-            attn::ui::HeatmapData data;
-            data.weights = result.weights->at(0, h);
-            data.masked = (*result.mask)[0];
-            benchmark::DoNotOptimize(attn::ui::cellImage(data, style));
-        }
+        for (int h = 0; h < H; ++h) // as the window does: labels, and views of the result
+            benchmark::DoNotOptimize(
+                attn::ui::cellImage(attn::ui::headHeatmap(result, 0, h), style));
     }
 }
 
@@ -120,8 +119,9 @@ void BM_Render(benchmark::State& state)
         engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
     std::vector<attn::ui::HeatmapData> heads(static_cast<std::size_t>(H));
     for (int h = 0; h < H; ++h) {
-        heads[std::size_t(h)].weights = result.weights->at(0, h);
-        heads[std::size_t(h)].masked = (*result.mask)[0];
+        heads[std::size_t(h)].weights =
+            attn::ui::SharedWeights(result.weights, result.weights->at(0, h));
+        heads[std::size_t(h)].masked = attn::ui::SharedMask(result.mask, (*result.mask)[0]);
     }
     attn::ui::HeatmapStyle style;
     for (auto _ : state)

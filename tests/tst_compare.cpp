@@ -332,7 +332,7 @@ void TestCompare::swapNegates()
     QVERIFY(settle(dialog));
     const Comparison after = dialog.comparison();
     QString where;
-    QVERIFY2(sameCells(after.difference.weights, -before.difference.weights, &where),
+    QVERIFY2(sameCells(after.difference.weights, -before.difference.weights.get(), &where),
              qPrintable(where));
     QVERIFY2(sameCells(after.a.weights, before.b.weights, &where), qPrintable(where));
     QCOMPARE(after.stats.maxAbs, before.stats.maxAbs);
@@ -378,9 +378,9 @@ void TestCompare::differenceMatchesEngine()
             const QByteArray where =
                 QStringLiteral("sequence %1, head %2: ").arg(sequence).arg(head).toUtf8();
             QString cell;
-            QVERIFY2(
-                sameCells(shown.difference.weights, expected.b.weights - expected.a.weights, &cell),
-                (where + cell.toUtf8()).constData());
+            QVERIFY2(sameCells(shown.difference.weights,
+                               expected.b.weights.get() - expected.a.weights.get(), &cell),
+                     (where + cell.toUtf8()).constData());
             QVERIFY2(sameCells(shown.a.weights, expected.a.weights, &cell),
                      (where + cell.toUtf8()).constData());
 

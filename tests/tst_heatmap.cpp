@@ -38,11 +38,12 @@ QString hex(QRgb color)
 HeatmapData ramp(int tokens, double low = 0, double high = 1)
 {
     HeatmapData data;
-    data.weights.resize(tokens, tokens);
+    data.weights.edit().resize(tokens, tokens);
     const double last = std::max(1, tokens * tokens - 1);
     for (int i = 0; i < tokens; ++i)
         for (int j = 0; j < tokens; ++j)
-            data.weights(i, j) = static_cast<float>(low + (high - low) * (i * tokens + j) / last);
+            data.weights.edit()(i, j) =
+                static_cast<float>(low + (high - low) * (i * tokens + j) / last);
     for (int k = 0; k < tokens; ++k) {
         data.queryLabels.append(QStringLiteral("q%1").arg(k));
         data.keyLabels.append(QStringLiteral("k%1").arg(k));
@@ -57,10 +58,10 @@ HeatmapData withSpecialCells(int tokens, int nanRow)
     data.masked = attn::MaskMatrix::Zero(tokens, tokens);
     for (int i = 0; i < tokens; ++i)
         for (int j = i + 1; j < tokens; ++j)
-            data.masked(i, j) = true;
-    data.weights.row(nanRow).setConstant(notANumber);
-    data.weights(tokens - 1, 0) = inf;
-    data.weights(tokens - 1, 1) = -inf;
+            data.masked.edit()(i, j) = true;
+    data.weights.edit().row(nanRow).setConstant(notANumber);
+    data.weights.edit()(tokens - 1, 0) = inf;
+    data.weights.edit()(tokens - 1, 1) = -inf;
     return data;
 }
 
@@ -142,6 +143,8 @@ private slots:
     void initTestCase();
     void levelOfDetailKeepsPeaks_data();
     void levelOfDetailKeepsPeaks();
+    void viewsShareTheResultsMatrices();
+    void editingAViewCopiesFirst();
 
     void colormapLut_data();
     void colormapLut();
@@ -407,12 +410,12 @@ void TestHeatmap::smallCellsAsImage()
     constexpr int tokens = 256;
     constexpr int block = 16;
     HeatmapData data;
-    data.weights.resize(tokens, tokens);
+    data.weights.edit().resize(tokens, tokens);
     data.masked = attn::MaskMatrix::Zero(tokens, tokens);
     for (int i = 0; i < tokens; ++i)
         for (int j = 0; j < tokens; ++j) {
-            data.weights(i, j) = static_cast<float>((i / block) * 16 + j / block) / 255.0f;
-            data.masked(i, j) = j / block > i / block;
+            data.weights.edit()(i, j) = static_cast<float>((i / block) * 16 + j / block) / 255.0f;
+            data.masked.edit()(i, j) = j / block > i / block;
         }
     HeatmapStyle style;
     style.vectorCells = vectorCells;
@@ -466,8 +469,8 @@ void TestHeatmap::annotationContrast()
     QFETCH(bool, annotate);
     // Viridis: weight 0 is dark purple (white text), weight 1 yellow (black text).
     HeatmapData data;
-    data.weights.resize(1, 2);
-    data.weights << 0.0f, 1.0f;
+    data.weights.edit().resize(1, 2);
+    data.weights.edit() << 0.0f, 1.0f;
     HeatmapStyle style;
     style.annotate = annotate;
     HeatmapLayout layout;
@@ -791,7 +794,7 @@ void TestHeatmap::marginSumsNaN()
 {
     // Uniform 4×4 with one NaN at (1, 2): row 1 and column 2 sum to NaN, the rest to 1.
     HeatmapData data = uniform(4);
-    data.weights(1, 2) = notANumber;
+    data.weights.edit()(1, 2) = notANumber;
     HeatmapStyle style;
     style.marginSums = true;
     HeatmapLayout layout;
@@ -829,7 +832,7 @@ void TestHeatmap::marginSumsInSvg()
     QFETCH(bool, sums);
     // Row 0 sums to 0.5: one red bar and value; the rest are 1.
     HeatmapData data = uniform(5);
-    data.weights.row(0) *= 0.5f;
+    data.weights.edit().row(0) *= 0.5f;
     HeatmapStyle style;
     style.marginSums = sums;
     QBuffer buffer;
@@ -883,15 +886,15 @@ void TestHeatmap::hoverText()
 
     HeatmapData data;
     data.queryLabels = data.keyLabels = QStringList{"我", "猫", "它"};
-    data.weights.resize(3, 3);
-    data.weights << 1.0f, 0.0f, 0.0f, notANumber, 0.5f, 0.0f, 0.2f, 0.62f, 0.18f;
+    data.weights.edit().resize(3, 3);
+    data.weights.edit() << 1.0f, 0.0f, 0.0f, notANumber, 0.5f, 0.0f, 0.2f, 0.62f, 0.18f;
     data.masked = attn::MaskMatrix::Zero(3, 3);
-    data.masked(0, 2) = true;
+    data.masked.edit()(0, 2) = true;
     if (withLogits) {
-        data.logits.resize(3, 3);
-        data.logits << 0.1f, -inf, -inf, -1e9f, 0.3f, -inf, 0.0f, 0.78f, -0.5f;
-        data.scores.resize(3, 3);
-        data.scores << 0.4f, 1.0f, -1.5f, 0.25f, 1.2f, 2.0f, 0.0f, 3.12f, -2.0f;
+        data.logits.edit().resize(3, 3);
+        data.logits.edit() << 0.1f, -inf, -inf, -1e9f, 0.3f, -inf, 0.0f, 0.78f, -0.5f;
+        data.scores.edit().resize(3, 3);
+        data.scores.edit() << 0.4f, 1.0f, -1.5f, 0.25f, 1.2f, 2.0f, 0.0f, 3.12f, -2.0f;
     }
     QCOMPARE(attn::ui::hoverText(data, row, column), expected);
 }
@@ -989,9 +992,9 @@ void TestHeatmap::levelOfDetailKeepsPeaks()
     data.weights = attn::Matrix::Constant(cells, cells, 0.01f);
     data.masked = attn::MaskMatrix::Constant(cells, cells, false);
     const int peakRow = cells * 3 / 7, peakColumn = cells * 5 / 9;
-    data.weights(peakRow, peakColumn) = 1.0f;
-    data.weights(cells - 1, 0) = std::numeric_limits<float>::quiet_NaN();
-    data.masked.topRightCorner(cells / 4, cells / 4).setConstant(true);
+    data.weights.edit()(peakRow, peakColumn) = 1.0f;
+    data.weights.edit()(cells - 1, 0) = std::numeric_limits<float>::quiet_NaN();
+    data.masked.edit().topRightCorner(cells / 4, cells / 4).setConstant(true);
     HeatmapStyle style;
 
     const QImage image = cellImage(data, style, QSize(pixels, pixels));
@@ -1005,6 +1008,67 @@ void TestHeatmap::levelOfDetailKeepsPeaks()
     QCOMPARE(pixelOf(cells - 1, 0), heatmapInvalidFill);
     QCOMPARE(pixelOf(0, cells - 1), heatmapMaskedFill);
     QCOMPARE(pixelOf(cells / 8, cells / 8), viridis.color(0.01));
+}
+
+// A head's heatmap reads the result's matrices in place (no copy per head, which cost
+// time on every switch and a second copy of S, L and P); holding it keeps those matrices
+// alive and unchanged while the engine computes on, recycling only what nobody holds.
+void TestHeatmap::viewsShareTheResultsMatrices()
+{
+    attn::Request r;
+    r.text = "the cat sat on the mat";
+    r.config.dModel = 32;
+    r.config.heads = 4;
+    r.config.mask = attn::MaskKind::Causal;
+    attn::AttentionEngine engine;
+    HeatmapData shown;
+    attn::Matrix expected;
+    {
+        const attn::Result first = engine.compute(r);
+        shown = headHeatmap(first, 0, 2);
+        QVERIFY(shown.weights.sharesWith(first.weights->at(0, 2)));
+        QVERIFY(shown.logits.sharesWith(first.logits->at(0, 2)));
+        QVERIFY(shown.scores.sharesWith(first.scores->at(0, 2)));
+        QVERIFY(shown.masked.sharesWith((*first.mask)[0]));
+        expected = first.weights->at(0, 2);
+    }
+    // Switches that rewrite P: the engine must take fresh buffers, not the shown one.
+    for (int round = 0; round < 4; ++round) {
+        r.config.scale = round % 2 == 0 ? attn::ScaleMode::None : attn::ScaleMode::SqrtDk;
+        r.config.temperature = 1.0f + float(round);
+        const attn::Result next = engine.compute(r);
+        QVERIFY(!shown.weights.sharesWith(next.weights->at(0, 2)));
+        QVERIFY(shown.weights.get() == expected);
+    }
+    // The mean over the heads is a matrix of the view's own.
+    const attn::Result last = engine.compute(r);
+    const HeatmapData mean = headHeatmap(last, 0, -1);
+    QCOMPARE(mean.weights.rows(), 6);
+    QVERIFY(mean.weights.get().isApprox(attn::meanOverHeads(*last.weights, 0)));
+}
+
+void TestHeatmap::editingAViewCopiesFirst()
+{
+    attn::Request r;
+    r.text = "one two three";
+    r.config.dModel = 8;
+    r.config.heads = 2;
+    attn::AttentionEngine engine;
+    const attn::Result result = engine.compute(r);
+    HeatmapData view = headHeatmap(result, 0, 1);
+    const HeatmapData copy = view;
+    const float before = result.weights->at(0, 1)(0, 0);
+    view.weights.edit()(0, 0) = 7.0f;
+    QCOMPARE(view.weights(0, 0), 7.0f);
+    QCOMPARE(result.weights->at(0, 1)(0, 0), before); // the result is never written
+    QCOMPARE(copy.weights(0, 0), before);             // nor another view of it
+    QVERIFY(copy.weights.sharesWith(result.weights->at(0, 1)));
+    HeatmapData own;
+    own.weights = attn::Matrix::Constant(2, 2, 0.5f);
+    const float* cells = own.weights.data();
+    own.weights.edit()(1, 1) = 0.25f; // nobody else holds it: written in place
+    QCOMPARE(own.weights.data(), cells);
+    QCOMPARE(own.weights(1, 1), 0.25f);
 }
 
 QTEST_MAIN(TestHeatmap)

@@ -40,12 +40,12 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
         data.weights = meanOverHeads(*result.weights, b);
         data.title = HeatmapGrid::tr("Mean of the heads", "heatmap title");
     } else {
-        data.weights = result.weights->at(b, h);
-        data.logits = result.logits->at(b, h);
-        data.scores = result.scores->at(b, h);
+        data.weights = SharedWeights(result.weights, result.weights->at(b, h));
+        data.logits = SharedWeights(result.logits, result.logits->at(b, h));
+        data.scores = SharedWeights(result.scores, result.scores->at(b, h));
         data.title = HeatmapGrid::tr("Head %1", "heatmap title").arg(h);
     }
-    data.masked = (*result.mask)[std::size_t(b)];
+    data.masked = SharedMask(result.mask, (*result.mask)[std::size_t(b)]);
     // Rows are the queries' tokens, columns the keys' (the second text's in
     // cross-attention).
     data.queryLabels = tokenLabels(*result.tokens, b);

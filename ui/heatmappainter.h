@@ -3,6 +3,7 @@
 #pragma once
 
 #include "colormap.h"
+#include "sharedmatrix.h"
 #include "tensor.h"
 
 #include <QColor>
@@ -24,10 +25,11 @@ namespace attn::ui {
 
 // One heatmap. Row i is query token i, column j is key token j.
 struct HeatmapData {
-    attn::Matrix weights;    // (T_q, T_k) P, the softmax output
-    attn::Matrix logits;     // (T_q, T_k) L with the mask fill, or empty (e.g. mean over heads)
-    attn::Matrix scores;     // (T_q, T_k) S = Q_h K_hᵀ, or empty
-    attn::MaskMatrix masked; // (T_q, T_k) true where the mask hides key j from query i, or empty
+    // Shared with the result they come from, not copied (see SharedMatrix).
+    SharedWeights weights;   // (T_q, T_k) P, the softmax output
+    SharedWeights logits;    // (T_q, T_k) L with the mask fill, or empty (e.g. mean over heads)
+    SharedWeights scores;    // (T_q, T_k) S = Q_h K_hᵀ, or empty
+    SharedMask masked;       // (T_q, T_k) true where the mask hides key j from query i, or empty
     QStringList queryLabels; // T_q tokens; a missing one is shown as its index
     QStringList keyLabels;   // T_k tokens
     QString title;

@@ -90,7 +90,7 @@ HeatmapData heatmapOf(const Matrix& values, const MaskMatrix& masked, const QStr
     data.weights = values;
     if (masked.size() != 0 && masked.any()) {
         data.masked = masked;
-        data.weights = masked.select(0.0f, values);
+        data.weights = Matrix(masked.select(0.0f, values));
     }
     data.queryLabels = rows;
     data.keyLabels = columns;
