@@ -427,10 +427,33 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         aggregation->merged.resize(static_cast<std::size_t>(B));
         for (Matrix& m : aggregation->merged)
             m.resize(T, C);
+        // A causal mask leaves every row's future keys with one weight: the fill's, through
+        // a softmax over the keys, or the 0 written after the softmax. Where that weight is
+        // exactly 0, a block of rows needs only the keys up to its last row: about half of
+        // P·V's work at long T. One cell per row tells (a NaN row keeps the full product).
+        const bool causalRows =
+            config.mask == MaskKind::Causal && T == Tk &&
+            (config.axis == SoftmaxAxis::Keys || config.maskStage == MaskStage::AfterSoftmax);
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             Matrix& o = aggregation->headOutputs.at(b, h);
-            o.noalias() = next.weights->at(b, h) * next.split->v.at(b, h);
+            const Matrix& p = next.weights->at(b, h);
+            const Matrix& v = next.split->v.at(b, h);
+            constexpr Eigen::Index kRows = 128;
+            if (causalRows && T >= 2 * kRows) {
+                for (Eigen::Index row = 0; row < T; row += kRows) {
+                    const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
+                    const Eigen::Index keys = row + rows;
+                    bool futureIsZero = true;
+                    for (Eigen::Index i = row; i < keys && i + 1 < Tk; ++i)
+                        futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
+                    const Eigen::Index used = futureIsZero ? keys : Tk;
+                    o.middleRows(row, rows).noalias() =
+                        p.block(row, 0, rows, used) * v.topRows(used);
+                }
+            } else {
+                o.noalias() = p * v;
+            }
             // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k),
             // copied while its output is still in cache.
             aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;

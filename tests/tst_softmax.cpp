@@ -11,6 +11,8 @@
 #include <thread>
 #include <utility>
 
+Q_DECLARE_METATYPE(attn::Config)
+
 using attn::MaskMatrix;
 using attn::Matrix;
 
@@ -65,6 +67,8 @@ private slots:
     void fusedPassEqualsTheFormula_data();
     void fusedPassEqualsTheFormula();
     void heldSnapshotsAreNeverWritten();
+    void causalBlocksOfPVMatchTheFullProduct_data();
+    void causalBlocksOfPVMatchTheFullProduct();
     void concurrentEnginesAgree_data();
     void concurrentEnginesAgree();
 };
@@ -169,6 +173,81 @@ void TestSoftmax::heldSnapshotsAreNeverWritten()
     const attn::Result expected = fresh.compute(r);
     QCOMPARE(again.weights->at(1, 2), expected.weights->at(1, 2));
     QCOMPARE(again.aggregation->output[1], expected.aggregation->output[1]);
+}
+
+void TestSoftmax::causalBlocksOfPVMatchTheFullProduct_data()
+{
+    QTest::addColumn<attn::Config>("config");
+    QTest::addColumn<QString>("text");
+    attn::Config causal;
+    causal.dModel = 32;
+    causal.heads = 2;
+    causal.mask = attn::MaskKind::Causal;
+    std::string words;
+    for (int t = 0; t < 300; ++t) // T = 300: blocks of 128, 128 and 44 rows
+        words += "w" + std::to_string(t % 37) + " ";
+    const QString text = QString::fromStdString(words);
+    QTest::newRow("causal, -inf") << causal << text;
+    attn::Config fill = causal;
+    fill.maskFill = attn::MaskFill::NegBillion;
+    QTest::newRow("causal, -1e9") << fill << text;
+    attn::Config after = causal;
+    after.maskStage = attn::MaskStage::AfterSoftmax;
+    QTest::newRow("causal, after the softmax") << after << text;
+    // Logits below -1e9 (τ = 1e-6 and a hand-set vector of large values): in rows where
+    // the fill is the maximum, the future keys get weight and the full product must run.
+    attn::Config tiny = fill;
+    tiny.scale = attn::ScaleMode::None;
+    tiny.temperature = 1e-6f;
+    tiny.seed = 3;
+    QTest::newRow("causal, -1e9, tau 1e-6") << tiny << text;
+    attn::Config queries = causal;
+    queries.axis = attn::SoftmaxAxis::Queries;
+    QTest::newRow("causal, softmax over the queries") << queries << text;
+    // Two lines of different lengths: key padding and the causal mask together.
+    attn::Config padded = causal;
+    QTest::newRow("causal and padding")
+        << padded << text + "\n" + QString::fromStdString(words.substr(0, words.size() / 3));
+}
+
+// Under a causal mask P·V multiplies each block of 128 rows by the keys up to its last
+// row only, where the future's weights are exactly 0; it must give what the full product
+// gives, NaN and the cases where the future has weight included.
+void TestSoftmax::causalBlocksOfPVMatchTheFullProduct()
+{
+    QFETCH(attn::Config, config);
+    QFETCH(QString, text);
+    attn::Request r;
+    r.text = text.toStdString();
+    r.config = config;
+    if (config.temperature < 1e-3f) // every w0 token a vector of large values
+        r.embeddingOverrides["w0"] = std::vector<float>(std::size_t(config.dModel), 1000.0f);
+    attn::AttentionEngine engine;
+    const attn::Result result = engine.compute(r);
+    int futureWeighted = 0;
+    for (int b = 0; b < result.batch(); ++b)
+        for (int h = 0; h < result.heads(); ++h) {
+            const attn::Matrix& p = result.weights->at(b, h);
+            const attn::Matrix full = p * result.split->v.at(b, h);
+            const attn::Matrix& o = result.aggregation->headOutputs.at(b, h);
+            for (Eigen::Index i = 0; i < o.rows(); ++i) {
+                futureWeighted += i + 1 < p.cols() && p(i, i + 1) != 0.0f;
+                for (Eigen::Index j = 0; j < o.cols(); ++j) {
+                    const float want = full(i, j), got = o(i, j);
+                    QVERIFY2((std::isnan(want) && std::isnan(got)) ||
+                                 std::abs(got - want) <= 1e-5f * (1.0f + std::abs(want)),
+                             qPrintable(QStringLiteral("[%1][%2] (%3, %4): %5, full product %6")
+                                            .arg(b)
+                                            .arg(h)
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(got)
+                                            .arg(want)));
+                }
+            }
+        }
+    if (QTest::currentDataTag() == QStringLiteral("causal, -1e9, tau 1e-6"))
+        QVERIFY2(futureWeighted > 0, "the case meant to give the future weight did not");
 }
 
 void TestSoftmax::concurrentEnginesAgree_data()
