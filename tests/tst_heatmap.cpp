@@ -144,6 +144,7 @@ private slots:
     void levelOfDetailKeepsPeaks_data();
     void levelOfDetailKeepsPeaks();
     void viewsShareTheResultsMatrices();
+    void hoverRepaintsKeepTheCellImage();
     void editingAViewCopiesFirst();
 
     void colormapLut_data();
@@ -1045,6 +1046,45 @@ void TestHeatmap::viewsShareTheResultsMatrices()
     const HeatmapData mean = headHeatmap(last, 0, -1);
     QCOMPARE(mean.weights.rows(), 6);
     QVERIFY(mean.weights.get().isApprox(attn::meanOverHeads(*last.weights, 0)));
+}
+
+// At T = 2048 a tile's image colours 4 M cells; a hover highlight or a scroll repaints
+// the tile and must reuse it. New data, a new style or a new size colour again.
+void TestHeatmap::hoverRepaintsKeepTheCellImage()
+{
+    const int tokens = 600; // more cells than the view's pixels: the image path
+    HeatmapData data;
+    data.weights = attn::Matrix::Random(tokens, tokens).cwiseAbs();
+    data.masked = attn::MaskMatrix::Constant(tokens, tokens, false);
+    HeatmapView view;
+    view.resize(420, 420);
+    view.setData(data);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QImage first = view.grab().toImage();
+    QCOMPARE(view.cellImageRenders(), 1);
+
+    const QRectF grid = view.heatmapLayout().gridRect();
+    QTest::mouseMove(&view, grid.center().toPoint());
+    QTest::mouseMove(&view, (grid.center() + QPointF(7, 3)).toPoint());
+    const QImage hovered = view.grab().toImage();
+    QVERIFY(hovered != first);            // the highlight was painted…
+    QCOMPARE(view.cellImageRenders(), 1); // …over the same cell image
+
+    HeatmapStyle style = view.heatmapStyle();
+    style.colormap = ColormapName::Magma;
+    view.setHeatmapStyle(style);
+    (void)view.grab();
+    QCOMPARE(view.cellImageRenders(), 2);
+
+    data.weights = attn::Matrix::Random(tokens, tokens).cwiseAbs();
+    view.setData(data);
+    (void)view.grab();
+    QCOMPARE(view.cellImageRenders(), 3);
+
+    view.resize(360, 360);
+    (void)view.grab();
+    QCOMPARE(view.cellImageRenders(), 4);
 }
 
 void TestHeatmap::editingAViewCopiesFirst()

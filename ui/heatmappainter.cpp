@@ -541,35 +541,53 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     }
 
     // 3. Each pixel shows its block of cells: NaN or ±inf if any cell is, else the
-    // largest unmasked weight (peaks stay visible when zoomed out), else masked.
+    // largest unmasked weight (peaks stay visible when zoomed out), else masked. The
+    // block's rows are folded first, column by column in one straight pass per row (each
+    // cell read once, in memory order); then each pixel folds its run of columns. A
+    // column's fold is NaN when any of its cells is not finite, −inf when all are masked.
+    std::vector<int> firstColumn(std::size_t(width) + 1);
+    for (int x = 0; x <= width; ++x)
+        firstColumn[std::size_t(x)] = int(qint64(x) * columns / width);
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    const float kInvalid = std::numeric_limits<float>::quiet_NaN();
     inBands([&](int firstLine, int endLine) {
+        std::vector<float> folded(static_cast<std::size_t>(columns));
         for (int y = firstLine; y < endLine; ++y) {
             const int i0 = int(qint64(y) * rows / height), i1 = int(qint64(y + 1) * rows / height);
+            std::fill(folded.begin(), folded.end(), kNone);
+            for (int i = i0; i < i1; ++i) {
+                const float* weights = data.weights.data() + qsizetype(i) * columns;
+                const bool* masked =
+                    hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
+                // Branch-free, so that it vectorises: w − w is 0 only for a finite w, and a
+                // NaN fold is the only value unequal to itself.
+                float* f = folded.data();
+                auto fold = [&](int j, float shown) {
+                    const float w = weights[j], fj = f[j];
+                    const bool invalid = (w - w != 0.0f) | (fj != fj);
+                    const float larger = shown > fj ? shown : fj;
+                    f[j] = invalid ? kInvalid : larger;
+                };
+                if (masked)
+                    for (int j = 0; j < columns; ++j)
+                        fold(j, masked[j] ? kNone : weights[j]);
+                else
+                    for (int j = 0; j < columns; ++j)
+                        fold(j, weights[j]);
+            }
             QRgb* line = lineOf(y);
             for (int x = 0; x < width; ++x) {
-                const int j0 = int(qint64(x) * columns / width);
-                const int j1 = int(qint64(x + 1) * columns / width);
-                bool invalid = false, visible = false;
-                float max = -std::numeric_limits<float>::infinity();
-                for (int i = i0; i < i1 && !invalid; ++i) {
-                    const float* weights = data.weights.data() + qsizetype(i) * columns;
-                    const bool* masked =
-                        hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
-                    for (int j = j0; j < j1; ++j) {
-                        const float w = weights[j];
-                        if (!std::isfinite(w)) {
-                            invalid = true;
-                            break;
-                        }
-                        if (masked && masked[j])
-                            continue;
-                        visible = true;
-                        max = std::max(max, w);
-                    }
+                float max = kNone;
+                bool invalid = false;
+                for (int j = firstColumn[std::size_t(x)]; j < firstColumn[std::size_t(x) + 1];
+                     ++j) {
+                    const float f = folded[std::size_t(j)];
+                    invalid = invalid || std::isnan(f);
+                    max = std::max(max, f);
                 }
-                line[x] = invalid   ? heatmapInvalidFill
-                          : visible ? valueColor(max)
-                                    : heatmapMaskedFill;
+                line[x] = invalid        ? heatmapInvalidFill
+                          : max == kNone ? heatmapMaskedFill
+                                         : valueColor(max);
             }
         }
     });
@@ -587,12 +605,30 @@ double lineUnit(const HeatmapLayout& layout)
 // Cells too small to draw one by one: at most one image pixel per device pixel, the
 // image scaled without smoothing.
 void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                    const HeatmapStyle& style)
+                    const HeatmapStyle& style, CellImageCache* cache)
 {
     const QSize pixels =
         painter.deviceTransform().mapRect(layout.gridRect()).size().toSize().expandedTo({1, 1});
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter.drawImage(layout.gridRect(), cellImage(data, style, pixels));
+    if (!cache) {
+        painter.drawImage(layout.gridRect(), cellImage(data, style, pixels));
+        return;
+    }
+    const bool current = !cache->image.isNull() && cache->pixels == pixels &&
+                         cache->weights == data.weights.data() &&
+                         cache->masked == data.masked.data() && cache->colormap == style.colormap &&
+                         cache->vmin == style.vmin && cache->vmax == style.vmax;
+    if (!current) {
+        cache->image = cellImage(data, style, pixels);
+        cache->pixels = pixels;
+        cache->weights = data.weights.data();
+        cache->masked = data.masked.data();
+        cache->colormap = style.colormap;
+        cache->vmin = style.vmin;
+        cache->vmax = style.vmax;
+        ++cache->renders;
+    }
+    painter.drawImage(layout.gridRect(), cache->image);
 }
 
 // Diagonal hatch lines x + y = c (c a multiple of `step` from the grid's corner) inside one
@@ -694,14 +730,14 @@ void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const Heatma
 }
 
 void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                const HeatmapStyle& style)
+                const HeatmapStyle& style, CellImageCache* cache)
 {
     const bool vector = style.vectorCells || isVectorDevice(painter);
     const double devicePixels =
         painter.deviceTransform().mapRect(QRectF(0, 0, layout.cellSize(), 1)).width();
     painter.save();
     if (!vector && devicePixels < 3)
-        paintCellImage(painter, layout, data, style);
+        paintCellImage(painter, layout, data, style, cache);
     else
         paintCellRects(painter, layout, data, style, vector);
     painter.restore();
@@ -894,7 +930,7 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& da
 }
 
 void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                  const HeatmapStyle& style)
+                  const HeatmapStyle& style, CellImageCache* cache)
 {
     Q_ASSERT(data.masked.size() == 0 || (data.masked.rows() == data.weights.rows() &&
                                          data.masked.cols() == data.weights.cols()));
@@ -902,7 +938,7 @@ void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapD
     painter.setPen(style.textColor);
     paintTitles(painter, layout, data);
     if (layout.rows() > 0 && layout.columns() > 0 && layout.cellSize() > 0) {
-        paintCells(painter, layout, data, style);
+        paintCells(painter, layout, data, style, cache);
         paintAnnotations(painter, layout, data, style);
         paintHighlight(painter, layout, style);
         painter.setPen(style.textColor);

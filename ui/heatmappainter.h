@@ -179,13 +179,35 @@ private:
     QFont titleFont_;
 };
 
+// The colormapped cells of a widget's last paint, so that a repaint for a hover
+// highlight or a scroll does not colour every cell again (4 M cells at T = 2048). Kept
+// for the same cells (the same matrices, unedited: the widget clears it when its data
+// changes), the same colormap and range, and the same size in device pixels.
+struct CellImageCache {
+    QImage image;
+    QSize pixels;
+    const float* weights = nullptr;
+    const bool* masked = nullptr;
+    ColormapName colormap = ColormapName::Viridis;
+    double vmin = 0;
+    double vmax = 0;
+    int renders = 0; // how many times the image was made, for tests
+
+    void clear()
+    {
+        image = QImage();
+        weights = nullptr;
+    }
+};
+
 // Paints `data` into `target`. Raster targets draw cells below ~3 device pixels as one
 // scaled image; vector targets (and style.vectorCells) always draw one rectangle per cell.
 void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& data,
                   const HeatmapStyle& style);
-// The same, with a layout computed before (e.g. kept by a widget for hit testing).
+// The same, with a layout computed before (e.g. kept by a widget for hit testing), and
+// the cell image kept in `cache` between paints when given.
 void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                  const HeatmapStyle& style);
+                  const HeatmapStyle& style, CellImageCache* cache = nullptr);
 
 // The cells as an image, one pixel per cell; when the matrix has more cells than
 // `maxSize` has pixels, one pixel per block of cells showing the block's largest weight,

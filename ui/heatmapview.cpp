@@ -129,7 +129,7 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     // from QPainter::hasClipping()); in a zoomed head dialog that is a small part.
     painter.setClipRect(event->rect());
     painter.fillRect(rect(), palette().window());
-    paintHeatmap(painter, heatmapLayout(), data_, paintedStyle());
+    paintHeatmap(painter, heatmapLayout(), data_, paintedStyle(), &cellImage_);
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)
@@ -190,6 +190,7 @@ void HeatmapView::setHoveredCell(int row, int column)
 void HeatmapView::invalidateLayout()
 {
     layout_.reset();
+    cellImage_.clear(); // new data, style, size or font
     update();
 }
 

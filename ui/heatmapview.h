@@ -29,6 +29,9 @@ public:
 
     // The layout of the current size, for hit testing: cellAt(), cellRect().
     [[nodiscard]] const HeatmapLayout& heatmapLayout() const;
+    // How many times the cells were coloured into an image: once per data, style or size,
+    // not once per repaint (a hover repaints).
+    [[nodiscard]] int cellImageRenders() const { return cellImage_.renders; }
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
@@ -58,6 +61,7 @@ private:
     int hoveredRow_ = -1;
     int hoveredColumn_ = -1;
     mutable std::optional<HeatmapLayout> layout_;
+    CellImageCache cellImage_;
 };
 
 } // namespace attn::ui
