@@ -144,6 +144,7 @@ private slots:
     void levelOfDetailKeepsPeaks_data();
     void levelOfDetailKeepsPeaks();
     void viewsShareTheResultsMatrices();
+    void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
     void editingAViewCopiesFirst();
 
@@ -567,6 +568,8 @@ void TestHeatmap::labelRotation_data()
     QTest::newRow("short tokens lie flat") << shortKeys << QSize(400, 400) << QList<int>{0} << true;
     QTest::newRow("long tokens in wide cells lean")
         << longKeys << QSize(900, 900) << QList<int>{45} << true;
+    QTest::newRow("one letter among long tokens")
+        << (QStringList{"I"} + longKeys.mid(0, 3)) << QSize(320, 320) << QList<int>{45} << true;
     QTest::newRow("long tokens in narrow cells stand")
         << longKeys << QSize(250, 250) << QList<int>{90} << true;
     QTest::newRow("200 tokens: every n-th label")
@@ -591,6 +594,55 @@ void TestHeatmap::labelRotation()
     QCOMPARE(layout.rowLabelStride() == 1, everyLabel);
     QVERIFY(layout.columnLabelArea().bottom() <= layout.gridRect().top());
     QVERIFY(layout.rowLabelArea().right() <= layout.gridRect().left());
+    // A one-letter key among leaning ones stands upright; a long key never does.
+    const QFontMetricsF metrics(layout.labelFont());
+    if (QTest::currentDataTag() == QStringLiteral("one letter among long tokens")) {
+        QVERIFY(layout.keepsLabelUpright("I", metrics.horizontalAdvance("I")));
+        QVERIFY(layout.keepsLabelUpright("猫", metrics.horizontalAdvance("猫")));
+        QVERIFY(!layout.keepsLabelUpright("it", metrics.horizontalAdvance("it")));
+    }
+    QVERIFY(
+        !layout.keepsLabelUpright("representation0", metrics.horizontalAdvance("representation0")));
+}
+
+// Drawn at 45°, the key "I" read as a backslash: among leaning keys it stands upright, a
+// vertical stroke above its column, taller than wide.
+void TestHeatmap::oneLetterKeyStandsUpright()
+{
+    HeatmapData data;
+    data.weights = attn::Matrix::Constant(4, 4, 0.25f);
+    data.queryLabels = {"a", "b", "c", "d"};
+    data.keyLabels = {"I", "representation", "machine", "learning"};
+    HeatmapStyle style;
+    style.colorbar = false;
+    style.axisTitles = false;
+    QImage image(320, 320, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    const HeatmapLayout layout(QRectF(image.rect()), data, style, &image);
+    QCOMPARE(layout.columnLabelAngle(), 45);
+    {
+        QPainter painter(&image);
+        paintHeatmap(painter, layout, data, style);
+    }
+    // The ink in the label band over column 0, left of column 1's leaning label.
+    const QRectF column = layout.cellRect(0, 0);
+    const QRect band = QRectF(column.left(), layout.columnLabelArea().top(), column.width() / 2 + 6,
+                              layout.columnLabelArea().height())
+                           .toAlignedRect();
+    int left = INT_MAX, right = -1, top = INT_MAX, bottom = -1;
+    for (int y = band.top(); y <= band.bottom(); ++y)
+        for (int x = band.left(); x <= band.right(); ++x)
+            if (qGray(image.pixel(x, y)) < 128) {
+                left = std::min(left, x);
+                right = std::max(right, x);
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+            }
+    QVERIFY2(right >= 0, "no ink over column 0");
+    QVERIFY2(
+        bottom - top >= 2 * (right - left + 1),
+        qPrintable(
+            QStringLiteral("ink %1 wide, %2 tall").arg(right - left + 1).arg(bottom - top + 1)));
 }
 
 void TestHeatmap::preferredSizeFitsCells()

@@ -11,6 +11,7 @@
 #include <QLocale>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QTextBoundaryFinder>
 #include <QVarLengthArray>
 
 #include <algorithm>
@@ -486,6 +487,15 @@ bool isVectorDevice(const QPainter& painter)
 
 } // namespace
 
+bool HeatmapLayout::keepsLabelUpright(const QString& text, double textWidth) const
+{
+    if (columnLabelAngle_ == 0 || text.isEmpty() ||
+        textWidth > std::min(lineHeight_, columnLabelStride_ * cell_))
+        return false;
+    QTextBoundaryFinder graphemes(QTextBoundaryFinder::Grapheme, text);
+    return graphemes.toNextBoundary() == text.size();
+}
+
 QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSize)
 {
     // weights (T_q, T_k) → image (min(T_q, height), min(T_k, width)).
@@ -848,8 +858,8 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
                 .elidedText(data.keyLabel(j), Qt::ElideRight, layout.labelElideWidth());
         const double column = layout.cellRect(0, j).center().x();
         painter.setFont(font);
-        if (angle == 0) {
-            const double width = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+        const double width = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+        if (angle == 0 || layout.keepsLabelUpright(text, width)) {
             const double centre = clampedCentre(column, area.left(), area.right(), width / 2);
             painter.drawText(
                 QRectF(centre - span / 2, area.bottom() - lineHeight, span, lineHeight),

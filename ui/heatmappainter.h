@@ -105,6 +105,10 @@ public:
     [[nodiscard]] QFont labelFont() const { return labelFont_; }
     [[nodiscard]] QFont titleFont() const { return titleFont_; }
     [[nodiscard]] double lineHeight() const { return lineHeight_; }
+    // Whether a key label stands upright although the others lean or stand: one character
+    // (one grapheme) no wider than a line's height and its column, such as "I" (which at
+    // 45° reads as a backslash), "." or one Chinese character.
+    [[nodiscard]] bool keepsLabelUpright(const QString& text, double textWidth) const;
 
     // Margin sums (style.marginSums), else empty: a strip of bars right of the cells, one
     // per row, and one below them, one per column. The sums are taken from the weights
