@@ -1,5 +1,6 @@
 #include "clicommands.h"
 
+#include "blas.h"
 #include "commandline.h"
 #include "exportcommand.h"
 #include "presets.h"
@@ -90,7 +91,9 @@ int run(const std::vector<std::string>& args)
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "--version") {
-        std::printf("attnscope %s\n", ATTNSCOPE_VERSION);
+        // The second line is for bug reports: which kernels computed the products.
+        std::printf("attnscope %s\nmatrix products: %s\n", ATTNSCOPE_VERSION,
+                    attn::matrixProductLibrary().c_str());
         return kExitOk;
     }
     if (command == "compute")
