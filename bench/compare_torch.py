@@ -2,16 +2,23 @@
 """Runs AttnScope's benchmarks and the same configurations in PyTorch, then prints one
 table of ratios, each measured in this run on this machine.
 
-usage: /usr/bin/python3 bench/compare_torch.py [build/bench/attnscope_bench]
+usage: /usr/bin/python3 bench/compare_torch.py [build/bench/attnscope_bench] [--repetitions N]
+
+Each figure is the median of N repetitions (3 by default): this machine is shared and
+single runs move by tens of percent. The peak-memory rows come from attnscope_memory,
+beside the benchmark.
 
 Needs Debian's python3-torch (PyTorch 1.13 on OpenBLAS). The PyTorch forward is the
 reference program of ARCHITECTURE.md with a causal mask: projections, QKᵀ, scale,
 masked_fill, softmax, P·V and W_o, x and the layers made once outside the timing.
 """
+import argparse
 import json
 import math
+import os
+import re
+import statistics
 import subprocess
-import sys
 import time
 
 import torch
@@ -49,10 +56,19 @@ def torch_forward_ms(T, C, H, repeats=5):
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else "build/bench/attnscope_bench"
-    run = subprocess.run([binary, "--benchmark_format=json", "--benchmark_min_time=0.5"],
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary", nargs="?", default="build/bench/attnscope_bench")
+    parser.add_argument("--repetitions", type=int, default=3)
+    args = parser.parse_args()
+    n = max(1, args.repetitions)
+    run = subprocess.run([args.binary, "--benchmark_format=json", "--benchmark_min_time=0.5",
+                          f"--benchmark_repetitions={n}", "--benchmark_report_aggregates_only=true"],
                          check=True, capture_output=True, text=True)
-    results = {b["name"]: b for b in json.loads(run.stdout)["benchmarks"]}
+    # The median of the repetitions, under the case's name (with one repetition, the run).
+    results = {}
+    for b in json.loads(run.stdout)["benchmarks"]:
+        if n == 1 or b.get("aggregate_name") == "median":
+            results[b.get("run_name", b["name"])] = b
     # A case timed with UseRealTime or UseManualTime carries that in its name too.
     for name, b in list(results.items()):
         for suffix in ("/real_time", "/manual_time"):
@@ -66,14 +82,14 @@ def main():
 
     sgemm = results["BM_Sgemm/1024"]["FLOPS"]
     print(f"sgemm 1024: {sgemm / 1e9:.0f} GFLOP/s (both cores), torch {torch.__version__}, "
-          f"{torch.get_num_threads()} threads\n")
+          f"{torch.get_num_threads()} intra-op threads, medians of {n} repetitions\n")
     print(f"| case | AttnScope | limit or reference | ratio | target |")
     print(f"|---|---|---|---|---|")
     for T, C, H in FORWARD:
         name = f"BM_Forward/{T}/{C}/{H}/manual_time"
         ours = ms(name)
         limit = results[name]["FLOP"] / sgemm * 1000
-        theirs = torch_forward_ms(T, C, H)
+        theirs = statistics.median(torch_forward_ms(T, C, H) for _ in range(n))
         print(f"| forward T={T} C={C} H={H} | {ours:.1f} ms | multiply limit {limit:.1f} ms "
               f"| {ours / limit:.2f}× | ≤ 1.3× |")
         print(f"| forward T={T} C={C} H={H} | {ours:.1f} ms | PyTorch {theirs:.1f} ms "
@@ -88,6 +104,15 @@ def main():
         memcpy = results[f"BM_Memcpy/{copy}"]["bytes_per_second"]
         print(f"| render T={T} H={H} | {render / 1e9:.1f} GB/s | memcpy {memcpy / 1e9:.1f} GB/s "
               f"| {100 * render / memcpy:.0f}% | ≥ 25% |")
+    memory = os.path.join(os.path.dirname(args.binary), "attnscope_memory")
+    if os.path.exists(memory):
+        out = subprocess.run([memory], check=True, capture_output=True, text=True).stdout
+        needed = float(re.search(r"need (\d+) MB", out).group(1))
+        for label, key in (("first compute", "first compute"),
+                           ("switch while shown", "scaling switched while shown")):
+            peak = float(re.search(key + r".*peak (\d+) MB", out).group(1))
+            print(f"| peak memory T=2048 H=16, {label} | {peak:.0f} MB | S, L, P {needed:.0f} MB "
+                  f"| {peak / needed:.2f}× | ≤ 1.5× |")
 
 
 if __name__ == "__main__":
