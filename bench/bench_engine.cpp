@@ -10,7 +10,6 @@
 
 #include <cstring>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -138,7 +137,7 @@ void BM_Sgemm(benchmark::State& state)
     const auto N = Eigen::Index(state.range(0));
     const attn::Matrix a = attn::Matrix::Random(N, N), b = attn::Matrix::Random(N, N);
     attn::Matrix c(N, N);
-    const int blocks = int(std::max(1u, std::thread::hardware_concurrency()));
+    const int blocks = attn::coreCount();
     for (auto _ : state) {
         attn::parallelFor(blocks, [&](int k) {
             const Eigen::Index row = N * k / blocks, end = N * (k + 1) / blocks;

@@ -14,6 +14,13 @@
 #include <vector>
 
 namespace attn {
+
+// The threads a parallel loop runs on: this machine's cores (at least one).
+[[nodiscard]] inline int coreCount()
+{
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 namespace detail {
 
 // Threads that stay for the life of the process, so that a parallel loop costs a wake-up
@@ -77,8 +84,7 @@ private:
     {
         // Every loop may multiply matrices on every thread at once.
         useOneBlasThreadPerCall();
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        for (unsigned w = 1; w < cores; ++w)
+        for (int w = 1; w < coreCount(); ++w)
             threads_.emplace_back([this] { serve(); });
     }
 
@@ -119,8 +125,7 @@ private:
 // worker throws is rethrown here after all workers stop.
 template <typename Fn> void parallelFor(int count, Fn&& fn)
 {
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int workers = std::min(count, cores);
+    const int workers = std::min(count, coreCount());
     if (workers <= 1) {
         for (int i = 0; i < count; ++i)
             fn(i);

@@ -3,7 +3,6 @@
 #include "parallel.h"
 
 #include <algorithm>
-#include <thread>
 
 namespace attn {
 namespace {
@@ -24,8 +23,7 @@ void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> 
     const Eigen::Index T = x.empty() ? 0 : x[0].rows();
     // One block of rows per core: blocks of a GEMM's worth of rows each, as few as keep
     // every core busy (4 blocks of 32 or 128 rows ran 5–20% slower than 2 on 2 cores).
-    const auto cores = static_cast<Eigen::Index>(std::max(1u, std::thread::hardware_concurrency()));
-    const Eigen::Index blocks = T >= 64 ? std::min(cores, T / 32) : 1;
+    const Eigen::Index blocks = T >= 64 ? std::min<Eigen::Index>(coreCount(), T / 32) : 1;
     std::vector<LinearTask> tasks;
     for (const LinearJob& job : jobs) {
         job.y->resize(x.size()); // a recycled y keeps its memory
