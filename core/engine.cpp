@@ -45,7 +45,7 @@ double estimatedBytes(int B, int T, int C, int H)
 
 double estimatedBytes(int B, int Tq, int Tk, int C, int H)
 {
-    const double matrices = 3.0 * B * H * double(Tq) * Tk * sizeof(float); // S, L, P
+    const double matrices = 2.0 * B * H * double(Tq) * Tk * sizeof(float); // S, P
     const double mask = double(B) * Tq * Tk;                               // bool
     // x, Q, K, V, their head views, the head outputs, the merge and the output.
     const double tokens = 10.0 * B * double(std::max(Tq, Tk)) * C * sizeof(float);
@@ -93,6 +93,27 @@ TokenBatch crossTokens(const std::string& crossText, TokenizerMode mode, int bat
     return keys;
 }
 
+Matrix Result::logits(int b, int h) const
+{
+    Matrix l;
+    scaleAndMask(scores->at(b, h), (*mask)[static_cast<std::size_t>(b)], logitRule(config()), l);
+    return l;
+}
+
+HeadStack Result::allLogits() const
+{
+    HeadStack stack(batch(), heads(), length(), keyLength());
+    for (int b = 0; b < batch(); ++b)
+        for (int h = 0; h < heads(); ++h)
+            stack.at(b, h) = logits(b, h);
+    return stack;
+}
+
+float Result::logit(int b, int h, int i, int j) const
+{
+    return logitRule(config())(scores->at(b, h)(i, j), (*mask)[static_cast<std::size_t>(b)](i, j));
+}
+
 int AttentionEngine::firstChangedStage(const Request& before, const Request& after)
 {
     const Config& a = before.config;
@@ -130,10 +151,8 @@ void clearAfter(Result& result, int stage)
         result.split.reset();
     if (stage < stageIndex(Stage::Scores))
         result.scores.reset();
-    if (stage < stageIndex(Stage::ScaleMask)) {
+    if (stage < stageIndex(Stage::ScaleMask))
         result.mask.reset();
-        result.logits.reset();
-    }
     if (stage < stageIndex(Stage::Normalize))
         result.weights.reset();
     if (stage < stageIndex(Stage::Aggregate))
@@ -302,10 +321,9 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
-    std::shared_ptr<HeadStack> fusedWeights; // P, when stage 6 computed it with L
-
     // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
-    // before the softmax. torch multiplies by float(scale), then divides by float(τ).
+    // before the softmax. The mask is made here; L itself is made row by row inside the
+    // softmax's pass and not kept (Result::logits makes it again when asked).
     if (first <= stageIndex(Stage::ScaleMask)) {
         // A switch of the scaling, τ, the fill or the mask's stage keeps the mask itself.
         const bool sameMask = next.mask && next.keyTokens == result_.keyTokens &&
@@ -330,31 +348,6 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             }
             next.mask = std::move(mask);
         }
-
-        const float scale = static_cast<float>(scaleFactor(config));
-        const float tau = config.temperature;
-        const float fill =
-            config.maskFill == MaskFill::NegInf ? -std::numeric_limits<float>::infinity() : -1e9f;
-        const std::optional<float> fillNow =
-            config.maskStage == MaskStage::BeforeSoftmax ? std::optional(fill) : std::nullopt;
-        auto logits = logits_.take();
-        logits->reshape(B, H, T, Tk);
-        // A softmax over the keys follows row by row: it runs in the same pass, on each row
-        // while it is still in cache (stage 7 then has nothing left to do).
-        if (last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys) {
-            fusedWeights = weights_.take();
-            fusedWeights->reshape(B, H, T, Tk);
-        }
-        parallelFor(B * H, [&](int item) {
-            const int b = item / H, h = item % H;
-            const MaskMatrix& m = (*next.mask)[static_cast<std::size_t>(b)];
-            if (fusedWeights)
-                scaleMaskSoftmaxOverKeys(next.scores->at(b, h), m, scale, tau, fillNow,
-                                         logits->at(b, h), fusedWeights->at(b, h));
-            else
-                scaleAndMask(next.scores->at(b, h), m, scale, tau, fillNow, logits->at(b, h));
-        });
-        next.logits = std::move(logits);
         ran(Stage::ScaleMask);
         first = stageIndex(Stage::Normalize);
     }
@@ -366,39 +359,40 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Each softmax subtracts its maximum first, only for numerical stability; a slice
     // that is all -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
     if (first <= stageIndex(Stage::Normalize)) {
-        std::shared_ptr<HeadStack> weights = fusedWeights;
-        if (!weights) {
-            weights = weights_.take();
-            weights->reshape(B, H, T, Tk);
-        }
-        const HeadStack& logits = *next.logits;
+        auto weights = weights_.take();
+        weights->reshape(B, H, T, Tk);
+        const LogitRule rule = logitRule(config);
+        const HeadStack& scores = *next.scores;
+        const std::vector<MaskMatrix>& masks = *next.mask;
+        auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
         switch (config.axis) {
-        case SoftmaxAxis::Keys: // dim=-1: each row i over keys j
-            if (!fusedWeights)
-                parallelFor(B * H, [&](int item) {
-                    const int b = item / H, h = item % H;
-                    softmaxOverKeys(logits.at(b, h), weights->at(b, h));
-                });
-            break;
-        case SoftmaxAxis::Queries: // dim=-2: each column j over queries i
+        case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
             parallelFor(B * H, [&](int item) {
                 const int b = item / H, h = item % H;
-                const Matrix& l = logits.at(b, h);
+                scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+            });
+            break;
+        case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
+            parallelFor(B * H, [&](int item) {
+                const int b = item / H, h = item % H;
                 Matrix& p = weights->at(b, h);
-                const Eigen::Matrix<float, 1, Eigen::Dynamic> max = l.colwise().maxCoeff();
-                p = shiftedExp(l.array().rowwise() - max.array());
+                scaleAndMask(scores.at(b, h), maskOf(b), rule, p);
+                const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
+                p = shiftedExp(p.array().rowwise() - max.array());
                 const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
                 p.array().rowwise() /= sum.array();
             });
             break;
-        case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b
+        case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b, in place of L
             parallelFor(H, [&](int h) {
-                Matrix max = logits.at(0, h);
+                for (int b = 0; b < B; ++b)
+                    scaleAndMask(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+                Matrix max = weights->at(0, h);
                 for (int b = 1; b < B; ++b)
-                    max = max.cwiseMax(logits.at(b, h));
+                    max = max.cwiseMax(weights->at(b, h));
                 Matrix sum = Matrix::Zero(T, Tk);
                 for (int b = 0; b < B; ++b) {
-                    weights->at(b, h) = shiftedExp((logits.at(b, h) - max).array());
+                    weights->at(b, h) = shiftedExp((weights->at(b, h) - max).array());
                     sum += weights->at(b, h);
                 }
                 for (int b = 0; b < B; ++b)
@@ -407,10 +401,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             break;
         }
         if (config.maskStage == MaskStage::AfterSoftmax) {
-            for (int b = 0; b < B; ++b)
-                for (int h = 0; h < H; ++h)
-                    weights->at(b, h) =
-                        (*next.mask)[static_cast<std::size_t>(b)].select(0.0f, weights->at(b, h));
+            parallelFor(B * H, [&](int item) {
+                const int b = item / H, h = item % H;
+                Matrix& p = weights->at(b, h);
+                p = maskOf(b).select(0.0f, p);
+            });
         }
         next.weights = std::move(weights);
         ran(Stage::Normalize);

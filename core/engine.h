@@ -83,8 +83,7 @@ struct Result {
     std::shared_ptr<const HeadViews> split;
     std::shared_ptr<const HeadStack> scores;             // (B, H, T, T) Q_h K_hᵀ
     std::shared_ptr<const std::vector<MaskMatrix>> mask; // B × (T, T) true = masked
-    std::shared_ptr<const HeadStack> logits;  // (B, H, T, T) S·scale/τ, filled if before softmax
-    std::shared_ptr<const HeadStack> weights; // (B, H, T, T) P
+    std::shared_ptr<const HeadStack> weights;            // (B, H, T, T) P
     std::shared_ptr<const Aggregation> aggregation;
     std::shared_ptr<const Statistics> stats;
 
@@ -100,6 +99,16 @@ struct Result {
     [[nodiscard]] bool valid() const { return stats != nullptr; }
     // The stages up to the softmax are there: enough for the heatmaps.
     [[nodiscard]] bool hasWeights() const { return weights != nullptr; }
+
+    // L = S·scale/τ of head (b, h), with the mask's fill where the mask comes before the
+    // softmax: stage 6's output. It is not stored but made from S when asked for (the
+    // same bits the softmax saw): storing it would cost a third more memory and time in
+    // every switch, for numbers only a hover, an export or a test reads.
+    [[nodiscard]] Matrix logits(int b, int h) const;
+    // One cell of the same.
+    [[nodiscard]] float logit(int b, int h, int i, int j) const;
+    // Every head's, (B, H, T_q, T_k).
+    [[nodiscard]] HeadStack allLogits() const;
 };
 
 // Thrown by compute() when its cancel flag was raised; the engine stays usable.
@@ -153,12 +162,12 @@ private:
     // Stage outputs of earlier computes that no snapshot holds any more.
     Recycler<Projection> projections_;
     Recycler<HeadViews> splits_;
-    Recycler<HeadStack> scores_, logits_, weights_;
+    Recycler<HeadStack> scores_, weights_;
     Recycler<Aggregation> aggregations_;
 };
 
 // The bytes one compute holds at its peak for B sequences of T tokens, C = d_model and
-// H heads: scores, logits and weights (B, H, T, T), the mask, and the (B, T, C) tensors.
+// H heads: scores and weights (B, H, T, T), the mask, and the (B, T, C) tensors.
 [[nodiscard]] double estimatedBytes(int B, int T, int C, int H);
 // The same with T_q queries and T_k keys (cross-attention).
 [[nodiscard]] double estimatedBytes(int B, int Tq, int Tk, int C, int H);

@@ -25,7 +25,7 @@ std::vector<SoftmaxTerm> softmaxSlice(const Result& result, int b, int h, int i,
         term.b = b2;
         term.i = i2;
         term.j = j2;
-        term.logit = result.logits->at(b2, h)(i2, j2);
+        term.logit = result.logit(b2, h, i2, j2);
         term.masked = (*result.mask)[static_cast<std::size_t>(b2)](i2, j2);
         slice.push_back(term);
     };
@@ -92,7 +92,7 @@ CellExplanation explainCell(const Result& result, int b, int h, int i, int j)
     e.scaledScore = (e.score * static_cast<float>(e.scale)) / e.temperature;
     e.masked = (*result.mask)[static_cast<std::size_t>(b)](i, j);
     e.maskStage = config.maskStage;
-    e.logit = result.logits->at(b, h)(i, j);
+    e.logit = result.logit(b, h, i, j);
 
     // 3. P[i][j] = exp(L[i][j] − max) / Σ exp(L[·] − max) over the axis's slice. The max is
     // subtracted only for numerical stability; an all −inf slice gives NaN, as in torch.

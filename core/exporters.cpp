@@ -123,7 +123,7 @@ std::string csvReport(const Result& r, CsvBom bom)
         const auto& keys = keyFields[static_cast<std::size_t>(b)];
         for (int h = 0; h < H; ++h) {
             const Matrix& scores = r.scores->at(b, h);
-            const Matrix& logits = r.logits->at(b, h);
+            const Matrix logits = r.logits(b, h);
             const Matrix& weights = r.weights->at(b, h);
             for (int i = 0; i < Tq; ++i) {
                 for (int j = 0; j < Tk; ++j) {

@@ -221,7 +221,7 @@ std::string jsonReport(const Result& r)
             json.key("scores");
             writeMatrix(json, r.scores->at(b, h));
             json.key("scaled");
-            writeMatrix(json, r.logits->at(b, h));
+            writeMatrix(json, r.logits(b, h));
             json.key("weights");
             writeMatrix(json, r.weights->at(b, h));
             json.key("stats");

@@ -6,7 +6,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
+#include <vector>
 
 namespace attn {
 namespace {
@@ -32,26 +34,35 @@ bool allTrue(const bool* mask, Eigen::Index count)
 }
 
 // One row of T_k logits: l = s·scale/τ, then the fill where the row's mask is set.
-// Returns where the row's tail of filled keys starts (n when it has none).
-Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n, float scale,
-                             float tau, std::optional<float> fill, float* l)
+// Returns where the row's tail of filled keys starts (n when it has none); the scores of
+// that tail are not read.
+Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
+                             const LogitRule& rule, float* l)
 {
-    RowArray(l, n) = (ConstRowArray(s, n) * scale) / tau;
-    if (!fill)
+    auto scaled = [&](Eigen::Index count) {
+        RowArray(l, count) = (ConstRowArray(s, count) * rule.scale) / rule.tau;
+    };
+    if (!rule.fill) {
+        scaled(n);
         return n;
+    }
     // The masks of ARCHITECTURE.md (causal, key padding and both) hide a tail of keys:
     // memchr and memcmp find it at memory speed, and the fill is one vectorised store.
     const auto* first = static_cast<const bool*>(std::memchr(masked, true, std::size_t(n)));
-    if (!first)
+    if (!first) {
+        scaled(n);
         return n;
+    }
     const Eigen::Index start = first - masked;
     if (allTrue(first, n - start)) {
-        std::fill(l + start, l + n, *fill);
+        scaled(start);
+        std::fill(l + start, l + n, *rule.fill);
         return start;
     }
+    scaled(n);
     for (Eigen::Index j = start; j < n; ++j)
         if (masked[j])
-            l[j] = *fill;
+            l[j] = *rule.fill;
     return n;
 }
 
@@ -90,15 +101,25 @@ void softmaxRow(const float* l, Eigen::Index n, float* p, Eigen::Index filledFro
 
 } // namespace
 
-void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, float scale, float tau,
-                  std::optional<float> fill, Matrix& logits)
+LogitRule logitRule(const Config& config)
+{
+    LogitRule rule;
+    rule.scale = static_cast<float>(scaleFactor(config));
+    rule.tau = config.temperature;
+    if (config.maskStage == MaskStage::BeforeSoftmax)
+        rule.fill =
+            config.maskFill == MaskFill::NegInf ? -std::numeric_limits<float>::infinity() : -1e9f;
+    return rule;
+}
+
+void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                  Matrix& logits)
 {
     // scores, mask (T_q, T_k) → logits (T_q, T_k).
     logits.resize(scores.rows(), scores.cols());
     const Eigen::Index n = scores.cols();
     for (Eigen::Index i = 0; i < scores.rows(); ++i)
-        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, scale, tau, fill,
-                        logits.row(i).data());
+        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, logits.row(i).data());
 }
 
 void softmaxOverKeys(const Matrix& logits, Matrix& weights)
@@ -109,18 +130,17 @@ void softmaxOverKeys(const Matrix& logits, Matrix& weights)
         softmaxRow(logits.row(i).data(), logits.cols(), weights.row(i).data());
 }
 
-void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, float scale, float tau,
-                              std::optional<float> fill, Matrix& logits, Matrix& weights)
+void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                              Matrix& weights)
 {
-    // scores, mask (T_q, T_k) → logits, weights (T_q, T_k).
-    logits.resize(scores.rows(), scores.cols());
+    // scores, mask (T_q, T_k) → weights (T_q, T_k); one row of logits at a time.
     weights.resize(scores.rows(), scores.cols());
     const Eigen::Index n = scores.cols();
+    std::vector<float> row(static_cast<std::size_t>(n));
     for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-        float* l = logits.row(i).data();
         const Eigen::Index filledFrom =
-            scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, scale, tau, fill, l);
-        softmaxRow(l, n, weights.row(i).data(), filledFrom, fill);
+            scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data());
+        softmaxRow(row.data(), n, weights.row(i).data(), filledFrom, rule.fill);
     }
 }
 

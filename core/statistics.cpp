@@ -1,5 +1,7 @@
 #include "statistics.h"
 
+#include "parallel.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -178,10 +180,44 @@ MarginSums marginSums(const Matrix& weights)
 
 Matrix meanOverHeads(const HeadStack& stack, int b)
 {
-    Matrix mean = stack.at(b, 0); // (T, T)
-    for (int h = 1; h < stack.heads(); ++h)
-        mean += stack.at(b, h);
-    return mean / static_cast<float>(stack.heads());
+    // (H, T_q, T_k) → (T_q, T_k), in bands of rows on every core; each cell is summed over
+    // the heads in order, then divided, whatever the bands.
+    const Matrix& first = stack.at(b, 0);
+    Matrix mean(first.rows(), first.cols());
+    const auto rows = first.rows();
+    const int bands = first.size() < (1 << 16) ? 1 : int(std::min<Eigen::Index>(rows, 16));
+    parallelFor(bands, [&](int band) {
+        const auto row = rows * band / bands, end = rows * (band + 1) / bands;
+        auto part = mean.middleRows(row, end - row);
+        part = first.middleRows(row, end - row);
+        for (int h = 1; h < stack.heads(); ++h)
+            part += stack.at(b, h).middleRows(row, end - row);
+        part /= static_cast<float>(stack.heads());
+    });
+    return mean;
+}
+
+std::vector<float> finiteMaxima(const HeadStack& stack, int b)
+{
+    std::vector<float> maxima(static_cast<std::size_t>(stack.heads()));
+    parallelFor(stack.heads(), [&](int h) {
+        const Matrix& m = stack.at(b, h);
+        // Eight running maxima, so that the loop keeps the core's pipelines full; w − w is
+        // 0 only for a finite w.
+        std::array<float, 8> lanes{};
+        const float* w = m.data();
+        const Eigen::Index n = m.size(), whole = n - n % 8;
+        for (Eigen::Index k = 0; k < whole; k += 8)
+            for (std::size_t l = 0; l < 8; ++l) {
+                const float v = w[k + Eigen::Index(l)];
+                lanes[l] = (v - v == 0.0f && v > lanes[l]) ? v : lanes[l];
+            }
+        for (Eigen::Index k = whole; k < n; ++k)
+            if (w[k] - w[k] == 0.0f)
+                lanes[0] = std::max(lanes[0], w[k]);
+        maxima[static_cast<std::size_t>(h)] = *std::max_element(lanes.begin(), lanes.end());
+    });
+    return maxima;
 }
 
 void summarize(Statistics& stats)

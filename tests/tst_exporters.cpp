@@ -151,7 +151,7 @@ Table checkCsvMatches(const Result& r, const std::string& csv)
                         QVERIFY2(unguard(f[4]) == queries[std::size_t(i)], where.constData());
                         QVERIFY2(unguard(f[5]) == keys[std::size_t(j)], where.constData());
                         const std::array<float, 3> expected{r.scores->at(b, h)(i, j),
-                                                            r.logits->at(b, h)(i, j),
+                                                            r.logit(b, h, i, j),
                                                             r.weights->at(b, h)(i, j)};
                         for (std::size_t c = 0; c < expected.size(); ++c) {
                             const auto value = parseFloat(f[6 + c]);

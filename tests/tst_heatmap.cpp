@@ -914,20 +914,23 @@ void TestHeatmap::hoverText_data()
     QTest::addColumn<int>("row");
     QTest::addColumn<int>("column");
     QTest::addColumn<bool>("withLogits");
+    QTest::addColumn<float>("fill");
     QTest::addColumn<QString>("expected");
 
+    // The logit comes from the score through the rule: 3.12 · 0.25 = 0.78.
     QTest::newRow("CJK tokens with logit and score")
-        << 2 << 1 << true
+        << 2 << 1 << true << -inf
         << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.78 · "
            "score 3.12";
-    QTest::newRow("masked cell") << 0 << 2 << true
+    QTest::newRow("masked cell") << 0 << 2 << true << -inf
                                  << "query 我 (row 0) → key 它 (column 2): masked · weight 0.00 · "
                                     "logit -inf · score -1.50";
-    QTest::newRow("NaN weight") << 1 << 0 << true
-                                << "query 猫 (row 1) → key 我 (column 0): weight NaN · logit "
-                                   "-1e+09 · score 0.25";
+    QTest::newRow("NaN weight, masked with -1e9")
+        << 1 << 0 << true << -1e9f
+        << "query 猫 (row 1) → key 我 (column 0): masked · weight NaN · logit "
+           "-1e+09 · score 0.25";
     QTest::newRow("mean over heads: weight only")
-        << 2 << 1 << false << "query 它 (row 2) → key 猫 (column 1): weight 0.62";
+        << 2 << 1 << false << -inf << "query 它 (row 2) → key 猫 (column 1): weight 0.62";
 }
 
 void TestHeatmap::hoverText()
@@ -935,6 +938,7 @@ void TestHeatmap::hoverText()
     QFETCH(int, row);
     QFETCH(int, column);
     QFETCH(bool, withLogits);
+    QFETCH(float, fill);
     QFETCH(QString, expected);
 
     HeatmapData data;
@@ -943,11 +947,11 @@ void TestHeatmap::hoverText()
     data.weights.edit() << 1.0f, 0.0f, 0.0f, notANumber, 0.5f, 0.0f, 0.2f, 0.62f, 0.18f;
     data.masked = attn::MaskMatrix::Zero(3, 3);
     data.masked.edit()(0, 2) = true;
+    data.masked.edit()(1, 0) = true;
     if (withLogits) {
-        data.logits.edit().resize(3, 3);
-        data.logits.edit() << 0.1f, -inf, -inf, -1e9f, 0.3f, -inf, 0.0f, 0.78f, -0.5f;
         data.scores.edit().resize(3, 3);
         data.scores.edit() << 0.4f, 1.0f, -1.5f, 0.25f, 1.2f, 2.0f, 0.0f, 3.12f, -2.0f;
+        data.logitRule = attn::LogitRule{0.25f, 1.0f, fill};
     }
     QCOMPARE(attn::ui::hoverText(data, row, column), expected);
 }
@@ -1080,7 +1084,7 @@ void TestHeatmap::viewsShareTheResultsMatrices()
         const attn::Result first = engine.compute(r);
         shown = headHeatmap(first, 0, 2);
         QVERIFY(shown.weights.sharesWith(first.weights->at(0, 2)));
-        QVERIFY(shown.logits.sharesWith(first.logits->at(0, 2)));
+        QCOMPARE(shown.logitRule, attn::logitRule(first.config()));
         QVERIFY(shown.scores.sharesWith(first.scores->at(0, 2)));
         QVERIFY(shown.masked.sharesWith((*first.mask)[0]));
         expected = first.weights->at(0, 2);

@@ -94,7 +94,7 @@ Matrix engineMatrix(const Result& r, PipelineStage stage, int b, int h)
     case PipelineStage::Logits: {
         // The engine's logits where no mask filled them; S·scale/τ, as torch computes it,
         // where one did.
-        Matrix logits = r.logits->at(b, h);
+        Matrix logits = r.logits(b, h);
         const float scale = float(scaleFactor(r.config()));
         for (Eigen::Index i = 0; i < logits.rows(); ++i)
             for (Eigen::Index j = 0; j < logits.cols(); ++j)
@@ -104,7 +104,7 @@ Matrix engineMatrix(const Result& r, PipelineStage stage, int b, int h)
         return logits;
     }
     case PipelineStage::Masked:
-        return r.logits->at(b, h);
+        return r.logits(b, h);
     case PipelineStage::Weights:
         return r.weights->at(b, h);
     case PipelineStage::HeadOutput:
@@ -322,7 +322,7 @@ void TestPipeline::explanationNumbers()
                                  ", S = " + QByteArray::number(score, 'g', 9));
 
                     // 2. S·scale/τ is the engine's logit wherever no mask filled it.
-                    const float logit = result.logits->at(b, h)(i, j);
+                    const float logit = result.logit(b, h, i, j);
                     QCOMPARE(e.logit, logit);
                     QCOMPARE(e.masked, masked);
                     QCOMPARE(e.scale, scaleFactor(config));
@@ -347,7 +347,7 @@ void TestPipeline::explanationNumbers()
                             QVERIFY(term.b == b && term.j == j);
                         if (config.axis == SoftmaxAxis::Batch)
                             QVERIFY(term.i == i && term.j == j);
-                        QVERIFY(same(term.logit, result.logits->at(term.b, h)(term.i, term.j)));
+                        QVERIFY(same(term.logit, result.logit(term.b, h, term.i, term.j)));
                     }
                     const float weight = result.weights->at(b, h)(i, j);
                     QVERIFY(same(e.weight, weight));
@@ -469,7 +469,7 @@ void TestPipeline::clickExplainsTheCell()
     // The panel prints the engine's numbers of that cell.
     const QString text = dialog.explanationText();
     const float score = result.scores->at(0, head)(i, j);
-    const float logit = result.logits->at(0, head)(i, j);
+    const float logit = result.logit(0, head, i, j);
     const float weight = result.weights->at(0, head)(i, j);
     for (const QString& expected : {QStringLiteral(" = %1\n").arg(printed(score)),
                                     QStringLiteral(" = %1").arg(printed(logit)),

@@ -4,6 +4,7 @@
 
 #include "colormap.h"
 #include "sharedmatrix.h"
+#include "softmax.h"
 #include "tensor.h"
 
 #include <QColor>
@@ -26,10 +27,12 @@ namespace attn::ui {
 // One heatmap. Row i is query token i, column j is key token j.
 struct HeatmapData {
     // Shared with the result they come from, not copied (see SharedMatrix).
-    SharedWeights weights;   // (T_q, T_k) P, the softmax output
-    SharedWeights logits;    // (T_q, T_k) L with the mask fill, or empty (e.g. mean over heads)
-    SharedWeights scores;    // (T_q, T_k) S = Q_h K_hᵀ, or empty
-    SharedMask masked;       // (T_q, T_k) true where the mask hides key j from query i, or empty
+    SharedWeights weights; // (T_q, T_k) P, the softmax output
+    SharedWeights scores;  // (T_q, T_k) S = Q_h K_hᵀ, or empty (e.g. mean over heads)
+    SharedMask masked;     // (T_q, T_k) true where the mask hides key j from query i, or empty
+    // How S becomes L (scaling, τ, the fill before the softmax), when the scores are given:
+    // a hover shows L without a stored copy of it.
+    std::optional<LogitRule> logitRule;
     QStringList queryLabels; // T_q tokens; a missing one is shown as its index
     QStringList keyLabels;   // T_k tokens
     QString title;
@@ -39,6 +42,13 @@ struct HeatmapData {
     [[nodiscard]] bool isMasked(int row, int column) const
     {
         return masked.size() != 0 && masked(row, column);
+    }
+    // The cell's logit L, when the scores and the rule are given.
+    [[nodiscard]] std::optional<float> logit(int row, int column) const
+    {
+        if (!logitRule || row >= scores.rows() || column >= scores.cols())
+            return std::nullopt;
+        return (*logitRule)(scores(row, column), isMasked(row, column));
     }
     [[nodiscard]] QString queryLabel(int row) const;
     [[nodiscard]] QString keyLabel(int column) const;

@@ -41,9 +41,9 @@ QString hoverText(const HeatmapData& data, int row, int column)
         values.append(HeatmapView::tr("masked", "the mask hides this key from this query"));
     values.append(HeatmapView::tr("weight %1", "attention weight of one cell")
                       .arg(formatValue(data.weights(row, column))));
-    if (hasCell(data.logits, row, column))
+    if (const std::optional<float> logit = data.logit(row, column))
         values.append(HeatmapView::tr("logit %1", "scaled score after the mask fill")
-                          .arg(formatValue(data.logits(row, column))));
+                          .arg(formatValue(*logit)));
     if (hasCell(data.scores, row, column))
         values.append(HeatmapView::tr("score %1", "q·k before scaling")
                           .arg(formatValue(data.scores(row, column))));

@@ -257,7 +257,7 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
                              .arg(result.stats->stdLogits, 0, 'f', 4);
         break;
     case PipelineStage::Masked:
-        tile.values = result.logits->at(b, h);
+        tile.values = result.logits(b, h);
         if (config.maskStage == MaskStage::AfterSoftmax) {
             tile.title = PipelineStrip::tr("L + M — the mask comes later");
             tile.formula = PipelineStrip::tr("mask after the softmax (bug): the softmax gets L "
