@@ -189,6 +189,9 @@ private slots:
     void unbiasedStd_data();
     void unbiasedStd();
     void summarizeHeads();
+    void meanOverHeadsInBands_data();
+    void meanOverHeadsInBands();
+    void finiteMaxima();
     void articleStd();
     void warnings_data();
     void warnings();
@@ -829,4 +832,68 @@ void TestStatistics::warningText()
 }
 
 QTEST_GUILESS_MAIN(TestStatistics)
+void TestStatistics::meanOverHeadsInBands_data()
+{
+    QTest::addColumn<int>("T");
+    QTest::newRow("one band (small)") << 37;
+    QTest::newRow("bands on every core") << 300; // 90 000 cells
+}
+
+// The mean is summed over the heads in order and divided, band by band of rows: the same
+// bits as the plain formula, NaN kept.
+void TestStatistics::meanOverHeadsInBands()
+{
+    QFETCH(int, T);
+    HeadStack stack(2, 5, T, T);
+    for (Matrix& m : stack.items())
+        m = Matrix::Random(T, T).cwiseAbs();
+    stack.at(1, 3)(T / 2, 7) = std::numeric_limits<float>::quiet_NaN();
+    for (int b = 0; b < 2; ++b) {
+        Matrix expected = stack.at(b, 0);
+        for (int h = 1; h < 5; ++h)
+            expected += stack.at(b, h);
+        expected /= 5.0f;
+        const Matrix mean = meanOverHeads(stack, b);
+        QCOMPARE(mean.rows(), Eigen::Index(T));
+        for (Eigen::Index k = 0; k < mean.size(); ++k) {
+            const float x = mean.data()[k], y = expected.data()[k];
+            QVERIFY2(x == y || (std::isnan(x) && std::isnan(y)), qPrintable(QString::number(k)));
+        }
+        QCOMPARE(std::isnan(mean(T / 2, 7)), b == 1);
+    }
+}
+
+// The colour scale's top: the largest finite weight of each head; NaN and ±inf are passed
+// over, wherever they sit (also in the tail after the last whole block of eight).
+void TestStatistics::finiteMaxima()
+{
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    HeadStack stack(2, 4, 13, 11); // 143 cells: 17 blocks of eight and 7 more
+    for (Matrix& m : stack.items())
+        m = Matrix::Random(13, 11).cwiseAbs() * 0.5f;
+    stack.at(0, 0)(2, 3) = 0.9f;   // inside a block
+    stack.at(0, 1)(12, 10) = 0.8f; // the very last cell, in the tail
+    stack.at(0, 1)(0, 0) = inf;
+    stack.at(0, 2)(5, 5) = nan;
+    stack.at(0, 2)(6, 6) = 0.95f;
+    stack.at(0, 3).setConstant(nan); // nothing finite: 0
+    stack.at(1, 0)(1, 1) = -inf;
+    const std::vector<float> first = attn::finiteMaxima(stack, 0);
+    QCOMPARE(first.size(), std::size_t(4));
+    QCOMPARE(first[0], 0.9f);
+    QCOMPARE(first[1], 0.8f);
+    QCOMPARE(first[2], 0.95f);
+    QCOMPARE(first[3], 0.0f);
+    const std::vector<float> second = attn::finiteMaxima(stack, 1);
+    for (int h = 0; h < 4; ++h) {
+        float expected = 0;
+        const Matrix& m = stack.at(1, h);
+        for (Eigen::Index k = 0; k < m.size(); ++k)
+            if (std::isfinite(m.data()[k]))
+                expected = std::max(expected, m.data()[k]);
+        QCOMPARE(second[std::size_t(h)], expected);
+    }
+}
+
 #include "tst_statistics.moc"

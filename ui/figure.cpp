@@ -2,6 +2,7 @@
 
 #include "heatmapgrid.h"
 #include "labels.h"
+#include "statistics.h"
 
 #include <QCoreApplication>
 #include <QFontInfo>
@@ -219,6 +220,7 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     const int count = static_cast<int>(heads.size());
     const int columns = static_cast<int>(std::ceil(std::sqrt(double(count))));
     const double cell = cellSizeFor(std::max(result.length(), result.keyLength()), count, options);
+    const std::vector<float> maxima = finiteMaxima(*result.weights, b);
     for (int k = 0; k < count; ++k) {
         FigureTile tile;
         tile.data = headHeatmap(result, b, heads[std::size_t(k)]);
@@ -230,7 +232,7 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
         tile.style.marginSums = options.marginSums;
         tile.style.labelFont = exportFont(label);
         std::tie(tile.style.vmin, tile.style.vmax) =
-            weightRange(result, b, heads[std::size_t(k)], options.sharedScale);
+            weightRange(maxima, heads[std::size_t(k)], options.sharedScale);
         // One shared scale needs one colorbar per row, at its end.
         const bool lastInRow = k % columns == columns - 1 || k == count - 1;
         tile.style.colorbar = options.colorbar && (!options.sharedScale || lastInRow);

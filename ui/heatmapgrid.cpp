@@ -1,5 +1,6 @@
 #include "heatmapgrid.h"
 
+#include "softmax.h"
 #include "statistics.h"
 
 #include <QEvent>
@@ -22,15 +23,6 @@ QStringList tokenLabels(const TokenBatch& tokens, int b)
     return labels;
 }
 
-double finiteMax(const Matrix& m)
-{
-    double max = 0;
-    for (Eigen::Index k = 0; k < m.size(); ++k)
-        if (std::isfinite(m.data()[k]))
-            max = std::max(max, double(m.data()[k]));
-    return max;
-}
-
 } // namespace
 
 HeatmapData headHeatmap(const Result& result, int b, int h)
@@ -41,8 +33,8 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
         data.title = HeatmapGrid::tr("Mean of the heads", "heatmap title");
     } else {
         data.weights = SharedWeights(result.weights, result.weights->at(b, h));
-        data.logits = SharedWeights(result.logits, result.logits->at(b, h));
         data.scores = SharedWeights(result.scores, result.scores->at(b, h));
+        data.logitRule = logitRule(result.config());
         data.title = HeatmapGrid::tr("Head %1", "heatmap title").arg(h);
     }
     data.masked = SharedMask(result.mask, (*result.mask)[std::size_t(b)]);
@@ -54,16 +46,18 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
     return data;
 }
 
+std::pair<double, double> weightRange(const std::vector<float>& maxima, int h, bool shared)
+{
+    const float max =
+        shared || h < 0 || h >= int(maxima.size())
+            ? (maxima.empty() ? 0.0f : *std::max_element(maxima.begin(), maxima.end()))
+            : maxima[std::size_t(h)];
+    return {0.0, max > 0 ? double(max) : 1.0};
+}
+
 std::pair<double, double> weightRange(const Result& result, int b, int h, bool shared)
 {
-    double max = 0;
-    if (shared || h < 0) {
-        for (int head = 0; head < result.heads(); ++head)
-            max = std::max(max, finiteMax(result.weights->at(b, head)));
-    } else {
-        max = finiteMax(result.weights->at(b, h));
-    }
-    return {0.0, max > 0 ? max : 1.0};
+    return weightRange(finiteMaxima(*result.weights, b), h, shared);
 }
 
 HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent)
@@ -93,14 +87,15 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
     if (sequenceChanged)
         rebuild();
     else if (result_.hasWeights()) {
+        const std::vector<float> maxima =
+            finiteMaxima(*result_.weights, std::clamp(view_.sequence, 0, result_.batch() - 1));
         for (int k = 0; k < count(); ++k) {
             const int h = k < result_.heads() ? k : -1;
             HeatmapStyle style = views_[std::size_t(k)]->heatmapStyle();
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
-            std::tie(style.vmin, style.vmax) = weightRange(
-                result_, std::clamp(view_.sequence, 0, result_.batch() - 1), h, view_.sharedScale);
+            std::tie(style.vmin, style.vmax) = weightRange(maxima, h, view_.sharedScale);
             views_[std::size_t(k)]->setHeatmapStyle(style);
         }
         if (tilesResized) {
@@ -136,13 +131,14 @@ void HeatmapGrid::rebuild()
     }
     if (result_.hasWeights()) {
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
+        const std::vector<float> maxima = finiteMaxima(*result_.weights, b); // one pass
         for (int k = 0; k < wanted; ++k) {
             const int h = k < result_.heads() ? k : -1;
             HeatmapStyle style;
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
-            std::tie(style.vmin, style.vmax) = weightRange(result_, b, h, view_.sharedScale);
+            std::tie(style.vmin, style.vmax) = weightRange(maxima, h, view_.sharedScale);
             views_[std::size_t(k)]->setData(headHeatmap(result_, b, h));
             views_[std::size_t(k)]->setHeatmapStyle(style);
             views_[std::size_t(k)]->setToolTip(QString());

@@ -19,6 +19,9 @@ namespace attn::ui {
 // The colour range [0, max] of the weights of sequence b: over all heads, or of head h.
 [[nodiscard]] std::pair<double, double> weightRange(const Result& result, int b, int h,
                                                     bool shared);
+// The same from the heads' finiteMaxima(), taken once for every heatmap of a sequence.
+[[nodiscard]] std::pair<double, double> weightRange(const std::vector<float>& maxima, int h,
+                                                    bool shared);
 
 class HeatmapGrid : public QWidget {
     Q_OBJECT

@@ -6,9 +6,11 @@
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
+#include <QHash>
 #include <QImage>
 #include <QLineF>
 #include <QLocale>
+#include <QMutex>
 #include <QPaintEngine>
 #include <QPainter>
 #include <QTextBoundaryFinder>
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <vector>
 
@@ -59,6 +62,54 @@ QFontMetricsF fontMetrics(const QFont& font, const QPaintDevice* device)
 {
     return device ? QFontMetricsF(font, device) : QFontMetricsF(font);
 }
+
+// The widths of token labels in one font on one kind of device, remembered: every head of
+// a sentence has the same labels, and a switch of the formula lays every heatmap out again
+// (shaping 2 × 512 labels for each of 13 heatmaps took longer than computing them).
+class LabelWidths {
+public:
+    LabelWidths(const QFont& font, const QPaintDevice* device)
+        : metrics_(fontMetrics(font, device)),
+          key_(font.key() + QLatin1Char('@') + QString::number(device ? device->logicalDpiX() : 0) +
+               QLatin1Char('x') + QString::number(device ? device->logicalDpiY() : 0))
+    {}
+
+    [[nodiscard]] double operator()(const QString& text)
+    {
+        if (!widths_) {
+            const QMutexLocker lock(&mutex());
+            widths_ = &cache()[key_];
+        }
+        {
+            const QMutexLocker lock(&mutex());
+            if (const auto it = widths_->constFind(text); it != widths_->constEnd())
+                return *it;
+        }
+        const double width = metrics_.horizontalAdvance(text);
+        const QMutexLocker lock(&mutex());
+        if (widths_->size() > 200000) // a bound for a long session of long sentences
+            widths_->clear();
+        widths_->insert(text, width);
+        return width;
+    }
+
+private:
+    static QMutex& mutex()
+    {
+        static QMutex m;
+        return m;
+    }
+    // One table per font and device; a table's address stays while the hash grows.
+    static std::map<QString, QHash<QString, double>>& cache()
+    {
+        static std::map<QString, QHash<QString, double>> tables;
+        return tables;
+    }
+
+    QFontMetricsF metrics_;
+    QString key_;
+    QHash<QString, double>* widths_ = nullptr;
+};
 
 QStringList labels(int count, QString (HeatmapData::*label)(int) const, const HeatmapData& data)
 {
@@ -119,7 +170,7 @@ struct HeatmapLayout::Metrics {
         // Token labels are measured bold, as the highlighted row's and column's are drawn.
         QFont boldFont = labelFont;
         boldFont.setBold(true);
-        const QFontMetricsF bold = fontMetrics(boldFont, device);
+        LabelWidths bold(boldFont, device);
         lineHeight = label.height();
         titleHeight = data.title.isEmpty() ? 0 : fontMetrics(titleFont, device).height();
         pad = lineHeight / 4;
@@ -127,10 +178,10 @@ struct HeatmapLayout::Metrics {
         elideWidth = 8 * lineHeight;
         if (smallerTargetSide)
             elideWidth = std::clamp(*smallerTargetSide / 4, 2 * lineHeight, elideWidth);
-        rowLabelWidth =
-            std::min(elideWidth, widest(bold, labels(data.rows(), &HeatmapData::queryLabel, data)));
+        for (const QString& query : labels(data.rows(), &HeatmapData::queryLabel, data))
+            rowLabelWidth = std::max(rowLabelWidth, std::min(elideWidth, bold(query)));
         for (const QString& key : labels(data.columns(), &HeatmapData::keyLabel, data))
-            columnLabelWidths.push_back(std::min(elideWidth, bold.horizontalAdvance(key)));
+            columnLabelWidths.push_back(std::min(elideWidth, bold(key)));
         columnLabelWidth = columnLabelWidths.empty() ? 0 : std::ranges::max(columnLabelWidths);
         if (style.axisTitles)
             rowAxisTitleWidth = label.horizontalAdvance(rowAxisTitle());
