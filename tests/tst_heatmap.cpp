@@ -146,6 +146,7 @@ private slots:
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
+    void aSwitchKeepsTheLayout();
     void editingAViewCopiesFirst();
 
     void colormapLut_data();
@@ -1141,6 +1142,59 @@ void TestHeatmap::hoverRepaintsKeepTheCellImage()
     view.resize(360, 360);
     (void)view.grab();
     QCOMPARE(view.cellImageRenders(), 4);
+}
+
+// A switch of the formula brings new weights under the same labels: the view colours the
+// new cells without measuring its labels again, and paints them (and only them) anew,
+// from the grid's very first to its last whole pixel. New labels or a new colorbar tick
+// lay it out again.
+void TestHeatmap::aSwitchKeepsTheLayout()
+{
+    attn::Request r;
+    r.text = "the cat sat on the mat because it was tired";
+    r.config.dModel = 32;
+    r.config.heads = 2;
+    r.config.mask = attn::MaskKind::Causal;
+    attn::AttentionEngine engine;
+    const attn::Result first = engine.compute(r);
+    HeatmapView view;
+    view.resize(420, 420);
+    HeatmapStyle style;
+    view.setHeatmapStyle(style);
+    view.setData(headHeatmap(first, 0, 1));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    (void)view.grab();
+    const int builds = view.layoutBuilds();
+    QCOMPARE(builds, 1);
+
+    r.config.scale = attn::ScaleMode::None;
+    const attn::Result switched = engine.compute(r);
+    const HeatmapData data = headHeatmap(switched, 0, 1);
+    view.setData(data);
+    const QImage image = view.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(view.layoutBuilds(), builds);
+    const HeatmapLayout& layout = view.heatmapLayout();
+    const int T = data.rows();
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j <= i; ++j) // the unmasked cells (the masked ones are hatched)
+            QCOMPARE(hex(pixelAt(image, layout.cellRect(i, j).center())),
+                     hex(expectedColor(data, style, i, j)));
+    // The cells reach the grid's edges: its outermost whole pixels show the corner cells.
+    const QRectF grid = layout.gridRect();
+    const QPoint topLeft(int(std::ceil(grid.left())), int(std::ceil(grid.top())));
+    const QPoint bottomRight(int(std::floor(grid.right())) - 1, int(std::floor(grid.bottom())) - 1);
+    QCOMPARE(hex(image.pixel(topLeft)), hex(expectedColor(data, style, 0, 0)));
+    QCOMPARE(hex(image.pixel(bottomRight)), hex(expectedColor(data, style, T - 1, T - 1)));
+
+    style.vmax = 0.5; // a new tick on the colorbar: measured again
+    view.setHeatmapStyle(style);
+    (void)view.grab();
+    QCOMPARE(view.layoutBuilds(), builds + 1);
+    r.text = "a dog sat on the mat because it was tired";
+    view.setData(headHeatmap(engine.compute(r), 0, 1)); // new labels
+    (void)view.grab();
+    QCOMPARE(view.layoutBuilds(), builds + 2);
 }
 
 void TestHeatmap::editingAViewCopiesFirst()

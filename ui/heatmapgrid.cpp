@@ -25,7 +25,23 @@ QStringList tokenLabels(const TokenBatch& tokens, int b)
 
 } // namespace
 
+HeatmapLabels heatmapLabels(const Result& result, int b)
+{
+    // Rows are the queries' tokens, columns the keys' (the second text's in
+    // cross-attention).
+    HeatmapLabels labels;
+    labels.queries = tokenLabels(*result.tokens, b);
+    labels.keys =
+        result.keyTokens == result.tokens ? labels.queries : tokenLabels(*result.keyTokens, b);
+    return labels;
+}
+
 HeatmapData headHeatmap(const Result& result, int b, int h)
+{
+    return headHeatmap(result, b, h, heatmapLabels(result, b));
+}
+
+HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels& labels)
 {
     HeatmapData data;
     if (h < 0) {
@@ -38,11 +54,8 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
         data.title = HeatmapGrid::tr("Head %1", "heatmap title").arg(h);
     }
     data.masked = SharedMask(result.mask, (*result.mask)[std::size_t(b)]);
-    // Rows are the queries' tokens, columns the keys' (the second text's in
-    // cross-attention).
-    data.queryLabels = tokenLabels(*result.tokens, b);
-    data.keyLabels =
-        result.keyTokens == result.tokens ? data.queryLabels : tokenLabels(*result.keyTokens, b);
+    data.queryLabels = labels.queries;
+    data.keyLabels = labels.keys;
     return data;
 }
 
@@ -132,6 +145,15 @@ void HeatmapGrid::rebuild()
     if (result_.hasWeights()) {
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
         const std::vector<float> maxima = finiteMaxima(*result_.weights, b); // one pass
+        // The labels of the last rebuild while the tokens stay (a switch of the formula),
+        // shared by every head: the views then see the same lists and keep their layouts.
+        if (labelTokens_ != result_.tokens || labelKeyTokens_ != result_.keyTokens ||
+            labelSequence_ != b) {
+            labels_ = heatmapLabels(result_, b);
+            labelTokens_ = result_.tokens;
+            labelKeyTokens_ = result_.keyTokens;
+            labelSequence_ = b;
+        }
         for (int k = 0; k < wanted; ++k) {
             const int h = k < result_.heads() ? k : -1;
             HeatmapStyle style;
@@ -139,7 +161,7 @@ void HeatmapGrid::rebuild()
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
             std::tie(style.vmin, style.vmax) = weightRange(maxima, h, view_.sharedScale);
-            views_[std::size_t(k)]->setData(headHeatmap(result_, b, h));
+            views_[std::size_t(k)]->setData(headHeatmap(result_, b, h, labels_));
             views_[std::size_t(k)]->setHeatmapStyle(style);
             views_[std::size_t(k)]->setToolTip(QString());
         }

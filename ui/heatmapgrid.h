@@ -12,9 +12,19 @@
 
 namespace attn::ui {
 
+// The token labels of sequence b: rows are the queries' tokens, columns the keys'.
+struct HeatmapLabels {
+    QStringList queries;
+    QStringList keys;
+};
+[[nodiscard]] HeatmapLabels heatmapLabels(const Result& result, int b);
+
 // The heatmap of head h of sequence b (h = -1: the mean over heads), titled and
 // labelled with the tokens.
 [[nodiscard]] HeatmapData headHeatmap(const Result& result, int b, int h);
+// The same with labels made before (shared by every head of a sequence).
+[[nodiscard]] HeatmapData headHeatmap(const Result& result, int b, int h,
+                                      const HeatmapLabels& labels);
 
 // The colour range [0, max] of the weights of sequence b: over all heads, or of head h.
 [[nodiscard]] std::pair<double, double> weightRange(const Result& result, int b, int h,
@@ -65,6 +75,9 @@ private:
 
     Result result_;
     ViewOptions view_;
+    HeatmapLabels labels_; // of labelTokens_ / labelKeyTokens_, sequence labelSequence_
+    std::shared_ptr<const TokenBatch> labelTokens_, labelKeyTokens_;
+    int labelSequence_ = -1;
     std::vector<HeatmapView*> views_;
 };
 

@@ -489,6 +489,18 @@ std::optional<QPoint> HeatmapLayout::cellAt(const QPointF& pos) const
     return QPoint(static_cast<int>(row), static_cast<int>(column));
 }
 
+bool sameLayout(const HeatmapData& a, const HeatmapStyle& aStyle, const HeatmapData& b,
+                const HeatmapStyle& bStyle)
+{
+    // The margin sums are measured from the weights themselves.
+    return !aStyle.marginSums && !bStyle.marginSums && a.rows() == b.rows() &&
+           a.columns() == b.columns() && a.title == b.title && a.queryLabels == b.queryLabels &&
+           a.keyLabels == b.keyLabels && aStyle.colorbar == bStyle.colorbar &&
+           aStyle.axisTitles == bStyle.axisTitles && aStyle.labelFont == bStyle.labelFont &&
+           (!aStyle.colorbar || (tickText(aStyle.vmin) == tickText(bStyle.vmin) &&
+                                 tickText(aStyle.vmax) == tickText(bStyle.vmax)));
+}
+
 QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style, double cellSize)
 {
     return HeatmapLayout::forCellSize(data, style, cellSize).boundingRect().size();
@@ -547,13 +559,15 @@ bool HeatmapLayout::keepsLabelUpright(const QString& text, double textWidth) con
     return graphemes.toNextBoundary() == text.size();
 }
 
-QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSize)
+QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSize, QImage reuse)
 {
     // weights (T_q, T_k) → image (min(T_q, height), min(T_k, width)).
     const int rows = data.rows(), columns = data.columns();
     const int height = maxSize.height() > 0 ? std::min(rows, maxSize.height()) : rows;
     const int width = maxSize.width() > 0 ? std::min(columns, maxSize.width()) : columns;
-    QImage image(width, height, QImage::Format_RGB32);
+    QImage image = reuse.size() == QSize(width, height) && reuse.format() == QImage::Format_RGB32
+                       ? std::move(reuse)
+                       : QImage(width, height, QImage::Format_RGB32);
     if (rows == 0 || columns == 0)
         return image;
 
@@ -663,6 +677,22 @@ double lineUnit(const HeatmapLayout& layout)
     return std::max(0.5, layout.lineHeight() / 14);
 }
 
+// The cell image over the grid: scaled without smoothing, or, when it already has the
+// grid's size in device pixels (level of detail) on an untransformed painter, copied
+// pixel for pixel at the grid's corner rounded to a pixel (a scaled draw costs more
+// than making the image).
+void drawCellImage(QPainter& painter, const HeatmapLayout& layout, const QImage& image,
+                   QSize pixels)
+{
+    const QRectF grid = layout.gridRect();
+    if (image.size() == pixels && painter.transform().type() <= QTransform::TxTranslate &&
+        painter.device()->devicePixelRatioF() == 1.0) {
+        painter.drawImage(QPointF(std::round(grid.left()), std::round(grid.top())), image);
+        return;
+    }
+    painter.drawImage(grid, image);
+}
+
 // Cells too small to draw one by one: at most one image pixel per device pixel, the
 // image scaled without smoothing.
 void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
@@ -672,15 +702,16 @@ void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const Heatma
         painter.deviceTransform().mapRect(layout.gridRect()).size().toSize().expandedTo({1, 1});
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     if (!cache) {
-        painter.drawImage(layout.gridRect(), cellImage(data, style, pixels));
+        drawCellImage(painter, layout, cellImage(data, style, pixels), pixels);
         return;
     }
-    const bool current = !cache->image.isNull() && cache->pixels == pixels &&
+    const bool current = !cache->stale && !cache->image.isNull() && cache->pixels == pixels &&
                          cache->weights == data.weights.data() &&
                          cache->masked == data.masked.data() && cache->colormap == style.colormap &&
                          cache->vmin == style.vmin && cache->vmax == style.vmax;
     if (!current) {
-        cache->image = cellImage(data, style, pixels);
+        cache->image = cellImage(data, style, pixels, std::move(cache->image));
+        cache->stale = false;
         cache->pixels = pixels;
         cache->weights = data.weights.data();
         cache->masked = data.masked.data();
@@ -689,23 +720,25 @@ void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const Heatma
         cache->vmax = style.vmax;
         ++cache->renders;
     }
-    painter.drawImage(layout.gridRect(), cache->image);
+    drawCellImage(painter, layout, cache->image, pixels);
 }
 
 // Diagonal hatch lines x + y = c (c a multiple of `step` from the grid's corner) inside one
-// cell; the common phase makes the hatch run on across neighbouring masked cells.
-void appendHatch(QList<QLineF>& lines, const QRectF& cell, const QPointF& origin, double step)
+// cell or a run of cells; the common phase makes the hatch run on across neighbouring
+// masked cells.
+void appendHatch(QList<QLineF>& lines, const QRectF& cells, const QPointF& origin, double step)
 {
-    const double size = cell.width();
-    const double a = cell.left() - origin.x();
-    const double b = cell.top() - origin.y();
-    for (double c = std::floor((a + b) / step + 1) * step; c < a + b + 2 * size; c += step) {
-        const double u = c - (a + b); // 0 < u < 2·size
-        if (u <= size)
-            lines.append(QLineF(cell.left(), cell.top() + u, cell.left() + u, cell.top()));
-        else
-            lines.append(
-                QLineF(cell.left() + u - size, cell.bottom(), cell.right(), cell.top() + u - size));
+    const double width = cells.width(), height = cells.height();
+    const double a = cells.left() - origin.x();
+    const double b = cells.top() - origin.y();
+    for (double c = std::floor((a + b) / step + 1) * step; c < a + b + width + height; c += step) {
+        const double u = c - (a + b); // 0 < u < width + height: the line x + y = u from the corner
+        // It enters through the left or bottom edge and leaves through the top or right one.
+        const QPointF from = u <= height ? QPointF(cells.left(), cells.top() + u)
+                                         : QPointF(cells.left() + u - height, cells.bottom());
+        const QPointF to = u <= width ? QPointF(cells.left() + u, cells.top())
+                                      : QPointF(cells.right(), cells.top() + u - width);
+        lines.append(QLineF(from, to));
     }
 }
 
@@ -790,6 +823,52 @@ void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const Heatma
     painter.drawLines(invalid);
 }
 
+// Cells of a few device pixels or more on a raster target look as paintCellRects draws
+// them, in a handful of calls instead of one fillRect per cell (16 000 for each head at
+// T = 128, most of a switch's time): the colours as the cell image scaled up without
+// smoothing, the hatch as one lattice of lines clipped to the masked cells' runs, and the
+// marks of the few NaN and ±inf cells.
+void paintRasterCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                      const HeatmapStyle& style, CellImageCache* cache)
+{
+    paintCellImage(painter, layout, data, style, cache);
+    const CellRange cells = cellsToPaint(painter, layout);
+    const double unit = lineUnit(layout);
+    const bool marks = layout.cellSize() >= 6 * unit;
+    const QPointF origin = layout.gridRect().topLeft();
+    const double step = layout.lineHeight() * 0.3 * sqrt2;
+    QList<QLineF> hatch;
+    QList<QLineF> invalid;
+    for (int i = cells.top; i < cells.bottom; ++i) {
+        const float* weights = data.weights.data() + qsizetype(i) * data.columns();
+        for (int j = cells.left; j < cells.right;) {
+            if (!std::isfinite(weights[j])) {
+                if (marks)
+                    appendInvalidMark(invalid, cellKind(data, i, j), layout.cellRect(i, j));
+                ++j;
+                continue;
+            }
+            if (!data.isMasked(i, j)) {
+                ++j;
+                continue;
+            }
+            // A run of cells drawn masked (masked, with a finite weight): one stretch of the
+            // hatch, whose lines run on across it as across the cells one by one.
+            const int first = j;
+            while (j < cells.right && data.isMasked(i, j) && std::isfinite(weights[j]))
+                ++j;
+            appendHatch(hatch, layout.cellRect(i, first).united(layout.cellRect(i, j - 1)), origin,
+                        step);
+        }
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), unit, Qt::SolidLine, Qt::FlatCap));
+    painter.drawLines(hatch);
+    painter.setPen(
+        QPen(QColor::fromRgb(heatmapInvalidMark), 1.5 * unit, Qt::SolidLine, Qt::RoundCap));
+    painter.drawLines(invalid);
+}
+
 void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                 const HeatmapStyle& style, CellImageCache* cache)
 {
@@ -797,10 +876,12 @@ void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapDat
     const double devicePixels =
         painter.deviceTransform().mapRect(QRectF(0, 0, layout.cellSize(), 1)).width();
     painter.save();
-    if (!vector && devicePixels < 3)
+    if (vector)
+        paintCellRects(painter, layout, data, style, vector);
+    else if (devicePixels < 3)
         paintCellImage(painter, layout, data, style, cache);
     else
-        paintCellRects(painter, layout, data, style, vector);
+        paintRasterCells(painter, layout, data, style, cache);
     painter.restore();
 }
 
@@ -882,10 +963,15 @@ void paintRowLabels(QPainter& painter, const HeatmapLayout& layout, const Heatma
 {
     const QRectF area = layout.rowLabelArea();
     const double lineHeight = layout.lineHeight();
+    LabelWidths boldWidths(labelFontFor(layout, true), painter.device());
     for (int i = 0; i < data.rows(); i += layout.rowLabelStride()) {
         const QFont font = labelFontFor(layout, i == style.highlightRow);
-        const QString text = QFontMetricsF(font, painter.device())
-                                 .elidedText(data.queryLabel(i), Qt::ElideRight, area.width());
+        // Most labels fit as they are (measured bold, the wider): no eliding to work out.
+        const QString label = data.queryLabel(i);
+        const QString text = boldWidths(label) <= area.width()
+                                 ? label
+                                 : QFontMetricsF(font, painter.device())
+                                       .elidedText(label, Qt::ElideRight, area.width());
         // Labels taller than their row stay within the rows, clear of the axis title above.
         const double centre = clampedCentre(layout.cellRect(i, 0).center().y(), area.top(),
                                             area.bottom(), lineHeight / 2);
@@ -902,14 +988,19 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
     const double lineHeight = layout.lineHeight();
     const int angle = layout.columnLabelAngle();
     const double span = layout.columnLabelStride() * layout.cellSize();
+    LabelWidths widths(labelFontFor(layout, false), painter.device());
+    LabelWidths boldWidths(labelFontFor(layout, true), painter.device());
     for (int j = 0; j < data.columns(); j += layout.columnLabelStride()) {
-        const QFont font = labelFontFor(layout, j == style.highlightCol);
-        const QString text =
-            QFontMetricsF(font, painter.device())
-                .elidedText(data.keyLabel(j), Qt::ElideRight, layout.labelElideWidth());
+        const bool highlighted = j == style.highlightCol;
+        const QFont font = labelFontFor(layout, highlighted);
+        const QString label = data.keyLabel(j);
+        const QString text = boldWidths(label) <= layout.labelElideWidth()
+                                 ? label
+                                 : QFontMetricsF(font, painter.device())
+                                       .elidedText(label, Qt::ElideRight, layout.labelElideWidth());
         const double column = layout.cellRect(0, j).center().x();
         painter.setFont(font);
-        const double width = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+        const double width = highlighted ? boldWidths(text) : widths(text);
         if (angle == 0 || layout.keepsLabelUpright(text, width)) {
             const double centre = clampedCentre(column, area.left(), area.right(), width / 2);
             painter.drawText(

@@ -198,7 +198,8 @@ private:
 // for the same cells (the same matrices, unedited: the widget clears it when its data
 // changes), the same colormap and range, and the same size in device pixels.
 struct CellImageCache {
-    QImage image;
+    QImage image; // kept when cleared, so that the next image reuses its memory
+    bool stale = true;
     QSize pixels;
     const float* weights = nullptr;
     const bool* masked = nullptr;
@@ -209,10 +210,16 @@ struct CellImageCache {
 
     void clear()
     {
-        image = QImage();
+        stale = true;
         weights = nullptr;
     }
 };
+
+// Whether a layout made for (a, aStyle) is also the layout of (b, bStyle): the same shape,
+// labels, title and parts, and colorbar ticks printed alike. A switch of the formula keeps
+// all of these, so a widget need not measure 2·T labels again (the fonts are the widget's).
+[[nodiscard]] bool sameLayout(const HeatmapData& a, const HeatmapStyle& aStyle,
+                              const HeatmapData& b, const HeatmapStyle& bStyle);
 
 // Paints `data` into `target`. Raster targets draw cells below ~3 device pixels as one
 // scaled image; vector targets (and style.vectorCells) always draw one rectangle per cell.
@@ -227,8 +234,10 @@ void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapD
 // `maxSize` has pixels, one pixel per block of cells showing the block's largest weight,
 // so that peaks stay visible (level of detail). NaN or ±inf anywhere in a block shows
 // as invalid; a block is drawn masked only when all its cells are.
+// `reuse`, when of the same size and held by nobody else, is written into instead of
+// new memory (a fresh image costs a page fault per 4 KiB).
 [[nodiscard]] QImage cellImage(const HeatmapData& data, const HeatmapStyle& style,
-                               QSize maxSize = {});
+                               QSize maxSize = {}, QImage reuse = {});
 
 // The size of the whole figure when each cell is `cellSize` wide, for export.
 [[nodiscard]] QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style,

@@ -65,9 +65,15 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
 
 void HeatmapView::setData(const HeatmapData& data)
 {
+    const bool sameFrame = sameLayout(data_, style_, data, style_);
     data_ = data;
-    invalidateLayout();
-    updateGeometry();
+    if (sameFrame) { // a switch of the formula: new cells in the same frame
+        cellImage_.clear();
+        update();
+    } else {
+        invalidateLayout();
+        updateGeometry();
+    }
     // New numbers under a mouse that stayed put (e.g. while a slider is dragged): say so.
     if (hoveredRow_ >= data_.rows() || hoveredColumn_ >= data_.columns())
         setHoveredCell(-1, -1);
@@ -77,27 +83,39 @@ void HeatmapView::setData(const HeatmapData& data)
 
 void HeatmapView::setHeatmapStyle(const HeatmapStyle& style)
 {
+    const bool sameFrame = sameLayout(data_, style_, data_, style);
     style_ = style;
-    invalidateLayout();
+    if (sameFrame) {
+        cellImage_.clear(); // the colours may change
+        update();
+    } else {
+        invalidateLayout();
+        updateGeometry();
+    }
 }
 
 const HeatmapLayout& HeatmapView::heatmapLayout() const
 {
-    if (!layout_)
+    if (!layout_) {
         layout_.emplace(QRectF(rect()), data_, paintedStyle(), this);
+        ++layoutBuilds_;
+    }
     return *layout_;
 }
 
 QSize HeatmapView::sizeHint() const
 {
+    if (sizeHint_)
+        return *sizeHint_;
     // Cells of 30 px (room for annotations) for short sentences; about 360 px of cells for
     // long ones.
     const int tokens = std::max({1, data_.rows(), data_.columns()});
     const double cell = std::min(30.0, 360.0 / tokens);
     const QSizeF size =
         HeatmapLayout::forCellSize(data_, paintedStyle(), cell, this).boundingRect().size();
-    return QSize(static_cast<int>(std::ceil(size.width())),
-                 static_cast<int>(std::ceil(size.height())));
+    sizeHint_ = QSize(static_cast<int>(std::ceil(size.width())),
+                      static_cast<int>(std::ceil(size.height())));
+    return *sizeHint_;
 }
 
 QSize HeatmapView::minimumSizeHint() const
@@ -128,8 +146,19 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     // An explicit clip tells paintHeatmap which cells show (the system clip is hidden
     // from QPainter::hasClipping()); in a zoomed head dialog that is a small part.
     painter.setClipRect(event->rect());
-    painter.fillRect(rect(), palette().window());
-    paintHeatmap(painter, heatmapLayout(), data_, paintedStyle(), &cellImage_);
+    // The background around the cells; the cells cover their whole grid themselves, so its
+    // inner whole pixels are not filled twice (half of a large heatmap's paint otherwise).
+    const HeatmapLayout& layout = heatmapLayout();
+    const QRectF grid = layout.gridRect();
+    const QRect cells(
+        QPoint(int(std::ceil(grid.left())), int(std::ceil(grid.top()))),
+        QPoint(int(std::floor(grid.right())) - 1, int(std::floor(grid.bottom())) - 1));
+    QRegion background(rect());
+    if (cells.isValid())
+        background -= cells;
+    for (const QRect& part : background)
+        painter.fillRect(part, palette().window());
+    paintHeatmap(painter, layout, data_, paintedStyle(), &cellImage_);
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)
@@ -190,6 +219,7 @@ void HeatmapView::setHoveredCell(int row, int column)
 void HeatmapView::invalidateLayout()
 {
     layout_.reset();
+    sizeHint_.reset();
     cellImage_.clear(); // new data, style, size or font
     update();
 }

@@ -32,6 +32,9 @@ public:
     // How many times the cells were coloured into an image: once per data, style or size,
     // not once per repaint (a hover repaints).
     [[nodiscard]] int cellImageRenders() const { return cellImage_.renders; }
+    // How many times the layout was measured: not again for new cells in the same frame
+    // (a switch of the formula keeps the labels).
+    [[nodiscard]] int layoutBuilds() const { return layoutBuilds_; }
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
@@ -61,6 +64,8 @@ private:
     int hoveredRow_ = -1;
     int hoveredColumn_ = -1;
     mutable std::optional<HeatmapLayout> layout_;
+    mutable std::optional<QSize> sizeHint_; // kept with the layout
+    mutable int layoutBuilds_ = 0;
     CellImageCache cellImage_;
 };
 
