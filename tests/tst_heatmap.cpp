@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <set>
 
 using namespace attn::ui;
@@ -143,6 +144,8 @@ private slots:
     void initTestCase();
     void levelOfDetailKeepsPeaks_data();
     void levelOfDetailKeepsPeaks();
+    void levelOfDetailIsTheBlockMaximum_data();
+    void levelOfDetailIsTheBlockMaximum();
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
@@ -1036,6 +1039,7 @@ void TestHeatmap::levelOfDetailKeepsPeaks_data()
     QTest::addColumn<int>("cells");  // T × T
     QTest::addColumn<int>("pixels"); // image side
     QTest::newRow("one pixel per cell") << 40 << 40;
+    QTest::newRow("512 cells on 456 pixels (blocks of 1-2)") << 512 << 456;
     QTest::newRow("2048 cells on 300 pixels") << 2048 << 300;
     QTest::newRow("1000 cells on 10 pixels") << 1000 << 10;
 }
@@ -1058,14 +1062,72 @@ void TestHeatmap::levelOfDetailKeepsPeaks()
     const QImage image = cellImage(data, style, QSize(pixels, pixels));
     QCOMPARE(image.size(), QSize(pixels, pixels));
     const Colormap viridis(ColormapName::Viridis);
+    // The pixel whose block [x·cells/pixels, (x+1)·cells/pixels) holds cell c: the last x
+    // with x·cells/pixels ≤ c.
+    auto pixelAtCell = [&](int c) { return int((qint64(c + 1) * pixels + cells - 1) / cells - 1); };
     auto pixelOf = [&](int row, int column) {
-        return image.pixel(int(qint64(column) * pixels / cells), int(qint64(row) * pixels / cells));
+        return image.pixel(pixelAtCell(column), pixelAtCell(row));
     };
     // Sampling would lose a single cell; taking each block's maximum keeps it.
     QCOMPARE(pixelOf(peakRow, peakColumn), viridis.color(1.0));
     QCOMPARE(pixelOf(cells - 1, 0), heatmapInvalidFill);
     QCOMPARE(pixelOf(0, cells - 1), heatmapMaskedFill);
     QCOMPARE(pixelOf(cells / 8, cells / 8), viridis.color(0.01));
+}
+
+void TestHeatmap::levelOfDetailIsTheBlockMaximum_data()
+{
+    QTest::addColumn<QSize>("cells");  // columns × rows
+    QTest::addColumn<QSize>("pixels"); // image width × height
+    QTest::addColumn<bool>("masked");
+    QTest::newRow("blocks of 1-2, masked") << QSize(97, 97) << QSize(80, 80) << true;
+    QTest::newRow("blocks of 1-2, no mask") << QSize(97, 97) << QSize(80, 80) << false;
+    QTest::newRow("blocks of 1-2, cross") << QSize(61, 90) << QSize(50, 71) << true;
+    QTest::newRow("larger blocks, masked") << QSize(97, 97) << QSize(30, 30) << true;
+    QTest::newRow("larger blocks one way") << QSize(120, 97) << QSize(50, 90) << true;
+}
+
+// Every pixel of a level-of-detail image, whichever way it is made, shows its block:
+// invalid when any cell is NaN or ±inf, else the largest unmasked weight, else masked.
+void TestHeatmap::levelOfDetailIsTheBlockMaximum()
+{
+    QFETCH(QSize, cells);
+    QFETCH(QSize, pixels);
+    QFETCH(bool, masked);
+    const int rows = cells.height(), columns = cells.width();
+    HeatmapData data;
+    data.weights = attn::Matrix::Random(rows, columns).cwiseAbs();
+    std::mt19937 random(7);
+    std::uniform_int_distribution<int> row(0, rows - 1), column(0, columns - 1);
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf};
+    for (int k = 0; k < 9; ++k)
+        data.weights.edit()(row(random), column(random)) = specials[k % 3];
+    if (masked) {
+        data.masked = (attn::Matrix::Random(rows, columns).array() > 0.4f).matrix();
+        data.masked.edit().topRows(3).setConstant(true); // blocks masked throughout
+    }
+    HeatmapStyle style;
+    const QImage image = cellImage(data, style, pixels);
+    QCOMPARE(image.size(), pixels);
+    const Colormap viridis(ColormapName::Viridis);
+    for (int y = 0; y < pixels.height(); ++y)
+        for (int x = 0; x < pixels.width(); ++x) {
+            float max = -inf;
+            bool invalid = false;
+            for (int i = y * rows / pixels.height(); i < (y + 1) * rows / pixels.height(); ++i)
+                for (int j = x * columns / pixels.width(); j < (x + 1) * columns / pixels.width();
+                     ++j) {
+                    const float w = data.weights(i, j);
+                    invalid = invalid || !std::isfinite(w);
+                    if (!data.isMasked(i, j))
+                        max = std::max(max, w);
+                }
+            const QRgb expected = invalid       ? heatmapInvalidFill
+                                  : max == -inf ? heatmapMaskedFill
+                                                : viridis.color(max);
+            QVERIFY2(image.pixel(x, y) == expected,
+                     qPrintable(QStringLiteral("pixel (%1, %2)").arg(x).arg(y)));
+        }
 }
 
 // A head's heatmap reads the result's matrices in place (no copy per head, which cost

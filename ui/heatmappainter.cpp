@@ -616,15 +616,56 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     }
 
     // 3. Each pixel shows its block of cells: NaN or ±inf if any cell is, else the
-    // largest unmasked weight (peaks stay visible when zoomed out), else masked. The
-    // block's rows are folded first, column by column in one straight pass per row (each
-    // cell read once, in memory order); then each pixel folds its run of columns. A
-    // column's fold is NaN when any of its cells is not finite, −inf when all are masked.
+    // largest unmasked weight (peaks stay visible when zoomed out), else masked.
     std::vector<int> firstColumn(std::size_t(width) + 1);
     for (int x = 0; x <= width; ++x)
         firstColumn[std::size_t(x)] = int(qint64(x) * columns / width);
     constexpr float kNone = -std::numeric_limits<float>::infinity();
     const float kInvalid = std::numeric_limits<float>::quiet_NaN();
+    auto pixelOf = [&](float max, bool invalid) {
+        return invalid ? heatmapInvalidFill : max == kNone ? heatmapMaskedFill : valueColor(max);
+    };
+
+    // 3a. Under twice as many cells as pixels each way (512 tokens on 456 pixels), a block
+    // is at most 2 × 2 cells: its first and last row and column, read without a loop whose
+    // length changes from pixel to pixel (those branches cost more than the cells).
+    if (rows < 2 * height && columns < 2 * width) {
+        const float* const weights = data.weights.data();
+        const bool* const masks = data.masked.data();
+        // A cell as its block sees it: −inf when masked, else its weight; plus w − w, which
+        // is 0 for a finite w and NaN otherwise, so that NaN marks a cell that is not finite.
+        auto blocks = [&](auto masked, int firstLine, int endLine) {
+            auto shown = [&](qsizetype k) {
+                const float w = weights[k];
+                return ((masked && masks[k]) ? kNone : w) + (w - w);
+            };
+            for (int y = firstLine; y < endLine; ++y) {
+                const qsizetype top = qsizetype(qint64(y) * rows / height) * columns;
+                const qsizetype bottom = qsizetype(qint64(y + 1) * rows / height - 1) * columns;
+                QRgb* line = lineOf(y);
+                for (int x = 0; x < width; ++x) {
+                    const int left = firstColumn[std::size_t(x)];
+                    const int right = firstColumn[std::size_t(x) + 1] - 1;
+                    const float a = shown(top + left), b = shown(top + right);
+                    const float c = shown(bottom + left), d = shown(bottom + right);
+                    const bool invalid = (a != a) | (b != b) | (c != c) | (d != d);
+                    line[x] = pixelOf(std::max(std::max(a, b), std::max(c, d)), invalid);
+                }
+            }
+        };
+        inBands([&](int firstLine, int endLine) {
+            if (hasMask)
+                blocks(std::true_type(), firstLine, endLine);
+            else
+                blocks(std::false_type(), firstLine, endLine);
+        });
+        return image;
+    }
+
+    // 3b. Larger blocks: their rows are folded first, column by column in one straight
+    // pass per row (each cell read once, in memory order); then each pixel folds its run
+    // of columns. A column's fold is NaN when any of its cells is not finite, −inf when
+    // all are masked.
     inBands([&](int firstLine, int endLine) {
         std::vector<float> folded(static_cast<std::size_t>(columns));
         for (int y = firstLine; y < endLine; ++y) {
@@ -660,9 +701,7 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
                     invalid = invalid || std::isnan(f);
                     max = std::max(max, f);
                 }
-                line[x] = invalid        ? heatmapInvalidFill
-                          : max == kNone ? heatmapMaskedFill
-                                         : valueColor(max);
+                line[x] = pixelOf(max, invalid);
             }
         }
     });
