@@ -2,7 +2,8 @@
 // compute of T = 2048, H = 16 whose heads are then shown (views of the result), then a
 // switch of the scaling while those views are still on screen, then the new views
 // replacing the old. Each figure is the process's peak resident size (VmHWM) over
-// the bytes of S, L and P, the (B, H, T, T) matrices the views read.
+// the bytes of S and P, the (B, H, T, T) matrices the views read (a view shows L too,
+// made from S for the cell under the mouse; the engine does not store it).
 //   build/bench/attnscope_memory [T] [C] [H]
 #include "engine.h"
 #include "heatmapgrid.h"
@@ -48,7 +49,7 @@ int main(int argc, char** argv)
     r.config.dModel = C;
     r.config.heads = H;
     r.config.mask = attn::MaskKind::Causal;
-    const double needed = 3.0 * H * double(T) * T * sizeof(float);
+    const double needed = 2.0 * H * double(T) * T * sizeof(float);
     const double before = peakResidentBytes();
 
     attn::AttentionEngine engine;
@@ -63,7 +64,7 @@ int main(int argc, char** argv)
     next = {};
     const double switched = peakResidentBytes();
 
-    std::printf("T=%d C=%d H=%d: S, L and P need %.0f MB (process before: %.0f MB)\n", T, C, H,
+    std::printf("T=%d C=%d H=%d: S and P need %.0f MB (process before: %.0f MB)\n", T, C, H,
                 needed / 1e6, before / 1e6);
     std::printf("first compute, heads shown: peak %.0f MB = %.2fx\n", first / 1e6, first / needed);
     std::printf("scaling switched while shown: peak %.0f MB = %.2fx\n", switched / 1e6,
