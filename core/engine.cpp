@@ -176,9 +176,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
                     ? std::min(firstChangedStage(result_.request, request), completed_ + 1)
                     : stageIndex(Stage::Tokenize);
 
-    // Keeps the stages that are current, drops the ones the request made stale.
+    // Keeps the stages that are current, drops the ones the request made stale. A compute
+    // that ran stages passes the last one (every stage up to it is then current; `first`
+    // has moved past it by then); one that ran nothing passes -1.
     auto finish = [&](Result next, int runThrough) {
-        const int completed = runThrough >= first ? runThrough : std::min(completed_, first - 1);
+        const int completed = runThrough >= 0 ? runThrough : std::min(completed_, first - 1);
         clearAfter(next, completed);
         next.request = request;
         completed_ = completed;
@@ -295,36 +297,9 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
-    // 4. Split heads: (B, T, C) → (B, H, T, d_k).
-    if (first <= stageIndex(Stage::Split)) {
-        auto split = splits_.take();
-        splitHeads(next.projection->q, H, config.headSplit, split->q);
-        splitHeads(next.projection->k, H, config.headSplit, split->k);
-        splitHeads(next.projection->v, H, config.headSplit, split->v);
-        next.split = std::move(split);
-        ran(Stage::Split);
-
-        // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
-        auto scores = scores_.take();
-        scores->reshape(B, H, T, Tk);
-        parallelFor(B * H, [&](int item) {
-            const int b = item / H, h = item % H;
-            throwIfCancelled(cancel);
-            scores->at(b, h).noalias() =
-                next.split->q.at(b, h) * next.split->k.at(b, h).transpose();
-        });
-        next.scores = std::move(scores);
-        ran(Stage::Scores);
-        first = stageIndex(Stage::ScaleMask);
-    }
-    if (last <= stageIndex(Stage::Scores))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
-
-    // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
-    // before the softmax. The mask is made here; L itself is made row by row inside the
-    // softmax's pass and not kept (Result::logits makes it again when asked).
-    if (first <= stageIndex(Stage::ScaleMask)) {
+    // Stage 6's mask, made before stage 5 when that fuses the softmax into its pass.
+    bool maskMade = false;
+    auto makeMask = [&] {
         // A switch of the scaling, τ, the fill or the mask's stage keeps the mask itself.
         const bool sameMask = next.mask && next.keyTokens == result_.keyTokens &&
                               next.tokens == result_.tokens &&
@@ -348,6 +323,60 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             }
             next.mask = std::move(mask);
         }
+        maskMade = true;
+    };
+    std::shared_ptr<HeadStack> fusedWeights; // P, when stage 5 made it with S
+
+    // 4. Split heads: (B, T, C) → (B, H, T, d_k).
+    if (first <= stageIndex(Stage::Split)) {
+        auto split = splits_.take();
+        splitHeads(next.projection->q, H, config.headSplit, split->q);
+        splitHeads(next.projection->k, H, config.headSplit, split->k);
+        splitHeads(next.projection->v, H, config.headSplit, split->v);
+        next.split = std::move(split);
+        ran(Stage::Split);
+
+        // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
+        // When the softmax over the keys follows in this compute, each block of rows of S
+        // goes through it (stages 6–7) at once, while still in cache: at T = 2048 S would
+        // otherwise be read back from memory, 16 MB a head.
+        auto scores = scores_.take();
+        scores->reshape(B, H, T, Tk);
+        const bool fused = last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys;
+        if (fused) {
+            makeMask();
+            fusedWeights = weights_.take();
+            fusedWeights->reshape(B, H, T, Tk);
+        }
+        // Blocks of about 1 MB of S (a core's L2), at least 64 rows.
+        const int blockRows = fused ? std::max(64, int((1 << 20) / (4 * std::max(Tk, 1)))) : T;
+        const int blocks = std::max(1, (T + blockRows - 1) / blockRows);
+        const LogitRule rule = logitRule(config);
+        parallelFor(B * H * blocks, [&](int item) {
+            const int b = item / (H * blocks), h = item / blocks % H, block = item % blocks;
+            throwIfCancelled(cancel);
+            const Eigen::Index row = Eigen::Index(block) * blockRows;
+            const Eigen::Index rows = std::min<Eigen::Index>(blockRows, T - row);
+            scores->at(b, h).middleRows(row, rows).noalias() =
+                next.split->q.at(b, h).middleRows(row, rows) * next.split->k.at(b, h).transpose();
+            if (fused)
+                scaleMaskSoftmaxOverKeys(scores->at(b, h), (*next.mask)[std::size_t(b)], rule,
+                                         fusedWeights->at(b, h), row, rows);
+        });
+        next.scores = std::move(scores);
+        ran(Stage::Scores);
+        first = stageIndex(Stage::ScaleMask);
+    }
+    if (last <= stageIndex(Stage::Scores))
+        return finish(std::move(next), last);
+    throwIfCancelled(cancel);
+
+    // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
+    // before the softmax. The mask is made here; L itself is made row by row inside the
+    // softmax's pass and not kept (Result::logits makes it again when asked).
+    if (first <= stageIndex(Stage::ScaleMask)) {
+        if (!maskMade)
+            makeMask();
         ran(Stage::ScaleMask);
         first = stageIndex(Stage::Normalize);
     }
@@ -359,18 +388,22 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Each softmax subtracts its maximum first, only for numerical stability; a slice
     // that is all -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
     if (first <= stageIndex(Stage::Normalize)) {
-        auto weights = weights_.take();
-        weights->reshape(B, H, T, Tk);
+        std::shared_ptr<HeadStack> weights = fusedWeights;
+        if (!weights) {
+            weights = weights_.take();
+            weights->reshape(B, H, T, Tk);
+        }
         const LogitRule rule = logitRule(config);
         const HeadStack& scores = *next.scores;
         const std::vector<MaskMatrix>& masks = *next.mask;
         auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
         switch (config.axis) {
         case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
-            parallelFor(B * H, [&](int item) {
-                const int b = item / H, h = item % H;
-                scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
-            });
+            if (!fusedWeights)
+                parallelFor(B * H, [&](int item) {
+                    const int b = item / H, h = item % H;
+                    scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+                });
             break;
         case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
             parallelFor(B * H, [&](int item) {

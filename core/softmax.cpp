@@ -133,11 +133,18 @@ void softmaxOverKeys(const Matrix& logits, Matrix& weights)
 void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
                               Matrix& weights)
 {
-    // scores, mask (T_q, T_k) → weights (T_q, T_k); one row of logits at a time.
+    // scores, mask (T_q, T_k) → weights (T_q, T_k).
     weights.resize(scores.rows(), scores.cols());
+    scaleMaskSoftmaxOverKeys(scores, mask, rule, weights, 0, scores.rows());
+}
+
+void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                              Matrix& weights, Eigen::Index firstRow, Eigen::Index rows)
+{
+    // One row of logits at a time, in a buffer that stays in cache.
     const Eigen::Index n = scores.cols();
     std::vector<float> row(static_cast<std::size_t>(n));
-    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    for (Eigen::Index i = firstRow; i < firstRow + rows; ++i) {
         const Eigen::Index filledFrom =
             scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data());
         softmaxRow(row.data(), n, weights.row(i).data(), filledFrom, rule.fill);

@@ -40,5 +40,8 @@ void softmaxOverKeys(const Matrix& logits, Matrix& weights);
 // softmaxOverKeys.
 void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
                               Matrix& weights);
+// The same for `rows` rows from `firstRow` on, into weights already of the scores' shape.
+void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                              Matrix& weights, Eigen::Index firstRow, Eigen::Index rows);
 
 } // namespace attn

@@ -69,6 +69,8 @@ private slots:
     void heldSnapshotsAreNeverWritten();
     void causalBlocksOfPVMatchTheFullProduct_data();
     void causalBlocksOfPVMatchTheFullProduct();
+    void scoreBlocksWithTheirSoftmaxMatchTheStages_data();
+    void scoreBlocksWithTheirSoftmaxMatchTheStages();
     void concurrentEnginesAgree_data();
     void concurrentEnginesAgree();
 };
@@ -262,6 +264,43 @@ void TestSoftmax::causalBlocksOfPVMatchTheFullProduct()
         }
     if (QTest::currentDataTag() == QStringLiteral("causal, -1e9, tau 1e-6"))
         QVERIFY2(futureWeighted > 0, "the case meant to give the future weight did not");
+}
+
+void TestSoftmax::scoreBlocksWithTheirSoftmaxMatchTheStages_data()
+{
+    QTest::addColumn<int>("T");
+    QTest::addColumn<bool>("causal");
+    QTest::newRow("one block") << 40 << true;
+    QTest::newRow("blocks of rows, causal") << 700 << true; // 374 rows a block
+    QTest::newRow("blocks of rows, no mask") << 700 << false;
+}
+
+// A full compute makes S block by block of rows, each block's softmax right behind it;
+// a compute that stops after S and then goes on runs stage 7 over the stored S. Both
+// give the same bits, S and P.
+void TestSoftmax::scoreBlocksWithTheirSoftmaxMatchTheStages()
+{
+    QFETCH(int, T);
+    QFETCH(bool, causal);
+    attn::Request r;
+    for (int t = 0; t < T; ++t)
+        r.text += "w" + std::to_string(t % 97) + " ";
+    r.config.tokenizer = attn::TokenizerMode::Spaces;
+    r.config.dModel = 32;
+    r.config.heads = 2;
+    r.config.mask = causal ? attn::MaskKind::Causal : attn::MaskKind::None;
+    attn::AttentionEngine fused, staged;
+    const attn::Result a = fused.compute(r);
+    (void)staged.compute(r, nullptr, attn::Stage::Scores);
+    const attn::Result b = staged.compute(r);
+    QCOMPARE(staged.runs(attn::Stage::Scores), 1);
+    QCOMPARE(staged.runs(attn::Stage::Normalize), 1);
+    for (int h = 0; h < 2; ++h) {
+        QVERIFY2(difference(a.scores->at(0, h), b.scores->at(0, h), 0.0f).isEmpty(), "S");
+        const QString weights = difference(a.weights->at(0, h), b.weights->at(0, h), 0.0f);
+        QVERIFY2(weights.isEmpty(), qPrintable("P " + weights));
+        QVERIFY(a.weights->at(0, h).row(T - 1).sum() > 0.999f);
+    }
 }
 
 void TestSoftmax::concurrentEnginesAgree_data()
