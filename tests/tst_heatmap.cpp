@@ -1131,7 +1131,7 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum()
 }
 
 // A head's heatmap reads the result's matrices in place (no copy per head, which cost
-// time on every switch and a second copy of S, L and P); holding it keeps those matrices
+// time on every switch and a second copy of S and P); holding it keeps those matrices
 // alive and unchanged while the engine computes on, recycling only what nobody holds.
 void TestHeatmap::viewsShareTheResultsMatrices()
 {
