@@ -150,6 +150,8 @@ private slots:
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
     void aSwitchKeepsTheLayout();
+    void hatchTiledOrDrawn_data();
+    void hatchTiledOrDrawn();
     void editingAViewCopiesFirst();
 
     void colormapLut_data();
@@ -1257,6 +1259,72 @@ void TestHeatmap::aSwitchKeepsTheLayout()
     view.setData(headHeatmap(engine.compute(r), 0, 1)); // new labels
     (void)view.grab();
     QCOMPARE(view.layoutBuilds(), builds + 2);
+}
+
+void TestHeatmap::hatchTiledOrDrawn_data()
+{
+    QTest::addColumn<double>("scale");
+    QTest::newRow("painter that only moves: a tiled brush") << 1.0;
+    QTest::newRow("scaled painter: lines") << 2.0;
+}
+
+// Masked cells carry the hatch however they are painted: a tiled brush per run of masked
+// cells on a painter that only moves, lines otherwise. Either way it stays inside them:
+// the hatch's colour never reaches an unmasked cell, and every masked cell shows it on
+// the masked fill, one diagonal line per period (a run of ten cells crosses several).
+void TestHeatmap::hatchTiledOrDrawn()
+{
+    QFETCH(double, scale);
+    constexpr int tokens = 10;
+    HeatmapData data = ramp(tokens);
+    data.masked = attn::MaskMatrix::Zero(tokens, tokens);
+    for (int i = 0; i < tokens; ++i)
+        data.masked.edit().row(i).tail(tokens - i - 1).setConstant(true);
+    HeatmapStyle style;
+    const QSize size(460, 420);
+    QImage image(size * scale, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    const HeatmapLayout layout(QRectF(QPointF(0, 0), size), data, style, &image);
+    {
+        QPainter painter(&image);
+        painter.scale(scale, scale);
+        paintHeatmap(painter, layout, data, style);
+    }
+    QVERIFY(layout.cellSize() * scale >= 3); // the raster path with a hatch
+    // A cell in device pixels, less the edge an anti-aliased line end may touch.
+    auto onDevice = [&](const QRectF& cell) {
+        return QRectF(cell.topLeft() * scale, cell.size() * scale).adjusted(1, 1, -1, -1);
+    };
+    for (int i = 0; i < tokens; ++i)
+        for (int j = 0; j < tokens; ++j) {
+            const QList<QRgb> pixels = cellPixels(image, onDevice(layout.cellRect(i, j)));
+            const std::set<QRgb> colours(pixels.begin(), pixels.end());
+            if (j <= i) {
+                QVERIFY2(colours.size() == 1,
+                         qPrintable(QStringLiteral("(%1, %2): %3 colours")
+                                        .arg(i)
+                                        .arg(j)
+                                        .arg(colours.size()))); // its weight's colour only
+                continue;
+            }
+            QVERIFY2(colours.contains(heatmapMaskedFill),
+                     qPrintable(QStringLiteral("masked (%1, %2)").arg(i).arg(j)));
+            QVERIFY2(colours.size() >= 2,
+                     qPrintable(QStringLiteral("hatch in (%1, %2)").arg(i).arg(j)));
+        }
+    // Along the first row's run, the hatch's darkest pixels come back once a period.
+    const QRectF run = onDevice(layout.cellRect(0, 1).united(layout.cellRect(0, tokens - 1)));
+    const int y = int(run.center().y());
+    int lines = 0;
+    bool onLine = false;
+    for (int x = int(run.left()) + 2; x < int(run.right()) - 2; ++x) {
+        const bool dark = qGray(image.pixel(x, y)) < qGray(heatmapMaskedFill) - 20;
+        lines += dark && !onLine;
+        onLine = dark;
+    }
+    const double period = layout.lineHeight() * 0.3 * std::sqrt(2.0) * scale;
+    QVERIFY2(std::abs(lines - run.width() / period) <= 2,
+             qPrintable(QStringLiteral("%1 lines over %2 px").arg(lines).arg(run.width())));
 }
 
 void TestHeatmap::editingAViewCopiesFirst()

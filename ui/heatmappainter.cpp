@@ -867,6 +867,20 @@ void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const Heatma
 // T = 128, most of a switch's time): the colours as the cell image scaled up without
 // smoothing, the hatch as one lattice of lines clipped to the masked cells' runs, and the
 // marks of the few NaN and ±inf cells.
+// The hatch of masked cells as a tile of one period: x + y ≡ 0 (mod period), so that tiles
+// side by side make the lines of appendHatch, anti-aliased alike.
+QImage hatchTile(int period, double width)
+{
+    QImage tile(period, period, QImage::Format_ARGB32_Premultiplied);
+    tile.fill(Qt::transparent);
+    QPainter painter(&tile);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), width, Qt::SolidLine, Qt::FlatCap));
+    for (int c = 0; c <= 2 * period; c += period) // the line through the tile and its wraps
+        painter.drawLine(QLineF(c + 1.0, -1.0, -1.0, c + 1.0));
+    return tile;
+}
+
 void paintRasterCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                       const HeatmapStyle& style, CellImageCache* cache)
 {
@@ -876,6 +890,11 @@ void paintRasterCells(QPainter& painter, const HeatmapLayout& layout, const Heat
     const bool marks = layout.cellSize() >= 6 * unit;
     const QPointF origin = layout.gridRect().topLeft();
     const double step = layout.lineHeight() * 0.3 * sqrt2;
+    // On a painter that only moves (a widget, an image at its own size) the hatch is a
+    // tiled brush over each run, one fill instead of a line per period; otherwise lines.
+    const bool tiled = painter.transform().type() <= QTransform::TxTranslate &&
+                       painter.device()->devicePixelRatioF() == 1.0;
+    QList<QRectF> runs;
     QList<QLineF> hatch;
     QList<QLineF> invalid;
     for (int i = cells.top; i < cells.bottom; ++i) {
@@ -896,9 +915,18 @@ void paintRasterCells(QPainter& painter, const HeatmapLayout& layout, const Heat
             const int first = j;
             while (j < cells.right && data.isMasked(i, j) && std::isfinite(weights[j]))
                 ++j;
-            appendHatch(hatch, layout.cellRect(i, first).united(layout.cellRect(i, j - 1)), origin,
-                        step);
+            const QRectF run = layout.cellRect(i, first).united(layout.cellRect(i, j - 1));
+            if (tiled)
+                runs.append(run);
+            else
+                appendHatch(hatch, run, origin, step);
         }
+    }
+    if (!runs.isEmpty()) {
+        const QBrush brush(hatchTile(std::max(3, qRound(step)), unit));
+        painter.setBrushOrigin(origin); // the lattice's phase, as appendHatch has it
+        for (const QRectF& run : runs)
+            painter.fillRect(run, brush);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), unit, Qt::SolidLine, Qt::FlatCap));
