@@ -1,0 +1,506 @@
+// Where everything of a heatmap goes: the measuring of its labels and parts, and the
+// placing of cells, labels, sums and colorbar in a target rectangle.
+#include "heatmappainter.h"
+#include "heatmapsums.h"
+#include "heatmaptext.h"
+#include "statistics.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QLocale>
+#include <QMutex>
+#include <QTextBoundaryFinder>
+#include <QVarLengthArray>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace attn::ui {
+namespace detail {
+
+QString rowAxisTitle()
+{
+    return QCoreApplication::translate("Heatmap", "query ↓", "axis title: rows are query tokens");
+}
+
+QString columnAxisTitle()
+{
+    return QCoreApplication::translate("Heatmap", "key →", "axis title: columns are key tokens");
+}
+
+QString tickText(double value)
+{
+    return QLocale().toString(value, 'g', 3);
+}
+
+QFontMetricsF fontMetrics(const QFont& font, const QPaintDevice* device)
+{
+    return device ? QFontMetricsF(font, device) : QFontMetricsF(font);
+}
+
+LabelWidths::LabelWidths(const QFont& font, const QPaintDevice* device)
+    : metrics_(fontMetrics(font, device)),
+      key_(font.key() + QLatin1Char('@') + QString::number(device ? device->logicalDpiX() : 0) +
+           QLatin1Char('x') + QString::number(device ? device->logicalDpiY() : 0))
+{
+    // One table per font and device; a table's address stays while the map grows.
+    static std::map<QString, QHash<QString, double>> tables;
+    const QMutexLocker lock(&mutex());
+    widths_ = &tables[key_];
+}
+
+QMutex& LabelWidths::mutex()
+{
+    static QMutex m;
+    return m;
+}
+
+double LabelWidths::operator()(const QString& text)
+{
+    {
+        const QMutexLocker lock(&mutex());
+        if (const auto it = widths_->constFind(text); it != widths_->constEnd())
+            return *it;
+    }
+    const double width = metrics_.horizontalAdvance(text);
+    const QMutexLocker lock(&mutex());
+    if (widths_->size() > 200000) // a bound for a long session of long sentences
+        widths_->clear();
+    widths_->insert(text, width);
+    return width;
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::columnAxisTitle;
+using detail::fontMetrics;
+using detail::LabelWidths;
+using detail::rowAxisTitle;
+using detail::sqrt2;
+using detail::tickText;
+
+// A token as a label: whitespace-only tokens would otherwise vanish.
+QString visibleToken(const QString& token)
+{
+    if (token.trimmed().isEmpty())
+        return QStringLiteral("␣");
+    QString text = token;
+    return text.replace(QLatin1Char('\n'), QStringLiteral("⏎"))
+        .replace(QLatin1Char('\t'), QStringLiteral("⇥"));
+}
+
+double widest(const QFontMetricsF& metrics, const QStringList& texts)
+{
+    double width = 0;
+    for (const QString& text : texts)
+        width = std::max(width, metrics.horizontalAdvance(text));
+    return width;
+}
+
+QStringList labels(int count, QString (HeatmapData::*label)(int) const, const HeatmapData& data)
+{
+    QStringList result;
+    result.reserve(count);
+    for (int k = 0; k < count; ++k)
+        result.append((data.*label)(k));
+    return result;
+}
+
+} // namespace
+
+QString HeatmapData::queryLabel(int row) const
+{
+    return row < queryLabels.size() ? visibleToken(queryLabels.at(row)) : QString::number(row);
+}
+
+QString HeatmapData::keyLabel(int column) const
+{
+    return column < keyLabels.size() ? visibleToken(keyLabels.at(column)) : QString::number(column);
+}
+
+// Everything measured once: font sizes and the widest text of each kind.
+struct HeatmapLayout::Metrics {
+    QFont labelFont;
+    QFont titleFont;
+    double lineHeight = 0;
+    double titleHeight = 0;
+    double pad = 0;              // the small gap between parts
+    double rowLabelWidth = 0;    // widest query label, at most elideWidth
+    double columnLabelWidth = 0; // widest key label, at most elideWidth
+    std::vector<double> columnLabelWidths;
+    double rowAxisTitleWidth = 0;
+    double tickLabelWidth = 0;
+    double elideWidth = 0;
+    // Margin sums, measured only when the style shows them.
+    bool marginSums = false;
+    attn::MarginSums sums;
+    QFont sumValueFont;
+    double sumValueHeight = 0;
+    double rowSumValueWidth = 0;    // widest row sum as printed
+    double columnSumValueWidth = 0; // widest column sum as printed
+    double rowSumTitleWidth = 0;
+    double columnSumTitleWidth = 0;
+
+    Metrics(const HeatmapData& data, const HeatmapStyle& style, const QPaintDevice* device,
+            std::optional<double> smallerTargetSide)
+        : labelFont(style.labelFont), titleFont(style.labelFont)
+    {
+        titleFont.setBold(true);
+        if (titleFont.pointSizeF() > 0)
+            titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+        else
+            titleFont.setPixelSize(qRound(titleFont.pixelSize() * 1.15));
+        const QFontMetricsF label = fontMetrics(labelFont, device);
+        // Token labels are measured bold, as the highlighted row's and column's are drawn.
+        QFont boldFont = labelFont;
+        boldFont.setBold(true);
+        LabelWidths bold(boldFont, device);
+        lineHeight = label.height();
+        titleHeight = data.title.isEmpty() ? 0 : fontMetrics(titleFont, device).height();
+        pad = lineHeight / 4;
+        // Long tokens are elided so that labels never take most of a small figure.
+        elideWidth = 8 * lineHeight;
+        if (smallerTargetSide)
+            elideWidth = std::clamp(*smallerTargetSide / 4, 2 * lineHeight, elideWidth);
+        for (const QString& query : labels(data.rows(), &HeatmapData::queryLabel, data))
+            rowLabelWidth = std::max(rowLabelWidth, std::min(elideWidth, bold(query)));
+        for (const QString& key : labels(data.columns(), &HeatmapData::keyLabel, data))
+            columnLabelWidths.push_back(std::min(elideWidth, bold(key)));
+        columnLabelWidth = columnLabelWidths.empty() ? 0 : std::ranges::max(columnLabelWidths);
+        if (style.axisTitles)
+            rowAxisTitleWidth = label.horizontalAdvance(rowAxisTitle());
+        if (style.colorbar)
+            tickLabelWidth = widest(label, {tickText(style.vmin), tickText(style.vmax)});
+        if (style.marginSums)
+            measureSums(data, device);
+    }
+
+    void measureSums(const HeatmapData& data, const QPaintDevice* device)
+    {
+        marginSums = true;
+        sums = attn::marginSums(data.weights);
+        // Values a little smaller than the labels, so that "0.50" fits under a token.
+        sumValueFont = labelFont;
+        if (sumValueFont.pointSizeF() > 0)
+            sumValueFont.setPointSizeF(sumValueFont.pointSizeF() * 0.85);
+        else
+            sumValueFont.setPixelSize(std::max(1, qRound(sumValueFont.pixelSize() * 0.85)));
+        const QFontMetricsF value = fontMetrics(sumValueFont, device);
+        sumValueHeight = value.height();
+        const auto widestSum = [&value](const std::vector<double>& sums) {
+            double width = 0;
+            for (const double sum : sums)
+                width = std::max(width, value.horizontalAdvance(marginSumText(sum)));
+            return width;
+        };
+        rowSumValueWidth = widestSum(sums.rows);
+        columnSumValueWidth = widestSum(sums.columns);
+        QFont titleFont = labelFont;
+        titleFont.setItalic(true);
+        const QFontMetricsF title = fontMetrics(titleFont, device);
+        rowSumTitleWidth = title.horizontalAdvance(rowSumTitle());
+        columnSumTitleWidth = title.horizontalAdvance(columnSumTitle());
+    }
+
+    // The longest bar of the margin sums.
+    [[nodiscard]] double sumBarLength() const { return 2.2 * lineHeight; }
+
+    // Width of the strip right of the cells; it holds the row sums' title below it too.
+    [[nodiscard]] double rowSumStripWidth(int sumAngle) const
+    {
+        const double values = sumAngle >= 0 ? 2 * pad + rowSumValueWidth : 0;
+        return std::max(rowSumTitleWidth, sumBarLength() + values);
+    }
+
+    // Height of the strip below the cells: the bars, then the values at `sumAngle`.
+    [[nodiscard]] double columnSumStripHeight(int sumAngle) const
+    {
+        switch (sumAngle) {
+        case 0:
+            return sumBarLength() + pad / 2 + sumValueHeight;
+        case 90:
+            return sumBarLength() + pad / 2 + columnSumValueWidth;
+        default:
+            return sumBarLength();
+        }
+    }
+
+    // Whether the sums' values fit cells `cell` wide: rows need a line's height, columns
+    // across their widest value and a gap, upright a line's height.
+    [[nodiscard]] bool sumValuesFit(int sumAngle, double cell) const
+    {
+        if (sumAngle < 0)
+            return true;
+        if (cell < 0.9 * sumValueHeight)
+            return false;
+        return sumAngle == 90 || cell >= columnSumValueWidth + pad;
+    }
+
+    [[nodiscard]] double colorbarWidth() const { return 0.8 * lineHeight; }
+
+    // How far the key labels at 45° reach right of the cells, which are `cell` wide.
+    [[nodiscard]] double leaningOverhang(double cell) const
+    {
+        const auto columns = static_cast<double>(columnLabelWidths.size());
+        double overhang = 0;
+        for (std::size_t j = 0; j < columnLabelWidths.size(); ++j) {
+            const double reach = (columnLabelWidths[j] + lineHeight / 2) / sqrt2;
+            overhang = std::max(overhang, reach - (columns - static_cast<double>(j) - 0.5) * cell);
+        }
+        return overhang;
+    }
+
+    // Height of the band above the cells that holds the key labels at `angle` degrees.
+    [[nodiscard]] double columnLabelBand(int angle) const
+    {
+        switch (angle) {
+        case 0:
+            return lineHeight;
+        case 45:
+            return (columnLabelWidth + lineHeight) / sqrt2;
+        default:
+            return columnLabelWidth;
+        }
+    }
+};
+
+HeatmapLayout::HeatmapLayout(const Metrics& metrics, const HeatmapData& data,
+                             const HeatmapStyle& style)
+    : rows_(data.rows()), columns_(data.columns()), labelElideWidth_(metrics.elideWidth),
+      lineHeight_(metrics.lineHeight), hasTitle_(!data.title.isEmpty()),
+      hasColorbar_(style.colorbar), hasAxisTitles_(style.axisTitles), hasSums_(metrics.marginSums),
+      labelFont_(metrics.labelFont), titleFont_(metrics.titleFont)
+{
+    if (hasSums_) {
+        rowSums_ = metrics.sums.rows;
+        columnSums_ = metrics.sums.columns;
+        sumBarLength_ = metrics.sumBarLength();
+        sumValueWidth_ = metrics.columnSumValueWidth;
+        sumValueHeight_ = metrics.sumValueHeight;
+        sumValueFont_ = metrics.sumValueFont;
+    }
+}
+
+HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
+                             const HeatmapStyle& style, const QPaintDevice* device)
+{
+    const Metrics metrics(data, style, device, std::min(target.width(), target.height()));
+    *this = HeatmapLayout(metrics, data, style);
+    if (rows_ == 0 || columns_ == 0) {
+        place(metrics, target, margins(metrics, 0, -1, 0), 0, -1);
+        return;
+    }
+    // Prefer labels across the columns, then at 45°, then upright; each costs more height.
+    // Within each, the sums' values prefer lying across, then upright, then none.
+    const auto fittingCell = [&](const Margins& around) {
+        const double width = target.width() - around.left - around.right;
+        const double height = target.height() - around.top - around.bottom;
+        return std::max(0.0, std::min(width / columns_, height / rows_));
+    };
+    const QVarLengthArray<int, 3> sumAngles =
+        hasSums_ ? QVarLengthArray<int, 3>{0, 90, -1} : QVarLengthArray<int, 3>{-1};
+    for (const int angle : {0, 45, 90}) {
+        for (const int sumAngle : sumAngles) {
+            Margins around = margins(metrics, angle, sumAngle, 0);
+            cell_ = fittingCell(around);
+            if (angle == 45) { // larger cells let the labels lean out less: refine once
+                around = margins(metrics, angle, sumAngle, cell_);
+                cell_ = fittingCell(around);
+            }
+            if (!metrics.sumValuesFit(sumAngle, cell_))
+                continue;
+            if (angle == 90 || columnLabelsFit(metrics, angle, cell_)) {
+                place(metrics, target, around, angle, sumAngle);
+                return;
+            }
+            break;
+        }
+    }
+}
+
+HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapStyle& style,
+                                         double cellSize, const QPaintDevice* device)
+{
+    const Metrics metrics(data, style, device, std::nullopt);
+    HeatmapLayout layout(metrics, data, style);
+    layout.cell_ = cellSize;
+    int angle = 90;
+    for (const int candidate : {0, 45})
+        if (layout.columnLabelsFit(metrics, candidate, cellSize)) {
+            angle = candidate;
+            break;
+        }
+    int sumAngle = -1;
+    if (layout.hasSums_)
+        for (const int candidate : {0, 90})
+            if (metrics.sumValuesFit(candidate, cellSize)) {
+                sumAngle = candidate;
+                break;
+            }
+    const Margins around = layout.margins(metrics, angle, sumAngle, cellSize);
+    const QRectF target(0, 0, around.left + layout.columns_ * cellSize + around.right,
+                        around.top + layout.rows_ * cellSize + around.bottom);
+    layout.place(metrics, target, around, angle, sumAngle);
+    return layout;
+}
+
+HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle, int sumAngle,
+                                              double cell) const
+{
+    const double pad = metrics.pad;
+    Margins around;
+    around.left =
+        pad +
+        std::max({metrics.rowLabelWidth, metrics.rowAxisTitleWidth, metrics.columnSumTitleWidth}) +
+        pad;
+    around.top = pad + (hasTitle_ ? metrics.titleHeight + pad : 0) +
+                 (hasAxisTitles_ ? metrics.lineHeight : 0) + metrics.columnLabelBand(angle) + pad;
+    around.right = pad;
+    if (hasSums_)
+        around.right += pad + metrics.rowSumStripWidth(sumAngle);
+    if (hasColorbar_)
+        around.right += 2 * pad + metrics.colorbarWidth() + pad + metrics.tickLabelWidth;
+    if (angle == 45)
+        around.right = std::max(around.right, pad + metrics.leaningOverhang(cell));
+    around.bottom = pad;
+    if (hasSums_)
+        around.bottom += metrics.columnSumStripHeight(sumAngle) + pad;
+    return around;
+}
+
+bool HeatmapLayout::columnLabelsFit(const Metrics& metrics, int angle, double cell) const
+{
+    // Neighbouring labels must not overlap: at 45° two baselines one cell apart are cell/√2 apart.
+    if (angle == 0)
+        return metrics.columnLabelWidth + metrics.pad <= cell;
+    if (angle == 45)
+        return cell >= metrics.lineHeight * sqrt2;
+    return cell >= metrics.lineHeight;
+}
+
+void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Margins& around,
+                          int angle, int sumAngle)
+{
+    const double pad = metrics.pad;
+    const double lineHeight = metrics.lineHeight;
+    const double gridWidth = columns_ * cell_;
+    const double gridHeight = rows_ * cell_;
+    const QSizeF whole(around.left + gridWidth + around.right,
+                       around.top + gridHeight + around.bottom);
+    // The figure is centred in the target; the cells are square.
+    const QPointF corner(target.left() + (target.width() - whole.width()) / 2,
+                         target.top() + (target.height() - whole.height()) / 2);
+    bounds_ = QRectF(corner, whole);
+    gridOrigin_ = corner + QPointF(around.left, around.top);
+    columnLabelAngle_ = angle;
+
+    titleRect_ = hasTitle_ ? QRectF(corner.x() + pad, corner.y() + pad, whole.width() - 2 * pad,
+                                    metrics.titleHeight)
+                           : QRectF();
+    const double band = metrics.columnLabelBand(angle);
+    columnLabelArea_ = QRectF(gridOrigin_.x(), gridOrigin_.y() - pad - band, gridWidth, band);
+    rowLabelArea_ = QRectF(corner.x() + pad, gridOrigin_.y(),
+                           gridOrigin_.x() - pad - (corner.x() + pad), gridHeight);
+    if (hasAxisTitles_) {
+        columnAxisTitleRect_ = QRectF(gridOrigin_.x(), columnLabelArea_.top() - lineHeight,
+                                      gridWidth + around.right - pad, lineHeight);
+        rowAxisTitleRect_ = QRectF(rowLabelArea_.left(), columnLabelArea_.bottom() - lineHeight,
+                                   rowLabelArea_.width(), lineHeight);
+    }
+    // The sums beside the cells, each strip's title at the start of the bottom strip's bars.
+    double stripsRight = gridOrigin_.x() + gridWidth;
+    if (hasSums_) {
+        sumValueAngle_ = sumAngle;
+        rowSumArea_ = QRectF(stripsRight + pad, gridOrigin_.y(), metrics.rowSumStripWidth(sumAngle),
+                             gridHeight);
+        columnSumArea_ = QRectF(gridOrigin_.x(), gridOrigin_.y() + gridHeight + pad, gridWidth,
+                                metrics.columnSumStripHeight(sumAngle));
+        const double titleTop = columnSumArea_.top() + (sumBarLength_ - lineHeight) / 2;
+        rowSumTitleRect_ = QRectF(rowSumArea_.left(), titleTop, rowSumArea_.width(), lineHeight);
+        columnSumTitleRect_ =
+            QRectF(rowLabelArea_.left(), titleTop, rowLabelArea_.width(), lineHeight);
+        stripsRight = rowSumArea_.right();
+    }
+    if (hasColorbar_) {
+        colorbarRect_ =
+            QRectF(stripsRight + 2 * pad, gridOrigin_.y(), metrics.colorbarWidth(), gridHeight);
+        const double labelLeft = colorbarRect_.right() + pad;
+        colorbarMaxLabelRect_ =
+            QRectF(labelLeft, colorbarRect_.top(), metrics.tickLabelWidth, lineHeight);
+        colorbarMinLabelRect_ = QRectF(labelLeft, colorbarRect_.bottom() - lineHeight,
+                                       metrics.tickLabelWidth, lineHeight);
+    }
+
+    // Show every n-th label when the cells are too small for all of them, n = 1, 2, 5, 10, 20…
+    // Then the first label is pushed inside the cells' edge, hence the half label more room.
+    const auto stride = [this](double needed) {
+        const int count = std::max({1, rows_, columns_});
+        if (cell_ <= 0)
+            return count;
+        double least = needed / cell_ - 1e-9;
+        if (least > 1)
+            least *= 1.5;
+        for (int decade = 1; decade < count; decade *= 10)
+            for (const int step : {decade, 2 * decade, 5 * decade})
+                if (step >= least)
+                    return step;
+        return count;
+    };
+    rowLabelStride_ = stride(lineHeight);
+    columnLabelStride_ = stride(angle == 0    ? metrics.columnLabelWidth + pad
+                                : angle == 45 ? lineHeight * sqrt2
+                                              : lineHeight);
+}
+
+QRectF HeatmapLayout::gridRect() const
+{
+    return QRectF(gridOrigin_, QSizeF(columns_ * cell_, rows_ * cell_));
+}
+
+QRectF HeatmapLayout::cellRect(int row, int column) const
+{
+    return QRectF(gridOrigin_.x() + column * cell_, gridOrigin_.y() + row * cell_, cell_, cell_);
+}
+
+std::optional<QPoint> HeatmapLayout::cellAt(const QPointF& pos) const
+{
+    if (cell_ <= 0)
+        return std::nullopt;
+    const double column = std::floor((pos.x() - gridOrigin_.x()) / cell_);
+    const double row = std::floor((pos.y() - gridOrigin_.y()) / cell_);
+    if (row < 0 || row >= rows_ || column < 0 || column >= columns_)
+        return std::nullopt;
+    return QPoint(static_cast<int>(row), static_cast<int>(column));
+}
+
+bool sameLayout(const HeatmapData& a, const HeatmapStyle& aStyle, const HeatmapData& b,
+                const HeatmapStyle& bStyle)
+{
+    // The margin sums are measured from the weights themselves.
+    return !aStyle.marginSums && !bStyle.marginSums && a.rows() == b.rows() &&
+           a.columns() == b.columns() && a.title == b.title && a.queryLabels == b.queryLabels &&
+           a.keyLabels == b.keyLabels && aStyle.colorbar == bStyle.colorbar &&
+           aStyle.axisTitles == bStyle.axisTitles && aStyle.labelFont == bStyle.labelFont &&
+           (!aStyle.colorbar || (tickText(aStyle.vmin) == tickText(bStyle.vmin) &&
+                                 tickText(aStyle.vmax) == tickText(bStyle.vmax)));
+}
+
+QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style, double cellSize)
+{
+    return HeatmapLayout::forCellSize(data, style, cellSize).boundingRect().size();
+}
+
+bool HeatmapLayout::keepsLabelUpright(const QString& text, double textWidth) const
+{
+    if (columnLabelAngle_ == 0 || text.isEmpty() ||
+        textWidth > std::min(lineHeight_, columnLabelStride_ * cell_))
+        return false;
+    QTextBoundaryFinder graphemes(QTextBoundaryFinder::Grapheme, text);
+    return graphemes.toNextBoundary() == text.size();
+}
+
+} // namespace attn::ui
