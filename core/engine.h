@@ -27,7 +27,7 @@ enum class Stage {
     Project,    // 3 X → Q, K, V (B, T, C)
     Split,      // 4 → Q_h, K_h, V_h (B, H, T, d_k)
     Scores,     // 5 S = Q_h K_hᵀ (B, H, T, T)
-    ScaleMask,  // 6 logits = S·scale/τ, mask filled
+    ScaleMask,  // 6 the mask; L = S·scale/τ, filled, is made row by row in the softmax
     Normalize,  // 7 P = softmax over the axis
     Aggregate,  // 8 O = W_o(concat(P V_h))
     Statistics, // 9 figures and warnings
