@@ -19,6 +19,7 @@
 #include <limits>
 #include <random>
 #include <set>
+#include <string>
 
 using namespace attn::ui;
 
@@ -36,6 +37,17 @@ QString hex(QRgb color)
 }
 
 // (T, T) weights w(i, j) = (i·T + j) / (T·T − 1): every cell a different value in [0, 1].
+// A causal self-attention request over `text` with d_model 32.
+attn::Request causalRequest(const std::string& text, int heads)
+{
+    attn::Request r;
+    r.text = text;
+    r.config.dModel = 32;
+    r.config.heads = heads;
+    r.config.mask = attn::MaskKind::Causal;
+    return r;
+}
+
 HeatmapData ramp(int tokens, double low = 0, double high = 1)
 {
     HeatmapData data;
@@ -1137,11 +1149,7 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum()
 // alive and unchanged while the engine computes on, recycling only what nobody holds.
 void TestHeatmap::viewsShareTheResultsMatrices()
 {
-    attn::Request r;
-    r.text = "the cat sat on the mat";
-    r.config.dModel = 32;
-    r.config.heads = 4;
-    r.config.mask = attn::MaskKind::Causal;
+    attn::Request r = causalRequest("the cat sat on the mat", 4);
     attn::AttentionEngine engine;
     HeatmapData shown;
     attn::Matrix expected;
@@ -1214,11 +1222,7 @@ void TestHeatmap::hoverRepaintsKeepTheCellImage()
 // lay it out again.
 void TestHeatmap::aSwitchKeepsTheLayout()
 {
-    attn::Request r;
-    r.text = "the cat sat on the mat because it was tired";
-    r.config.dModel = 32;
-    r.config.heads = 2;
-    r.config.mask = attn::MaskKind::Causal;
+    attn::Request r = causalRequest("the cat sat on the mat because it was tired", 2);
     attn::AttentionEngine engine;
     const attn::Result first = engine.compute(r);
     HeatmapView view;

@@ -142,6 +142,19 @@ void appendHatch(QList<QLineF>& lines, const QRectF& cells, const QPointF& origi
     }
 }
 
+// The hatch lines of masked cells and the marks of NaN and ±inf cells, anti-aliased, with
+// pens as wide as `unit` suggests.
+void drawHatchAndMarks(QPainter& painter, double unit, const QList<QLineF>& hatch,
+                       const QList<QLineF>& invalid)
+{
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), unit, Qt::SolidLine, Qt::FlatCap));
+    painter.drawLines(hatch);
+    painter.setPen(
+        QPen(QColor::fromRgb(heatmapInvalidMark), 1.5 * unit, Qt::SolidLine, Qt::RoundCap));
+    painter.drawLines(invalid);
+}
+
 // × for NaN, + for +inf, − for −inf.
 void appendInvalidMark(QList<QLineF>& lines, CellKind kind, const QRectF& cell)
 {
@@ -215,12 +228,7 @@ void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const Heatma
                 appendInvalidMark(invalid, kind, rect);
         }
     }
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), unit, Qt::SolidLine, Qt::FlatCap));
-    painter.drawLines(hatch);
-    painter.setPen(
-        QPen(QColor::fromRgb(heatmapInvalidMark), 1.5 * unit, Qt::SolidLine, Qt::RoundCap));
-    painter.drawLines(invalid);
+    drawHatchAndMarks(painter, unit, hatch, invalid);
 }
 
 // Cells of a few device pixels or more on a raster target look as paintCellRects draws
@@ -289,12 +297,7 @@ void paintRasterCells(QPainter& painter, const HeatmapLayout& layout, const Heat
         for (const QRectF& run : runs)
             painter.fillRect(run, brush);
     }
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    painter.setPen(QPen(QColor::fromRgb(heatmapMaskedHatch), unit, Qt::SolidLine, Qt::FlatCap));
-    painter.drawLines(hatch);
-    painter.setPen(
-        QPen(QColor::fromRgb(heatmapInvalidMark), 1.5 * unit, Qt::SolidLine, Qt::RoundCap));
-    painter.drawLines(invalid);
+    drawHatchAndMarks(painter, unit, hatch, invalid);
 }
 
 void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
