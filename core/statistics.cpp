@@ -44,12 +44,14 @@ template <typename Range> std::pair<double, double> finiteRange(const Range& vec
 
 Moments moments(const Matrix& m, float scale, float tau)
 {
-    // 1. The values as the logits stage computes them: float multiply, float divide.
-    const Eigen::ArrayXXd values = ((m.array() * scale) / tau).cast<double>();
+    // 1. The values as the logits stage computes them: float multiply, float divide; an
+    // expression, made again for each pass rather than kept (a (T, T) copy in double is
+    // 32 MB a head at T = 2048, on every core at once).
+    const auto values = ((m.array() * scale) / tau).cast<double>();
     // 2. Mean, then squared deviations, in double like torch.std.
     Moments out;
-    out.n = static_cast<double>(values.size());
-    if (values.size() == 0)
+    out.n = static_cast<double>(m.size());
+    if (m.size() == 0)
         return out;
     out.mean = values.mean();
     out.m2 = (values - out.mean).square().sum();
