@@ -199,26 +199,29 @@ Matrix meanOverHeads(const HeadStack& stack, int b)
     return mean;
 }
 
+float finiteMax(const Matrix& m)
+{
+    // Eight running maxima, so that the loop keeps the core's pipelines full; w − w is 0
+    // only for a finite w.
+    std::array<float, 8> lanes{};
+    const float* w = m.data();
+    const Eigen::Index n = m.size(), whole = n - n % 8;
+    for (Eigen::Index k = 0; k < whole; k += 8)
+        for (std::size_t l = 0; l < 8; ++l) {
+            const float v = w[k + Eigen::Index(l)];
+            lanes[l] = (v - v == 0.0f && v > lanes[l]) ? v : lanes[l];
+        }
+    for (Eigen::Index k = whole; k < n; ++k)
+        if (w[k] - w[k] == 0.0f)
+            lanes[0] = std::max(lanes[0], w[k]);
+    return *std::max_element(lanes.begin(), lanes.end());
+}
+
 std::vector<float> finiteMaxima(const HeadStack& stack, int b)
 {
     std::vector<float> maxima(static_cast<std::size_t>(stack.heads()));
-    parallelFor(stack.heads(), [&](int h) {
-        const Matrix& m = stack.at(b, h);
-        // Eight running maxima, so that the loop keeps the core's pipelines full; w − w is
-        // 0 only for a finite w.
-        std::array<float, 8> lanes{};
-        const float* w = m.data();
-        const Eigen::Index n = m.size(), whole = n - n % 8;
-        for (Eigen::Index k = 0; k < whole; k += 8)
-            for (std::size_t l = 0; l < 8; ++l) {
-                const float v = w[k + Eigen::Index(l)];
-                lanes[l] = (v - v == 0.0f && v > lanes[l]) ? v : lanes[l];
-            }
-        for (Eigen::Index k = whole; k < n; ++k)
-            if (w[k] - w[k] == 0.0f)
-                lanes[0] = std::max(lanes[0], w[k]);
-        maxima[static_cast<std::size_t>(h)] = *std::max_element(lanes.begin(), lanes.end());
-    });
+    parallelFor(stack.heads(),
+                [&](int h) { maxima[static_cast<std::size_t>(h)] = finiteMax(stack.at(b, h)); });
     return maxima;
 }
 

@@ -109,8 +109,11 @@ struct MarginSums {
 // head stays NaN in the mean.
 [[nodiscard]] Matrix meanOverHeads(const HeadStack& stack, int b);
 
-// The largest finite weight of each head of sequence b, 0 when none is above 0; one pass
-// over each head's cells, the heads on every core.
+// The largest finite value of `m`, 0 when none is above 0.
+[[nodiscard]] float finiteMax(const Matrix& m);
+
+// The same for each head of sequence b; one pass over each head's cells, the heads on
+// every core.
 [[nodiscard]] std::vector<float> finiteMaxima(const HeadStack& stack, int b);
 
 // Fills the whole-tensor figures of `stats` from its heads (their moments included).

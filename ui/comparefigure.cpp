@@ -2,6 +2,7 @@
 
 #include "heatmapgrid.h"
 #include "labels.h"
+#include "statistics.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -48,15 +49,6 @@ QString formatValue(float value)
     if (value != 0 && std::abs(value) < 0.005f)
         return locale.toString(double(value), 'g', 2);
     return locale.toString(double(value), 'f', 2);
-}
-
-double finiteMax(const Matrix& m)
-{
-    double max = 0;
-    for (Eigen::Index k = 0; k < m.size(); ++k)
-        if (std::isfinite(m.data()[k]))
-            max = std::max(max, double(m.data()[k]));
-    return max;
 }
 
 // The device every comparison is measured on, as figureLayout() measures its figures.

@@ -67,13 +67,7 @@ void HeatmapView::setData(const HeatmapData& data)
 {
     const bool sameFrame = sameLayout(data_, style_, data, style_);
     data_ = data;
-    if (sameFrame) { // a switch of the formula: new cells in the same frame
-        cellImage_.clear();
-        update();
-    } else {
-        invalidateLayout();
-        updateGeometry();
-    }
+    changed(sameFrame);
     // New numbers under a mouse that stayed put (e.g. while a slider is dragged): say so.
     if (hoveredRow_ >= data_.rows() || hoveredColumn_ >= data_.columns())
         setHoveredCell(-1, -1);
@@ -85,8 +79,13 @@ void HeatmapView::setHeatmapStyle(const HeatmapStyle& style)
 {
     const bool sameFrame = sameLayout(data_, style_, data_, style);
     style_ = style;
-    if (sameFrame) {
-        cellImage_.clear(); // the colours may change
+    changed(sameFrame);
+}
+
+void HeatmapView::changed(bool sameFrame)
+{
+    if (sameFrame) { // e.g. a switch of the formula: new cells or colours in the same frame
+        cellImage_.clear();
         update();
     } else {
         invalidateLayout();

@@ -58,6 +58,8 @@ private:
     [[nodiscard]] HeatmapStyle paintedStyle() const;
     void setHoveredCell(int row, int column);
     void invalidateLayout();
+    // New data or style: only the cells again when the frame stays (sameLayout), else all.
+    void changed(bool sameFrame);
 
     HeatmapData data_;
     HeatmapStyle style_;
