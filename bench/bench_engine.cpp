@@ -144,6 +144,30 @@ void BM_Render(benchmark::State& state)
     state.SetBytesProcessed(state.iterations() * std::int64_t(H) * T * T * 9);
 }
 
+// The same weights shrunk to a tile's cell area by level of detail (each pixel the
+// largest weight of its block of cells), as the window draws a head with more cells than
+// pixels: 512 tokens on the 456 px a 544 px tile leaves them, 2048 on 456.
+void BM_RenderLevelOfDetail(benchmark::State& state)
+{
+    const int T = int(state.range(0)), H = int(state.range(1)), pixels = int(state.range(2));
+    attn::AttentionEngine engine;
+    const attn::Result result =
+        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    std::vector<attn::ui::HeatmapData> heads(static_cast<std::size_t>(H));
+    for (int h = 0; h < H; ++h) {
+        heads[std::size_t(h)].weights =
+            attn::ui::SharedWeights(result.weights, result.weights->at(0, h));
+        heads[std::size_t(h)].masked = attn::ui::SharedMask(result.mask, (*result.mask)[0]);
+    }
+    attn::ui::HeatmapStyle style;
+    std::vector<QImage> images(heads.size());
+    for (auto _ : state)
+        for (std::size_t h = 0; h < heads.size(); ++h)
+            images[h] =
+                attn::ui::cellImage(heads[h], style, QSize(pixels, pixels), std::move(images[h]));
+    state.SetItemsProcessed(state.iterations() * std::int64_t(H) * pixels * pixels);
+}
+
 // The multiply limit: Eigen's float product (over OpenBLAS when built so), N × N × N,
 // its rows split over every core as the engine splits its products.
 void BM_Sgemm(benchmark::State& state)
@@ -190,6 +214,10 @@ BENCHMARK(BM_Switch)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Render)->Args({512, 12})->Args({2048, 16})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RenderLevelOfDetail)
+    ->Args({512, 12, 456})
+    ->Args({2048, 16, 456})
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Sgemm)->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Memcpy)
     ->Arg(512 * 512 * 12 * 9)

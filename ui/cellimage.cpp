@@ -32,9 +32,11 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     const float toBin = span > 0 ? float(Colormap::size / span) : 0.0f;
     const float vmin = float(style.vmin);
     const int middle = span > 0 ? 0 : Colormap::size / 2;
-    auto valueColor = [&](float weight) {
+    // By value, so that the pixel loops keep them in registers (a store to a line of QRgb
+    // could alias `middle`, which a capture by reference would read again every pixel).
+    auto valueColor = [table = lut.data(), vmin, toBin, middle](float weight) {
         const float bin = (weight - vmin) * toBin;
-        return lut[std::size_t(std::clamp(int(bin) + middle, 0, Colormap::size - 1))];
+        return table[std::size_t(std::clamp(int(bin) + middle, 0, Colormap::size - 1))];
     };
     const bool hasMask = data.masked.size() != 0;
     // The image's lines in bands, one band per item of parallelFor: a large head fills
@@ -74,88 +76,72 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     std::vector<int> firstColumn(std::size_t(width) + 1);
     for (int x = 0; x <= width; ++x)
         firstColumn[std::size_t(x)] = int(qint64(x) * columns / width);
-    constexpr float kNone = -std::numeric_limits<float>::infinity();
-    const float kInvalid = std::numeric_limits<float>::quiet_NaN();
-    auto pixelOf = [&](float max, bool invalid) {
+    // Below every weight a softmax gives (0 to 1), and finite: a block with no unmasked cell.
+    constexpr float kNone = std::numeric_limits<float>::lowest();
+    auto pixelOf = [valueColor](float max, bool invalid) {
         return invalid ? heatmapInvalidFill : max == kNone ? heatmapMaskedFill : valueColor(max);
     };
 
-    // 3a. Under twice as many cells as pixels each way (512 tokens on 456 pixels), a block
-    // is at most 2 × 2 cells: its first and last row and column, read without a loop whose
-    // length changes from pixel to pixel (those branches cost more than the cells).
-    if (rows < 2 * height && columns < 2 * width) {
-        const float* const weights = data.weights.data();
-        const bool* const masks = data.masked.data();
-        // A cell as its block sees it: −inf when masked, else its weight; plus w − w, which
-        // is 0 for a finite w and NaN otherwise, so that NaN marks a cell that is not finite.
-        auto blocks = [&](auto masked, int firstLine, int endLine) {
-            auto shown = [&](qsizetype k) {
-                const float w = weights[k];
-                return ((masked && masks[k]) ? kNone : w) + (w - w);
+    // 3a. The block's rows first: each line folds its rows of cells column by column into
+    // `folded`, in straight passes over memory that vectorise. A masked cell counts as
+    // kNone; w − w is 0 for a finite w and NaN otherwise, and a NaN stays NaN through every
+    // later fold (x − x is NaN only for NaN, kNone being finite), so NaN marks a column
+    // with a cell that is not finite. No branch, so that the compiler vectorises them.
+    const float* const weights = data.weights.data();
+    const auto* const masks =
+        hasMask ? reinterpret_cast<const unsigned char*>(data.masked.data()) : nullptr;
+    auto foldRows = [&](int i0, int i1, float* __restrict f) {
+        for (int i = i0; i < i1; ++i) {
+            const float* __restrict w = weights + qsizetype(i) * columns;
+            const unsigned char* __restrict m = masks ? masks + qsizetype(i) * columns : nullptr;
+            auto fold = [&](int j, float shown) {
+                shown += w[j] - w[j];
+                const float fj = f[j];
+                f[j] = (shown > fj ? shown : fj) + ((shown - shown) + (fj - fj));
             };
-            for (int y = firstLine; y < endLine; ++y) {
-                const qsizetype top = qsizetype(qint64(y) * rows / height) * columns;
-                const qsizetype bottom = qsizetype(qint64(y + 1) * rows / height - 1) * columns;
-                QRgb* line = lineOf(y);
-                for (int x = 0; x < width; ++x) {
-                    const int left = firstColumn[std::size_t(x)];
-                    const int right = firstColumn[std::size_t(x) + 1] - 1;
-                    const float a = shown(top + left), b = shown(top + right);
-                    const float c = shown(bottom + left), d = shown(bottom + right);
-                    const bool invalid = (a != a) | (b != b) | (c != c) | (d != d);
-                    line[x] = pixelOf(std::max(std::max(a, b), std::max(c, d)), invalid);
-                }
-            }
-        };
-        inBands([&](int firstLine, int endLine) {
-            if (hasMask)
-                blocks(std::true_type(), firstLine, endLine);
+            if (i == i0 && m)
+                for (int j = 0; j < columns; ++j)
+                    f[j] = (m[j] ? kNone : w[j]) + (w[j] - w[j]);
+            else if (i == i0)
+                for (int j = 0; j < columns; ++j)
+                    f[j] = w[j] + (w[j] - w[j]);
+            else if (m)
+                for (int j = 0; j < columns; ++j)
+                    fold(j, m[j] ? kNone : w[j]);
             else
-                blocks(std::false_type(), firstLine, endLine);
-        });
-        return image;
-    }
-
-    // 3b. Larger blocks: their rows are folded first, column by column in one straight
-    // pass per row (each cell read once, in memory order); then each pixel folds its run
-    // of columns. A column's fold is NaN when any of its cells is not finite, −inf when
-    // all are masked.
+                for (int j = 0; j < columns; ++j)
+                    fold(j, w[j]);
+        }
+    };
+    // 3b. Then each pixel folds its run of columns: under twice as many columns as pixels
+    // (512 tokens on 456 pixels) a run is one or two columns, its first and last, read
+    // without a loop whose length changes from pixel to pixel.
+    const bool pairs = columns < 2 * width;
     inBands([&](int firstLine, int endLine) {
         std::vector<float> folded(static_cast<std::size_t>(columns));
+        const float* f = folded.data();
+        const int* const first = firstColumn.data();
+        const auto pixel = pixelOf; // this thread's copy, held in registers
+
         for (int y = firstLine; y < endLine; ++y) {
-            const int i0 = int(qint64(y) * rows / height), i1 = int(qint64(y + 1) * rows / height);
-            std::fill(folded.begin(), folded.end(), kNone);
-            for (int i = i0; i < i1; ++i) {
-                const float* weights = data.weights.data() + qsizetype(i) * columns;
-                const bool* masked =
-                    hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
-                // Branch-free, so that it vectorises: w − w is 0 only for a finite w, and a
-                // NaN fold is the only value unequal to itself.
-                float* f = folded.data();
-                auto fold = [&](int j, float shown) {
-                    const float w = weights[j], fj = f[j];
-                    const bool invalid = (w - w != 0.0f) | (fj != fj);
-                    const float larger = shown > fj ? shown : fj;
-                    f[j] = invalid ? kInvalid : larger;
-                };
-                if (masked)
-                    for (int j = 0; j < columns; ++j)
-                        fold(j, masked[j] ? kNone : weights[j]);
-                else
-                    for (int j = 0; j < columns; ++j)
-                        fold(j, weights[j]);
-            }
+            foldRows(int(qint64(y) * rows / height), int(qint64(y + 1) * rows / height),
+                     folded.data());
             QRgb* line = lineOf(y);
+            if (pairs) {
+                for (int x = 0; x < width; ++x) {
+                    const float a = f[first[x]], b = f[first[x + 1] - 1];
+                    line[x] = pixel(a > b ? a : b, (a != a) | (b != b));
+                }
+                continue;
+            }
             for (int x = 0; x < width; ++x) {
                 float max = kNone;
                 bool invalid = false;
-                for (int j = firstColumn[std::size_t(x)]; j < firstColumn[std::size_t(x) + 1];
-                     ++j) {
-                    const float f = folded[std::size_t(j)];
-                    invalid = invalid || std::isnan(f);
-                    max = std::max(max, f);
+                for (int j = first[x]; j < first[x + 1]; ++j) {
+                    invalid = invalid || f[j] != f[j];
+                    max = std::max(max, f[j]);
                 }
-                line[x] = pixelOf(max, invalid);
+                line[x] = pixel(max, invalid);
             }
         }
     });
