@@ -1,5 +1,5 @@
 // Benchmarks of AttnScope. Names carry their shape: BM_Forward/T/C/H (and BM_ForwardCold),
-// BM_Switch/T/C/H, BM_Render/T/H, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py
+// BM_Switch/T/C/H, BM_Render/T/H, BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py
 // turns one run into the table of ratios in the README.
 #include "engine.h"
 #include "heatmapgrid.h"

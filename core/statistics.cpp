@@ -180,41 +180,74 @@ MarginSums marginSums(const Matrix& weights)
             {columns.data(), columns.data() + columns.size()}};
 }
 
+namespace {
+
+// The largest finite value of the n floats from w, 0 when none is above 0.
+float finiteMax(const float* w, Eigen::Index n)
+{
+    // v + (v − v) is v for a finite v and NaN otherwise, and max(a, NaN) keeps a (Eigen's
+    // max propagates NaN as std::max does, from its first argument only). Two running
+    // vectors of four, in registers.
+    using Four = Eigen::Array4f;
+    auto finite = [](const Four& v) -> Four { return v + (v - v); };
+    Four a = Four::Zero(), b = Four::Zero();
+    const Eigen::Index whole = n - n % 8;
+    for (Eigen::Index k = 0; k < whole; k += 8) {
+        a = a.max(finite(Eigen::Map<const Four>(w + k)));
+        b = b.max(finite(Eigen::Map<const Four>(w + k + 4)));
+    }
+    float max = a.max(b).maxCoeff();
+    for (Eigen::Index k = whole; k < n; ++k)
+        if (w[k] - w[k] == 0.0f)
+            max = std::max(max, w[k]);
+    return max;
+}
+
+} // namespace
+
 Matrix meanOverHeads(const HeadStack& stack, int b)
+{
+    return overviewOfHeads(stack, b).mean;
+}
+
+HeadsOverview overviewOfHeads(const HeadStack& stack, int b)
 {
     // (H, T_q, T_k) → (T_q, T_k), in bands of rows on every core; each cell is summed over
     // the heads in order, then divided, whatever the bands.
+    const int H = stack.heads();
     const Matrix& first = stack.at(b, 0);
-    Matrix mean(first.rows(), first.cols());
-    const auto rows = first.rows();
+    HeadsOverview overview;
+    overview.mean.resize(first.rows(), first.cols());
+    const auto rows = first.rows(), columns = first.cols();
     const int bands = first.size() < (1 << 16) ? 1 : int(std::min<Eigen::Index>(rows, 16));
+    std::vector<float> bandMaxima(std::size_t(bands) * std::size_t(H));
     parallelFor(bands, [&](int band) {
         const auto row = rows * band / bands, end = rows * (band + 1) / bands;
-        auto part = mean.middleRows(row, end - row);
-        part = first.middleRows(row, end - row);
-        for (int h = 1; h < stack.heads(); ++h)
-            part += stack.at(b, h).middleRows(row, end - row);
-        part /= static_cast<float>(stack.heads());
+        auto part = overview.mean.middleRows(row, end - row);
+        for (int h = 0; h < H; ++h) {
+            const auto cells = stack.at(b, h).middleRows(row, end - row);
+            if (h == 0)
+                part = cells;
+            else
+                part += cells;
+            // A band of a row-major matrix is contiguous, and now in cache.
+            bandMaxima[std::size_t(band) * std::size_t(H) + std::size_t(h)] =
+                finiteMax(cells.data(), (end - row) * columns);
+        }
+        part /= static_cast<float>(H);
     });
-    return mean;
+    overview.maxima.assign(std::size_t(H), 0.0f);
+    for (int band = 0; band < bands; ++band)
+        for (int h = 0; h < H; ++h)
+            overview.maxima[std::size_t(h)] =
+                std::max(overview.maxima[std::size_t(h)],
+                         bandMaxima[std::size_t(band) * std::size_t(H) + std::size_t(h)]);
+    return overview;
 }
 
 float finiteMax(const Matrix& m)
 {
-    // Eight running maxima, so that the loop keeps the core's pipelines full; w − w is 0
-    // only for a finite w.
-    std::array<float, 8> lanes{};
-    const float* w = m.data();
-    const Eigen::Index n = m.size(), whole = n - n % 8;
-    for (Eigen::Index k = 0; k < whole; k += 8)
-        for (std::size_t l = 0; l < 8; ++l) {
-            const float v = w[k + Eigen::Index(l)];
-            lanes[l] = (v - v == 0.0f && v > lanes[l]) ? v : lanes[l];
-        }
-    for (Eigen::Index k = whole; k < n; ++k)
-        if (w[k] - w[k] == 0.0f)
-            lanes[0] = std::max(lanes[0], w[k]);
-    return *std::max_element(lanes.begin(), lanes.end());
+    return finiteMax(m.data(), m.size());
 }
 
 std::vector<float> finiteMaxima(const HeadStack& stack, int b)

@@ -116,6 +116,15 @@ struct MarginSums {
 // every core.
 [[nodiscard]] std::vector<float> finiteMaxima(const HeadStack& stack, int b);
 
+// What a grid of every head needs at once: the mean over the heads (as meanOverHeads)
+// and each head's finite maximum (as finiteMaxima), in one pass over the heads, each band
+// of rows read once from memory and its maximum taken while it is still in cache.
+struct HeadsOverview {
+    Matrix mean;               // (T_q, T_k)
+    std::vector<float> maxima; // (H)
+};
+[[nodiscard]] HeadsOverview overviewOfHeads(const HeadStack& stack, int b);
+
 // Fills the whole-tensor figures of `stats` from its heads (their moments included).
 void summarize(Statistics& stats);
 

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -860,7 +861,19 @@ void TestStatistics::meanOverHeadsInBands()
             QVERIFY2(x == y || (std::isnan(x) && std::isnan(y)), qPrintable(QString::number(k)));
         }
         QCOMPARE(std::isnan(mean(T / 2, 7)), b == 1);
+        // The grid's one pass: the same mean, and each head's finite maximum over every
+        // band, a peak in the last band and an infinity passed over.
+        const HeadsOverview overview = overviewOfHeads(stack, b);
+        QVERIFY(overview.mean.size() == mean.size());
+        QCOMPARE(std::memcmp(overview.mean.data(), mean.data(), sizeof(float) * mean.size()), 0);
+        QCOMPARE(overview.maxima, attn::finiteMaxima(stack, b));
     }
+    stack.at(0, 2)(T - 1, T - 1) = 7.5f;
+    stack.at(0, 4)(0, 0) = std::numeric_limits<float>::infinity();
+    const HeadsOverview overview = overviewOfHeads(stack, 0);
+    QCOMPARE(overview.maxima[2], 7.5f);
+    QVERIFY(overview.maxima[4] < 1.0f);
+    QCOMPARE(overview.maxima, attn::finiteMaxima(stack, 0));
 }
 
 // The colour scale's top: the largest finite weight of each head; NaN and ±inf are passed

@@ -41,11 +41,12 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
     return headHeatmap(result, b, h, heatmapLabels(result, b));
 }
 
-HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels& labels)
+HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels& labels,
+                        Matrix mean)
 {
     HeatmapData data;
     if (h < 0) {
-        data.weights = meanOverHeads(*result.weights, b);
+        data.weights = mean.size() != 0 ? std::move(mean) : meanOverHeads(*result.weights, b);
         data.title = HeatmapGrid::tr("Mean of the heads", "heatmap title");
     } else {
         data.weights = SharedWeights(result.weights, result.weights->at(b, h));
@@ -144,7 +145,8 @@ void HeatmapGrid::rebuild()
     }
     if (result_.hasWeights()) {
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
-        const std::vector<float> maxima = finiteMaxima(*result_.weights, b); // one pass
+        // The heads' maxima for the colour scale and their mean, in one pass.
+        HeadsOverview overview = overviewOfHeads(*result_.weights, b);
         // The labels of the last rebuild while the tokens stay (a switch of the formula),
         // shared by every head: the views then see the same lists and keep their layouts.
         if (labelTokens_ != result_.tokens || labelKeyTokens_ != result_.keyTokens ||
@@ -160,8 +162,10 @@ void HeatmapGrid::rebuild()
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
-            std::tie(style.vmin, style.vmax) = weightRange(maxima, h, view_.sharedScale);
-            views_[std::size_t(k)]->setData(headHeatmap(result_, b, h, labels_));
+            std::tie(style.vmin, style.vmax) = weightRange(overview.maxima, h, view_.sharedScale);
+            views_[std::size_t(k)]->setData(
+                h < 0 ? headHeatmap(result_, b, h, labels_, std::move(overview.mean))
+                      : headHeatmap(result_, b, h, labels_));
             views_[std::size_t(k)]->setHeatmapStyle(style);
             views_[std::size_t(k)]->setToolTip(QString());
         }
