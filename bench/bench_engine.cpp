@@ -1,6 +1,6 @@
 // Benchmarks of AttnScope. Names carry their shape: BM_Forward/T/C/H (and BM_ForwardCold),
-// BM_Switch/T/C/H, BM_Render/T/H, BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py
-// turns one run into the table of ratios in the README.
+// BM_Switch/T/C/H (and BM_SwitchInView), BM_Render/T/H, BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N,
+// BM_Memcpy/bytes. bench/compare_torch.py turns one run into the table of ratios in the README.
 #include "engine.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
@@ -123,6 +123,36 @@ void BM_Switch(benchmark::State& state)
     state.counters["tile_px"] = grid->view(0)->width();
 }
 
+// The same switch as the window shows it: the grid sits in a scroll area whose viewport
+// is 1100 × 560 px, so only the tiles in view are painted (the first row of two and the
+// top of the next at T = 512); the others make their images when scrolled to.
+void BM_SwitchInView(benchmark::State& state)
+{
+    const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
+    attn::Request r = request(T, C, H);
+    attn::AttentionEngine engine;
+    QWidget viewport;
+    viewport.resize(1100, 560);
+    auto* grid = new attn::ui::HeatmapGrid(&viewport);
+    const attn::ui::ViewOptions view;
+    grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
+    grid->resize(viewport.width(), grid->heightForWidth(viewport.width()));
+    QImage canvas(viewport.size(), QImage::Format_RGB32);
+    const QRegion inView(QRect(QPoint(0, 0), viewport.size()));
+    for (auto _ : state) {
+        r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
+                                                                   : attn::ScaleMode::SqrtDk;
+        grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
+        QPainter painter(&canvas);
+        grid->render(&painter, QPoint(), inView);
+    }
+    int shown = 0;
+    for (int k = 0; k < grid->count(); ++k)
+        shown += grid->view(k)->geometry().intersects(inView.boundingRect()) ? 1 : 0;
+    state.counters["tiles_in_view"] = shown;
+    state.counters["tiles"] = grid->count();
+}
+
 // Weights of every head to colormapped images, one pixel per cell.
 void BM_Render(benchmark::State& state)
 {
@@ -209,6 +239,11 @@ BENCHMARK(BM_Forward)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ForwardCold)->Args({512, 768, 12})->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Switch)
+    ->Args({128, 256, 4})
+    ->Args({512, 768, 12})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SwitchInView)
     ->Args({128, 256, 4})
     ->Args({512, 768, 12})
     ->UseRealTime()

@@ -1,5 +1,9 @@
 #include "fastexp.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define ATTN_HAVE_AVX2_EXP 1
@@ -62,6 +66,64 @@ __attribute__((target("avx2,fma"))) Eigen::Index clampedShiftedExpAvx2(const flo
     return j;
 }
 
+// clampedShiftedExpAvx2 with its sum, smallest argument and NaN check in the same pass.
+__attribute__((target("avx2,fma"))) Eigen::Index
+clampedShiftedExpSumAvx2(const float* l, float shift, Eigen::Index n, float* p, float& sum,
+                         float& lowest, bool& nan)
+{
+    const Eigen::Index whole = n - n % 8;
+    const __m256 vshift = _mm256_set1_ps(shift);
+    __m256 total = _mm256_setzero_ps();
+    __m256 smallest = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+    __m256 unordered = _mm256_setzero_ps();
+    // Blocks of 64 values: exp through clampedShiftedExpAvx2 (the one polynomial, so
+    // both give the same bits), then the block's figures while it is in L1.
+    for (Eigen::Index j = 0; j < whole; j += 64) {
+        const Eigen::Index count = std::min<Eigen::Index>(64, whole - j);
+        clampedShiftedExpAvx2(l + j, shift, count, p + j);
+        for (Eigen::Index k = j; k < j + count; k += 8) {
+            const __m256 x = _mm256_sub_ps(_mm256_loadu_ps(l + k), vshift);
+            smallest = _mm256_min_ps(smallest, x);
+            unordered = _mm256_or_ps(unordered, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+            total = _mm256_add_ps(total, _mm256_loadu_ps(p + k));
+        }
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, total);
+    sum = ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) +
+          ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
+    _mm256_store_ps(lanes, smallest);
+    lowest = *std::min_element(lanes, lanes + 8);
+    nan = _mm256_movemask_ps(unordered) != 0;
+    return whole;
+}
+
+__attribute__((target("avx2"))) Eigen::Index
+scaleRowAvx2(const float* s, Eigen::Index n, float scale, float tau, float* l, float& max)
+{
+    const __m256 vscale = _mm256_set1_ps(scale), vtau = _mm256_set1_ps(tau);
+    __m256 largest = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
+    Eigen::Index j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 x = _mm256_div_ps(_mm256_mul_ps(_mm256_loadu_ps(s + j), vscale), vtau);
+        _mm256_storeu_ps(l + j, x);
+        largest = _mm256_max_ps(x, largest); // a NaN x keeps `largest`
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, largest);
+    max = *std::max_element(lanes, lanes + 8);
+    return j;
+}
+
+__attribute__((target("avx2"))) Eigen::Index divideRowAvx2(float* p, Eigen::Index n, float divisor)
+{
+    const __m256 d = _mm256_set1_ps(divisor);
+    Eigen::Index j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(p + j, _mm256_div_ps(_mm256_loadu_ps(p + j), d));
+    return j;
+}
+
 bool hasAvx2()
 {
     static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -79,6 +141,53 @@ void clampedShiftedExp(const float* l, float shift, Eigen::Index n, float* p)
         done = clampedShiftedExpAvx2(l, shift, n, p);
 #endif
     clampedShiftedExpEigen(l + done, shift, n - done, p + done);
+}
+
+float clampedShiftedExpSum(const float* l, float shift, Eigen::Index n, float* p, float& lowest)
+{
+    Eigen::Index done = 0;
+    float sum = 0;
+    bool nan = false;
+    lowest = std::numeric_limits<float>::infinity();
+#ifdef ATTN_HAVE_AVX2_EXP
+    if (hasAvx2())
+        done = clampedShiftedExpSumAvx2(l, shift, n, p, sum, lowest, nan);
+#endif
+    if (done < n) {
+        const ConstRowArray shifted(l + done, n - done);
+        clampedShiftedExpEigen(l + done, shift, n - done, p + done);
+        sum += ConstRowArray(p + done, n - done).sum();
+        const float rest = shifted.minCoeff() - shift;
+        lowest = std::min(lowest, rest);
+        nan = nan || std::isnan(shifted.sum());
+    }
+    if (nan)
+        lowest = std::numeric_limits<float>::quiet_NaN();
+    return sum;
+}
+
+float scaleRow(const float* s, Eigen::Index n, float scale, float tau, float* l)
+{
+    Eigen::Index done = 0;
+    float max = -std::numeric_limits<float>::infinity();
+#ifdef ATTN_HAVE_AVX2_EXP
+    if (hasAvx2())
+        done = scaleRowAvx2(s, n, scale, tau, l, max);
+#endif
+    RowArray(l + done, n - done) = (ConstRowArray(s + done, n - done) * scale) / tau;
+    for (Eigen::Index j = done; j < n; ++j)
+        max = l[j] > max ? l[j] : max;
+    return max;
+}
+
+void divideRow(float* p, Eigen::Index n, float divisor)
+{
+    Eigen::Index done = 0;
+#ifdef ATTN_HAVE_AVX2_EXP
+    if (hasAvx2())
+        done = divideRowAvx2(p, n, divisor);
+#endif
+    RowArray(p + done, n - done) /= divisor;
 }
 
 } // namespace attn

@@ -1,4 +1,6 @@
-// exp over a row of logits, on the widest vectors this CPU has.
+// The passes over a row of logits a softmax makes (scale, exp, sum, divide), on the widest
+// vectors this CPU has: AVX2 and FMA when present, chosen at run time, so the build stays
+// portable; else Eigen's SSE2 code.
 #pragma once
 
 #include <Eigen/Core>
@@ -11,5 +13,20 @@ namespace attn {
 // results may differ from the SSE2 ones in the last bit. NaN in gives an unspecified
 // value out: the caller patches NaN itself.
 void clampedShiftedExp(const float* l, float shift, Eigen::Index n, float* p);
+
+// The same in the one pass a softmax row needs: writes p as clampedShiftedExp does and
+// returns Σ p[j]; `lowest` gets the smallest l[j] − shift, or NaN when any is NaN (then,
+// or when it is below −87, the caller patches p and sums again). The sum's order is the
+// vectors' own, so it may differ from Eigen's sum in the last bits.
+[[nodiscard]] float clampedShiftedExpSum(const float* l, float shift, Eigen::Index n, float* p,
+                                         float& lowest);
+
+// l[j] = s[j]·scale/τ for j in [0, n) (a multiplication, then a division, as Eigen's
+// expression does them); returns the largest l[j], NaN left out (−inf when n is 0 or every
+// value is NaN).
+[[nodiscard]] float scaleRow(const float* s, Eigen::Index n, float scale, float tau, float* l);
+
+// p[j] /= divisor for j in [0, n): the softmax's division, exact as the scalar one.
+void divideRow(float* p, Eigen::Index n, float divisor);
 
 } // namespace attn

@@ -33,15 +33,22 @@ bool allTrue(const bool* mask, Eigen::Index count)
     return true;
 }
 
+// The largest of n logits, NaN left out (as scaleRow takes it); −inf when there is none.
+float rowMax(const float* l, Eigen::Index n)
+{
+    float max = -std::numeric_limits<float>::infinity();
+    for (Eigen::Index j = 0; j < n; ++j)
+        max = l[j] > max ? l[j] : max;
+    return max;
+}
+
 // One row of T_k logits: l = s·scale/τ, then the fill where the row's mask is set.
 // Returns where the row's tail of filled keys starts (n when it has none); the scores of
-// that tail are not read.
+// that tail are not read. `max` gets the largest logit, NaN left out.
 Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
-                             const LogitRule& rule, float* l)
+                             const LogitRule& rule, float* l, float& max)
 {
-    auto scaled = [&](Eigen::Index count) {
-        RowArray(l, count) = (ConstRowArray(s, count) * rule.scale) / rule.tau;
-    };
+    auto scaled = [&](Eigen::Index count) { max = scaleRow(s, count, rule.scale, rule.tau, l); };
     if (!rule.fill) {
         scaled(n);
         return n;
@@ -57,46 +64,52 @@ Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
     if (allTrue(first, n - start)) {
         scaled(start);
         std::fill(l + start, l + n, *rule.fill);
+        max = std::max(max, *rule.fill);
         return start;
     }
     scaled(n);
     for (Eigen::Index j = start; j < n; ++j)
         if (masked[j])
             l[j] = *rule.fill;
+    max = rowMax(l, n);
     return n;
 }
 
-// One row of T_k weights: p = exp(l − max(l)) / Σ exp(l − max(l)). The keys from
-// `filledFrom` on, when given, all hold `fill`.
-void softmaxRow(const float* l, Eigen::Index n, float* p, Eigen::Index filledFrom = 0,
+// One row of T_k weights: p = exp(l − max(l)) / Σ exp(l − max(l)), given max(l) with NaN
+// left out. The keys from `filledFrom` on, when given, all hold `fill`.
+void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Index filledFrom = 0,
                 std::optional<float> fill = std::nullopt)
 {
     // 1. The maximum is subtracted only for numerical stability; a row that is all -inf
-    // has max -inf, and -inf − (-inf) = NaN, as in torch.
-    const ConstRowArray logits(l, n);
-    const float max = logits.maxCoeff();
+    // has max -inf, and -inf − (-inf) = NaN, as in torch. A NaN anywhere makes the whole
+    // row NaN below, whatever the maximum.
     RowArray weights(p, n);
     // 2. A tail of keys whose weight is exactly 0 (a causal mask's future, filled with
     // -inf) needs no exp; NaN ends the tail (the comparison is false).
     Eigen::Index live = fill && *fill - max < -87.5f ? filledFrom : n;
     while (live > 0 && l[live - 1] - max < -87.5f)
         --live;
-    weights.tail(n - live).setZero();
     // 3. A vectorised exp, kept to arguments whose exp is a normal float: below that it
-    // would make subnormal numbers, which cost a hundred cycles each.
-    clampedShiftedExp(l, max, live, p);
+    // would make subnormal numbers, which cost a hundred cycles each. Its sum, and the
+    // smallest argument, come from the same pass.
+    float lowest = 0;
+    float sum = clampedShiftedExpSum(l, max, live, p, lowest);
     // 4. The few arguments below −87: where exp underflows, torch returns 0, so below the
     // smallest normal float's logarithm (rounded to −87.5) so do we; between the two the
-    // exact exp. NaN stays NaN, whatever max(NaN, −87) gave. Two vectorised reductions tell when no
-    // value needs it (a NaN anywhere makes the sum NaN), sparing the loop in the common case.
-    const ConstRowArray head(l, live);
-    if (live > 0 && (std::isnan(head.sum()) || !(head.minCoeff() - max >= -87.0f)))
+    // exact exp. NaN stays NaN, whatever max(NaN, −87) gave. The pass above tells when no
+    // value needs it (lowest is NaN when any argument is), sparing the loop in the common
+    // case.
+    if (live > 0 && !(lowest >= -87.0f)) {
         for (Eigen::Index j = 0; j < live; ++j)
             if (const float shifted = l[j] - max; !(shifted >= -87.0f))
                 p[j] = std::isnan(shifted) ? shifted : shifted < -87.5f ? 0.0f : std::exp(shifted);
+        sum = weights.head(live).sum();
+    }
     // 5. Normalise: a division, as torch does, not a multiplication by the reciprocal;
-    // the whole row, so that a NaN sum makes every weight NaN, as in torch.
-    weights /= weights.head(live).sum();
+    // the whole row, so that a NaN sum makes every weight NaN, as in torch (the tail's
+    // zeros divided once).
+    divideRow(p, live, sum);
+    weights.tail(n - live).setConstant(0.0f / sum);
 }
 
 } // namespace
@@ -118,8 +131,10 @@ void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, const LogitRule&
     // scores, mask (T_q, T_k) → logits (T_q, T_k).
     logits.resize(scores.rows(), scores.cols());
     const Eigen::Index n = scores.cols();
+    float max = 0;
     for (Eigen::Index i = 0; i < scores.rows(); ++i)
-        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, logits.row(i).data());
+        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, logits.row(i).data(),
+                        max);
 }
 
 void softmaxOverKeys(const Matrix& logits, Matrix& weights)
@@ -127,7 +142,8 @@ void softmaxOverKeys(const Matrix& logits, Matrix& weights)
     // logits (T_q, T_k) → weights (T_q, T_k).
     weights.resize(logits.rows(), logits.cols());
     for (Eigen::Index i = 0; i < logits.rows(); ++i)
-        softmaxRow(logits.row(i).data(), logits.cols(), weights.row(i).data());
+        softmaxRow(logits.row(i).data(), logits.cols(), rowMax(logits.row(i).data(), logits.cols()),
+                   weights.row(i).data());
 }
 
 void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
@@ -145,9 +161,10 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
     const Eigen::Index n = scores.cols();
     std::vector<float> row(static_cast<std::size_t>(n));
     for (Eigen::Index i = firstRow; i < firstRow + rows; ++i) {
+        float max = 0;
         const Eigen::Index filledFrom =
-            scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data());
-        softmaxRow(row.data(), n, weights.row(i).data(), filledFrom, rule.fill);
+            scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data(), max);
+        softmaxRow(row.data(), n, max, weights.row(i).data(), filledFrom, rule.fill);
     }
 }
 

@@ -121,6 +121,19 @@ void TestSoftmax::fusedPassEqualsTheFormula_data()
     special(4, T - 1) = kNaN; // NaN at the end of a row whose tail is masked
     QTest::newRow("NaN and infinities") << special << causal << 1.0f << std::optional(-kInf);
     QTest::newRow("NaN, no mask") << special << none << 1.0f << std::optional<float>();
+    // Rows longer than the vector passes' blocks of 64, with a remainder of 3 (203 keys).
+    const int longT = 203;
+    MaskMatrix longCausal = MaskMatrix::Constant(longT, longT, false);
+    for (int i = 0; i < longT; ++i)
+        longCausal.row(i).tail(longT - i - 1).setConstant(true);
+    Matrix longRandom = Matrix::Random(longT, longT) * 6.0f;
+    QTest::newRow("long rows, causal")
+        << longRandom << longCausal << 0.125f << std::optional(-kInf);
+    longRandom(150, 130) = kNaN;    // in the third block of 64
+    longRandom(160, 200) = -500.0f; // below exp's range, in the last whole vector
+    QTest::newRow("long rows, NaN and underflow")
+        << longRandom << MaskMatrix(MaskMatrix::Constant(longT, longT, false)) << 1.0f
+        << std::optional<float>();
 }
 
 void TestSoftmax::fusedPassEqualsTheFormula()
