@@ -329,9 +329,10 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // 4. Split heads: (B, T, C) → (B, H, T, d_k).
     if (first <= stageIndex(Stage::Split)) {
         auto split = splits_.take();
-        splitHeads(next.projection->q, H, config.headSplit, split->q);
-        splitHeads(next.projection->k, H, config.headSplit, split->k);
-        splitHeads(next.projection->v, H, config.headSplit, split->v);
+        splitHeads({{&next.projection->q, &split->q},
+                    {&next.projection->k, &split->k},
+                    {&next.projection->v, &split->v}},
+                   H, config.headSplit);
         next.split = std::move(split);
         ran(Stage::Split);
 

@@ -45,24 +45,32 @@ void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> 
     });
 }
 
-// (B, T, C) → (B, H, T, d_k), into `heads`.
-void splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode, HeadStack& heads)
+// (B, T, C) → (B, H, T, d_k) for each job.
+void splitHeads(std::initializer_list<SplitJob> jobs, int H, HeadSplit mode)
 {
-    const int B = static_cast<int>(t.size());
-    const Eigen::Index T = t.empty() ? 0 : t[0].rows();
-    const Eigen::Index C = t.empty() ? 0 : t[0].cols();
-    const Eigen::Index dK = C / H;
-    heads.reshape(B, H, T, dK);
-    parallelFor(B * H, [&](int item) {
-        const int b = item / H, h = item % H;
-        const Matrix& tb = t[static_cast<std::size_t>(b)];
+    if (jobs.size() == 0)
+        return;
+    const SplitJob* const all = jobs.begin();
+    const int B = static_cast<int>(all[0].t->size());
+    for (const SplitJob& job : jobs) {
+        const std::vector<Matrix>& t = *job.t;
+        const Eigen::Index T = t.empty() ? 0 : t[0].rows();
+        const Eigen::Index C = t.empty() ? 0 : t[0].cols();
+        job.heads->reshape(static_cast<int>(t.size()), H, T, C / H);
+    }
+    const int perJob = B * H;
+    parallelFor(static_cast<int>(jobs.size()) * perJob, [&](int item) {
+        const SplitJob& job = all[item / perJob];
+        const int b = item % perJob / H, h = item % H;
+        const Matrix& tb = (*job.t)[static_cast<std::size_t>(b)];
+        const Eigen::Index T = tb.rows(), dK = tb.cols() / H;
         if (mode == HeadSplit::Transpose) {
             // t.view(B, T, H, d_k).transpose(1, 2): head h owns columns [h·d_k, (h+1)·d_k).
-            heads.at(b, h) = tb.middleCols(h * dK, dK);
+            job.heads->at(b, h) = tb.middleCols(h * dK, dK);
         } else {
             // t.view(B, H, T, d_k): head h is the h-th run of T·d_k values in memory,
             // which mixes tokens and features — the classic bug.
-            heads.at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
+            job.heads->at(b, h) = Eigen::Map<const Matrix>(tb.data() + h * T * dK, T, dK);
         }
     });
 }

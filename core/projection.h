@@ -21,7 +21,14 @@ struct LinearJob {
 // existing matrices where their sizes fit.
 void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> jobs);
 
-// (B, T, C) → (B, H, T, d_k), into `heads`.
-void splitHeads(const std::vector<Matrix>& t, int H, HeadSplit mode, HeadStack& heads);
+// One tensor to split into heads and where its heads go.
+struct SplitJob {
+    const std::vector<Matrix>* t;
+    HeadStack* heads;
+};
+
+// (B, T, C) → (B, H, T, d_k) for each job, into its `heads`: Q, K and V in one parallel
+// loop (at T = 128 a loop's wake-up costs as much as its copies).
+void splitHeads(std::initializer_list<SplitJob> jobs, int H, HeadSplit mode);
 
 } // namespace attn
