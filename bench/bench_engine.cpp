@@ -2,13 +2,18 @@
 // BM_Switch/T/C/H (and BM_SwitchInView), BM_Render/T/H, BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N,
 // BM_Memcpy/bytes. bench/compare_torch.py turns one run into the table of ratios in the README.
 #include "engine.h"
+#include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
 #include "parallel.h"
+#include "statistics.h"
 
 #include <QApplication>
 #include <QImage>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
 
 #include <benchmark/benchmark.h>
 
@@ -198,6 +203,102 @@ void BM_RenderLevelOfDetail(benchmark::State& state)
     state.SetItemsProcessed(state.iterations() * std::int64_t(H) * pixels * pixels);
 }
 
+// The window at T = 2048, H = 16 (C = 1024), what a person does with it: each iteration
+// one step and the repaint it causes, so each must stay well inside a 16 ms frame.
+// Hovering: the pointer moves to another cell of the first head's tile (its row and
+// column outlined, the status text made with the cell's weight, logit and score), and
+// the tile is painted again.
+void BM_Hover(benchmark::State& state)
+{
+    const int T = int(state.range(0)), H = int(state.range(1));
+    attn::AttentionEngine engine;
+    QWidget viewport;
+    viewport.resize(1100, 560);
+    auto* grid = new attn::ui::HeatmapGrid(&viewport);
+    grid->setResult(engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize),
+                    attn::ui::ViewOptions());
+    grid->resize(viewport.width(), grid->heightForWidth(viewport.width()));
+    QString status;
+    QObject::connect(grid, &attn::ui::HeatmapGrid::hovered,
+                     [&status](const QString& text) { status = text; });
+    attn::ui::HeatmapView* tile = grid->view(0);
+    QImage canvas(tile->size(), QImage::Format_RGB32);
+    QPainter painter(&canvas);
+    tile->render(&painter); // the cell image, made once
+    const QPointF centre(tile->width() / 2.0, tile->height() / 2.0);
+    int step = 0;
+    for (auto _ : state) {
+        const QPointF at = centre + QPointF(step % 7, step % 5) * 9.0;
+        ++step;
+        QMouseEvent move(QEvent::MouseMove, at, tile->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(tile, &move);
+        tile->render(&painter);
+    }
+    if (status.isEmpty())
+        state.SkipWithError("no hover text");
+    state.counters["cell_images"] = tile->cellImageRenders(); // made once, not per hover
+}
+
+// Zooming in the large view of one head: one step of Ctrl + wheel (×1.25 a cell), from the
+// whole head on 400 px (level of detail) to 8 px a cell (full detail, 16 k px wide, of
+// which the dialog shows a part) and back, and the dialog painted.
+void BM_Zoom(benchmark::State& state)
+{
+    const int T = int(state.range(0)), H = int(state.range(1));
+    attn::AttentionEngine engine;
+    const attn::Result result =
+        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    attn::ui::HeadDialog dialog;
+    attn::ui::HeatmapStyle style;
+    style.vmax = attn::finiteMax(result.weights->at(0, 0));
+    dialog.setHeatmap(attn::ui::headHeatmap(result, 0, 0), style);
+    dialog.resize(820, 760);
+    QImage canvas(dialog.size(), QImage::Format_RGB32);
+    QPainter painter(&canvas);
+    const double smallest = 400.0 / T, largest = 8.0;
+    dialog.setCellSize(smallest);
+    dialog.render(&painter);
+    bool in = true;
+    for (auto _ : state) {
+        in ? dialog.zoomIn() : dialog.zoomOut();
+        if (dialog.cellSize() >= largest)
+            in = false;
+        else if (dialog.cellSize() <= smallest)
+            in = true;
+        dialog.render(&painter);
+    }
+    state.counters["view_px"] = dialog.findChild<QScrollArea*>()->viewport()->width();
+}
+
+// Scrolling the large view at 8 px a cell: the view moves by a wheel step (120 px) and the
+// dialog is painted.
+void BM_Scroll(benchmark::State& state)
+{
+    const int T = int(state.range(0)), H = int(state.range(1));
+    attn::AttentionEngine engine;
+    const attn::Result result =
+        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    attn::ui::HeadDialog dialog;
+    dialog.setHeatmap(attn::ui::headHeatmap(result, 0, 0), attn::ui::HeatmapStyle());
+    dialog.resize(820, 760);
+    dialog.setCellSize(8);
+    auto* scroll = dialog.findChild<QScrollArea*>();
+    QImage canvas(dialog.size(), QImage::Format_RGB32);
+    QPainter painter(&canvas);
+    dialog.render(&painter);
+    QScrollBar* bar = scroll->verticalScrollBar();
+    int direction = 1;
+    for (auto _ : state) {
+        if (bar->value() + 120 > bar->maximum())
+            direction = -1;
+        else if (bar->value() - 120 < 0)
+            direction = 1;
+        bar->setValue(bar->value() + direction * 120);
+        dialog.render(&painter);
+    }
+}
+
 // The multiply limit: Eigen's float product (over OpenBLAS when built so), N × N × N,
 // its rows split over every core as the engine splits its products.
 void BM_Sgemm(benchmark::State& state)
@@ -253,6 +354,9 @@ BENCHMARK(BM_RenderLevelOfDetail)
     ->Args({512, 12, 456})
     ->Args({2048, 16, 456})
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Hover)->Args({2048, 16})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Zoom)->Args({2048, 16})->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Scroll)->Args({2048, 16})->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Sgemm)->Arg(1024)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Memcpy)
     ->Arg(512 * 512 * 12 * 9)

@@ -2,6 +2,7 @@
 // hover text.
 #include "colormap.h"
 #include "engine.h"
+#include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
 #include "heatmapsums.h"
@@ -9,7 +10,10 @@
 
 #include <QBuffer>
 #include <QImage>
+#include <QLabel>
 #include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSvgGenerator>
 #include <QTest>
@@ -156,6 +160,7 @@ private slots:
     void initTestCase();
     void levelOfDetailKeepsPeaks_data();
     void levelOfDetailKeepsPeaks();
+    void headDialogOpensWholeAndZoomsToDetail();
     void levelOfDetailIsTheBlockMaximum_data();
     void levelOfDetailIsTheBlockMaximum();
     void viewsShareTheResultsMatrices();
@@ -1087,6 +1092,67 @@ void TestHeatmap::levelOfDetailKeepsPeaks()
     QCOMPARE(pixelOf(cells - 1, 0), heatmapInvalidFill);
     QCOMPARE(pixelOf(0, cells - 1), heatmapMaskedFill);
     QCOMPARE(pixelOf(cells / 8, cells / 8), viridis.color(0.01));
+}
+
+// A head of 2048 tokens opens whole in its dialog, drawn by level of detail with its one
+// peak visible; zooming in reaches full detail, where the peak is a cell of its own
+// pixels; another head of the same shape keeps the zoom, a smaller one opens whole.
+void TestHeatmap::headDialogOpensWholeAndZoomsToDetail()
+{
+    constexpr int T = 2048;
+    HeatmapData data;
+    data.weights = attn::Matrix::Constant(T, T, 0.001f);
+    const int peak = 1234;
+    data.weights.edit()(peak, peak) = 1.0f;
+    for (int t = 0; t < T; ++t)
+        data.queryLabels << QStringLiteral("w%1").arg(t);
+    data.keyLabels = data.queryLabels;
+    data.title = QStringLiteral("Head 0");
+    HeatmapStyle style; // viridis over [0, 1]
+    const QRgb peakColour = Colormap(ColormapName::Viridis).color(1.0);
+
+    HeadDialog dialog;
+    dialog.setHeatmap(data, style);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto* scroll = dialog.findChild<QScrollArea*>();
+    QVERIFY(dialog.cellSize() < 1.0);
+    QVERIFY2(dialog.view()->width() <= scroll->viewport()->width() &&
+                 dialog.view()->height() <= scroll->viewport()->height(),
+             "the whole head fits");
+    QVERIFY(dialog.findChild<QLabel*>()->text().contains(QStringLiteral("0.")));
+    const QImage whole = dialog.view()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    int peakPixels = 0;
+    for (int y = 0; y < whole.height(); ++y)
+        for (int x = 0; x < whole.width(); ++x)
+            peakPixels += whole.pixel(x, y) == peakColour ? 1 : 0;
+    QVERIFY2(peakPixels >= 1 && peakPixels <= 4, qPrintable(QString::number(peakPixels)));
+
+    while (dialog.cellSize() < 8)
+        dialog.zoomIn();
+    QVERIFY(dialog.view()->width() > scroll->viewport()->width());
+    const HeatmapLayout layout = HeatmapLayout::forCellSize(data, style, dialog.cellSize());
+    const QRectF cell = layout.cellRect(peak, peak);
+    scroll->ensureVisible(int(cell.center().x()), int(cell.center().y()));
+    const QImage detail = dialog.view()
+                              ->grab(cell.toAlignedRect().adjusted(-2, -2, 2, 2))
+                              .toImage()
+                              .convertToFormat(QImage::Format_RGB32);
+    int detailPixels = 0;
+    for (int y = 0; y < detail.height(); ++y)
+        for (int x = 0; x < detail.width(); ++x)
+            detailPixels += detail.pixel(x, y) == peakColour ? 1 : 0;
+    const double side = dialog.cellSize() * detail.devicePixelRatio();
+    QVERIFY2(detailPixels >= (side - 2) * (side - 2), qPrintable(QString::number(detailPixels)));
+
+    const double zoomed = dialog.cellSize();
+    data.title = QStringLiteral("Head 1");
+    dialog.setHeatmap(data, style);
+    QCOMPARE(dialog.cellSize(), zoomed);
+    HeatmapData small;
+    small.weights = attn::Matrix::Constant(6, 6, 1.0f / 6);
+    dialog.setHeatmap(small, style);
+    QCOMPARE(dialog.cellSize(), 32.0);
 }
 
 void TestHeatmap::levelOfDetailIsTheBlockMaximum_data()

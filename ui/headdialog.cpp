@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
@@ -15,8 +16,13 @@
 namespace attn::ui {
 namespace {
 
-constexpr double kMinCell = 2;
+// From a tenth of a pixel, where 2048 tokens take 205 px by level of detail (each pixel
+// the largest weight of its block), to cells that hold their values.
+constexpr double kMinCell = 0.1;
 constexpr double kMaxCell = 120;
+// The cell size a new heatmap opens at, at most: a few tokens fill the window at this
+// size, and more are fitted to it.
+constexpr double kOpeningCell = 32;
 
 // The zoom slider is logarithmic in the cell size: position 0..100.
 int sliderPosition(double cell)
@@ -71,10 +77,17 @@ HeadDialog::HeadDialog(QWidget* parent)
 
 void HeadDialog::setHeatmap(const HeatmapData& data, const HeatmapStyle& style)
 {
+    // Another head of the same shape keeps the zoom; a new shape opens whole in the
+    // window (2048 tokens at 32 px a cell would show a corner of 65 k px).
+    const bool newShape =
+        data.rows() != view_->data().rows() || data.columns() != view_->data().columns();
     view_->setData(data);
     view_->setHeatmapStyle(style);
     setWindowTitle(data.title);
-    setCellSize(cellSize_);
+    if (newShape)
+        setCellSize(std::min(kOpeningCell, fittingCellSize()));
+    else
+        setCellSize(cellSize_);
 }
 
 void HeadDialog::setCellSize(double pixels)
@@ -84,15 +97,22 @@ void HeadDialog::setCellSize(double pixels)
     view_->resize(size.toSize());
     const QSignalBlocker block(zoom_);
     zoom_->setValue(sliderPosition(cellSize_));
-    zoomLabel_->setText(tr("Zoom: %1 px per cell").arg(cellSize_, 0, 'f', 0));
+    zoomLabel_->setText(zoomText());
 }
 
 void HeadDialog::fitToWindow()
 {
+    setCellSize(fittingCellSize());
+}
+
+double HeadDialog::fittingCellSize()
+{
+    // Before the dialog is first shown its layout has not placed the scroll area yet.
+    layout()->activate();
     const int tokens = std::max({1, view_->data().rows(), view_->data().columns()});
     const QSize room = scroll_->viewport()->size();
     // Leave about a third of the room for labels, title and colorbar.
-    setCellSize(0.66 * std::min(room.width(), room.height()) / tokens);
+    return 0.66 * std::min(room.width(), room.height()) / tokens;
 }
 
 bool HeadDialog::eventFilter(QObject* watched, QEvent* event)
@@ -115,9 +135,16 @@ void HeadDialog::changeEvent(QEvent* event)
     QDialog::changeEvent(event);
 }
 
+QString HeadDialog::zoomText() const
+{
+    // Two figures below a pixel (0.23), one below ten (2.4), whole pixels above.
+    const int decimals = cellSize_ < 1 ? 2 : cellSize_ < 10 ? 1 : 0;
+    return tr("Zoom: %1 px per cell").arg(locale().toString(cellSize_, 'f', decimals));
+}
+
 void HeadDialog::retranslateUi()
 {
-    zoomLabel_->setText(tr("Zoom: %1 px per cell").arg(cellSize_, 0, 'f', 0));
+    zoomLabel_->setText(zoomText());
     zoom_->setToolTip(tr("Cell size; Ctrl + mouse wheel over the heatmap zooms too"));
     findChild<QPushButton*>("fit")->setText(tr("Fit to window"));
     hover_->setText(tr("Hover a cell to read its weight, logit and score."));

@@ -36,6 +36,9 @@ protected:
 
 private:
     void retranslateUi();
+    // The cell size at which the whole heatmap fits the scroll area's room.
+    [[nodiscard]] double fittingCellSize();
+    [[nodiscard]] QString zoomText() const;
 
     HeatmapView* view_;
     QScrollArea* scroll_;
