@@ -1120,16 +1120,45 @@ void TestHeatmap::headDialogOpensWholeAndZoomsToDetail()
     QVERIFY2(dialog.view()->width() <= scroll->viewport()->width() &&
                  dialog.view()->height() <= scroll->viewport()->height(),
              "the whole head fits");
+    QVERIFY2(dialog.view()->width() >= 0.85 * scroll->viewport()->width() ||
+                 dialog.view()->height() >= 0.85 * scroll->viewport()->height(),
+             qPrintable(QStringLiteral("and fills the window: %1x%2 in %3x%4 at %5")
+                            .arg(dialog.view()->width())
+                            .arg(dialog.view()->height())
+                            .arg(scroll->viewport()->width())
+                            .arg(scroll->viewport()->height())
+                            .arg(dialog.cellSize())));
     QVERIFY(dialog.findChild<QLabel*>()->text().contains(QStringLiteral("0.")));
     const QImage whole = dialog.view()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const HeatmapLayout fit = HeatmapLayout::forCellSize(data, style, dialog.cellSize());
+    const QRectF cells = fit.cellRect(0, 0).united(fit.cellRect(T - 1, T - 1));
+    const double ratio = whole.devicePixelRatio();
     int peakPixels = 0;
-    for (int y = 0; y < whole.height(); ++y)
-        for (int x = 0; x < whole.width(); ++x)
-            peakPixels += whole.pixel(x, y) == peakColour ? 1 : 0;
+    QPoint found;
+    for (int y = int(cells.top() * ratio); y < int(cells.bottom() * ratio); ++y)
+        for (int x = int(cells.left() * ratio); x < int(cells.right() * ratio); ++x)
+            if (whole.pixel(x, y) == peakColour) {
+                ++peakPixels;
+                found = QPoint(x, y);
+            }
     QVERIFY2(peakPixels >= 1 && peakPixels <= 4, qPrintable(QString::number(peakPixels)));
+    const QPointF expected = fit.cellRect(peak, peak).center() * ratio;
+    QVERIFY2((QPointF(found) - expected).manhattanLength() <= 3 * ratio,
+             qPrintable(QStringLiteral("peak drawn at %1, %2").arg(found.x()).arg(found.y())));
+
+    // Fitted, it follows the dialog's size; zoomed, it keeps its cells.
+    const double fitted = dialog.cellSize();
+    dialog.resize(dialog.width() / 2, dialog.height() / 2);
+    QTRY_VERIFY(dialog.cellSize() < fitted * 0.8);
+    QVERIFY(dialog.view()->width() <= scroll->viewport()->width());
+    dialog.resize(dialog.width() * 2, dialog.height() * 2);
+    QTRY_COMPARE(dialog.cellSize(), fitted);
 
     while (dialog.cellSize() < 8)
         dialog.zoomIn();
+    const double zoomedIn = dialog.cellSize();
+    dialog.resize(dialog.width() - 100, dialog.height() - 100);
+    QCOMPARE(dialog.cellSize(), zoomedIn);
     QVERIFY(dialog.view()->width() > scroll->viewport()->width());
     const HeatmapLayout layout = HeatmapLayout::forCellSize(data, style, dialog.cellSize());
     const QRectF cell = layout.cellRect(peak, peak);

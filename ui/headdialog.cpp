@@ -84,13 +84,26 @@ void HeadDialog::setHeatmap(const HeatmapData& data, const HeatmapStyle& style)
     view_->setData(data);
     view_->setHeatmapStyle(style);
     setWindowTitle(data.title);
-    if (newShape)
-        setCellSize(std::min(kOpeningCell, fittingCellSize()));
-    else
-        setCellSize(cellSize_);
+    if (newShape) {
+        fitCap_ = kOpeningCell;
+        applyFit();
+    } else {
+        applyCellSize(cellSize_);
+    }
 }
 
 void HeadDialog::setCellSize(double pixels)
+{
+    fitCap_ = 0; // a zoom of one's own: kept as the window changes
+    applyCellSize(pixels);
+}
+
+void HeadDialog::applyFit()
+{
+    applyCellSize(std::min(fitCap_, fittingCellSize()));
+}
+
+void HeadDialog::applyCellSize(double pixels)
 {
     cellSize_ = std::clamp(pixels, kMinCell, kMaxCell);
     const QSizeF size = preferredSize(view_->data(), view_->heatmapStyle(), cellSize_);
@@ -102,21 +115,39 @@ void HeadDialog::setCellSize(double pixels)
 
 void HeadDialog::fitToWindow()
 {
-    setCellSize(fittingCellSize());
+    fitCap_ = kMaxCell;
+    applyFit();
 }
 
-double HeadDialog::fittingCellSize()
+double HeadDialog::fittingCellSize() const
 {
-    // Before the dialog is first shown its layout has not placed the scroll area yet.
-    layout()->activate();
-    const int tokens = std::max({1, view_->data().rows(), view_->data().columns()});
-    const QSize room = scroll_->viewport()->size();
-    // Leave about a third of the room for labels, title and colorbar.
-    return 0.66 * std::min(room.width(), room.height()) / tokens;
+    const HeatmapData& data = view_->data();
+    const QSizeF room = QSizeF(scroll_->viewport()->size()) - QSizeF(4, 4);
+    const int rows = std::max(1, data.rows()), columns = std::max(1, data.columns());
+    // The labels, title and colorbar take about the same room at any cell size: measure
+    // it at one size, give the cells the rest, and shrink while the layout (whose labels
+    // may take more at the new size) still does not fit.
+    auto cellFor = [&](double cell) {
+        const QSizeF around =
+            preferredSize(data, view_->heatmapStyle(), cell) - QSizeF(columns * cell, rows * cell);
+        return std::min((room.width() - around.width()) / columns,
+                        (room.height() - around.height()) / rows);
+    };
+    double cell = std::clamp(cellFor(kOpeningCell), kMinCell, kMaxCell);
+    for (int step = 0; step < 4; ++step) {
+        const QSizeF size = preferredSize(data, view_->heatmapStyle(), cell);
+        if (size.width() <= room.width() && size.height() <= room.height())
+            break;
+        cell = std::clamp(std::min(cellFor(cell), cell * 0.9), kMinCell, kMaxCell);
+    }
+    return cell;
 }
 
 bool HeadDialog::eventFilter(QObject* watched, QEvent* event)
 {
+    // A fitted heatmap follows the room it has: the first show, a resized dialog.
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize && fitCap_ > 0)
+        applyFit();
     // Ctrl + wheel zooms, as in image viewers; a plain wheel scrolls.
     if (watched == scroll_->viewport() && event->type() == QEvent::Wheel) {
         auto* wheel = static_cast<QWheelEvent*>(event);

@@ -20,7 +20,8 @@ public:
     void setHeatmap(const HeatmapData& data, const HeatmapStyle& style);
     [[nodiscard]] HeatmapView* view() const { return view_; }
 
-    // Cell size in pixels; zooming changes it.
+    // Cell size in pixels; zooming changes it. A heatmap of a new shape, or Fit to Window,
+    // fits the window and keeps fitting it as the dialog is resized, until one zooms.
     [[nodiscard]] double cellSize() const { return cellSize_; }
     void setCellSize(double pixels);
     void zoomIn() { setCellSize(cellSize_ * 1.25); }
@@ -37,7 +38,9 @@ protected:
 private:
     void retranslateUi();
     // The cell size at which the whole heatmap fits the scroll area's room.
-    [[nodiscard]] double fittingCellSize();
+    [[nodiscard]] double fittingCellSize() const;
+    void applyFit();
+    void applyCellSize(double pixels);
     [[nodiscard]] QString zoomText() const;
 
     HeatmapView* view_;
@@ -46,6 +49,7 @@ private:
     QLabel* zoomLabel_;
     QLabel* hover_;
     double cellSize_ = 32;
+    double fitCap_ = 0; // while fitted, the largest cell the fit may give; else 0
 };
 
 } // namespace attn::ui
