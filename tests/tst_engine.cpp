@@ -1,7 +1,14 @@
 // The staged pipeline: a change recomputes only from the first stage it touches.
 #include "engine.h"
+#include "parallel.h"
 
 #include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
 using attn::AttentionEngine;
 using attn::Request;
@@ -34,6 +41,7 @@ class TestEngine : public QObject {
     Q_OBJECT
 
 private slots:
+    void parallelLoopsRunEveryItemOnce();
     void changeRerunsFromItsStage_data();
     void changeRerunsFromItsStage();
     void unchangedRequestRunsNothing();
@@ -306,6 +314,56 @@ void TestEngine::refusesWhatWouldNotFit()
     }
     QCOMPARE(engine.result().weights.get(), good.weights.get());
     QCOMPARE(engine.runs(Stage::Embed), 1); // nothing was allocated for it
+}
+
+// The worker pool under the engine: every item runs once, whatever the count; a loop
+// inside a loop, loops from two threads at once, loops in quick succession (the workers
+// still watching) and after a pause (the workers asleep) all complete; an item's
+// exception reaches the caller after the other items stop.
+void TestEngine::parallelLoopsRunEveryItemOnce()
+{
+    auto countOnce = [](int count) {
+        std::vector<std::atomic<int>> hits(static_cast<std::size_t>(count));
+        attn::parallelFor(count, [&](int i) { ++hits[static_cast<std::size_t>(i)]; });
+        for (const auto& h : hits)
+            if (h != 1)
+                return false;
+        return true;
+    };
+    for (const int count : {0, 1, 2, 3, 17, 1000})
+        QVERIFY2(countOnce(count), qPrintable(QString::number(count)));
+    for (int round = 0; round < 2000; ++round) // back to back: the workers never sleep
+        QVERIFY(countOnce(2 + round % 5));
+    for (int round = 0; round < 20; ++round) { // each after the workers fell asleep
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        QVERIFY(countOnce(8));
+    }
+
+    std::atomic<int> inner{0};
+    attn::parallelFor(4, [&](int) { attn::parallelFor(5, [&](int) { ++inner; }); });
+    QCOMPARE(inner.load(), 20);
+
+    std::atomic<int> fromTwo{0};
+    auto many = [&] {
+        for (int round = 0; round < 300; ++round)
+            attn::parallelFor(6, [&](int) { ++fromTwo; });
+    };
+    std::thread other(many);
+    many();
+    other.join();
+    QCOMPARE(fromTwo.load(), 2 * 300 * 6);
+
+    bool thrown = false;
+    try {
+        attn::parallelFor(100, [](int i) {
+            if (i == 37)
+                throw std::runtime_error("item 37");
+        });
+    } catch (const std::runtime_error& e) {
+        thrown = QByteArray(e.what()) == "item 37";
+    }
+    QVERIFY(thrown);
+    QVERIFY(countOnce(50)); // and the pool serves on
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
