@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -126,7 +127,9 @@ __attribute__((target("avx2"))) Eigen::Index divideRowAvx2(float* p, Eigen::Inde
 
 bool hasAvx2()
 {
-    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    // ATTN_NO_AVX2=1 takes the SSE2 path a CPU without AVX2 takes (the tests run both).
+    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                            std::getenv("ATTN_NO_AVX2") == nullptr;
     return has;
 }
 #endif
@@ -188,6 +191,15 @@ void divideRow(float* p, Eigen::Index n, float divisor)
         done = divideRowAvx2(p, n, divisor);
 #endif
     RowArray(p + done, n - done) /= divisor;
+}
+
+bool rowPassesUseAvx2()
+{
+#ifdef ATTN_HAVE_AVX2_EXP
+    return hasAvx2();
+#else
+    return false;
+#endif
 }
 
 } // namespace attn

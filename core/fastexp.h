@@ -7,6 +7,10 @@
 
 namespace attn {
 
+// Whether the passes below run on AVX2 and FMA here: the CPU has them and ATTN_NO_AVX2
+// is not set in the environment (which makes them take the SSE2 path, as the tests do).
+[[nodiscard]] bool rowPassesUseAvx2();
+
 // p[j] = exp(max(l[j] − shift, −87)) for j in [0, n): the arguments of a softmax row, kept
 // where exp is a normal float. Eigen's Cephes polynomial; on a CPU with AVX2 and FMA
 // (chosen at run time, so the build stays portable) eight values at a time, whose

@@ -1,6 +1,7 @@
 // The fast element-wise path of stages 6–7 against the plain formula, the recycling of
 // stage outputs that no snapshot holds, and engines computing at the same time.
 #include "engine.h"
+#include "fastexp.h"
 #include "softmax.h"
 
 #include <QtTest>
@@ -64,6 +65,7 @@ class TestSoftmax : public QObject {
     Q_OBJECT
 
 private slots:
+    void rowPassesTakeTheAskedPath();
     void fusedPassEqualsTheFormula_data();
     void fusedPassEqualsTheFormula();
     void heldSnapshotsAreNeverWritten();
@@ -74,6 +76,14 @@ private slots:
     void concurrentEnginesAgree_data();
     void concurrentEnginesAgree();
 };
+
+// Run with ATTN_NO_AVX2=1 (tst_softmax_sse2), every test below checks the SSE2 path.
+void TestSoftmax::rowPassesTakeTheAskedPath()
+{
+    if (qEnvironmentVariableIsSet("ATTN_NO_AVX2"))
+        QVERIFY(!attn::rowPassesUseAvx2());
+    qInfo("row passes on %s", attn::rowPassesUseAvx2() ? "AVX2 + FMA" : "SSE2");
+}
 
 void TestSoftmax::fusedPassEqualsTheFormula_data()
 {
