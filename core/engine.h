@@ -86,6 +86,11 @@ struct Result {
     std::shared_ptr<const HeadStack> weights;            // (B, H, T, T) P
     std::shared_ptr<const Aggregation> aggregation;
     std::shared_ptr<const Statistics> stats;
+    // The mean over heads and each head's largest finite weight, one per sequence
+    // (overviewOfHeads), when whoever computed the result had time to make them: the
+    // window's worker does, so that its grid does not read every head on the GUI thread.
+    // The engine leaves it empty.
+    std::shared_ptr<const std::vector<HeadsOverview>> overviews;
 
     [[nodiscard]] const Config& config() const { return request.config; }
     [[nodiscard]] int batch() const { return tokens ? tokens->batch() : 0; }

@@ -56,6 +56,7 @@ private slots:
     void cleanup();
     void opensWithTheExampleComputed();
     void typingUpdatesChipsAndHeatmaps();
+    void theGridTakesTheWorkersOverview();
     void crossAttentionThroughTheWindow();
     void embeddingEditorChangesTheHeatmapsAtOnce();
     void refusalsSpeakTheInterfaceLanguage();
@@ -133,6 +134,37 @@ void TestMainWindow::typingUpdatesChipsAndHeatmaps()
     edit->insertPlainText(QStringLiteral("\n它很好"));
     QTRY_COMPARE(w->lastResult().batch(), 2);
     QCOMPARE(w->lastResult().tokens->lengths, std::vector<int>({6, 2}));
+}
+
+// The heads' mean and maxima come with the result from the compute thread, one per
+// sequence; the grid's mean tile shows that very matrix (not one made again on the GUI
+// thread), its colour scale the heads' maxima, also for the second sequence.
+void TestMainWindow::theGridTakesTheWorkersOverview()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    auto* edit = child<QPlainTextEdit>(w, "sentenceEdit");
+    edit->selectAll();
+    edit->insertPlainText(QStringLiteral("the cat sat on the mat\nit was tired"));
+    QTRY_COMPARE(w->lastResult().batch(), 2);
+    const attn::Result r = w->lastResult();
+    QVERIFY(r.overviews);
+    QCOMPARE(int(r.overviews->size()), 2);
+    for (int b = 0; b < 2; ++b) {
+        const attn::HeadsOverview expected = attn::overviewOfHeads(*r.weights, b);
+        QVERIFY((*r.overviews)[std::size_t(b)].mean == expected.mean);
+        QCOMPARE((*r.overviews)[std::size_t(b)].maxima, expected.maxima);
+    }
+    HeatmapGrid* grid = w->heatmapGrid();
+    const int meanTile = grid->count() - 1;
+    QVERIFY(grid->view(meanTile)->data().weights.sharesWith((*r.overviews)[0].mean));
+    ViewOptions view = w->viewOptions();
+    view.sequence = 1;
+    w->setViewOptions(view);
+    QVERIFY(grid->view(meanTile)->data().weights.sharesWith((*r.overviews)[1].mean));
+    const std::vector<float>& maxima = (*r.overviews)[1].maxima;
+    QCOMPARE(grid->view(0)->heatmapStyle().vmax,
+             double(*std::max_element(maxima.begin(), maxima.end())));
 }
 
 void TestMainWindow::crossAttentionThroughTheWindow()

@@ -42,11 +42,14 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
 }
 
 HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels& labels,
-                        Matrix mean)
+                        SharedWeights mean)
 {
     HeatmapData data;
     if (h < 0) {
-        data.weights = mean.size() != 0 ? std::move(mean) : meanOverHeads(*result.weights, b);
+        if (mean.size() != 0)
+            data.weights = std::move(mean);
+        else
+            data.weights = meanOverHeads(*result.weights, b);
         data.title = HeatmapGrid::tr("Mean of the heads", "heatmap title");
     } else {
         data.weights = SharedWeights(result.weights, result.weights->at(b, h));
@@ -101,8 +104,10 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
     if (sequenceChanged)
         rebuild();
     else if (result_.hasWeights()) {
-        const std::vector<float> maxima =
-            finiteMaxima(*result_.weights, std::clamp(view_.sequence, 0, result_.batch() - 1));
+        const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
+        const std::vector<float> maxima = result_.overviews && b < int(result_.overviews->size())
+                                              ? (*result_.overviews)[std::size_t(b)].maxima
+                                              : finiteMaxima(*result_.weights, b);
         for (int k = 0; k < count(); ++k) {
             const int h = k < result_.heads() ? k : -1;
             HeatmapStyle style = views_[std::size_t(k)]->heatmapStyle();
@@ -145,8 +150,14 @@ void HeatmapGrid::rebuild()
     }
     if (result_.hasWeights()) {
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
-        // The heads' maxima for the colour scale and their mean, in one pass.
-        HeadsOverview overview = overviewOfHeads(*result_.weights, b);
+        // The heads' maxima for the colour scale and their mean: the worker's when it made
+        // them, else one pass here.
+        std::shared_ptr<const HeadsOverview> overview;
+        if (result_.overviews && b < int(result_.overviews->size()))
+            overview = std::shared_ptr<const HeadsOverview>(result_.overviews,
+                                                            &(*result_.overviews)[std::size_t(b)]);
+        else
+            overview = std::make_shared<const HeadsOverview>(overviewOfHeads(*result_.weights, b));
         // The labels of the last rebuild while the tokens stay (a switch of the formula),
         // shared by every head: the views then see the same lists and keep their layouts.
         if (labelTokens_ != result_.tokens || labelKeyTokens_ != result_.keyTokens ||
@@ -162,9 +173,9 @@ void HeatmapGrid::rebuild()
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
-            std::tie(style.vmin, style.vmax) = weightRange(overview.maxima, h, view_.sharedScale);
+            std::tie(style.vmin, style.vmax) = weightRange(overview->maxima, h, view_.sharedScale);
             views_[std::size_t(k)]->setData(
-                h < 0 ? headHeatmap(result_, b, h, labels_, std::move(overview.mean))
+                h < 0 ? headHeatmap(result_, b, h, labels_, SharedWeights(overview, overview->mean))
                       : headHeatmap(result_, b, h, labels_));
             views_[std::size_t(k)]->setHeatmapStyle(style);
             views_[std::size_t(k)]->setToolTip(QString());

@@ -25,7 +25,7 @@ struct HeatmapLabels {
 // The same with labels made before (shared by every head of a sequence) and, for h = -1,
 // the mean over heads when the caller has it already (overviewOfHeads).
 [[nodiscard]] HeatmapData headHeatmap(const Result& result, int b, int h,
-                                      const HeatmapLabels& labels, Matrix mean = {});
+                                      const HeatmapLabels& labels, SharedWeights mean = {});
 
 // The colour range [0, max] of the weights of sequence b: over all heads, or of head h.
 [[nodiscard]] std::pair<double, double> weightRange(const Result& result, int b, int h,
