@@ -157,12 +157,13 @@ float clampedShiftedExpSum(const float* l, float shift, Eigen::Index n, float* p
         done = clampedShiftedExpSumAvx2(l, shift, n, p, sum, lowest, nan);
 #endif
     if (done < n) {
-        const ConstRowArray shifted(l + done, n - done);
+        // The rest (a row's last values, or all on SSE2). A NaN sum of the logits also
+        // flags +inf next to −inf, which only sends the row through the careful loop.
+        const ConstRowArray logits(l + done, n - done);
         clampedShiftedExpEigen(l + done, shift, n - done, p + done);
         sum += ConstRowArray(p + done, n - done).sum();
-        const float rest = shifted.minCoeff() - shift;
-        lowest = std::min(lowest, rest);
-        nan = nan || std::isnan(shifted.sum());
+        lowest = std::min(lowest, logits.minCoeff() - shift);
+        nan = nan || std::isnan(logits.sum());
     }
     if (nan)
         lowest = std::numeric_limits<float>::quiet_NaN();
