@@ -98,14 +98,15 @@ void BM_ForwardCold(benchmark::State& state)
     state.counters["FLOP"] = forwardFlops(T, C);
 }
 
-// A switch of the formula (the scaling) until every head's heatmap is drawn again, as
-// the window does it: stages 6–7, then the grid of heatmaps takes the result (each head's
+// A switch of the formula (the scaling) until the heatmaps are drawn again, as the
+// window does it: stages 6–7, then the grid of heatmaps takes the result (each head's
 // labels and views of the result's matrices, the colour scale, the mean over heads) and
-// paints every tile (cells through level of detail, token labels, titles, colorbars), the
-// ones scrolled out of sight too. The grid sits in a viewport of the size the window's
-// heatmap area has (1100 × 560 px: tiles of 544 px, 2 a row, at T = 512); the statistics
-// follow later, as in the window.
-void BM_Switch(benchmark::State& state)
+// paints its tiles (cells through level of detail, token labels, titles, colorbars). The
+// grid sits in a viewport of the size the window's heatmap area has (1100 × 560 px:
+// tiles of 544 px, 2 a row, at T = 512); the statistics follow later, as in the window.
+// `inView` paints only what that viewport shows, as the window's scroll area does;
+// otherwise every tile, the ones scrolled out of sight too.
+void switchAndPaint(benchmark::State& state, bool inView)
 {
     const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
     attn::Request r = request(T, C, H);
@@ -116,46 +117,45 @@ void BM_Switch(benchmark::State& state)
     const attn::ui::ViewOptions view;
     grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
     grid->resize(viewport.width(), grid->heightForWidth(viewport.width()));
-    QImage canvas(grid->size(), QImage::Format_RGB32);
+    const QRect painted(QPoint(0, 0), inView ? viewport.size() : grid->size());
+    QImage canvas(painted.size(), QImage::Format_RGB32);
     for (auto _ : state) {
         r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
                                                                    : attn::ScaleMode::SqrtDk;
         grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
         QPainter painter(&canvas);
-        grid->render(&painter);
-    }
-    state.counters["tiles"] = grid->count();
-    state.counters["tile_px"] = grid->view(0)->width();
-}
-
-// The same switch as the window shows it: the grid sits in a scroll area whose viewport
-// is 1100 × 560 px, so only the tiles in view are painted (the first row of two and the
-// top of the next at T = 512); the others make their images when scrolled to.
-void BM_SwitchInView(benchmark::State& state)
-{
-    const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
-    attn::Request r = request(T, C, H);
-    attn::AttentionEngine engine;
-    QWidget viewport;
-    viewport.resize(1100, 560);
-    auto* grid = new attn::ui::HeatmapGrid(&viewport);
-    const attn::ui::ViewOptions view;
-    grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
-    grid->resize(viewport.width(), grid->heightForWidth(viewport.width()));
-    QImage canvas(viewport.size(), QImage::Format_RGB32);
-    const QRegion inView(QRect(QPoint(0, 0), viewport.size()));
-    for (auto _ : state) {
-        r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
-                                                                   : attn::ScaleMode::SqrtDk;
-        grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
-        QPainter painter(&canvas);
-        grid->render(&painter, QPoint(), inView);
+        grid->render(&painter, QPoint(), QRegion(painted));
     }
     int shown = 0;
     for (int k = 0; k < grid->count(); ++k)
-        shown += grid->view(k)->geometry().intersects(inView.boundingRect()) ? 1 : 0;
-    state.counters["tiles_in_view"] = shown;
+        shown += grid->view(k)->geometry().intersects(painted) ? 1 : 0;
     state.counters["tiles"] = grid->count();
+    state.counters["tiles_painted"] = shown;
+    state.counters["tile_px"] = grid->view(0)->width();
+}
+
+void BM_Switch(benchmark::State& state)
+{
+    switchAndPaint(state, false);
+}
+
+// The first row of two tiles and the top of the next at T = 512; the others make their
+// images when scrolled to.
+void BM_SwitchInView(benchmark::State& state)
+{
+    switchAndPaint(state, true);
+}
+
+// Head h of sequence 0 as the grid shows it, one view of the result's P and mask each.
+std::vector<attn::ui::HeatmapData> headViews(const attn::Result& result)
+{
+    std::vector<attn::ui::HeatmapData> heads(static_cast<std::size_t>(result.heads()));
+    for (int h = 0; h < result.heads(); ++h) {
+        heads[std::size_t(h)].weights =
+            attn::ui::SharedWeights(result.weights, result.weights->at(0, h));
+        heads[std::size_t(h)].masked = attn::ui::SharedMask(result.mask, (*result.mask)[0]);
+    }
+    return heads;
 }
 
 // Weights of every head to colormapped images, one pixel per cell.
@@ -165,12 +165,7 @@ void BM_Render(benchmark::State& state)
     attn::AttentionEngine engine;
     const attn::Result result =
         engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
-    std::vector<attn::ui::HeatmapData> heads(static_cast<std::size_t>(H));
-    for (int h = 0; h < H; ++h) {
-        heads[std::size_t(h)].weights =
-            attn::ui::SharedWeights(result.weights, result.weights->at(0, h));
-        heads[std::size_t(h)].masked = attn::ui::SharedMask(result.mask, (*result.mask)[0]);
-    }
+    const std::vector<attn::ui::HeatmapData> heads = headViews(result);
     attn::ui::HeatmapStyle style;
     for (auto _ : state)
         for (const auto& data : heads)
@@ -188,12 +183,7 @@ void BM_RenderLevelOfDetail(benchmark::State& state)
     attn::AttentionEngine engine;
     const attn::Result result =
         engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
-    std::vector<attn::ui::HeatmapData> heads(static_cast<std::size_t>(H));
-    for (int h = 0; h < H; ++h) {
-        heads[std::size_t(h)].weights =
-            attn::ui::SharedWeights(result.weights, result.weights->at(0, h));
-        heads[std::size_t(h)].masked = attn::ui::SharedMask(result.mask, (*result.mask)[0]);
-    }
+    const std::vector<attn::ui::HeatmapData> heads = headViews(result);
     attn::ui::HeatmapStyle style;
     std::vector<QImage> images(heads.size());
     for (auto _ : state)
