@@ -105,9 +105,8 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
         rebuild();
     else if (result_.hasWeights()) {
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
-        const std::vector<float> maxima = result_.overviews && b < int(result_.overviews->size())
-                                              ? (*result_.overviews)[std::size_t(b)].maxima
-                                              : finiteMaxima(*result_.weights, b);
+        const std::shared_ptr<const HeadsOverview> made = madeOverview(b);
+        const std::vector<float> maxima = made ? made->maxima : finiteMaxima(*result_.weights, b);
         for (int k = 0; k < count(); ++k) {
             const int h = k < result_.heads() ? k : -1;
             HeatmapStyle style = views_[std::size_t(k)]->heatmapStyle();
@@ -128,6 +127,13 @@ void HeatmapGrid::clear()
 {
     result_ = Result{};
     rebuild();
+}
+
+std::shared_ptr<const HeadsOverview> HeatmapGrid::madeOverview(int b) const
+{
+    if (!result_.overviews || b >= int(result_.overviews->size()))
+        return nullptr;
+    return {result_.overviews, &(*result_.overviews)[std::size_t(b)]};
 }
 
 void HeatmapGrid::rebuild()
@@ -152,11 +158,8 @@ void HeatmapGrid::rebuild()
         const int b = std::clamp(view_.sequence, 0, result_.batch() - 1);
         // The heads' maxima for the colour scale and their mean: the worker's when it made
         // them, else one pass here.
-        std::shared_ptr<const HeadsOverview> overview;
-        if (result_.overviews && b < int(result_.overviews->size()))
-            overview = std::shared_ptr<const HeadsOverview>(result_.overviews,
-                                                            &(*result_.overviews)[std::size_t(b)]);
-        else
+        std::shared_ptr<const HeadsOverview> overview = madeOverview(b);
+        if (!overview)
             overview = std::make_shared<const HeadsOverview>(overviewOfHeads(*result_.weights, b));
         // The labels of the last rebuild while the tokens stay (a switch of the formula),
         // shared by every head: the views then see the same lists and keep their layouts.

@@ -69,6 +69,9 @@ private:
     };
 
     void rebuild();
+    // Sequence b's mean over heads and maxima as the compute thread made them with the
+    // result (Result::overviews), or null when it did not.
+    [[nodiscard]] std::shared_ptr<const HeadsOverview> madeOverview(int b) const;
     void relayout();
     [[nodiscard]] Tiling tiling(QSize room) const;
     [[nodiscard]] QSize tileSize() const;
