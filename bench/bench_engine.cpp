@@ -59,6 +59,23 @@ double forwardSeconds(const attn::AttentionEngine& engine)
     return ms / 1000;
 }
 
+// Stages 1–7 of the reference program at T tokens, H heads of d_k = 64: what the
+// heatmaps show.
+attn::Result heatmapsOf(int T, int H)
+{
+    attn::AttentionEngine engine;
+    return engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+}
+
+// Head 0 in a head's dialog of its default size, over the head's own colour scale.
+void showFirstHead(attn::ui::HeadDialog& dialog, const attn::Result& result)
+{
+    attn::ui::HeatmapStyle style;
+    style.vmax = attn::finiteMax(result.weights->at(0, 0));
+    dialog.setHeatmap(attn::ui::headHeatmap(result, 0, 0), style);
+    dialog.resize(820, 760);
+}
+
 // What torch's forward does: the projections, QKᵀ, scale and mask, softmax, P·V and
 // W_o (stages 3–8). The text is made once; x and the layers are drawn outside the
 // timing (stage 2). One engine serves every iteration, as one serves the window: each
@@ -162,9 +179,7 @@ std::vector<attn::ui::HeatmapData> headViews(const attn::Result& result)
 void BM_Render(benchmark::State& state)
 {
     const int T = int(state.range(0)), H = int(state.range(1));
-    attn::AttentionEngine engine;
-    const attn::Result result =
-        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    const attn::Result result = heatmapsOf(T, H);
     const std::vector<attn::ui::HeatmapData> heads = headViews(result);
     attn::ui::HeatmapStyle style;
     for (auto _ : state)
@@ -180,9 +195,7 @@ void BM_Render(benchmark::State& state)
 void BM_RenderLevelOfDetail(benchmark::State& state)
 {
     const int T = int(state.range(0)), H = int(state.range(1)), pixels = int(state.range(2));
-    attn::AttentionEngine engine;
-    const attn::Result result =
-        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    const attn::Result result = heatmapsOf(T, H);
     const std::vector<attn::ui::HeatmapData> heads = headViews(result);
     attn::ui::HeatmapStyle style;
     std::vector<QImage> images(heads.size());
@@ -201,12 +214,10 @@ void BM_RenderLevelOfDetail(benchmark::State& state)
 void BM_Hover(benchmark::State& state)
 {
     const int T = int(state.range(0)), H = int(state.range(1));
-    attn::AttentionEngine engine;
     QWidget viewport;
     viewport.resize(1100, 560);
     auto* grid = new attn::ui::HeatmapGrid(&viewport);
-    grid->setResult(engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize),
-                    attn::ui::ViewOptions());
+    grid->setResult(heatmapsOf(T, H), attn::ui::ViewOptions());
     grid->resize(viewport.width(), grid->heightForWidth(viewport.width()));
     QString status;
     QObject::connect(grid, &attn::ui::HeatmapGrid::hovered,
@@ -236,14 +247,9 @@ void BM_Hover(benchmark::State& state)
 void BM_Zoom(benchmark::State& state)
 {
     const int T = int(state.range(0)), H = int(state.range(1));
-    attn::AttentionEngine engine;
-    const attn::Result result =
-        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    const attn::Result result = heatmapsOf(T, H);
     attn::ui::HeadDialog dialog;
-    attn::ui::HeatmapStyle style;
-    style.vmax = attn::finiteMax(result.weights->at(0, 0));
-    dialog.setHeatmap(attn::ui::headHeatmap(result, 0, 0), style);
-    dialog.resize(820, 760);
+    showFirstHead(dialog, result);
     QImage canvas(dialog.size(), QImage::Format_RGB32);
     QPainter painter(&canvas);
     const double smallest = 400.0 / T, largest = 8.0;
@@ -266,12 +272,9 @@ void BM_Zoom(benchmark::State& state)
 void BM_Scroll(benchmark::State& state)
 {
     const int T = int(state.range(0)), H = int(state.range(1));
-    attn::AttentionEngine engine;
-    const attn::Result result =
-        engine.compute(request(T, 64 * H, H), nullptr, attn::Stage::Normalize);
+    const attn::Result result = heatmapsOf(T, H);
     attn::ui::HeadDialog dialog;
-    dialog.setHeatmap(attn::ui::headHeatmap(result, 0, 0), attn::ui::HeatmapStyle());
-    dialog.resize(820, 760);
+    showFirstHead(dialog, result);
     dialog.setCellSize(8);
     auto* scroll = dialog.findChild<QScrollArea*>();
     QImage canvas(dialog.size(), QImage::Format_RGB32);
