@@ -175,10 +175,19 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
                     ? std::min(firstChangedStage(result_.request, request), completed_ + 1)
                     : stageIndex(Stage::Tokenize);
 
+    // Layers drawn by this compute's stage 2: the engine keeps them only when the compute
+    // finishes, so that one cancelled after stage 2 cannot hand the next compute layers of
+    // a seed its result does not have.
+    std::shared_ptr<const std::array<Linear, 4>> drawnLayers;
+    LayerKey drawnKey{};
     // Keeps the stages that are current, drops the ones the request made stale. A compute
     // that ran stages passes the last one (every stage up to it is then current; `first`
     // has moved past it by then); one that ran nothing passes -1.
     auto finish = [&](Result next, int runThrough) {
+        if (drawnLayers) {
+            layers_ = drawnLayers;
+            layerKey_ = drawnKey;
+        }
         const int completed = runThrough >= 0 ? runThrough : std::min(completed_, first - 1);
         clearAfter(next, completed);
         next.request = request;
@@ -227,6 +236,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         next.tokens = std::move(tokens);
         next.keyTokens = std::move(keyTokens);
     }
+    if (last <= stageIndex(Stage::Tokenize))
+        return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
     const TokenBatch& tokens = *next.tokens;
@@ -254,7 +265,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode
     // "torch" (and, in cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k,
     // W_v, W_o = nn.Linear(C, C), drawn in this order.
-    if (first <= stageIndex(Stage::Project)) {
+    if (first <= stageIndex(Stage::Embed)) {
         TorchGenerator generator(config.seed);
         next.x = std::make_shared<const std::vector<Matrix>>(
             embed(tokens, config, request.embeddingOverrides, generator));
@@ -270,15 +281,20 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             auto layers = std::make_shared<std::array<Linear, 4>>();
             for (Linear& layer : *layers)
                 layer = generator.linear(C, C);
-            layers_ = std::move(layers);
-            layerKey_ = key;
+            drawnLayers = std::move(layers);
+            drawnKey = key;
         }
         ran(Stage::Embed);
-        throwIfCancelled(cancel);
+        first = stageIndex(Stage::Project);
+    }
+    if (last <= stageIndex(Stage::Embed))
+        return finish(std::move(next), last);
+    throwIfCancelled(cancel);
 
+    if (first <= stageIndex(Stage::Project)) {
         auto projection = projections_.take();
-        projection->layers = layers_;
-        const std::array<Linear, 4>& w = *layers_;
+        projection->layers = drawnLayers ? drawnLayers : layers_;
+        const std::array<Linear, 4>& w = *projection->layers;
         std::vector<Matrix>* const q = &projection->q;
         std::vector<Matrix>* const k = &projection->k;
         std::vector<Matrix>* const v = &projection->v;
@@ -335,7 +351,13 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
                    H, config.headSplit);
         next.split = std::move(split);
         ran(Stage::Split);
+        first = stageIndex(Stage::Scores);
+    }
+    if (last <= stageIndex(Stage::Split))
+        return finish(std::move(next), last);
+    throwIfCancelled(cancel);
 
+    if (first <= stageIndex(Stage::Scores)) {
         // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
         // When the softmax over the keys follows in this compute, each block of rows of S
         // goes through it (stages 6–7) at once, while still in cache: at T = 2048 S would

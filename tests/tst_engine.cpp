@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -15,6 +16,7 @@ using attn::Request;
 using attn::Stage;
 
 Q_DECLARE_METATYPE(attn::Request)
+Q_DECLARE_METATYPE(attn::SoftmaxAxis)
 
 namespace {
 
@@ -35,6 +37,18 @@ std::array<int, attn::kStageCount> runCounts(const AttentionEngine& engine)
     return counts;
 }
 
+// Bit for bit, NaN included (over the queries axis a <pad> key's column is all masked: NaN).
+bool sameBits(const std::vector<attn::Matrix>& a, const std::vector<attn::Matrix>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].rows() != b[i].rows() || a[i].cols() != b[i].cols() ||
+            std::memcmp(a[i].data(), b[i].data(), sizeof(float) * std::size_t(a[i].size())) != 0)
+            return false;
+    return true;
+}
+
 } // namespace
 
 class TestEngine : public QObject {
@@ -53,6 +67,8 @@ private slots:
     void shapes();
     void heatmapsFirstThenTheRest();
     void partialResultDropsStaleStages();
+    void stagesOneAtATimeMatchOneCompute_data();
+    void stagesOneAtATimeMatchOneCompute();
     void refusesWhatWouldNotFit();
 };
 
@@ -288,6 +304,46 @@ void TestEngine::partialResultDropsStaleStages()
     const attn::Result again = engine.compute(switched);
     QVERIFY(again.valid());
     QCOMPARE(again.weights.get(), partial.weights.get());
+}
+
+void TestEngine::stagesOneAtATimeMatchOneCompute_data()
+{
+    QTest::addColumn<attn::SoftmaxAxis>("axis");
+    QTest::newRow("keys (S and P in one pass)") << attn::SoftmaxAxis::Keys;
+    QTest::newRow("queries") << attn::SoftmaxAxis::Queries;
+}
+
+// A compute may stop after any stage and the next one go on from there: each stage then
+// runs once, its output is there, and the end is what one compute gives.
+void TestEngine::stagesOneAtATimeMatchOneCompute()
+{
+    QFETCH(attn::SoftmaxAxis, axis);
+    Request r = baseRequest();
+    r.config.axis = axis;
+    AttentionEngine engine;
+    attn::Result result;
+    for (int s = 0; s < attn::kStageCount; ++s) {
+        result = engine.compute(r, nullptr, Stage(s));
+        for (int t = 0; t < attn::kStageCount; ++t)
+            QVERIFY2(engine.runs(Stage(t)) == (t <= s ? 1 : 0),
+                     qPrintable(QStringLiteral("stage %1 ran %2 times after stopping at %3")
+                                    .arg(t + 1)
+                                    .arg(engine.runs(Stage(t)))
+                                    .arg(s + 1)));
+        const std::array<bool, attn::kStageCount> present{
+            result.tokens != nullptr,  result.x != nullptr,           result.projection != nullptr,
+            result.split != nullptr,   result.scores != nullptr,      result.mask != nullptr,
+            result.weights != nullptr, result.aggregation != nullptr, result.stats != nullptr};
+        for (int t = 0; t < attn::kStageCount; ++t)
+            QVERIFY2(
+                present[std::size_t(t)] == (t <= s),
+                qPrintable(QStringLiteral("stage %1 after stopping at %2").arg(t + 1).arg(s + 1)));
+    }
+    AttentionEngine reference;
+    const attn::Result whole = reference.compute(r);
+    QVERIFY(sameBits(result.scores->items(), whole.scores->items()));
+    QVERIFY(sameBits(result.weights->items(), whole.weights->items()));
+    QVERIFY(sameBits(result.aggregation->output, whole.aggregation->output));
 }
 
 void TestEngine::refusesWhatWouldNotFit()
