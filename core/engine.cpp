@@ -52,6 +52,47 @@ double estimatedBytes(int B, int Tq, int Tk, int C, int H)
     return matrices + mask + tokens + layers;
 }
 
+namespace {
+
+double bytesOf(const std::vector<Matrix>& matrices)
+{
+    double bytes = 0;
+    for (const Matrix& m : matrices)
+        bytes += double(m.size()) * sizeof(float);
+    return bytes;
+}
+
+} // namespace
+
+double heldBytes(const Result& result, Stage first)
+{
+    const int from = stageIndex(first);
+    double bytes = 0;
+    auto add = [&](Stage stage, double b) { bytes += stageIndex(stage) >= from ? b : 0.0; };
+    if (result.x)
+        add(Stage::Embed, bytesOf(*result.x));
+    if (result.xKeys && result.xKeys != result.x)
+        add(Stage::Embed, bytesOf(*result.xKeys));
+    if (result.projection)
+        add(Stage::Project, bytesOf(result.projection->q) + bytesOf(result.projection->k) +
+                                bytesOf(result.projection->v));
+    if (result.split)
+        add(Stage::Split, bytesOf(result.split->q.items()) + bytesOf(result.split->k.items()) +
+                              bytesOf(result.split->v.items()));
+    if (result.scores)
+        add(Stage::Scores, bytesOf(result.scores->items()));
+    if (result.mask)
+        for (const MaskMatrix& m : *result.mask)
+            add(Stage::ScaleMask, double(m.size()));
+    if (result.weights)
+        add(Stage::Normalize, bytesOf(result.weights->items()));
+    if (result.aggregation)
+        add(Stage::Aggregate, bytesOf(result.aggregation->headOutputs.items()) +
+                                  bytesOf(result.aggregation->merged) +
+                                  bytesOf(result.aggregation->output));
+    return bytes;
+}
+
 double memoryLimitBytes()
 {
     const long pages = sysconf(_SC_PHYS_PAGES);
@@ -248,18 +289,35 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     const int Tk = keyTokens.length(); // T_k, = T in self-attention
     const int C = config.dModel;
     const int H = config.heads;
-    // Refuse what would not fit before allocating any of it.
-    if (const double needed = estimatedBytes(B, T, Tk, C, H); needed > memoryLimitBytes()) {
-        char message[256];
-        std::snprintf(message, sizeof message,
-                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
-                      "can give; use fewer tokens, heads or lines",
-                      needed / double(1ull << 30), memoryLimitBytes() / double(1ull << 30));
-        char neededText[32], availableText[32];
-        std::snprintf(neededText, sizeof neededText, "%.1f", needed / double(1ull << 30));
-        std::snprintf(availableText, sizeof availableText, "%.1f",
-                      memoryLimitBytes() / double(1ull << 30));
-        throw InputError(message, Refusal::Memory, {neededText, availableText});
+    // Refuse what would not fit before allocating any of it: the new outputs, and beside
+    // them the previous result's outputs they replace, which stay until this compute ends
+    // (the window still shows them; at T = 2048 a switch holds two P at once).
+    {
+        const double gib = double(1ull << 30);
+        auto inGiB = [gib](double bytes) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.1f", bytes / gib);
+            return std::string(text);
+        };
+        const double alone = estimatedBytes(B, T, Tk, C, H);
+        const double held = heldBytes(result_, Stage(first));
+        char message[320];
+        if (alone > memoryLimit_) {
+            std::snprintf(message, sizeof message,
+                          "this needs about %.1f GiB of memory, more than the %.1f GiB this "
+                          "machine can give; use fewer tokens, heads or lines",
+                          alone / gib, memoryLimit_ / gib);
+            throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(memoryLimit_)});
+        }
+        if (alone + held > memoryLimit_) {
+            std::snprintf(message, sizeof message,
+                          "this needs about %.1f GiB of memory with the %.1f GiB the previous "
+                          "result holds until it is replaced, more than the %.1f GiB this "
+                          "machine can give; use fewer tokens, heads or lines",
+                          (alone + held) / gib, held / gib, memoryLimit_ / gib);
+            throw InputError(message, Refusal::MemoryBeside,
+                             {inGiB(alone + held), inGiB(held), inGiB(memoryLimit_)});
+        }
     }
 
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode

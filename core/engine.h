@@ -21,6 +21,9 @@
 
 namespace attn {
 
+// How many bytes a compute may take: three quarters of this machine's memory.
+[[nodiscard]] double memoryLimitBytes();
+
 enum class Stage {
     Tokenize,   // 1 text → tokens
     Embed,      // 2 tokens → X (B, T, C)
@@ -149,6 +152,10 @@ public:
     // Stage count (kStageCount) when nothing does.
     [[nodiscard]] static int firstChangedStage(const Request& before, const Request& after);
 
+    // How many bytes a compute may take, the previous result's included (the default is
+    // memoryLimitBytes()); tests lower it to reach the refusals without the memory.
+    void setMemoryLimit(double bytes) { memoryLimit_ = bytes; }
+
 private:
     struct LayerKey {
         std::uint64_t seed;
@@ -162,6 +169,7 @@ private:
     std::shared_ptr<const std::array<Linear, 4>> layers_; // W_q, W_k, W_v, W_o
     LayerKey layerKey_{};
     int completed_ = -1; // the last stage whose output in result_ is current
+    double memoryLimit_ = memoryLimitBytes();
     std::array<int, kStageCount> runs_{};
     std::array<double, kStageCount> milliseconds_{};
     // Stage outputs of earlier computes that no snapshot holds any more.
@@ -176,9 +184,10 @@ private:
 [[nodiscard]] double estimatedBytes(int B, int T, int C, int H);
 // The same with T_q queries and T_k keys (cross-attention).
 [[nodiscard]] double estimatedBytes(int B, int Tq, int Tk, int C, int H);
-
-// How many bytes a compute may take: three quarters of this machine's memory.
-[[nodiscard]] double memoryLimitBytes();
+// The bytes of `result`'s outputs of stage `first` and later: a compute that makes those
+// stages anew holds these too (in its previous result, which the window may still show)
+// until it has finished.
+[[nodiscard]] double heldBytes(const Result& result, Stage first);
 
 // Tokens of `text` without computing anything else (the UI's chips).
 [[nodiscard]] TokenBatch previewTokens(const std::string& text, TokenizerMode mode);

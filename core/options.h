@@ -156,6 +156,7 @@ enum class Refusal {
     TemperatureRange, // —
     CausalCross,      // —
     Memory,           // GiB needed, GiB available
+    MemoryBeside,     // GiB needed in all, GiB of it the previous result holds, GiB available
     OutOfMemory,      // — (an allocation failed after all)
 };
 

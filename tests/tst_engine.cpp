@@ -70,6 +70,7 @@ private slots:
     void stagesOneAtATimeMatchOneCompute_data();
     void stagesOneAtATimeMatchOneCompute();
     void refusesWhatWouldNotFit();
+    void countsThePreviousResultItReplaces();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -370,6 +371,53 @@ void TestEngine::refusesWhatWouldNotFit()
     }
     QCOMPARE(engine.result().weights.get(), good.weights.get());
     QCOMPARE(engine.runs(Stage::Embed), 1); // nothing was allocated for it
+}
+
+// A compute holds the previous result's outputs it replaces until it ends (the window
+// still shows them): a switch that fits alone but not beside them is refused with both
+// figures, and the result stays; with room for both it goes through.
+void TestEngine::countsThePreviousResultItReplaces()
+{
+    const Request first = baseRequest();
+    Request switched = first;
+    switched.config.scale = attn::ScaleMode::None;
+    AttentionEngine engine;
+    const attn::Result shown = engine.compute(first);
+    const int B = shown.batch(), T = shown.length(), C = shown.dModel(), H = shown.heads();
+
+    // A switch of the scaling makes stage 6 and what follows it anew: the mask (B, T, T)
+    // of bool (counted, though a switch that keeps it shares it), P (B, H, T, T), and
+    // P·V_h (B, H, T, d_k), the merge and the output (B, T, C).
+    QCOMPARE(AttentionEngine::firstChangedStage(first, switched), int(Stage::ScaleMask));
+    const double mask = double(B) * T * T;
+    const double p = double(B) * H * T * T * sizeof(float);
+    const double aggregation = 3.0 * B * T * C * sizeof(float);
+    const double held = attn::heldBytes(shown, Stage::ScaleMask);
+    QCOMPARE(held, mask + p + aggregation);
+    QCOMPARE(attn::heldBytes(shown, Stage::Statistics), 0.0);
+    QVERIFY(attn::heldBytes(shown, Stage::Embed) > attn::heldBytes(shown, Stage::Scores));
+
+    const double alone = attn::estimatedBytes(B, T, C, H);
+    engine.setMemoryLimit(alone + held / 2);
+    try {
+        (void)engine.compute(switched);
+        QFAIL("a switch that does not fit beside the result on screen was accepted");
+    } catch (const attn::InputError& error) {
+        QCOMPARE(error.refusal(), attn::Refusal::MemoryBeside);
+        QCOMPARE(error.arguments().size(), std::size_t(3));
+        QVERIFY2(QByteArray(error.what()).contains("previous result"), error.what());
+    }
+    QCOMPARE(engine.result().weights.get(), shown.weights.get());
+
+    // The same request alone fits: a new engine with that limit computes it.
+    AttentionEngine fresh;
+    fresh.setMemoryLimit(alone + held / 2);
+    QVERIFY(fresh.compute(switched).valid());
+
+    engine.setMemoryLimit(alone + held);
+    const attn::Result next = engine.compute(switched);
+    QVERIFY(next.valid());
+    QCOMPARE(next.scores.get(), shown.scores.get());
 }
 
 // The worker pool under the engine: every item runs once, whatever the count; a loop

@@ -277,7 +277,8 @@ void TestMainWindow::refusalsSpeakTheInterfaceLanguage()
         attn::Refusal::TooManyLines, attn::Refusal::EmptyText,      attn::Refusal::CrossTextMissing,
         attn::Refusal::CrossLines,   attn::Refusal::DModelRange,    attn::Refusal::HeadsRange,
         attn::Refusal::HeadsDivide,  attn::Refusal::TemperatureNaN, attn::Refusal::TemperatureRange,
-        attn::Refusal::CausalCross,  attn::Refusal::Memory,         attn::Refusal::OutOfMemory};
+        attn::Refusal::CausalCross,  attn::Refusal::Memory,         attn::Refusal::MemoryBeside,
+        attn::Refusal::OutOfMemory};
     QStringList english;
     for (const attn::Refusal kind : kinds)
         english << refusalText(attn::InputError("x", kind, {"7", "8", "9"}));

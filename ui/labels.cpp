@@ -175,6 +175,12 @@ QString refusalTemplate(Refusal refusal)
         return QCoreApplication::translate(
             "Refusal", "This needs about %1 GiB of memory, more than the %2 GiB this machine "
                        "can give; use fewer tokens, heads or lines.");
+    case Refusal::MemoryBeside:
+        //: %1 GiB in all, %2 GiB of it held by the heatmaps shown now, %3 GiB available
+        return QCoreApplication::translate(
+            "Refusal", "This needs about %1 GiB of memory together with the %2 GiB the heatmaps "
+                       "on screen hold until they are replaced, more than the %3 GiB this "
+                       "machine can give; use fewer tokens, heads or lines.");
     case Refusal::OutOfMemory:
         return QCoreApplication::translate("Refusal", "Not enough memory for this configuration.");
     }

@@ -605,6 +605,11 @@
         <extracomment>%1 is the refusal, e.g. &quot;The text is not valid UTF-8 at byte 3.&quot;</extracomment>
         <translation>键和值的文本中：%1</translation>
     </message>
+    <message>
+        <source>This needs about %1 GiB of memory together with the %2 GiB the heatmaps on screen hold until they are replaced, more than the %3 GiB this machine can give; use fewer tokens, heads or lines.</source>
+        <extracomment>%1 GiB in all, %2 GiB of it held by the heatmaps shown now, %3 GiB available</extracomment>
+        <translation>连同屏幕上的热力图在被替换前占用的 %2 GiB，这需要大约 %1 GiB 内存，超过了本机能提供的 %3 GiB；请减少 token、头数或行数。</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
