@@ -17,6 +17,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -136,13 +138,33 @@ void switchAndPaint(benchmark::State& state, bool inView)
     grid->resize(viewport.width(), grid->heightForWidth(viewport.width()));
     const QRect painted(QPoint(0, 0), inView ? viewport.size() : grid->size());
     QImage canvas(painted.size(), QImage::Format_RGB32);
+    // Where the time goes, per switch: the engine (stages 6–7), the grid taking the
+    // result, the painting.
+    using Clock = std::chrono::steady_clock;
+    double computing = 0, taking = 0, painting = 0;
+    auto since = [](Clock::time_point& mark) {
+        const Clock::time_point now = Clock::now();
+        const double ms = std::chrono::duration<double, std::milli>(now - mark).count();
+        mark = now;
+        return ms;
+    };
     for (auto _ : state) {
         r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
                                                                    : attn::ScaleMode::SqrtDk;
-        grid->setResult(engine.compute(r, nullptr, attn::Stage::Normalize), view);
+        Clock::time_point mark = Clock::now();
+        attn::Result result = engine.compute(r, nullptr, attn::Stage::Normalize);
+        computing += since(mark);
+        grid->setResult(result, view);
+        taking += since(mark);
         QPainter painter(&canvas);
         grid->render(&painter, QPoint(), QRegion(painted));
+        painter.end();
+        painting += since(mark);
     }
+    const double n = double(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    state.counters["compute_ms"] = computing / n;
+    state.counters["take_ms"] = taking / n;
+    state.counters["paint_ms"] = painting / n;
     int shown = 0;
     for (int k = 0; k < grid->count(); ++k)
         shown += grid->view(k)->geometry().intersects(painted) ? 1 : 0;
