@@ -1189,11 +1189,20 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum_data()
     QTest::addColumn<QSize>("cells");  // columns × rows
     QTest::addColumn<QSize>("pixels"); // image width × height
     QTest::addColumn<bool>("masked");
-    QTest::newRow("blocks of 1-2, masked") << QSize(97, 97) << QSize(80, 80) << true;
-    QTest::newRow("blocks of 1-2, no mask") << QSize(97, 97) << QSize(80, 80) << false;
-    QTest::newRow("blocks of 1-2, cross") << QSize(61, 90) << QSize(50, 71) << true;
-    QTest::newRow("larger blocks, masked") << QSize(97, 97) << QSize(30, 30) << true;
-    QTest::newRow("larger blocks one way") << QSize(120, 97) << QSize(50, 90) << true;
+    QTest::addColumn<double>("vmin"); // the colour scale
+    QTest::addColumn<double>("vmax");
+    QTest::newRow("blocks of 1-2, masked") << QSize(97, 97) << QSize(80, 80) << true << 0.0 << 1.0;
+    QTest::newRow("blocks of 1-2, no mask")
+        << QSize(97, 97) << QSize(80, 80) << false << 0.0 << 1.0;
+    QTest::newRow("blocks of 1-2, cross") << QSize(61, 90) << QSize(50, 71) << true << 0.0 << 1.0;
+    QTest::newRow("larger blocks, masked") << QSize(97, 97) << QSize(30, 30) << true << 0.0 << 1.0;
+    QTest::newRow("larger blocks one way") << QSize(120, 97) << QSize(50, 90) << true << 0.0 << 1.0;
+    // Weights below and above the scale take its ends; a scale of one value, the middle.
+    QTest::newRow("blocks of 1-2, scale cut")
+        << QSize(97, 97) << QSize(80, 80) << true << 0.25 << 0.75;
+    QTest::newRow("larger blocks, scale cut")
+        << QSize(97, 97) << QSize(30, 30) << false << 0.25 << 0.75;
+    QTest::newRow("scale of one value") << QSize(97, 97) << QSize(80, 80) << true << 0.5 << 0.5;
 }
 
 // Every pixel of a level-of-detail image, whichever way it is made, shows its block:
@@ -1203,6 +1212,8 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum()
     QFETCH(QSize, cells);
     QFETCH(QSize, pixels);
     QFETCH(bool, masked);
+    QFETCH(double, vmin);
+    QFETCH(double, vmax);
     const int rows = cells.height(), columns = cells.width();
     HeatmapData data;
     data.weights = attn::Matrix::Random(rows, columns).cwiseAbs();
@@ -1216,6 +1227,8 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum()
         data.masked.edit().topRows(3).setConstant(true); // blocks masked throughout
     }
     HeatmapStyle style;
+    style.vmin = vmin;
+    style.vmax = vmax;
     const QImage image = cellImage(data, style, pixels);
     QCOMPARE(image.size(), pixels);
     const Colormap viridis(ColormapName::Viridis);
@@ -1233,7 +1246,8 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum()
                 }
             const QRgb expected = invalid       ? heatmapInvalidFill
                                   : max == -inf ? heatmapMaskedFill
-                                                : viridis.color(max);
+                                  : vmax > vmin ? viridis.color((max - vmin) / (vmax - vmin))
+                                                : viridis.color(0.5);
             QVERIFY2(image.pixel(x, y) == expected,
                      qPrintable(QStringLiteral("pixel (%1, %2)").arg(x).arg(y)));
         }

@@ -6,7 +6,9 @@
 #include <QImage>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -78,9 +80,6 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
         firstColumn[std::size_t(x)] = int(qint64(x) * columns / width);
     // Below every weight a softmax gives (0 to 1), and finite: a block with no unmasked cell.
     constexpr float kNone = std::numeric_limits<float>::lowest();
-    auto pixelOf = [valueColor](float max, bool invalid) {
-        return invalid ? heatmapInvalidFill : max == kNone ? heatmapMaskedFill : valueColor(max);
-    };
 
     // 3a. The block's rows first: each line folds its rows of cells column by column into
     // `folded`, in straight passes over memory that vectorise. A masked cell counts as
@@ -113,36 +112,62 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
                     fold(j, w[j]);
         }
     };
-    // 3b. Then each pixel folds its run of columns: under twice as many columns as pixels
-    // (512 tokens on 456 pixels) a run is one or two columns, its first and last, read
-    // without a loop whose length changes from pixel to pixel.
+    // 3b. Then each pixel folds its run of columns the same way (NaN stays NaN): under
+    // twice as many columns as pixels (512 tokens on 456 pixels) a run is one or two
+    // columns, its first and last, read without a loop whose length changes from pixel to
+    // pixel.
     const bool pairs = columns < 2 * width;
+    auto foldColumns = [&](const float* __restrict f, float* __restrict shown) {
+        const int* const first = firstColumn.data();
+        if (pairs) {
+            for (int x = 0; x < width; ++x) {
+                const float a = f[first[x]], b = f[first[x + 1] - 1];
+                shown[x] = (a > b ? a : b) + ((a - a) + (b - b));
+            }
+            return;
+        }
+        for (int x = 0; x < width; ++x) {
+            float max = f[first[x]];
+            for (int j = first[x] + 1; j < first[x + 1]; ++j)
+                max = (f[j] > max ? f[j] : max) + ((f[j] - f[j]) + (max - max));
+            shown[x] = max;
+        }
+    };
+    // 3c. Each pixel's value becomes a code in one straight pass, as valueColor bins it
+    // (NaN fails both comparisons and keeps the bin the first one gives): 0 masked,
+    // 1 + the colormap's bin, or the last for a block that is not finite; one lookup
+    // then gives its colour.
+    constexpr int kInvalidCode = Colormap::size + 1;
+    std::array<QRgb, Colormap::size + 2> colorOfCode;
+    colorOfCode[0] = heatmapMaskedFill;
+    for (int k = 0; k < Colormap::size; ++k)
+        colorOfCode[std::size_t(k + 1)] = lut[std::size_t(k)];
+    colorOfCode[kInvalidCode] = heatmapInvalidFill;
+    const float firstBin = float(middle), lastBin = float(Colormap::size - 1);
+    auto codes = [vmin, toBin, firstBin, lastBin](const float* __restrict shown, int n,
+                                                  std::int32_t* __restrict code) {
+        for (int x = 0; x < n; ++x) {
+            const float v = shown[x];
+            float bin = (v - vmin) * toBin + firstBin;
+            bin = bin > 0.0f ? bin : 0.0f;
+            bin = bin < lastBin ? bin : lastBin;
+            const std::int32_t binned = v == kNone ? 0 : std::int32_t(bin) + 1;
+            code[x] = v != v ? kInvalidCode : binned;
+        }
+    };
     inBands([&](int firstLine, int endLine) {
         std::vector<float> folded(static_cast<std::size_t>(columns));
-        const float* f = folded.data();
-        const int* const first = firstColumn.data();
-        const auto pixel = pixelOf; // this thread's copy, held in registers
-
+        std::vector<float> shown(static_cast<std::size_t>(width));
+        std::vector<std::int32_t> code(static_cast<std::size_t>(width));
+        const QRgb* const color = colorOfCode.data();
         for (int y = firstLine; y < endLine; ++y) {
             foldRows(int(qint64(y) * rows / height), int(qint64(y + 1) * rows / height),
                      folded.data());
+            foldColumns(folded.data(), shown.data());
+            codes(shown.data(), width, code.data());
             QRgb* line = lineOf(y);
-            if (pairs) {
-                for (int x = 0; x < width; ++x) {
-                    const float a = f[first[x]], b = f[first[x + 1] - 1];
-                    line[x] = pixel(a > b ? a : b, (a != a) | (b != b));
-                }
-                continue;
-            }
-            for (int x = 0; x < width; ++x) {
-                float max = kNone;
-                bool invalid = false;
-                for (int j = first[x]; j < first[x + 1]; ++j) {
-                    invalid = invalid || f[j] != f[j];
-                    max = std::max(max, f[j]);
-                }
-                line[x] = pixel(max, invalid);
-            }
+            for (int x = 0; x < width; ++x)
+                line[x] = color[code[std::size_t(x)]];
         }
     });
     return image;
