@@ -118,8 +118,9 @@ void BM_ForwardCold(benchmark::State& state)
 }
 
 // A switch of the formula (the scaling) until the heatmaps are drawn again, as the
-// window does it: stages 6–7, then the grid of heatmaps takes the result (each head's
-// labels and views of the result's matrices, the colour scale, the mean over heads) and
+// window does it: stages 6–7 (the heads' overview made in the softmax's pass, as the
+// window's engine makes it), then the grid of heatmaps takes the result (each head's
+// labels and views of the result's matrices, the colour scale, the mean tile) and
 // paints its tiles (cells through level of detail, token labels, titles, colorbars). The
 // grid sits in a viewport of the size the window's heatmap area has (1100 × 560 px:
 // tiles of 544 px, 2 a row, at T = 512); the statistics follow later, as in the window.
@@ -130,6 +131,7 @@ void switchAndPaint(benchmark::State& state, bool inView)
     const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
     attn::Request r = request(T, C, H);
     attn::AttentionEngine engine;
+    engine.setMakesOverviews(true); // as the window's engine
     QWidget viewport;
     viewport.resize(1100, 560);
     auto* grid = new attn::ui::HeatmapGrid(&viewport);
@@ -362,6 +364,7 @@ BENCHMARK(BM_Switch)
 BENCHMARK(BM_SwitchInView)
     ->Args({128, 256, 4})
     ->Args({512, 768, 12})
+    ->Args({2048, 1024, 16})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Render)->Args({512, 12})->Args({2048, 16})->Unit(benchmark::kMillisecond);

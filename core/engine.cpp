@@ -62,6 +62,47 @@ double bytesOf(const std::vector<Matrix>& matrices)
     return bytes;
 }
 
+// Stage 7 over the keys with the heads' overview (overviewOfHeads, the same bits) made in
+// the same pass: bands of rows of every head, about 1 MB of P a band (a core's L2), each
+// through its softmax (and the mask after it), then into the mean and the maxima while
+// still in cache, instead of a second pass reading every head from memory.
+std::shared_ptr<std::vector<HeadsOverview>>
+softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                     const LogitRule& rule, bool maskAfter, HeadStack& weights)
+{
+    const int B = weights.batch(), H = weights.heads();
+    const int T = B > 0 ? int(weights.at(0, 0).rows()) : 0;
+    const int Tk = B > 0 ? int(weights.at(0, 0).cols()) : 0;
+    const int bandRows =
+        std::max(1, int((1 << 20) / (double(H) * sizeof(float) * std::max(Tk, 1))));
+    const int bands = std::max(1, (T + bandRows - 1) / bandRows);
+    auto overviews = std::make_shared<std::vector<HeadsOverview>>(std::size_t(B));
+    for (HeadsOverview& overview : *overviews)
+        overview.mean.resize(T, Tk);
+    std::vector<float> bandMaxima(std::size_t(B) * std::size_t(bands) * std::size_t(H));
+    parallelFor(B * bands, [&](int item) {
+        const int b = item / bands, band = item % bands;
+        const MaskMatrix& mask = masks[std::size_t(b)];
+        const Eigen::Index row = Eigen::Index(band) * bandRows;
+        const Eigen::Index rows = std::min<Eigen::Index>(bandRows, T - row);
+        for (int h = 0; h < H; ++h) {
+            Matrix& p = weights.at(b, h);
+            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rule, p, row, rows);
+            if (maskAfter)
+                p.middleRows(row, rows) =
+                    mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));
+        }
+        overviewRows(weights, b, row, row + rows, (*overviews)[std::size_t(b)].mean,
+                     bandMaxima.data() + std::size_t(item) * std::size_t(H));
+    });
+    for (int b = 0; b < B; ++b) {
+        const auto from = bandMaxima.begin() + std::ptrdiff_t(b) * bands * H;
+        (*overviews)[std::size_t(b)].maxima =
+            maximaOfBands(std::vector<float>(from, from + std::ptrdiff_t(bands) * H), H);
+    }
+    return overviews;
+}
+
 } // namespace
 
 double heldBytes(const Result& result, Stage first)
@@ -193,8 +234,10 @@ void clearAfter(Result& result, int stage)
         result.scores.reset();
     if (stage < stageIndex(Stage::ScaleMask))
         result.mask.reset();
-    if (stage < stageIndex(Stage::Normalize))
+    if (stage < stageIndex(Stage::Normalize)) {
         result.weights.reset();
+        result.overviews.reset();
+    }
     if (stage < stageIndex(Stage::Aggregate))
         result.aggregation.reset();
     if (stage < stageIndex(Stage::Statistics))
@@ -477,13 +520,18 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         const HeadStack& scores = *next.scores;
         const std::vector<MaskMatrix>& masks = *next.mask;
         auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
+        const bool maskAfter = config.maskStage == MaskStage::AfterSoftmax;
+        std::shared_ptr<std::vector<HeadsOverview>> overviews;
         switch (config.axis) {
         case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
-            if (!fusedWeights)
+            if (!fusedWeights && makesOverviews_) {
+                overviews = softmaxWithOverviews(scores, masks, rule, maskAfter, *weights);
+            } else if (!fusedWeights) {
                 parallelFor(B * H, [&](int item) {
                     const int b = item / H, h = item % H;
                     scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
                 });
+            }
             break;
         case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
             parallelFor(B * H, [&](int item) {
@@ -513,7 +561,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             });
             break;
         }
-        if (config.maskStage == MaskStage::AfterSoftmax) {
+        if (maskAfter && !overviews) {
             parallelFor(B * H, [&](int item) {
                 const int b = item / H, h = item % H;
                 Matrix& p = weights->at(b, h);
@@ -521,6 +569,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             });
         }
         next.weights = std::move(weights);
+        next.overviews = std::move(overviews);
         ran(Stage::Normalize);
     }
     if (last <= stageIndex(Stage::Normalize))

@@ -91,8 +91,9 @@ struct Result {
     std::shared_ptr<const Statistics> stats;
     // The mean over heads and each head's largest finite weight, one per sequence
     // (overviewOfHeads), when whoever computed the result had time to make them: the
-    // window's worker does, so that its grid does not read every head on the GUI thread.
-    // The engine leaves it empty.
+    // window's engine makes them in a switch's softmax over the keys
+    // (setMakesOverviews), its worker after any other softmax, so that its grid does not
+    // read every head on the GUI thread. Empty otherwise.
     std::shared_ptr<const std::vector<HeadsOverview>> overviews;
 
     [[nodiscard]] const Config& config() const { return request.config; }
@@ -152,6 +153,12 @@ public:
     // Stage count (kStageCount) when nothing does.
     [[nodiscard]] static int firstChangedStage(const Request& before, const Request& after);
 
+    // Whether stage 7 over the keys, when it runs on its own (a switch of the formula),
+    // also makes Result::overviews in the same pass. The window's engine does: its grid
+    // needs the mean over heads and each head's maximum at once. Off by default (the
+    // command line and the benchmarks of the forward do not need them).
+    void setMakesOverviews(bool makes) { makesOverviews_ = makes; }
+
     // How many bytes a compute may take, the previous result's included (the default is
     // memoryLimitBytes()); tests lower it to reach the refusals without the memory.
     void setMemoryLimit(double bytes) { memoryLimit_ = bytes; }
@@ -170,6 +177,7 @@ private:
     LayerKey layerKey_{};
     int completed_ = -1; // the last stage whose output in result_ is current
     double memoryLimit_ = memoryLimitBytes();
+    bool makesOverviews_ = false;
     std::array<int, kStageCount> runs_{};
     std::array<double, kStageCount> milliseconds_{};
     // Stage outputs of earlier computes that no snapshot holds any more.

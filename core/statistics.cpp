@@ -203,6 +203,36 @@ float finiteMax(const float* w, Eigen::Index n)
     return max;
 }
 
+// sum[k] = w[k] (the first head) or sum[k] += w[k] (the others), and the largest finite
+// w[k] as finiteMax gives it: one pass over the head's cells instead of two.
+template <bool First> float addFiniteMax(const float* w, float* sum, Eigen::Index n)
+{
+    using Four = Eigen::Array4f;
+    auto finite = [](const Four& v) -> Four { return v + (v - v); };
+    Four a = Four::Zero(), b = Four::Zero();
+    const Eigen::Index whole = n - n % 8;
+    for (Eigen::Index k = 0; k < whole; k += 8) {
+        const Four v = Eigen::Map<const Four>(w + k), u = Eigen::Map<const Four>(w + k + 4);
+        Eigen::Map<Four> s(sum + k), t(sum + k + 4);
+        if constexpr (First) {
+            s = v;
+            t = u;
+        } else {
+            s += v;
+            t += u;
+        }
+        a = a.max(finite(v));
+        b = b.max(finite(u));
+    }
+    float max = a.max(b).maxCoeff();
+    for (Eigen::Index k = whole; k < n; ++k) {
+        sum[k] = First ? w[k] : sum[k] + w[k];
+        if (w[k] - w[k] == 0.0f)
+            max = std::max(max, w[k]);
+    }
+    return max;
+}
+
 } // namespace
 
 Matrix meanOverHeads(const HeadStack& stack, int b)
@@ -210,38 +240,44 @@ Matrix meanOverHeads(const HeadStack& stack, int b)
     return overviewOfHeads(stack, b).mean;
 }
 
+void overviewRows(const HeadStack& stack, int b, Eigen::Index row, Eigen::Index end, Matrix& mean,
+                  float* maxima)
+{
+    const int H = stack.heads();
+    const Eigen::Index columns = mean.cols();
+    // A band of a row-major matrix is contiguous.
+    const Eigen::Index n = (end - row) * columns;
+    float* const sum = mean.data() + row * columns;
+    for (int h = 0; h < H; ++h) {
+        const float* cells = stack.at(b, h).data() + row * columns;
+        maxima[h] = h == 0 ? addFiniteMax<true>(cells, sum, n) : addFiniteMax<false>(cells, sum, n);
+    }
+    mean.middleRows(row, end - row) /= static_cast<float>(H);
+}
+
+std::vector<float> maximaOfBands(const std::vector<float>& bandMaxima, int H)
+{
+    std::vector<float> maxima(std::size_t(H), 0.0f);
+    for (std::size_t k = 0; k < bandMaxima.size(); ++k)
+        maxima[k % std::size_t(H)] = std::max(maxima[k % std::size_t(H)], bandMaxima[k]);
+    return maxima;
+}
+
 HeadsOverview overviewOfHeads(const HeadStack& stack, int b)
 {
-    // (H, T_q, T_k) → (T_q, T_k), in bands of rows on every core; each cell is summed over
-    // the heads in order, then divided, whatever the bands.
+    // (H, T_q, T_k) → (T_q, T_k), in bands of rows on every core.
     const int H = stack.heads();
     const Matrix& first = stack.at(b, 0);
     HeadsOverview overview;
     overview.mean.resize(first.rows(), first.cols());
-    const auto rows = first.rows(), columns = first.cols();
+    const auto rows = first.rows();
     const int bands = first.size() < (1 << 16) ? 1 : int(std::min<Eigen::Index>(rows, 16));
     std::vector<float> bandMaxima(std::size_t(bands) * std::size_t(H));
     parallelFor(bands, [&](int band) {
-        const auto row = rows * band / bands, end = rows * (band + 1) / bands;
-        auto part = overview.mean.middleRows(row, end - row);
-        for (int h = 0; h < H; ++h) {
-            const auto cells = stack.at(b, h).middleRows(row, end - row);
-            if (h == 0)
-                part = cells;
-            else
-                part += cells;
-            // A band of a row-major matrix is contiguous, and now in cache.
-            bandMaxima[std::size_t(band) * std::size_t(H) + std::size_t(h)] =
-                finiteMax(cells.data(), (end - row) * columns);
-        }
-        part /= static_cast<float>(H);
+        overviewRows(stack, b, rows * band / bands, rows * (band + 1) / bands, overview.mean,
+                     bandMaxima.data() + std::size_t(band) * std::size_t(H));
     });
-    overview.maxima.assign(std::size_t(H), 0.0f);
-    for (int band = 0; band < bands; ++band)
-        for (int h = 0; h < H; ++h)
-            overview.maxima[std::size_t(h)] =
-                std::max(overview.maxima[std::size_t(h)],
-                         bandMaxima[std::size_t(band) * std::size_t(H) + std::size_t(h)]);
+    overview.maxima = maximaOfBands(bandMaxima, H);
     return overview;
 }
 

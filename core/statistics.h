@@ -124,6 +124,15 @@ struct HeadsOverview {
     std::vector<float> maxima; // (H)
 };
 [[nodiscard]] HeadsOverview overviewOfHeads(const HeadStack& stack, int b);
+// Its rows [row, end): those rows of `mean` (already of the heads' shape) from every
+// head's same rows, summed in head order and then divided (the same bits whatever the
+// bands), and each head's largest finite weight among them in maxima[h]. The engine
+// calls it right after a band's softmax, while the band is in cache.
+void overviewRows(const HeadStack& stack, int b, Eigen::Index row, Eigen::Index end, Matrix& mean,
+                  float* maxima);
+// The heads' maxima from every band's (bands × H values, band-major), as overviewOfHeads
+// takes them.
+[[nodiscard]] std::vector<float> maximaOfBands(const std::vector<float>& bandMaxima, int H);
 
 // Fills the whole-tensor figures of `stats` from its heads (their moments included).
 void summarize(Statistics& stats);

@@ -1,6 +1,7 @@
 // The staged pipeline: a change recomputes only from the first stage it touches.
 #include "engine.h"
 #include "parallel.h"
+#include "statistics.h"
 
 #include <QtTest>
 
@@ -17,6 +18,8 @@ using attn::Stage;
 
 Q_DECLARE_METATYPE(attn::Request)
 Q_DECLARE_METATYPE(attn::SoftmaxAxis)
+Q_DECLARE_METATYPE(attn::MaskKind)
+Q_DECLARE_METATYPE(attn::MaskStage)
 
 namespace {
 
@@ -71,6 +74,8 @@ private slots:
     void stagesOneAtATimeMatchOneCompute();
     void refusesWhatWouldNotFit();
     void countsThePreviousResultItReplaces();
+    void switchMakesTheHeadsOverview_data();
+    void switchMakesTheHeadsOverview();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -418,6 +423,66 @@ void TestEngine::countsThePreviousResultItReplaces()
     const attn::Result next = engine.compute(switched);
     QVERIFY(next.valid());
     QCOMPARE(next.scores.get(), shown.scores.get());
+}
+
+void TestEngine::switchMakesTheHeadsOverview_data()
+{
+    QTest::addColumn<attn::MaskKind>("mask");
+    QTest::addColumn<attn::MaskStage>("stage");
+    QTest::newRow("padding only") << attn::MaskKind::None << attn::MaskStage::BeforeSoftmax;
+    QTest::newRow("causal") << attn::MaskKind::Causal << attn::MaskStage::BeforeSoftmax;
+    QTest::newRow("causal, after the softmax")
+        << attn::MaskKind::Causal << attn::MaskStage::AfterSoftmax;
+}
+
+// The window's engine makes the heads' overview in a switch's softmax over the keys: the
+// same bits as overviewOfHeads over the same weights, and the same weights as an engine
+// that does not make it. A compute whose softmax does not make it leaves none, never a
+// stale one.
+void TestEngine::switchMakesTheHeadsOverview()
+{
+    QFETCH(attn::MaskKind, mask);
+    QFETCH(attn::MaskStage, stage);
+    // Two lines of 300 and 250 tokens: the pass's bands of about 1 MB of P are then 218
+    // rows of every head, two bands a sequence, the second one short.
+    Request r = baseRequest();
+    r.text.clear();
+    for (const int tokens : {300, 250}) {
+        for (int t = 0; t < tokens; ++t)
+            r.text += "w" + std::to_string(t % 37) + " ";
+        r.text += "\n";
+    }
+    r.config.tokenizer = attn::TokenizerMode::Spaces;
+    r.config.mask = mask;
+    r.config.maskStage = stage;
+    AttentionEngine engine, plain;
+    engine.setMakesOverviews(true);
+    const attn::Result first = engine.compute(r);
+    QVERIFY2(!first.overviews, "S and P made in one pass leave the overview to the window");
+
+    Request switched = r;
+    switched.config.scale = attn::ScaleMode::None;
+    const attn::Result result = engine.compute(switched, nullptr, Stage::Normalize);
+    (void)plain.compute(r);
+    const attn::Result reference = plain.compute(switched, nullptr, Stage::Normalize);
+    QVERIFY(!reference.overviews);
+    QVERIFY(sameBits(result.weights->items(), reference.weights->items()));
+    QVERIFY(result.overviews);
+    QCOMPARE(int(result.overviews->size()), result.batch());
+    for (int b = 0; b < result.batch(); ++b) {
+        const attn::HeadsOverview expected = attn::overviewOfHeads(*result.weights, b);
+        const attn::HeadsOverview& made = (*result.overviews)[std::size_t(b)];
+        QVERIFY(sameBits({made.mean}, {expected.mean}));
+        QCOMPARE(made.maxima, expected.maxima);
+    }
+
+    // The rest of the compute keeps them with the weights; a softmax over the queries
+    // replaces both and makes none.
+    const attn::Result whole = engine.compute(switched);
+    QCOMPARE(whole.overviews.get(), result.overviews.get());
+    Request queries = switched;
+    queries.config.axis = attn::SoftmaxAxis::Queries;
+    QVERIFY(!engine.compute(queries).overviews);
 }
 
 // The worker pool under the engine: every item runs once, whatever the count; a loop

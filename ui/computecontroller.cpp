@@ -11,6 +11,9 @@ ComputeController::ComputeController(QObject* parent)
 {
     qRegisterMetaType<attn::Result>();
     qRegisterMetaType<attn::Request>();
+    // The grid needs the heads' overview with every result; a switch's softmax makes it in
+    // its own pass (set before the first request reaches the worker thread).
+    engine_.setMakesOverviews(true);
 }
 
 ComputeController::~ComputeController() = default;
@@ -40,14 +43,17 @@ std::function<void()> ComputeController::run(const Request& request,
         // 1. The heatmaps first: a switch of the formula shows at once…
         Result weights = engine_.compute(request, &cancel, Stage::Normalize);
         // The grid's colour scale and mean tile read every head: made here, off the GUI
-        // thread (at T = 2048, H = 16 that is 268 MB to read).
-        auto overviews = std::make_shared<std::vector<HeadsOverview>>();
-        for (int b = 0; b < weights.batch(); ++b) {
-            if (cancel)
-                throw Cancelled();
-            overviews->push_back(overviewOfHeads(*weights.weights, b));
+        // thread (at T = 2048, H = 16 that is 268 MB to read), when the softmax did not
+        // make them in its own pass.
+        if (!weights.overviews) {
+            auto overviews = std::make_shared<std::vector<HeadsOverview>>();
+            for (int b = 0; b < weights.batch(); ++b) {
+                if (cancel)
+                    throw Cancelled();
+                overviews->push_back(overviewOfHeads(*weights.weights, b));
+            }
+            weights.overviews = std::move(overviews);
         }
-        weights.overviews = std::move(overviews);
         worker_.unlessSuperseded([this, &weights] {
             QMetaObject::invokeMethod(
                 this, [this, weights] { emit weightsReady(weights); }, Qt::QueuedConnection);
