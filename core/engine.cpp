@@ -46,10 +46,11 @@ double estimatedBytes(int B, int Tq, int Tk, int C, int H)
 {
     const double matrices = 2.0 * B * H * double(Tq) * Tk * sizeof(float); // S, P
     const double mask = double(B) * Tq * Tk;                               // bool
+    const double mean = double(B) * Tq * Tk * sizeof(float);               // the heads' overview
     // x, Q, K, V, their head views, the head outputs, the merge and the output.
     const double tokens = 10.0 * B * double(std::max(Tq, Tk)) * C * sizeof(float);
     const double layers = 4.0 * (double(C) * C + C) * sizeof(float);
-    return matrices + mask + tokens + layers;
+    return matrices + mask + mean + tokens + layers;
 }
 
 namespace {
@@ -127,6 +128,9 @@ double heldBytes(const Result& result, Stage first)
             add(Stage::ScaleMask, double(m.size()));
     if (result.weights)
         add(Stage::Normalize, bytesOf(result.weights->items()));
+    if (result.overviews)
+        for (const HeadsOverview& overview : *result.overviews)
+            add(Stage::Normalize, double(overview.mean.size()) * sizeof(float));
     if (result.aggregation)
         add(Stage::Aggregate, bytesOf(result.aggregation->headOutputs.items()) +
                                   bytesOf(result.aggregation->merged) +

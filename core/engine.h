@@ -188,7 +188,8 @@ private:
 };
 
 // The bytes one compute holds at its peak for B sequences of T tokens, C = d_model and
-// H heads: scores and weights (B, H, T, T), the mask, and the (B, T, C) tensors.
+// H heads: scores and weights (B, H, T, T), the mask and the mean over heads (B, T, T),
+// and the (B, T, C) tensors.
 [[nodiscard]] double estimatedBytes(int B, int T, int C, int H);
 // The same with T_q queries and T_k keys (cross-attention).
 [[nodiscard]] double estimatedBytes(int B, int Tq, int Tk, int C, int H);

@@ -469,6 +469,9 @@ void TestEngine::switchMakesTheHeadsOverview()
     QVERIFY(sameBits(result.weights->items(), reference.weights->items()));
     QVERIFY(result.overviews);
     QCOMPARE(int(result.overviews->size()), result.batch());
+    // The next switch holds them beside the weights until it ends.
+    const double B = result.batch(), T = result.length(), H = result.heads();
+    QCOMPARE(attn::heldBytes(result, Stage::Normalize), (B * H * T * T + B * T * T) * 4.0);
     for (int b = 0; b < result.batch(); ++b) {
         const attn::HeadsOverview expected = attn::overviewOfHeads(*result.weights, b);
         const attn::HeadsOverview& made = (*result.overviews)[std::size_t(b)];
