@@ -1,5 +1,6 @@
 // Peak memory against the bytes the heatmaps need, as the window lives it: a first
-// compute of T = 2048, H = 16 whose heads are then shown (views of the result), then a
+// compute of T = 2048, H = 16 whose heads are then shown (views of the result, and the
+// mean over heads the window's engine or worker makes for the grid), then a
 // switch of the scaling while those views are still on screen, then the new views
 // replacing the old. Each figure is the process's peak resident size (VmHWM) over
 // the bytes of S and P, the (B, H, T, T) matrices the views read (a view shows L too,
@@ -7,10 +8,12 @@
 //   build/bench/attnscope_memory [T] [C] [H]
 #include "engine.h"
 #include "heatmapgrid.h"
+#include "statistics.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,19 @@ double peakResidentBytes()
         if (line.rfind("VmHWM:", 0) == 0)
             return std::strtod(line.c_str() + 6, nullptr) * 1024.0;
     return 0;
+}
+
+// What the window's worker adds to a result before the grid shows it: the heads'
+// overview (the mean over heads and each head's maximum), unless the softmax made it.
+attn::Result withOverviews(attn::Result result)
+{
+    if (!result.overviews) {
+        auto overviews = std::make_shared<std::vector<attn::HeadsOverview>>();
+        for (int b = 0; b < result.batch(); ++b)
+            overviews->push_back(attn::overviewOfHeads(*result.weights, b));
+        result.overviews = std::move(overviews);
+    }
+    return result;
 }
 
 std::vector<attn::ui::HeatmapData> showHeads(const attn::Result& result)
@@ -53,12 +69,13 @@ int main(int argc, char** argv)
     const double before = peakResidentBytes();
 
     attn::AttentionEngine engine;
-    attn::Result shown = engine.compute(r);
+    engine.setMakesOverviews(true); // as the window's engine
+    attn::Result shown = withOverviews(engine.compute(r));
     std::vector<attn::ui::HeatmapData> views = showHeads(shown);
     const double first = peakResidentBytes();
 
     r.config.scale = attn::ScaleMode::None;
-    attn::Result next = engine.compute(r); // the old views still on screen
+    attn::Result next = withOverviews(engine.compute(r)); // the old views still on screen
     shown = next;
     views = showHeads(shown);
     next = {};
