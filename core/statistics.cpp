@@ -182,8 +182,16 @@ MarginSums marginSums(const Matrix& weights)
 
 namespace {
 
-// The largest finite value of the n floats from w, 0 when none is above 0.
-float finiteMax(const float* w, Eigen::Index n)
+// What a pass that takes the largest finite value of a head's cells also does with them.
+enum class AlsoSum {
+    No,   // nothing
+    Copy, // sum[k] = w[k] (the first head)
+    Add,  // sum[k] += w[k] (the others)
+};
+
+// The largest finite value of the n floats from w, 0 when none is above 0; with `also`,
+// the cells go into `sum` in the same pass.
+template <AlsoSum also> float finiteMaxAnd(const float* w, float* sum, Eigen::Index n)
 {
     // v + (v − v) is v for a finite v and NaN otherwise, and max(a, NaN) keeps a (Eigen's
     // max propagates NaN as std::max does, from its first argument only). Two running
@@ -193,40 +201,26 @@ float finiteMax(const float* w, Eigen::Index n)
     Four a = Four::Zero(), b = Four::Zero();
     const Eigen::Index whole = n - n % 8;
     for (Eigen::Index k = 0; k < whole; k += 8) {
-        a = a.max(finite(Eigen::Map<const Four>(w + k)));
-        b = b.max(finite(Eigen::Map<const Four>(w + k + 4)));
-    }
-    float max = a.max(b).maxCoeff();
-    for (Eigen::Index k = whole; k < n; ++k)
-        if (w[k] - w[k] == 0.0f)
-            max = std::max(max, w[k]);
-    return max;
-}
-
-// sum[k] = w[k] (the first head) or sum[k] += w[k] (the others), and the largest finite
-// w[k] as finiteMax gives it: one pass over the head's cells instead of two.
-template <bool First> float addFiniteMax(const float* w, float* sum, Eigen::Index n)
-{
-    using Four = Eigen::Array4f;
-    auto finite = [](const Four& v) -> Four { return v + (v - v); };
-    Four a = Four::Zero(), b = Four::Zero();
-    const Eigen::Index whole = n - n % 8;
-    for (Eigen::Index k = 0; k < whole; k += 8) {
         const Four v = Eigen::Map<const Four>(w + k), u = Eigen::Map<const Four>(w + k + 4);
-        Eigen::Map<Four> s(sum + k), t(sum + k + 4);
-        if constexpr (First) {
-            s = v;
-            t = u;
-        } else {
-            s += v;
-            t += u;
+        if constexpr (also != AlsoSum::No) {
+            Eigen::Map<Four> s(sum + k), t(sum + k + 4);
+            if constexpr (also == AlsoSum::Copy) {
+                s = v;
+                t = u;
+            } else {
+                s += v;
+                t += u;
+            }
         }
         a = a.max(finite(v));
         b = b.max(finite(u));
     }
     float max = a.max(b).maxCoeff();
     for (Eigen::Index k = whole; k < n; ++k) {
-        sum[k] = First ? w[k] : sum[k] + w[k];
+        if constexpr (also == AlsoSum::Copy)
+            sum[k] = w[k];
+        else if constexpr (also == AlsoSum::Add)
+            sum[k] += w[k];
         if (w[k] - w[k] == 0.0f)
             max = std::max(max, w[k]);
     }
@@ -250,7 +244,8 @@ void overviewRows(const HeadStack& stack, int b, Eigen::Index row, Eigen::Index 
     float* const sum = mean.data() + row * columns;
     for (int h = 0; h < H; ++h) {
         const float* cells = stack.at(b, h).data() + row * columns;
-        maxima[h] = h == 0 ? addFiniteMax<true>(cells, sum, n) : addFiniteMax<false>(cells, sum, n);
+        maxima[h] = h == 0 ? finiteMaxAnd<AlsoSum::Copy>(cells, sum, n)
+                           : finiteMaxAnd<AlsoSum::Add>(cells, sum, n);
     }
     mean.middleRows(row, end - row) /= static_cast<float>(H);
 }
@@ -283,7 +278,7 @@ HeadsOverview overviewOfHeads(const HeadStack& stack, int b)
 
 float finiteMax(const Matrix& m)
 {
-    return finiteMax(m.data(), m.size());
+    return finiteMaxAnd<AlsoSum::No>(m.data(), nullptr, m.size());
 }
 
 std::vector<float> finiteMaxima(const HeadStack& stack, int b)
