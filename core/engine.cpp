@@ -104,6 +104,35 @@ softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& mas
     return overviews;
 }
 
+// Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
+// result keeps until it ends, would take more than `limit`.
+void refuseWhatWouldNotFit(double alone, double held, double limit)
+{
+    const double gib = double(1ull << 30);
+    auto inGiB = [gib](double bytes) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f", bytes / gib);
+        return std::string(text);
+    };
+    char message[320];
+    if (alone > limit) {
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
+                      "can give; use fewer tokens, heads or lines",
+                      alone / gib, limit / gib);
+        throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(limit)});
+    }
+    if (alone + held > limit) {
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory with the %.1f GiB the previous result "
+                      "holds until it is replaced, more than the %.1f GiB this machine can "
+                      "give; use fewer tokens, heads or lines",
+                      (alone + held) / gib, held / gib, limit / gib);
+        throw InputError(message, Refusal::MemoryBeside,
+                         {inGiB(alone + held), inGiB(held), inGiB(limit)});
+    }
+}
+
 } // namespace
 
 double heldBytes(const Result& result, Stage first)
@@ -339,33 +368,8 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Refuse what would not fit before allocating any of it: the new outputs, and beside
     // them the previous result's outputs they replace, which stay until this compute ends
     // (the window still shows them; at T = 2048 a switch holds two P at once).
-    {
-        const double gib = double(1ull << 30);
-        auto inGiB = [gib](double bytes) {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.1f", bytes / gib);
-            return std::string(text);
-        };
-        const double alone = estimatedBytes(B, T, Tk, C, H);
-        const double held = heldBytes(result_, Stage(first));
-        char message[320];
-        if (alone > memoryLimit_) {
-            std::snprintf(message, sizeof message,
-                          "this needs about %.1f GiB of memory, more than the %.1f GiB this "
-                          "machine can give; use fewer tokens, heads or lines",
-                          alone / gib, memoryLimit_ / gib);
-            throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(memoryLimit_)});
-        }
-        if (alone + held > memoryLimit_) {
-            std::snprintf(message, sizeof message,
-                          "this needs about %.1f GiB of memory with the %.1f GiB the previous "
-                          "result holds until it is replaced, more than the %.1f GiB this "
-                          "machine can give; use fewer tokens, heads or lines",
-                          (alone + held) / gib, held / gib, memoryLimit_ / gib);
-            throw InputError(message, Refusal::MemoryBeside,
-                             {inGiB(alone + held), inGiB(held), inGiB(memoryLimit_)});
-        }
-    }
+    refuseWhatWouldNotFit(estimatedBytes(B, T, Tk, C, H), heldBytes(result_, Stage(first)),
+                          memoryLimit_);
 
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode
     // "torch" (and, in cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k,
