@@ -86,6 +86,8 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     // kNone; w − w is 0 for a finite w and NaN otherwise, and a NaN stays NaN through every
     // later fold (x − x is NaN only for NaN, kNone being finite), so NaN marks a column
     // with a cell that is not finite. No branch, so that the compiler vectorises them.
+    // The larger of two values, NaN if either is (x − x is 0 for a finite x, NaN else).
+    auto maxKeepingNaN = [](float a, float b) { return (a > b ? a : b) + ((a - a) + (b - b)); };
     const float* const weights = data.weights.data();
     const auto* const masks =
         hasMask ? reinterpret_cast<const unsigned char*>(data.masked.data()) : nullptr;
@@ -95,8 +97,7 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
             const unsigned char* __restrict m = masks ? masks + qsizetype(i) * columns : nullptr;
             auto fold = [&](int j, float shown) {
                 shown += w[j] - w[j];
-                const float fj = f[j];
-                f[j] = (shown > fj ? shown : fj) + ((shown - shown) + (fj - fj));
+                f[j] = maxKeepingNaN(shown, f[j]);
             };
             if (i == i0 && m)
                 for (int j = 0; j < columns; ++j)
@@ -121,22 +122,21 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
         const int* const first = firstColumn.data();
         if (pairs) {
             for (int x = 0; x < width; ++x) {
-                const float a = f[first[x]], b = f[first[x + 1] - 1];
-                shown[x] = (a > b ? a : b) + ((a - a) + (b - b));
+                shown[x] = maxKeepingNaN(f[first[x]], f[first[x + 1] - 1]);
             }
             return;
         }
         for (int x = 0; x < width; ++x) {
             float max = f[first[x]];
             for (int j = first[x] + 1; j < first[x + 1]; ++j)
-                max = (f[j] > max ? f[j] : max) + ((f[j] - f[j]) + (max - max));
+                max = maxKeepingNaN(f[j], max);
             shown[x] = max;
         }
     };
-    // 3c. Each pixel's value becomes a code in one straight pass, as valueColor bins it
-    // (NaN fails both comparisons and keeps the bin the first one gives): 0 masked,
-    // 1 + the colormap's bin, or the last for a block that is not finite; one lookup
-    // then gives its colour.
+    // 3c. Each pixel's value becomes a code in one straight pass, binned as valueColor
+    // bins it: 0 masked, 1 + the colormap's bin, or the last for a block that is not
+    // finite (a NaN fails the clamps' comparisons and lands in bin 0, then takes the last
+    // code); one lookup then gives its colour.
     constexpr int kInvalidCode = Colormap::size + 1;
     std::array<QRgb, Colormap::size + 2> colorOfCode;
     colorOfCode[0] = heatmapMaskedFill;
