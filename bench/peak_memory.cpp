@@ -8,12 +8,10 @@
 //   build/bench/attnscope_memory [T] [C] [H]
 #include "engine.h"
 #include "heatmapgrid.h"
-#include "statistics.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,16 +28,10 @@ double peakResidentBytes()
     return 0;
 }
 
-// What the window's worker adds to a result before the grid shows it: the heads'
-// overview (the mean over heads and each head's maximum), unless the softmax made it.
+// The result as the window's worker hands it to the grid: with the heads' overview.
 attn::Result withOverviews(attn::Result result)
 {
-    if (!result.overviews) {
-        auto overviews = std::make_shared<std::vector<attn::HeadsOverview>>();
-        for (int b = 0; b < result.batch(); ++b)
-            overviews->push_back(attn::overviewOfHeads(*result.weights, b));
-        result.overviews = std::move(overviews);
-    }
+    attn::addOverviews(result);
     return result;
 }
 

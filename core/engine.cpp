@@ -135,6 +135,18 @@ void refuseWhatWouldNotFit(double alone, double held, double limit)
 
 } // namespace
 
+void addOverviews(Result& result, const std::atomic<bool>* cancel)
+{
+    if (result.overviews || !result.weights)
+        return;
+    auto overviews = std::make_shared<std::vector<HeadsOverview>>();
+    for (int b = 0; b < result.batch(); ++b) {
+        throwIfCancelled(cancel);
+        overviews->push_back(overviewOfHeads(*result.weights, b));
+    }
+    result.overviews = std::move(overviews);
+}
+
 double heldBytes(const Result& result, Stage first)
 {
     const int from = stageIndex(first);

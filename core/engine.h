@@ -187,6 +187,11 @@ private:
     Recycler<Aggregation> aggregations_;
 };
 
+// Makes result.overviews (overviewOfHeads for every sequence) when the softmax did not:
+// what a grid of every head needs with the weights. Throws Cancelled when `cancel`
+// becomes true between sequences.
+void addOverviews(Result& result, const std::atomic<bool>* cancel = nullptr);
+
 // The bytes one compute holds at its peak for B sequences of T tokens, C = d_model and
 // H heads: scores and weights (B, H, T, T), the mask and the mean over heads (B, T, T),
 // and the (B, T, C) tensors.

@@ -459,6 +459,15 @@ void TestEngine::switchMakesTheHeadsOverview()
     engine.setMakesOverviews(true);
     const attn::Result first = engine.compute(r);
     QVERIFY2(!first.overviews, "S and P made in one pass leave the overview to the window");
+    // There the window's worker adds it, the same bits; a cancel stops it.
+    attn::Result added = first;
+    std::atomic<bool> stop{true};
+    QVERIFY_THROWS_EXCEPTION(attn::Cancelled, attn::addOverviews(added, &stop));
+    QVERIFY(!added.overviews);
+    attn::addOverviews(added);
+    QVERIFY(added.overviews);
+    QVERIFY(
+        sameBits({(*added.overviews)[1].mean}, {attn::overviewOfHeads(*first.weights, 1).mean}));
 
     Request switched = r;
     switched.config.scale = attn::ScaleMode::None;
@@ -468,6 +477,10 @@ void TestEngine::switchMakesTheHeadsOverview()
     QVERIFY(!reference.overviews);
     QVERIFY(sameBits(result.weights->items(), reference.weights->items()));
     QVERIFY(result.overviews);
+    const auto* made = result.overviews.get();
+    attn::Result kept = result;
+    attn::addOverviews(kept); // the softmax's are kept, not made again
+    QCOMPARE(kept.overviews.get(), made);
     QCOMPARE(int(result.overviews->size()), result.batch());
     // The next switch holds them beside the weights until it ends.
     const double B = result.batch(), T = result.length(), H = result.heads();

@@ -45,15 +45,7 @@ std::function<void()> ComputeController::run(const Request& request,
         // The grid's colour scale and mean tile read every head: made here, off the GUI
         // thread (at T = 2048, H = 16 that is 268 MB to read), when the softmax did not
         // make them in its own pass.
-        if (!weights.overviews) {
-            auto overviews = std::make_shared<std::vector<HeadsOverview>>();
-            for (int b = 0; b < weights.batch(); ++b) {
-                if (cancel)
-                    throw Cancelled();
-                overviews->push_back(overviewOfHeads(*weights.weights, b));
-            }
-            weights.overviews = std::move(overviews);
-        }
+        addOverviews(weights, &cancel);
         worker_.unlessSuperseded([this, &weights] {
             QMetaObject::invokeMethod(
                 this, [this, weights] { emit weightsReady(weights); }, Qt::QueuedConnection);
