@@ -1,6 +1,7 @@
 #include "statistics.h"
 
 #include "parallel.h"
+#include "rowfigures.h"
 
 #include <algorithm>
 #include <array>
@@ -91,44 +92,57 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
     const Eigen::Index T = weights.rows();  // T_q
     const Eigen::Index Tk = weights.cols(); // T_k (= T_q in self-attention)
     HeadStatistics s;
-    s.scoreMoments = moments(scores);
-    s.logitMoments = moments(scores, scale, tau);
-    s.stdScores = unbiasedStd(s.scoreMoments);
-    s.stdLogits = unbiasedStd(s.logitMoments);
     s.rowSums.assign(static_cast<std::size_t>(T), 0.0);
-    // Σ_i P[i][j], in double; NaN in a column makes its sum NaN.
-    const Eigen::Matrix<double, 1, Eigen::Dynamic> colSums = weights.cast<double>().colwise().sum();
-    s.colSums.assign(colSums.data(), colSums.data() + colSums.size());
+    // Σ_i P[i][j], in double, added row by row; NaN in a column makes its sum NaN.
+    s.colSums.assign(static_cast<std::size_t>(Tk), 0.0);
     s.rowEntropy.assign(static_cast<std::size_t>(T), 0.0);
     s.rowEntropyMax.assign(static_cast<std::size_t>(T), 0.0);
     s.rowMax.assign(static_cast<std::size_t>(T), 0.0f);
     s.jacobianNorm.assign(static_cast<std::size_t>(T), 0.0);
 
-    Eigen::ArrayXd p(Tk);  // one row of P, in double for the sums
-    Eigen::ArrayXf pf(Tk); // and in float for the logarithm, which Eigen vectorises
+    // 1. The moments of S and of its logits, row by row (each row read once from memory),
+    // the rows' combined exactly.
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+        const ScoreRowMoments m = scoreRowMoments(scores.row(i).data(), scores.cols(), scale, tau);
+        s.scoreMoments = combine(s.scoreMoments, m.scores);
+        s.logitMoments = combine(s.logitMoments, m.logits);
+    }
+    s.stdScores = unbiasedStd(s.scoreMoments);
+    s.stdLogits = unbiasedStd(s.logitMoments);
+
+    const bool hasMask = masked.size() != 0;
     for (Eigen::Index i = 0; i < T; ++i) {
         const auto row = static_cast<std::size_t>(i);
-        // 1. Sums of p, p², p³, the entropy and the extremes of the row, as whole-row
-        // array expressions, so that Eigen vectorises the logarithms and powers.
-        p = weights.row(i).transpose().cast<double>();
-        const int nans = static_cast<int>(p.isNaN().count());
-        const bool hasNaN = nans > 0;
-        s.nanCount += nans;
-        if (!hasNaN && !p.isFinite().all()) {
-            s.posInfCount +=
-                static_cast<int>((p == std::numeric_limits<double>::infinity()).count());
-            s.negInfCount +=
-                static_cast<int>((p == -std::numeric_limits<double>::infinity()).count());
-        }
-        const double sum = p.sum();
-        const double sum2 = p.square().sum();
-        const double sum3 = p.cube().sum();
-        pf = weights.row(i).transpose();
+        // 2. The row of P in one pass: Σp, Σp², Σp³, Σ p ln p, its largest weight, its
+        // masked keys, and its share of the column sums.
+        const WeightRowFigures f = weightRowFigures(
+            weights.row(i).data(), hasMask ? masked.row(i).data() : nullptr, Tk, s.colSums.data());
+        double sum = f.sum, sum2 = f.sum2, sum3 = f.sum3;
         // 0·log 0 = 0; the float log is accurate to ~1e-7, far below what is shown.
-        double entropy =
-            -(pf > 0.0f).select(pf * pf.log(), 0.0f).template cast<double>().sum() / std::log(2.0);
-        const float rowMax = weights.row(i).maxCoeff();
-        const int unmasked = static_cast<int>(Tk - masked.row(i).count());
+        double entropy = -f.plnp / std::log(2.0);
+        float rowMax = f.max;
+        bool hasNaN = false;
+        if (!f.finite) {
+            // A NaN or ±inf weight (rare): counted, and the row measured value by value.
+            const Eigen::ArrayXd p = weights.row(i).transpose().cast<double>();
+            const int nans = static_cast<int>(p.isNaN().count());
+            hasNaN = nans > 0;
+            s.nanCount += nans;
+            if (!hasNaN) {
+                s.posInfCount +=
+                    static_cast<int>((p == std::numeric_limits<double>::infinity()).count());
+                s.negInfCount +=
+                    static_cast<int>((p == -std::numeric_limits<double>::infinity()).count());
+            }
+            sum = p.sum();
+            sum2 = p.square().sum();
+            sum3 = p.cube().sum();
+            const Eigen::ArrayXf pf = weights.row(i).transpose();
+            entropy = -(pf > 0.0f).select(pf * pf.log(), 0.0f).template cast<double>().sum() /
+                      std::log(2.0);
+            rowMax = weights.row(i).maxCoeff();
+        }
+        const int unmasked = static_cast<int>(Tk) - f.masked;
         s.rowSums[row] = sum;
         s.rowMax[row] = hasNaN ? std::numeric_limits<float>::quiet_NaN() : rowMax;
         // A row that is not a distribution (softmax over another axis, mask after it) is
@@ -137,7 +151,7 @@ HeadStatistics headStatistics(const Matrix& scores, float scale, float tau, cons
             entropy = entropy / sum + std::log2(sum);
         s.rowEntropy[row] = hasNaN ? kNaN : entropy;
         s.rowEntropyMax[row] = unmasked > 0 ? std::log2(static_cast<double>(unmasked)) : 0.0;
-        // 2. ‖diag(p) − ppᵀ‖²_F = Σp² − 2Σp³ + (Σp²)²: how much gradient the row passes.
+        // ‖diag(p) − ppᵀ‖²_F = Σp² − 2Σp³ + (Σp²)²: how much gradient the row passes.
         s.jacobianNorm[row] =
             hasNaN ? kNaN : std::sqrt(std::max(0.0, sum2 - 2.0 * sum3 + sum2 * sum2));
 

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,8 @@ private slots:
     void rowMax();
     void jacobian_data();
     void jacobian();
+    void wideRowsMatchDirectFigures_data();
+    void wideRowsMatchDirectFigures();
     void classification_data();
     void classification();
     void headStd();
@@ -411,6 +414,141 @@ void TestStatistics::jacobian()
     mean /= static_cast<double>(direct.size());
     QVERIFY2(close(s.meanJacobianNorm, mean, 1e-9),
              closeMessage("meanJacobianNorm", s.meanJacobianNorm, mean));
+}
+
+void TestStatistics::wideRowsMatchDirectFigures_data()
+{
+    // Widths below, at and past the row passes' eight values at a time, and past their
+    // blocks of 64, with their last values left over; each with special rows.
+    QTest::addColumn<int>("width");
+    QTest::addColumn<bool>("causalMask");
+    for (const int width : {7, 8, 37, 64, 301})
+        for (const bool causalMask : {false, true})
+            QTest::addRow("%d keys%s", width, causalMask ? ", causal" : "") << width << causalMask;
+}
+
+void TestStatistics::wideRowsMatchDirectFigures()
+{
+    // Every figure of headStatistics against the same figure computed value by value in
+    // double here: on the SSE2 path too (tst_statistics_sse2).
+    QFETCH(int, width);
+    QFETCH(bool, causalMask);
+    const Eigen::Index n = width;
+    std::mt19937 random(1234 + width);
+    std::normal_distribution<float> normal(0.0f, 3.0f);
+    Matrix scores(n, n), p(n, n);
+    MaskMatrix masked = MaskMatrix::Constant(n, n, false);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        for (Eigen::Index j = 0; j < n; ++j) {
+            scores(i, j) = normal(random);
+            masked(i, j) = causalMask && j > i;
+        }
+        // Row i: a softmax of its logits over its visible keys, masked weights 0.
+        const Eigen::ArrayXf logits = scores.row(i).transpose().array() * 0.7f;
+        const float max = logits.maxCoeff();
+        double total = 0;
+        for (Eigen::Index j = 0; j < n; ++j)
+            total += masked(i, j) ? 0.0 : std::exp(double(logits(j) - max));
+        for (Eigen::Index j = 0; j < n; ++j)
+            p(i, j) = masked(i, j) ? 0.0f : float(std::exp(double(logits(j) - max)) / total);
+    }
+    // Special rows: weights below the smallest normal float and one hot; a NaN; +inf and
+    // −inf; every key masked (as a −1e9 fill leaves it: uniform).
+    if (n >= 5) {
+        p.row(1).setZero();
+        p(1, 0) = 1e-40f;
+        p(1, 1) = 1.0f;
+        p(2, n - 1) = std::numeric_limits<float>::quiet_NaN();
+        p(3, 0) = std::numeric_limits<float>::infinity();
+        p(3, n - 2) = -std::numeric_limits<float>::infinity();
+        masked.row(4).setConstant(true);
+        p.row(4).setConstant(1.0f / float(n));
+    }
+    const float scale = 0.125f, tau = 0.7f;
+    const HeadStatistics s = headStatistics(scores, scale, tau, p, masked);
+
+    // The moments of S and of L = S·scale/τ (float), two passes in double.
+    for (const bool logits : {false, true}) {
+        Eigen::ArrayXd values(n * n);
+        for (Eigen::Index k = 0; k < n * n; ++k) {
+            const float v = scores.data()[k];
+            values(k) = logits ? double((v * scale) / tau) : double(v);
+        }
+        const double mean = values.mean();
+        const double m2 = (values - mean).square().sum();
+        const Moments& m = logits ? s.logitMoments : s.scoreMoments;
+        const char* what = logits ? "logits" : "scores";
+        QCOMPARE(m.n, double(n * n));
+        QVERIFY2(close(m.mean, mean, 1e-12 * (1 + std::abs(mean))),
+                 closeMessage(what, m.mean, mean));
+        QVERIFY2(close(m.m2, m2, 1e-11 * m2), closeMessage(what, m.m2, m2));
+        const double std = float(std::sqrt(m2 / double(n * n - 1)));
+        QVERIFY2(close(logits ? s.stdLogits : s.stdScores, std, 1e-6 * std),
+                 closeMessage(what, logits ? s.stdLogits : s.stdScores, std));
+    }
+
+    // The rows' and columns' figures.
+    int nans = 0, posInfs = 0, negInfs = 0;
+    std::vector<double> colSums(std::size_t(n), 0.0);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const auto row = std::size_t(i);
+        double sum = 0, sum2 = 0, sum3 = 0, plog2p = 0;
+        float max = -std::numeric_limits<float>::infinity();
+        int visible = 0;
+        bool nan = false;
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const float x = p(i, j);
+            const double v = x;
+            nan = nan || std::isnan(x);
+            nans += std::isnan(x) ? 1 : 0;
+            posInfs += x == std::numeric_limits<float>::infinity() ? 1 : 0;
+            negInfs += x == -std::numeric_limits<float>::infinity() ? 1 : 0;
+            max = std::max(max, x);
+            sum += v;
+            sum2 += v * v;
+            sum3 += v * v * v;
+            if (x > 0)
+                plog2p += v * std::log2(v);
+            colSums[std::size_t(j)] += v;
+            visible += masked(i, j) ? 0 : 1;
+        }
+        const QByteArray at = QByteArray("row ") + QByteArray::number(qlonglong(i));
+        QVERIFY2(close(s.rowSums[row], sum, 1e-12) ||
+                     (std::isnan(sum) && std::isnan(s.rowSums[row])),
+                 closeMessage(at + " sum", s.rowSums[row], sum));
+        QCOMPARE(s.rowEntropyMax[row], visible > 0 ? std::log2(double(visible)) : 0.0);
+        if (nan) {
+            QVERIFY2(std::isnan(s.rowMax[row]) && std::isnan(s.rowEntropy[row]) &&
+                         std::isnan(s.jacobianNorm[row]),
+                     at + " has a NaN: its max, entropy and Jacobian are NaN");
+            continue;
+        }
+        QCOMPARE(s.rowMax[row], max);
+        if (!std::isfinite(sum))
+            continue; // ±inf: figures of no meaning, only counted
+        double entropy = -plog2p;
+        if (sum > 0)
+            entropy = entropy / sum + std::log2(sum);
+        QVERIFY2(close(s.rowEntropy[row], entropy, 1e-5),
+                 closeMessage(at + " entropy", s.rowEntropy[row], entropy));
+        const double jacobian = std::sqrt(std::max(0.0, sum2 - 2.0 * sum3 + sum2 * sum2));
+        QVERIFY2(close(s.jacobianNorm[row], jacobian, 1e-9),
+                 closeMessage(at + " Jacobian", s.jacobianNorm[row], jacobian));
+    }
+    QCOMPARE(s.nanCount, nans);
+    QCOMPARE(s.posInfCount, n >= 5 ? 1 : 0);
+    QCOMPARE(s.negInfCount, n >= 5 ? 1 : 0);
+    QCOMPARE(posInfs, s.posInfCount);
+    QCOMPARE(negInfs, s.negInfCount);
+    for (Eigen::Index j = 0; j < n; ++j) {
+        const double expected = colSums[std::size_t(j)], actual = s.colSums[std::size_t(j)];
+        QVERIFY2(close(actual, expected, 1e-12) || (std::isnan(expected) && std::isnan(actual)) ||
+                     actual == expected,
+                 closeMessage(QByteArray("column ") + QByteArray::number(qlonglong(j)), actual,
+                              expected));
+    }
+    if (n >= 5)
+        QCOMPARE(s.fullyMaskedRows, std::vector<int>{4});
 }
 
 void TestStatistics::classification_data()
