@@ -1,6 +1,7 @@
 // Benchmarks of AttnScope. Names carry their shape: BM_Forward/T/C/H (and BM_ForwardCold),
-// BM_Switch/T/C/H (and BM_SwitchInView), BM_Render/T/H, BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N,
-// BM_Memcpy/bytes. bench/compare_torch.py turns one run into the table of ratios in the README.
+// BM_Switch/T/C/H (and BM_SwitchInView, BM_SwitchStatistics), BM_Render/T/H,
+// BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py turns one run
+// into the table of ratios in the README.
 #include "engine.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
@@ -197,6 +198,30 @@ void BM_SwitchInView(benchmark::State& state)
     switchAndPaint(state, true);
 }
 
+// The same switch through to the statistics panel's figures and warnings: stages 6–9
+// (the softmax, P·V and W_o, the statistics of every head), as the window's worker runs
+// them, the heatmaps first; `stats_ms` is stage 9 alone.
+void BM_SwitchStatistics(benchmark::State& state)
+{
+    const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
+    attn::Request r = request(T, C, H);
+    attn::AttentionEngine engine;
+    engine.setMakesOverviews(true); // as the window's engine
+    double statistics = 0;
+    for (int k = 0; k < 3; ++k) { // warm, as the switch cases start
+        r.config.scale = k % 2 ? attn::ScaleMode::None : attn::ScaleMode::SqrtDk;
+        benchmark::DoNotOptimize(engine.compute(r));
+    }
+    for (auto _ : state) {
+        r.config.scale = r.config.scale == attn::ScaleMode::SqrtDk ? attn::ScaleMode::None
+                                                                   : attn::ScaleMode::SqrtDk;
+        benchmark::DoNotOptimize(engine.compute(r));
+        statistics += engine.lastMilliseconds(attn::Stage::Statistics);
+    }
+    state.counters["stats_ms"] =
+        statistics / double(std::max<benchmark::IterationCount>(state.iterations(), 1));
+}
+
 // Head h of sequence 0 as the grid shows it, one view of the result's P and mask each.
 std::vector<attn::ui::HeatmapData> headViews(const attn::Result& result)
 {
@@ -372,6 +397,12 @@ BENCHMARK(BM_Switch)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SwitchInView)
+    ->Args({128, 256, 4})
+    ->Args({512, 768, 12})
+    ->Args({2048, 1024, 16})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SwitchStatistics)
     ->Args({128, 256, 4})
     ->Args({512, 768, 12})
     ->Args({2048, 1024, 16})
