@@ -7,9 +7,11 @@
 // std::fmaf calls below, which are exactly the ones GCC fuses in torch's build.
 #include "torchrng.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cmath>
+#include <cstdlib>
 #include <numbers>
 
 namespace attn {
@@ -31,9 +33,14 @@ constexpr float kStdF = 1.0f;
 constexpr double kMean = 0.0;
 constexpr double kStd = 1.0;
 
+// The helpers below are inlined into a portable and an FMA build of the loops that use
+// them (the same bits: std::fmaf is exact either way; with FMA it is one instruction
+// instead of a call).
+#define ATTN_RNG_INLINE [[gnu::always_inline]] inline
+
 // Cephes single-precision log (avx_mathfun.h log256_ps) for x in (0, 1], one lane.
 // Shape: float -> float.
-float cephesLog(float x)
+ATTN_RNG_INLINE float cephesLog(float x)
 {
     constexpr float kMinNormPos = 1.17549435e-38f;
     constexpr float kSqrtHalf = 0.707106781186547524f;
@@ -44,24 +51,22 @@ float cephesLog(float x)
     constexpr float kQ2 = 0.693359375f;
 
     // 1. Split x = m · 2^e with m in [0.5, 1); denormals are cut off as the kernel does.
-    x = std::fmax(x, kMinNormPos);
+    x = x > kMinNormPos ? x : kMinNormPos; // max_ps: NaN gives the second operand too
     const auto bits = std::bit_cast<std::uint32_t>(x);
     float e = static_cast<float>(static_cast<std::int32_t>(bits >> 23) - 0x7f);
     e = e + 1.0f;
     const float m = std::bit_cast<float>((bits & ~0x7f800000U) | 0x3f000000U);
 
     // 2. Centre the mantissa on 1: below √½ use 2m and one less in the exponent.
-    float t;
-    if (m < kSqrtHalf) {
-        e = e - 1.0f;
-        t = (m - 1.0f) + m;
-    } else {
-        t = m - 1.0f;
-    }
+    // (Selects rather than a branch, as the kernel's masks: a loop of them vectorises.)
+    const bool small = m < kSqrtHalf;
+    e = small ? e - 1.0f : e;
+    float t = small ? (m - 1.0f) + m : m - 1.0f;
 
     // 3. log(1 + t) by the degree-9 polynomial; each Horner step is one fused mul-add.
     const float z = t * t;
     float y = kP[0];
+#pragma GCC unroll 8
     for (int k = 1; k < 9; ++k)
         y = std::fmaf(y, t, kP[k]);
     y = y * t;
@@ -80,7 +85,7 @@ struct SinCos {
 
 // Cephes single-precision sincos (avx_mathfun.h sincos256_ps), one lane.
 // Shape: float -> (sin, cos).
-SinCos cephesSinCos(float x)
+ATTN_RNG_INLINE SinCos cephesSinCos(float x)
 {
     constexpr float kFourOverPi = 1.27323954473516f;
     constexpr float kDP1 = -0.78515625f;
@@ -133,7 +138,7 @@ SinCos cephesSinCos(float x)
 
 // normal_fill_16_AVX2: Box–Muller in float on one block of uniforms, in place.
 // Shape: d (16) uniforms in [0, 1) -> d (16) normals.
-void boxMullerBlock(float* d)
+ATTN_RNG_INLINE void boxMullerBlock(float* d)
 {
     // 2π is rounded to float before the multiply, as the kernel's set1_ps does.
     const auto twoPi = static_cast<float>(2.0 * std::numbers::pi);
@@ -149,6 +154,92 @@ void boxMullerBlock(float* d)
         d[k] = std::fmaf(radius * sc.cos, kStdF, kMeanF);
         d[k + kHalfBlock] = std::fmaf(radius * sc.sin, kStdF, kMeanF);
     }
+}
+
+// Every whole block of out[0, n) through Box–Muller.
+ATTN_RNG_INLINE void boxMullerBlocksInline(float* out, std::size_t n)
+{
+    for (std::size_t i = 0; i + kBlock <= n; i += kBlock)
+        boxMullerBlock(out + i);
+}
+
+// Tempered MT19937 words w[0, n) as uniform_ makes floats of them: the low 24 bits
+// times 2⁻²⁴ (exact), then · range + lo in one fused multiply-add.
+ATTN_RNG_INLINE std::uint32_t temper(std::uint32_t y)
+{
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+ATTN_RNG_INLINE float unitFloat(std::uint32_t word)
+{
+    return static_cast<float>(word & 0xFFFFFFU) * 0x1.0p-24f;
+}
+
+template <bool scaled>
+ATTN_RNG_INLINE void uniformsInline(const std::uint32_t* w, std::size_t n, float range, float lo,
+                                    float* out)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const float u = unitFloat(temper(w[i]));
+        out[i] = scaled ? std::fmaf(u, range, lo) : u;
+    }
+}
+
+void boxMullerBlocksPortable(float* out, std::size_t n)
+{
+    boxMullerBlocksInline(out, n);
+}
+
+template <bool scaled>
+void uniformsPortable(const std::uint32_t* w, std::size_t n, float range, float lo, float* out)
+{
+    uniformsInline<scaled>(w, n, range, lo, out);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ATTN_RNG_FMA 1
+__attribute__((target("avx2,fma"))) void boxMullerBlocksFma(float* out, std::size_t n)
+{
+    boxMullerBlocksInline(out, n);
+}
+
+template <bool scaled>
+__attribute__((target("avx2,fma"))) void uniformsFma(const std::uint32_t* w, std::size_t n,
+                                                     float range, float lo, float* out)
+{
+    uniformsInline<scaled>(w, n, range, lo, out);
+}
+
+bool hasFma()
+{
+    // ATTN_NO_AVX2=1 takes the portable path, as for the softmax's row passes.
+    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                            std::getenv("ATTN_NO_AVX2") == nullptr;
+    return has;
+}
+#endif
+
+void boxMullerBlocks(float* out, std::size_t n)
+{
+#ifdef ATTN_RNG_FMA
+    if (hasFma())
+        return boxMullerBlocksFma(out, n);
+#endif
+    boxMullerBlocksPortable(out, n);
+}
+
+template <bool scaled>
+void uniforms(const std::uint32_t* w, std::size_t n, float range, float lo, float* out)
+{
+#ifdef ATTN_RNG_FMA
+    if (hasFma())
+        return uniformsFma<scaled>(w, n, range, lo, out);
+#endif
+    uniformsPortable<scaled>(w, n, range, lo, out);
 }
 
 } // namespace
@@ -175,10 +266,14 @@ void TorchGenerator::twist()
         const std::uint32_t y = (upper & kUpperMask) | (lower & kLowerMask);
         return (y >> 1) ^ ((lower & 1U) ? kMatrixA : 0U);
     };
-    for (int k = 0; k < kStateSize; ++k) {
-        const std::uint32_t following = state_[(k + 1) % kStateSize];
-        state_[k] = state_[(k + kShift) % kStateSize] ^ mix(state_[k], following);
-    }
+    // In three runs, so that no index wraps: k + 397 is in the state's old half first,
+    // then k − 227 in the part already renewed; the last word pairs with the new first.
+    int k = 0;
+    for (; k < kStateSize - kShift; ++k)
+        state_[k] = state_[k + kShift] ^ mix(state_[k], state_[k + 1]);
+    for (; k < kStateSize - 1; ++k)
+        state_[k] = state_[k + kShift - kStateSize] ^ mix(state_[k], state_[k + 1]);
+    state_[k] = state_[kShift - 1] ^ mix(state_[k], state_[0]);
     left_ = kStateSize;
     next_ = 0;
 }
@@ -189,12 +284,26 @@ std::uint32_t TorchGenerator::random()
     if (--left_ <= 0)
         twist();
     // 2. Temper one state word.
-    std::uint32_t y = state_[next_++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= y >> 18;
-    return y;
+    return temper(state_[next_++]);
+}
+
+template <bool scaled>
+void TorchGenerator::fillUniforms(float* out, std::size_t n, float range, float lo)
+{
+    // What n calls of random() would draw, a run of state words at a time: a call takes
+    // one (left_ counts down to the twist), the call that twists takes the new first.
+    std::size_t i = 0;
+    while (i < n) {
+        if (left_ <= 1) {
+            twist();
+            left_ = kStateSize + 1; // the twisting call's own decrement
+        }
+        const std::size_t run = std::min(n - i, static_cast<std::size_t>(left_ - 1));
+        uniforms<scaled>(state_.data() + next_, run, range, lo, out + i);
+        next_ += static_cast<int>(run);
+        left_ -= static_cast<int>(run);
+        i += run;
+    }
 }
 
 std::uint64_t TorchGenerator::random64()
@@ -238,18 +347,15 @@ void TorchGenerator::randn(float* out, std::size_t n)
     }
 
     // 2. Sixteen or more: all n uniforms first, then every full block in place.
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = uniformFloat();
-    for (std::size_t i = 0; i + kBlock <= n; i += kBlock)
-        boxMullerBlock(out + i);
+    fillUniforms<false>(out, n, 1.0f, 0.0f);
+    boxMullerBlocks(out, n);
 
     // 3. A ragged tail: torch redraws the last 16 values from fresh uniforms (overwriting
     //    normals already made) and transforms them as one block, so n + 16 draws are used.
     if (n % kBlock != 0) {
         float* tail = out + (n - kBlock);
-        for (int k = 0; k < kBlock; ++k)
-            tail[k] = uniformFloat();
-        boxMullerBlock(tail);
+        fillUniforms<false>(tail, kBlock, 1.0f, 0.0f);
+        boxMullerBlocks(tail, kBlock);
     }
 }
 
@@ -261,8 +367,7 @@ void TorchGenerator::uniform(float* out, std::size_t n, double from, double to)
     const auto hi = static_cast<float>(to);
     const float range = hi - lo;
     // 2. One fused multiply-add per value: a separate multiply and add differ by an ulp.
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = std::fmaf(uniformFloat(), range, lo);
+    fillUniforms<true>(out, n, range, lo);
 }
 
 Linear TorchGenerator::linear(int in, int out)

@@ -36,6 +36,8 @@ public:
 
 private:
     void twist();
+    // n uniforms from n draws, as uniformFloat() makes them, or with · range + lo fused.
+    template <bool scaled> void fillUniforms(float* out, std::size_t n, float range, float lo);
 
     std::array<std::uint32_t, 624> state_{};
     int next_ = 0;

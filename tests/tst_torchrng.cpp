@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <type_traits>
 #include <vector>
@@ -181,6 +183,8 @@ private slots:
     void manualSeedClearsCachedNormal();
     void uniform_data() { addCaseRows({u"uniform"}); }
     void uniform();
+    void bulkDrawsAreSingleDraws_data();
+    void bulkDrawsAreSingleDraws();
     void linear_data() { addCaseRows({u"linear"}); }
     void linear();
     void referenceOrder_data() { addCaseRows({u"reference"}); }
@@ -370,6 +374,35 @@ void TestTorchRng::uniform()
     generator.uniform(actual.data(), actual.size(), from, to);
     const QString message = firstMismatch(QStringLiteral("uniform_"), expected, actual);
     QVERIFY2(message.isEmpty(), qPrintable(message));
+}
+
+void TestTorchRng::bulkDrawsAreSingleDraws_data()
+{
+    QTest::addColumn<int>("before"); // single draws first: where in the state the run starts
+    for (const int before : {0, 1, 2, 396, 622, 623, 624, 625, 1247, 1248})
+        QTest::addRow("after %d draws", before) << before;
+}
+
+void TestTorchRng::bulkDrawsAreSingleDraws()
+{
+    // uniform_ and randn's uniforms take runs of state words between twists; each value
+    // must be the one random() would have given at that point, wherever the run starts
+    // and across several twists (against torch itself in uniform() and randn() above).
+    QFETCH(int, before);
+    TorchGenerator bulk(7), single(7);
+    for (int k = 0; k < before; ++k) {
+        (void)bulk.random();
+        (void)single.random();
+    }
+    constexpr std::size_t n = 1900; // three twists
+    const float lo = -0.25f, range = 0.5f;
+    std::vector<float> fromBulk(n), fromSingle(n);
+    bulk.uniform(fromBulk.data(), n, double(lo), double(lo + range));
+    for (float& value : fromSingle)
+        value = std::fmaf(single.uniformFloat(), range, lo);
+    QVERIFY(std::memcmp(fromBulk.data(), fromSingle.data(), n * sizeof(float)) == 0);
+    // And the generators are in step afterwards.
+    QCOMPARE(bulk.random(), single.random());
 }
 
 void TestTorchRng::linear()
