@@ -1,8 +1,12 @@
 #include "embedding.h"
 
+#include "parallel.h"
 #include "torchrng.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 
 namespace attn {
 namespace {
@@ -46,13 +50,38 @@ Matrix sinusoidalEncoding(int length, int dModel)
     for (int c = 0; c < dModel; ++c)
         frequency[static_cast<std::size_t>(c)] =
             1.0 / std::pow(10000.0, 2.0 * (c / 2) / static_cast<double>(dModel));
-    // 2. sin on even columns, cos on odd ones.
-    for (int pos = 0; pos < length; ++pos)
-        for (int c = 0; c < dModel; ++c) {
-            const double angle = pos * frequency[static_cast<std::size_t>(c)];
-            pe(pos, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
-        }
+    // 2. sin on even columns, cos on odd ones; the positions on every core (T·C calls of
+    // sin or cos are most of this stage's time at long T).
+    const int parts = std::min(length, 4 * coreCount());
+    parallelFor(parts, [&](int part) {
+        for (int pos = length * part / parts; pos < length * (part + 1) / parts; ++pos)
+            for (int c = 0; c < dModel; ++c) {
+                const double angle = pos * frequency[static_cast<std::size_t>(c)];
+                pe(pos, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            }
+    });
     return pe;
+}
+
+std::shared_ptr<const Matrix> sharedSinusoidalEncoding(int length, int dModel)
+{
+    // Row pos depends on pos and C alone, so the rows of the longest encoding made so far
+    // serve every shorter sentence: typing changes T at every word.
+    constexpr double kKeptBytes = 64.0 * 1024 * 1024;
+    static std::mutex mutex; // two engines may embed at once (the compare dialog)
+    static std::shared_ptr<const Matrix> kept;
+    {
+        std::lock_guard lock(mutex);
+        if (kept && kept->cols() == dModel && kept->rows() >= length)
+            return kept;
+    }
+    auto made = std::make_shared<const Matrix>(sinusoidalEncoding(length, dModel));
+    if (double(length) * dModel * sizeof(float) <= kKeptBytes) {
+        std::lock_guard lock(mutex);
+        if (!kept || kept->cols() != dModel || kept->rows() < length)
+            kept = made;
+    }
+    return made;
 }
 
 std::vector<Matrix> embed(const TokenBatch& tokens, const Config& config,
@@ -95,9 +124,9 @@ std::vector<Matrix> embed(const TokenBatch& tokens, const Config& config,
 
     // 2. Position is added on top, so equal tokens at different places differ.
     if (config.positional == Positional::Sinusoidal) {
-        const Matrix pe = sinusoidalEncoding(T, C);
+        const std::shared_ptr<const Matrix> pe = sharedSinusoidalEncoding(T, C);
         for (auto& xb : x)
-            xb += pe;
+            xb += pe->topRows(T);
     }
     return x;
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ class TorchGenerator;
 
 // Sinusoidal positional encoding (Vaswani et al. 2017, 3.5), (T, C).
 [[nodiscard]] Matrix sinusoidalEncoding(int length, int dModel);
+// The same, at least `length` rows (its first `length` rows are the encoding): the
+// longest made so far for this C, kept for the process while it is at most 64 MB.
+[[nodiscard]] std::shared_ptr<const Matrix> sharedSinusoidalEncoding(int length, int dModel);
 
 // X for every sequence, B × (T, C). In mode "torch" the values come from `generator`
 // (torch.randn(B, T, C) right after manual_seed) and the tokens are ignored.

@@ -1,4 +1,5 @@
 // The staged pipeline: a change recomputes only from the first stage it touches.
+#include "embedding.h"
 #include "engine.h"
 #include "parallel.h"
 #include "statistics.h"
@@ -7,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -76,6 +78,7 @@ private slots:
     void countsThePreviousResultItReplaces();
     void switchMakesTheHeadsOverview_data();
     void switchMakesTheHeadsOverview();
+    void positionalEncoding();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -549,6 +552,41 @@ void TestEngine::parallelLoopsRunEveryItemOnce()
     }
     QVERIFY(thrown);
     QVERIFY(countOnce(50)); // and the pool serves on
+}
+
+void TestEngine::positionalEncoding()
+{
+    using attn::Matrix;
+    using attn::sharedSinusoidalEncoding;
+    using attn::sinusoidalEncoding;
+    // PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(pos / 10000^(2i/C)), made
+    // in double and rounded to float.
+    const Matrix pe = sinusoidalEncoding(50, 24);
+    QCOMPARE(pe.rows(), 50);
+    QCOMPARE(pe.cols(), 24);
+    for (const auto& [pos, c] : {std::pair{0, 0}, {0, 1}, {1, 0}, {7, 5}, {49, 22}, {49, 23}}) {
+        const double angle = pos / std::pow(10000.0, 2.0 * (c / 2) / 24.0);
+        QCOMPARE(pe(pos, c), float(c % 2 == 0 ? std::sin(angle) : std::cos(angle)));
+    }
+    // The kept encoding: its first T rows are the encoding, bit for bit, whether a longer
+    // one, a shorter one or one of another C came before.
+    for (const auto& [T, C] : {std::pair{40, 16}, {7, 16}, {40, 24}, {64, 16}, {3, 24}, {64, 16}}) {
+        const std::shared_ptr<const Matrix> kept = sharedSinusoidalEncoding(T, C);
+        QVERIFY(kept->rows() >= T);
+        QCOMPARE(kept->cols(), C);
+        const Matrix direct = sinusoidalEncoding(T, C);
+        const Matrix first = kept->topRows(T);
+        QVERIFY2(std::memcmp(first.data(), direct.data(), direct.size() * sizeof(float)) == 0,
+                 qPrintable(QString("T=%1 C=%2").arg(T).arg(C)));
+    }
+    // X with the encoding is X without it plus the encoding, in float.
+    Request with = baseRequest(), without = baseRequest();
+    without.config.positional = attn::Positional::None;
+    AttentionEngine a, b;
+    const Matrix xWith = (*a.compute(with, nullptr, Stage::Embed).x)[0];
+    const Matrix xWithout = (*b.compute(without, nullptr, Stage::Embed).x)[0];
+    const Matrix expected = xWithout + sinusoidalEncoding(int(xWith.rows()), int(xWith.cols()));
+    QVERIFY(std::memcmp(xWith.data(), expected.data(), expected.size() * sizeof(float)) == 0);
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
