@@ -163,8 +163,7 @@ ATTN_RNG_INLINE void boxMullerBlocksInline(float* out, std::size_t n)
         boxMullerBlock(out + i);
 }
 
-// Tempered MT19937 words w[0, n) as uniform_ makes floats of them: the low 24 bits
-// times 2⁻²⁴ (exact), then · range + lo in one fused multiply-add.
+// MT19937's tempering of one state word into an output.
 ATTN_RNG_INLINE std::uint32_t temper(std::uint32_t y)
 {
     y ^= y >> 11;
@@ -174,11 +173,14 @@ ATTN_RNG_INLINE std::uint32_t temper(std::uint32_t y)
     return y;
 }
 
+// An output as a float in [0, 1): its low 24 bits times 2⁻²⁴ (exact).
 ATTN_RNG_INLINE float unitFloat(std::uint32_t word)
 {
     return static_cast<float>(word & 0xFFFFFFU) * 0x1.0p-24f;
 }
 
+// The state words w[0, n) tempered into uniforms, as uniformFloat() makes them, or
+// with · range + lo in one fused multiply-add, as uniform_ does.
 template <bool scaled>
 ATTN_RNG_INLINE void uniformsInline(const std::uint32_t* w, std::size_t n, float range, float lo,
                                     float* out)
@@ -316,7 +318,7 @@ std::uint64_t TorchGenerator::random64()
 float TorchGenerator::uniformFloat()
 {
     // 24 bits fill a float mantissa exactly, so the product is exact.
-    return static_cast<float>(random() & 0xFFFFFFU) * 0x1.0p-24f;
+    return unitFloat(random());
 }
 
 double TorchGenerator::uniformDouble()
