@@ -56,31 +56,20 @@ __attribute__((target("avx2,fma"))) __m256d highHalf(__m256 v)
     return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
 }
 
-// Σ s and Σ l over the row's whole eights; returns how many values that was.
-__attribute__((target("avx2,fma"))) Eigen::Index
-scoreSumsAvx2(const float* s, Eigen::Index n, float scale, float tau, double& sumS, double& sumL)
+// One pass over s and its logits l: Σ (s − meanS) and Σ (l − meanL), or with `squares`
+// the sums of their squares (the means 0 for the first pass: the plain sums).
+template <bool squares>
+__attribute__((target("avx2,fma"))) __m256d accumulate(__m256d total, __m256d value, __m256d mean)
 {
-    const __m256 vscale = _mm256_set1_ps(scale), vtau = _mm256_set1_ps(tau);
-    __m256d s0 = _mm256_setzero_pd(), s1 = s0, l0 = s0, l1 = s0;
-    Eigen::Index j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const __m256 x = _mm256_loadu_ps(s + j);
-        const __m256 l = _mm256_div_ps(_mm256_mul_ps(x, vscale), vtau);
-        s0 = _mm256_add_pd(s0, lowHalf(x));
-        s1 = _mm256_add_pd(s1, highHalf(x));
-        l0 = _mm256_add_pd(l0, lowHalf(l));
-        l1 = _mm256_add_pd(l1, highHalf(l));
-    }
-    sumS = sumOfLanes(_mm256_add_pd(s0, s1));
-    sumL = sumOfLanes(_mm256_add_pd(l0, l1));
-    return j;
+    const __m256d d = _mm256_sub_pd(value, mean);
+    return squares ? _mm256_fmadd_pd(d, d, total) : _mm256_add_pd(total, d);
 }
 
-// Σ (s − meanS)² and Σ (l − meanL)² over the row's whole eights.
-__attribute__((target("avx2,fma"))) Eigen::Index scoreSquaresAvx2(const float* s, Eigen::Index n,
-                                                                  float scale, float tau,
-                                                                  double meanS, double meanL,
-                                                                  double& m2S, double& m2L)
+// scorePass over the row's whole eights; returns how many values that was.
+template <bool squares>
+__attribute__((target("avx2,fma"))) Eigen::Index
+scorePassAvx2(const float* s, Eigen::Index n, float scale, float tau, double meanS, double meanL,
+              double& totalS, double& totalL)
 {
     const __m256 vscale = _mm256_set1_ps(scale), vtau = _mm256_set1_ps(tau);
     const __m256d ms = _mm256_set1_pd(meanS), ml = _mm256_set1_pd(meanL);
@@ -89,15 +78,13 @@ __attribute__((target("avx2,fma"))) Eigen::Index scoreSquaresAvx2(const float* s
     for (; j + 8 <= n; j += 8) {
         const __m256 x = _mm256_loadu_ps(s + j);
         const __m256 l = _mm256_div_ps(_mm256_mul_ps(x, vscale), vtau);
-        const __m256d ds0 = _mm256_sub_pd(lowHalf(x), ms), ds1 = _mm256_sub_pd(highHalf(x), ms);
-        const __m256d dl0 = _mm256_sub_pd(lowHalf(l), ml), dl1 = _mm256_sub_pd(highHalf(l), ml);
-        s0 = _mm256_fmadd_pd(ds0, ds0, s0);
-        s1 = _mm256_fmadd_pd(ds1, ds1, s1);
-        l0 = _mm256_fmadd_pd(dl0, dl0, l0);
-        l1 = _mm256_fmadd_pd(dl1, dl1, l1);
+        s0 = accumulate<squares>(s0, lowHalf(x), ms);
+        s1 = accumulate<squares>(s1, highHalf(x), ms);
+        l0 = accumulate<squares>(l0, lowHalf(l), ml);
+        l1 = accumulate<squares>(l1, highHalf(l), ml);
     }
-    m2S = sumOfLanes(_mm256_add_pd(s0, s1));
-    m2L = sumOfLanes(_mm256_add_pd(l0, l1));
+    totalS = sumOfLanes(_mm256_add_pd(s0, s1));
+    totalL = sumOfLanes(_mm256_add_pd(l0, l1));
     return j;
 }
 
@@ -193,6 +180,31 @@ __attribute__((target("avx2,fma"))) Eigen::Index weightFiguresAvx2(const float* 
 }
 #endif
 
+// Σ (s − meanS) and Σ (l − meanL) over the row, l = s·scale/τ in float, or with `squares`
+// the sums of their squares: vector eights where AVX2 is, then the rest in blocks of
+// doubles that Eigen's vectorised sums take.
+template <bool squares>
+void scorePass(const float* s, Eigen::Index n, float scale, float tau, double meanS, double meanL,
+               double& totalS, double& totalL)
+{
+    totalS = totalL = 0;
+    Eigen::Index done = 0;
+#ifdef ATTN_HAVE_AVX2_ROWS
+    if (rowPassesUseAvx2())
+        done = scorePassAvx2<squares>(s, n, scale, tau, meanS, meanL, totalS, totalL);
+#endif
+    double valuesS[kBlock], valuesL[kBlock];
+    for (Eigen::Index j = done; j < n; j += kBlock) {
+        const Eigen::Index count = std::min(kBlock, n - j);
+        const ConstRowArray x(s + j, count);
+        DoubleRow ds(valuesS, count), dl(valuesL, count);
+        ds = x.cast<double>() - meanS;
+        dl = ((x * scale) / tau).cast<double>() - meanL;
+        totalS += squares ? ds.square().sum() : ds.sum();
+        totalL += squares ? dl.square().sum() : dl.sum();
+    }
+}
+
 } // namespace
 
 ScoreRowMoments scoreRowMoments(const float* s, Eigen::Index n, float scale, float tau)
@@ -201,44 +213,13 @@ ScoreRowMoments scoreRowMoments(const float* s, Eigen::Index n, float scale, flo
     out.scores.n = out.logits.n = static_cast<double>(n);
     if (n == 0)
         return out;
-    [[maybe_unused]] const bool avx2 = rowPassesUseAvx2();
-    // 1. The means.
+    // 1. The means. 2. The squared deviations, the row now in cache.
     double sumS = 0, sumL = 0;
-    Eigen::Index done = 0;
-#ifdef ATTN_HAVE_AVX2_ROWS
-    if (avx2)
-        done = scoreSumsAvx2(s, n, scale, tau, sumS, sumL);
-#endif
-    // The rest (a row's last values, or all of it without AVX2), in blocks of doubles
-    // that Eigen's vectorised sums take.
-    double valuesS[kBlock], valuesL[kBlock];
-    for (Eigen::Index j = done; j < n; j += kBlock) {
-        const Eigen::Index count = std::min(kBlock, n - j);
-        const ConstRowArray x(s + j, count);
-        DoubleRow(valuesS, count) = x.cast<double>();
-        DoubleRow(valuesL, count) = ((x * scale) / tau).cast<double>();
-        sumS += DoubleRow(valuesS, count).sum();
-        sumL += DoubleRow(valuesL, count).sum();
-    }
+    scorePass<false>(s, n, scale, tau, 0.0, 0.0, sumS, sumL);
     out.scores.mean = sumS / static_cast<double>(n);
     out.logits.mean = sumL / static_cast<double>(n);
-    // 2. The squared deviations, the row now in cache.
-    double m2S = 0, m2L = 0;
-    done = 0;
-#ifdef ATTN_HAVE_AVX2_ROWS
-    if (avx2)
-        done = scoreSquaresAvx2(s, n, scale, tau, out.scores.mean, out.logits.mean, m2S, m2L);
-#endif
-    for (Eigen::Index j = done; j < n; j += kBlock) {
-        const Eigen::Index count = std::min(kBlock, n - j);
-        const ConstRowArray x(s + j, count);
-        DoubleRow(valuesS, count) = x.cast<double>() - out.scores.mean;
-        DoubleRow(valuesL, count) = ((x * scale) / tau).cast<double>() - out.logits.mean;
-        m2S += DoubleRow(valuesS, count).square().sum();
-        m2L += DoubleRow(valuesL, count).square().sum();
-    }
-    out.scores.m2 = m2S;
-    out.logits.m2 = m2L;
+    scorePass<true>(s, n, scale, tau, out.scores.mean, out.logits.mean, out.scores.m2,
+                    out.logits.m2);
     return out;
 }
 
