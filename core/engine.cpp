@@ -491,8 +491,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             fusedWeights = weights_.take();
             fusedWeights->reshape(B, H, T, Tk);
         }
-        // Blocks of about 1 MB of S (a core's L2), at least 64 rows.
-        const int blockRows = fused ? std::max(64, int((1 << 20) / (4 * std::max(Tk, 1)))) : T;
+        // Blocks of about 1 MB of S (a core's L2), at least 64 rows. A compute without
+        // the softmax behind it takes the same blocks: OpenBLAS picks its kernel by the
+        // product's shape (on AVX-512 its small-matrix kernels sum in another order), so
+        // other blocks could give S other bits than a full compute gives.
+        const int blockRows = std::max(64, int((1 << 20) / (4 * std::max(Tk, 1))));
         const int blocks = std::max(1, (T + blockRows - 1) / blockRows);
         const LogitRule rule = logitRule(config);
         parallelFor(B * H * blocks, [&](int item) {
