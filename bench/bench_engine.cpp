@@ -2,6 +2,7 @@
 // BM_Switch/T/C/H (and BM_SwitchInView, BM_SwitchStatistics), BM_Render/T/H,
 // BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py turns one run
 // into the table of ratios in the README.
+#include "blas.h"
 #include "engine.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
@@ -431,6 +432,9 @@ int main(int argc, char** argv)
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
+    // Which kernels multiplied: compare_torch.py gives PyTorch's OpenBLAS the same ones.
+    benchmark::AddCustomContext("matrix_products", attn::matrixProductLibrary());
+    benchmark::AddCustomContext("blas_kernels", attn::blasKernels());
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -21,9 +21,9 @@ import statistics
 import subprocess
 import time
 
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
+# torch is imported once the benchmark has said which OpenBLAS kernels AttnScope multiplied
+# with (main), so that PyTorch's OpenBLAS, loaded with torch, multiplies with the same.
+torch = nn = F = None
 
 FORWARD = [(128, 256, 4), (512, 768, 12), (2048, 512, 8)]
 SWITCH = [(128, 256, 4), (512, 768, 12)]
@@ -64,9 +64,20 @@ def main():
     run = subprocess.run([args.binary, "--benchmark_format=json", "--benchmark_min_time=0.5",
                           f"--benchmark_repetitions={n}", "--benchmark_report_aggregates_only=true"],
                          check=True, capture_output=True, text=True)
+    report = json.loads(run.stdout)
+    # OpenBLAS 0.3.21 multiplies with SSE3 kernels on CPUs newer than it knows; AttnScope
+    # makes it choose the CPU's own (core/blas.cpp), and PyTorch gets the same ones here,
+    # through OpenBLAS's own variable, read when torch loads it.
+    kernels = report["context"].get("blas_kernels", "")
+    if kernels and "OPENBLAS_CORETYPE" not in os.environ:
+        os.environ["OPENBLAS_CORETYPE"] = kernels
+    global torch, nn, F
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
     # The median of the repetitions, under the case's name (with one repetition, the run).
     results = {}
-    for b in json.loads(run.stdout)["benchmarks"]:
+    for b in report["benchmarks"]:
         if n == 1 or b.get("aggregate_name") == "median":
             results[b.get("run_name", b["name"])] = b
     # A case timed with UseRealTime or UseManualTime carries that in its name too.
@@ -82,7 +93,9 @@ def main():
 
     sgemm = results["BM_Sgemm/1024"]["FLOPS"]
     print(f"sgemm 1024: {sgemm / 1e9:.0f} GFLOP/s (both cores), torch {torch.__version__}, "
-          f"{torch.get_num_threads()} intra-op threads, medians of {n} repetitions\n")
+          f"{torch.get_num_threads()} intra-op threads, medians of {n} repetitions")
+    print(f"matrix products: {report['context'].get('matrix_products', '?')}; PyTorch's "
+          f"OpenBLAS kernels: {os.environ.get('OPENBLAS_CORETYPE', 'its own choice')}\n")
     print(f"| case | AttnScope | limit or reference | ratio | target |")
     print(f"|---|---|---|---|---|")
     for T, C, H in FORWARD:

@@ -1,4 +1,5 @@
 // The staged pipeline: a change recomputes only from the first stage it touches.
+#include "blas.h"
 #include "embedding.h"
 #include "engine.h"
 #include "parallel.h"
@@ -79,6 +80,7 @@ private slots:
     void switchMakesTheHeadsOverview_data();
     void switchMakesTheHeadsOverview();
     void positionalEncoding();
+    void blasMultipliesWithTheCpusKernels();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -590,4 +592,21 @@ void TestEngine::positionalEncoding()
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
+// OpenBLAS 0.3.21 takes a CPU model newer than it knows (an Emerald Rapids Xeon) for a
+// Prescott and multiplies with its SSE3 kernels at a fifth of the machine's rate; the core
+// makes it choose again. Wherever the CPU has AVX2 + FMA, the kernels in use are AVX2 or
+// AVX-512 ones.
+void TestEngine::blasMultipliesWithTheCpusKernels()
+{
+    QVERIFY(!attn::areVectorKernels("Prescott"));
+    QVERIFY(!attn::areVectorKernels(""));
+    QVERIFY(attn::areVectorKernels("skylakex"));
+    if (attn::blasKernelsForThisCpu().empty())
+        QSKIP("no OpenBLAS, or a CPU without AVX2");
+    if (qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
+        QSKIP("OPENBLAS_CORETYPE chooses the kernels");
+    QVERIFY2(attn::areVectorKernels(attn::blasKernels()), attn::blasKernels().c_str());
+    QVERIFY(attn::matrixProductLibrary().find(attn::blasKernels()) != std::string::npos);
+}
+
 #include "tst_engine.moc"
