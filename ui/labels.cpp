@@ -189,13 +189,31 @@ QString refusalTemplate(Refusal refusal)
 
 } // namespace
 
+QString fillArguments(const QString& text, const std::vector<std::string>& arguments)
+{
+    QString filled;
+    filled.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == u'%' && i + 1 < text.size() && text[i + 1] >= u'1' && text[i + 1] <= u'9') {
+            const auto n = std::size_t(text[i + 1].unicode() - u'1');
+            if (n < arguments.size()) {
+                filled += QString::fromStdString(arguments[n]);
+                ++i;
+                continue;
+            }
+        }
+        filled += c;
+    }
+    return filled;
+}
+
 QString refusalText(const InputError& error)
 {
     QString text = refusalTemplate(error.refusal());
     if (text.isEmpty())
         return QString::fromUtf8(error.what());
-    for (const std::string& argument : error.arguments())
-        text = text.arg(QString::fromStdString(argument));
+    text = fillArguments(text, error.arguments());
     if (error.inKeysText())
         //: %1 is the refusal, e.g. "The text is not valid UTF-8 at byte 3."
         text =
@@ -205,10 +223,9 @@ QString refusalText(const InputError& error)
 
 QString warningText(const Warning& warning)
 {
-    QString text = QCoreApplication::translate(kWarningContext, warningTemplate(warning.kind));
-    for (const std::string& argument : warning.arguments)
-        text = text.arg(QString::fromStdString(argument));
-    return text;
+    return fillArguments(
+        QCoreApplication::translate(kWarningContext, warningTemplate(warning.kind)),
+        warning.arguments);
 }
 
 } // namespace attn::ui

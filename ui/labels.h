@@ -7,6 +7,9 @@
 
 #include <QString>
 
+#include <string>
+#include <vector>
+
 namespace attn::ui {
 
 [[nodiscard]] QString displayName(TokenizerMode value);
@@ -19,6 +22,10 @@ namespace attn::ui {
 [[nodiscard]] QString displayName(MaskStage value);
 [[nodiscard]] QString displayName(HeadSplit value);
 [[nodiscard]] QString displayName(AttentionKind value);
+
+// `text` with %1…%9 replaced by the arguments in one pass: an argument's own "%2" stays
+// as typed (a token may hold one), and a placeholder without an argument stays too.
+[[nodiscard]] QString fillArguments(const QString& text, const std::vector<std::string>& arguments);
 
 // A refusal of the core in the interface language; English what() for Refusal::Other.
 [[nodiscard]] QString refusalText(const InputError& error);
