@@ -1323,6 +1323,21 @@ void TestHeatmap::hoverRepaintsKeepTheCellImage()
     view.resize(360, 360);
     (void)view.grab();
     QCOMPARE(view.cellImageRenders(), 4);
+
+    // Past a pixel per cell the image has a pixel per cell whatever the size: a zoom step
+    // (the head dialog resizes its view) or a larger window keeps it, and shows it.
+    view.resize(1400, 1400);
+    const QImage large = view.grab().toImage();
+    QCOMPARE(view.cellImageRenders(), 5);
+    view.resize(1500, 1500);
+    const QImage larger = view.grab().toImage();
+    QCOMPARE(view.cellImageRenders(), 5);
+    const QRectF cells = view.heatmapLayout().gridRect();
+    const QRgb corner = larger.pixel(cells.topLeft().toPoint() + QPoint(1, 1));
+    const HeatmapStyle shown = view.heatmapStyle();
+    QCOMPARE(corner, Colormap(ColormapName::Magma)
+                         .color((data.weights(0, 0) - shown.vmin) / (shown.vmax - shown.vmin)));
+    QVERIFY(large != larger);
 }
 
 // A switch of the formula brings new weights under the same labels: the view colours the

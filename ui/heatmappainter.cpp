@@ -105,14 +105,18 @@ void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const Heatma
         drawCellImage(painter, layout, cellImage(data, style, pixels), pixels);
         return;
     }
-    const bool current = !cache->stale && !cache->image.isNull() && cache->pixels == pixels &&
+    // The image has a pixel per cell at most: zoomed in past that, a larger grid takes
+    // the same image (a zoom step at T = 2048 made 4 M cells' colours again).
+    const QSize made(std::min(data.columns(), pixels.width()),
+                     std::min(data.rows(), pixels.height()));
+    const bool current = !cache->stale && !cache->image.isNull() && cache->pixels == made &&
                          cache->weights == data.weights.data() &&
                          cache->masked == data.masked.data() && cache->colormap == style.colormap &&
                          cache->vmin == style.vmin && cache->vmax == style.vmax;
     if (!current) {
         cache->image = cellImage(data, style, pixels, std::move(cache->image));
         cache->stale = false;
-        cache->pixels = pixels;
+        cache->pixels = made;
         cache->weights = data.weights.data();
         cache->masked = data.masked.data();
         cache->colormap = style.colormap;

@@ -200,7 +200,7 @@ private:
 struct CellImageCache {
     QImage image; // kept when cleared, so that the next image reuses its memory
     bool stale = true;
-    QSize pixels;
+    QSize pixels; // the image's size: the grid's in device pixels, at most a pixel per cell
     const float* weights = nullptr;
     const bool* masked = nullptr;
     ColormapName colormap = ColormapName::Viridis;

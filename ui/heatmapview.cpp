@@ -88,6 +88,7 @@ void HeatmapView::changed(bool sameFrame)
         cellImage_.clear();
         update();
     } else {
+        cellImage_.clear();
         invalidateLayout();
         updateGeometry();
     }
@@ -219,7 +220,9 @@ void HeatmapView::invalidateLayout()
 {
     layout_.reset();
     sizeHint_.reset();
-    cellImage_.clear(); // new data, style, size or font
+    // The cell image stays: it depends on the data and style (changed() clears it), and
+    // the cache tells a new size of image itself. A zoom step or a resize past a pixel per
+    // cell then keeps it.
     update();
 }
 
