@@ -166,6 +166,7 @@ private slots:
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
+    void rememberedLabelWidthsFollowNewLabels();
     void aSwitchKeepsTheLayout();
     void hatchTiledOrDrawn_data();
     void hatchTiledOrDrawn();
@@ -1338,6 +1339,24 @@ void TestHeatmap::hoverRepaintsKeepTheCellImage()
     QCOMPARE(corner, Colormap(ColormapName::Magma)
                          .color((data.weights(0, 0) - shown.vmin) / (shown.vmax - shown.vmin)));
     QVERIFY(large != larger);
+}
+
+// Label widths are remembered per list of labels (a zoom step lays a heatmap out twice);
+// a new list, even of the same length, is measured anew.
+void TestHeatmap::rememberedLabelWidthsFollowNewLabels()
+{
+    HeatmapData data;
+    data.weights = attn::Matrix::Constant(2, 2, 0.5f);
+    data.queryLabels = data.keyLabels = QStringList{QStringLiteral("a"), QStringLiteral("b")};
+    const HeatmapStyle style;
+    const double narrow = HeatmapLayout::forCellSize(data, style, 20).gridRect().left();
+    QCOMPARE(HeatmapLayout::forCellSize(data, style, 20).gridRect().left(), narrow);
+    data.queryLabels = data.keyLabels =
+        QStringList{QStringLiteral("supercalifragilistic"), QStringLiteral("b")};
+    const double wide = HeatmapLayout::forCellSize(data, style, 20).gridRect().left();
+    QVERIFY2(wide > narrow + 20, qPrintable(QStringLiteral("%1 %2").arg(narrow).arg(wide)));
+    data.queryLabels = data.keyLabels = QStringList{QStringLiteral("a"), QStringLiteral("b")};
+    QCOMPARE(HeatmapLayout::forCellSize(data, style, 20).gridRect().left(), narrow);
 }
 
 // A switch of the formula brings new weights under the same labels: the view colours the

@@ -110,6 +110,43 @@ QStringList labels(int count, QString (HeatmapData::*label)(int) const, const He
     return result;
 }
 
+// The widths of the first `count` labels of `source` (each min(elideWidth, its width in
+// `font`)), the last few lists remembered: a zoom step of the head dialog lays its heatmap
+// out twice, and 2 × 2048 labels made and looked up each time took a third of the step.
+// An entry holds its list, so that no other list can take its data's address meanwhile.
+std::vector<double> labelWidths(const QStringList& source, int count,
+                                QString (HeatmapData::*label)(int) const, const HeatmapData& data,
+                                LabelWidths& font, double elideWidth)
+{
+    struct Entry {
+        QStringList source;
+        int count = 0;
+        QString font;
+        double elideWidth = 0;
+        std::vector<double> widths;
+    };
+    static QMutex mutex;
+    static std::vector<Entry> entries; // the newest last
+    auto same = [&](const Entry& e) {
+        return e.source.constData() == source.constData() && e.source.size() == source.size() &&
+               e.count == count && e.elideWidth == elideWidth && e.font == font.key();
+    };
+    {
+        const QMutexLocker lock(&mutex);
+        if (const auto it = std::ranges::find_if(entries, same); it != entries.end())
+            return it->widths;
+    }
+    std::vector<double> widths;
+    widths.reserve(std::size_t(std::max(count, 0)));
+    for (const QString& text : labels(count, label, data))
+        widths.push_back(std::min(elideWidth, font(text)));
+    const QMutexLocker lock(&mutex);
+    if (entries.size() >= 8)
+        entries.erase(entries.begin());
+    entries.push_back({source, count, font.key(), elideWidth, widths});
+    return widths;
+}
+
 } // namespace
 
 QString HeatmapData::queryLabel(int row) const
@@ -166,10 +203,11 @@ struct HeatmapLayout::Metrics {
         elideWidth = 8 * lineHeight;
         if (smallerTargetSide)
             elideWidth = std::clamp(*smallerTargetSide / 4, 2 * lineHeight, elideWidth);
-        for (const QString& query : labels(data.rows(), &HeatmapData::queryLabel, data))
-            rowLabelWidth = std::max(rowLabelWidth, std::min(elideWidth, bold(query)));
-        for (const QString& key : labels(data.columns(), &HeatmapData::keyLabel, data))
-            columnLabelWidths.push_back(std::min(elideWidth, bold(key)));
+        for (const double width : labelWidths(data.queryLabels, data.rows(),
+                                              &HeatmapData::queryLabel, data, bold, elideWidth))
+            rowLabelWidth = std::max(rowLabelWidth, width);
+        columnLabelWidths = labelWidths(data.keyLabels, data.columns(), &HeatmapData::keyLabel,
+                                        data, bold, elideWidth);
         columnLabelWidth = columnLabelWidths.empty() ? 0 : std::ranges::max(columnLabelWidths);
         if (style.axisTitles)
             rowAxisTitleWidth = label.horizontalAdvance(rowAxisTitle());

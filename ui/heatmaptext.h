@@ -30,6 +30,8 @@ class LabelWidths {
 public:
     LabelWidths(const QFont& font, const QPaintDevice* device);
     [[nodiscard]] double operator()(const QString& text);
+    // The font's and device's key: equal keys measure alike.
+    [[nodiscard]] const QString& key() const { return key_; }
 
 private:
     static QMutex& mutex();
