@@ -22,7 +22,8 @@ namespace attn {
 
 bool areVectorKernels(const std::string& kernels)
 {
-    for (const char* name : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids"})
+    for (const char* name :
+         {"Haswell", "Zen", "Excavator", "SkylakeX", "Cooperlake", "SapphireRapids"})
         if (strcasecmp(kernels.c_str(), name) == 0)
             return true;
     return false;
