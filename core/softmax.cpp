@@ -44,9 +44,11 @@ float rowMax(const float* l, Eigen::Index n)
 
 // One row of T_k logits: l = s·scale/τ, then the fill where the row's mask is set.
 // Returns where the row's tail of filled keys starts (n when it has none); the scores of
-// that tail are not read. `max` gets the largest logit, NaN left out.
+// that tail are not read. `max` gets the largest logit, NaN left out. With `fillTail`
+// false that tail of l is left unwritten, for a caller that fills it only when it reads
+// it (a causal mask's future, filled with −inf, weighs exactly 0 unread).
 Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
-                             const LogitRule& rule, float* l, float& max)
+                             const LogitRule& rule, float* l, float& max, bool fillTail = true)
 {
     auto scaled = [&](Eigen::Index count) { max = scaleRow(s, count, rule.scale, rule.tau, l); };
     if (!rule.fill) {
@@ -63,7 +65,8 @@ Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
     const Eigen::Index start = first - masked;
     if (allTrue(first, n - start)) {
         scaled(start);
-        std::fill(l + start, l + n, *rule.fill);
+        if (fillTail)
+            std::fill(l + start, l + n, *rule.fill);
         max = std::max(max, *rule.fill);
         return start;
     }
@@ -75,8 +78,16 @@ Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
     return n;
 }
 
+// Whether keys filled with `fill` weigh exactly 0 in a row whose largest logit is `max`:
+// their exp underflows (below −87.5), so softmaxRow neither reads nor exponentiates them.
+bool filledWeighZero(std::optional<float> fill, float max)
+{
+    return fill && *fill - max < -87.5f;
+}
+
 // One row of T_k weights: p = exp(l − max(l)) / Σ exp(l − max(l)), given max(l) with NaN
-// left out. The keys from `filledFrom` on, when given, all hold `fill`.
+// left out. The keys from `filledFrom` on, when given, all hold `fill`; when they weigh
+// zero (filledWeighZero), they are not read.
 void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Index filledFrom = 0,
                 std::optional<float> fill = std::nullopt)
 {
@@ -86,7 +97,7 @@ void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Inde
     RowArray weights(p, n);
     // 2. A tail of keys whose weight is exactly 0 (a causal mask's future, filled with
     // -inf) needs no exp; NaN ends the tail (the comparison is false).
-    Eigen::Index live = fill && *fill - max < -87.5f ? filledFrom : n;
+    Eigen::Index live = filledWeighZero(fill, max) ? filledFrom : n;
     while (live > 0 && l[live - 1] - max < -87.5f)
         --live;
     // 3. A vectorised exp, kept to arguments whose exp is a normal float: below that it
@@ -162,8 +173,12 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
     std::vector<float> row(static_cast<std::size_t>(n));
     for (Eigen::Index i = firstRow; i < firstRow + rows; ++i) {
         float max = 0;
-        const Eigen::Index filledFrom =
-            scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data(), max);
+        const Eigen::Index filledFrom = scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n,
+                                                        rule, row.data(), max, false);
+        // The filled tail is written only when the softmax reads it (it rarely does: a
+        // causal mask's future, filled with −inf or −1e9, weighs exactly 0).
+        if (filledFrom < n && !filledWeighZero(rule.fill, max))
+            std::fill(row.begin() + filledFrom, row.end(), *rule.fill);
         softmaxRow(row.data(), n, max, weights.row(i).data(), filledFrom, rule.fill);
     }
 }

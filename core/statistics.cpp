@@ -1,5 +1,6 @@
 #include "statistics.h"
 
+#include "fastexp.h"
 #include "parallel.h"
 #include "rowfigures.h"
 
@@ -204,32 +205,28 @@ enum class AlsoSum {
 };
 
 // The largest finite value of the n floats from w, 0 when none is above 0; with `also`,
-// the cells go into `sum` in the same pass.
-template <AlsoSum also> float finiteMaxAnd(const float* w, float* sum, Eigen::Index n)
+// the cells go into `sum` in the same pass. Plain loops the compiler vectorises: v + (v − v)
+// is v for a finite v and NaN otherwise, and `f > m ? f : m` keeps m for a NaN f; eight
+// running maxima, one vector's lanes. Inlined into a baseline and an AVX2 copy below; the
+// maximum is exact and each sum adds the heads in order, so both give the same bits.
+template <AlsoSum also>
+[[gnu::always_inline]] inline float finiteMaxAndBody(const float* __restrict w,
+                                                     float* __restrict sum, Eigen::Index n)
 {
-    // v + (v − v) is v for a finite v and NaN otherwise, and max(a, NaN) keeps a (Eigen's
-    // max propagates NaN as std::max does, from its first argument only). Two running
-    // vectors of four, in registers.
-    using Four = Eigen::Array4f;
-    auto finite = [](const Four& v) -> Four { return v + (v - v); };
-    Four a = Four::Zero(), b = Four::Zero();
+    std::array<float, 8> lanes{};
     const Eigen::Index whole = n - n % 8;
     for (Eigen::Index k = 0; k < whole; k += 8) {
-        const Four v = Eigen::Map<const Four>(w + k), u = Eigen::Map<const Four>(w + k + 4);
-        if constexpr (also != AlsoSum::No) {
-            Eigen::Map<Four> s(sum + k), t(sum + k + 4);
-            if constexpr (also == AlsoSum::Copy) {
-                s = v;
-                t = u;
-            } else {
-                s += v;
-                t += u;
-            }
+        for (int l = 0; l < 8; ++l) {
+            const float v = w[k + l];
+            if constexpr (also == AlsoSum::Copy)
+                sum[k + l] = v;
+            else if constexpr (also == AlsoSum::Add)
+                sum[k + l] += v;
+            const float f = v + (v - v);
+            lanes[std::size_t(l)] = f > lanes[std::size_t(l)] ? f : lanes[std::size_t(l)];
         }
-        a = a.max(finite(v));
-        b = b.max(finite(u));
     }
-    float max = a.max(b).maxCoeff();
+    float max = *std::max_element(lanes.begin(), lanes.end());
     for (Eigen::Index k = whole; k < n; ++k) {
         if constexpr (also == AlsoSum::Copy)
             sum[k] = w[k];
@@ -239,6 +236,23 @@ template <AlsoSum also> float finiteMaxAnd(const float* w, float* sum, Eigen::In
             max = std::max(max, w[k]);
     }
     return max;
+}
+
+template <AlsoSum also>
+__attribute__((target("avx2"))) float finiteMaxAndAvx2(const float* w, float* sum, Eigen::Index n)
+{
+    return finiteMaxAndBody<also>(w, sum, n);
+}
+
+template <AlsoSum also> float finiteMaxAndBaseline(const float* w, float* sum, Eigen::Index n)
+{
+    return finiteMaxAndBody<also>(w, sum, n);
+}
+
+template <AlsoSum also> float finiteMaxAnd(const float* w, float* sum, Eigen::Index n)
+{
+    return rowPassesUseAvx2() ? finiteMaxAndAvx2<also>(w, sum, n)
+                              : finiteMaxAndBaseline<also>(w, sum, n);
 }
 
 } // namespace
