@@ -1204,10 +1204,22 @@ void TestHeatmap::levelOfDetailIsTheBlockMaximum_data()
     QTest::newRow("larger blocks, scale cut")
         << QSize(97, 97) << QSize(30, 30) << false << 0.25 << 0.75;
     QTest::newRow("scale of one value") << QSize(97, 97) << QSize(80, 80) << true << 0.5 << 0.5;
+    // One pixel per cell takes the same passes.
+    QTest::newRow("one pixel per cell, masked")
+        << QSize(97, 97) << QSize(97, 97) << true << 0.0 << 1.0;
+    QTest::newRow("one pixel per cell, cross")
+        << QSize(61, 90) << QSize(61, 90) << false << 0.25 << 0.75;
+    // Weights a billion times the scale's span above it: the top colour, not a bin
+    // overflowed past the integers into the bottom one.
+    QTest::newRow("one pixel per cell, far above the scale")
+        << QSize(97, 97) << QSize(97, 97) << false << 1e-12 << 2e-12;
+    QTest::newRow("blocks of 1-2, far above the scale")
+        << QSize(97, 97) << QSize(80, 80) << true << 1e-12 << 2e-12;
 }
 
 // Every pixel of a level-of-detail image, whichever way it is made, shows its block:
 // invalid when any cell is NaN or ±inf, else the largest unmasked weight, else masked.
+// tst_heatmap_sse2 runs it again on the passes a CPU without AVX2 takes.
 void TestHeatmap::levelOfDetailIsTheBlockMaximum()
 {
     QFETCH(QSize, cells);

@@ -1,5 +1,6 @@
 // The cells of a heatmap as an image: one pixel per cell, or one per block of cells
 // (level of detail, each block's largest weight).
+#include "fastexp.h"
 #include "heatmappainter.h"
 #include "parallel.h"
 
@@ -10,10 +11,131 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 #include <vector>
 
 namespace attn::ui {
+namespace {
+
+// Below every weight a softmax gives (0 to 1), and finite: a block with no unmasked cell.
+constexpr float kNone = std::numeric_limits<float>::lowest();
+// The codes of a pixel: 0 masked, 1 + the colormap's bin, the last for a cell that is not
+// finite.
+constexpr int kInvalidCode = Colormap::size + 1;
+
+// What every line of one image needs: the cells, how lines and pixels take them, the
+// binning and the colour of each code.
+struct CellPass {
+    const float* weights = nullptr;
+    const unsigned char* masks = nullptr; // null: no mask
+    int rows = 0, columns = 0, height = 0, width = 0;
+    const int* firstColumn = nullptr; // width + 1 entries: pixel x takes [first[x], first[x+1])
+    float vmin = 0, toBin = 0, firstBin = 0, lastBin = 0;
+    const QRgb* color = nullptr; // kInvalidCode + 1 entries
+    uchar* bits = nullptr;
+    qsizetype bytesPerLine = 0;
+};
+
+// Lines [firstLine, endLine) of the image, in three straight passes per line that the
+// compiler vectorises (no branch per cell), then one lookup per pixel. Inlined into a
+// baseline and an AVX2 copy below; no FMA, so that both bin every value alike.
+[[gnu::always_inline]] inline void fillLines(const CellPass& pass, int firstLine, int endLine)
+{
+    const int columns = pass.columns, width = pass.width;
+    std::vector<float> foldedBuffer(static_cast<std::size_t>(columns));
+    std::vector<float> shownBuffer(static_cast<std::size_t>(width));
+    std::vector<std::int32_t> codeBuffer(static_cast<std::size_t>(width));
+    float* __restrict folded = foldedBuffer.data();
+    float* __restrict shown = shownBuffer.data();
+    std::int32_t* __restrict code = codeBuffer.data();
+    const int* __restrict first = pass.firstColumn;
+    const bool onePerColumn = width == columns;
+    // Under twice as many columns as pixels (512 tokens on 456 pixels) a pixel's run is
+    // one or two columns, its first and last, read without a loop whose length changes
+    // from pixel to pixel.
+    const bool pairs = columns < 2 * width;
+    const float vmin = pass.vmin, toBin = pass.toBin, firstBin = pass.firstBin,
+                lastBin = pass.lastBin;
+    for (int y = firstLine; y < endLine; ++y) {
+        // 1. The line's rows of cells folded column by column into `folded`. A masked
+        // cell counts as kNone; w − w is 0 for a finite w and NaN otherwise, and a NaN
+        // stays NaN through every later fold (x − x is NaN only for NaN, kNone being
+        // finite), so NaN marks a column with a cell that is not finite. The larger of two
+        // values is (a > b ? a : b) + ((a − a) + (b − b)): NaN if either is.
+        const int i0 = int(qint64(y) * pass.rows / pass.height);
+        const int i1 = int(qint64(y + 1) * pass.rows / pass.height);
+        for (int i = i0; i < i1; ++i) {
+            const float* __restrict w = pass.weights + qsizetype(i) * columns;
+            const unsigned char* __restrict m =
+                pass.masks ? pass.masks + qsizetype(i) * columns : nullptr;
+            if (i == i0 && m) {
+                for (int j = 0; j < columns; ++j)
+                    folded[j] = (m[j] ? kNone : w[j]) + (w[j] - w[j]);
+            } else if (i == i0) {
+                for (int j = 0; j < columns; ++j)
+                    folded[j] = w[j] + (w[j] - w[j]);
+            } else if (m) {
+                for (int j = 0; j < columns; ++j) {
+                    const float a = (m[j] ? kNone : w[j]) + (w[j] - w[j]), b = folded[j];
+                    folded[j] = (a > b ? a : b) + ((a - a) + (b - b));
+                }
+            } else {
+                for (int j = 0; j < columns; ++j) {
+                    const float a = w[j] + (w[j] - w[j]), b = folded[j];
+                    folded[j] = (a > b ? a : b) + ((a - a) + (b - b));
+                }
+            }
+        }
+        // 2. Each pixel folds its run of columns the same way (NaN stays NaN).
+        const float* __restrict value = folded;
+        if (onePerColumn) {
+            value = folded;
+        } else if (pairs) {
+            for (int x = 0; x < width; ++x) {
+                const float a = folded[first[x]], b = folded[first[x + 1] - 1];
+                shown[x] = (a > b ? a : b) + ((a - a) + (b - b));
+            }
+            value = shown;
+        } else {
+            for (int x = 0; x < width; ++x) {
+                float max = folded[first[x]];
+                for (int j = first[x] + 1; j < first[x + 1]; ++j) {
+                    const float a = folded[j];
+                    max = (a > max ? a : max) + ((a - a) + (max - max));
+                }
+                shown[x] = max;
+            }
+            value = shown;
+        }
+        // 3. Each pixel's value becomes its code, binned as Colormap::color bins it (a NaN
+        // fails the clamps' comparisons and lands in bin 0, then takes the last code).
+        for (int x = 0; x < width; ++x) {
+            const float v = value[x];
+            float bin = (v - vmin) * toBin + firstBin;
+            bin = bin > 0.0f ? bin : 0.0f;
+            bin = bin < lastBin ? bin : lastBin;
+            const std::int32_t binned = v == kNone ? 0 : std::int32_t(bin) + 1;
+            code[x] = v != v ? kInvalidCode : binned;
+        }
+        // 4. One lookup per pixel gives its colour.
+        QRgb* __restrict line = reinterpret_cast<QRgb*>(pass.bits + y * pass.bytesPerLine);
+        for (int x = 0; x < width; ++x)
+            line[x] = pass.color[code[x]];
+    }
+}
+
+// The same passes eight floats at a time where the CPU has AVX2 (chosen at run time, the
+// build staying portable): the codes are integers, so both copies give the same image.
+__attribute__((target("avx2"))) void fillLinesAvx2(const CellPass& pass, int firstLine, int endLine)
+{
+    fillLines(pass, firstLine, endLine);
+}
+
+void fillLinesBaseline(const CellPass& pass, int firstLine, int endLine)
+{
+    fillLines(pass, firstLine, endLine);
+}
+
+} // namespace
 
 QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSize, QImage reuse)
 {
@@ -27,148 +149,48 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     if (rows == 0 || columns == 0)
         return image;
 
-    // 1. The colormap's bins, as Colormap::color bins them, without a call per cell.
+    // 1. The colormap's bins, as Colormap::color bins them, without a call per cell:
+    // code 0 masked, 1 + the bin, kInvalidCode for a value that is not finite.
     const Colormap colormap(style.colormap);
     const auto lut = colormap.entries();
     const double span = style.vmax - style.vmin;
-    const float toBin = span > 0 ? float(Colormap::size / span) : 0.0f;
-    const float vmin = float(style.vmin);
-    const int middle = span > 0 ? 0 : Colormap::size / 2;
-    // By value, so that the pixel loops keep them in registers (a store to a line of QRgb
-    // could alias `middle`, which a capture by reference would read again every pixel).
-    auto valueColor = [table = lut.data(), vmin, toBin, middle](float weight) {
-        const float bin = (weight - vmin) * toBin;
-        return table[std::size_t(std::clamp(int(bin) + middle, 0, Colormap::size - 1))];
-    };
-    const bool hasMask = data.masked.size() != 0;
-    // The image's lines in bands, one band per item of parallelFor: a large head fills
-    // both cores, a small one stays on this thread (a thread costs more than its pixels).
-    uchar* const bits = image.bits(); // detaches once, here, not in every worker
-    const qsizetype bytesPerLine = image.bytesPerLine();
-    auto lineOf = [&](int y) { return reinterpret_cast<QRgb*>(bits + y * bytesPerLine); };
-    const qint64 cells = qint64(rows) * columns;
-    const int bands = cells < (1 << 16) ? 1 : std::min(height, 16);
-    auto inBands = [&](auto&& fillLines) {
-        attn::parallelFor(bands, [&](int band) {
-            fillLines(int(qint64(height) * band / bands), int(qint64(height) * (band + 1) / bands));
-        });
-    };
-
-    // 2. One pixel per cell: the common case, kept to one branch-light pass per row.
-    if (height == rows && width == columns) {
-        inBands([&](int firstRow, int endRow) {
-            for (int i = firstRow; i < endRow; ++i) {
-                const float* weights = data.weights.data() + qsizetype(i) * columns;
-                const bool* masked =
-                    hasMask ? data.masked.data() + qsizetype(i) * columns : nullptr;
-                QRgb* line = lineOf(i);
-                for (int j = 0; j < columns; ++j) {
-                    const float w = weights[j];
-                    line[j] = !std::isfinite(w)       ? heatmapInvalidFill
-                              : (masked && masked[j]) ? heatmapMaskedFill
-                                                      : valueColor(w);
-                }
-            }
-        });
-        return image;
-    }
-
-    // 3. Each pixel shows its block of cells: NaN or ±inf if any cell is, else the
-    // largest unmasked weight (peaks stay visible when zoomed out), else masked.
-    std::vector<int> firstColumn(std::size_t(width) + 1);
-    for (int x = 0; x <= width; ++x)
-        firstColumn[std::size_t(x)] = int(qint64(x) * columns / width);
-    // Below every weight a softmax gives (0 to 1), and finite: a block with no unmasked cell.
-    constexpr float kNone = std::numeric_limits<float>::lowest();
-
-    // 3a. The block's rows first: each line folds its rows of cells column by column into
-    // `folded`, in straight passes over memory that vectorise. A masked cell counts as
-    // kNone; w − w is 0 for a finite w and NaN otherwise, and a NaN stays NaN through every
-    // later fold (x − x is NaN only for NaN, kNone being finite), so NaN marks a column
-    // with a cell that is not finite. No branch, so that the compiler vectorises them.
-    // The larger of two values, NaN if either is (x − x is 0 for a finite x, NaN else).
-    auto maxKeepingNaN = [](float a, float b) { return (a > b ? a : b) + ((a - a) + (b - b)); };
-    const float* const weights = data.weights.data();
-    const auto* const masks =
-        hasMask ? reinterpret_cast<const unsigned char*>(data.masked.data()) : nullptr;
-    auto foldRows = [&](int i0, int i1, float* __restrict f) {
-        for (int i = i0; i < i1; ++i) {
-            const float* __restrict w = weights + qsizetype(i) * columns;
-            const unsigned char* __restrict m = masks ? masks + qsizetype(i) * columns : nullptr;
-            auto fold = [&](int j, float shown) {
-                shown += w[j] - w[j];
-                f[j] = maxKeepingNaN(shown, f[j]);
-            };
-            if (i == i0 && m)
-                for (int j = 0; j < columns; ++j)
-                    f[j] = (m[j] ? kNone : w[j]) + (w[j] - w[j]);
-            else if (i == i0)
-                for (int j = 0; j < columns; ++j)
-                    f[j] = w[j] + (w[j] - w[j]);
-            else if (m)
-                for (int j = 0; j < columns; ++j)
-                    fold(j, m[j] ? kNone : w[j]);
-            else
-                for (int j = 0; j < columns; ++j)
-                    fold(j, w[j]);
-        }
-    };
-    // 3b. Then each pixel folds its run of columns the same way (NaN stays NaN): under
-    // twice as many columns as pixels (512 tokens on 456 pixels) a run is one or two
-    // columns, its first and last, read without a loop whose length changes from pixel to
-    // pixel.
-    const bool pairs = columns < 2 * width;
-    auto foldColumns = [&](const float* __restrict f, float* __restrict shown) {
-        const int* const first = firstColumn.data();
-        if (pairs) {
-            for (int x = 0; x < width; ++x) {
-                shown[x] = maxKeepingNaN(f[first[x]], f[first[x + 1] - 1]);
-            }
-            return;
-        }
-        for (int x = 0; x < width; ++x) {
-            float max = f[first[x]];
-            for (int j = first[x] + 1; j < first[x + 1]; ++j)
-                max = maxKeepingNaN(f[j], max);
-            shown[x] = max;
-        }
-    };
-    // 3c. Each pixel's value becomes a code in one straight pass, binned as valueColor
-    // bins it: 0 masked, 1 + the colormap's bin, or the last for a block that is not
-    // finite (a NaN fails the clamps' comparisons and lands in bin 0, then takes the last
-    // code); one lookup then gives its colour.
-    constexpr int kInvalidCode = Colormap::size + 1;
-    std::array<QRgb, Colormap::size + 2> colorOfCode;
+    std::array<QRgb, kInvalidCode + 1> colorOfCode;
     colorOfCode[0] = heatmapMaskedFill;
     for (int k = 0; k < Colormap::size; ++k)
         colorOfCode[std::size_t(k + 1)] = lut[std::size_t(k)];
     colorOfCode[kInvalidCode] = heatmapInvalidFill;
-    const float firstBin = float(middle), lastBin = float(Colormap::size - 1);
-    auto codes = [vmin, toBin, firstBin, lastBin](const float* __restrict shown, int n,
-                                                  std::int32_t* __restrict code) {
-        for (int x = 0; x < n; ++x) {
-            const float v = shown[x];
-            float bin = (v - vmin) * toBin + firstBin;
-            bin = bin > 0.0f ? bin : 0.0f;
-            bin = bin < lastBin ? bin : lastBin;
-            const std::int32_t binned = v == kNone ? 0 : std::int32_t(bin) + 1;
-            code[x] = v != v ? kInvalidCode : binned;
-        }
-    };
-    inBands([&](int firstLine, int endLine) {
-        std::vector<float> folded(static_cast<std::size_t>(columns));
-        std::vector<float> shown(static_cast<std::size_t>(width));
-        std::vector<std::int32_t> code(static_cast<std::size_t>(width));
-        const QRgb* const color = colorOfCode.data();
-        for (int y = firstLine; y < endLine; ++y) {
-            foldRows(int(qint64(y) * rows / height), int(qint64(y + 1) * rows / height),
-                     folded.data());
-            foldColumns(folded.data(), shown.data());
-            codes(shown.data(), width, code.data());
-            QRgb* line = lineOf(y);
-            for (int x = 0; x < width; ++x)
-                line[x] = color[code[std::size_t(x)]];
-        }
+
+    // 2. Each pixel shows its block of cells (one cell when the image has a pixel per
+    // cell): NaN or ±inf if any cell is, else the largest unmasked weight (peaks stay
+    // visible when zoomed out), else masked.
+    std::vector<int> firstColumn(std::size_t(width) + 1);
+    for (int x = 0; x <= width; ++x)
+        firstColumn[std::size_t(x)] = int(qint64(x) * columns / width);
+    CellPass pass;
+    pass.weights = data.weights.data();
+    pass.masks = data.masked.size() != 0
+                     ? reinterpret_cast<const unsigned char*>(data.masked.data())
+                     : nullptr;
+    pass.rows = rows;
+    pass.columns = columns;
+    pass.height = height;
+    pass.width = width;
+    pass.firstColumn = firstColumn.data();
+    pass.vmin = float(style.vmin);
+    pass.toBin = span > 0 ? float(Colormap::size / span) : 0.0f;
+    pass.firstBin = span > 0 ? 0.0f : float(Colormap::size / 2);
+    pass.lastBin = float(Colormap::size - 1);
+    pass.color = colorOfCode.data();
+    pass.bits = image.bits(); // detaches once, here, not in every worker
+    pass.bytesPerLine = image.bytesPerLine();
+
+    // 3. The image's lines in bands, one band per item of parallelFor: a large head fills
+    // both cores, a small one stays on this thread (a thread costs more than its pixels).
+    const qint64 cells = qint64(rows) * columns;
+    const int bands = cells < (1 << 16) ? 1 : std::min(height, 16);
+    const auto fill = attn::rowPassesUseAvx2() ? fillLinesAvx2 : fillLinesBaseline;
+    attn::parallelFor(bands, [&](int band) {
+        fill(pass, int(qint64(height) * band / bands), int(qint64(height) * (band + 1) / bands));
     });
     return image;
 }
