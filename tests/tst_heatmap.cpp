@@ -166,6 +166,8 @@ private slots:
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
+    void cachedTextDrawsAsDrawText_data();
+    void cachedTextDrawsAsDrawText();
     void rememberedLabelWidthsFollowNewLabels();
     void aSwitchKeepsTheLayout();
     void hatchTiledOrDrawn_data();
@@ -1301,6 +1303,63 @@ void TestHeatmap::viewsShareTheResultsMatrices()
 
 // At T = 2048 a tile's image colours 4 M cells; a hover highlight or a scroll repaints
 // the tile and must reuse it. New data, a new style or a new size colour again.
+void TestHeatmap::cachedTextDrawsAsDrawText_data()
+{
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("values"); // values printed in the cells
+    QTest::addColumn<int>("highlight");
+    const QStringList words = {"The", "cat", "sat", "on", "the", "mat", "because", "it"};
+    QTest::newRow("upright labels, values") << words << QSize(520, 460) << true << 2;
+    QTest::newRow("rotated labels") << words << QSize(300, 280) << false << -1;
+    QTest::newRow("Chinese labels")
+        << QStringList{"小猫", "坐在", "垫子", "上", "，", "因为", "它", "很", "累", "。"}
+        << QSize(420, 400) << true << 6;
+    QStringList many, elided;
+    for (int t = 0; t < 300; ++t)
+        many << QStringLiteral("w%1").arg(t);
+    QTest::newRow("every tenth label of 300") << many << QSize(420, 420) << false << 150;
+    for (int t = 0; t < 6; ++t)
+        elided << QStringLiteral("antidisestablishmentarianism%1").arg(t);
+    QTest::newRow("elided labels") << elided << QSize(300, 300) << false << 3;
+}
+
+// A view's labels, titles, ticks and values go through its TextCache, laid out once: the
+// same pixels as drawText's, bold, elided, rotated, in cells and CJK (a fallback font)
+// alike; a second paint from the lines kept, laying nothing out anew.
+void TestHeatmap::cachedTextDrawsAsDrawText()
+{
+    QFETCH(QStringList, labels);
+    QFETCH(QSize, size);
+    QFETCH(bool, values);
+    QFETCH(int, highlight);
+    const int tokens = int(labels.size());
+    HeatmapData data;
+    data.weights = attn::Matrix::Random(tokens, tokens).cwiseAbs();
+    data.queryLabels = labels;
+    data.keyLabels = labels;
+    data.title = QStringLiteral("Head 0 — 头 0");
+    HeatmapStyle style;
+    style.annotate = values;
+    style.highlightRow = highlight;
+    style.highlightCol = highlight;
+    auto paint = [&](TextCache* texts) {
+        QImage image(size, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        const HeatmapLayout layout(QRectF(QPointF(0, 0), size), data, style, &image);
+        paintHeatmap(painter, layout, data, style, nullptr, texts);
+        return image;
+    };
+    const QImage plain = paint(nullptr);
+    TextCache texts;
+    QCOMPARE(paint(&texts), plain);
+    const int kept = texts.size();
+    QVERIFY(kept > 0);
+    QCOMPARE(paint(&texts), plain);
+    QCOMPARE(texts.size(), kept);
+}
+
 void TestHeatmap::hoverRepaintsKeepTheCellImage()
 {
     const int tokens = 600; // more cells than the view's pixels: the image path

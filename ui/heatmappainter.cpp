@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QTextLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -67,7 +68,86 @@ bool isVectorDevice(const QPainter& painter)
     return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type == QPaintEngine::Picture;
 }
 
+// One line of text as painter.drawText(rect, flags, text) draws it: through `texts` on a
+// raster painter, plain drawText on a vector device or without a cache.
+void drawLine(QPainter& painter, TextCache* texts, const QRectF& rect, int flags,
+              const QString& text)
+{
+    if (texts && !isVectorDevice(painter))
+        texts->draw(painter, rect, flags, text);
+    else
+        painter.drawText(rect, flags, text);
+}
+
 } // namespace
+
+void TextCache::draw(QPainter& painter, const QRectF& rect, int flags, const QString& text)
+{
+    if (text.isEmpty())
+        return;
+    // Lines are kept per font and per resolution (a window moved to another screen).
+    const QFont& font = painter.font();
+    const int dpi = painter.device()->logicalDpiY();
+    auto entry = std::find_if(fonts_.begin(), fonts_.end(), [&](const FontLines& lines) {
+        return lines.dpi == dpi && lines.font == font;
+    });
+    if (entry == fonts_.end()) {
+        if (int(fonts_.size()) >= kFonts)
+            fonts_.erase(fonts_.begin());
+        fonts_.push_back({font, dpi, {}});
+        entry = fonts_.end() - 1;
+    }
+    auto found = entry->lines.find(text);
+    if (found == entry->lines.end()) {
+        if (entry->lines.size() >= kLinesPerFont)
+            entry->lines.clear();
+        // Laid out as drawText lays out one line (qt_format_text): a QTextLayout of the
+        // painter's font, one line as wide as it likes, its glyphs kept (cache enabled).
+        auto layout = std::make_shared<QTextLayout>(text, font, painter.device());
+        layout->setCacheEnabled(true);
+        layout->beginLayout();
+        QTextLine line = layout->createLine();
+        if (line.isValid()) {
+            line.setLineWidth(0x01000000);
+            line.setPosition(QPointF(0, 0));
+        }
+        layout->endLayout();
+        found = entry->lines.insert(text, layout);
+    }
+    const QTextLayout& layout = **found;
+    if (layout.lineCount() == 0)
+        return;
+    const QTextLine line = layout.lineAt(0);
+    // drawText's placement of one line: its advance and height aligned in the rectangle
+    // (the height unrounded, ascent + descent: QTextLine::height() rounds it up).
+    const double advance = line.horizontalAdvance(), height = line.ascent() + line.descent();
+    double x = 0, y = 0;
+    if (flags & Qt::AlignRight)
+        x = rect.width() - advance;
+    else if (flags & Qt::AlignHCenter)
+        x = (rect.width() - advance) / 2;
+    if (flags & Qt::AlignBottom)
+        y = rect.height() - height;
+    else if (flags & Qt::AlignVCenter)
+        y = (rect.height() - height) / 2;
+    const bool overflows =
+        !rect.contains(QRectF(rect.x() + x, rect.y() + y, line.naturalTextWidth(), height));
+    if (overflows) {
+        painter.save();
+        painter.setClipRect(rect, Qt::IntersectClip);
+    }
+    line.draw(&painter, QPointF(rect.x() + x, rect.y() + y));
+    if (overflows)
+        painter.restore();
+}
+
+int TextCache::size() const
+{
+    int lines = 0;
+    for (const FontLines& font : fonts_)
+        lines += int(font.lines.size());
+    return lines;
+}
 
 namespace {
 
@@ -322,7 +402,7 @@ void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapDat
 
 // Each weight with 2 decimals, in black or white, whichever contrasts more with the cell.
 void paintAnnotations(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                      const HeatmapStyle& style)
+                      const HeatmapStyle& style, TextCache* texts)
 {
     constexpr double minimumCell = 28;
     const double cell = layout.cellSize();
@@ -348,8 +428,8 @@ void paintAnnotations(QPainter& painter, const HeatmapLayout& layout, const Heat
             const float weight = data.weights(i, j);
             const QRgb background = colormap.color(normalized(weight, style));
             painter.setPen(Colormap::contrastIsDark(background) ? Qt::black : Qt::white);
-            painter.drawText(layout.cellRect(i, j), Qt::AlignCenter,
-                             QLocale().toString(weight, 'f', 2));
+            drawLine(painter, texts, layout.cellRect(i, j), Qt::AlignCenter,
+                     QLocale().toString(weight, 'f', 2));
         }
     }
     painter.restore();
@@ -394,7 +474,7 @@ QFont labelFontFor(const HeatmapLayout& layout, bool highlighted)
 }
 
 void paintRowLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                    const HeatmapStyle& style)
+                    const HeatmapStyle& style, TextCache* texts)
 {
     const QRectF area = layout.rowLabelArea();
     const double lineHeight = layout.lineHeight();
@@ -411,13 +491,14 @@ void paintRowLabels(QPainter& painter, const HeatmapLayout& layout, const Heatma
         const double centre = clampedCentre(layout.cellRect(i, 0).center().y(), area.top(),
                                             area.bottom(), lineHeight / 2);
         painter.setFont(font);
-        painter.drawText(QRectF(area.left(), centre - lineHeight / 2, area.width(), lineHeight),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
+        drawLine(painter, texts,
+                 QRectF(area.left(), centre - lineHeight / 2, area.width(), lineHeight),
+                 Qt::AlignRight | Qt::AlignVCenter, text);
     }
 }
 
 void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                       const HeatmapStyle& style)
+                       const HeatmapStyle& style, TextCache* texts)
 {
     const QRectF area = layout.columnLabelArea();
     const double lineHeight = layout.lineHeight();
@@ -438,9 +519,9 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
         const double width = highlighted ? boldWidths(text) : widths(text);
         if (angle == 0 || layout.keepsLabelUpright(text, width)) {
             const double centre = clampedCentre(column, area.left(), area.right(), width / 2);
-            painter.drawText(
-                QRectF(centre - span / 2, area.bottom() - lineHeight, span, lineHeight),
-                Qt::AlignCenter, text);
+            drawLine(painter, texts,
+                     QRectF(centre - span / 2, area.bottom() - lineHeight, span, lineHeight),
+                     Qt::AlignCenter, text);
             continue;
         }
         // Read upwards from the column; at 45° the text's lower corner reaches h/(2√2) below
@@ -451,34 +532,36 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
         painter.save();
         painter.translate(centre, area.bottom() - drop);
         painter.rotate(-angle);
-        painter.drawText(QRectF(0, -lineHeight / 2, layout.labelElideWidth(), lineHeight),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
+        drawLine(painter, texts, QRectF(0, -lineHeight / 2, layout.labelElideWidth(), lineHeight),
+                 Qt::AlignLeft | Qt::AlignVCenter, text);
         painter.restore();
     }
 }
 
-void paintTitles(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data)
+void paintTitles(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
+                 TextCache* texts)
 {
     if (!layout.titleRect().isEmpty()) {
         painter.setFont(layout.titleFont());
         const QString title =
             QFontMetricsF(layout.titleFont(), painter.device())
                 .elidedText(data.title, Qt::ElideRight, layout.titleRect().width());
-        painter.drawText(layout.titleRect(), Qt::AlignCenter, title);
+        drawLine(painter, texts, layout.titleRect(), Qt::AlignCenter, title);
     }
     if (!layout.rowAxisTitleRect().isEmpty()) {
         QFont font = layout.labelFont();
         font.setItalic(true);
         painter.setFont(font);
-        painter.drawText(layout.rowAxisTitleRect(), Qt::AlignRight | Qt::AlignVCenter,
-                         rowAxisTitle());
-        painter.drawText(layout.columnAxisTitleRect(), Qt::AlignLeft | Qt::AlignVCenter,
-                         columnAxisTitle());
+        drawLine(painter, texts, layout.rowAxisTitleRect(), Qt::AlignRight | Qt::AlignVCenter,
+                 rowAxisTitle());
+        drawLine(painter, texts, layout.columnAxisTitleRect(), Qt::AlignLeft | Qt::AlignVCenter,
+                 columnAxisTitle());
     }
 }
 
 // 256 bands from vmin at the bottom to vmax at the top, framed, with two ticks.
-void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style)
+void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style,
+                   TextCache* texts)
 {
     const QRectF bar = layout.colorbarRect();
     if (bar.isEmpty())
@@ -501,10 +584,10 @@ void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const Heatmap
     painter.drawLine(QLineF(bar.right(), bar.top(), bar.right() + tick, bar.top()));
     painter.drawLine(QLineF(bar.right(), bar.bottom(), bar.right() + tick, bar.bottom()));
     painter.setFont(layout.labelFont());
-    painter.drawText(layout.colorbarMaxLabelRect(), Qt::AlignLeft | Qt::AlignTop,
-                     tickText(style.vmax));
-    painter.drawText(layout.colorbarMinLabelRect(), Qt::AlignLeft | Qt::AlignBottom,
-                     tickText(style.vmin));
+    drawLine(painter, texts, layout.colorbarMaxLabelRect(), Qt::AlignLeft | Qt::AlignTop,
+             tickText(style.vmax));
+    drawLine(painter, texts, layout.colorbarMinLabelRect(), Qt::AlignLeft | Qt::AlignBottom,
+             tickText(style.vmin));
     painter.restore();
 }
 
@@ -517,21 +600,21 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& da
 }
 
 void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                  const HeatmapStyle& style, CellImageCache* cache)
+                  const HeatmapStyle& style, CellImageCache* cache, TextCache* texts)
 {
     Q_ASSERT(data.masked.size() == 0 || (data.masked.rows() == data.weights.rows() &&
                                          data.masked.cols() == data.weights.cols()));
     painter.save();
     painter.setPen(style.textColor);
-    paintTitles(painter, layout, data);
+    paintTitles(painter, layout, data, texts);
     if (layout.rows() > 0 && layout.columns() > 0 && layout.cellSize() > 0) {
         paintCells(painter, layout, data, style, cache);
-        paintAnnotations(painter, layout, data, style);
+        paintAnnotations(painter, layout, data, style, texts);
         paintHighlight(painter, layout, style);
         painter.setPen(style.textColor);
-        paintRowLabels(painter, layout, data, style);
-        paintColumnLabels(painter, layout, data, style);
-        paintColorbar(painter, layout, style);
+        paintRowLabels(painter, layout, data, style, texts);
+        paintColumnLabels(painter, layout, data, style, texts);
+        paintColorbar(painter, layout, style, texts);
         paintMarginSums(painter, layout, style);
     }
     painter.restore();

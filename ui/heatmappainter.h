@@ -9,13 +9,16 @@
 
 #include <QColor>
 #include <QFont>
+#include <QHash>
 #include <QImage>
 #include <QPoint>
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
+#include <QTextLayout>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -215,6 +218,34 @@ struct CellImageCache {
     }
 };
 
+// Lines of text laid out once and drawn again: the labels, titles and ticks of a widget
+// that repaints the same heatmap for every hover, scroll and switch of the formula.
+// QPainter::drawText lays its text out and shapes it anew on every call (two thirds of a
+// tile's repaint at T = 2048); a QTextLayout laid out once keeps its glyphs, and draws
+// the same pixels. Raster painters only: paintHeatmap draws plain drawText on a vector
+// device (SVG, PDF) and without a cache.
+class TextCache {
+public:
+    // `text` in the painter's font and pen, placed as painter.drawText(rect, flags, text)
+    // places one line (flags: alignment), and clipped to `rect` as drawText clips text that
+    // overflows it.
+    void draw(QPainter& painter, const QRectF& rect, int flags, const QString& text);
+    // The lines kept, over every font, for tests.
+    [[nodiscard]] int size() const;
+
+private:
+    struct FontLines {
+        QFont font;
+        int dpi = 0;
+        QHash<QString, std::shared_ptr<QTextLayout>> lines;
+    };
+    // A few fonts (labels, bold labels, titles, italic axis titles, values in cells) of
+    // at most kLinesPerFont lines each: values in cells change with every switch.
+    static constexpr int kFonts = 8;
+    static constexpr int kLinesPerFont = 4096;
+    std::vector<FontLines> fonts_;
+};
+
 // Whether a layout made for (a, aStyle) is also the layout of (b, bStyle): the same shape,
 // labels, title and parts, and colorbar ticks printed alike. A switch of the formula keeps
 // all of these, so a widget need not measure 2·T labels again (the fonts are the widget's).
@@ -225,10 +256,11 @@ struct CellImageCache {
 // scaled image; vector targets (and style.vectorCells) always draw one rectangle per cell.
 void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& data,
                   const HeatmapStyle& style);
-// The same, with a layout computed before (e.g. kept by a widget for hit testing), and
-// the cell image kept in `cache` between paints when given.
+// The same, with a layout computed before (e.g. kept by a widget for hit testing), the
+// cell image kept in `cache` and the lines of text in `texts` between paints when given.
 void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
-                  const HeatmapStyle& style, CellImageCache* cache = nullptr);
+                  const HeatmapStyle& style, CellImageCache* cache = nullptr,
+                  TextCache* texts = nullptr);
 
 // The cells as an image, one pixel per cell; when the matrix has more cells than
 // `maxSize` has pixels, one pixel per block of cells showing the block's largest weight,

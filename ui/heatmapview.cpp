@@ -158,7 +158,7 @@ void HeatmapView::paintEvent(QPaintEvent* event)
         background -= cells;
     for (const QRect& part : background)
         painter.fillRect(part, palette().window());
-    paintHeatmap(painter, layout, data_, paintedStyle(), &cellImage_);
+    paintHeatmap(painter, layout, data_, paintedStyle(), &cellImage_, &texts_);
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)

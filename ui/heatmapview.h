@@ -69,6 +69,7 @@ private:
     mutable std::optional<QSize> sizeHint_; // kept with the layout
     mutable int layoutBuilds_ = 0;
     CellImageCache cellImage_;
+    TextCache texts_;
 };
 
 } // namespace attn::ui
