@@ -1,5 +1,5 @@
 // Benchmarks of AttnScope. Names carry their shape: BM_Forward/T/C/H (and BM_ForwardCold),
-// BM_Switch/T/C/H (and BM_SwitchInView, BM_SwitchStatistics), BM_Render/T/H,
+// BM_Typing/T/C/H, BM_Switch/T/C/H (and BM_SwitchInView, BM_SwitchStatistics), BM_Render/T/H,
 // BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py turns one run
 // into the table of ratios in the README.
 #include "blas.h"
@@ -117,6 +117,55 @@ void BM_ForwardCold(benchmark::State& state)
         state.SetIterationTime(forwardSeconds(engine));
     }
     state.counters["FLOP"] = forwardFlops(T, C);
+}
+
+// Typing at long T: each iteration adds a token to the sentence and computes the
+// heatmaps (stages 1–7) while the previous result is still held, as the window shows it.
+// Every (B, H, T, T) buffer then changes size; `same_size_ms` is a new seed at the same
+// T in the same run (the buffers recycled as they are), for the ratio.
+void BM_Typing(benchmark::State& state)
+{
+    const int T = int(state.range(0)), C = int(state.range(1)), H = int(state.range(2));
+    attn::Request r = request(T, C, H);
+    attn::AttentionEngine engine;
+    attn::Result shown;
+    auto timed = [&] {
+        const auto start = std::chrono::steady_clock::now();
+        attn::Result next = engine.compute(r, nullptr, attn::Stage::Normalize);
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        shown = std::move(next);
+        return took.count();
+    };
+    for (const std::uint64_t seed : {43, 42}) { // a result shown and a spare, as in the window
+        r.config.seed = seed;
+        timed();
+    }
+    int tokens = T;
+    double sameSize = 0;
+    // One token more, then two new seeds (the first brings the other set of buffers to
+    // this T, the second is `same_size_ms`). Three rounds untimed first: the heap's own
+    // blocks (x, the mask, Q, K, V) settle in them.
+    auto round = [&](benchmark::State* timing) {
+        r.text = words(++tokens);
+        const double typed = timed();
+        if (timing) {
+            timing->SetIterationTime(typed);
+            timing->PauseTiming();
+        }
+        for (int k = 0; k < 2; ++k) {
+            r.config.seed = r.config.seed == 42 ? 43 : 42;
+            const double seconds = timed();
+            sameSize += timing && k == 1 ? seconds : 0.0;
+        }
+        if (timing)
+            timing->ResumeTiming();
+    };
+    for (int k = 0; k < 3; ++k)
+        round(nullptr);
+    for (auto _ : state)
+        round(&state);
+    state.counters["same_size_ms"] =
+        benchmark::Counter(1000 * sameSize / double(state.iterations()));
 }
 
 // A switch of the formula (the scaling) until the heatmaps are drawn again, as the
@@ -392,6 +441,11 @@ BENCHMARK(BM_Forward)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ForwardCold)->Args({512, 768, 12})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Typing)
+    ->Args({2048, 1024, 16})
+    ->Args({3072, 512, 8})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Switch)
     ->Args({128, 256, 4})
     ->Args({512, 768, 12})

@@ -139,6 +139,14 @@ def main():
     ours = ms("BM_SwitchStatistics/2048/1024/16/real_time")
     print(f"| switch through the statistics T=2048 H=16 | {ours:.1f} ms | frame 16.7 ms "
           f"| {100 * ours / 16.7:.0f}% | — |")
+    # Typing at long T: one token more changes every (B, H, T, T) buffer's size; against a
+    # new seed at the same T, whose buffers are recycled as they are (no target).
+    for T, C, H in ((2048, 1024, 16), (3072, 512, 8)):
+        name = f"BM_Typing/{T}/{C}/{H}/manual_time"
+        ours = ms(name)
+        same = results[name]["same_size_ms"]
+        print(f"| one token typed T={T} H={H} | {ours:.1f} ms | new seed, same T {same:.1f} ms "
+              f"| {ours / same:.2f}× | — |")
     memory = os.path.join(os.path.dirname(args.binary), "attnscope_memory")
     if os.path.exists(memory):
         out = subprocess.run([memory], check=True, capture_output=True, text=True).stdout

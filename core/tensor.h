@@ -23,15 +23,37 @@ public:
             m.resize(rows, cols);
     }
 
-    // Gives the stack this shape; a matrix that keeps its number of values keeps its memory
-    // (and its stale values).
+    // Gives the stack this shape, its values stale. A matrix that keeps its number of
+    // values keeps its memory; one that changes it keeps its pages too (resizeKeepingPages).
     void reshape(int batch, int heads, Eigen::Index rows, Eigen::Index cols)
     {
         batch_ = batch;
         heads_ = heads;
         items_.resize(static_cast<std::size_t>(batch * heads));
         for (auto& m : items_)
-            m.resize(rows, cols);
+            resizeKeepingPages(m, rows, cols);
+    }
+
+    // Gives `m` the shape (rows, cols), its values unspecified. A head of S or P at long T
+    // is a block of its own, and new memory costs more than the arithmetic in it: the
+    // kernel zeroes every page on first touch. Blocks above 32 MB (a head beyond
+    // T ≈ 2900) are always mapped on their own by glibc, which gives freed ones back, so
+    // these go through realloc, which moves a block's pages (mremap) and maps only the
+    // difference. Smaller blocks are left to malloc: glibc keeps freed ones in its heap
+    // and hands them out again, where realloc would copy.
+    static void resizeKeepingPages(Matrix& m, Eigen::Index rows, Eigen::Index cols)
+    {
+        constexpr Eigen::Index kMappedAlone =
+            (Eigen::Index(32) << 20) / Eigen::Index(sizeof(float));
+        const Eigen::Index size = rows * cols;
+        if (m.size() != size && m.size() > kMappedAlone && size > kMappedAlone) {
+            // A row-major matrix that changes only its number of rows is resized by
+            // realloc (Eigen's conservativeResize): one column, the same values, then the new
+            // count, then the shape, which keeps the count.
+            m.resize(m.size(), 1);
+            m.conservativeResize(size, 1);
+        }
+        m.resize(rows, cols);
     }
 
     [[nodiscard]] int batch() const { return batch_; }

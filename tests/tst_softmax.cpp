@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <sys/resource.h>
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -69,6 +71,7 @@ private slots:
     void fusedPassEqualsTheFormula_data();
     void fusedPassEqualsTheFormula();
     void heldSnapshotsAreNeverWritten();
+    void resizedBuffersKeepTheirPages();
     void causalBlocksOfPVMatchTheFullProduct_data();
     void causalBlocksOfPVMatchTheFullProduct();
     void scoreBlocksWithTheirSoftmaxMatchTheStages_data();
@@ -212,6 +215,64 @@ void TestSoftmax::heldSnapshotsAreNeverWritten()
     const attn::Result expected = fresh.compute(r);
     QCOMPARE(again.weights->at(1, 2), expected.weights->at(1, 2));
     QCOMPARE(again.aggregation->output[1], expected.aggregation->output[1]);
+}
+
+namespace {
+
+// The page faults of this process so far (the kernel's first touches of new pages).
+long minorFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
+} // namespace
+
+void TestSoftmax::resizedBuffersKeepTheirPages()
+{
+    // 1. One token more and two fewer: the engine's recycled buffers change size, their
+    // values stale, and give the numbers a fresh engine gives.
+    attn::Request r;
+    r.config.dModel = 32;
+    r.config.heads = 4;
+    r.config.mask = attn::MaskKind::Causal;
+    attn::AttentionEngine engine;
+    for (const char* text : {"the cat sat on the mat", "the cat sat on the mat and",
+                             "the cat sat on the", "the cat sat on the mat and slept"}) {
+        r.text = text;
+        const attn::Result result = engine.compute(r);
+        attn::AttentionEngine fresh;
+        const attn::Result expected = fresh.compute(r);
+        for (int h = 0; h < r.config.heads; ++h) {
+            QCOMPARE(result.scores->at(0, h), expected.scores->at(0, h));
+            QCOMPARE(result.weights->at(0, h), expected.weights->at(0, h));
+        }
+        QCOMPARE(result.aggregation->output[0], expected.aggregation->output[0]);
+    }
+
+#if defined(__SANITIZE_ADDRESS__)
+    QSKIP("the sanitizers' allocator moves a block on realloc instead of its pages");
+#else
+    // 2. A long sentence's heads (36 MB each, beyond glibc's largest heap block) grown by
+    // a token keep their pages: only the difference is new memory. Dropping and allocating
+    // them again made every page new, and the kernel zeroed each on first touch.
+    constexpr Eigen::Index kT = 3000;
+    attn::HeadStack stack(1, 2, kT, kT);
+    for (Matrix& m : stack.items())
+        m.setConstant(1.0f);
+    const long pages = long(2 * (kT + 1) * (kT + 1) * sizeof(float) / 4096);
+    const long before = minorFaults();
+    stack.reshape(1, 2, kT + 1, kT + 1);
+    for (Matrix& m : stack.items()) {
+        QCOMPARE(m.rows(), kT + 1);
+        QCOMPARE(m.cols(), kT + 1);
+        m.setConstant(2.0f);
+    }
+    const long faults = minorFaults() - before;
+    QVERIFY2(faults < pages / 10,
+             qPrintable(QStringLiteral("%1 new pages of %2").arg(faults).arg(pages)));
+#endif
 }
 
 void TestSoftmax::causalBlocksOfPVMatchTheFullProduct_data()
