@@ -67,9 +67,10 @@ double bytesOf(const std::vector<Matrix>& matrices)
 // the same pass: bands of rows of every head, about 1 MB of P a band (a core's L2), each
 // through its softmax (and the mask after it), then into the mean and the maxima while
 // still in cache, instead of a second pass reading every head from memory.
-std::shared_ptr<std::vector<HeadsOverview>>
-softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
-                     const LogitRule& rule, bool maskAfter, HeadStack& weights)
+// `overviews` is a recycled one of an earlier switch (its means' memory kept) or new.
+void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
+                          std::vector<HeadsOverview>& overviews)
 {
     const int B = weights.batch(), H = weights.heads();
     const int T = B > 0 ? int(weights.at(0, 0).rows()) : 0;
@@ -77,9 +78,9 @@ softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& mas
     const int bandRows =
         std::max(1, int((1 << 20) / (double(H) * sizeof(float) * std::max(Tk, 1))));
     const int bands = std::max(1, (T + bandRows - 1) / bandRows);
-    auto overviews = std::make_shared<std::vector<HeadsOverview>>(std::size_t(B));
-    for (HeadsOverview& overview : *overviews)
-        overview.mean.resize(T, Tk);
+    overviews.resize(std::size_t(B));
+    for (HeadsOverview& overview : overviews)
+        HeadStack::resizeKeepingPages(overview.mean, T, Tk);
     std::vector<float> bandMaxima(std::size_t(B) * std::size_t(bands) * std::size_t(H));
     parallelFor(B * bands, [&](int item) {
         const int b = item / bands, band = item % bands;
@@ -93,15 +94,14 @@ softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& mas
                 p.middleRows(row, rows) =
                     mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));
         }
-        overviewRows(weights, b, row, row + rows, (*overviews)[std::size_t(b)].mean,
+        overviewRows(weights, b, row, row + rows, overviews[std::size_t(b)].mean,
                      bandMaxima.data() + std::size_t(item) * std::size_t(H));
     });
     for (int b = 0; b < B; ++b) {
         const auto from = bandMaxima.begin() + std::ptrdiff_t(b) * bands * H;
-        (*overviews)[std::size_t(b)].maxima =
+        overviews[std::size_t(b)].maxima =
             maximaOfBands(std::vector<float>(from, from + std::ptrdiff_t(bands) * H), H);
     }
-    return overviews;
 }
 
 // Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
@@ -548,7 +548,9 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         switch (config.axis) {
         case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
             if (!fusedWeights && makesOverviews_) {
-                overviews = softmaxWithOverviews(scores, masks, rule, maskAfter, *weights);
+                auto made = overviews_.take();
+                softmaxWithOverviews(scores, masks, rule, maskAfter, *weights, *made);
+                overviews = std::move(made);
             } else if (!fusedWeights) {
                 parallelFor(B * H, [&](int item) {
                     const int b = item / H, h = item % H;

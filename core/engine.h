@@ -185,6 +185,7 @@ private:
     Recycler<HeadViews> splits_;
     Recycler<HeadStack> scores_, weights_;
     Recycler<Aggregation> aggregations_;
+    Recycler<std::vector<HeadsOverview>> overviews_; // a switch's (setMakesOverviews)
 };
 
 // Makes result.overviews (overviewOfHeads for every sequence) when the softmax did not:

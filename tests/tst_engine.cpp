@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -504,6 +505,33 @@ void TestEngine::switchMakesTheHeadsOverview()
     Request queries = switched;
     queries.config.axis = attn::SoftmaxAxis::Queries;
     QVERIFY(!engine.compute(queries).overviews);
+
+    // A switch while a result is shown makes the overview anew and leaves the shown one
+    // alone; once nobody holds an overview, a later switch writes its own into it (at
+    // long T a mean of 37 MB would otherwise be new memory on every switch).
+    AttentionEngine recycling;
+    recycling.setMakesOverviews(true);
+    (void)recycling.compute(r);
+    attn::Result shown = recycling.compute(switched, nullptr, Stage::Normalize);
+    const attn::Matrix shownMean = (*shown.overviews)[1].mean;
+    const std::vector<float> shownMaxima = (*shown.overviews)[1].maxima;
+    attn::Result next = recycling.compute(r, nullptr, Stage::Normalize);
+    QVERIFY(next.overviews.get() != shown.overviews.get());
+    QVERIFY(sameBits({(*shown.overviews)[1].mean}, {shownMean}));
+    QCOMPARE((*shown.overviews)[1].maxima, shownMaxima);
+    const std::weak_ptr<const std::vector<attn::HeadsOverview>> released = shown.overviews;
+    shown = next; // the window shows the newer result; nobody holds the first overview
+    QVERIFY2(!released.expired(), "the engine keeps an overview nobody holds");
+    Request warmer = r;
+    warmer.config.temperature = 2.0f;
+    next = recycling.compute(warmer, nullptr, Stage::Normalize);
+    QCOMPARE(next.overviews, released.lock());
+    for (int b = 0; b < next.batch(); ++b) {
+        const attn::HeadsOverview expected = attn::overviewOfHeads(*next.weights, b);
+        const attn::HeadsOverview& made = (*next.overviews)[std::size_t(b)];
+        QVERIFY(sameBits({made.mean}, {expected.mean}));
+        QCOMPARE(made.maxima, expected.maxima);
+    }
 }
 
 // The worker pool under the engine: every item runs once, whatever the count; a loop
