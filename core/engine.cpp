@@ -135,6 +135,15 @@ void refuseWhatWouldNotFit(double alone, double held, double limit)
 
 } // namespace
 
+Result withoutHeadTensors(Result result)
+{
+    result.scores.reset();
+    result.weights.reset();
+    result.overviews.reset();
+    result.aggregation.reset();
+    return result;
+}
+
 void addOverviews(Result& result, const std::atomic<bool>* cancel)
 {
     if (result.overviews || !result.weights)
@@ -367,7 +376,6 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     }
     if (last <= stageIndex(Stage::Tokenize))
         return finish(std::move(next), last);
-    throwIfCancelled(cancel);
 
     const TokenBatch& tokens = *next.tokens;
     const TokenBatch& keyTokens = *next.keyTokens;
@@ -377,11 +385,49 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     const int Tk = keyTokens.length(); // T_k, = T in self-attention
     const int C = config.dModel;
     const int H = config.heads;
+    // The previous result's (B, H, T, T) outputs this compute replaces that nobody outside
+    // the engine holds (the window lets go of the heatmaps it shows before a large switch):
+    // the engine lets go of them too, so that their recyclers hand the same memory to the
+    // new outputs instead of a second set beside them. A cancellation then leaves result_
+    // current only up to the stage before them.
+    auto onlyHere = [](const auto& stage, const auto& recycler) {
+        // result_'s reference, next's, and the recycler's when it made the object.
+        const long own = recycler.holds(stage.get()) ? 3 : 2;
+        return stage && stage.use_count() == own;
+    };
+    int keep = completed_;
+    if (first <= stageIndex(Stage::Scores) && onlyHere(next.scores, scores_))
+        keep = std::min(keep, stageIndex(Stage::Split));
+    if (first <= stageIndex(Stage::Normalize) && onlyHere(next.weights, weights_))
+        keep = std::min(keep, stageIndex(Stage::ScaleMask));
+    if (first <= stageIndex(Stage::Aggregate) && onlyHere(next.aggregation, aggregations_))
+        keep = std::min(keep, stageIndex(Stage::Normalize));
+    auto letGo = [keep](Result& r) { // the mask stays: it is small, and the next compute reuses it
+        if (keep < stageIndex(Stage::Scores))
+            r.scores.reset();
+        if (keep < stageIndex(Stage::Normalize)) {
+            r.weights.reset();
+            r.overviews.reset();
+        }
+        if (keep < stageIndex(Stage::Aggregate))
+            r.aggregation.reset();
+        if (keep < stageIndex(Stage::Statistics))
+            r.stats.reset();
+    };
     // Refuse what would not fit before allocating any of it: the new outputs, and beside
-    // them the previous result's outputs they replace, which stay until this compute ends
-    // (the window still shows them; at T = 2048 a switch holds two P at once).
-    refuseWhatWouldNotFit(estimatedBytes(B, T, Tk, C, H), heldBytes(result_, Stage(first)),
+    // them the previous result's outputs they replace that somebody else still holds (the
+    // window while it shows them: at T = 2048 a switch then holds two P at once).
+    Result heldElsewhere = result_;
+    letGo(heldElsewhere);
+    refuseWhatWouldNotFit(estimatedBytes(B, T, Tk, C, H), heldBytes(heldElsewhere, Stage(first)),
                           memoryLimit_);
+    heldElsewhere = Result{};
+    if (keep < completed_) {
+        letGo(result_);
+        letGo(next);
+        completed_ = keep;
+    }
+    throwIfCancelled(cancel);
 
     // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode
     // "torch" (and, in cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k,

@@ -105,7 +105,7 @@ struct Result {
     [[nodiscard]] int dModel() const { return request.config.dModel; }
     [[nodiscard]] int dK() const { return request.config.dK(); }
     // Every stage is there.
-    [[nodiscard]] bool valid() const { return stats != nullptr; }
+    [[nodiscard]] bool valid() const { return stats != nullptr && weights != nullptr; }
     // The stages up to the softmax are there: enough for the heatmaps.
     [[nodiscard]] bool hasWeights() const { return weights != nullptr; }
 
@@ -120,6 +120,11 @@ struct Result {
     [[nodiscard]] HeadStack allLogits() const;
 };
 
+// `result` without S, P, the mean over heads and P·V: the request, the tokens, the
+// embeddings, the projections, the mask and the statistics stay. What a holder keeps that
+// must not keep the (B, H, T, T) memory alive (hasWeights() and valid() are false).
+[[nodiscard]] Result withoutHeadTensors(Result result);
+
 // Thrown by compute() when its cancel flag was raised; the engine stays usable.
 class Cancelled : public std::exception {
 public:
@@ -132,8 +137,10 @@ public:
     // recomputing from the first stage the request changes; later stages of the
     // returned result are empty until a compute reaches them (the window shows the
     // heatmaps after Normalize, then the statistics). Throws InputError for an invalid
-    // request and Cancelled when `cancel` becomes true between steps; either way the
-    // previous result is kept.
+    // request (the previous result is kept) and Cancelled when `cancel` becomes true
+    // between steps (the previous result is kept, except outputs this compute was
+    // replacing that nobody outside the engine held: those were let go of so that their
+    // memory takes the new ones, and the next compute makes them again).
     Result compute(const Request& request, const std::atomic<bool>* cancel = nullptr,
                    Stage stopAfter = Stage::Statistics);
 

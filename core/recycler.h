@@ -38,6 +38,15 @@ public:
         return items_.emplace_back(std::make_shared<T>());
     }
 
+    // Whether `item` is one of this Recycler's objects (it then holds one reference to it).
+    [[nodiscard]] bool holds(const T* item) const
+    {
+        for (const std::shared_ptr<T>& it : items_)
+            if (it.get() == item)
+                return true;
+        return false;
+    }
+
 private:
     std::vector<std::shared_ptr<T>> items_;
 };

@@ -78,6 +78,7 @@ private slots:
     void stagesOneAtATimeMatchOneCompute();
     void refusesWhatWouldNotFit();
     void countsThePreviousResultItReplaces();
+    void replacesInPlaceWhatNobodyHolds();
     void switchMakesTheHeadsOverview_data();
     void switchMakesTheHeadsOverview();
     void positionalEncoding();
@@ -429,6 +430,53 @@ void TestEngine::countsThePreviousResultItReplaces()
     const attn::Result next = engine.compute(switched);
     QVERIFY(next.valid());
     QCOMPARE(next.scores.get(), shown.scores.get());
+}
+
+// Once nobody outside the engine holds a result (the window lets go of a large one before
+// a switch), a compute writes its new P into the old one's memory instead of beside it, does
+// not count the old one against the memory limit, and gives the same bits as a new engine.
+// A compute cancelled after letting go leaves the engine to make P again, correctly.
+void TestEngine::replacesInPlaceWhatNobodyHolds()
+{
+    const Request first = baseRequest();
+    Request switched = first;
+    switched.config.scale = attn::ScaleMode::None;
+    AttentionEngine engine;
+    attn::Result shown = engine.compute(first);
+    const attn::HeadStack* oldWeights = shown.weights.get();
+    const attn::Aggregation* oldAggregation = shown.aggregation.get();
+    const int B = shown.batch(), T = shown.length(), C = shown.dModel(), H = shown.heads();
+    const double held = attn::heldBytes(shown, Stage::ScaleMask);
+    shown = attn::Result{}; // the window let go
+
+    engine.setMemoryLimit(attn::estimatedBytes(B, T, C, H) + held / 2);
+    const attn::Result next = engine.compute(switched);
+    QCOMPARE(next.weights.get(), oldWeights);
+    QCOMPARE(next.aggregation.get(), oldAggregation);
+    AttentionEngine fresh;
+    const attn::Result expected = fresh.compute(switched);
+    QVERIFY(next.weights->items() == expected.weights->items());
+    QVERIFY(next.aggregation->output == expected.aggregation->output);
+    QCOMPARE(next.stats->stdScores, expected.stats->stdScores);
+
+    // While a result is held, its P stays and the new one goes beside it.
+    engine.setMemoryLimit(attn::memoryLimitBytes());
+    attn::Result back = engine.compute(first);
+    QVERIFY(back.weights.get() != next.weights.get());
+
+    // Cancelled after letting go: the request stays, P is gone, and the next compute of
+    // the same request makes P again, the same bits.
+    const std::vector<attn::Matrix> backBits = back.weights->items();
+    back = attn::Result{};
+    const auto before = engine.runs(Stage::Normalize);
+    std::atomic<bool> cancel{true};
+    QVERIFY_THROWS_EXCEPTION(attn::Cancelled, (void)engine.compute(switched, &cancel));
+    QCOMPARE(engine.result().request, first);
+    QVERIFY(!engine.result().weights);
+    const attn::Result again = engine.compute(first);
+    QCOMPARE(engine.runs(Stage::Normalize), before + 1);
+    QVERIFY(again.weights->items() == backBits);
+    QVERIFY(again.valid());
 }
 
 void TestEngine::switchMakesTheHeadsOverview_data()
