@@ -3,6 +3,7 @@
 #include "controlpanel.h"
 #include "embedding.h"
 #include "embeddingeditor.h"
+#include "headdialog.h"
 #include "heatmapgrid.h"
 #include "labels.h"
 #include "language.h"
@@ -64,6 +65,7 @@ private slots:
     void eachSwitchReachesTheEngine();
     void headsOfferedAreDivisors();
     void hoverNamesTokensInTheStatusBar();
+    void largeSwitchLetsGoOfWhatItShows();
     void marginSumsActionTogglesTheViews();
     void languageSwitchRetranslates();
     void settingsRoundTrip();
@@ -419,6 +421,69 @@ void TestMainWindow::hoverNamesTokensInTheStatusBar()
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("key The (column 0)")));
     const float weight = w->lastResult().weights->at(0, 0)(1, 0);
     QVERIFY(w->statusBar()->currentMessage().contains(QString::number(weight, 'f', 2)));
+}
+
+// Above setLetGoBytes() (here every result), a compute starts with the window letting go of
+// the shown P and S everywhere: the tiles and the head dialog keep their pictures, say
+// nothing on hover, exports wait; the engine then writes the new P into the old one's memory
+// (or frees the old one first), never a second P beside it. A refusal of the new input
+// brings the previous result back, hover and all, with the refusal in place of the chips.
+void TestMainWindow::largeSwitchLetsGoOfWhatItShows()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid() && !w->controller()->busy());
+    w->setLetGoBytes(0);
+    HeatmapGrid* grid = w->heatmapGrid();
+    HeatmapView* tile = grid->view(0);
+    QTRY_VERIFY(tile->heatmapLayout().cellSize() > 0);
+    QTest::mouseClick(tile, Qt::LeftButton, {}, tile->rect().center());
+    auto* head = w->findChild<HeadDialog*>();
+    QVERIFY(head && head->isVisible());
+    QVERIFY(head->view()->data().weights.size() > 0);
+
+    const std::weak_ptr<const attn::HeadStack> shown = w->lastResult().weights;
+    const QImage picture = tile->grab().toImage();
+    const QPoint cell = tile->heatmapLayout().cellRect(1, 0).center().toPoint();
+    chooseData(child<QComboBox>(w, "scaleCombo"), int(attn::ScaleMode::None));
+
+    // At once, before the result: nothing holds the shown tensors, the pictures stay.
+    QVERIFY(grid->hasLetGo() && tile->hasLetGo() && head->view()->hasLetGo());
+    QCOMPARE(tile->data().weights.size(), 0);
+    QCOMPARE(head->view()->data().weights.size(), 0);
+    QVERIFY(!w->lastResult().valid()); // the exports say the heatmaps are computing
+    QVERIFY(tile->grab().toImage() == picture);
+    // (Sent, not posted: QTest::mouseMove would run the event loop, and the result come.)
+    auto hover = [tile](QPointF at) {
+        QMouseEvent move(QEvent::MouseMove, at, tile->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QCoreApplication::sendEvent(tile, &move);
+    };
+    hover(cell);
+    QVERIFY2(w->statusBar()->currentMessage().isEmpty(),
+             qPrintable(w->statusBar()->currentMessage()));
+
+    QTRY_COMPARE(w->lastResult().config().scale, attn::ScaleMode::None);
+    QVERIFY(!grid->hasLetGo() && !tile->hasLetGo() && !head->view()->hasLetGo());
+    QVERIFY(shown.expired() || w->lastResult().weights == shown.lock());
+    QVERIFY(head->view()->data().weights.sharesWith(w->lastResult().weights->at(0, 0)));
+    QTRY_VERIFY(!w->controller()->busy());
+    hover(tile->heatmapLayout().cellRect(1, 0).center());
+    QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("query cat (row 1)")),
+             qPrintable(w->statusBar()->currentMessage()));
+    QTRY_VERIFY(!w->controller()->busy());
+
+    // Cross-attention without a second text is refused: the result let go of comes back.
+    auto* attention = child<QComboBox>(w, "attentionCombo");
+    attention->setCurrentIndex(attention->findData(int(attn::AttentionKind::Cross)));
+    QVERIFY(grid->hasLetGo());
+    auto* chips = child<TokenChips>(w, "tokenChips");
+    QTRY_VERIFY(!chips->error().isEmpty());
+    QTRY_VERIFY(w->lastResult().valid());
+    QVERIFY(!grid->hasLetGo());
+    QCOMPARE(w->lastResult().config().scale, attn::ScaleMode::None);
+    QVERIFY(!w->lastResult().isCross());
+    QVERIFY(!chips->error().isEmpty());
+    QVERIFY(tile->data().weights.sharesWith(w->lastResult().weights->at(0, 0)));
 }
 
 void TestMainWindow::marginSumsActionTogglesTheViews()

@@ -129,6 +129,15 @@ void HeatmapGrid::clear()
     rebuild();
 }
 
+void HeatmapGrid::letGo()
+{
+    if (!result_.hasWeights())
+        return;
+    for (HeatmapView* view : views_)
+        view->letGo();
+    result_ = withoutHeadTensors(result_);
+}
+
 std::shared_ptr<const HeadsOverview> HeatmapGrid::madeOverview(int b) const
 {
     if (!result_.overviews || b >= int(result_.overviews->size()))
@@ -138,6 +147,10 @@ std::shared_ptr<const HeadsOverview> HeatmapGrid::madeOverview(int b) const
 
 void HeatmapGrid::rebuild()
 {
+    if (hasLetGo()) { // the tiles keep their pictures until the new result comes
+        relayout();
+        return;
+    }
     const int wanted = result_.hasWeights() ? result_.heads() + 1 : 0;
     while (count() > wanted) {
         delete views_.back();
@@ -192,7 +205,7 @@ QSize HeatmapGrid::tileSize() const
 {
     // The smallest tile that still shows every token label: about 18 px a row, plus
     // room for the labels, the title, the colorbar and the margin sums.
-    const int tokens = result_.hasWeights() ? std::max(result_.length(), result_.keyLength()) : 0;
+    const int tokens = result_.tokens ? std::max(result_.length(), result_.keyLength()) : 0;
     const int sums = view_.marginSums ? 80 : 0;
     const int side = std::clamp(tokens * 18 + 130 + sums, kMinTile, kMaxTile + sums);
     return {side, side};

@@ -43,6 +43,13 @@ public:
     void setResult(const Result& result, const ViewOptions& view);
     void setViewOptions(const ViewOptions& view);
     void clear();
+    // Lets go of the result's matrices (P, S, the mask, the mean over heads) so that a large
+    // switch can reuse their memory; the tiles keep their pictures until setResult().
+    void letGo();
+    // What the tiles show: the last result given, or, after letGo(), its request and
+    // tokens only (hasWeights() false).
+    [[nodiscard]] const Result& result() const { return result_; }
+    [[nodiscard]] bool hasLetGo() const { return !result_.hasWeights() && result_.tokens; }
 
     // Heads first, the mean last.
     [[nodiscard]] int count() const { return static_cast<int>(views_.size()); }

@@ -518,11 +518,18 @@ std::optional<QPoint> HeatmapLayout::cellAt(const QPointF& pos) const
 bool sameLayout(const HeatmapData& a, const HeatmapStyle& aStyle, const HeatmapData& b,
                 const HeatmapStyle& bStyle)
 {
+    return sameLayout(a, QSize(a.columns(), a.rows()), aStyle, b, QSize(b.columns(), b.rows()),
+                      bStyle);
+}
+
+bool sameLayout(const HeatmapData& a, QSize aCells, const HeatmapStyle& aStyle,
+                const HeatmapData& b, QSize bCells, const HeatmapStyle& bStyle)
+{
     // The margin sums are measured from the weights themselves.
-    return !aStyle.marginSums && !bStyle.marginSums && a.rows() == b.rows() &&
-           a.columns() == b.columns() && a.title == b.title && a.queryLabels == b.queryLabels &&
-           a.keyLabels == b.keyLabels && aStyle.colorbar == bStyle.colorbar &&
-           aStyle.axisTitles == bStyle.axisTitles && aStyle.labelFont == bStyle.labelFont &&
+    return !aStyle.marginSums && !bStyle.marginSums && aCells == bCells && a.title == b.title &&
+           a.queryLabels == b.queryLabels && a.keyLabels == b.keyLabels &&
+           aStyle.colorbar == bStyle.colorbar && aStyle.axisTitles == bStyle.axisTitles &&
+           aStyle.labelFont == bStyle.labelFont &&
            (!aStyle.colorbar || (tickText(aStyle.vmin) == tickText(bStyle.vmin) &&
                                  tickText(aStyle.vmax) == tickText(bStyle.vmax)));
 }

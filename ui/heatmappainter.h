@@ -251,6 +251,10 @@ private:
 // all of these, so a widget need not measure 2·T labels again (the fonts are the widget's).
 [[nodiscard]] bool sameLayout(const HeatmapData& a, const HeatmapStyle& aStyle,
                               const HeatmapData& b, const HeatmapStyle& bStyle);
+// The same with the shapes (columns × rows of cells) given: a view that let go of its
+// matrices (HeatmapView::letGo) remembers theirs.
+[[nodiscard]] bool sameLayout(const HeatmapData& a, QSize aCells, const HeatmapStyle& aStyle,
+                              const HeatmapData& b, QSize bCells, const HeatmapStyle& bStyle);
 
 // Paints `data` into `target`. Raster targets draw cells below ~3 device pixels as one
 // scaled image; vector targets (and style.vectorCells) always draw one rectangle per cell.

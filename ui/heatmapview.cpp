@@ -65,7 +65,11 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
 
 void HeatmapView::setData(const HeatmapData& data)
 {
-    const bool sameFrame = sameLayout(data_, style_, data, style_);
+    const QSize cells = letGo_ ? cellsBeforeLetGo_ : QSize(data_.columns(), data_.rows());
+    const bool sameFrame =
+        sameLayout(data_, cells, style_, data, QSize(data.columns(), data.rows()), style_);
+    letGo_ = false;
+    picture_ = QPixmap();
     data_ = data;
     changed(sameFrame);
     // New numbers under a mouse that stayed put (e.g. while a slider is dragged): say so.
@@ -75,9 +79,26 @@ void HeatmapView::setData(const HeatmapData& data)
         emit cellHovered(hoveredRow_, hoveredColumn_);
 }
 
+void HeatmapView::letGo()
+{
+    if (letGo_)
+        return;
+    setHoveredCell(-1, -1);
+    // A view in sight keeps its picture (a grab of its cells kept as an image: no colouring
+    // again); one out of sight has none to keep and shows its background until the new data.
+    picture_ = isVisible() && !visibleRegion().isEmpty() ? grab() : QPixmap();
+    cellsBeforeLetGo_ = QSize(data_.columns(), data_.rows());
+    data_.weights = SharedWeights();
+    data_.scores = SharedWeights();
+    data_.masked = SharedMask();
+    cellImage_.clear();
+    letGo_ = true;
+}
+
 void HeatmapView::setHeatmapStyle(const HeatmapStyle& style)
 {
-    const bool sameFrame = sameLayout(data_, style_, data_, style);
+    const QSize cells = letGo_ ? cellsBeforeLetGo_ : QSize(data_.columns(), data_.rows());
+    const bool sameFrame = sameLayout(data_, cells, style_, data_, cells, style);
     style_ = style;
     changed(sameFrame);
 }
@@ -125,6 +146,11 @@ QSize HeatmapView::minimumSizeHint() const
 
 bool HeatmapView::event(QEvent* event)
 {
+    if (event->type() == QEvent::ToolTip && letGo_) {
+        QToolTip::hideText(); // no numbers until the new ones come
+        event->ignore();
+        return true;
+    }
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         const std::optional<QPoint> cell = heatmapLayout().cellAt(help->pos());
@@ -143,6 +169,11 @@ bool HeatmapView::event(QEvent* event)
 void HeatmapView::paintEvent(QPaintEvent* event)
 {
     QPainter painter(this);
+    if (letGo_) { // the last picture, until the new data comes (a large switch's compute)
+        painter.fillRect(event->rect(), palette().window());
+        painter.drawPixmap(QPoint(0, 0), picture_);
+        return;
+    }
     // An explicit clip tells paintHeatmap which cells show (the system clip is hidden
     // from QPainter::hasClipping()); in a zoomed head dialog that is a small part.
     painter.setClipRect(event->rect());
@@ -176,6 +207,10 @@ void HeatmapView::changeEvent(QEvent* event)
 
 void HeatmapView::mouseMoveEvent(QMouseEvent* event)
 {
+    if (letGo_) {
+        QWidget::mouseMoveEvent(event);
+        return;
+    }
     const std::optional<QPoint> cell = heatmapLayout().cellAt(event->position());
     setHoveredCell(cell ? cell->x() : -1, cell ? cell->y() : -1);
     QWidget::mouseMoveEvent(event);

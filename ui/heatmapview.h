@@ -3,6 +3,7 @@
 
 #include "heatmappainter.h"
 
+#include <QPixmap>
 #include <QWidget>
 
 #include <optional>
@@ -22,6 +23,11 @@ public:
 
     void setData(const HeatmapData& data);
     [[nodiscard]] const HeatmapData& data() const { return data_; }
+    // Lets go of the matrices it shows (weights, scores, mask), so that a large switch of
+    // the formula can reuse their memory, and keeps showing their last picture, without
+    // hover, until setData() brings the new ones.
+    void letGo();
+    [[nodiscard]] bool hasLetGo() const { return letGo_; }
     // The view paints with its own font() and palette, whatever the style's labelFont and
     // textColor say.
     void setHeatmapStyle(const HeatmapStyle& style);
@@ -70,6 +76,9 @@ private:
     mutable int layoutBuilds_ = 0;
     CellImageCache cellImage_;
     TextCache texts_;
+    bool letGo_ = false;
+    QPixmap picture_;        // what the view showed when it let go (none if out of sight)
+    QSize cellsBeforeLetGo_; // the shape of the matrices it let go of
 };
 
 } // namespace attn::ui

@@ -34,6 +34,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace attn::ui {
 namespace {
 
@@ -167,13 +169,23 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     connect(controller_, &ComputeController::weightsReady, this,
             [this](const Result& partial) { grid_->setResult(partial, view_); });
     connect(controller_, &ComputeController::resultReady, this, [this](const Result& result) {
-        refusal_.reset();
+        letGoOf_.reset();
+        if (!std::exchange(restoring_, false))
+            refusal_.reset();
         showResult(result);
+        if (refusal_) // the result let go of came back; the refusal of newer input stays
+            showFailure(refusalText(*refusal_));
     });
     connect(controller_, &ComputeController::failed, this,
             [this](const InputError& refusal, const Request&) {
                 refusal_ = refusal;
                 showFailure(refusalText(refusal));
+                // The window let go of what it showed for this request: the engine still
+                // has that result (a refusal changes nothing there), so it comes back at
+                // once, with its hover, exports and statistics.
+                // (Once: should that compute fail too, the pictures stay with the message.)
+                if (letGoOf_ && !std::exchange(restoring_, true))
+                    controller_->submit(*letGoOf_);
             });
     connect(controller_, &ComputeController::busyChanged, busyLabel_, &QLabel::setVisible);
     connect(grid_, &HeatmapGrid::hovered, this, [this](const QString& text) {
@@ -540,6 +552,9 @@ void MainWindow::setLanguage(const QString& code)
 void MainWindow::submit()
 {
     const Request request = controls_->request();
+    restoring_ = false;
+    if (!isBlank(request.text))
+        letGoOfShownTensors(); // before the worker starts: it looks whether anybody holds them
     // A blank text goes to the worker as well: it supersedes a compute still running,
     // whose result would otherwise replace the refusal when it arrives.
     controller_->submit(request);
@@ -549,6 +564,32 @@ void MainWindow::submit()
         sweepDialog_->setBaseRequest(request);
     if (compareDialog_ && compareDialog_->isVisible())
         compareDialog_->setSharedInput(request);
+}
+
+void MainWindow::letGoOfShownTensors()
+{
+    // What the grid shows: result_, or the heatmaps of a newer request whose statistics
+    // are still computing.
+    const Result& shown = grid_->result();
+    if (!shown.hasWeights())
+        return; // nothing shown yet, or let go of already
+    auto bytesOf = [](const std::shared_ptr<const HeadStack>& stack) {
+        double bytes = 0;
+        if (stack)
+            for (const Matrix& m : stack->items())
+                bytes += double(m.size()) * sizeof(float);
+        return bytes;
+    };
+    const double bytes = bytesOf(shown.weights) + bytesOf(shown.scores);
+    if (bytes <= letGoBytes_)
+        return;
+    letGoOf_ = shown.request;
+    grid_->letGo();
+    if (headDialog_)
+        headDialog_->view()->letGo();
+    if (pipelineDialog_)
+        pipelineDialog_->letGo();
+    result_ = Result{}; // exports say the heatmaps are computing, as at the start
 }
 
 void MainWindow::showResult(const Result& result)
@@ -586,7 +627,9 @@ void MainWindow::showResult(const Result& result)
                                  .arg(result.dModel())
                                  .arg(result.heads())
                                  .arg(result.dK()));
-    if (headDialog_ && headDialog_->isVisible())
+    if (pendingHead_)
+        openHead(*std::exchange(pendingHead_, std::nullopt));
+    else if (headDialog_ && headDialog_->isVisible())
         openHead(openHead_);
     updateEmbeddingEditor();
 }
@@ -614,6 +657,10 @@ void MainWindow::updateSequenceChoice()
 
 void MainWindow::openHead(int head)
 {
+    if (grid_->hasLetGo()) { // a large switch is computing: the head opens with its result
+        pendingHead_ = head;
+        return;
+    }
     // The grid can be a step ahead of result_: a new request's heatmaps show before
     // its statistics, so the heads it holds are what the dialog may show.
     const int shownHeads = grid_->count() - 1; // the last tile is the mean

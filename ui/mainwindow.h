@@ -90,6 +90,11 @@ public:
     void showEmbeddingEditor();
     void updateEmbeddingEditor();
     [[nodiscard]] PresetPanel* presetPanel() const { return presets_; }
+    // Above how many bytes of S and P on screen the window lets go of them while it
+    // computes the next result, so that the engine writes the new ones into their memory
+    // instead of beside them (kLetGoBytes; tests lower it).
+    void setLetGoBytes(double bytes) { letGoBytes_ = bytes; }
+    static constexpr double kLetGoBytes = 128.0 * 1024 * 1024;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -108,6 +113,10 @@ private:
     void retranslateUi();
 
     void submit();
+    // Before a compute: lets go of the shown result's (B, H, T, T) tensors everywhere the
+    // window holds them when they take more than letGoBytes_ (the views keep their
+    // pictures until the new result comes).
+    void letGoOfShownTensors();
     void showResult(const Result& result);
     void showFailure(const QString& message);
     void updateSequenceChoice();
@@ -157,6 +166,12 @@ private:
 
     Result result_;
     std::optional<InputError> refusal_; // of the newest request, until a result comes
+    double letGoBytes_ = kLetGoBytes;
+    // The request of the result the window let go of, until a result comes: a refusal of
+    // a newer request asks the engine for that result again (it still has it).
+    std::optional<Request> letGoOf_;
+    bool restoring_ = false;         // the result coming is that one, after a refusal
+    std::optional<int> pendingHead_; // clicked while the grid had let go; opens with the result
     ViewOptions view_;
     int openHead_ = 0;
 };

@@ -228,13 +228,17 @@ PipelineDialog::PipelineDialog(QWidget* parent)
     controls->addWidget(headCombo_);
     controls->addSpacing(12);
     controls->addWidget(hintLabel_, 1);
+    // While the window computes a large switch the dialog has let go of the result: the
+    // choice is kept for the result to come.
     connect(sequenceCombo_, &QComboBox::activated, this, [this](int index) {
         b_ = index;
-        showChoice();
+        if (result_.hasWeights())
+            showChoice();
     });
     connect(headCombo_, &QComboBox::activated, this, [this](int index) {
         h_ = index;
-        showChoice();
+        if (result_.hasWeights())
+            showChoice();
     });
 
     // 2. The strip over the explanation; both can be made taller.
@@ -276,6 +280,12 @@ void PipelineDialog::setResult(const Result& result, int sequence, int head)
     h_ = std::clamp(head, 0, std::max(0, result.heads() - 1));
     fillChoosers();
     showChoice();
+}
+
+void PipelineDialog::letGo()
+{
+    result_ = withoutHeadTensors(result_);
+    strip_->letGo();
 }
 
 void PipelineDialog::fillChoosers()

@@ -35,6 +35,9 @@ public:
     // result's range. The explained cell stays when it still exists, else it becomes the
     // last real query's first key.
     void setResult(const attn::Result& result, int sequence, int head);
+    // Lets go of the result's tensors (a large switch reuses their memory); the strip stays
+    // as it is, its choosers do nothing, until setResult().
+    void letGo();
 
     // Explains weight [i][j] of the current sequence and head, and outlines it.
     void explainCell(int i, int j);

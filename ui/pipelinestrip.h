@@ -110,6 +110,9 @@ public:
     // Shows sequence b and head h of `result`, which must have its weights.
     void setResult(const Result& result, int b, int h);
     void clear();
+    // Lets go of the result (a large switch reuses its memory); the tiles keep their own
+    // copies of the head's matrices and stay as they are until setResult().
+    void letGo() { result_ = Result{}; }
 
     [[nodiscard]] int count() const { return static_cast<int>(tiles_.size()); }
     [[nodiscard]] PipelineTile* tileAt(int index) const { return tiles_[std::size_t(index)]; }

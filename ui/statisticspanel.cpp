@@ -115,7 +115,9 @@ StatisticsPanel::StatisticsPanel(QWidget* parent)
 
 void StatisticsPanel::setResult(const Result& result, int sequence)
 {
-    result_ = result;
+    // The figures need the statistics, the tokens and the request, not the (B, H, T, T)
+    // tensors: the panel does not keep those alive (a large switch reuses their memory).
+    result_ = withoutHeadTensors(result);
     sequence_ = result.batch() > 0 ? std::clamp(sequence, 0, result.batch() - 1) : 0;
     rebuild();
 }
@@ -216,7 +218,7 @@ QString StatisticsPanel::factorText() const
 
 void StatisticsPanel::fillHeadline()
 {
-    if (!result_.valid()) {
+    if (!result_.stats) {
         headlineLabel_->setText(tr("No figures yet: type a sentence to compute its attention."));
         return;
     }
@@ -257,7 +259,7 @@ void StatisticsPanel::fillHeadline()
 void StatisticsPanel::fillTable()
 {
     table_->clearContents();
-    if (!result_.valid()) {
+    if (!result_.stats) {
         table_->setRowCount(0);
         tableCaption_->setText(
             tr("Per head", "caption of the table with one row per attention head"));
@@ -331,8 +333,8 @@ void StatisticsPanel::fillWarnings()
     }
     warningTexts_.clear();
     warningsCaption_->setText(tr("Warnings", "heading of the list of warnings"));
-    warningsCaption_->setVisible(result_.valid());
-    if (!result_.valid())
+    warningsCaption_->setVisible(result_.stats != nullptr);
+    if (!result_.stats)
         return;
 
     const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);

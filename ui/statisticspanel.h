@@ -57,7 +57,7 @@ private:
     void addWarningRow(const QIcon& icon, const QString& text);
     [[nodiscard]] QString factorText() const;
 
-    attn::Result result_;
+    attn::Result result_; // withoutHeadTensors(): the statistics, tokens and request
     int sequence_ = 0;
     QStringList warningTexts_;
     QLabel* headlineLabel_;
