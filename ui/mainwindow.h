@@ -90,7 +90,7 @@ public:
     void showEmbeddingEditor();
     void updateEmbeddingEditor();
     [[nodiscard]] PresetPanel* presetPanel() const { return presets_; }
-    // Above how many bytes of S and P on screen the window lets go of them while it
+    // From how many bytes of S and P on screen the window lets go of them while it
     // computes the next result, so that the engine writes the new ones into their memory
     // instead of beside them (kLetGoBytes; tests lower it).
     void setLetGoBytes(double bytes) { letGoBytes_ = bytes; }
@@ -114,7 +114,7 @@ private:
 
     void submit();
     // Before a compute: lets go of the shown result's (B, H, T, T) tensors everywhere the
-    // window holds them when they take more than letGoBytes_ (the views keep their
+    // window holds them when they take letGoBytes_ or more (the views keep their
     // pictures until the new result comes).
     void letGoOfShownTensors();
     void showResult(const Result& result);
@@ -171,6 +171,7 @@ private:
     // a newer request asks the engine for that result again (it still has it).
     std::optional<Request> letGoOf_;
     bool restoring_ = false;         // the result coming is that one, after a refusal
+    Request submitted_;              // the newest request given to the controller
     std::optional<int> pendingHead_; // clicked while the grid had let go; opens with the result
     ViewOptions view_;
     int openHead_ = 0;
