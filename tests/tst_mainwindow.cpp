@@ -461,6 +461,8 @@ void TestMainWindow::largeSwitchLetsGoOfWhatItShows()
     hover(cell);
     QVERIFY2(w->statusBar()->currentMessage().isEmpty(),
              qPrintable(w->statusBar()->currentMessage()));
+    w->action(ActionId::CopyFigure)->trigger();
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("computing")));
 
     QTRY_COMPARE(w->lastResult().config().scale, attn::ScaleMode::None);
     QVERIFY(!grid->hasLetGo() && !tile->hasLetGo() && !head->view()->hasLetGo());

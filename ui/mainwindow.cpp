@@ -716,9 +716,12 @@ void MainWindow::exportNumbers()
 
 void MainWindow::copyFigure()
 {
+    if (!result_.valid()) { // at the start, or while a large switch computes
+        statusBar()->showMessage(tr("Nothing to export yet: the heatmaps are computing."));
+        return;
+    }
     copyFigureToClipboard(result_, view_);
-    if (result_.valid())
-        statusBar()->showMessage(tr("Figure copied."), 3000);
+    statusBar()->showMessage(tr("Figure copied."), 3000);
 }
 
 void MainWindow::changeEvent(QEvent* event)
