@@ -66,6 +66,7 @@ private slots:
     void headsOfferedAreDivisors();
     void hoverNamesTokensInTheStatusBar();
     void largeSwitchLetsGoOfWhatItShows();
+    void busyUntilTheNewestOutcomeIsOut();
     void marginSumsActionTogglesTheViews();
     void languageSwitchRetranslates();
     void settingsRoundTrip();
@@ -486,6 +487,48 @@ void TestMainWindow::largeSwitchLetsGoOfWhatItShows()
     QVERIFY(!w->lastResult().isCross());
     QVERIFY(!chips->error().isEmpty());
     QVERIFY(tile->data().weights.sharesWith(w->lastResult().weights->at(0, 0)));
+}
+
+// The compute controller is idle only once the newest request's outcome is out: also when
+// the handler of an older outcome submits another (the window asking for a result back after
+// a refusal) that the worker finishes at once. It used to say idle after the older one's
+// report, with the newer result still waiting in the event queue.
+void TestMainWindow::busyUntilTheNewestOutcomeIsOut()
+{
+    ComputeController controller;
+    attn::Request good;
+    good.text = "the cat sat";
+    good.config.dModel = 16;
+    good.config.heads = 2;
+    attn::Request blank = good;
+    blank.text = " ";
+    QStringList events;
+    connect(&controller, &ComputeController::failed, this, [&] {
+        events << "failed";
+        controller.submit(good);
+        controller.waitForIdle(); // its outcome is posted before this report ends
+    });
+    std::uint64_t shownSeed = 0;
+    connect(&controller, &ComputeController::resultReady, this, [&](const attn::Result& result) {
+        events << "result";
+        shownSeed = result.request.config.seed;
+    });
+    connect(&controller, &ComputeController::busyChanged, this,
+            [&](bool busy) { events << (busy ? "busy" : "idle"); });
+    controller.submit(blank);
+    QTRY_VERIFY(events.contains("idle"));
+    QCOMPARE(events, QStringList({"busy", "failed", "result", "idle"}));
+
+    // An outcome posted before a newer request went out is not reported at all.
+    events.clear();
+    attn::Request other = good;
+    other.config.seed = 7;
+    controller.submit(good);
+    controller.waitForIdle(); // good's outcome waits in the queue…
+    controller.submit(other); // …when other supersedes it
+    QTRY_VERIFY(events.contains("idle"));
+    QCOMPARE(events, QStringList({"busy", "result", "idle"}));
+    QCOMPARE(shownSeed, std::uint64_t(7));
 }
 
 void TestMainWindow::marginSumsActionTogglesTheViews()

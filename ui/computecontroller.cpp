@@ -20,6 +20,7 @@ ComputeController::~ComputeController() = default;
 
 void ComputeController::submit(const Request& request)
 {
+    newest_ = request;
     worker_.submit(request);
     if (!busy_) {
         busy_ = true;
@@ -33,7 +34,9 @@ void ComputeController::waitForIdle()
 }
 
 // On the worker thread. Only the newest request is reported, through the GUI thread's
-// event loop, where busy_ lives.
+// event loop, where busy_ and newest_ live: an outcome posted just before a newer request
+// was submitted is dropped there (the window would show it, and hold its tensors, while
+// the newer one computes).
 std::function<void()> ComputeController::run(const Request& request,
                                              const std::atomic<bool>& cancel)
 {
@@ -46,9 +49,14 @@ std::function<void()> ComputeController::run(const Request& request,
         // thread (at T = 2048, H = 16 that is 268 MB to read), when the softmax did not
         // make them in its own pass.
         addOverviews(weights, &cancel);
-        worker_.unlessSuperseded([this, &weights] {
+        worker_.unlessSuperseded([this, &weights, &request] {
             QMetaObject::invokeMethod(
-                this, [this, weights] { emit weightsReady(weights); }, Qt::QueuedConnection);
+                this,
+                [this, weights, request] {
+                    if (request == newest_)
+                        emit weightsReady(weights);
+                },
+                Qt::QueuedConnection);
         });
         // 2. …then the output and the statistics.
         result = engine_.compute(request, &cancel);
@@ -65,11 +73,18 @@ std::function<void()> ComputeController::run(const Request& request,
         QMetaObject::invokeMethod(
             this,
             [this, result, failure, request] {
-                if (result)
-                    emit resultReady(*result);
-                else
-                    emit failed(*failure, request);
-                if (busy_ && worker_.idle()) {
+                // Superseded after it was posted: the newer request's outcome follows.
+                if (request == newest_) {
+                    if (result)
+                        emit resultReady(*result);
+                    else
+                        emit failed(*failure, request);
+                }
+                // Idle once the newest request's outcome is out. Not on an older one's, even
+                // with the worker idle: a handler may just have submitted another (the
+                // window asking for a result back after a refusal), whose outcome, made in no
+                // time, may already wait in the event queue behind this one.
+                if (busy_ && request == newest_ && worker_.idle()) {
                     busy_ = false;
                     emit busyChanged(false);
                 }

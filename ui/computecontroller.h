@@ -1,5 +1,6 @@
-// Runs the engine on a worker thread. A newer request supersedes an older one that
-// is still running: the old one is cancelled between steps and never reported.
+// Runs the engine on a worker thread. A newer request supersedes an older one: a running
+// one is cancelled between steps, and none is reported once a newer one was submitted
+// (not even one whose outcome was already on its way to the GUI thread).
 #pragma once
 
 #include "engine.h"
@@ -45,6 +46,7 @@ private:
 
     AttentionEngine engine_;       // used only by the worker thread
     bool busy_ = false;            // GUI thread only
+    Request newest_;               // GUI thread only: the last one submitted
     LatestWorker<Request> worker_; // last: its thread uses everything above
 };
 

@@ -177,18 +177,16 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
             showFailure(refusalText(*refusal_));
     });
     connect(controller_, &ComputeController::failed, this,
-            [this](const InputError& refusal, const Request& request) {
+            [this](const InputError& refusal, const Request&) {
                 refusal_ = refusal;
                 showFailure(refusalText(refusal));
-                // The window let go of what it showed for this request: the engine still
-                // has that result (a refusal changes nothing there), so it comes back at
-                // once, with its hover, exports and statistics. Not for a refusal reported
-                // after a newer request went out (that one's outcome is on its way), and
-                // once: should that compute fail too, the pictures stay with the message.
-                if (letGoOf_ && request == submitted_ && !std::exchange(restoring_, true)) {
-                    submitted_ = *letGoOf_;
-                    controller_->submit(submitted_);
-                }
+                // The window let go of what it showed for this request (the newest: the
+                // controller reports no other): the engine still has that result (a
+                // refusal changes nothing there), so it comes back at once, with its
+                // hover, exports and statistics. Once: should that compute fail too, the
+                // pictures stay with the message.
+                if (letGoOf_ && !std::exchange(restoring_, true))
+                    controller_->submit(*letGoOf_);
             });
     connect(controller_, &ComputeController::busyChanged, busyLabel_, &QLabel::setVisible);
     connect(grid_, &HeatmapGrid::hovered, this, [this](const QString& text) {
@@ -560,7 +558,6 @@ void MainWindow::submit()
         letGoOfShownTensors(); // before the worker starts: it looks whether anybody holds them
     // A blank text goes to the worker as well: it supersedes a compute still running,
     // whose result would otherwise replace the refusal when it arrives.
-    submitted_ = request;
     controller_->submit(request);
     if (isBlank(request.text))
         return;

@@ -171,7 +171,6 @@ private:
     // a newer request asks the engine for that result again (it still has it).
     std::optional<Request> letGoOf_;
     bool restoring_ = false;         // the result coming is that one, after a refusal
-    Request submitted_;              // the newest request given to the controller
     std::optional<int> pendingHead_; // clicked while the grid had let go; opens with the result
     ViewOptions view_;
     int openHead_ = 0;
