@@ -395,12 +395,17 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         const long own = recycler.holds(stage.get()) ? 3 : 2;
         return stage && stage.use_count() == own;
     };
+    const bool scoresHere = first <= stageIndex(Stage::Scores) && onlyHere(next.scores, scores_);
+    const bool weightsHere =
+        first <= stageIndex(Stage::Normalize) && onlyHere(next.weights, weights_);
+    const bool aggregationHere =
+        first <= stageIndex(Stage::Aggregate) && onlyHere(next.aggregation, aggregations_);
     int keep = completed_;
-    if (first <= stageIndex(Stage::Scores) && onlyHere(next.scores, scores_))
+    if (scoresHere)
         keep = std::min(keep, stageIndex(Stage::Split));
-    if (first <= stageIndex(Stage::Normalize) && onlyHere(next.weights, weights_))
+    if (weightsHere)
         keep = std::min(keep, stageIndex(Stage::ScaleMask));
-    if (first <= stageIndex(Stage::Aggregate) && onlyHere(next.aggregation, aggregations_))
+    if (aggregationHere)
         keep = std::min(keep, stageIndex(Stage::Normalize));
     auto letGo = [keep](Result& r) { // the mask stays: it is small, and the next compute reuses it
         if (keep < stageIndex(Stage::Scores))
@@ -417,8 +422,15 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     // Refuse what would not fit before allocating any of it: the new outputs, and beside
     // them the previous result's outputs they replace that somebody else still holds (the
     // window while it shows them: at T = 2048 a switch then holds two P at once).
-    Result heldElsewhere = result_;
-    letGo(heldElsewhere);
+    Result heldElsewhere = result_; // what stays alive whatever the engine lets go of
+    if (scoresHere)
+        heldElsewhere.scores.reset();
+    if (weightsHere) {
+        heldElsewhere.weights.reset();
+        heldElsewhere.overviews.reset();
+    }
+    if (aggregationHere)
+        heldElsewhere.aggregation.reset();
     refuseWhatWouldNotFit(estimatedBytes(B, T, Tk, C, H), heldBytes(heldElsewhere, Stage(first)),
                           memoryLimit_);
     heldElsewhere = Result{};

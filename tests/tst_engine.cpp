@@ -477,6 +477,26 @@ void TestEngine::replacesInPlaceWhatNobodyHolds()
     QCOMPARE(engine.runs(Stage::Normalize), before + 1);
     QVERIFY(again.weights->items() == backBits);
     QVERIFY(again.valid());
+
+    // Whoever still holds P alone (not S) is counted when a compute makes S and P anew:
+    // the engine lets go of its S, P and P·V, but that P stays alive beside the new one.
+    AttentionEngine other;
+    attn::Result pAlone = other.compute(first);
+    const std::shared_ptr<const attn::HeadStack> keptWeights = pAlone.weights;
+    attn::Result rest = pAlone;
+    rest.scores.reset();
+    rest.weights.reset();
+    rest.overviews.reset();
+    rest.aggregation.reset();
+    const double restBytes = attn::heldBytes(rest, Stage::Split);
+    const double p =
+        attn::heldBytes(pAlone, Stage::Normalize) - attn::heldBytes(pAlone, Stage::Aggregate);
+    pAlone = attn::Result{};
+    rest = attn::Result{};
+    Request viewSplit = first;
+    viewSplit.config.headSplit = attn::HeadSplit::View; // from stage 4 on: S and P anew
+    other.setMemoryLimit(attn::estimatedBytes(B, T, C, H) + restBytes + p / 2);
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)other.compute(viewSplit));
 }
 
 void TestEngine::switchMakesTheHeadsOverview_data()
