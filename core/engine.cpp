@@ -407,17 +407,10 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         keep = std::min(keep, stageIndex(Stage::ScaleMask));
     if (aggregationHere)
         keep = std::min(keep, stageIndex(Stage::Normalize));
-    auto letGo = [keep](Result& r) { // the mask stays: it is small, and the next compute reuses it
-        if (keep < stageIndex(Stage::Scores))
-            r.scores.reset();
-        if (keep < stageIndex(Stage::Normalize)) {
-            r.weights.reset();
-            r.overviews.reset();
-        }
-        if (keep < stageIndex(Stage::Aggregate))
-            r.aggregation.reset();
-        if (keep < stageIndex(Stage::Statistics))
-            r.stats.reset();
+    auto letGo = [keep](Result& r) {
+        auto mask = std::move(r.mask); // it stays: it is small, and the next compute reuses it
+        clearAfter(r, keep);
+        r.mask = std::move(mask);
     };
     // Refuse what would not fit before allocating any of it: the new outputs, and beside
     // them the previous result's outputs they replace that somebody else still holds (the
