@@ -53,8 +53,6 @@ double estimatedBytes(int B, int Tq, int Tk, int C, int H)
     return matrices + mask + mean + tokens + layers;
 }
 
-namespace {
-
 double bytesOf(const std::vector<Matrix>& matrices)
 {
     double bytes = 0;
@@ -62,6 +60,8 @@ double bytesOf(const std::vector<Matrix>& matrices)
         bytes += double(m.size()) * sizeof(float);
     return bytes;
 }
+
+namespace {
 
 // Stage 7 over the keys with the heads' overview (overviewOfHeads, the same bits) made in
 // the same pass: bands of rows of every head, about 1 MB of P a band (a core's L2), each

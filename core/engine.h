@@ -206,6 +206,8 @@ void addOverviews(Result& result, const std::atomic<bool>* cancel = nullptr);
 [[nodiscard]] double estimatedBytes(int B, int T, int C, int H);
 // The same with T_q queries and T_k keys (cross-attention).
 [[nodiscard]] double estimatedBytes(int B, int Tq, int Tk, int C, int H);
+// The bytes of the matrices' floats.
+[[nodiscard]] double bytesOf(const std::vector<Matrix>& matrices);
 // The bytes of `result`'s outputs of stage `first` and later: a compute that makes those
 // stages anew holds these too (in its previous result, which the window may still show)
 // until it has finished.

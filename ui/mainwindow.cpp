@@ -574,14 +574,8 @@ void MainWindow::letGoOfShownTensors()
     const Result& shown = grid_->result();
     if (!shown.hasWeights())
         return; // nothing shown yet, or let go of already
-    auto bytesOf = [](const std::shared_ptr<const HeadStack>& stack) {
-        double bytes = 0;
-        if (stack)
-            for (const Matrix& m : stack->items())
-                bytes += double(m.size()) * sizeof(float);
-        return bytes;
-    };
-    const double bytes = bytesOf(shown.weights) + bytesOf(shown.scores);
+    const double bytes =
+        bytesOf(shown.weights->items()) + (shown.scores ? bytesOf(shown.scores->items()) : 0.0);
     if (bytes < letGoBytes_)
         return;
     letGoOf_ = shown.request;
