@@ -105,6 +105,14 @@ scaleRowAvx2(const float* s, Eigen::Index n, float scale, float tau, float* l, f
     const __m256 vscale = _mm256_set1_ps(scale), vtau = _mm256_set1_ps(tau);
     __m256 largest = _mm256_set1_ps(-std::numeric_limits<float>::infinity());
     Eigen::Index j = 0;
+    if (tau == 1.0f) {
+        // x / 1 is x, NaN included: the division (a quarter of the pass's time) is left out.
+        for (; j + 8 <= n; j += 8) {
+            const __m256 x = _mm256_mul_ps(_mm256_loadu_ps(s + j), vscale);
+            _mm256_storeu_ps(l + j, x);
+            largest = _mm256_max_ps(x, largest);
+        }
+    }
     for (; j + 8 <= n; j += 8) {
         const __m256 x = _mm256_div_ps(_mm256_mul_ps(_mm256_loadu_ps(s + j), vscale), vtau);
         _mm256_storeu_ps(l + j, x);
@@ -116,12 +124,13 @@ scaleRowAvx2(const float* s, Eigen::Index n, float scale, float tau, float* l, f
     return j;
 }
 
-__attribute__((target("avx2"))) Eigen::Index divideRowAvx2(float* p, Eigen::Index n, float divisor)
+__attribute__((target("avx2"))) Eigen::Index scaleRowInPlaceAvx2(float* p, Eigen::Index n,
+                                                                 float factor)
 {
-    const __m256 d = _mm256_set1_ps(divisor);
+    const __m256 f = _mm256_set1_ps(factor);
     Eigen::Index j = 0;
     for (; j + 8 <= n; j += 8)
-        _mm256_storeu_ps(p + j, _mm256_div_ps(_mm256_loadu_ps(p + j), d));
+        _mm256_storeu_ps(p + j, _mm256_mul_ps(_mm256_loadu_ps(p + j), f));
     return j;
 }
 
@@ -178,20 +187,25 @@ float scaleRow(const float* s, Eigen::Index n, float scale, float tau, float* l)
     if (hasAvx2())
         done = scaleRowAvx2(s, n, scale, tau, l, max);
 #endif
-    RowArray(l + done, n - done) = (ConstRowArray(s + done, n - done) * scale) / tau;
+    if (tau == 1.0f)
+        RowArray(l + done, n - done) = ConstRowArray(s + done, n - done) * scale;
+    else
+        RowArray(l + done, n - done) = (ConstRowArray(s + done, n - done) * scale) / tau;
     for (Eigen::Index j = done; j < n; ++j)
         max = l[j] > max ? l[j] : max;
     return max;
 }
 
-void divideRow(float* p, Eigen::Index n, float divisor)
+float normalizeRow(float* p, Eigen::Index n, float sum)
 {
+    const float reciprocal = 1 / sum;
     Eigen::Index done = 0;
 #ifdef ATTN_HAVE_AVX2_EXP
     if (hasAvx2())
-        done = divideRowAvx2(p, n, divisor);
+        done = scaleRowInPlaceAvx2(p, n, reciprocal);
 #endif
-    RowArray(p + done, n - done) /= divisor;
+    RowArray(p + done, n - done) *= reciprocal;
+    return reciprocal;
 }
 
 bool rowPassesUseAvx2()

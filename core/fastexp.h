@@ -30,7 +30,9 @@ void clampedShiftedExp(const float* l, float shift, Eigen::Index n, float* p);
 // value is NaN).
 [[nodiscard]] float scaleRow(const float* s, Eigen::Index n, float scale, float tau, float* l);
 
-// p[j] /= divisor for j in [0, n): the softmax's division, exact as the scalar one.
-void divideRow(float* p, Eigen::Index n, float divisor);
+// p[j] *= 1 / sum for j in [0, n), returning 1 / sum: the softmax's normalisation as
+// torch's softmax over the last dimension makes it (the reciprocal once, then a
+// multiplication, each exact as the scalar one).
+float normalizeRow(float* p, Eigen::Index n, float sum);
 
 } // namespace attn

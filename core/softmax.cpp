@@ -116,11 +116,11 @@ void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Inde
                 p[j] = std::isnan(shifted) ? shifted : shifted < -87.5f ? 0.0f : std::exp(shifted);
         sum = weights.head(live).sum();
     }
-    // 5. Normalise: a division, as torch does, not a multiplication by the reciprocal;
-    // the whole row, so that a NaN sum makes every weight NaN, as in torch (the tail's
-    // zeros divided once).
-    divideRow(p, live, sum);
-    weights.tail(n - live).setConstant(0.0f / sum);
+    // 5. Normalise as torch's softmax over the last dimension does: 1 / sum once, then a
+    // multiplication; the whole row, so that a NaN sum makes every weight NaN, as in
+    // torch (the tail's zeros multiplied once).
+    const float reciprocal = normalizeRow(p, live, sum);
+    weights.tail(n - live).setConstant(0.0f * reciprocal);
 }
 
 } // namespace

@@ -8,7 +8,9 @@
 
 #include <sys/resource.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <thread>
@@ -68,6 +70,7 @@ class TestSoftmax : public QObject {
 
 private slots:
     void rowPassesTakeTheAskedPath();
+    void rowPassesComputeTorchsOperations();
     void fusedPassEqualsTheFormula_data();
     void fusedPassEqualsTheFormula();
     void heldSnapshotsAreNeverWritten();
@@ -78,6 +81,10 @@ private slots:
     void scoreBlocksWithTheirSoftmaxMatchTheStages();
     void concurrentEnginesAgree_data();
     void concurrentEnginesAgree();
+
+private:
+    static void checkFusedPass(const Matrix& scores, const MaskMatrix& mask, float scale, float tau,
+                               std::optional<float> fill);
 };
 
 // Run with ATTN_NO_AVX2=1 (tst_softmax_sse2), every test below checks the SSE2 path.
@@ -86,6 +93,40 @@ void TestSoftmax::rowPassesTakeTheAskedPath()
     if (qEnvironmentVariableIsSet("ATTN_NO_AVX2"))
         QVERIFY(!attn::rowPassesUseAvx2());
     qInfo("row passes on %s", attn::rowPassesUseAvx2() ? "AVX2 + FMA" : "SSE2");
+}
+
+// Bit for bit what torch's operations give: the logits s·scale/τ (a τ of 1 divides by
+// nothing, which changes no bit, NaN included) and the normalisation p·(1/Σ) of torch's
+// softmax over the last dimension, on both vector widths' lengths and a remainder.
+void TestSoftmax::rowPassesComputeTorchsOperations()
+{
+    const int n = 19; // two vectors of eight and a remainder of three
+    std::vector<float> s(n), l(n);
+    for (int j = 0; j < n; ++j)
+        s[std::size_t(j)] = 0.37f * float(j) - 2.9f;
+    s[4] = kNaN;
+    for (const float tau : {1.0f, 0.7f}) {
+        const float max = attn::scaleRow(s.data(), n, 0.125f, tau, l.data());
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            const float expected = (s[j] * 0.125f) / tau;
+            QVERIFY2(std::bit_cast<std::uint32_t>(l[j]) == std::bit_cast<std::uint32_t>(expected),
+                     qPrintable(QStringLiteral("τ %1, key %2").arg(tau).arg(j)));
+        }
+        QCOMPARE(max, (s[n - 1] * 0.125f) / tau);
+    }
+
+    std::vector<float> p(n), expected(n);
+    const float sum = 7.3f;
+    int unlikeDivision = 0;
+    for (int j = 0; j < n; ++j) {
+        p[std::size_t(j)] = 0.1f * float(j + 1);
+        expected[std::size_t(j)] = p[std::size_t(j)] * (1.0f / sum);
+        unlikeDivision += expected[std::size_t(j)] != p[std::size_t(j)] / sum;
+    }
+    QVERIFY2(unlikeDivision > 0, "the values do not tell a multiplication from a division");
+    QCOMPARE(attn::normalizeRow(p.data(), n, sum), 1.0f / sum);
+    for (std::size_t j = 0; j < p.size(); ++j)
+        QVERIFY2(p[j] == expected[j], qPrintable(QStringLiteral("key %1").arg(j)));
 }
 
 void TestSoftmax::fusedPassEqualsTheFormula_data()
@@ -155,8 +196,13 @@ void TestSoftmax::fusedPassEqualsTheFormula()
     QFETCH(MaskMatrix, mask);
     QFETCH(float, scale);
     QFETCH(std::optional<float>, fill);
-    const float tau = 0.7f;
+    for (const float tau : {0.7f, 1.0f})
+        checkFusedPass(scores, mask, scale, tau, fill);
+}
 
+void TestSoftmax::checkFusedPass(const Matrix& scores, const MaskMatrix& mask, float scale,
+                                 float tau, std::optional<float> fill)
+{
     Matrix expectedL, expectedP;
     plainFormula(scores, mask, scale, tau, fill, expectedL, expectedP);
 
