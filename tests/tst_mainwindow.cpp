@@ -529,6 +529,17 @@ void TestMainWindow::busyUntilTheNewestOutcomeIsOut()
     QTRY_VERIFY(events.contains("idle"));
     QCOMPARE(events, QStringList({"busy", "result", "idle"}));
     QCOMPARE(shownSeed, std::uint64_t(7));
+
+    // Nor when the newer request asks for the same as the one whose outcome waits: good,
+    // other, good again report one result, the last one's.
+    events.clear();
+    controller.submit(good);
+    controller.waitForIdle(); // the first good's outcome waits in the queue
+    controller.submit(other);
+    controller.submit(good);
+    QTRY_VERIFY(events.contains("idle"));
+    QCOMPARE(events, QStringList({"busy", "result", "idle"}));
+    QCOMPARE(shownSeed, good.config.seed);
 }
 
 void TestMainWindow::marginSumsActionTogglesTheViews()

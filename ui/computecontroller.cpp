@@ -5,8 +5,8 @@
 namespace attn::ui {
 
 ComputeController::ComputeController(QObject* parent)
-    : QObject(parent), worker_([this](Request& request, const std::atomic<bool>& cancel) {
-          return run(request, cancel);
+    : QObject(parent), worker_([this](Ticket& ticket, const std::atomic<bool>& cancel) {
+          return run(ticket, cancel);
       })
 {
     qRegisterMetaType<attn::Result>();
@@ -20,8 +20,7 @@ ComputeController::~ComputeController() = default;
 
 void ComputeController::submit(const Request& request)
 {
-    newest_ = request;
-    worker_.submit(request);
+    worker_.submit({request, ++newest_});
     if (!busy_) {
         busy_ = true;
         emit busyChanged(true);
@@ -36,10 +35,11 @@ void ComputeController::waitForIdle()
 // On the worker thread. Only the newest request is reported, through the GUI thread's
 // event loop, where busy_ and newest_ live: an outcome posted just before a newer request
 // was submitted is dropped there (the window would show it, and hold its tensors, while
-// the newer one computes).
-std::function<void()> ComputeController::run(const Request& request,
-                                             const std::atomic<bool>& cancel)
+// the newer one computes), even when the newer one asks for the same.
+std::function<void()> ComputeController::run(const Ticket& ticket, const std::atomic<bool>& cancel)
 {
+    const Request& request = ticket.request;
+    const std::uint64_t number = ticket.number;
     std::optional<Result> result;
     std::optional<InputError> failure;
     try {
@@ -49,11 +49,11 @@ std::function<void()> ComputeController::run(const Request& request,
         // thread (at T = 2048, H = 16 that is 268 MB to read), when the softmax did not
         // make them in its own pass.
         addOverviews(weights, &cancel);
-        worker_.unlessSuperseded([this, &weights, &request] {
+        worker_.unlessSuperseded([this, &weights, number] {
             QMetaObject::invokeMethod(
                 this,
-                [this, weights, request] {
-                    if (request == newest_)
+                [this, weights, number] {
+                    if (number == newest_)
                         emit weightsReady(weights);
                 },
                 Qt::QueuedConnection);
@@ -69,12 +69,12 @@ std::function<void()> ComputeController::run(const Request& request,
     } catch (const std::bad_alloc&) {
         failure = InputError("not enough memory for this configuration", Refusal::OutOfMemory);
     }
-    return [this, result = std::move(result), failure = std::move(failure), request] {
+    return [this, result = std::move(result), failure = std::move(failure), request, number] {
         QMetaObject::invokeMethod(
             this,
-            [this, result, failure, request] {
+            [this, result, failure, request, number] {
                 // Superseded after it was posted: the newer request's outcome follows.
-                if (request == newest_) {
+                if (number == newest_) {
                     if (result)
                         emit resultReady(*result);
                     else
@@ -84,7 +84,7 @@ std::function<void()> ComputeController::run(const Request& request,
                 // with the worker idle: a handler may just have submitted another (the
                 // window asking for a result back after a refusal), whose outcome, made in no
                 // time, may already wait in the event queue behind this one.
-                if (busy_ && request == newest_ && worker_.idle()) {
+                if (busy_ && number == newest_ && worker_.idle()) {
                     busy_ = false;
                     emit busyChanged(false);
                 }

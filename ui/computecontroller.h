@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
 #include <functional>
 
 Q_DECLARE_METATYPE(attn::Result)
@@ -42,12 +43,19 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    std::function<void()> run(const Request& request, const std::atomic<bool>& cancel);
+    // A request and the number of its submit(): the same request submitted twice is two
+    // tickets, so an outcome of the first that is still on its way is told from the second's.
+    struct Ticket {
+        Request request;
+        std::uint64_t number = 0;
+    };
 
-    AttentionEngine engine_;       // used only by the worker thread
-    bool busy_ = false;            // GUI thread only
-    Request newest_;               // GUI thread only: the last one submitted
-    LatestWorker<Request> worker_; // last: its thread uses everything above
+    std::function<void()> run(const Ticket& ticket, const std::atomic<bool>& cancel);
+
+    AttentionEngine engine_;      // used only by the worker thread
+    bool busy_ = false;           // GUI thread only
+    std::uint64_t newest_ = 0;    // GUI thread only: the last ticket's number
+    LatestWorker<Ticket> worker_; // last: its thread uses everything above
 };
 
 } // namespace attn::ui
