@@ -166,6 +166,7 @@ private slots:
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
+    void letGoKeepsWhatIsInSight();
     void cachedTextDrawsAsDrawText_data();
     void cachedTextDrawsAsDrawText();
     void rememberedLabelWidthsFollowNewLabels();
@@ -1358,6 +1359,47 @@ void TestHeatmap::cachedTextDrawsAsDrawText()
     QVERIFY(kept > 0);
     QCOMPARE(paint(&texts), plain);
     QCOMPARE(texts.size(), kept);
+}
+
+// A view letting go of its matrices keeps a picture of the part in sight only (a head
+// dialog zoomed into a long sentence is a view far larger than the screen), shows it
+// where it was, and scales it with a zoom made before the new data comes.
+void TestHeatmap::letGoKeepsWhatIsInSight()
+{
+    HeatmapData data = ramp(300);
+    QScrollArea area;
+    area.resize(320, 260);
+    auto* view = new HeatmapView;
+    view->setData(data);
+    view->resize(3000, 3000); // 10 px a cell
+    area.setWidget(view);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    area.horizontalScrollBar()->setValue(1200);
+    area.verticalScrollBar()->setValue(900);
+    const QRect inSight = view->visibleRegion().boundingRect();
+    QVERIFY(inSight.width() <= area.viewport()->width() && inSight.top() >= 900);
+    const QImage before = view->grab(inSight).toImage();
+
+    view->letGo();
+    QVERIFY(view->hasLetGo());
+    QCOMPARE(view->keptPictureRect(), inSight); // not all 3000 × 3000 px
+    QCOMPARE(view->grab(inSight).toImage(), before);
+
+    // Zoomed to twice the size: the kept part drawn twice as large, at twice its place;
+    // around it the background, not some other part of the old picture.
+    view->resize(6000, 6000);
+    const QRect doubled(inSight.topLeft() * 2, inSight.size() * 2);
+    const QImage zoomed = view->grab(doubled).toImage();
+    for (const QPoint p : {QPoint(3, 5), QPoint(100, 40), QPoint(inSight.width() - 2, 17),
+                           QPoint(60, inSight.height() - 3)})
+        QCOMPARE(zoomed.pixel(p * 2 + QPoint(1, 1)), before.pixel(p));
+    const QImage outside = view->grab(QRect(QPoint(10, 10), QSize(8, 8))).toImage();
+    QCOMPARE(outside.pixel(4, 4), view->palette().window().color().rgb());
+
+    view->setData(data); // the new data: drawn in full again
+    QVERIFY(!view->hasLetGo() && view->keptPictureRect().isEmpty());
+    QVERIFY(view->grab(doubled).toImage() != zoomed);
 }
 
 void TestHeatmap::hoverRepaintsKeepTheCellImage()

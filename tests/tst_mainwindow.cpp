@@ -442,9 +442,13 @@ void TestMainWindow::largeSwitchLetsGoOfWhatItShows()
     QVERIFY(head && head->isVisible());
     QVERIFY(head->view()->data().weights.size() > 0);
 
+    head->setCellSize(50); // a zoom of one's own, which the switch keeps
+
     const std::weak_ptr<const attn::HeadStack> shown = w->lastResult().weights;
     const QImage picture = tile->grab().toImage();
     const QPoint cell = tile->heatmapLayout().cellRect(1, 0).center().toPoint();
+    const QSize zoomedSize = head->view()->size();
+    const int T = w->lastResult().length();
     chooseData(child<QComboBox>(w, "scaleCombo"), int(attn::ScaleMode::None));
 
     // At once, before the result: nothing holds the shown tensors, the pictures stay.
@@ -464,9 +468,19 @@ void TestMainWindow::largeSwitchLetsGoOfWhatItShows()
              qPrintable(w->statusBar()->currentMessage()));
     w->action(ActionId::CopyFigure)->trigger();
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("computing")));
+    // A zoom meanwhile scales the kept picture with the view; the shape is still known.
+    QCOMPARE(head->view()->cells(), QSize(T, T));
+    head->zoomIn();
+    QCOMPARE(head->view()->size(), (QSizeF(zoomedSize) * 1.25).toSize());
 
     QTRY_COMPARE(w->lastResult().config().scale, attn::ScaleMode::None);
     QVERIFY(!grid->hasLetGo() && !tile->hasLetGo() && !head->view()->hasLetGo());
+    // The new heatmap keeps that zoom, at its exact size (it used to open fitted again:
+    // the view that had let go seemed to have no cells, so every switch was a new shape).
+    QCOMPARE(head->cellSize(), 62.5);
+    const QSize exact = head->view()->size();
+    head->setCellSize(62.5);
+    QCOMPARE(head->view()->size(), exact);
     QVERIFY(shown.expired() || w->lastResult().weights == shown.lock());
     QVERIFY(head->view()->data().weights.sharesWith(w->lastResult().weights->at(0, 0)));
     QTRY_VERIFY(!w->controller()->busy());

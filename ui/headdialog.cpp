@@ -79,14 +79,16 @@ void HeadDialog::setHeatmap(const HeatmapData& data, const HeatmapStyle& style)
 {
     // Another head of the same shape keeps the zoom; a new shape opens whole in the
     // window (2048 tokens at 32 px a cell would show a corner of 65 k px).
-    const bool newShape =
-        data.rows() != view_->data().rows() || data.columns() != view_->data().columns();
+    // (The shape the view showed also when it let go of its matrices for a large switch.)
+    const bool newShape = QSize(data.columns(), data.rows()) != view_->cells();
     view_->setData(data);
     view_->setHeatmapStyle(style);
     setWindowTitle(data.title);
     if (newShape) {
         fitCap_ = kOpeningCell;
         applyFit();
+    } else if (fitCap_ > 0) {
+        applyFit(); // a fit the dialog's resizing asked for while the view had let go
     } else {
         applyCellSize(cellSize_);
     }
@@ -100,14 +102,24 @@ void HeadDialog::setCellSize(double pixels)
 
 void HeadDialog::applyFit()
 {
-    applyCellSize(std::min(fitCap_, fittingCellSize()));
+    // While the view has let go of its matrices there is no layout to fit: the new data
+    // (setHeatmap) fits.
+    if (!view_->hasLetGo())
+        applyCellSize(std::min(fitCap_, fittingCellSize()));
 }
 
 void HeadDialog::applyCellSize(double pixels)
 {
+    const double before = cellSize_;
     cellSize_ = std::clamp(pixels, kMinCell, kMaxCell);
-    const QSizeF size = preferredSize(view_->data(), view_->heatmapStyle(), cellSize_);
-    view_->resize(size.toSize());
+    if (view_->hasLetGo()) {
+        // A zoom while the view has let go of its matrices (a large switch computing): its
+        // kept picture scaled by the zoom's ratio, labels too, until the new data comes
+        // and gets its exact size.
+        view_->resize((QSizeF(view_->size()) * (cellSize_ / before)).toSize());
+    } else {
+        view_->resize(preferredSize(view_->data(), view_->heatmapStyle(), cellSize_).toSize());
+    }
     const QSignalBlocker block(zoom_);
     zoom_->setValue(sliderPosition(cellSize_));
     zoomLabel_->setText(zoomText());

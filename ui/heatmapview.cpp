@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attn::ui {
@@ -65,11 +66,11 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
 
 void HeatmapView::setData(const HeatmapData& data)
 {
-    const QSize cells = letGo_ ? cellsBeforeLetGo_ : QSize(data_.columns(), data_.rows());
     const bool sameFrame =
-        sameLayout(data_, cells, style_, data, QSize(data.columns(), data.rows()), style_);
+        sameLayout(data_, cells(), style_, data, QSize(data.columns(), data.rows()), style_);
     letGo_ = false;
     picture_ = QPixmap();
+    pictureRect_ = QRect();
     data_ = data;
     changed(sameFrame);
     // New numbers under a mouse that stayed put (e.g. while a slider is dragged): say so.
@@ -84,9 +85,13 @@ void HeatmapView::letGo()
     if (letGo_)
         return;
     setHoveredCell(-1, -1);
-    // A view in sight keeps its picture (a grab of its cells kept as an image: no colouring
-    // again); one out of sight has none to keep and shows its background until the new data.
-    picture_ = isVisible() && !visibleRegion().isEmpty() ? grab() : QPixmap();
+    // A view in sight keeps a picture of what is in sight (a grab: no colouring again), not
+    // of all of itself: a head dialog zoomed to 8 px a cell at T = 2048 is a view of 16 k px
+    // square, whose whole picture would take a GB. One out of sight has none to keep and
+    // shows its background until the new data.
+    pictureRect_ = isVisible() ? visibleRegion().boundingRect() : QRect();
+    picture_ = pictureRect_.isEmpty() ? QPixmap() : grab(pictureRect_);
+    sizeAtLetGo_ = size();
     cellsBeforeLetGo_ = QSize(data_.columns(), data_.rows());
     data_.weights = SharedWeights();
     data_.scores = SharedWeights();
@@ -97,8 +102,7 @@ void HeatmapView::letGo()
 
 void HeatmapView::setHeatmapStyle(const HeatmapStyle& style)
 {
-    const QSize cells = letGo_ ? cellsBeforeLetGo_ : QSize(data_.columns(), data_.rows());
-    const bool sameFrame = sameLayout(data_, cells, style_, data_, cells, style);
+    const bool sameFrame = sameLayout(data_, cells(), style_, data_, cells(), style);
     style_ = style;
     changed(sameFrame);
 }
@@ -171,7 +175,15 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     QPainter painter(this);
     if (letGo_) { // the last picture, until the new data comes (a large switch's compute)
         painter.fillRect(event->rect(), palette().window());
-        painter.drawPixmap(QPoint(0, 0), picture_);
+        if (picture_.isNull())
+            return;
+        // Zoomed (or resized) meanwhile: the picture scaled with the view, a preview of the
+        // new zoom until the new data is drawn in full detail.
+        const double sx = double(width()) / std::max(1, sizeAtLetGo_.width());
+        const double sy = double(height()) / std::max(1, sizeAtLetGo_.height());
+        const QRectF target(pictureRect_.x() * sx, pictureRect_.y() * sy, pictureRect_.width() * sx,
+                            pictureRect_.height() * sy);
+        painter.drawPixmap(target, picture_, QRectF(picture_.rect()));
         return;
     }
     // An explicit clip tells paintHeatmap which cells show (the system clip is hidden

@@ -23,11 +23,20 @@ public:
 
     void setData(const HeatmapData& data);
     [[nodiscard]] const HeatmapData& data() const { return data_; }
+    // The shape of the matrices it shows (columns × rows), or showed before it let go.
+    [[nodiscard]] QSize cells() const
+    {
+        return letGo_ ? cellsBeforeLetGo_ : QSize(data_.columns(), data_.rows());
+    }
     // Lets go of the matrices it shows (weights, scores, mask), so that a large switch of
     // the formula can reuse their memory, and keeps showing their last picture, without
     // hover, until setData() brings the new ones.
     void letGo();
     [[nodiscard]] bool hasLetGo() const { return letGo_; }
+    // The part of the view it kept a picture of when it let go: what was in sight (in a
+    // zoomed head dialog a corner of a heatmap many times the screen's size), in the
+    // view's coordinates then; empty when none.
+    [[nodiscard]] QRect keptPictureRect() const { return pictureRect_; }
     // The view paints with its own font() and palette, whatever the style's labelFont and
     // textColor say.
     void setHeatmapStyle(const HeatmapStyle& style);
@@ -77,7 +86,9 @@ private:
     CellImageCache cellImage_;
     TextCache texts_;
     bool letGo_ = false;
-    QPixmap picture_;        // what the view showed when it let go (none if out of sight)
+    QPixmap picture_;        // the part in sight when the view let go (none if out of sight)
+    QRect pictureRect_;      // where that part was, in the view's coordinates then
+    QSize sizeAtLetGo_;      // the view's size then: a zoom meanwhile scales the picture
     QSize cellsBeforeLetGo_; // the shape of the matrices it let go of
 };
 
