@@ -470,15 +470,29 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         std::vector<Matrix>* const q = &projection->q;
         std::vector<Matrix>* const k = &projection->k;
         std::vector<Matrix>* const v = &projection->v;
+        // Stage 4 with view + transpose: each block of rows split into the heads right
+        // behind its product, while in cache, instead of a pass of its own.
+        std::shared_ptr<HeadViews> split;
+        if (last >= stageIndex(Stage::Split) && config.headSplit == HeadSplit::Transpose)
+            split = splits_.take();
+        HeadStack* const qHeads = split ? &split->q : nullptr;
+        HeadStack* const kHeads = split ? &split->k : nullptr;
+        HeadStack* const vHeads = split ? &split->v : nullptr;
         if (cross) {
-            applyLinear(*next.x, {{&w[0], q}});
-            applyLinear(*next.xKeys, {{&w[1], k}, {&w[2], v}});
+            applyLinear(*next.x, {{&w[0], q, qHeads, H}});
+            applyLinear(*next.xKeys, {{&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
         } else {
-            applyLinear(*next.x, {{&w[0], q}, {&w[1], k}, {&w[2], v}});
+            applyLinear(*next.x,
+                        {{&w[0], q, qHeads, H}, {&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
         }
         next.projection = std::move(projection);
         ran(Stage::Project);
         first = stageIndex(Stage::Split);
+        if (split) {
+            next.split = std::move(split);
+            ran(Stage::Split);
+            first = stageIndex(Stage::Scores);
+        }
     }
     if (last <= stageIndex(Stage::Project))
         return finish(std::move(next), last);

@@ -29,6 +29,9 @@ void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> 
         job.y->resize(x.size()); // a recycled y keeps its memory
         for (Matrix& m : *job.y)
             m.resize(T, job.layer->weight.rows());
+        if (job.heads)
+            job.heads->reshape(static_cast<int>(x.size()), job.H, T,
+                               job.layer->weight.rows() / job.H);
         for (std::size_t b = 0; b < x.size(); ++b)
             for (Eigen::Index k = 0; k < blocks; ++k) {
                 const Eigen::Index row = T * k / blocks, end = T * (k + 1) / blocks;
@@ -42,6 +45,12 @@ void applyLinear(const std::vector<Matrix>& x, std::initializer_list<LinearJob> 
         // zero the output before the product anyway, so this spares a pass over it.
         out.rowwise() = t.job->layer->bias.transpose();
         out.noalias() += t.x->middleRows(t.row, t.rows) * t.job->layer->weight.transpose();
+        if (HeadStack* heads = t.job->heads) {
+            const int b = static_cast<int>(t.y - t.job->y->data());
+            const Eigen::Index dK = out.cols() / t.job->H;
+            for (int h = 0; h < t.job->H; ++h)
+                heads->at(b, h).middleRows(t.row, t.rows) = out.middleCols(h * dK, dK);
+        }
     });
 }
 

@@ -10,10 +10,14 @@
 
 namespace attn {
 
-// One nn.Linear to apply and where its output goes.
+// One nn.Linear to apply and where its output goes; with `heads`, also split into H heads
+// as view + transpose splits them (head h: columns [h·d_k, (h+1)·d_k)), each block of
+// rows copied while it is in cache.
 struct LinearJob {
     const Linear* layer;
     std::vector<Matrix>* y;
+    HeadStack* heads = nullptr;
+    int H = 0;
 };
 
 // y = x·Wᵀ + b for every job, every sequence, the rows split in blocks so that both cores

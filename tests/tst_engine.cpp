@@ -66,6 +66,8 @@ private slots:
     void changeRerunsFromItsStage_data();
     void changeRerunsFromItsStage();
     void unchangedRequestRunsNothing();
+    void splitInTheProjectionEqualsTheSplitStage_data();
+    void splitInTheProjectionEqualsTheSplitStage();
     void sameTokensSpareTheEmbedding();
     void earlierStagesAreShared();
     void invalidRequestKeepsThePreviousResult();
@@ -157,6 +159,55 @@ void TestEngine::changeRerunsFromItsStage()
                                 .arg(delta)
                                 .arg(expected)));
     }
+}
+
+void TestEngine::splitInTheProjectionEqualsTheSplitStage_data()
+{
+    QTest::addColumn<Request>("request");
+    QTest::newRow("self, two sequences") << baseRequest();
+    Request cross = baseRequest();
+    cross.config.attention = attn::AttentionKind::Cross;
+    cross.crossText = "a dog slept on the rug all day\nit ran";
+    QTest::newRow("cross, two sequences") << cross;
+    Request rows = baseRequest(); // blocks of rows on both cores, d_k not a vector's width
+    rows.text = std::string(200, 'x');
+    rows.config.tokenizer = attn::TokenizerMode::Chars;
+    rows.config.dModel = 36;
+    rows.config.heads = 3;
+    QTest::newRow("long, d_k 12") << rows;
+}
+
+// A full compute with view + transpose splits each block of rows into the heads inside the
+// projection's loop; a switch back from view alone runs stage 4 by itself. Both give the
+// heads torch's .view(B, T, H, d_k).transpose(1, 2) gives: the columns of Q, K and V.
+void TestEngine::splitInTheProjectionEqualsTheSplitStage()
+{
+    QFETCH(Request, request);
+    AttentionEngine fused;
+    const attn::Result inProjection = fused.compute(request);
+    AttentionEngine alone;
+    Request view = request;
+    view.config.headSplit = attn::HeadSplit::View;
+    (void)alone.compute(view);
+    const int splitsBefore = alone.runs(Stage::Split);
+    const attn::Result byItself = alone.compute(request);
+    QCOMPARE(alone.runs(Stage::Split), splitsBefore + 1);
+    QCOMPARE(alone.runs(Stage::Project), 1);
+
+    const int H = request.config.heads, dK = request.config.dK();
+    for (int b = 0; b < inProjection.batch(); ++b)
+        for (int h = 0; h < H; ++h) {
+            const auto at = [b, h](const attn::Result& r) {
+                return std::array{r.split->q.at(b, h), r.split->k.at(b, h), r.split->v.at(b, h)};
+            };
+            const auto columns = std::array{
+                attn::Matrix(inProjection.projection->q[std::size_t(b)].middleCols(h * dK, dK)),
+                attn::Matrix(inProjection.projection->k[std::size_t(b)].middleCols(h * dK, dK)),
+                attn::Matrix(inProjection.projection->v[std::size_t(b)].middleCols(h * dK, dK))};
+            QVERIFY2(at(inProjection) == columns && at(byItself) == columns,
+                     qPrintable(QStringLiteral("sequence %1, head %2").arg(b).arg(h)));
+        }
+    QVERIFY(inProjection.weights->items() == byItself.weights->items());
 }
 
 void TestEngine::unchangedRequestRunsNothing()
