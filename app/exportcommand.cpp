@@ -33,6 +33,7 @@ struct ExportArguments {
     std::optional<ui::ColormapName> colormap;
     std::optional<bool> annotate;
     std::optional<bool> marginSums;
+    std::optional<bool> logScale;
     bool colorbar = true;
     bool caption = true;
     std::optional<int> sequence;
@@ -115,6 +116,14 @@ std::vector<Option> exportOptionTable(ExportArguments& a)
          [&a](std::string_view) { a.marginSums = true; }},
         {"no-sums", "", "no row and column sums (when the session shows them)",
          [&a](std::string_view) { a.marginSums = false; }},
+        {"color-scale", "linear|log",
+         "colour the weights linearly from 0 (default), or by their logarithm from a few "
+         "decades below the largest (long sentences, causal masks)",
+         [&a](std::string_view value) {
+             if (value != "linear" && value != "log")
+                 throw InputError("--color-scale must be linear or log, not " + quoted(value));
+             a.logScale = value == "log";
+         }},
         {"no-colorbar", "", "leave out the colour bar",
          [&a](std::string_view) { a.colorbar = false; }},
         {"no-caption", "", "leave out the caption naming the configuration",
@@ -212,6 +221,7 @@ FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui
     options.colormap = a.colormap.value_or(options.colormap);
     options.annotate = a.annotate.value_or(options.annotate);
     options.marginSums = a.marginSums.value_or(options.marginSums);
+    options.logScale = a.logScale.value_or(options.logScale);
     options.colorbar = a.colorbar;
     options.caption = a.caption;
     options.sequence = a.sequence.value_or(options.sequence);

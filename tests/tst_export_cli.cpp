@@ -91,6 +91,7 @@ private slots:
     void failures();
     void optionsChangeTheFigure_data();
     void optionsChangeTheFigure();
+    void linearColourScaleIsTheDefault();
     void settingsOrder_data();
     void settingsOrder();
     void sessionSums_data();
@@ -171,6 +172,9 @@ void TestExportCli::failures_data()
                              << "--dpi";
     QTest::newRow("--sequence 2 of two")
         << article + QStringList{"--sequence", "2", "--out", "f.png"} << 2 << "--sequence";
+    QTest::newRow("unknown colour scale")
+        << article + QStringList{"--color-scale", "sqrt", "--out", "f.png"} << 2
+        << "--color-scale must be linear or log, not 'sqrt'";
     QTest::newRow("unknown colormap")
         << article + QStringList{"--colormap", "jet", "--out", "f.png"} << 2 << "--colormap";
     QTest::newRow("--json belongs to compute")
@@ -224,6 +228,8 @@ void TestExportCli::optionsChangeTheFigure_data()
     QTest::newRow("--sums adds the row and column sums") << QStringList{"--sums"} << 1;
     QTest::newRow("--no-colorbar is narrower") << QStringList{"--no-colorbar"} << -1;
     QTest::newRow("--colormap magma recolours") << QStringList{"--colormap", "magma"} << 0;
+    // The colorbar's lower tick reads 0.001 instead of 0: a little wider.
+    QTest::newRow("--color-scale log recolours") << QStringList{"--color-scale", "log"} << 1;
     QTest::newRow("--title adds a line") << QStringList{"--title", "注意力"} << 0;
     QTest::newRow("--png-scale 1 halves the pixels") << QStringList{"--png-scale", "1"} << -1;
     QTest::newRow("--dpi 288 doubles them") << QStringList{"--dpi", "288"} << 1;
@@ -244,6 +250,17 @@ void TestExportCli::optionsChangeTheFigure()
     const int difference = after.width() - before.width();
     QCOMPARE(difference > 0 ? 1 : difference < 0 ? -1 : 0, widthChange);
     QVERIFY(readAll(dir.filePath("base.png")) != readAll(dir.filePath("changed.png")));
+}
+
+void TestExportCli::linearColourScaleIsTheDefault()
+{
+    QTemporaryDir dir;
+    const QStringList base = {"export", "--text", kChinese, "--mask", "causal"};
+    const Run a = attnscope(base + QStringList{"--out", "default.png"}, dir.path());
+    const Run b = attnscope(base + QStringList{"--color-scale", "linear", "--out", "linear.png"},
+                            dir.path());
+    QVERIFY2(a.exitCode == 0 && b.exitCode == 0, (a.err + b.err).constData());
+    QCOMPARE(readAll(dir.filePath("linear.png")), readAll(dir.filePath("default.png")));
 }
 
 void TestExportCli::settingsOrder_data()

@@ -586,10 +586,12 @@ void TestFigure::dialog()
     ViewOptions view;
     view.colormap = ColormapName::Magma;
     view.marginSums = true;
+    view.logScale = true;
     ExportDialog dialog(result, view, 2);
     QCOMPARE(dialog.figureOptions().colormap, ColormapName::Magma);
     QCOMPARE(dialog.figureOptions().head, 2);
     QCOMPARE(dialog.figureOptions().marginSums, true); // the window's view, as figureOptions()
+    QCOMPARE(dialog.figureOptions().logScale, true);
     QVERIFY(!dialog.previewImage().isNull());
 
     FigureOptions chosen = options(FigureWhat::Head, 3);
@@ -599,6 +601,7 @@ void TestFigure::dialog()
     chosen.labelPointSize = 12;
     chosen.dpi = 300;
     chosen.marginSums = false;
+    chosen.logScale = false;
     dialog.setFigureOptions(chosen, FigureFormat::Svg);
     const FigureOptions read = dialog.figureOptions();
     QCOMPARE(read.what, FigureWhat::Head);
@@ -609,6 +612,7 @@ void TestFigure::dialog()
     QCOMPARE(read.labelPointSize, 12.0);
     QCOMPARE(read.dpi, 300);
     QCOMPARE(read.marginSums, false);
+    QCOMPARE(read.logScale, false);
     QCOMPARE(dialog.format(), FigureFormat::Svg);
 
     QTemporaryDir dir;

@@ -167,6 +167,7 @@ private slots:
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
     void letGoKeepsWhatIsInSight();
+    void logScaleColoursByTheLogarithm();
     void cachedTextDrawsAsDrawText_data();
     void cachedTextDrawsAsDrawText();
     void rememberedLabelWidthsFollowNewLabels();
@@ -1400,6 +1401,78 @@ void TestHeatmap::letGoKeepsWhatIsInSight()
     view->setData(data); // the new data: drawn in full again
     QVERIFY(!view->hasLetGo() && view->keptPictureRect().isEmpty());
     QVERIFY(view->grab(doubled).toImage() != zoomed);
+}
+
+// On a logarithmic scale each decade of weight takes the same share of the colormap, from
+// logScaleFloor() (a decade more below the largest weight than the uniform weight 1/T_k
+// lies) up to the largest; 0 and what lies below take the first colour. The cell image
+// (level of detail, PNG) and the per-cell rectangles (SVG, PDF) colour alike.
+void TestHeatmap::logScaleColoursByTheLogarithm()
+{
+    QCOMPARE(logScaleFloor(1.0, 2048), 1e-5);
+    QCOMPARE(logScaleFloor(1.0, 11), 1e-3);
+    QCOMPARE(logScaleFloor(0.5, 1), 0.5e-2);        // at least two decades
+    QCOMPARE(logScaleFloor(1.0, 10'000'000), 1e-6); // at most six
+
+    // Decades from 1e-5 to 1, then 0, a weight below the floor, a masked cell and NaN.
+    const std::vector<float> row = {
+        1e-5f, 1e-4f, 1e-3f, 1e-2f, 1e-1f,
+        1.0f,  0.0f,  1e-7f, 0.5f,  std::numeric_limits<float>::quiet_NaN()};
+    attn::Matrix weights(1, Eigen::Index(row.size()));
+    for (std::size_t j = 0; j < row.size(); ++j)
+        weights(0, Eigen::Index(j)) = row[j];
+    attn::MaskMatrix masked = attn::MaskMatrix::Constant(1, Eigen::Index(row.size()), false);
+    masked(0, 8) = true;
+    HeatmapData data;
+    data.weights = weights;
+    data.masked = masked;
+    HeatmapStyle style;
+    style.vmin = 1e-5;
+    style.vmax = 1.0;
+    style.logScale = true;
+    const QImage image = cellImage(data, style, QSize());
+    const Colormap viridis(ColormapName::Viridis);
+    for (int k = 0; k <= 5; ++k) // bins 0, 51, 102, 153, 204 and 255 of 256
+        QCOMPARE(hex(image.pixel(k, 0)), hex(viridis.color(k / 5.0)));
+    QCOMPARE(hex(image.pixel(6, 0)), hex(viridis.color(0)));
+    QCOMPARE(hex(image.pixel(7, 0)), hex(viridis.color(0)));
+    QCOMPARE(hex(image.pixel(8, 0)), hex(heatmapMaskedFill));
+    QCOMPARE(hex(image.pixel(9, 0)), hex(heatmapInvalidFill));
+    // Linearly, everything below 0.1 is in the first 26 of 256 bins.
+    style.logScale = false;
+    style.vmin = 0;
+    const QImage linear = cellImage(data, style, QSize());
+    QCOMPARE(hex(linear.pixel(2, 0)), hex(viridis.color(0)));
+
+    // One rectangle per cell (SVG, PDF) gives every cell the image's colour.
+    style.logScale = true;
+    style.vmin = 1e-5;
+    style.vectorCells = true;
+    style.colorbar = false;
+    style.axisTitles = false;
+    const HeatmapLayout layout = HeatmapLayout::forCellSize(data, style, 20);
+    QImage painted(layout.boundingRect().size().toSize() + QSize(1, 1), QImage::Format_RGB32);
+    painted.fill(Qt::white);
+    {
+        QPainter painter(&painted);
+        paintHeatmap(painter, layout, data, style);
+    }
+    for (int j = 0; j < 8; ++j)
+        QCOMPARE(hex(painted.pixel(layout.cellRect(0, j).center().toPoint())),
+                 hex(image.pixel(j, 0)));
+
+    // A view colours anew when only the scale's kind changes.
+    HeatmapView view;
+    view.resize(300, 120);
+    style.vectorCells = false;
+    view.setData(data);
+    view.setHeatmapStyle(style);
+    (void)view.grab();
+    const int renders = view.cellImageRenders();
+    style.logScale = false;
+    view.setHeatmapStyle(style);
+    (void)view.grab();
+    QCOMPARE(view.cellImageRenders(), renders + 1);
 }
 
 void TestHeatmap::hoverRepaintsKeepTheCellImage()

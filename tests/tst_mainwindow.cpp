@@ -3,6 +3,7 @@
 #include "controlpanel.h"
 #include "embedding.h"
 #include "embeddingeditor.h"
+#include "figure.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "labels.h"
@@ -68,6 +69,7 @@ private slots:
     void largeSwitchLetsGoOfWhatItShows();
     void busyUntilTheNewestOutcomeIsOut();
     void marginSumsActionTogglesTheViews();
+    void logScaleActionRecoloursEveryView();
     void languageSwitchRetranslates();
     void settingsRoundTrip();
     void sessionRoundTripThroughTheWindow();
@@ -599,6 +601,46 @@ void TestMainWindow::marginSumsActionTogglesTheViews()
     QCOMPARE(shown(), all);
 }
 
+// The logarithmic colour scale, from the View menu or toolbar: every tile, the mean and a
+// head opened large colour by the logarithm from logScaleFloor() up to their maximum, and
+// the copied figure too.
+void TestMainWindow::logScaleActionRecoloursEveryView()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    QAction* log = w->action(ActionId::LogScale);
+    QVERIFY(log->isCheckable() && !log->isChecked());
+    QVERIFY(!log->statusTip().isEmpty());
+    QVERIFY(w->findChild<QToolBar*>("viewToolBar")->actions().contains(log));
+    HeatmapGrid* grid = w->heatmapGrid();
+    const QImage linear = grid->view(0)->grab().toImage();
+
+    log->trigger();
+    QVERIFY(w->viewOptions().logScale);
+    const int T = w->lastResult().length();
+    for (int k = 0; k < grid->count(); ++k) {
+        const HeatmapStyle& style = grid->view(k)->heatmapStyle();
+        QVERIFY(style.logScale);
+        QCOMPARE(style.vmin, logScaleFloor(style.vmax, T));
+    }
+    QVERIFY(grid->view(0)->grab().toImage() != linear);
+    QVERIFY(grid->view(0)->heatmapStyle().vmax > 0.1); // the shared maximum, as before
+
+    HeatmapView* tile = grid->view(1);
+    QTest::mouseClick(tile, Qt::LeftButton, {}, tile->rect().center());
+    auto* head = w->findChild<HeadDialog*>();
+    QVERIFY(head && head->view()->heatmapStyle().logScale);
+
+    // Exports and Copy Figure draw what the window shows.
+    const FigureLayout figure = figureLayout(w->lastResult(), figureOptions(w->viewOptions()));
+    QVERIFY(figure.tiles.front().style.logScale);
+    QCOMPARE(figure.tiles.front().style.vmin, grid->view(0)->heatmapStyle().vmin);
+
+    log->trigger(); // and back
+    QVERIFY(!grid->view(0)->heatmapStyle().logScale);
+    QCOMPARE(grid->view(0)->heatmapStyle().vmin, 0.0);
+}
+
 void TestMainWindow::languageSwitchRetranslates()
 {
     MainWindow* w = open();
@@ -626,6 +668,7 @@ void TestMainWindow::settingsRoundTrip()
         view.colormap = ColormapName::Magma;
         view.sharedScale = false;
         view.marginSums = true;
+        view.logScale = true;
         w->setViewOptions(view);
         w->close();
         window_.reset();
@@ -640,6 +683,8 @@ void TestMainWindow::settingsRoundTrip()
     QCOMPARE(w->viewOptions().sharedScale, false);
     QCOMPARE(w->viewOptions().marginSums, true);
     QVERIFY(w->action(ActionId::MarginSums)->isChecked());
+    QCOMPARE(w->viewOptions().logScale, true);
+    QVERIFY(w->action(ActionId::LogScale)->isChecked());
 }
 
 void TestMainWindow::sessionRoundTripThroughTheWindow()

@@ -29,7 +29,8 @@ struct CellPass {
     const unsigned char* masks = nullptr; // null: no mask
     int rows = 0, columns = 0, height = 0, width = 0;
     const int* firstColumn = nullptr; // width + 1 entries: pixel x takes [first[x], first[x+1])
-    float vmin = 0, toBin = 0, firstBin = 0, lastBin = 0;
+    float vmin = 0, toBin = 0, firstBin = 0, lastBin = 0; // of log2(v) when `log`
+    bool log = false;
     const QRgb* color = nullptr; // kInvalidCode + 1 entries
     uchar* bits = nullptr;
     qsizetype bytesPerLine = 0;
@@ -107,15 +108,23 @@ struct CellPass {
             value = shown;
         }
         // 3. Each pixel's value becomes its code, binned as Colormap::color bins it (a NaN
-        // fails the clamps' comparisons and lands in bin 0, then takes the last code).
-        for (int x = 0; x < width; ++x) {
-            const float v = value[x];
-            float bin = (v - vmin) * toBin + firstBin;
-            bin = bin > 0.0f ? bin : 0.0f;
-            bin = bin < lastBin ? bin : lastBin;
-            const std::int32_t binned = v == kNone ? 0 : std::int32_t(bin) + 1;
-            code[x] = v != v ? kInvalidCode : binned;
-        }
+        // fails the clamps' comparisons and lands in bin 0, then takes the last code). On a
+        // logarithmic scale the bins are of log2(v), 0 going to −inf and the first bin; the
+        // block maximum came first, as the logarithm keeps the order.
+        auto binAll = [&](auto position) {
+            for (int x = 0; x < width; ++x) {
+                const float v = value[x];
+                float bin = (position(v) - vmin) * toBin + firstBin;
+                bin = bin > 0.0f ? bin : 0.0f;
+                bin = bin < lastBin ? bin : lastBin;
+                const std::int32_t binned = v == kNone ? 0 : std::int32_t(bin) + 1;
+                code[x] = v != v ? kInvalidCode : binned;
+            }
+        };
+        if (pass.log)
+            binAll([](float v) { return std::log2(v); });
+        else
+            binAll([](float v) { return v; });
         // 4. One lookup per pixel gives its colour.
         QRgb* __restrict line = reinterpret_cast<QRgb*>(pass.bits + y * pass.bytesPerLine);
         for (int x = 0; x < width; ++x)
@@ -153,7 +162,9 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     // code 0 masked, 1 + the bin, kInvalidCode for a value that is not finite.
     const Colormap colormap(style.colormap);
     const auto lut = colormap.entries();
-    const double span = style.vmax - style.vmin;
+    const bool log = style.logScale && style.vmin > 0;
+    const double low = log ? std::log2(style.vmin) : style.vmin;
+    const double span = (log ? std::log2(style.vmax) : style.vmax) - low;
     std::array<QRgb, kInvalidCode + 1> colorOfCode;
     colorOfCode[0] = heatmapMaskedFill;
     for (int k = 0; k < Colormap::size; ++k)
@@ -176,7 +187,8 @@ QImage cellImage(const HeatmapData& data, const HeatmapStyle& style, QSize maxSi
     pass.height = height;
     pass.width = width;
     pass.firstColumn = firstColumn.data();
-    pass.vmin = float(style.vmin);
+    pass.vmin = float(low);
+    pass.log = log;
     pass.toBin = span > 0 ? float(Colormap::size / span) : 0.0f;
     pass.firstBin = span > 0 ? 0.0f : float(Colormap::size / 2);
     pass.lastBin = float(Colormap::size - 1);

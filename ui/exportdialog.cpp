@@ -54,10 +54,11 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
       scaleSpin_(new QDoubleSpinBox), dpiSpin_(new QSpinBox), sizeLabel_(new QLabel),
       lookBox_(new QGroupBox), titleEdit_(new QLineEdit), colormapCombo_(new QComboBox),
       labelSizeSpin_(new QSpinBox), captionCheck_(new QCheckBox), colorbarCheck_(new QCheckBox),
-      annotateCheck_(new QCheckBox), sumsCheck_(new QCheckBox), previewLabel_(new QLabel),
-      exportButton_(nullptr), formatLabel_(new QLabel), scaleLabel_(new QLabel),
-      dpiLabel_(new QLabel), titleLabel_(new QLabel), colormapLabel_(new QLabel),
-      labelSizeLabel_(new QLabel), sequence_(view.sequence), sharedScale_(view.sharedScale)
+      annotateCheck_(new QCheckBox), sumsCheck_(new QCheckBox), logCheck_(new QCheckBox),
+      previewLabel_(new QLabel), exportButton_(nullptr), formatLabel_(new QLabel),
+      scaleLabel_(new QLabel), dpiLabel_(new QLabel), titleLabel_(new QLabel),
+      colormapLabel_(new QLabel), labelSizeLabel_(new QLabel), sequence_(view.sequence),
+      sharedScale_(view.sharedScale)
 {
     setObjectName("ExportDialog");
 
@@ -101,6 +102,7 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
     lookLayout->addRow(colorbarCheck_);
     lookLayout->addRow(annotateCheck_);
     lookLayout->addRow(sumsCheck_);
+    lookLayout->addRow(logCheck_);
 
     previewLabel_->setFixedSize(kPreviewSize);
     previewLabel_->setAlignment(Qt::AlignCenter);
@@ -141,7 +143,7 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
     connect(titleEdit_, &QLineEdit::textChanged, this, changed);
     connect(colormapCombo_, &QComboBox::currentIndexChanged, this, changed);
     connect(labelSizeSpin_, &QSpinBox::valueChanged, this, changed);
-    for (QCheckBox* check : {captionCheck_, colorbarCheck_, annotateCheck_, sumsCheck_})
+    for (QCheckBox* check : {captionCheck_, colorbarCheck_, annotateCheck_, sumsCheck_, logCheck_})
         connect(check, &QCheckBox::toggled, this, changed);
 
     retranslateUi();
@@ -158,6 +160,7 @@ FigureOptions ExportDialog::figureOptions() const
     options.colorbar = colorbarCheck_->isChecked();
     options.annotate = annotateCheck_->isChecked();
     options.marginSums = sumsCheck_->isChecked();
+    options.logScale = logCheck_->isChecked();
     options.colormap = ColormapName(colormapCombo_->currentData().toInt());
     options.sharedScale = sharedScale_;
     options.labelPointSize = labelSizeSpin_->value();
@@ -181,6 +184,7 @@ void ExportDialog::setFigureOptions(const FigureOptions& options, FigureFormat f
             QSignalBlocker(colormapCombo_), QSignalBlocker(labelSizeSpin_),
             QSignalBlocker(captionCheck_),  QSignalBlocker(colorbarCheck_),
             QSignalBlocker(annotateCheck_), QSignalBlocker(sumsCheck_),
+            QSignalBlocker(logCheck_),
         };
         whatGroup_->button(int(options.what))->setChecked(true);
         headSpin_->setValue(options.head);
@@ -194,6 +198,7 @@ void ExportDialog::setFigureOptions(const FigureOptions& options, FigureFormat f
         colorbarCheck_->setChecked(options.colorbar);
         annotateCheck_->setChecked(options.annotate);
         sumsCheck_->setChecked(options.marginSums);
+        logCheck_->setChecked(options.logScale);
     }
     sequence_ = options.sequence;
     sharedScale_ = options.sharedScale;
@@ -313,6 +318,10 @@ void ExportDialog::retranslateUi()
     sumsCheck_->setText(tr("&Row and column sums"));
     sumsCheck_->setToolTip(tr("Each row's sum right of the heatmap and each column's below it, "
                               "in red where it is not 1"));
+    logCheck_->setText(tr("Lo&garithmic colour scale"));
+    logCheck_->setToolTip(tr("Colour by the weights' logarithm, a few decades below the largest: "
+                             "for long sentences and causal masks, whose small weights a linear "
+                             "scale shows all alike"));
     exportButton_->setText(tr("&Export…"));
     previewLabel_->setToolTip(tr("Preview of the figure"));
     updatePreview();

@@ -69,6 +69,7 @@ private:
     QCheckBox* colorbarCheck_;
     QCheckBox* annotateCheck_;
     QCheckBox* sumsCheck_;
+    QCheckBox* logCheck_;
     QLabel* previewLabel_;
     QPushButton* exportButton_;
     QLabel* formatLabel_;

@@ -157,6 +157,7 @@ FigureOptions figureOptions(const ViewOptions& view)
     options.sharedScale = view.sharedScale;
     options.annotate = view.annotate;
     options.marginSums = view.marginSums;
+    options.logScale = view.logScale;
     return options;
 }
 
@@ -231,8 +232,8 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
         tile.style.annotate = options.annotate;
         tile.style.marginSums = options.marginSums;
         tile.style.labelFont = exportFont(label);
-        std::tie(tile.style.vmin, tile.style.vmax) =
-            weightRange(maxima, heads[std::size_t(k)], options.sharedScale);
+        setWeightScale(tile.style, maxima, heads[std::size_t(k)], options.sharedScale,
+                       options.logScale, result.keyLength());
         // One shared scale needs one colorbar per row, at its end.
         const bool lastInRow = k % columns == columns - 1 || k == count - 1;
         tile.style.colorbar = options.colorbar && (!options.sharedScale || lastInRow);

@@ -84,6 +84,7 @@ struct FigureOptions {
     bool marginSums = false; // each row's sum right of the cells, each column's below them
     ColormapName colormap = ColormapName::Viridis;
     bool sharedScale = true; // one colour range for all heads (one colorbar per grid row)
+    bool logScale = false;   // colours by the weights' logarithm (heatmapgrid's setWeightScale)
     double labelPointSize = 10;
     double scale = 2.0; // PNG pixels per point (the device-pixel ratio)
     int dpi = 0;        // if > 0, overrides scale for PNG: pixels = points · dpi / 72

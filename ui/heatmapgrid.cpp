@@ -72,6 +72,15 @@ std::pair<double, double> weightRange(const std::vector<float>& maxima, int h, b
     return {0.0, max > 0 ? double(max) : 1.0};
 }
 
+void setWeightScale(HeatmapStyle& style, const std::vector<float>& maxima, int h, bool shared,
+                    bool log, int keys)
+{
+    std::tie(style.vmin, style.vmax) = weightRange(maxima, h, shared);
+    style.logScale = log;
+    if (log)
+        style.vmin = logScaleFloor(style.vmax, keys);
+}
+
 std::pair<double, double> weightRange(const Result& result, int b, int h, bool shared)
 {
     return weightRange(finiteMaxima(*result.weights, b), h, shared);
@@ -99,6 +108,7 @@ void HeatmapGrid::setResult(const Result& result, const ViewOptions& view)
 void HeatmapGrid::setViewOptions(const ViewOptions& view)
 {
     const bool sequenceChanged = view.sequence != view_.sequence;
+    // (A logarithmic scale changes the colorbar's lower tick, which the views measure.)
     const bool tilesResized = view.marginSums != view_.marginSums;
     view_ = view;
     if (sequenceChanged)
@@ -113,7 +123,8 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
-            std::tie(style.vmin, style.vmax) = weightRange(maxima, h, view_.sharedScale);
+            setWeightScale(style, maxima, h, view_.sharedScale, view_.logScale,
+                           result_.keyLength());
             views_[std::size_t(k)]->setHeatmapStyle(style);
         }
         if (tilesResized) {
@@ -189,7 +200,8 @@ void HeatmapGrid::rebuild()
             style.colormap = view_.colormap;
             style.annotate = view_.annotate;
             style.marginSums = view_.marginSums;
-            std::tie(style.vmin, style.vmax) = weightRange(overview->maxima, h, view_.sharedScale);
+            setWeightScale(style, overview->maxima, h, view_.sharedScale, view_.logScale,
+                           result_.keyLength());
             views_[std::size_t(k)]->setData(
                 h < 0 ? headHeatmap(result_, b, h, labels_, SharedWeights(overview, overview->mean))
                       : headHeatmap(result_, b, h, labels_));

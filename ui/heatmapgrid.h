@@ -33,6 +33,10 @@ struct HeatmapLabels {
 // The same from the heads' finiteMaxima(), taken once for every heatmap of a sequence.
 [[nodiscard]] std::pair<double, double> weightRange(const std::vector<float>& maxima, int h,
                                                     bool shared);
+// The colour scale of a heatmap of weights in `style`: weightRange()'s, or with `log` from
+// logScaleFloor() for rows of `keys` weights up to the same maximum.
+void setWeightScale(HeatmapStyle& style, const std::vector<float>& maxima, int h, bool shared,
+                    bool log, int keys);
 
 class HeatmapGrid : public QWidget {
     Q_OBJECT

@@ -40,9 +40,16 @@ CellKind cellKind(const HeatmapData& data, int row, int column)
     return data.isMasked(row, column) ? CellKind::Masked : CellKind::Value;
 }
 
-// Where `value` sits between vmin and vmax; a degenerate range maps to the middle.
+// Where `value` sits between vmin and vmax (their logarithms on a logarithmic scale, where
+// 0 and below sit at the bottom); a degenerate range maps to the middle.
 double normalized(double value, const HeatmapStyle& style)
 {
+    if (style.logScale && style.vmin > 0) {
+        const double span = std::log2(style.vmax) - std::log2(style.vmin);
+        if (!(span > 0))
+            return 0.5;
+        return value > 0 ? (std::log2(value) - std::log2(style.vmin)) / span : 0.0;
+    }
     const double span = style.vmax - style.vmin;
     return span > 0 ? (value - style.vmin) / span : 0.5;
 }
@@ -192,7 +199,8 @@ void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const Heatma
     const bool current = !cache->stale && !cache->image.isNull() && cache->pixels == made &&
                          cache->weights == data.weights.data() &&
                          cache->masked == data.masked.data() && cache->colormap == style.colormap &&
-                         cache->vmin == style.vmin && cache->vmax == style.vmax;
+                         cache->vmin == style.vmin && cache->vmax == style.vmax &&
+                         cache->logScale == style.logScale;
     if (!current) {
         cache->image = cellImage(data, style, pixels, std::move(cache->image));
         cache->stale = false;
@@ -202,6 +210,7 @@ void paintCellImage(QPainter& painter, const HeatmapLayout& layout, const Heatma
         cache->colormap = style.colormap;
         cache->vmin = style.vmin;
         cache->vmax = style.vmax;
+        cache->logScale = style.logScale;
         ++cache->renders;
     }
     drawCellImage(painter, layout, cache->image, pixels);
@@ -592,6 +601,12 @@ void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const Heatmap
 }
 
 } // namespace
+
+double logScaleFloor(double vmax, int keys)
+{
+    const int decades = std::clamp(int(std::ceil(std::log10(std::max(keys, 1)))) + 1, 2, 6);
+    return vmax * std::pow(10.0, -decades);
+}
 
 void paintHeatmap(QPainter& painter, const QRectF& target, const HeatmapData& data,
                   const HeatmapStyle& style)

@@ -61,6 +61,7 @@ struct HeatmapStyle {
     ColormapName colormap = ColormapName::Viridis;
     double vmin = 0.0;        // drawn with the first colour; Diverging wants vmin = −vmax
     double vmax = 1.0;        // drawn with the last colour
+    bool logScale = false;    // colours by log10 of the weight from vmin (> 0) up to vmax
     bool annotate = false;    // print each weight (2 decimals) in cells of at least ~28 px
     bool colorbar = true;     // the scale with its vmin and vmax ticks, right of the cells
     bool axisTitles = true;   // "query ↓" over the row labels, "key →" over the column labels
@@ -77,6 +78,12 @@ inline constexpr QRgb heatmapMaskedFill = 0xffdddbd6;  // light neutral grey…
 inline constexpr QRgb heatmapMaskedHatch = 0xffa9a69f; // …with a diagonal hatch
 inline constexpr QRgb heatmapInvalidFill = 0xffff00ff; // magenta…
 inline constexpr QRgb heatmapInvalidMark = 0xff200020; // …with × for NaN, + for +inf, − for −inf
+
+// The bottom of a logarithmic colour scale up to `vmax` for rows of `keys` weights: a
+// decade more below vmax than the uniform weight 1/keys lies (at least 2, at most 6
+// decades), so that uniform attention shows in the lower part of the scale and stronger
+// weights above it; weights below take the first colour.
+[[nodiscard]] double logScaleFloor(double vmax, int keys);
 
 // Where everything of one heatmap goes inside a target rectangle: title, axis titles,
 // labels (rotated 45° or 90° when they do not fit across a column), square cells
@@ -209,6 +216,7 @@ struct CellImageCache {
     ColormapName colormap = ColormapName::Viridis;
     double vmin = 0;
     double vmax = 0;
+    bool logScale = false;
     int renders = 0; // how many times the image was made, for tests
 
     void clear()

@@ -89,6 +89,12 @@ constexpr ActionSpec kActions[] = {
                        "Show each row's and each column's sum beside the heatmap, in red where it "
                        "is not 1: with the softmax over the keys every row sums to 1"),
      QKeySequence::UnknownKey, "Ctrl+Shift+M", true},
+    {ActionId::LogScale, QT_TRANSLATE_NOOP("MainWindow", "Lo&garithmic Colour Scale"),
+     QT_TRANSLATE_NOOP("MainWindow",
+                       "Colour by the weights' logarithm, a few decades below the largest: in "
+                       "long sentences and under a causal mask most weights are small, and a "
+                       "linear scale shows them all in its darkest colour"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+L", true},
     {ActionId::DkSweep, QT_TRANSLATE_NOOP("MainWindow", "d_k &Sweep…"),
      QT_TRANSLATE_NOOP("MainWindow", "Exercise 1: the same sentence at d_k = 16 … 1024, with and "
                                      "without √d_k scaling"),
@@ -235,6 +241,11 @@ void MainWindow::createActions()
         view.marginSums = on;
         setViewOptions(view);
     });
+    connect(action(ActionId::LogScale), &QAction::toggled, this, [this](bool on) {
+        ViewOptions view = view_;
+        view.logScale = on;
+        setViewOptions(view);
+    });
     connect(action(ActionId::DkSweep), &QAction::triggered, this, &MainWindow::showSweep);
     connect(action(ActionId::Compare), &QAction::triggered, this, &MainWindow::showCompare);
     connect(action(ActionId::StepByStep), &QAction::triggered, this, &MainWindow::showStepByStep);
@@ -293,6 +304,7 @@ void MainWindow::createMenus()
     viewMenu_->addAction(action(ActionId::SharedScale));
     viewMenu_->addAction(action(ActionId::Annotate));
     viewMenu_->addAction(action(ActionId::MarginSums));
+    viewMenu_->addAction(action(ActionId::LogScale));
     viewMenu_->addSeparator();
     languageMenu_ = viewMenu_->addMenu(QString());
     languageMenu_->addActions(languageGroup_->actions());
@@ -340,6 +352,7 @@ void MainWindow::createToolBar()
     viewToolBar_->addAction(action(ActionId::SharedScale));
     viewToolBar_->addAction(action(ActionId::Annotate));
     viewToolBar_->addAction(action(ActionId::MarginSums));
+    viewToolBar_->addAction(action(ActionId::LogScale));
 }
 
 void MainWindow::createDocks()
@@ -529,9 +542,11 @@ void MainWindow::setViewOptions(const ViewOptions& view)
         const QSignalBlocker a(action(ActionId::SharedScale));
         const QSignalBlocker b(action(ActionId::Annotate));
         const QSignalBlocker c(action(ActionId::MarginSums));
+        const QSignalBlocker d(action(ActionId::LogScale));
         action(ActionId::SharedScale)->setChecked(view_.sharedScale);
         action(ActionId::Annotate)->setChecked(view_.annotate);
         action(ActionId::MarginSums)->setChecked(view_.marginSums);
+        action(ActionId::LogScale)->setChecked(view_.logScale);
     }
     for (QAction* a : colormapGroup_->actions())
         a->setChecked(ColormapName(a->data().toInt()) == view_.colormap);

@@ -47,6 +47,7 @@ enum class ActionId {
     SharedScale,
     Annotate,
     MarginSums,
+    LogScale,
     DkSweep,
     Compare,
     StepByStep,

@@ -305,7 +305,8 @@ QJsonObject viewToJson(const ViewOptions& v)
                        {u"shared-scale"_s, v.sharedScale},
                        {u"annotate"_s, v.annotate},
                        {u"sequence"_s, v.sequence},
-                       {u"margin-sums"_s, v.marginSums}};
+                       {u"margin-sums"_s, v.marginSums},
+                       {u"log-scale"_s, v.logScale}};
 }
 
 ViewOptions viewFromJson(const QJsonObject& o)
@@ -333,6 +334,8 @@ ViewOptions viewFromJson(const QJsonObject& o)
     // Added after version 1 files were written: a file without it shows no sums.
     if (const QJsonValue sums = o.value(u"margin-sums"); !sums.isUndefined())
         v.marginSums = boolAt(sums, u"view.margin-sums"_s);
+    if (const QJsonValue log = o.value(u"log-scale"); !log.isUndefined())
+        v.logScale = boolAt(log, u"view.log-scale"_s);
     return v;
 }
 

@@ -18,6 +18,7 @@ struct ViewOptions {
     bool annotate = true;    // print values in cells that are large enough
     int sequence = 0;        // which sequence of the batch the heatmaps show
     bool marginSums = false; // each row's and column's sum beside the cells
+    bool logScale = false;   // colours by the weights' logarithm (long sentences, causal masks)
     bool operator==(const ViewOptions&) const = default;
 };
 

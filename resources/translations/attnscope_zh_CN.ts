@@ -537,6 +537,14 @@
         <source>Exercise 3: type a token&apos;s vector, copy another token&apos;s, or copy it with a little noise</source>
         <translation>练习 3：直接输入一个 token 的向量，复制另一个 token 的向量，或复制后加一点噪声</translation>
     </message>
+    <message>
+        <source>Lo&amp;garithmic Colour Scale</source>
+        <translation>对数色标(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Colour by the weights&apos; logarithm, a few decades below the largest: in long sentences and under a causal mask most weights are small, and a linear scale shows them all in its darkest colour</source>
+        <translation>按权重的对数着色，色标从最大值往下延伸几个数量级：长句子和因果掩码下大多数权重都很小，线性色标会把它们全都画成最暗的颜色</translation>
+    </message>
 </context>
 <context>
     <name>Refusal</name>
@@ -1301,6 +1309,14 @@
     <message>
         <source>Each row&apos;s sum right of the heatmap and each column&apos;s below it, in red where it is not 1</source>
         <translation>每行的和显示在热力图右侧，每列的和显示在下方，不为 1 的标成红色</translation>
+    </message>
+    <message>
+        <source>Lo&amp;garithmic colour scale</source>
+        <translation>对数色标(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Colour by the weights&apos; logarithm, a few decades below the largest: for long sentences and causal masks, whose small weights a linear scale shows all alike</source>
+        <translation>按权重的对数着色，色标从最大值往下延伸几个数量级：适合长句子和因果掩码，它们的小权重在线性色标下看起来都一样</translation>
     </message>
 </context>
 <context>
