@@ -108,7 +108,8 @@ void HeatmapGrid::setResult(const Result& result, const ViewOptions& view)
 void HeatmapGrid::setViewOptions(const ViewOptions& view)
 {
     const bool sequenceChanged = view.sequence != view_.sequence;
-    // (A logarithmic scale changes the colorbar's lower tick, which the views measure.)
+    // (A colorbar tick that changes, as the log scale's floor does, the views measure
+    // themselves: setHeatmapStyle lays them out again.)
     const bool tilesResized = view.marginSums != view_.marginSums;
     view_ = view;
     if (sequenceChanged)
