@@ -791,6 +791,18 @@ QString TestMonkey::invariantProblems()
                 .arg(data.keyLabels.size())
                 .arg(r.length())
                 .arg(r.keyLength());
+        // Every tile on the view's colour scale: from 0, or on the logarithmic one from its
+        // floor below the same maximum.
+        const HeatmapStyle& style = w->heatmapGrid()->view(k)->heatmapStyle();
+        const bool log = w->viewOptions().logScale;
+        if (style.logScale != log ||
+            (log ? !(style.vmin > 0 && style.vmin < style.vmax) : style.vmin != 0))
+            return QStringLiteral("heatmap %1's colour scale is %2 from %3 to %4, the view's %5")
+                .arg(k)
+                .arg(style.logScale ? u"logarithmic"_s : u"linear"_s)
+                .arg(style.vmin)
+                .arg(style.vmax)
+                .arg(log ? u"logarithmic"_s : u"linear"_s);
     }
     if (child<QCheckBox>(w, "causalCheck")->isEnabled() == r.isCross())
         return QStringLiteral("the causal switch is %1 in %2-attention")
@@ -1100,7 +1112,7 @@ void TestMonkey::switchLanguage()
 void TestMonkey::changeView()
 {
     MainWindow* w = window_.get();
-    switch (below(5)) {
+    switch (below(6)) {
     case 0: {
         const auto names = Colormap::names();
         const ColormapName name = names[std::size_t(below(int(names.size())))];
@@ -1117,6 +1129,10 @@ void TestMonkey::changeView()
     case 2:
         note(QStringLiteral("annotate toggled"));
         w->action(ActionId::Annotate)->trigger();
+        break;
+    case 3:
+        note(QStringLiteral("log scale toggled"));
+        w->action(ActionId::LogScale)->trigger();
         break;
     default: {
         ViewOptions view = w->viewOptions();
