@@ -1461,6 +1461,36 @@ void TestHeatmap::logScaleColoursByTheLogarithm()
         QCOMPARE(hex(painted.pixel(layout.cellRect(0, j).center().toPoint())),
                  hex(image.pixel(j, 0)));
 
+    // The colorbar marks each power of ten between its ends (here 1e-4 … 0.1), the linear
+    // one has its two ends only.
+    style.vectorCells = false;
+    style.colorbar = true;
+    const HeatmapData tall = ramp(12, 1e-5, 1.0);
+    const HeatmapLayout barred = HeatmapLayout::forCellSize(tall, style, 20);
+    const QRectF bar = barred.colorbarRect();
+    QVERIFY(bar.height() > 50);
+    auto ticks = [&](const HeatmapStyle& drawn) {
+        QImage canvas(barred.boundingRect().size().toSize() + QSize(1, 1), QImage::Format_RGB32);
+        canvas.fill(Qt::white);
+        QPainter painter(&canvas);
+        paintHeatmap(painter, barred, tall, drawn);
+        painter.end();
+        QList<int> marked;
+        for (int y = int(bar.top()) + 3; y < int(bar.bottom()) - 3; ++y)
+            if (qGray(canvas.pixel(int(bar.right()) + 1, y)) < 128)
+                marked << y;
+        return marked;
+    };
+    const QList<int> decades = ticks(style);
+    QCOMPARE(decades.size(), 4); // one pixel line each
+    for (int k = 1; k <= 4; ++k)
+        QVERIFY2(std::abs(decades[k - 1] - (bar.bottom() - bar.height() * (5 - k) / 5)) < 1.5,
+                 qPrintable(QStringLiteral("decade %1 at y %2").arg(k).arg(decades[k - 1])));
+    HeatmapStyle linearBar = style;
+    linearBar.logScale = false;
+    linearBar.vmin = 0;
+    QVERIFY(ticks(linearBar).isEmpty());
+
     // A view colours anew when only the scale's kind changes.
     HeatmapView view;
     view.resize(300, 120);

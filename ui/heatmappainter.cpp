@@ -592,6 +592,15 @@ void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const Heatmap
     painter.drawRect(bar);
     painter.drawLine(QLineF(bar.right(), bar.top(), bar.right() + tick, bar.top()));
     painter.drawLine(QLineF(bar.right(), bar.bottom(), bar.right() + tick, bar.bottom()));
+    // On a logarithmic scale a shorter tick at each power of ten between the ends, so
+    // that the equal steps of the decades show.
+    if (style.logScale && style.vmin > 0 && style.vmax > style.vmin) {
+        const double low = std::log10(style.vmin), high = std::log10(style.vmax);
+        for (double decade = std::floor(low) + 1; decade < high; ++decade) {
+            const double y = bar.bottom() - (decade - low) / (high - low) * bar.height();
+            painter.drawLine(QLineF(bar.right(), y, bar.right() + tick / 2, y));
+        }
+    }
     painter.setFont(layout.labelFont());
     drawLine(painter, texts, layout.colorbarMaxLabelRect(), Qt::AlignLeft | Qt::AlignTop,
              tickText(style.vmax));
