@@ -257,8 +257,8 @@ void TestExportCli::linearColourScaleIsTheDefault()
     QTemporaryDir dir;
     const QStringList base = {"export", "--text", kChinese, "--mask", "causal"};
     const Run a = attnscope(base + QStringList{"--out", "default.png"}, dir.path());
-    const Run b = attnscope(base + QStringList{"--color-scale", "linear", "--out", "linear.png"},
-                            dir.path());
+    const Run b =
+        attnscope(base + QStringList{"--color-scale", "linear", "--out", "linear.png"}, dir.path());
     QVERIFY2(a.exitCode == 0 && b.exitCode == 0, (a.err + b.err).constData());
     QCOMPARE(readAll(dir.filePath("linear.png")), readAll(dir.filePath("default.png")));
 }

@@ -33,6 +33,24 @@ using namespace attn::ui;
 
 namespace {
 
+// Empty when `action` is a view switch as the window offers them: checkable, unchecked at
+// first, with a status tip, in the view toolbar and in the View menu; else what is wrong.
+QString viewSwitchProblem(MainWindow* w, QAction* action)
+{
+    if (!action->isCheckable() || action->isChecked())
+        return QStringLiteral("not an unchecked switch");
+    if (action->statusTip().isEmpty())
+        return QStringLiteral("no status tip");
+    if (!w->findChild<QToolBar*>("viewToolBar")->actions().contains(action))
+        return QStringLiteral("not in the view toolbar");
+    for (QAction* menu : w->menuBar()->actions())
+        if (menu->menu() && menu->menu()->actions().contains(action))
+            return menu->text().remove(u'&') == QStringLiteral("View")
+                       ? QString()
+                       : QStringLiteral("in the menu ") + menu->text();
+    return QStringLiteral("in no menu");
+}
+
 template <typename W> W* child(QWidget* root, const char* name)
 {
     W* widget = root->findChild<W*>(QString::fromLatin1(name));
@@ -563,14 +581,8 @@ void TestMainWindow::marginSumsActionTogglesTheViews()
     MainWindow* w = open();
     QTRY_VERIFY(w->lastResult().valid());
     QAction* sums = w->action(ActionId::MarginSums);
-    QVERIFY(sums->isCheckable() && !sums->isChecked());
-    QVERIFY(!sums->statusTip().isEmpty());
-    QVERIFY(w->findChild<QToolBar*>("viewToolBar")->actions().contains(sums));
-    bool inViewMenu = false;
-    for (QAction* menu : w->menuBar()->actions())
-        if (menu->menu() && menu->menu()->actions().contains(sums))
-            inViewMenu = menu->text().remove(u'&') == QStringLiteral("View");
-    QVERIFY(inViewMenu);
+    const QString problem = viewSwitchProblem(w, sums);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const auto shown = [w] {
         QList<bool> styles;
         for (int k = 0; k < w->heatmapGrid()->count(); ++k)
@@ -609,9 +621,8 @@ void TestMainWindow::logScaleActionRecoloursEveryView()
     MainWindow* w = open();
     QTRY_VERIFY(w->lastResult().valid());
     QAction* log = w->action(ActionId::LogScale);
-    QVERIFY(log->isCheckable() && !log->isChecked());
-    QVERIFY(!log->statusTip().isEmpty());
-    QVERIFY(w->findChild<QToolBar*>("viewToolBar")->actions().contains(log));
+    const QString problem = viewSwitchProblem(w, log);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     HeatmapGrid* grid = w->heatmapGrid();
     const QImage linear = grid->view(0)->grab().toImage();
 
