@@ -208,7 +208,7 @@ void TestSession::roundTrip_data()
         s.view.sequence = 3;
     });
     QTest::newRow("view margin-sums=true") << with([](Session& s) { s.view.marginSums = true; });
-    QTest::newRow("view log-scale=true") << with([](Session& s) { s.view.logScale = true; });
+    QTest::newRow("view color-scale=log") << with([](Session& s) { s.view.logScale = true; });
 }
 
 void TestSession::roundTrip()
@@ -316,10 +316,10 @@ void TestSession::acceptsHandWrittenFiles_data()
         << edited(setIn(u"view"_s, u"margin-sums"_s, kRemoved)) << base;
     QTest::newRow("margin-sums true") << edited(setIn(u"view"_s, u"margin-sums"_s, true))
                                       << with([](Session& s) { s.view.marginSums = true; });
-    QTest::newRow("older file without log-scale colours linearly")
-        << edited(setIn(u"view"_s, u"log-scale"_s, kRemoved)) << base;
-    QTest::newRow("log-scale true") << edited(setIn(u"view"_s, u"log-scale"_s, true))
-                                    << with([](Session& s) { s.view.logScale = true; });
+    QTest::newRow("older file without color-scale colours linearly")
+        << edited(setIn(u"view"_s, u"color-scale"_s, kRemoved)) << base;
+    QTest::newRow("color-scale log") << edited(setIn(u"view"_s, u"color-scale"_s, u"log"_s))
+                                     << with([](Session& s) { s.view.logScale = true; });
     QTest::newRow("colormap in capitals")
         << edited(setIn(u"view"_s, u"colormap"_s, u"MAGMA"_s))
         << with([](Session& s) { s.view.colormap = ColormapName::Magma; });
@@ -485,8 +485,11 @@ void TestSession::rejects_data()
                                   << QStringList{u"view.annotate"_s, u"true or false"_s};
     QTest::newRow("margin-sums 1") << edited(setIn(u"view"_s, u"margin-sums"_s, 1))
                                    << QStringList{u"view.margin-sums"_s, u"true or false"_s};
-    QTest::newRow("log-scale \"log\"") << edited(setIn(u"view"_s, u"log-scale"_s, u"log"_s))
-                                       << QStringList{u"view.log-scale"_s, u"true or false"_s};
+    QTest::newRow("color-scale true") << edited(setIn(u"view"_s, u"color-scale"_s, true))
+                                      << QStringList{u"view.color-scale"_s, u"a string"_s};
+    QTest::newRow("color-scale sqrt")
+        << edited(setIn(u"view"_s, u"color-scale"_s, u"sqrt"_s))
+        << QStringList{u"view.color-scale"_s, u"\"sqrt\""_s, u"linear, log"_s};
     QTest::newRow("long bad value is shortened")
         << edited(setIn(u"config"_s, u"axis"_s, QString(500, u'x') + u"\nline"_s))
         << QStringList{u"config.axis"_s, u"…"_s};

@@ -306,7 +306,7 @@ QJsonObject viewToJson(const ViewOptions& v)
                        {u"annotate"_s, v.annotate},
                        {u"sequence"_s, v.sequence},
                        {u"margin-sums"_s, v.marginSums},
-                       {u"log-scale"_s, v.logScale}};
+                       {u"color-scale"_s, v.logScale ? u"log"_s : u"linear"_s}};
 }
 
 ViewOptions viewFromJson(const QJsonObject& o)
@@ -334,8 +334,15 @@ ViewOptions viewFromJson(const QJsonObject& o)
     // Added after version 1 files were written: a file without it shows no sums.
     if (const QJsonValue sums = o.value(u"margin-sums"); !sums.isUndefined())
         v.marginSums = boolAt(sums, u"view.margin-sums"_s);
-    if (const QJsonValue log = o.value(u"log-scale"); !log.isUndefined())
-        v.logScale = boolAt(log, u"view.log-scale"_s);
+    // Spelled as export's --color-scale; added later too: a file without it colours linearly.
+    if (const QJsonValue scale = o.value(u"color-scale"); !scale.isUndefined()) {
+        const QString text = stringAt(scale, u"view.color-scale"_s);
+        if (text != u"linear" && text != u"log")
+            fail(QCoreApplication::translate(
+                     "Session", "The session's \"%1\" cannot be \"%2\"; it must be one of %3.")
+                     .arg(u"view.color-scale"_s, shown(text), u"linear, log"_s));
+        v.logScale = text == u"log";
+    }
     return v;
 }
 

@@ -6,7 +6,7 @@
 //    "config": {…keyed and spelled as on the command line (report.h's writeConfig)…},
 //    "embedding_overrides": {"cat": [C numbers], …},
 //    "view": {"colormap": "viridis", "shared-scale": true, "annotate": true, "sequence": 0,
-//             "margin-sums": false, "log-scale": false}}
+//             "margin-sums": false, "color-scale": "linear"}}
 // The seed is a decimal string: JSON readers (JavaScript, Qt) hold numbers as doubles,
 // which cannot hold every seed above 2^53. A number is accepted when reading, as long
 // as it is a whole number no larger than 2^53.

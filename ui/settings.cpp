@@ -51,7 +51,7 @@ const std::vector<SettingDefault>& defaults()
             {"view/annotate", v.annotate},
             {"view/sequence", v.sequence},
             {"view/margin-sums", v.marginSums},
-            {"view/log-scale", v.logScale},
+            {"view/color-scale", QStringLiteral("linear")},
             {"window/language", QString()},
             {"window/geometry", QByteArray()},
             {"window/state", QByteArray()},
@@ -160,7 +160,7 @@ ViewOptions AppSettings::view() const
     v.annotate = value("view/annotate").toBool();
     v.sequence = qMax(0, value("view/sequence").toInt());
     v.marginSums = value("view/margin-sums").toBool();
-    v.logScale = value("view/log-scale").toBool();
+    v.logScale = value("view/color-scale").toString() == u"log";
     return v;
 }
 
@@ -171,7 +171,7 @@ void AppSettings::setView(const ViewOptions& v)
     setValue("view/annotate", v.annotate);
     setValue("view/sequence", v.sequence);
     setValue("view/margin-sums", v.marginSums);
-    setValue("view/log-scale", v.logScale);
+    setValue("view/color-scale", v.logScale ? QStringLiteral("log") : QStringLiteral("linear"));
 }
 
 QString AppSettings::language() const
