@@ -130,6 +130,15 @@ int wholeNumberAt(const QJsonValue& value, const QString& field, int min, int ma
     return static_cast<int>(number);
 }
 
+// Refuses `text` in `field`, naming the values allowed.
+[[noreturn]] void failChoice(const QString& field, const QString& text, const QString& choices)
+{
+    //: %1 is a field such as "config.axis", %2 the unknown value, %3 the values allowed.
+    fail(QCoreApplication::translate("Session",
+                                     "The session's \"%1\" cannot be \"%2\"; it must be one of %3.")
+             .arg(field, shown(text), choices));
+}
+
 template <typename E> E enumAt(const QJsonObject& config)
 {
     const QString field = QStringLiteral("config.") + keyOf<E>();
@@ -138,10 +147,7 @@ template <typename E> E enumAt(const QJsonObject& config)
         return *parsed;
     QString choices = latin1(allSpellings<E>());
     choices.replace(u'|', QStringLiteral(", "));
-    //: %1 is a field such as "config.axis", %2 the unknown value, %3 the values allowed.
-    fail(QCoreApplication::translate("Session",
-                                     "The session's \"%1\" cannot be \"%2\"; it must be one of %3.")
-             .arg(field, shown(text), choices));
+    failChoice(field, text, choices);
 }
 
 // A seed is a decimal string (exact for every uint64), or a whole number up to 2^53,
@@ -319,9 +325,7 @@ ViewOptions viewFromJson(const QJsonObject& o)
             QStringList choices;
             for (ColormapName n : Colormap::names())
                 choices << Colormap::spelling(n);
-            fail(QCoreApplication::translate(
-                     "Session", "The session's \"%1\" cannot be \"%2\"; it must be one of %3.")
-                     .arg(u"view.colormap"_s, shown(text), choices.join(u", ")));
+            failChoice(u"view.colormap"_s, text, choices.join(u", "));
         }
         v.colormap = *name;
     }
@@ -338,9 +342,7 @@ ViewOptions viewFromJson(const QJsonObject& o)
     if (const QJsonValue scale = o.value(u"color-scale"); !scale.isUndefined()) {
         const QString text = stringAt(scale, u"view.color-scale"_s);
         if (text != u"linear" && text != u"log")
-            fail(QCoreApplication::translate(
-                     "Session", "The session's \"%1\" cannot be \"%2\"; it must be one of %3.")
-                     .arg(u"view.color-scale"_s, shown(text), u"linear, log"_s));
+            failChoice(u"view.color-scale"_s, text, u"linear, log"_s);
         v.logScale = text == u"log";
     }
     return v;
