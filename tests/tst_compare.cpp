@@ -129,6 +129,7 @@ private slots:
     void exportPng_data();
     void exportPng();
     void exportFailures();
+    void followsTheWindowsColours();
     void grabDialog();
 };
 
@@ -495,6 +496,58 @@ void TestCompare::exportPng()
     QCOMPARE(comparisonLayout(a, b, options).tiles.size(), std::size_t(3));
     // Three tiles side by side: wider than tall.
     QVERIFY(image.width() > image.height());
+}
+
+// A and B take the main window's colormap and colour scale, on screen and in the export;
+// B − A keeps its diverging, linear scale around 0.
+void TestCompare::followsTheWindowsColours()
+{
+    Request window = baseRequest();
+    window.config.mask = MaskKind::Causal;
+    window.config.scale = ScaleMode::None;
+    CompareDialog dialog(nullptr);
+    dialog.setBase(window);
+    QVERIFY(settle(dialog));
+    QCOMPARE(dialog.view(0)->heatmapStyle().colormap, ColormapName::Viridis);
+    QVERIFY(!dialog.view(0)->heatmapStyle().logScale);
+    QTemporaryDir dir;
+    const QString viridisPath = dir.filePath(QStringLiteral("viridis.png"));
+    QCOMPARE(dialog.exportTo(viridisPath), QString());
+
+    dialog.setColourScale(ColormapName::Magma, true);
+    const Comparison& comparison = dialog.comparison();
+    for (const int k : {0, 1}) {
+        const HeatmapStyle& style = dialog.view(k)->heatmapStyle();
+        QCOMPARE(style.colormap, ColormapName::Magma);
+        QVERIFY(style.logScale);
+        QCOMPARE(style.vmax, comparison.weightMax);
+        QCOMPARE(style.vmin, logScaleFloor(comparison.weightMax, comparison.a.columns()));
+        QVERIFY(style.vmin > 0);
+    }
+    const HeatmapStyle& difference = dialog.view(2)->heatmapStyle();
+    QCOMPARE(difference.colormap, ColormapName::Diverging);
+    QVERIFY(!difference.logScale);
+    QCOMPARE(difference.vmin, -difference.vmax);
+
+    // The export draws what the dialog shows: the pixels of the figure asked for in magma
+    // by the logarithm, not those of the viridis one.
+    const QString magmaPath = dir.filePath(QStringLiteral("magma.png"));
+    QCOMPARE(dialog.exportTo(magmaPath), QString());
+    ComparisonOptions options;
+    options.head = dialog.head();
+    options.sequence = dialog.sequence();
+    options.annotate = true; // nine tokens: the dialog prints the values
+    options.colormap = ColormapName::Magma;
+    options.logScale = true;
+    const QString expectedPath = dir.filePath(QStringLiteral("expected.png"));
+    QCOMPARE(exportComparison(expectedPath, FigureFormat::Png,
+                              dialog.result(CompareDialog::Side::A),
+                              dialog.result(CompareDialog::Side::B), options),
+             QString());
+    const QImage magma(magmaPath), expected(expectedPath), viridis(viridisPath);
+    QVERIFY(!magma.isNull() && !viridis.isNull());
+    QCOMPARE(magma, expected);
+    QVERIFY(magma != viridis);
 }
 
 void TestCompare::exportFailures()

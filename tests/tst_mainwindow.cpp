@@ -1,4 +1,5 @@
 // The main window driven as a person would: type, flip switches, hover, change language.
+#include "comparedialog.h"
 #include "computecontroller.h"
 #include "controlpanel.h"
 #include "embedding.h"
@@ -9,6 +10,8 @@
 #include "labels.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "pipelinedialog.h"
+#include "pipelinestrip.h"
 #include "presetpanel.h"
 #include "sessionfiles.h"
 #include "statisticspanel.h"
@@ -88,6 +91,7 @@ private slots:
     void busyUntilTheNewestOutcomeIsOut();
     void marginSumsActionTogglesTheViews();
     void logScaleActionRecoloursEveryView();
+    void labDialogsFollowTheViewsColours();
     void languageSwitchRetranslates();
     void settingsRoundTrip();
     void sessionRoundTripThroughTheWindow();
@@ -650,6 +654,44 @@ void TestMainWindow::logScaleActionRecoloursEveryView()
     log->trigger(); // and back
     QVERIFY(!grid->view(0)->heatmapStyle().logScale);
     QCOMPARE(grid->view(0)->heatmapStyle().vmin, 0.0);
+}
+
+// The lab's dialogs colour weights as the grid does: Compare's A and B and the step-by-step
+// weights' tile take the colormap and colour scale chosen before they opened and every
+// change while they are open.
+void TestMainWindow::labDialogsFollowTheViewsColours()
+{
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    ViewOptions view = w->viewOptions();
+    view.colormap = ColormapName::Cividis;
+    w->setViewOptions(view);
+    w->showCompare();
+    w->showStepByStep();
+    auto* compare = w->findChild<CompareDialog*>();
+    auto* steps = w->findChild<PipelineDialog*>();
+    QVERIFY(compare && steps);
+    QTRY_VERIFY(compare->complete());
+    const auto weightsTile = [&] { return steps->strip()->tile(PipelineStage::Weights); };
+    QVERIFY(weightsTile());
+    for (const int k : {0, 1})
+        QCOMPARE(compare->view(k)->heatmapStyle().colormap, ColormapName::Cividis);
+    QCOMPARE(weightsTile()->tile().style.colormap, ColormapName::Cividis);
+
+    view.colormap = ColormapName::Inferno;
+    view.logScale = true;
+    w->setViewOptions(view);
+    for (const int k : {0, 1}) {
+        QCOMPARE(compare->view(k)->heatmapStyle().colormap, ColormapName::Inferno);
+        QVERIFY(compare->view(k)->heatmapStyle().logScale);
+    }
+    QCOMPARE(compare->view(2)->heatmapStyle().colormap, ColormapName::Diverging);
+    QCOMPARE(weightsTile()->tile().style.colormap, ColormapName::Inferno);
+    QVERIFY(weightsTile()->tile().style.logScale);
+
+    w->action(ActionId::LogScale)->trigger(); // the toolbar's switch, back to linear
+    QVERIFY(!compare->view(0)->heatmapStyle().logScale);
+    QVERIFY(!weightsTile()->tile().style.logScale);
 }
 
 void TestMainWindow::languageSwitchRetranslates()

@@ -191,6 +191,7 @@ private slots:
     void headRowSource_data();
     void headRowSource();
     void partialAndEmptyResults();
+    void weightsFollowTheWindowsColours();
     void dialogRenders_data();
     void dialogRenders();
 
@@ -587,6 +588,51 @@ void TestPipeline::headRowSource()
                                                      .arg(source.firstFeature + dK));
         }
     }
+}
+
+// The weights' tile takes the main window's colormap and colour scale, at once and through
+// a new result and a let-go; the signed tiles keep their diverging colours.
+void TestPipeline::weightsFollowTheWindowsColours()
+{
+    Config causal;
+    causal.mask = MaskKind::Causal;
+    const Result result =
+        compute(requestOf("The cat sat on the mat because it was tired .", causal));
+    const int keys = result.keyLength();
+    PipelineDialog dialog(nullptr);
+    dialog.resize(1200, 800);
+    dialog.setResult(result, 0, 1);
+    PipelineStrip* strip = dialog.strip();
+    PipelineTile* weights = strip->tile(PipelineStage::Weights);
+    QVERIFY(weights);
+    QCOMPARE(weights->tile().style.colormap, ColormapName::Viridis);
+    QVERIFY(!weights->tile().style.logScale);
+    QCOMPARE(weights->tile().style.vmin, 0.0);
+    const QImage viridis = weights->grab().toImage();
+
+    dialog.setColourScale(ColormapName::Magma, true);
+    const auto isMagmaByLog = [&](const HeatmapStyle& style) {
+        return style.colormap == ColormapName::Magma && style.logScale && style.vmax == 1.0 &&
+               style.vmin == logScaleFloor(1.0, keys) && style.vmin > 0;
+    };
+    QVERIFY(isMagmaByLog(strip->tile(PipelineStage::Weights)->tile().style));
+    const QImage magma = strip->tile(PipelineStage::Weights)->grab().toImage();
+    QVERIFY(magma != viridis);
+    for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Logits,
+                                      PipelineStage::Masked, PipelineStage::Queries})
+        QCOMPARE(strip->tile(stage)->tile().style.colormap, ColormapName::Diverging);
+
+    // Another head: the new tiles are made in the chosen colours.
+    dialog.setResult(result, 0, 2);
+    QVERIFY(isMagmaByLog(strip->tile(PipelineStage::Weights)->tile().style));
+
+    // Let go (a large switch): the kept tile is recoloured all the same.
+    dialog.letGo();
+    dialog.setColourScale(ColormapName::Grey, false);
+    const HeatmapStyle& grey = strip->tile(PipelineStage::Weights)->tile().style;
+    QCOMPARE(grey.colormap, ColormapName::Grey);
+    QVERIFY(!grey.logScale);
+    QCOMPARE(grey.vmin, 0.0);
 }
 
 void TestPipeline::partialAndEmptyResults()

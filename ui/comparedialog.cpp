@@ -373,9 +373,19 @@ void CompareDialog::showComparison()
     emit comparisonChanged();
 }
 
+void CompareDialog::setColourScale(ColormapName colormap, bool logScale)
+{
+    if (colormap == colormap_ && logScale == logScale_)
+        return;
+    colormap_ = colormap;
+    logScale_ = logScale;
+    if (shown_)
+        applyStyles();
+}
+
 void CompareDialog::applyStyles()
 {
-    const HeatmapStyle weights = weightStyle(comparison_, ColormapName::Viridis);
+    const HeatmapStyle weights = weightStyle(comparison_, colormap_, logScale_);
     const HeatmapStyle difference = differenceStyle(comparison_);
     for (int k = 0; k < 3; ++k) {
         HeatmapStyle style = k < 2 ? weights : difference;
@@ -496,6 +506,8 @@ ComparisonOptions CompareDialog::exportOptions() const
     options.head = head();
     options.sequence = sequence();
     options.annotate = results_[0].length() <= kAnnotatedExportTokens;
+    options.colormap = colormap_;
+    options.logScale = logScale_;
     return options;
 }
 

@@ -61,6 +61,11 @@ public:
     // True while either side computes.
     [[nodiscard]] bool busy() const;
 
+    // The colours of A and B (and of the export): the main window's colormap and colour
+    // scale, so that a comparison looks like the heatmaps it was opened from. B − A keeps
+    // its diverging colours.
+    void setColourScale(ColormapName colormap, bool logScale);
+
     [[nodiscard]] HeatmapView* view(int index) const; // 0 A, 1 B, 2 B − A
     [[nodiscard]] QString captionText() const;
 
@@ -101,6 +106,8 @@ private:
     int hoverRow_ = -1;  // the cell under the mouse in any of the three views, or −1
     int hoverColumn_ = -1;
     int wantedSequence_ = 0; // kept while the batch is not known yet
+    ColormapName colormap_ = ColormapName::Viridis;
+    bool logScale_ = false;
 
     ComputeController* controllers_[2];
     SwitchesForm* forms_[2];

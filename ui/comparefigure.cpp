@@ -203,12 +203,15 @@ Comparison compareResults(const Result& a, const Result& b, int sequence, int he
     return c;
 }
 
-HeatmapStyle weightStyle(const Comparison& comparison, ColormapName colormap)
+HeatmapStyle weightStyle(const Comparison& comparison, ColormapName colormap, bool logScale)
 {
     HeatmapStyle style;
     style.colormap = colormap;
     style.vmin = 0;
     style.vmax = comparison.weightMax;
+    style.logScale = logScale;
+    if (logScale)
+        style.vmin = logScaleFloor(style.vmax, comparison.a.columns());
     return style;
 }
 
@@ -332,7 +335,7 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
         data->queryLabels = printable.queryLabels;
         data->keyLabels = printable.keyLabels;
     }
-    const HeatmapStyle weights = weightStyle(comparison, options.colormap);
+    const HeatmapStyle weights = weightStyle(comparison, options.colormap, options.logScale);
     const HeatmapStyle difference = differenceStyle(comparison);
     for (const auto& [data, style] :
          {std::pair{&comparison.a, &weights}, std::pair{&comparison.b, &weights},

@@ -43,8 +43,11 @@ struct Comparison {
 [[nodiscard]] Comparison compareResults(const Result& a, const Result& b, int sequence, int head);
 
 // The colour style of each of the three heatmaps: A and B on [0, weightMax] in
-// `colormap`, B − A on [−max|B − A|, +max|B − A|] in ColormapName::Diverging.
-[[nodiscard]] HeatmapStyle weightStyle(const Comparison& comparison, ColormapName colormap);
+// `colormap` (with `logScale` by the logarithm from logScaleFloor() up, as the main
+// window's heatmaps), B − A on [−max|B − A|, +max|B − A|] in ColormapName::Diverging,
+// always linear: a difference has signs.
+[[nodiscard]] HeatmapStyle weightStyle(const Comparison& comparison, ColormapName colormap,
+                                       bool logScale = false);
 [[nodiscard]] HeatmapStyle differenceStyle(const Comparison& comparison);
 
 // "largest |B − A| = 0.37 at query 它 (row 7), key 猫 (column 1): 0.52 in A, 0.15 in B",
@@ -66,6 +69,7 @@ struct ComparisonOptions {
     bool caption = true;
     bool annotate = false; // each weight printed in its cell (cells are made large enough)
     ColormapName colormap = ColormapName::Viridis; // of A and B; B − A is always Diverging
+    bool logScale = false;                         // A and B by the logarithm; B − A linear
     double labelPointSize = 10;
     double scale = 2.0; // PNG pixels per point
     int dpi = 0;        // if > 0, overrides scale for PNG: pixels = points · dpi / 72

@@ -459,6 +459,7 @@ void MainWindow::showStepByStep()
 {
     if (!pipelineDialog_)
         pipelineDialog_ = new PipelineDialog(this);
+    pipelineDialog_->setColourScale(view_.colormap, view_.logScale);
     if (result_.hasWeights())
         pipelineDialog_->setResult(result_, view_.sequence, pipelineDialog_->head());
     pipelineDialog_->show();
@@ -470,6 +471,7 @@ void MainWindow::showCompare()
 {
     if (!compareDialog_)
         compareDialog_ = new CompareDialog(this);
+    compareDialog_->setColourScale(view_.colormap, view_.logScale);
     compareDialog_->setBase(controls_->request());
     compareDialog_->show();
     compareDialog_->raise();
@@ -553,6 +555,10 @@ void MainWindow::setViewOptions(const ViewOptions& view)
     colormapCombo_->setCurrentIndex(colormapCombo_->findData(int(view_.colormap)));
     sequenceCombo_->setCurrentIndex(view_.sequence);
     grid_->setViewOptions(view_);
+    if (compareDialog_)
+        compareDialog_->setColourScale(view_.colormap, view_.logScale);
+    if (pipelineDialog_)
+        pipelineDialog_->setColourScale(view_.colormap, view_.logScale);
     if (result_.valid())
         statistics_->setResult(result_, view_.sequence);
     if (headDialog_ && headDialog_->isVisible())

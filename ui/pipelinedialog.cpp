@@ -282,6 +282,11 @@ void PipelineDialog::setResult(const Result& result, int sequence, int head)
     showChoice();
 }
 
+void PipelineDialog::setColourScale(ColormapName colormap, bool logScale)
+{
+    strip_->setWeightColours({colormap, logScale});
+}
+
 void PipelineDialog::letGo()
 {
     result_ = withoutHeadTensors(result_);

@@ -3,6 +3,7 @@
 // dot product, the scaling, the mask and the softmax over its axis.
 #pragma once
 
+#include "colormap.h"
 #include "engine.h"
 #include "explain.h"
 
@@ -38,6 +39,8 @@ public:
     // Lets go of the result's tensors (a large switch reuses their memory); the strip stays
     // as it is, its choosers do nothing, until setResult().
     void letGo();
+    // The weights' tile in the main window's colormap and colour scale.
+    void setColourScale(ColormapName colormap, bool logScale);
 
     // Explains weight [i][j] of the current sequence and head, and outlines it.
     void explainCell(int i, int j);

@@ -273,6 +273,20 @@ void PipelineStrip::setResult(const Result& result, int b, int h)
     rebuild();
 }
 
+void PipelineStrip::setWeightColours(const WeightColours& colours)
+{
+    if (colours == colours_)
+        return;
+    colours_ = colours;
+    if (PipelineTile* weights = tile(PipelineStage::Weights)) {
+        StageTile recoloured = weights->tile();
+        const HeatmapStyle style = weightStyle(colours_, recoloured.heatmap.columns());
+        recoloured.style = style;
+        weights->setTile(recoloured);
+        weights->update();
+    }
+}
+
 void PipelineStrip::clear()
 {
     result_ = Result{};
@@ -318,7 +332,7 @@ void PipelineStrip::rebuild()
     for (PipelineTile* tile : tiles_)
         delete tile;
     tiles_.clear();
-    const std::vector<StageTile> tiles = pipelineTiles(result_, b_, h_);
+    const std::vector<StageTile> tiles = pipelineTiles(result_, b_, h_, colours_);
     for (std::size_t k = 0; k < tiles.size(); ++k) {
         StageTile numbered = tiles[k];
         numbered.title =

@@ -42,7 +42,7 @@ struct StageTile {
     QString axes;              // "↓ token i   → feature k"
     attn::Matrix values;       // the engine's matrix of this stage for b (and h)
     HeatmapData heatmap;       // what is drawn: the values (masked cells hatched), the labels
-    HeatmapStyle style;        // diverging around 0, or viridis 0..1 for the weights
+    HeatmapStyle style;        // diverging around 0, or weightStyle() for the weights
     int blockFirstColumn = -1; // an outlined block of columns (head h in the concatenation)
     int blockColumns = 0;
 
@@ -53,9 +53,21 @@ struct StageTile {
 // "(B, T, C) = (2, 4, 16)". `names` and `sizes` have the same length.
 [[nodiscard]] QString shapeLine(const QStringList& names, const QList<int>& sizes);
 
+// The colours of the weights' tile: the main window's colormap and colour scale.
+struct WeightColours {
+    ColormapName colormap = ColormapName::Viridis;
+    bool logScale = false;
+    bool operator==(const WeightColours&) const = default;
+};
+
+// The style of the weights' tile: 0 to 1 in `colours` (by the logarithm from
+// logScaleFloor(1, keys) with logScale), values printed in cells large enough.
+[[nodiscard]] HeatmapStyle weightStyle(const WeightColours& colours, int keys);
+
 // The tiles of sequence b and head h: every stage `result` has (the aggregation may be
 // missing when the result stops after the softmax).
-[[nodiscard]] std::vector<StageTile> pipelineTiles(const Result& result, int b, int h);
+[[nodiscard]] std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
+                                                   const WeightColours& colours = {});
 
 // One stage drawn with paintHeatmap under its title, formula and shape.
 class PipelineTile : public QWidget {
@@ -113,6 +125,9 @@ public:
     // Lets go of the result (a large switch reuses its memory); the tiles keep their own
     // copies of the head's matrices and stay as they are until setResult().
     void letGo() { result_ = Result{}; }
+    // Recolours the weights' tile (also one kept through letGo()).
+    void setWeightColours(const WeightColours& colours);
+    [[nodiscard]] const WeightColours& weightColours() const { return colours_; }
 
     [[nodiscard]] int count() const { return static_cast<int>(tiles_.size()); }
     [[nodiscard]] PipelineTile* tileAt(int index) const { return tiles_[std::size_t(index)]; }
@@ -151,6 +166,7 @@ private:
     int h_ = 0;
     int selectedRow_ = -1;
     int selectedColumn_ = -1;
+    WeightColours colours_;
     std::vector<PipelineTile*> tiles_;
 };
 

@@ -73,16 +73,6 @@ HeatmapStyle divergingStyle(const Matrix& values)
     return divergingStyle(largestMagnitude(values));
 }
 
-HeatmapStyle weightStyle()
-{
-    HeatmapStyle style;
-    style.colormap = ColormapName::Viridis;
-    style.annotate = true;
-    style.axisTitles = false;
-    return style;
-}
-
-// The drawn copy of `values`: cells that are masked show the hatch, never ±inf's mark.
 HeatmapData heatmapOf(const Matrix& values, const MaskMatrix& masked, const QStringList& rows,
                       const QStringList& columns)
 {
@@ -213,7 +203,8 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
     return tile;
 }
 
-StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
+StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
+                    const WeightColours& colours)
 {
     const Config& config = result.config();
     const int B = result.batch(), T = result.length(), Tk = result.keyLength(), H = result.heads();
@@ -302,7 +293,7 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
                              .arg(stats->rowSumMax, 0, 'f', 4);
         tile.values = result.weights->at(b, h);
         tile.heatmap = heatmapOf(tile.values, mask, rows, columns);
-        tile.style = weightStyle();
+        tile.style = weightStyle(colours, Tk);
         return tile;
     }
     }
@@ -314,6 +305,20 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage)
 }
 
 } // namespace
+
+HeatmapStyle weightStyle(const WeightColours& colours, int keys)
+{
+    HeatmapStyle style;
+    style.colormap = colours.colormap;
+    style.vmin = 0;
+    style.vmax = 1; // a weight's whole range, whatever the head's largest
+    style.logScale = colours.logScale;
+    if (colours.logScale)
+        style.vmin = logScaleFloor(style.vmax, keys);
+    style.annotate = true;
+    style.axisTitles = false;
+    return style;
+}
 
 bool StageTile::explainsCells() const
 {
@@ -330,7 +335,8 @@ QString shapeLine(const QStringList& names, const QList<int>& sizes)
         .arg(names.join(QStringLiteral(", ")), numbers.join(QStringLiteral(", ")));
 }
 
-std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
+std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
+                                     const WeightColours& colours)
 {
     std::vector<StageTile> tiles;
     if (!result.hasWeights())
@@ -373,7 +379,7 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h)
     // 5–8. S, L, the mask, P (B, H, T, T).
     for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Logits,
                                       PipelineStage::Masked, PipelineStage::Weights})
-        tiles.push_back(tokenTile(result, b, h, stage));
+        tiles.push_back(tokenTile(result, b, h, stage, colours));
     if (!result.aggregation)
         return tiles;
 
