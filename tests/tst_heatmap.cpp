@@ -167,6 +167,7 @@ private slots:
     void oneLetterKeyStandsUpright();
     void hoverRepaintsKeepTheCellImage();
     void letGoKeepsWhatIsInSight();
+    void letGoOutOfSightSaysItIsComputing();
     void logScaleColoursByTheLogarithm();
     void cachedTextDrawsAsDrawText_data();
     void cachedTextDrawsAsDrawText();
@@ -1401,6 +1402,36 @@ void TestHeatmap::letGoKeepsWhatIsInSight()
     view->setData(data); // the new data: drawn in full again
     QVERIFY(!view->hasLetGo() && view->keptPictureRect().isEmpty());
     QVERIFY(view->grab(doubled).toImage() != zoomed);
+}
+
+// A view out of sight when it let go (a grid's tile scrolled to during the compute) has no
+// picture: it shows its title at the top and "computing…" in the middle, not an empty
+// square, until the new data.
+void TestHeatmap::letGoOutOfSightSaysItIsComputing()
+{
+    HeatmapData data = ramp(40);
+    data.title = QStringLiteral("Head 7");
+    HeatmapView view;
+    view.setData(data);
+    view.resize(400, 400);
+    view.letGo(); // never shown: nothing in sight
+    QVERIFY(view.hasLetGo() && view.keptPictureRect().isEmpty());
+    const QImage waiting = view.grab().toImage();
+    const QRgb background = view.palette().window().color().rgb();
+    const auto inked = [&](const QImage& image, int top, int bottom) {
+        int count = 0;
+        for (int y = top; y < bottom; ++y)
+            for (int x = 0; x < image.width(); ++x)
+                count += image.pixel(x, y) != background;
+        return count;
+    };
+    const int scale = int(waiting.devicePixelRatio());
+    QVERIFY(inked(waiting, 0, 40 * scale) > 0);            // the title
+    QVERIFY(inked(waiting, 180 * scale, 220 * scale) > 0); // "computing…"
+    QCOMPARE(inked(waiting, 60 * scale, 170 * scale), 0);  // no cells, no old colours
+
+    view.setData(data);
+    QVERIFY(inked(view.grab().toImage(), 60 * scale, 170 * scale) > 1000); // cells again
 }
 
 // On a logarithmic scale each decade of weight takes the same share of the colormap, from

@@ -88,7 +88,7 @@ void HeatmapView::letGo()
     // A view in sight keeps a picture of what is in sight (a grab: no colouring again), not
     // of all of itself: a head dialog zoomed to 8 px a cell at T = 2048 is a view of 16 k px
     // square, whose whole picture would take a GB. One out of sight has none to keep and
-    // shows its background until the new data.
+    // shows its title and "computing…" until the new data.
     pictureRect_ = isVisible() ? visibleRegion().boundingRect() : QRect();
     picture_ = pictureRect_.isEmpty() ? QPixmap() : grab(pictureRect_);
     sizeAtLetGo_ = size();
@@ -175,8 +175,12 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     QPainter painter(this);
     if (letGo_) { // the last picture, until the new data comes (a large switch's compute)
         painter.fillRect(event->rect(), palette().window());
-        if (picture_.isNull())
+        if (picture_.isNull()) {
+            // Out of sight when it let go (a tile scrolled to meanwhile): which heatmap
+            // this is, and that it comes, rather than an empty square.
+            paintComputing(painter);
             return;
+        }
         // Zoomed (or resized) meanwhile: the picture scaled with the view, a preview of the
         // new zoom until the new data is drawn in full detail.
         const double sx = double(width()) / std::max(1, sizeAtLetGo_.width());
@@ -202,6 +206,23 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     for (const QRect& part : background)
         painter.fillRect(part, palette().window());
     paintHeatmap(painter, layout, data_, paintedStyle(), &cellImage_, &texts_);
+}
+
+void HeatmapView::paintComputing(QPainter& painter) const
+{
+    const QRectF area = QRectF(rect()).adjusted(4, 4, -4, -4);
+    QFont title = style_.labelFont;
+    title.setBold(true);
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.setFont(title);
+    const QFontMetricsF titleMetrics(title, this);
+    painter.drawText(QRectF(area.left(), area.top(), area.width(), titleMetrics.height()),
+                     Qt::AlignHCenter | Qt::AlignTop,
+                     titleMetrics.elidedText(data_.title, Qt::ElideRight, area.width()));
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.setFont(style_.labelFont);
+    painter.drawText(area, Qt::AlignCenter,
+                     tr("computing…", "a heatmap waits for its new weights"));
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)

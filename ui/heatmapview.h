@@ -8,6 +8,8 @@
 
 #include <optional>
 
+class QPainter;
+
 namespace attn::ui {
 
 // What the tooltip says about cell (row, column), e.g.
@@ -71,6 +73,8 @@ protected:
 
 private:
     [[nodiscard]] HeatmapStyle paintedStyle() const;
+    // What a view shows while let go without a picture: its title and "computing…".
+    void paintComputing(QPainter& painter) const;
     void setHoveredCell(int row, int column);
     void invalidateLayout();
     // New data or style: only the cells again when the frame stays (sameLayout), else all.

@@ -1471,6 +1471,11 @@
         <comment>hover text; %5 lists the cell&apos;s values</comment>
         <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：%5</translation>
     </message>
+    <message>
+        <source>computing…</source>
+        <comment>a heatmap waits for its new weights</comment>
+        <translation>计算中…</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HelpDialog</name>
