@@ -130,6 +130,7 @@ private slots:
     void exportPng();
     void exportFailures();
     void followsTheWindowsColours();
+    void rowsLineUp();
     void grabDialog();
 };
 
@@ -548,6 +549,49 @@ void TestCompare::followsTheWindowsColours()
     QVERIFY(!magma.isNull() && !viridis.isNull());
     QCOMPARE(magma, expected);
     QVERIFY(magma != viridis);
+}
+
+// A, B and B − A side by side in cells of one size, their rows on the same lines: B − A's
+// longer colorbar ticks alone would give it smaller cells, placed lower.
+void TestCompare::rowsLineUp()
+{
+    Request window = baseRequest();
+    window.config.mask = MaskKind::Causal;
+    window.config.scale = ScaleMode::None;
+    CompareDialog dialog(nullptr);
+    dialog.resize(1300, 780);
+    dialog.setBase(window);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(settle(dialog));
+    bool narrowed = false; // B − A kept A and B from their own larger cells
+    for (const QSize size : {QSize(1300, 780), QSize(1000, 900), QSize(1500, 700)}) {
+        dialog.resize(size);
+        QTRY_COMPARE(dialog.view(0)->size(), dialog.view(2)->size());
+        const HeatmapLayout& a = dialog.view(0)->heatmapLayout();
+        for (const int k : {1, 2}) {
+            const HeatmapLayout& other = dialog.view(k)->heatmapLayout();
+            QCOMPARE(other.cellSize(), a.cellSize());
+            QCOMPARE(other.gridRect().top(), a.gridRect().top());
+            QCOMPARE(other.gridRect().height(), a.gridRect().height());
+        }
+        // The difference alone fits the cells all three have; A and B alone larger ones.
+        HeatmapStyle alone = dialog.view(2)->heatmapStyle();
+        alone.maxCellSize = 0;
+        alone.labelFont = dialog.view(2)->font();
+        const HeatmapLayout natural(QRectF(dialog.view(2)->rect()), dialog.view(2)->data(), alone,
+                                    dialog.view(2));
+        QCOMPARE(natural.cellSize(), a.cellSize());
+        HeatmapStyle weights = dialog.view(0)->heatmapStyle();
+        weights.maxCellSize = 0;
+        weights.labelFont = dialog.view(0)->font();
+        const double weightsAlone = HeatmapLayout(QRectF(dialog.view(0)->rect()),
+                                                  dialog.view(0)->data(), weights, dialog.view(0))
+                                        .cellSize();
+        QVERIFY(weightsAlone >= a.cellSize());
+        narrowed = narrowed || weightsAlone > a.cellSize();
+    }
+    QVERIFY(narrowed); // in a dialog wide enough that the height does not decide
 }
 
 void TestCompare::exportFailures()

@@ -306,6 +306,8 @@ bool CompareDialog::eventFilter(QObject* watched, QEvent* event)
 {
     // The views' own tooltips would call B − A a weight: each cell's tooltip gives all three.
     auto* view = qobject_cast<HeatmapView*>(watched);
+    if (view && event->type() == QEvent::Resize && shown_ && alignCells())
+        applyStyles();
     if (view && event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         const std::optional<QPoint> cell = view->heatmapLayout().cellAt(help->pos());
@@ -365,6 +367,7 @@ void CompareDialog::showComparison()
     views_[0]->setData(comparison_.a);
     views_[1]->setData(comparison_.b);
     views_[2]->setData(comparison_.difference);
+    alignCells();
     applyStyles();
     captionLabel_->setText(differenceCaption(comparison_));
     shown_ = true;
@@ -379,17 +382,46 @@ void CompareDialog::setColourScale(ColormapName colormap, bool logScale)
         return;
     colormap_ = colormap;
     logScale_ = logScale;
-    if (shown_)
+    if (shown_) {
+        alignCells(); // the colorbar's ticks change, and with them the room for cells
         applyStyles();
+    }
+}
+
+HeatmapStyle CompareDialog::style(int index) const
+{
+    HeatmapStyle style =
+        index < 2 ? weightStyle(comparison_, colormap_, logScale_) : differenceStyle(comparison_);
+    style.annotate = true;
+    style.maxCellSize = cellSize_;
+    return style;
+}
+
+bool CompareDialog::alignCells()
+{
+    // Each view alone would fit its own cells: B − A's longer colorbar ticks leave it less
+    // width, smaller cells, labels leaning and its rows lower than A's and B's. All three
+    // take the largest cell that fits in every one, so that their rows line up.
+    double cell = 0;
+    for (int k = 0; k < 3; ++k) {
+        HeatmapStyle natural = style(k);
+        natural.maxCellSize = 0;
+        natural.labelFont = views_[k]->font(); // as the view paints it
+        const double fits =
+            HeatmapLayout(QRectF(views_[k]->rect()), views_[k]->data(), natural, views_[k])
+                .cellSize();
+        cell = k == 0 ? fits : std::min(cell, fits);
+    }
+    if (cell == cellSize_)
+        return false;
+    cellSize_ = cell;
+    return true;
 }
 
 void CompareDialog::applyStyles()
 {
-    const HeatmapStyle weights = weightStyle(comparison_, colormap_, logScale_);
-    const HeatmapStyle difference = differenceStyle(comparison_);
     for (int k = 0; k < 3; ++k) {
-        HeatmapStyle style = k < 2 ? weights : difference;
-        style.annotate = true;
+        HeatmapStyle style = this->style(k);
         style.highlightRow = hoverRow_;
         style.highlightCol = hoverColumn_;
         views_[k]->setHeatmapStyle(style);

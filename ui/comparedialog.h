@@ -91,6 +91,10 @@ private:
     void showBusy();
     void updateEnabled();
     void applyStyles();
+    // The style of view `index` (0 A, 1 B, 2 B − A) without the hover.
+    [[nodiscard]] HeatmapStyle style(int index) const;
+    // Gives the three views one cell size, the largest all fit; whether it changed.
+    bool alignCells();
     void rebuildHeads();
     void rebuildSequences(int batch);
     void hoverCell(int row, int column);
@@ -108,6 +112,7 @@ private:
     int wantedSequence_ = 0; // kept while the batch is not known yet
     ColormapName colormap_ = ColormapName::Viridis;
     bool logScale_ = false;
+    double cellSize_ = 0; // the three views' common cell (alignCells)
 
     ComputeController* controllers_[2];
     SwitchesForm* forms_[2];

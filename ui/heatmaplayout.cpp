@@ -337,7 +337,8 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
     const auto fittingCell = [&](const Margins& around) {
         const double width = target.width() - around.left - around.right;
         const double height = target.height() - around.top - around.bottom;
-        return std::max(0.0, std::min(width / columns_, height / rows_));
+        const double cell = std::max(0.0, std::min(width / columns_, height / rows_));
+        return style.maxCellSize > 0 ? std::min(cell, style.maxCellSize) : cell;
     };
     const QVarLengthArray<int, 3> sumAngles =
         hasSums_ ? QVarLengthArray<int, 3>{0, 90, -1} : QVarLengthArray<int, 3>{-1};
@@ -529,7 +530,7 @@ bool sameLayout(const HeatmapData& a, QSize aCells, const HeatmapStyle& aStyle,
     return !aStyle.marginSums && !bStyle.marginSums && aCells == bCells && a.title == b.title &&
            a.queryLabels == b.queryLabels && a.keyLabels == b.keyLabels &&
            aStyle.colorbar == bStyle.colorbar && aStyle.axisTitles == bStyle.axisTitles &&
-           aStyle.labelFont == bStyle.labelFont &&
+           aStyle.maxCellSize == bStyle.maxCellSize && aStyle.labelFont == bStyle.labelFont &&
            (!aStyle.colorbar || (tickText(aStyle.vmin) == tickText(bStyle.vmin) &&
                                  tickText(aStyle.vmax) == tickText(bStyle.vmax)));
 }

@@ -67,6 +67,7 @@ struct HeatmapStyle {
     bool axisTitles = true;   // "query ↓" over the row labels, "key →" over the column labels
     bool vectorCells = false; // one rectangle per cell even when cells are below a pixel (SVG/PDF)
     bool marginSums = false;  // each row's sum right of the cells, each column's below them
+    double maxCellSize = 0;   // > 0: a layout fitted to a rectangle makes no larger cells
     QFont labelFont;          // tokens, ticks and titles (CJK comes by font fallback)
     QColor textColor = Qt::black; // of the same; cell annotations pick black or white
     int highlightRow = -1;        // outlined row, or −1
