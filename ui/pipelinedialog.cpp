@@ -312,7 +312,7 @@ void PipelineDialog::fillChoosers()
         sequenceCombo_->addItem(tr("%1: %2", "sequence number: its tokens").arg(b).arg(text));
     }
     for (int h = 0; h < result_.heads(); ++h)
-        headCombo_->addItem(tr("head %1").arg(h));
+        headCombo_->addItem(tr("Head %1", "head chooser").arg(h));
     sequenceCombo_->setCurrentIndex(b_);
     headCombo_->setCurrentIndex(h_);
 }

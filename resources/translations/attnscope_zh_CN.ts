@@ -535,7 +535,7 @@
     </message>
     <message>
         <source>Exercise 3: type a token&apos;s vector, copy another token&apos;s, or copy it with a little noise</source>
-        <translation>练习 3：直接输入一个 token 的向量，复制另一个 token 的向量，或复制后加一点噪声</translation>
+        <translation>练习 3：直接输入一个词元的向量，复制另一个词元的向量，或复制后加一点噪声</translation>
     </message>
     <message>
         <source>Lo&amp;garithmic Colour Scale</source>
@@ -558,7 +558,7 @@
     </message>
     <message>
         <source>Line %1 has %2 tokens, more than the limit of %3 per sequence.</source>
-        <translation>第 %1 行有 %2 个 token，超过了每个序列 %3 个的上限。</translation>
+        <translation>第 %1 行有 %2 个词元，超过了每个序列 %3 个的上限。</translation>
     </message>
     <message>
         <source>The text has more than %1 non-blank lines; each line is one sequence and the limit is %1.</source>
@@ -602,7 +602,7 @@
     </message>
     <message>
         <source>This needs about %1 GiB of memory, more than the %2 GiB this machine can give; use fewer tokens, heads or lines.</source>
-        <translation>这需要大约 %1 GiB 内存，超过了本机能提供的 %2 GiB；请减少 token、头数或行数。</translation>
+        <translation>这需要大约 %1 GiB 内存，超过了本机能提供的 %2 GiB；请减少词元、头数或行数。</translation>
     </message>
     <message>
         <source>Not enough memory for this configuration.</source>
@@ -616,7 +616,7 @@
     <message>
         <source>This needs about %1 GiB of memory together with the %2 GiB the heatmaps on screen hold until they are replaced, more than the %3 GiB this machine can give; use fewer tokens, heads or lines.</source>
         <extracomment>%1 GiB in all, %2 GiB of it held by the heatmaps shown now, %3 GiB available</extracomment>
-        <translation>连同屏幕上的热力图在被替换前占用的 %2 GiB，这需要大约 %1 GiB 内存，超过了本机能提供的 %3 GiB；请减少 token、头数或行数。</translation>
+        <translation>连同屏幕上的热力图在被替换前占用的 %2 GiB，这需要大约 %1 GiB 内存，超过了本机能提供的 %3 GiB；请减少词元、头数或行数。</translation>
     </message>
 </context>
 <context>
@@ -1094,7 +1094,7 @@
     </message>
     <message>
         <source>Self-attention: Q, K and V all come from the sentence above, so every token looks at the tokens of its own sentence. Cross-attention: Q comes from the sentence above and K, V from a second text, as a translation decoder&apos;s words look at the source sentence; the heatmaps become T_q × T_k.</source>
-        <translation>自注意力：Q、K、V 都来自上面的句子，每个 token 看的是同一句里的 token。交叉注意力：Q 来自上面的句子，K、V 来自第二段文本，就像翻译模型的解码器看源句子一样；热力图变成 T_q × T_k。</translation>
+        <translation>自注意力：Q、K、V 都来自上面的句子，每个词元看的是同一句里的词元。交叉注意力：Q 来自上面的句子，K、V 来自第二段文本，就像翻译模型的解码器看源句子一样；热力图变成 T_q × T_k。</translation>
     </message>
     <message>
         <source>Keys &amp;and values from:</source>
@@ -1107,7 +1107,7 @@
     </message>
     <message>
         <source>Cross-attention&apos;s second text. Its tokens are the columns (keys) of every heatmap and give the values; the sentence above gives the rows (queries). One line serves every sequence above; otherwise give one line per sequence.</source>
-        <translation>交叉注意力的第二段文本。它的 token 是每张热力图的列（键），也提供值；上面的句子给出行（查询）。一行文本供上面所有序列共用；否则请为每个序列各写一行。</translation>
+        <translation>交叉注意力的第二段文本。它的词元是每张热力图的列（键），也提供值；上面的句子给出行（查询）。一行文本供上面所有序列共用；否则请为每个序列各写一行。</translation>
     </message>
     <message>
         <source>No causal mask here: the keys come from the other text, so none of them lies in a query&apos;s future.</source>
@@ -1139,7 +1139,7 @@
     <message>
         <source>&amp;Token:</source>
         <comment>the token whose vector is edited</comment>
-        <translation>Token(&amp;T)：</translation>
+        <translation>词元(&amp;T)：</translation>
     </message>
     <message>
         <source>value</source>
@@ -1153,7 +1153,7 @@
     <message>
         <source>&amp;From token:</source>
         <comment>copy a vector from another token</comment>
-        <translation>来源 token(&amp;F)：</translation>
+        <translation>来源词元(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;Copy its vector</source>
@@ -1161,7 +1161,7 @@
     </message>
     <message>
         <source>Give the token exactly the other token&apos;s vector: their keys match, so a query cannot tell them apart.</source>
-        <translation>让这个 token 的向量与另一个完全相同：两者的键一样，查询无法区分它们。</translation>
+        <translation>让这个词元的向量与另一个完全相同：两者的键一样，查询无法区分它们。</translation>
     </message>
     <message>
         <source>&amp;Noise σ:</source>
@@ -1173,11 +1173,11 @@
     </message>
     <message>
         <source>The other token&apos;s vector plus Gaussian noise of standard deviation σ: close, but not the same.</source>
-        <translation>另一个 token 的向量加上标准差为 σ 的高斯噪声：相近，但不相同。</translation>
+        <translation>另一个词元的向量加上标准差为 σ 的高斯噪声：相近，但不相同。</translation>
     </message>
     <message>
         <source>&amp;Reset token</source>
-        <translation>重置此 token(&amp;R)</translation>
+        <translation>重置此词元(&amp;R)</translation>
     </message>
     <message>
         <source>Reset &amp;all</source>
@@ -1485,7 +1485,7 @@
     </message>
     <message>
         <source>&lt;h2&gt;How to read these heatmaps&lt;/h2&gt;&lt;p&gt;Each square is one head&apos;s attention weights &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;. &lt;b&gt;Row i&lt;/b&gt; is the query token i: the word that is looking. &lt;b&gt;Column j&lt;/b&gt; is the key token j: the word being looked at. The colour of cell (i, j) is how much of word j&apos;s value vector flows into word i&apos;s output. Rows and columns are numbered from 0, as PyTorch indexes them.&lt;/p&gt;&lt;h3&gt;What to look for&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Every row sums to 1.&lt;/b&gt; The softmax runs over the keys (dim=-1), so each query hands out exactly one unit of attention. If the sums in the statistics are not 1, the softmax ran over the wrong axis, or the mask came after it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A bright diagonal&lt;/b&gt;: tokens attend to themselves. Common in untrained weights.&lt;/li&gt;&lt;li&gt;&lt;b&gt;One bright cell per row&lt;/b&gt;: the row is saturated (largest weight ≥ 0.99). The softmax is almost one-hot and passes almost no gradient. Without √d_k scaling this happens as d_model grows: try d_model 512 with scaling off.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Flat rows&lt;/b&gt;: every key gets the same weight; the head only averages.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Hatched grey cells&lt;/b&gt; are masked: the causal mask hides future keys (j &amp;gt; i), the padding mask hides &amp;lt;pad&amp;gt; keys. &lt;b&gt;Magenta cells&lt;/b&gt; are NaN or ±∞: a row whose keys are all masked with -inf has nothing to normalise.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A long sentence under a causal mask looks dark&lt;/b&gt;: the first row&apos;s only weight is 1 and later rows&apos; weights are about 1/i, so the linear colour scale leaves them in its darkest colours. View → Logarithmic Colour Scale gives each decade of weight the same share of colours.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A rectangle, not a square&lt;/b&gt;: cross-attention. The rows are the sentence&apos;s tokens (T_q queries), the columns the second text&apos;s (T_k keys), as a translation decoder looks at its source; rows still sum to 1, and there is no causal mask.&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;Try this&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;Raise d_model from 16 to 512 and watch the std before scaling grow like √d_k, while the std after scaling stays near 1.&lt;/li&gt;&lt;li&gt;Set the softmax axis to queries (dim=-2) and compare the row sums with the column sums.&lt;/li&gt;&lt;li&gt;Switch the head split to “view only” and see the heads lose the token structure.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Hover a cell to read its weight, its logit (after scaling and mask) and its raw score q·k. Click a head to open it large.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;如何阅读这些热力图&lt;/h2&gt;&lt;p&gt;每个方块是一个头的注意力权重 &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;。&lt;b&gt;第 i 行&lt;/b&gt;是查询词元 i：正在“看”的那个词。&lt;b&gt;第 j 列&lt;/b&gt;是键词元 j：被看的那个词。格子 (i, j) 的颜色表示词 j 的值向量有多少流入词 i 的输出。行和列都从 0 开始编号，与 PyTorch 的索引一致。&lt;/p&gt;&lt;h3&gt;看什么&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;每行之和为 1。&lt;/b&gt;softmax 沿键（dim=-1）归一化，所以每个查询正好分出一份注意力。如果统计中的行和不是 1，说明 softmax 的维度选错了，或者掩码放在了它之后。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对角线很亮&lt;/b&gt;：词元在关注自己。未训练的权重中很常见。&lt;/li&gt;&lt;li&gt;&lt;b&gt;每行只有一个亮格&lt;/b&gt;：这一行已饱和（最大权重 ≥ 0.99）。softmax 几乎成了 one-hot，几乎传不回梯度（梯度消失）。不做 √d_k 缩放时，d_model 越大越容易出现：试试 d_model 取 512 并关闭缩放。&lt;/li&gt;&lt;li&gt;&lt;b&gt;平坦的行&lt;/b&gt;：每个键得到相同的权重；这个头只是在求平均。&lt;/li&gt;&lt;li&gt;&lt;b&gt;灰色斜纹格子&lt;/b&gt;是被掩盖的：因果掩码遮住未来的键（j &amp;gt; i），填充掩码遮住 &amp;lt;pad&amp;gt; 键。&lt;b&gt;品红色格子&lt;/b&gt;是 NaN 或 ±∞：所有键都被 -inf 掩盖的行没有可以归一化的东西。&lt;/li&gt;&lt;li&gt;&lt;b&gt;因果掩码下的长句子看起来一片暗&lt;/b&gt;：第一行唯一的权重是 1，之后各行的权重大约是 1/i，线性色标把它们都画成最暗的几种颜色。视图 → 对数色标让每个数量级的权重分到同样多的颜色。&lt;/li&gt;&lt;li&gt;&lt;b&gt;矩形而不是正方形&lt;/b&gt;：这是交叉注意力。行是句子的 token（T_q 个查询），列是第二段文本的 token（T_k 个键），就像翻译模型的解码器回看源句子；每行仍然和为 1，也没有因果掩码。&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;动手试试&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;把 d_model 从 16 调到 512，观察缩放前的标准差随 √d_k 增大，而缩放后的标准差保持在 1 附近。&lt;/li&gt;&lt;li&gt;把 softmax 维度设为查询（dim=-2），比较行和与列和。&lt;/li&gt;&lt;li&gt;把分头方式切换为“只用 view”，看各个头如何失去词元结构。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;把鼠标悬停在格子上，可以查看它的权重、logit（缩放和掩码之后）以及原始分数 q·k。点击一个头可以放大查看。&lt;/p&gt;</translation>
+        <translation>&lt;h2&gt;如何阅读这些热力图&lt;/h2&gt;&lt;p&gt;每个方块是一个头的注意力权重 &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;。&lt;b&gt;第 i 行&lt;/b&gt;是查询词元（token）i：正在“看”的那个词。&lt;b&gt;第 j 列&lt;/b&gt;是键词元 j：被看的那个词。格子 (i, j) 的颜色表示词 j 的值向量有多少流入词 i 的输出。行和列都从 0 开始编号，与 PyTorch 的索引一致。&lt;/p&gt;&lt;h3&gt;看什么&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;每行之和为 1。&lt;/b&gt;softmax 沿键（dim=-1）归一化，所以每个查询正好分出一份注意力。如果统计中的行和不是 1，说明 softmax 的维度选错了，或者掩码放在了它之后。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对角线很亮&lt;/b&gt;：词元在关注自己。未训练的权重中很常见。&lt;/li&gt;&lt;li&gt;&lt;b&gt;每行只有一个亮格&lt;/b&gt;：这一行已饱和（最大权重 ≥ 0.99）。softmax 几乎成了 one-hot，几乎传不回梯度（梯度消失）。不做 √d_k 缩放时，d_model 越大越容易出现：试试 d_model 取 512 并关闭缩放。&lt;/li&gt;&lt;li&gt;&lt;b&gt;平坦的行&lt;/b&gt;：每个键得到相同的权重；这个头只是在求平均。&lt;/li&gt;&lt;li&gt;&lt;b&gt;灰色斜纹格子&lt;/b&gt;是被掩盖的：因果掩码遮住未来的键（j &amp;gt; i），填充掩码遮住 &amp;lt;pad&amp;gt; 键。&lt;b&gt;品红色格子&lt;/b&gt;是 NaN 或 ±∞：所有键都被 -inf 掩盖的行没有可以归一化的东西。&lt;/li&gt;&lt;li&gt;&lt;b&gt;因果掩码下的长句子看起来一片暗&lt;/b&gt;：第一行唯一的权重是 1，之后各行的权重大约是 1/i，线性色标把它们都画成最暗的几种颜色。视图 → 对数色标让每个数量级的权重分到同样多的颜色。&lt;/li&gt;&lt;li&gt;&lt;b&gt;矩形而不是正方形&lt;/b&gt;：这是交叉注意力。行是句子的词元（T_q 个查询），列是第二段文本的词元（T_k 个键），就像翻译模型的解码器回看源句子；每行仍然和为 1，也没有因果掩码。&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;动手试试&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;把 d_model 从 16 调到 512，观察缩放前的标准差随 √d_k 增大，而缩放后的标准差保持在 1 附近。&lt;/li&gt;&lt;li&gt;把 softmax 维度设为查询（dim=-2），比较行和与列和。&lt;/li&gt;&lt;li&gt;把分头方式切换为“只用 view”，看各个头如何失去词元结构。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;把鼠标悬停在格子上，可以查看它的权重、logit（缩放和掩码之后）以及原始分数 q·k。点击一个头可以放大查看。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1667,7 +1667,8 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>head %1</source>
+        <source>Head %1</source>
+        <comment>head chooser</comment>
         <translation>头 %1</translation>
     </message>
     <message>
