@@ -2,6 +2,7 @@
 
 #include "blas.h"
 #include "commandline.h"
+#include "comparecommand.h"
 #include "exportcommand.h"
 #include "presets.h"
 #include "report.h"
@@ -36,10 +37,14 @@ void printHelp()
         "                                 the same text at d_k = 16 … 1024, with and without\n"
         "                                 the 1/√d_k scaling (exercise 1): a table, JSON or\n"
         "                                 the charts as a figure (png, svg, pdf)\n"
+        "  attnscope compare [options] --out FILE\n"
+        "                                 the textbook formula (A), your switches (B) and\n"
+        "                                 B − A side by side as a figure (png, svg, pdf)\n"
         "  attnscope presets              list the ready-made configurations\n"
         "  attnscope help | --help        this text\n"
         "  attnscope --version            the version\n\n"
         "options of compute:\n%s\n"
+        "%s\n"
         "%s\n"
         "%s\n"
         "example:\n"
@@ -48,9 +53,10 @@ void printHelp()
         "out.json\n"
         "  attnscope export --preset article --out article.pdf\n"
         "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 --out head1.png\n"
-        "  attnscope sweep --from 16 --to 512 --out sweep.png\n",
+        "  attnscope sweep --from 16 --to 512 --out sweep.png\n"
+        "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n",
         ATTNSCOPE_VERSION, optionHelp(computeOptionTable(scratch, true)).c_str(),
-        exportHelp().c_str(), sweepHelp().c_str());
+        exportHelp().c_str(), sweepHelp().c_str(), compareHelp().c_str());
 }
 
 int listPresets()
@@ -104,6 +110,8 @@ int run(const std::vector<std::string>& args)
         return exportCommand(rest);
     if (command == "sweep")
         return sweepCommand(rest);
+    if (command == "compare")
+        return compareCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");
 }
 

@@ -230,6 +230,28 @@ FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui
 
 } // namespace
 
+ComputeOptions parseWithSession(const std::vector<std::string>& args,
+                                const std::vector<Option>& extra,
+                                std::optional<ui::Session>& session)
+{
+    const GivenOptions given = givenOptions(args, extra);
+    if (given.session) {
+        QString error;
+        session = ui::loadSession(QString::fromStdString(*given.session), &error);
+        if (!session)
+            throw InputError(error.toStdString());
+    }
+    const bool sessionRequest = session && !given.preset;
+    std::vector<std::string> all;
+    if (sessionRequest)
+        all = requestArguments(session->request, !given.text);
+    all.insert(all.end(), args.begin(), args.end());
+    ComputeOptions parsed = parseComputeArguments(all, extra, /*acceptJson*/ false);
+    if (sessionRequest)
+        parsed.request.embeddingOverrides = session->request.embeddingOverrides;
+    return parsed;
+}
+
 std::string exportHelp()
 {
     ExportArguments scratch;
@@ -247,22 +269,8 @@ int exportCommand(const std::vector<std::string>& args)
         const std::vector<Option> extra = exportOptionTable(a);
 
         // 1. The session first: its request lies under everything the command line says.
-        const GivenOptions given = givenOptions(args, extra);
         std::optional<ui::Session> session;
-        if (given.session) {
-            QString error;
-            session = ui::loadSession(QString::fromStdString(*given.session), &error);
-            if (!session)
-                throw InputError(error.toStdString());
-        }
-        const bool sessionRequest = session && !given.preset;
-        std::vector<std::string> all;
-        if (sessionRequest)
-            all = requestArguments(session->request, !given.text);
-        all.insert(all.end(), args.begin(), args.end());
-        ComputeOptions parsed = parseComputeArguments(all, extra, /*acceptJson*/ false);
-        if (sessionRequest)
-            parsed.request.embeddingOverrides = session->request.embeddingOverrides;
+        const ComputeOptions parsed = parseWithSession(args, extra, session);
 
         // 2. Where to, and in which format.
         if (a.out.empty())

@@ -2,10 +2,21 @@
 // computation, written to a file without a window or a display.
 #pragma once
 
+#include "commandline.h"
+#include "session.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace attn::cli {
+
+// Parses `args` as export does, `extra` being the command's own options: a --session
+// FILE's sentence and switches first (unless a --preset replaces them; --text replaces
+// its text), then every option given. The session, if any, in `session`.
+[[nodiscard]] ComputeOptions parseWithSession(const std::vector<std::string>& args,
+                                              const std::vector<Option>& extra,
+                                              std::optional<ui::Session>& session);
 
 // Runs `attnscope export` with `args` (after the command word); returns the exit status.
 int exportCommand(const std::vector<std::string>& args);

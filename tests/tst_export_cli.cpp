@@ -2,6 +2,9 @@
 // under QProcess with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM removed. Exit status
 // 0 is success, 1 a file that could not be written, 2 bad arguments; a failure prints
 // exactly one line "attnscope: …" on standard error and leaves no file behind.
+#include "comparefigure.h"
+#include "comparison.h"
+#include "engine.h"
 #include "processrun.h"
 #include "session.h"
 
@@ -14,6 +17,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 using namespace attn;
 using namespace attn::ui;
@@ -78,6 +82,17 @@ QString session(const QString& directory, bool marginSums = false,
     return path;
 }
 
+// The text of every <text> element of an SVG, run together.
+QString svgTexts(const QByteArray& svg)
+{
+    QXmlStreamReader xml(svg);
+    QString texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"text")
+            texts += xml.readElementText();
+    return xml.hasError() ? QString() : texts;
+}
+
 } // namespace
 
 class TestExportCli : public QObject {
@@ -97,6 +112,11 @@ private slots:
     void sessionSums_data();
     void sessionSums();
     void help();
+    void compare_data();
+    void compare();
+    void compareDrawsWhatTheDialogExports();
+    void compareFailures_data();
+    void compareFailures();
 };
 
 void TestExportCli::initTestCase()
@@ -364,5 +384,142 @@ void TestExportCli::help()
         QVERIFY2(run.out.contains(text), text);
 }
 
-QTEST_GUILESS_MAIN(TestExportCli)
+// attnscope compare: the Compare dialog's figure from the command line — A the textbook
+// formula (or --a-… switches), B the switches given, B − A beside them.
+void TestExportCli::compare_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("titleA"); // in the SVG's text (when the file is an SVG)
+    QTest::addColumn<QString>("titleB");
+    QTest::newRow("png, the saturation preset's mean")
+        << QStringList{"--preset", "saturation", "--what", "mean", "--out", "s.png"} << "s.png"
+        << QString() << QString();
+    QTest::newRow("pdf by --format to a name without extension")
+        << QStringList{"--preset", "article", "--format", "pdf", "--out", "handout"} << "handout"
+        << QString() << QString();
+    QTest::newRow("svg: B without scaling against the textbook")
+        << QStringList{"--text", kChinese, "--heads", "2", "--scale", "none", "--out", "c.svg"}
+        << "c.svg"
+        << "A: softmax(QKᵀ/√d_k, dim=-1)·V"
+        << "B: softmax(QKᵀ, dim=-1)·V";
+    QTest::newRow("svg: A over the queries, B the textbook")
+        << QStringList{"--preset", "article", "--a-axis", "queries",
+                       "--what",   "head:0",  "--out",    "q.svg"}
+        << "q.svg"
+        << "A: softmax(QKᵀ/√d_k, dim=-2)·V"
+        << "B: softmax(QKᵀ/√d_k, dim=-1)·V";
+    QTest::newRow("svg: A keeps B's causal mask, --a-temperature")
+        << QStringList{"--text",          "the cat sat", "--mask", "causal",
+                       "--a-temperature", "0.5",         "--out",  "t.svg"}
+        << "t.svg"
+        << "A: softmax(QKᵀ/√d_k/τ + M, dim=-1)·V"
+        << "B: softmax(QKᵀ/√d_k + M, dim=-1)·V";
+}
+
+void TestExportCli::compare()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, file);
+    QFETCH(QString, titleA);
+    QFETCH(QString, titleB);
+    QTemporaryDir dir;
+    const Run run = attnscope(QStringList{"compare"} + arguments, dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.err, QByteArray());
+    QCOMPARE(run.out, QByteArray());
+    QCOMPARE(entries(dir.path()), QStringList{file}); // and no temporary file
+    const QByteArray bytes = readAll(dir.filePath(file));
+    const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
+    QVERIFY2(bytes.startsWith(magic(format)), bytes.left(16).toHex().constData());
+    if (format == u"png") {
+        const QImage image = QImage::fromData(bytes);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 2 * image.height()); // three tiles side by side
+    }
+    if (format == u"svg") {
+        const QString texts = svgTexts(bytes);
+        QVERIFY2(texts.contains(titleA), qPrintable(texts.left(300)));
+        QVERIFY2(texts.contains(titleB), qPrintable(texts.left(300)));
+        QVERIFY(texts.contains(QStringLiteral("B − A")));
+    }
+}
+
+// The command's PNG is the dialog's export of the same two results: the same pixels.
+void TestExportCli::compareDrawsWhatTheDialogExports()
+{
+    QTemporaryDir dir;
+    const Run run = attnscope({"compare", "--text", "the cat sat on the mat", "--heads", "2",
+                               "--mask", "causal", "--scale", "none", "--what", "head:1",
+                               "--colormap", "magma", "--color-scale", "log", "--out", "c.png"},
+                              dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+
+    Request b;
+    b.text = "the cat sat on the mat";
+    b.config.heads = 2;
+    b.config.mask = MaskKind::Causal;
+    b.config.scale = ScaleMode::None;
+    Request a = b;
+    a.config = textbookSwitches(b.config);
+    AttentionEngine engine;
+    const Result resultA = engine.compute(a);
+    const Result resultB = engine.compute(b);
+    ComparisonOptions options;
+    options.head = 1;
+    options.annotate = true; // six tokens
+    options.colormap = ColormapName::Magma;
+    options.logScale = true;
+    const QString expected = dir.filePath("expected.png");
+    QCOMPARE(exportComparison(expected, FigureFormat::Png, resultA, resultB, options), QString());
+    const QImage made(dir.filePath("c.png")), wanted(expected);
+    QVERIFY(!made.isNull());
+    QCOMPARE(made.size(), wanted.size());
+    QCOMPARE(made, wanted);
+}
+
+void TestExportCli::compareFailures_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("keyword"); // the one stderr line names it
+
+    const QStringList article = {"compare", "--preset", "article"};
+    QTest::newRow("missing --out") << article << 2 << "compare needs --out";
+    QTest::newRow("numbers are not a comparison's figure")
+        << article + QStringList{"--out", "f.csv"} << 2 << "cannot tell the figure format";
+    QTest::newRow("--format json") << article + QStringList{"--format", "json", "--out", "f"} << 2
+                                   << "--format must be png|svg|pdf";
+    QTest::newRow("--what heads") << article + QStringList{"--what", "heads", "--out", "f.png"} << 2
+                                  << "--what must be mean or head:N";
+    QTest::newRow("--what head:3 of one")
+        << article + QStringList{"--what", "head:3", "--out", "f.png"} << 2 << "head:3";
+    QTest::newRow("--a-scale wrong") << article + QStringList{"--a-scale", "half", "--out", "f.png"}
+                                     << 2 << "--a-scale must be sqrt-dk|none|sqrt-dmodel";
+    QTest::newRow("--a-temperature 0")
+        << article + QStringList{"--a-temperature", "0", "--out", "f.png"} << 2
+        << "--a-temperature must be greater than 0";
+    QTest::newRow("--a-d-model is shared, not A's")
+        << article + QStringList{"--a-d-model", "8", "--out", "f.png"} << 2
+        << "unknown option --a-d-model";
+    QTest::newRow("A causal in cross-attention")
+        << QStringList{"compare", "--preset", "cross-attention", "--a-mask", "causal",
+                       "--out",   "f.png"}
+        << 2 << "A: a causal mask";
+    QTest::newRow("--sequence 2 of two")
+        << article + QStringList{"--sequence", "2", "--out", "f.png"} << 2 << "--sequence";
+    QTest::newRow("--json belongs to compute")
+        << article + QStringList{"--json", "x.json", "--out", "f.png"} << 2 << "--json";
+    QTest::newRow("png into a missing directory")
+        << article + QStringList{"--out", "missing/f.png"} << 1 << "missing/f.png";
+    QTest::newRow("pdf onto a directory")
+        << article + QStringList{"--out", "folder.pdf"} << 1 << "folder.pdf";
+}
+
+void TestExportCli::compareFailures()
+{
+    failures(); // the same checks: one line, the exit status, nothing written or left behind
+}
+
+QTEST_MAIN(TestExportCli)
 #include "tst_export_cli.moc"
