@@ -26,17 +26,17 @@ void printHelp()
 {
     ComputeOptions scratch;
     std::printf(
-        "AttnScope %s: see softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.\n\n"
+        "AttnScope %s: softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.\n\n"
         "usage:\n"
         "  attnscope                      open the window\n"
-        "  attnscope compute [options]    compute attention and print a report (or --json)\n"
+        "  attnscope compute [options]    compute attention; print a report (or --json)\n"
         "  attnscope export [options] --out FILE\n"
         "                                 write a figure (png, svg, pdf) or the numbers\n"
         "                                 (csv, npy, json) without opening the window\n"
         "  attnscope sweep [options] [--from 16 --to 1024] [--json FILE] [--out FILE]\n"
-        "                                 the same text at d_k = 16 … 1024, with and without\n"
-        "                                 the 1/√d_k scaling (exercise 1): a table, JSON or\n"
-        "                                 the charts as a figure (png, svg, pdf)\n"
+        "                                 the same text at d_k = 16 … 1024, with and\n"
+        "                                 without the 1/√d_k scaling (exercise 1): a\n"
+        "                                 table, JSON or the charts as a figure\n"
         "  attnscope compare [options] --out FILE\n"
         "                                 the textbook formula (A), your switches (B) and\n"
         "                                 B − A side by side as a figure (png, svg, pdf)\n"
@@ -52,7 +52,8 @@ void printHelp()
         "  attnscope compute --text '我喜欢这个产品的设计' --heads 2 --mask causal --json "
         "out.json\n"
         "  attnscope export --preset article --out article.pdf\n"
-        "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 --out head1.png\n"
+        "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 \\\n"
+        "      --out head1.png\n"
         "  attnscope sweep --from 16 --to 512 --out sweep.png\n"
         "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n",
         ATTNSCOPE_VERSION, optionHelp(computeOptionTable(scratch, true)).c_str(),

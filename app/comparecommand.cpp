@@ -169,9 +169,9 @@ std::string compareHelp()
     return "options of compare (and those of compute, except --json):\n" +
            optionHelp(compareOptionTable(scratch)) +
            "  Both sides compute the same text, sizes, seed and embedding. B takes the\n"
-           "  switches given (or the session's); A the textbook formula (÷√d_k, τ = 1, softmax\n"
-           "  over the keys, mask before it with -inf, view + transpose), keeping B's mask,\n"
-           "  unless --a-… options change it.\n";
+           "  switches given (or the session's); A the textbook formula (÷√d_k, τ = 1,\n"
+           "  softmax over the keys, mask before it with -inf, view + transpose), keeping\n"
+           "  B's mask, unless --a-… options change it.\n";
 }
 
 int compareCommand(const std::vector<std::string>& args)

@@ -108,8 +108,9 @@ std::string sweepHelp()
     return "options of sweep (and those of compute, except --d-model, --heads and --scale):\n" +
            optionHelp(sweepOptionTable(scratch)) +
            "  d_k doubles from --from while it is at most --to. Every point has H = 1 and\n"
-           "  d_model = d_k and is computed twice, with --scale sqrt-dk and with none. Without\n"
-           "  --text or --preset, the text and switches are the tutorial's (--preset article).\n"
+           "  d_model = d_k and is computed twice, with --scale sqrt-dk and with none.\n"
+           "  Without --text or --preset, the text and switches are the tutorial's\n"
+           "  (--preset article).\n"
            "  Without --json or --out, a table is printed.\n";
 }
 

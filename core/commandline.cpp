@@ -222,16 +222,41 @@ ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
 
 std::string optionHelp(const std::vector<Option>& options)
 {
+    // "  --name VALUE" in a column of its own (on a line of its own when longer), the help
+    // beside it wrapped at word boundaries, so that no line passes 80 columns.
+    constexpr std::size_t kColumn = 30, kWidth = 80;
     std::string out;
     for (const Option& o : options) {
-        std::string left = "  --" + o.name;
+        std::string line = "  --" + o.name;
         if (!o.valueName.empty())
-            left += " " + o.valueName;
-        if (left.size() < 40)
-            left.resize(40, ' ');
-        else
-            left += "\n" + std::string(40, ' ');
-        out += left + o.help + "\n";
+            line += " " + o.valueName;
+        if (line.size() + 2 > kColumn) {
+            out += line + "\n";
+            line.clear();
+        }
+        line.resize(kColumn, ' ');
+        std::size_t start = 0;
+        while (start < o.help.size()) {
+            // Column counts characters, not bytes: UTF-8 continuation bytes take none.
+            std::size_t end = start, columns = 0, lastBreak = std::string::npos;
+            while (end < o.help.size() &&
+                   (columns < kWidth - kColumn || lastBreak == std::string::npos)) {
+                if (o.help[end] == ' ')
+                    lastBreak = end;
+                if ((static_cast<unsigned char>(o.help[end]) & 0xC0) != 0x80)
+                    ++columns;
+                ++end;
+            }
+            if (end < o.help.size() && lastBreak != std::string::npos)
+                end = lastBreak;
+            out += line + o.help.substr(start, end - start) + "\n";
+            line.assign(kColumn, ' ');
+            start = end;
+            while (start < o.help.size() && o.help[start] == ' ')
+                ++start;
+        }
+        if (o.help.empty())
+            out += line + "\n";
     }
     return out;
 }

@@ -379,9 +379,14 @@ void TestExportCli::help()
     QTemporaryDir dir;
     const Run run = attnscope({"--help"}, dir.path());
     QCOMPARE(run.exitCode, 0);
-    for (const char* text : {"attnscope export", "--out FILE", "--what heads|mean|head:N",
-                             "--session FILE", "--no-colorbar", "--sums", "--preset (it replaces"})
+    for (const char* text :
+         {"attnscope export", "--out FILE", "--what heads|mean|head:N", "--session FILE",
+          "--no-colorbar", "--sums", "--preset (it replaces", "attnscope compare",
+          "--what mean|head:N", "--a-axis keys|queries|batch", "--a-padding-mask on|off"})
         QVERIFY2(run.out.contains(text), text);
+    // A terminal's 80 columns: the options' help is wrapped beside them.
+    for (const QString& line : QString::fromUtf8(run.out).split(u'\n'))
+        QVERIFY2(line.size() <= 80, qPrintable(line));
 }
 
 // attnscope compare: the Compare dialog's figure from the command line — A the textbook
