@@ -5,6 +5,7 @@
 #include "comparefigure.h"
 #include "comparison.h"
 #include "exportcommand.h"
+#include "figurearguments.h"
 #include "offscreen.h"
 
 #include <QByteArray>
@@ -23,41 +24,19 @@ using attn::ui::FigureFormat;
 // told otherwise, as the dialog's export does.
 constexpr int kAnnotatedTokens = 16;
 
-const std::string kFigureFormats = "png|svg|pdf";
-
 // The formula's switches, which A may set with --a-NAME; the rest (text, sizes, seed,
 // embedding) both sides share.
 constexpr std::string_view kSwitches[] = {"scale",     "temperature", "axis",       "mask",
                                           "mask-fill", "mask-stage",  "head-split", "padding-mask"};
 
 struct CompareArguments {
-    std::string out;
-    std::optional<FigureFormat> format;
+    FigureArguments figure;  // --out, --format and the look shared with export
     std::optional<int> head; // −1: the mean of the heads
-    std::optional<double> scale;
-    std::optional<int> dpi;
-    std::optional<std::string> title;
-    std::optional<ui::ColormapName> colormap;
-    std::optional<bool> logScale;
     std::optional<bool> annotate;
     bool caption = true;
-    std::optional<int> sequence;
     // A's switches as given (--a-scale none → {"scale", "none"}), applied once B is known.
     std::vector<std::pair<std::string, std::string>> aSwitches;
 };
-
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
-
-std::string colormapSpellings()
-{
-    std::string spellings;
-    for (const ui::ColormapName name : ui::Colormap::names())
-        spellings += (spellings.empty() ? "" : "|") + ui::Colormap::spelling(name).toStdString();
-    return spellings;
-}
 
 // --a-NAME for each switch of the compute options: the same values, checked at once.
 std::vector<Option> aSwitchOptions(CompareArguments& a)
@@ -95,67 +74,32 @@ std::vector<Option> compareOptionTable(CompareArguments& a)
              if (value.empty())
                  throw InputError("--session needs a file name");
          }},
-        {"out", "FILE", "the figure to write (required; - is standard output)",
-         [&a](std::string_view value) {
-             if (value.empty())
-                 throw InputError("--out needs a file name");
-             a.out = value;
-         }},
-        {"format", kFigureFormats, "the format, when the extension does not give it",
-         [&a](std::string_view value) {
-             const auto format =
-                 ui::formatFromSpelling(QString::fromUtf8(value.data(), qsizetype(value.size())));
-             if (!format || !ui::isFigureFormat(*format))
-                 throw InputError("--format must be " + kFigureFormats + ", not " + quoted(value));
-             a.format = format;
-         }},
-        {"what", "mean|head:N", "head N (default head:0) or the mean of the heads",
-         [&a](std::string_view value) {
-             const auto selection = ui::selectionFromSpelling(
-                 QString::fromUtf8(value.data(), qsizetype(value.size())));
-             if (!selection || selection->what == ui::FigureWhat::Grid)
-                 throw InputError("--what must be mean or head:N for a comparison, not " +
-                                  quoted(value));
-             a.head = selection->what == ui::FigureWhat::Mean ? -1 : selection->head;
-         }},
-        {"sequence", "N", "which line of the batch to draw, from 0 (default 0)",
-         [&a](std::string_view value) {
-             a.sequence = static_cast<int>(parseInteger("--sequence", value, 0, kMaxSequences - 1));
-         }},
-        {"png-scale", "X", "PNG pixels per point, from 0.5 to 16 (default 2)",
-         [&a](std::string_view value) {
-             const double scale = parseReal("--png-scale", value);
-             if (scale < 0.5 || scale > 16)
-                 throw InputError("--png-scale must be between 0.5 and 16, not " +
-                                  std::string(value));
-             a.scale = scale;
-         }},
-        {"dpi", "N", "PNG dots per inch, from 36 to 2400; replaces --png-scale",
-         [&a](std::string_view value) {
-             a.dpi = static_cast<int>(parseInteger("--dpi", value, 36, 2400));
-         }},
-        {"title", "TEXT", "a title above the three heatmaps",
-         [&a](std::string_view value) { a.title = std::string(value); }},
-        {"colormap", colormapSpellings(), "A's and B's colours (default viridis); B − A diverges",
-         [&a](std::string_view value) {
-             a.colormap = ui::Colormap::fromSpelling(
-                 QString::fromUtf8(value.data(), qsizetype(value.size())));
-             if (!a.colormap)
-                 throw InputError("--colormap must be " + colormapSpellings() + ", not " +
-                                  quoted(value));
-         }},
-        {"color-scale", "linear|log", "A's and B's colour scale (default linear); B − A is linear",
-         [&a](std::string_view value) {
-             if (value != "linear" && value != "log")
-                 throw InputError("--color-scale must be linear or log, not " + quoted(value));
-             a.logScale = value == "log";
-         }},
-        {"annotate", "", "print each weight in its cell (the default up to 16 tokens)",
-         [&a](std::string_view) { a.annotate = true; }},
-        {"no-annotate", "", "print no weights", [&a](std::string_view) { a.annotate = false; }},
-        {"no-caption", "", "leave out the caption naming both configurations",
-         [&a](std::string_view) { a.caption = false; }},
     };
+    for (Option& option : fileOptions(a.figure, /*numbers*/ false,
+                                      "the figure to write (required; - is standard output): png, "
+                                      "svg or pdf, by the extension"))
+        table.push_back(std::move(option));
+    table.push_back({"what", "mean|head:N", "head N (default head:0) or the mean of the heads",
+                     [&a](std::string_view value) {
+                         const auto selection = ui::selectionFromSpelling(
+                             QString::fromUtf8(value.data(), qsizetype(value.size())));
+                         if (!selection || selection->what == ui::FigureWhat::Grid)
+                             throw InputError(
+                                 "--what must be mean or head:N for a comparison, not " +
+                                 quoted(value));
+                         a.head = selection->what == ui::FigureWhat::Mean ? -1 : selection->head;
+                     }});
+    for (Option& option : lookOptions(a.figure))
+        table.push_back(std::move(option));
+    for (Option option : std::initializer_list<Option>{
+             {"annotate", "", "print each weight in its cell (the default up to 16 tokens)",
+              [&a](std::string_view) { a.annotate = true; }},
+             {"no-annotate", "", "print no weights",
+              [&a](std::string_view) { a.annotate = false; }},
+             {"no-caption", "", "leave out the caption naming both configurations",
+              [&a](std::string_view) { a.caption = false; }},
+         })
+        table.push_back(std::move(option));
     for (Option& option : aSwitchOptions(a))
         table.push_back(std::move(option));
     return table;
@@ -195,19 +139,9 @@ int compareCommand(const std::vector<std::string>& args)
             throw InputError("A: " + problem);
 
         // 3. Where to, and in which format.
-        if (a.out.empty())
+        if (a.figure.out.empty())
             throw InputError("compare needs --out FILE (png, svg or pdf)");
-        std::optional<FigureFormat> format = a.format;
-        if (!format) {
-            if (a.out == "-")
-                throw InputError("--out - (standard output) needs --format " + kFigureFormats);
-            format = ui::formatFromPath(QString::fromStdString(a.out));
-            if (!format || !ui::isFigureFormat(*format))
-                throw InputError("cannot tell the figure format of " + quoted(a.out) +
-                                 " from its extension: name it .png, .svg or .pdf, or give "
-                                 "--format " +
-                                 kFigureFormats);
-        }
+        const FigureFormat format = formatOf(a.figure, /*numbers*/ false);
 
         // 4. Both sides, then the checks that need them.
         AttentionEngine engine;
@@ -217,32 +151,33 @@ int compareCommand(const std::vector<std::string>& args)
         if (head >= resultB.heads())
             throw InputError("--what head:" + std::to_string(head) + " is not a head: " +
                              std::to_string(resultB.heads()) + " head(s), numbered from 0");
-        if (a.sequence && *a.sequence >= resultB.batch())
-            throw InputError("--sequence " + std::to_string(*a.sequence) +
+        if (a.figure.sequence && *a.figure.sequence >= resultB.batch())
+            throw InputError("--sequence " + std::to_string(*a.figure.sequence) +
                              " is not a line of the text: " + std::to_string(resultB.batch()) +
                              " sequence(s), numbered from 0");
 
         // 5. The figure, drawn offscreen, written atomically.
+        const FigureArguments& f = a.figure;
         ui::ComparisonOptions options;
         options.head = head;
-        options.sequence = a.sequence.value_or(0);
-        if (a.title)
-            options.title = QString::fromStdString(*a.title);
+        options.sequence = f.sequence.value_or(0);
+        if (f.title)
+            options.title = QString::fromStdString(*f.title);
         options.caption = a.caption;
         options.annotate = a.annotate.value_or(resultB.length() <= kAnnotatedTokens);
         options.colormap =
-            a.colormap.value_or(session ? session->view.colormap : ui::ColormapName::Viridis);
-        options.logScale = a.logScale.value_or(session && session->view.logScale);
-        options.scale = a.scale.value_or(options.scale);
-        options.dpi = a.dpi.value_or(options.dpi);
+            f.colormap.value_or(session ? session->view.colormap : ui::ColormapName::Viridis);
+        options.logScale = f.logScale.value_or(session && session->view.logScale);
+        options.scale = f.scale.value_or(options.scale);
+        options.dpi = f.dpi.value_or(options.dpi);
         std::optional<QGuiApplication> app;
         startOffscreen(app);
         QString error;
         const std::optional<QByteArray> bytes =
-            ui::comparisonBytes(*format, resultA, resultB, options, &error);
+            ui::comparisonBytes(format, resultA, resultB, options, &error);
         if (!bytes)
             throw InputError(error.toStdString());
-        if (const std::string problem = writeFileAtomically(a.out, bytes->toStdString());
+        if (const std::string problem = writeFileAtomically(f.out, bytes->toStdString());
             !problem.empty())
             return fail(kExitWriteFailed, problem);
         return kExitOk;

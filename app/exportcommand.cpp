@@ -3,6 +3,7 @@
 #include "clicommands.h"
 #include "commandline.h"
 #include "figure.h"
+#include "figurearguments.h"
 #include "offscreen.h"
 #include "session.h"
 
@@ -23,116 +24,55 @@ using attn::ui::FigureWhat;
 
 // What the export options say; unset ones leave the session's view or the default.
 struct ExportArguments {
-    std::string sessionPath;
-    std::string out;
-    std::optional<FigureFormat> format;
+    FigureArguments figure; // --out, --format and the look shared with compare
     std::optional<FigureSelection> selection;
-    std::optional<double> scale;
-    std::optional<int> dpi;
-    std::optional<std::string> title;
-    std::optional<ui::ColormapName> colormap;
     std::optional<bool> annotate;
     std::optional<bool> marginSums;
-    std::optional<bool> logScale;
     bool colorbar = true;
     bool caption = true;
-    std::optional<int> sequence;
 };
-
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
-
-std::string colormapSpellings()
-{
-    std::string spellings;
-    for (const ui::ColormapName name : ui::Colormap::names())
-        spellings += (spellings.empty() ? "" : "|") + ui::Colormap::spelling(name).toStdString();
-    return spellings;
-}
 
 std::vector<Option> exportOptionTable(ExportArguments& a)
 {
-    const std::string formats = ui::allFormatSpellings().toStdString();
     const std::string selections = ui::allSelectionSpellings().toStdString();
-    return {
+    std::vector<Option> table = {
         {"session", "FILE",
          "start from a saved .attnscope session: its sentence, switches and view",
-         [&a](std::string_view value) {
+         [](std::string_view value) {
              if (value.empty())
                  throw InputError("--session needs a file name");
-             a.sessionPath = value;
          }},
-        {"out", "FILE",
-         "the file to write (required; - is standard output); its extension gives the format",
-         [&a](std::string_view value) {
-             if (value.empty())
-                 throw InputError("--out needs a file name");
-             a.out = value;
-         }},
-        {"format", formats, "the format, when the extension does not give it",
-         [&a, formats](std::string_view value) {
-             a.format =
-                 ui::formatFromSpelling(QString::fromUtf8(value.data(), qsizetype(value.size())));
-             if (!a.format)
-                 throw InputError("--format must be " + formats + ", not " + quoted(value));
-         }},
+    };
+    for (Option& option : fileOptions(a.figure, /*numbers*/ true,
+                                      "the file to write (required; - is standard output); its "
+                                      "extension gives the format"))
+        table.push_back(std::move(option));
+    table.push_back(
         {"what", selections, "all heads with their mean (the default), their mean, or head N",
          [&a, selections](std::string_view value) {
              a.selection = ui::selectionFromSpelling(
                  QString::fromUtf8(value.data(), qsizetype(value.size())));
              if (!a.selection)
                  throw InputError("--what must be " + selections + ", not " + quoted(value));
-         }},
-        // Not --scale: that is the formula's scaling (sqrt-dk|none|sqrt-dmodel).
-        {"png-scale", "X", "PNG pixels per point, from 0.5 to 16 (default 2)",
-         [&a](std::string_view value) {
-             const double scale = parseReal("--png-scale", value);
-             if (scale < 0.5 || scale > 16)
-                 throw InputError("--png-scale must be between 0.5 and 16, not " +
-                                  std::string(value));
-             a.scale = scale;
-         }},
-        {"dpi", "N", "PNG dots per inch, from 36 to 2400; replaces --png-scale",
-         [&a](std::string_view value) {
-             a.dpi = static_cast<int>(parseInteger("--dpi", value, 36, 2400));
-         }},
-        {"title", "TEXT", "a title above the heatmaps",
-         [&a](std::string_view value) { a.title = std::string(value); }},
-        {"colormap", colormapSpellings(), "the colour scale (default viridis)",
-         [&a](std::string_view value) {
-             a.colormap = ui::Colormap::fromSpelling(
-                 QString::fromUtf8(value.data(), qsizetype(value.size())));
-             if (!a.colormap)
-                 throw InputError("--colormap must be " + colormapSpellings() + ", not " +
-                                  quoted(value));
-         }},
-        {"annotate", "", "print each weight in its cell",
-         [&a](std::string_view) { a.annotate = true; }},
-        {"no-annotate", "", "print no weights (when the session prints them)",
-         [&a](std::string_view) { a.annotate = false; }},
-        {"sums", "", "each row's sum right of the heatmap and each column's below it",
-         [&a](std::string_view) { a.marginSums = true; }},
-        {"no-sums", "", "no row and column sums (when the session shows them)",
-         [&a](std::string_view) { a.marginSums = false; }},
-        {"color-scale", "linear|log",
-         "colour the weights linearly from 0 (default), or by their logarithm from a few "
-         "decades below the largest (long sentences, causal masks)",
-         [&a](std::string_view value) {
-             if (value != "linear" && value != "log")
-                 throw InputError("--color-scale must be linear or log, not " + quoted(value));
-             a.logScale = value == "log";
-         }},
-        {"no-colorbar", "", "leave out the colour bar",
-         [&a](std::string_view) { a.colorbar = false; }},
-        {"no-caption", "", "leave out the caption naming the configuration",
-         [&a](std::string_view) { a.caption = false; }},
-        {"sequence", "N", "which line of the batch to draw, from 0 (default 0)",
-         [&a](std::string_view value) {
-             a.sequence = static_cast<int>(parseInteger("--sequence", value, 0, kMaxSequences - 1));
-         }},
-    };
+         }});
+    for (Option& option : lookOptions(a.figure))
+        table.push_back(std::move(option));
+    for (Option option : std::initializer_list<Option>{
+             {"annotate", "", "print each weight in its cell",
+              [&a](std::string_view) { a.annotate = true; }},
+             {"no-annotate", "", "print no weights (when the session prints them)",
+              [&a](std::string_view) { a.annotate = false; }},
+             {"sums", "", "each row's sum right of the heatmap and each column's below it",
+              [&a](std::string_view) { a.marginSums = true; }},
+             {"no-sums", "", "no row and column sums (when the session shows them)",
+              [&a](std::string_view) { a.marginSums = false; }},
+             {"no-colorbar", "", "leave out the colour bar",
+              [&a](std::string_view) { a.colorbar = false; }},
+             {"no-caption", "", "leave out the caption naming the configuration",
+              [&a](std::string_view) { a.caption = false; }},
+         })
+        table.push_back(std::move(option));
+    return table;
 }
 
 // Which options `args` give, paired with their values as parseComputeArguments pairs
@@ -214,17 +154,18 @@ FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui
         options.what = a.selection->what;
         options.head = a.selection->head;
     }
-    options.scale = a.scale.value_or(options.scale);
-    options.dpi = a.dpi.value_or(options.dpi);
-    if (a.title)
-        options.title = QString::fromStdString(*a.title);
-    options.colormap = a.colormap.value_or(options.colormap);
+    const FigureArguments& f = a.figure;
+    options.scale = f.scale.value_or(options.scale);
+    options.dpi = f.dpi.value_or(options.dpi);
+    if (f.title)
+        options.title = QString::fromStdString(*f.title);
+    options.colormap = f.colormap.value_or(options.colormap);
     options.annotate = a.annotate.value_or(options.annotate);
     options.marginSums = a.marginSums.value_or(options.marginSums);
-    options.logScale = a.logScale.value_or(options.logScale);
+    options.logScale = f.logScale.value_or(options.logScale);
     options.colorbar = a.colorbar;
     options.caption = a.caption;
-    options.sequence = a.sequence.value_or(options.sequence);
+    options.sequence = f.sequence.value_or(options.sequence);
     return options;
 }
 
@@ -273,18 +214,9 @@ int exportCommand(const std::vector<std::string>& args)
         const ComputeOptions parsed = parseWithSession(args, extra, session);
 
         // 2. Where to, and in which format.
-        if (a.out.empty())
+        if (a.figure.out.empty())
             throw InputError("export needs --out FILE (the extension gives the format)");
-        const QString out = QString::fromStdString(a.out);
-        const std::optional<FigureFormat> format =
-            a.format ? a.format : (a.out == "-" ? std::nullopt : ui::formatFromPath(out));
-        if (!format && a.out == "-")
-            throw InputError("--out - (standard output) needs --format " +
-                             ui::allFormatSpellings().toStdString());
-        if (!format)
-            throw InputError("cannot tell the format of " + quoted(a.out) +
-                             " from its extension: give --format " +
-                             ui::allFormatSpellings().toStdString());
+        const FigureFormat format = formatOf(a.figure, /*numbers*/ true);
         const FigureOptions options = figureOptionsFrom(a, session);
 
         // 3. The numbers, then the checks that need them.
@@ -295,20 +227,20 @@ int exportCommand(const std::vector<std::string>& args)
                              std::to_string(result.heads()) + " head(s), numbered from 0");
         // A session's sequence may not exist once --text changed; the figure then shows the
         // last one. A --sequence given here must exist.
-        if (a.sequence && *a.sequence >= result.batch())
-            throw InputError("--sequence " + std::to_string(*a.sequence) +
+        if (a.figure.sequence && *a.figure.sequence >= result.batch())
+            throw InputError("--sequence " + std::to_string(*a.figure.sequence) +
                              " is not a line of the text: " + std::to_string(result.batch()) +
                              " sequence(s), numbered from 0");
 
         // 4. The file's bytes (a figure is drawn offscreen), written atomically.
         std::optional<QGuiApplication> app;
-        if (ui::isFigureFormat(*format))
+        if (ui::isFigureFormat(format))
             startOffscreen(app);
         QString error;
-        const std::optional<QByteArray> bytes = ui::figureBytes(*format, result, options, &error);
+        const std::optional<QByteArray> bytes = ui::figureBytes(format, result, options, &error);
         if (!bytes)
             throw InputError(error.toStdString());
-        if (const std::string problem = writeFileAtomically(a.out, bytes->toStdString());
+        if (const std::string problem = writeFileAtomically(a.figure.out, bytes->toStdString());
             !problem.empty())
             return fail(kExitWriteFailed, problem);
         return kExitOk;

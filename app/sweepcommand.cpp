@@ -2,6 +2,7 @@
 
 #include "clicommands.h"
 #include "commandline.h"
+#include "figurearguments.h"
 #include "offscreen.h"
 #include "sweep.h"
 #include "sweepchart.h"
@@ -23,28 +24,13 @@ constexpr int kDefaultTo = 1024;
 struct SweepArguments {
     int from = kDefaultFrom;
     int to = kDefaultTo;
-    std::string out;
-    std::optional<FigureFormat> format;
+    FigureArguments figure; // --out and --format, as export and compare take them
 };
-
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
-
-const std::string kFigureFormats = "png|svg|pdf";
-
-std::optional<FigureFormat> figureFormat(std::string_view spelling)
-{
-    const auto format =
-        ui::formatFromSpelling(QString::fromUtf8(spelling.data(), qsizetype(spelling.size())));
-    return format && ui::isFigureFormat(*format) ? format : std::nullopt;
-}
 
 std::vector<Option> sweepOptionTable(SweepArguments& a)
 {
     const std::string max = std::to_string(kMaxSweepDk);
-    return {
+    std::vector<Option> table = {
         {"from", "N", "the first d_k: a power of two, 1 to " + max + " (default 16)",
          [&a](std::string_view value) {
              a.from = static_cast<int>(parseInteger("--from", value, 1, kMaxSweepDk));
@@ -53,19 +39,11 @@ std::vector<Option> sweepOptionTable(SweepArguments& a)
          [&a](std::string_view value) {
              a.to = static_cast<int>(parseInteger("--to", value, 1, kMaxSweepDk));
          }},
-        {"out", "FILE", "the charts as a figure: png, svg or pdf, by the extension",
-         [&a](std::string_view value) {
-             if (value.empty())
-                 throw InputError("--out needs a file name");
-             a.out = value;
-         }},
-        {"format", kFigureFormats, "the figure's format, when the extension does not give it",
-         [&a](std::string_view value) {
-             a.format = figureFormat(value);
-             if (!a.format)
-                 throw InputError("--format must be " + kFigureFormats + ", not " + quoted(value));
-         }},
     };
+    for (Option& option : fileOptions(a.figure, /*numbers*/ false,
+                                      "the charts as a figure: png, svg or pdf, by the extension"))
+        table.push_back(std::move(option));
+    return table;
 }
 
 // What the arguments say before the real parse: whether they name a text (else the sweep
@@ -135,26 +113,18 @@ int sweepCommand(const std::vector<std::string>& args)
             throw InputError(problem);
 
         // 2. Where to, and in which format.
-        std::optional<FigureFormat> format = a.format;
-        if (!a.out.empty() && !format) {
-            if (a.out == "-")
-                throw InputError("--out - (standard output) needs --format " + kFigureFormats);
-            format = ui::formatFromPath(QString::fromStdString(a.out));
-            if (!format || !ui::isFigureFormat(*format))
-                throw InputError("cannot tell the figure format of " + quoted(a.out) +
-                                 " from its extension: name it .png, .svg or .pdf, or give "
-                                 "--format " +
-                                 kFigureFormats);
-        }
-        if (a.format && a.out.empty())
+        std::optional<FigureFormat> format;
+        if (!a.figure.out.empty())
+            format = formatOf(a.figure, /*numbers*/ false);
+        if (a.figure.format && a.figure.out.empty())
             throw InputError("--format needs --out FILE");
-        if (a.out == "-" && parsed.jsonPath == "-")
+        if (a.figure.out == "-" && parsed.jsonPath == "-")
             throw InputError("--json - and --out - cannot both write to standard output");
 
         // 3. The points, then the files' bytes (the figure drawn offscreen).
         const std::vector<SweepPoint> points = sweepDk(parsed.request, a.from, a.to);
         std::optional<QByteArray> figure;
-        if (!a.out.empty()) {
+        if (format) {
             std::optional<QApplication> app;
             startOffscreen(app);
             QString error;
@@ -166,12 +136,12 @@ int sweepCommand(const std::vector<std::string>& args)
 
         // 4. Each file written atomically; a table when no file was asked for.
         std::string problem;
-        if (parsed.jsonPath.empty() && a.out.empty())
+        if (parsed.jsonPath.empty() && a.figure.out.empty())
             problem = writeFileAtomically("-", sweepText(points));
         if (problem.empty() && !parsed.jsonPath.empty())
             problem = writeFileAtomically(parsed.jsonPath, sweepJson(points, parsed.request));
         if (problem.empty() && figure)
-            problem = writeFileAtomically(a.out, figure->toStdString());
+            problem = writeFileAtomically(a.figure.out, figure->toStdString());
         if (!problem.empty())
             return fail(kExitWriteFailed, problem);
         return kExitOk;

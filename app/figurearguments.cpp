@@ -1,0 +1,115 @@
+#include "figurearguments.h"
+
+namespace attn::cli {
+namespace {
+
+std::optional<ui::FigureFormat> acceptedFormat(const QString& spellingOrPath, bool path,
+                                               bool numbers)
+{
+    const auto format =
+        path ? ui::formatFromPath(spellingOrPath) : ui::formatFromSpelling(spellingOrPath);
+    return format && (numbers || ui::isFigureFormat(*format)) ? format : std::nullopt;
+}
+
+std::string colormapSpellings()
+{
+    std::string spellings;
+    for (const ui::ColormapName name : ui::Colormap::names())
+        spellings += (spellings.empty() ? "" : "|") + ui::Colormap::spelling(name).toStdString();
+    return spellings;
+}
+
+QString fromView(std::string_view value)
+{
+    return QString::fromUtf8(value.data(), qsizetype(value.size()));
+}
+
+} // namespace
+
+std::string quoted(std::string_view text)
+{
+    return "'" + std::string(text) + "'";
+}
+
+std::string formatSpellings(bool numbers)
+{
+    return numbers ? ui::allFormatSpellings().toStdString() : "png|svg|pdf";
+}
+
+std::vector<Option> fileOptions(FigureArguments& a, bool numbers, const std::string& outHelp)
+{
+    const std::string formats = formatSpellings(numbers);
+    return {
+        {"out", "FILE", outHelp,
+         [&a](std::string_view value) {
+             if (value.empty())
+                 throw InputError("--out needs a file name");
+             a.out = value;
+         }},
+        {"format", formats, "the format, when the extension does not give it",
+         [&a, formats, numbers](std::string_view value) {
+             a.format = acceptedFormat(fromView(value), false, numbers);
+             if (!a.format)
+                 throw InputError("--format must be " + formats + ", not " + quoted(value));
+         }},
+    };
+}
+
+std::vector<Option> lookOptions(FigureArguments& a)
+{
+    return {
+        // Not --scale: that is the formula's scaling (sqrt-dk|none|sqrt-dmodel).
+        {"png-scale", "X", "PNG pixels per point, from 0.5 to 16 (default 2)",
+         [&a](std::string_view value) {
+             const double scale = parseReal("--png-scale", value);
+             if (scale < 0.5 || scale > 16)
+                 throw InputError("--png-scale must be between 0.5 and 16, not " +
+                                  std::string(value));
+             a.scale = scale;
+         }},
+        {"dpi", "N", "PNG dots per inch, from 36 to 2400; replaces --png-scale",
+         [&a](std::string_view value) {
+             a.dpi = static_cast<int>(parseInteger("--dpi", value, 36, 2400));
+         }},
+        {"title", "TEXT", "a title above the heatmaps",
+         [&a](std::string_view value) { a.title = std::string(value); }},
+        {"colormap", colormapSpellings(), "the weights' colours (default viridis)",
+         [&a](std::string_view value) {
+             a.colormap = ui::Colormap::fromSpelling(fromView(value));
+             if (!a.colormap)
+                 throw InputError("--colormap must be " + colormapSpellings() + ", not " +
+                                  quoted(value));
+         }},
+        {"color-scale", "linear|log",
+         "colour the weights linearly from 0 (default), or by their logarithm from a few "
+         "decades below the largest (long sentences, causal masks)",
+         [&a](std::string_view value) {
+             if (value != "linear" && value != "log")
+                 throw InputError("--color-scale must be linear or log, not " + quoted(value));
+             a.logScale = value == "log";
+         }},
+        {"sequence", "N", "which line of the batch to draw, from 0 (default 0)",
+         [&a](std::string_view value) {
+             a.sequence = static_cast<int>(parseInteger("--sequence", value, 0, kMaxSequences - 1));
+         }},
+    };
+}
+
+ui::FigureFormat formatOf(const FigureArguments& a, bool numbers)
+{
+    const std::string formats = formatSpellings(numbers);
+    if (a.format)
+        return *a.format;
+    if (a.out == "-")
+        throw InputError("--out - (standard output) needs --format " + formats);
+    if (const auto format = acceptedFormat(QString::fromStdString(a.out), true, numbers))
+        return *format;
+    if (numbers)
+        throw InputError("cannot tell the format of " + quoted(a.out) +
+                         " from its extension: give --format " + formats);
+    throw InputError("cannot tell the figure format of " + quoted(a.out) +
+                     " from its extension: name it .png, .svg or .pdf, or give --format " +
+                     formats);
+}
+
+} // namespace attn::cli

@@ -1,0 +1,44 @@
+// What the commands that write a figure (export, compare, sweep) share on the command
+// line: where to write, in which format, and how the figure looks.
+#pragma once
+
+#include "colormap.h"
+#include "commandline.h"
+#include "figure.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attn::cli {
+
+// 'text', as the error messages quote a value.
+[[nodiscard]] std::string quoted(std::string_view text);
+
+// "png|svg|pdf", or with `numbers` also "|csv|npy|json".
+[[nodiscard]] std::string formatSpellings(bool numbers);
+
+struct FigureArguments {
+    std::string out;
+    std::optional<ui::FigureFormat> format;
+    std::optional<double> scale; // PNG pixels per point
+    std::optional<int> dpi;
+    std::optional<std::string> title;
+    std::optional<ui::ColormapName> colormap;
+    std::optional<bool> logScale;
+    std::optional<int> sequence;
+};
+
+// --out (with `outHelp`) and --format (the number formats too with `numbers`).
+[[nodiscard]] std::vector<Option> fileOptions(FigureArguments& a, bool numbers,
+                                              const std::string& outHelp);
+// --png-scale, --dpi, --title, --colormap, --color-scale and --sequence.
+[[nodiscard]] std::vector<Option> lookOptions(FigureArguments& a);
+
+// The format of a.out: --format, else its extension. Throws InputError when neither
+// tells it (or names numbers where `numbers` is false), or when standard output ("-")
+// is asked for without --format. a.out must not be empty.
+[[nodiscard]] ui::FigureFormat formatOf(const FigureArguments& a, bool numbers);
+
+} // namespace attn::cli
