@@ -772,19 +772,19 @@
     </message>
     <message>
         <source>NaN where every key is masked with -inf (row %1): a softmax of nothing but -inf is 0/0. Fill with -1e9, or leave a key unmasked.</source>
-        <translation>所有键都被 -inf 掩盖的行出现了 NaN（行 %1）：全是 -inf 的 softmax 就是 0/0。请改用 -1e9 填充，或至少留一个键不掩盖。</translation>
+        <translation>所有键都被 -inf 掩盖的行出现了 NaN（第 %1 行）：全是 -inf 的 softmax 就是 0/0。请改用 -1e9 填充，或至少留一个键不掩盖。</translation>
     </message>
     <message>
         <source>NaN where every query is masked with -inf (column %1): the softmax runs over the queries (dim=-2). Set the axis to keys (dim=-1).</source>
-        <translation>所有查询都被 -inf 掩盖的列出现了 NaN（列 %1）：softmax 是沿查询（dim=-2）做的。请把 softmax 维度设为键（dim=-1）。</translation>
+        <translation>所有查询都被 -inf 掩盖的列出现了 NaN（第 %1 列）：softmax 是沿查询（dim=-2）做的。请把 softmax 维度设为键（dim=-1）。</translation>
     </message>
     <message>
         <source>NaN where a position is masked with -inf in every sequence (row %1): the softmax runs over the batch (dim=0). Set the axis to keys (dim=-1).</source>
-        <translation>某个位置在每条序列中都被 -inf 掩盖，因此出现了 NaN（行 %1）：softmax 是沿批次（dim=0）做的。请把 softmax 维度设为键（dim=-1）。</translation>
+        <translation>某个位置在每条序列中都被 -inf 掩盖，因此出现了 NaN（第 %1 行）：softmax 是沿批次（dim=0）做的。请把 softmax 维度设为键（dim=-1）。</translation>
     </message>
     <message>
         <source>Uniform weights where every key is masked (row %1): the fill -1e9 makes all the logits equal. With -inf they would be NaN.</source>
-        <translation>所有键都被掩盖的行权重完全均匀（行 %1）：填充值 -1e9 让所有 logit 都相等。若用 -inf，这些行会变成 NaN。</translation>
+        <translation>所有键都被掩盖的行权重完全均匀（第 %1 行）：填充值 -1e9 让所有 logit 都相等。若用 -inf，这些行会变成 NaN。</translation>
     </message>
     <message>
         <source>%1% of rows are uniform: every key gets the same weight, so the head only averages the values. Lower the temperature τ or scale less.</source>
@@ -936,7 +936,7 @@
     <message>
         <source>&amp;d_model:</source>
         <comment>the model width C; keep the symbol</comment>
-        <translation>&amp;d_model：</translation>
+        <translation>d_model(&amp;D)：</translation>
     </message>
     <message>
         <source>d_model (C): the length of every token&apos;s vector. Q, K and V have C features each, shared out among the heads.</source>
@@ -1019,7 +1019,7 @@
     </message>
     <message>
         <source>Temperature τ divides the logits before softmax: τ &lt; 1 sharpens the weights towards one-hot, τ &gt; 1 flattens them towards uniform. The textbook formula has τ = 1.</source>
-        <translation>softmax 之前先把 logits 除以温度 τ：τ &lt; 1 让权重更尖锐、趋向 one-hot；τ &gt; 1 让权重更平缓、趋向均匀。标准公式中 τ = 1。</translation>
+        <translation>softmax 之前先把 logit 除以温度 τ：τ &lt; 1 让权重更尖锐、趋向 one-hot；τ &gt; 1 让权重更平缓、趋向均匀。标准公式中 τ = 1。</translation>
     </message>
     <message>
         <source>Reset</source>
@@ -1214,7 +1214,7 @@
     </message>
     <message>
         <source>&amp;Mean of the heads</source>
-        <translation>各头的平均(&amp;M)</translation>
+        <translation>各头平均(&amp;M)</translation>
     </message>
     <message>
         <source>File</source>
@@ -1243,7 +1243,7 @@
     </message>
     <message>
         <source>&amp;DPI:</source>
-        <translation>&amp;DPI：</translation>
+        <translation>DPI(&amp;D)：</translation>
     </message>
     <message>
         <source>from the scale</source>
@@ -1774,7 +1774,7 @@
     </message>
     <message>
         <source>mask after the softmax (bug): the softmax gets L unmasked</source>
-        <translation>softmax 之后才掩码（错误）：softmax 拿到的是未掩码的 L</translation>
+        <translation>softmax 之后才施加掩码（错误）：softmax 拿到的是未加掩码的 L</translation>
     </message>
     <message>
         <source>L + M — the mask</source>
@@ -1879,7 +1879,7 @@
     </message>
     <message>
         <source>drawn: [%1, %2] → (T_q, T_k) = (%3, %4)</source>
-        <translation>图中：[%1, %2] → (T_q, T_k) = (%3, %4)</translation>
+        <translation>图中为 [%1, %2] → (T_q, T_k) = (%3, %4)</translation>
     </message>
     <message>
         <source>; K and V come from Y, the second text&apos;s vectors (B, T_k, C) = (%1, %2, %3)</source>
@@ -1934,7 +1934,7 @@
     </message>
     <message>
         <source>&lt;b&gt;The output has the shape (2, 4, 16)&lt;/b&gt;, the same (B, T, C) as x: attention does not change the shape, which is what lets layers be stacked.</source>
-        <translation>&lt;b&gt;输出 shape 为 (2, 4, 16)&lt;/b&gt;，与 x 的 (B, T, C) 相同：Attention 不改变形状，这正是它能被堆叠成深层网络的前提。</translation>
+        <translation>&lt;b&gt;输出形状为 (2, 4, 16)&lt;/b&gt;，与 x 的 (B, T, C) 相同：注意力不改变形状，这正是它能被堆叠成深层网络的前提。</translation>
     </message>
     <message>
         <source>Exercise 1: set d_model to 512 and scaling to none. The std grows to 8.2085 and 63% of the rows saturate to one-hot.</source>
@@ -1950,7 +1950,7 @@
     </message>
     <message>
         <source>d_model = 512 with one head, so d_k = 512, and the logits are not divided by √d_k: the tutorial&apos;s first common mistake.</source>
-        <translation>d_model = 512，一个头，所以 d_k = 512，而且 logits 没有除以 √d_k：教程中“常见错误”的第一条。</translation>
+        <translation>d_model = 512，一个头，所以 d_k = 512，而且 logit 没有除以 √d_k：教程中“常见错误”的第一条。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Std before and after scaling are both 10.6405&lt;/b&gt;: nothing shrinks the dot products, whose spread grows like √d_k.</source>
@@ -2034,7 +2034,7 @@
     </message>
     <message>
         <source>Query i may look only at keys j ≤ i: the logits above the diagonal (torch.triu(ones(T, T), 1)) are filled with -inf before the softmax, as in GPT.</source>
-        <translation>查询 i 只能看键 j ≤ i：对角线上方的 logits（torch.triu(ones(T, T), 1)）在 softmax 之前填成 -inf，与 GPT 相同。</translation>
+        <translation>查询 i 只能看键 j ≤ i：对角线上方的 logit（torch.triu(ones(T, T), 1)）在 softmax 之前填成 -inf，与 GPT 相同。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The upper triangle is exactly 0&lt;/b&gt; (hatched cells): no token sees a later one.</source>
@@ -2070,7 +2070,7 @@
     </message>
     <message>
         <source>&lt;b&gt;The shapes are the same&lt;/b&gt;, (1, 4, 11, 16), so PyTorch raises no error.</source>
-        <translation>&lt;b&gt;shape 完全相同&lt;/b&gt;，都是 (1, 4, 11, 16)，所以 PyTorch 不会报错。</translation>
+        <translation>&lt;b&gt;形状完全相同&lt;/b&gt;，都是 (1, 4, 11, 16)，所以 PyTorch 不会报错。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Every row still sums to 1.0000&lt;/b&gt;: the sums cannot see this bug. Only the warning and the pictures show it.</source>
@@ -2082,15 +2082,15 @@
     </message>
     <message>
         <source>Mask after the softmax (mask-after-softmax)</source>
-        <translation>softmax 之后才掩码（mask-after-softmax）</translation>
+        <translation>softmax 之后才施加掩码（mask-after-softmax）</translation>
     </message>
     <message>
         <source>Masking after the softmax: the rows no longer sum to 1.</source>
-        <translation>在 softmax 之后掩码：行和不再为 1。</translation>
+        <translation>在 softmax 之后施加掩码：行和不再为 1。</translation>
     </message>
     <message>
         <source>The causal mask is applied to the weights after the softmax, P.masked_fill(M, 0), instead of to the logits before it.</source>
-        <translation>因果掩码在 softmax 之后作用于权重（P.masked_fill(M, 0)），而不是在 softmax 之前作用于 logits。</translation>
+        <translation>因果掩码在 softmax 之后作用于权重（P.masked_fill(M, 0)），而不是在 softmax 之前作用于 logit。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The rows no longer sum to 1&lt;/b&gt;: row 0 keeps only its own weight (0.0992 to 0.1313, by head); only the last row, which sees every key, still sums to 1.0000.</source>
@@ -2126,7 +2126,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Set the mask fill to -1e9&lt;/b&gt;: no NaN; every cell of those columns is 1/7 = 0.1429. All their logits are equal, so the softmax is uniform: no error, but the &amp;lt;pad&amp;gt; keys now get weight.</source>
-        <translation>&lt;b&gt;把掩码填充值设为 -1e9&lt;/b&gt;：没有 NaN 了；这些列的每个格子都是 1/7 = 0.1429。它们的 logits 全部相等，所以 softmax 是均匀的：不报错，但 &amp;lt;pad&amp;gt; 键现在分到了权重。</translation>
+        <translation>&lt;b&gt;把掩码填充值设为 -1e9&lt;/b&gt;：没有 NaN 了；这些列的每个格子都是 1/7 = 0.1429。它们的 logit 全部相等，所以 softmax 是均匀的：不报错，但 &amp;lt;pad&amp;gt; 键现在分到了权重。</translation>
     </message>
     <message>
         <source>Set the axis to keys (dim=-1): no NaN with either fill, because each query of “The cat slept .” still sees its 4 real keys.</source>
@@ -2215,7 +2215,7 @@
     </message>
     <message>
         <source>Cross-attention: 我 爱 机器学习 reads “I love machine learning” (cross-attention)</source>
-        <translation>交叉注意力：我 爱 机器学习 读 “I love machine learning” (cross-attention)</translation>
+        <translation>交叉注意力：“我 爱 机器学习”看向“I love machine learning”（cross-attention）</translation>
     </message>
     <message>
         <source>Queries from one sentence, keys and values from another: T_q × T_k heatmaps.</source>
@@ -2223,7 +2223,7 @@
     </message>
     <message>
         <source>A translation decoder writing 我 爱 机器学习 looks at the English source: Q comes from the Chinese words, K and V from “I love machine learning”. d_model 16, 2 heads, seed 42, no positional encoding. The English words&apos; vectors were designed, as in exercise 3, so that each Chinese word&apos;s row gives its source words 0.8 together.</source>
-        <translation>翻译模型的解码器在写出“我 爱 机器学习”时回看英文原句：Q 来自中文词，K 和 V 来自 “I love machine learning”。d_model 16，2 个头，种子 42，不加位置编码。英文词的向量是像练习 3 那样设计出来的，让每个中文词那一行给它对应的源词合计 0.8 的权重。</translation>
+        <translation>翻译模型的解码器在写出“我 爱 机器学习”时回看英文原句：Q 来自中文词，K 和 V 来自“I love machine learning”。d_model 16，2 个头，种子 42，不加位置编码。英文词的向量是像练习 3 那样设计出来的，让每个中文词那一行给它对应的源词合计 0.8 的权重。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The heatmaps are 3 × 4, not square&lt;/b&gt;: the rows are the 3 Chinese words (T_q = 3), the columns the 4 English words (T_k = 4). S = Q·Kᵀ is (B, H, T_q, T_k) = (1, 2, 3, 4).</source>
@@ -2231,7 +2231,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Each row finds its source&lt;/b&gt;: 我 puts 0.8000 on I, 爱 0.8000 on love, and 机器学习 0.4000 on each of machine and learning: one word of the output, two of the input.</source>
-        <translation>&lt;b&gt;每一行都找到了自己的源词&lt;/b&gt;：我 给 I 0.8000，爱 给 love 0.8000，机器学习 给 machine 和 learning 各 0.4000：输出的一个词对应输入的两个词。</translation>
+        <translation>&lt;b&gt;每一行都找到了自己的源词&lt;/b&gt;：“我”给 I 0.8000，“爱”给 love 0.8000，“机器学习”给 machine 和 learning 各 0.4000：输出的一个词对应输入的两个词。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Rows sum to 1, columns need not&lt;/b&gt;: the softmax runs over the English keys of each Chinese query; the columns sum to 0.5333 to 0.9667.</source>
@@ -2243,7 +2243,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Set the seed to 7&lt;/b&gt;: new W_q and W_k, and 我 gives I only 0.20. The design fits the layers it was made for.</source>
-        <translation>&lt;b&gt;把种子改成 7&lt;/b&gt;：W_q 和 W_k 换了，我 给 I 的权重只剩 0.20。设计只适用于它所针对的那组层。</translation>
+        <translation>&lt;b&gt;把种子设为 7&lt;/b&gt;：W_q 和 W_k 换了，“我”给 I 的权重只剩 0.20。这个设计只适用于它所针对的那组层。</translation>
     </message>
 </context>
 <context>
@@ -2316,7 +2316,7 @@
     </message>
     <message>
         <source>Spread of the logits L = S·scale/τ that go into the softmax, before masking. The textbook ÷√d_k keeps it from growing with d_k.</source>
-        <translation>送入 softmax 的 logits L = S·scale/τ 的标准差（掩码之前）。标准的 ÷√d_k 让它不随 d_k 增大。</translation>
+        <translation>送入 softmax 的 logit L = S·scale/τ 的标准差（掩码之前）。标准的 ÷√d_k 让它不随 d_k 增大。</translation>
     </message>
     <message>
         <source>ratio</source>
@@ -2428,7 +2428,7 @@
     </message>
     <message>
         <source>%1 of the %2 rows with more than one visible key are saturated</source>
-        <translation>在 %2 个可见键多于一个的行中，有 %1 行已饱和</translation>
+        <translation>可见键多于一个的 %2 行中，有 %1 行已饱和</translation>
     </message>
     <message>
         <source>Rows that do not sum to 1: %1</source>
@@ -2537,7 +2537,7 @@
     </message>
     <message>
         <source>How wide are the logits? std(QKᵀ) and std(QKᵀ/√d_k)</source>
-        <translation>logits 有多分散？std(QKᵀ) 与 std(QKᵀ/√d_k)</translation>
+        <translation>logit 有多分散？std(QKᵀ) 与 std(QKᵀ/√d_k)</translation>
     </message>
     <message>
         <source>grows like √d_k</source>
@@ -2622,7 +2622,7 @@
     </message>
     <message>
         <source>Every point computes the same text with one head and d_model = d_k. Without the scaling (vermilion) the spread of QKᵀ grows like √d_k: each row&apos;s softmax saturates towards one-hot — its entropy falls, its largest weight nears 1 — and the gradient through the softmax vanishes. Dividing by √d_k (blue) keeps the spread, and the softmax, the same at every d_k.</source>
-        <translation>每个点都用同一段文本计算，一个头，d_model = d_k。不缩放时（朱红色），QKᵀ 的离散程度随 √d_k 增长：每行的 softmax 逐渐饱和成 one-hot——熵下降，最大权重趋近 1——经过 softmax 的梯度随之消失（梯度消失）。除以 √d_k 后（蓝色），离散程度和 softmax 在每个 d_k 下都保持不变。</translation>
+        <translation>每个点都用同一段文本计算，一个头，d_model = d_k。不缩放时（朱红色），QKᵀ 的离散程度随 √d_k 增长：每行的 softmax 逐渐饱和成 one-hot——熵下降，最大权重趋近 1——经过 softmax 的梯度随之消失。除以 √d_k 后（蓝色），离散程度和 softmax 在每个 d_k 下都保持不变。</translation>
     </message>
     <message>
         <source>points computed: %1</source>
@@ -2723,7 +2723,7 @@
     <message>
         <source>keys and values: length T_k = %1</source>
         <comment>T_k: tokens of the second text, padding included</comment>
-        <translation>键和值：长度 T_k = %1</translation>
+        <translation>键和值：序列长 T_k = %1</translation>
     </message>
 </context>
 </TS>
