@@ -11,11 +11,16 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QImage>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
+#include <QXmlStreamReader>
 
 #include <cmath>
 #include <limits>
@@ -192,6 +197,8 @@ private slots:
     void headRowSource();
     void partialAndEmptyResults();
     void weightsFollowTheWindowsColours();
+    void exportWritesTheStrip();
+    void exportRefusals();
     void dialogRenders_data();
     void dialogRenders();
 
@@ -633,6 +640,84 @@ void TestPipeline::weightsFollowTheWindowsColours()
     QCOMPARE(grey.colormap, ColormapName::Grey);
     QVERIFY(!grey.logScale);
     QCOMPARE(grey.vmin, 0.0);
+}
+
+// Export… writes the strip as it is laid out for a handout: a PNG of twice its pixels on
+// white, an SVG whose text is every tile's title, a PDF; the outlined cell included.
+void TestPipeline::exportWritesTheStrip()
+{
+    Config causal;
+    causal.mask = MaskKind::Causal;
+    const Result result =
+        compute(requestOf("The cat sat on the mat because it was tired .", causal));
+    PipelineDialog dialog(nullptr);
+    auto* button = dialog.findChild<QPushButton*>(QStringLiteral("exportButton"));
+    QVERIFY(button && !button->isEnabled()); // nothing to export yet
+    dialog.setResult(result, 0, 1);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(button->isEnabled());
+    QTemporaryDir dir;
+
+    const QString png = dir.filePath(QStringLiteral("steps.png"));
+    QCOMPARE(dialog.exportTo(png), QString());
+    const QImage image(png);
+    QCOMPARE(image.size(), dialog.strip()->size() * 2);
+    QCOMPARE(image.pixel(1, 1), qRgb(255, 255, 255)); // a handout's white, not the window's
+    // The weights' tile is there: its top-left cell (weight 1 under the causal mask) in
+    // the colormap's brightest colour.
+    const PipelineTile* weights = dialog.strip()->tile(PipelineStage::Weights);
+    const QPoint corner =
+        weights->cellRect(0, 0).topLeft().toPoint() + QPoint(3, 3); // not its text
+    const QPoint cell = weights->mapTo(dialog.strip(), corner);
+    QCOMPARE(image.pixel(cell * 2), Colormap(ColormapName::Viridis).color(1.0));
+
+    const QString svg = dir.filePath(QStringLiteral("steps.svg"));
+    QCOMPARE(dialog.exportTo(svg), QString());
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(svgFile.readAll());
+    QString texts;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"text")
+            texts += xml.readElementText();
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    for (int k = 0; k < dialog.strip()->count(); ++k)
+        QVERIFY2(texts.contains(dialog.strip()->tileAt(k)->tile().title.left(8)),
+                 qPrintable(dialog.strip()->tileAt(k)->tile().title));
+    QVERIFY(QSvgRenderer(svg).isValid());
+
+    const QString pdf = dir.filePath(QStringLiteral("steps.pdf"));
+    QCOMPARE(dialog.exportTo(pdf), QString());
+    QFile pdfFile(pdf);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    QVERIFY(pdfFile.read(5) == "%PDF-");
+}
+
+// What cannot be exported says why and writes nothing: an unknown extension, a missing
+// directory, and a strip with too many cells for a vector file (a PNG of it works).
+void TestPipeline::exportRefusals()
+{
+    PipelineDialog dialog(nullptr);
+    QTemporaryDir dir;
+    QVERIFY(!dialog.exportTo(dir.filePath(QStringLiteral("empty.png"))).isEmpty());
+
+    std::string text;
+    for (int t = 0; t < 260; ++t)
+        text += "w" + std::to_string(t) + " ";
+    Config config;
+    config.tokenizer = TokenizerMode::Spaces;
+    config.dModel = 16;
+    config.heads = 2;
+    dialog.setResult(compute(requestOf(text, config)), 0, 0);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialog.exportTo(dir.filePath(QStringLiteral("steps.bmp"))).contains(u"steps.bmp"));
+    QVERIFY(!dialog.exportTo(dir.filePath(QStringLiteral("missing/steps.png"))).isEmpty());
+    const QString vector = dialog.exportTo(dir.filePath(QStringLiteral("steps.svg")));
+    QVERIFY2(vector.contains(u"PNG"), qPrintable(vector));      // 4 × 260² cells: export a PNG
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty()); // nothing partial
+    QCOMPARE(dialog.exportTo(dir.filePath(QStringLiteral("steps.png"))), QString());
 }
 
 void TestPipeline::partialAndEmptyResults()

@@ -51,12 +51,13 @@ std::optional<QByteArray> encodeSvg(const FigureDocument& document, QString* err
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    const QSize points = document.size.toSize();
+    // One SVG unit per point at the usual 72 units per inch.
+    const QSize units = (document.size * (document.vectorResolution / 72.0)).toSize();
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setResolution(72); // one SVG unit per point
-    svg.setSize(points);
-    svg.setViewBox(QRect(QPoint(0, 0), points));
+    svg.setResolution(document.vectorResolution);
+    svg.setSize(units);
+    svg.setViewBox(QRect(QPoint(0, 0), units));
     // Qt 6.4 writes <title> and <desc> unescaped: they are filled in below instead.
     svg.setTitle(QLatin1StringView(kTitleMark));
     svg.setDescription(QLatin1StringView(kDescriptionMark));
@@ -65,7 +66,7 @@ std::optional<QByteArray> encodeSvg(const FigureDocument& document, QString* err
         *error = QCoreApplication::translate("Figure", "Cannot draw the figure as SVG.");
         return std::nullopt;
     }
-    document.paint(painter, QRectF(QPointF(0, 0), document.size));
+    document.paint(painter, QRectF(QPointF(0, 0), QSizeF(units)));
     painter.end();
     const auto element = [](const char* name, const QString& text) {
         return '<' + QByteArray(name) + '>' + text.toHtmlEscaped().toUtf8() + "</" + name + '>';
@@ -87,6 +88,10 @@ std::optional<QByteArray> encodePdf(const FigureDocument& document, QString* err
     // Portrait keeps the size as given; Landscape would swap a wide figure's sides.
     pdf.setPageLayout(
         QPageLayout(page, QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Point));
+    // A figure laid out in points is painted at the writer's own 1200 dpi (it scales to
+    // the target); a widget at its screen's resolution, so that its fonts fit its layout.
+    if (document.vectorResolution != 72)
+        pdf.setResolution(document.vectorResolution);
     pdf.setTitle(document.title);
     pdf.setCreator(QStringLiteral("AttnScope"));
     QPainter painter;

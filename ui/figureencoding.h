@@ -24,6 +24,10 @@ struct FigureDocument {
     QStringList svgFamilies;
     // Paints the figure into `target` (the document's size, in the device's units).
     std::function<void(QPainter& painter, const QRectF& target)> paint;
+    // The vector files' units per inch: 72, a unit a point, for figures laid out in
+    // points; a screen's 96 for a widget painted as it paints itself, whose fonts are
+    // then resolved as on that screen.
+    int vectorResolution = 72;
 };
 
 // `image`, already painted, as PNG with the document's title and description.

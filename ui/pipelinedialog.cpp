@@ -4,9 +4,12 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -17,6 +20,9 @@
 
 namespace attn::ui {
 namespace {
+
+constexpr FigureFormat kExportFormats[] = {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf};
+constexpr double kExportPixelRatio = 2; // PNG pixels a screen pixel: sharp on slides
 
 constexpr std::size_t kAllDotTerms = 16;  // d_k up to this: every term of q·k
 constexpr std::size_t kFirstDotTerms = 8; // else these first ones
@@ -209,8 +215,10 @@ QString explanationHtml(const CellExplanation& e, const QString& queryLabel,
 PipelineDialog::PipelineDialog(QWidget* parent)
     : QDialog(parent), sequenceLabel_(new QLabel), sequenceCombo_(new QComboBox),
       headLabel_(new QLabel), headCombo_(new QComboBox), hintLabel_(new QLabel),
-      scroll_(new QScrollArea), strip_(new PipelineStrip), panel_(new QTextBrowser)
+      scroll_(new QScrollArea), strip_(new PipelineStrip), panel_(new QTextBrowser),
+      exportButton_(new QPushButton)
 {
+    exportButton_->setEnabled(false); // until there is a strip
     setObjectName("PipelineDialog");
     sequenceCombo_->setObjectName("sequence");
     headCombo_->setObjectName("head");
@@ -263,11 +271,17 @@ PipelineDialog::PipelineDialog(QWidget* parent)
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    exportButton_->setObjectName(QStringLiteral("exportButton"));
+    connect(exportButton_, &QPushButton::clicked, this, &PipelineDialog::chooseFileAndExport);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(exportButton_);
+    bottom->addStretch(1);
+    bottom->addWidget(buttons);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(splitter, 1);
-    layout->addWidget(buttons);
+    layout->addLayout(bottom);
     resize(1280, 880);
     splitter->setSizes({660, 200});
     retranslateUi();
@@ -321,11 +335,13 @@ void PipelineDialog::showChoice()
 {
     if (!result_.hasWeights()) {
         strip_->clear();
+        exportButton_->setEnabled(false);
         explanation_.reset();
         showExplanation();
         return;
     }
     strip_->setResult(result_, b_, h_);
+    exportButton_->setEnabled(strip_->count() > 0);
     if (i_ < 0 || i_ >= result_.length() || j_ < 0 || j_ >= result_.keyLength()) {
         // The last real query sees every key, even under a causal mask.
         i_ = std::max(0, result_.tokens->lengths[std::size_t(b_)] - 1);
@@ -370,9 +386,33 @@ void PipelineDialog::changeEvent(QEvent* event)
     QDialog::changeEvent(event);
 }
 
+void PipelineDialog::chooseFileAndExport()
+{
+    const QString path = chooseExportPath(this, tr("Export the Steps"),
+                                          QStringLiteral("attention-steps.png"), kExportFormats);
+    if (path.isEmpty())
+        return;
+    if (const QString error = exportTo(path); !error.isEmpty())
+        QMessageBox::warning(this, tr("Export the Steps"), error);
+}
+
+QString PipelineDialog::exportTo(const QString& path)
+{
+    const std::optional<FigureFormat> format = formatFromPath(path);
+    if (!format || !isFigureFormat(*format))
+        return tr("Cannot tell the format of %1: name it .png, .svg or .pdf.")
+            .arg(QDir::toNativeSeparators(path));
+    QString error;
+    const std::optional<QByteArray> bytes = strip_->figureBytes(*format, kExportPixelRatio, &error);
+    return bytes ? writeFigureFile(path, *bytes) : error;
+}
+
 void PipelineDialog::retranslateUi()
 {
     setWindowTitle(tr("Step by Step"));
+    exportButton_->setText(tr("&Export…"));
+    exportButton_->setToolTip(tr("Save the steps as they are laid out here as PNG, SVG or PDF, "
+                                 "for a handout"));
     sequenceLabel_->setText(tr("&Sequence:"));
     headLabel_->setText(tr("&Head:"));
     hintLabel_->setText(tr("Each step's matrix, for one sequence and one head. Click a cell of "

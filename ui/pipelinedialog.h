@@ -13,6 +13,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QScrollArea;
 class QTextBrowser;
 
@@ -52,6 +53,11 @@ public:
     // The panel's text as the student reads it.
     [[nodiscard]] QString explanationText() const;
 
+    // Writes the strip as it is laid out, the outlined cell too, to `path` (.png at twice
+    // the screen's pixels, .svg or .pdf), atomically. Returns an empty string on success,
+    // else a translated one-line reason.
+    [[nodiscard]] QString exportTo(const QString& path);
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -60,6 +66,7 @@ private:
     void showChoice();
     void showExplanation();
     void retranslateUi();
+    void chooseFileAndExport();
 
     Result result_;
     int b_ = 0;
@@ -76,6 +83,7 @@ private:
     QScrollArea* scroll_;
     PipelineStrip* strip_;
     QTextBrowser* panel_;
+    QPushButton* exportButton_;
 };
 
 } // namespace attn::ui

@@ -1,5 +1,8 @@
 #include "pipelinestrip.h"
 
+#include "figureencoding.h"
+
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFontMetricsF>
@@ -432,6 +435,81 @@ void PipelineStrip::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange && result_.hasWeights())
         rebuild(); // the titles and formulas are translated
     QWidget::changeEvent(event);
+}
+
+std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double pixelsPerPixel,
+                                                     QString* error)
+{
+    QString scratch;
+    QString& reason = error ? *error : scratch;
+    const QSize pixels = size();
+    if (tiles_.empty() || pixels.isEmpty()) {
+        reason = QCoreApplication::translate("Figure", "There is nothing to export yet.");
+        return std::nullopt;
+    }
+    qint64 cells = 0;
+    for (const PipelineTile* tile : tiles_)
+        cells += qint64(tile->tile().heatmap.rows()) * tile->tile().heatmap.columns();
+    // The strip paints itself, its fonts resolved as on its screen: a vector file takes
+    // the screen's units, and its size in points follows from them.
+    const int dpi = std::max(1, logicalDpiX());
+    FigureDocument document;
+    document.size = QSizeF(pixels) * (72.0 / dpi);
+    document.title = QCoreApplication::translate("Figure", "Step by step", "figure file title");
+    // An SVG viewer is told the strip's family, then the Chinese ones a figure names.
+    document.svgFamilies = {font().family()};
+    const QStringList& families = figureFontFamilies();
+    document.svgFamilies << families.sliced(families.indexOf(QStringLiteral("Noto Sans CJK SC")));
+    document.vectorResolution = dpi;
+    document.paint = [this, pixels](QPainter& painter, const QRectF& target) {
+        painter.fillRect(target, Qt::white);
+        painter.save();
+        painter.translate(target.topLeft());
+        painter.scale(target.width() / pixels.width(), target.height() / pixels.height());
+        // A scroll area fills its widget's background: not on the handout's white.
+        const bool filled = autoFillBackground();
+        setAutoFillBackground(false);
+        render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        setAutoFillBackground(filled);
+        painter.restore();
+    };
+    switch (format) {
+    case FigureFormat::Png: {
+        const QSize image(qRound(pixels.width() * pixelsPerPixel),
+                          qRound(pixels.height() * pixelsPerPixel));
+        if (image.width() > kMaxFigurePixels || image.height() > kMaxFigurePixels) {
+            reason = QCoreApplication::translate("Figure",
+                                                 "The figure would be %1 × %2 pixels, more than "
+                                                 "%3 on a side; export an SVG or a PDF instead.")
+                         .arg(image.width())
+                         .arg(image.height())
+                         .arg(kMaxFigurePixels);
+            return std::nullopt;
+        }
+        QImage picture(image, QImage::Format_RGB32);
+        picture.setDevicePixelRatio(pixelsPerPixel);
+        QPainter painter(&picture);
+        document.paint(painter, QRectF(QPointF(0, 0), QSizeF(pixels)));
+        painter.end();
+        return encodePng(std::move(picture), document, &reason);
+    }
+    case FigureFormat::Svg:
+    case FigureFormat::Pdf:
+        if (cells > kMaxVectorCells) {
+            reason = QCoreApplication::translate("Figure",
+                                                 "The figure has %1 cells, too many for a vector "
+                                                 "file (at most %2); export a PNG instead.")
+                         .arg(cells)
+                         .arg(kMaxVectorCells);
+            return std::nullopt;
+        }
+        return format == FigureFormat::Svg ? encodeSvg(document, &reason)
+                                           : encodePdf(document, &reason);
+    default:
+        reason = QCoreApplication::translate("Figure", "%1 is not a figure format.")
+                     .arg(formatSpelling(format));
+        return std::nullopt;
+    }
 }
 
 } // namespace attn::ui

@@ -6,8 +6,10 @@
 #pragma once
 
 #include "engine.h"
+#include "figure.h"
 #include "heatmappainter.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QWidget>
@@ -137,6 +139,13 @@ public:
     // Outlines query i and key j: their row and column in S, L, the mask and P, q_i in
     // Q_h, k_j in K_h and row i of O_h. (−1, −1) clears.
     void setSelectedCell(int i, int j);
+
+    // The strip as it is laid out now, as a figure file for a handout: PNG at
+    // `pixelsPerPixel` image pixels a screen pixel, or SVG or PDF painted as on screen (the
+    // outlined cell too), on white. Nothing, with a translated reason in `*error`, when it
+    // is empty, larger than kMaxFigurePixels, or has too many cells for a vector file.
+    [[nodiscard]] std::optional<QByteArray> figureBytes(FigureFormat format, double pixelsPerPixel,
+                                                        QString* error);
 
     [[nodiscard]] bool hasHeightForWidth() const override { return true; }
     [[nodiscard]] int heightForWidth(int width) const override;

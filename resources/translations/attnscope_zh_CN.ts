@@ -252,6 +252,15 @@
         <source>cross-attention: T_q %1 × T_k %2</source>
         <translation>交叉注意力：T_q %1 × T_k %2</translation>
     </message>
+    <message>
+        <source>Step by step</source>
+        <comment>figure file title</comment>
+        <translation>逐步计算</translation>
+    </message>
+    <message>
+        <source>The figure would be %1 × %2 pixels, more than %3 on a side; export an SVG or a PDF instead.</source>
+        <translation>图片将有 %1 × %2 像素，单边超过 %3；请改为导出 SVG 或 PDF。</translation>
+    </message>
 </context>
 <context>
     <name>Heatmap</name>
@@ -1690,6 +1699,22 @@
     <message>
         <source>Each step&apos;s matrix, for one sequence and one head. Click a cell of S, L or P (the framed steps) to see its arithmetic below.</source>
         <translation>每一步的矩阵，针对一条序列和一个头。点击 S、L 或 P（带边框的步骤）中的格子，下方会显示它的计算过程。</translation>
+    </message>
+    <message>
+        <source>Export the Steps</source>
+        <translation>导出计算步骤</translation>
+    </message>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the steps as they are laid out here as PNG, SVG or PDF, for a handout</source>
+        <translation>按这里的排布把各步保存为 PNG、SVG 或 PDF，用作讲义</translation>
     </message>
 </context>
 <context>
