@@ -137,6 +137,7 @@ private slots:
     void seriesPerCurve();
     void logAxis();
     void referenceThroughFirstPoint();
+    void spreadLabelsAreWiderThanOneCharacter();
     void emptyChart();
     void figureFormats_data();
     void figureFormats();
@@ -223,6 +224,28 @@ void TestSweepChart::logAxis()
         QVERIFY(!vertical.first()->titleText().isEmpty());
     }
     QCOMPARE(total, 11);
+}
+
+// The std axis's widest label is never a single character ("0 2 4 6"): Qt Charts then leaves
+// its title too little room and shows "…" for a Chinese title. Whole numbers from 10 up.
+void TestSweepChart::spreadLabelsAreWiderThanOneCharacter()
+{
+    for (const int to : {64, 256, 1024}) {
+        SweepChart chart;
+        const std::vector<SweepPoint> points = sweepDk(sentence(), 16, to);
+        chart.setPoints(points);
+        const auto* y =
+            qobject_cast<QValueAxis*>(chart.chart(SweepPanel::Spread)->axes(Qt::Vertical).first());
+        QVERIFY(y);
+        const QByteArray format = y->labelFormat().toLatin1();
+        // The widest label, the top one, sets the room left for the title.
+        QVERIFY2(
+            QString::asprintf(format.constData(), y->max()).size() >= 2,
+            qPrintable(
+                QStringLiteral("to %1: %2 of %3").arg(to).arg(y->labelFormat()).arg(y->max())));
+        if (to == 1024)
+            QCOMPARE(y->labelFormat(), QStringLiteral("%.0f")); // std(QKᵀ) passes 10
+    }
 }
 
 void TestSweepChart::referenceThroughFirstPoint()

@@ -171,9 +171,12 @@ void buildSpread(ChartBuilder& b, const std::vector<SweepPoint>& points)
             reference->append(dK, c * std::sqrt(dK));
         }
     }
+    // Whole numbers from 10 up; below, one decimal, also so that no label is a single
+    // character: Qt Charts then leaves the axis title too little room for a Chinese
+    // one and shows "…" instead of 标准差.
     b.setYRange(largest(points, &SweepPoint::stdLogits),
                 SweepChart::tr("standard deviation", "of the logits"),
-                largest(points, &SweepPoint::stdLogits) >= 5 ? "%.0f" : "%.1f");
+                largest(points, &SweepPoint::stdLogits) >= 10 ? "%.0f" : "%.1f");
 }
 
 void buildEntropy(ChartBuilder& b, const std::vector<SweepPoint>& points)
