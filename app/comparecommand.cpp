@@ -91,6 +91,7 @@ std::vector<Option> compareOptionTable(CompareArguments& a)
                      }});
     for (Option& option : lookOptions(a.figure))
         table.push_back(std::move(option));
+    table.push_back(languageOption(a.figure));
     for (Option option : std::initializer_list<Option>{
              {"annotate", "", "print each weight in its cell (the default up to 16 tokens)",
               [&a](std::string_view) { a.annotate = true; }},
@@ -171,7 +172,8 @@ int compareCommand(const std::vector<std::string>& args)
         options.scale = f.scale.value_or(options.scale);
         options.dpi = f.dpi.value_or(options.dpi);
         std::optional<QGuiApplication> app;
-        startOffscreen(app);
+        std::optional<ui::Language> language;
+        startFigures(app, language, f);
         QString error;
         const std::optional<QByteArray> bytes =
             ui::comparisonBytes(format, resultA, resultB, options, &error);

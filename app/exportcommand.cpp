@@ -57,6 +57,7 @@ std::vector<Option> exportOptionTable(ExportArguments& a)
          }});
     for (Option& option : lookOptions(a.figure))
         table.push_back(std::move(option));
+    table.push_back(languageOption(a.figure));
     for (Option option : std::initializer_list<Option>{
              {"annotate", "", "print each weight in its cell",
               [&a](std::string_view) { a.annotate = true; }},
@@ -234,8 +235,9 @@ int exportCommand(const std::vector<std::string>& args)
 
         // 4. The file's bytes (a figure is drawn offscreen), written atomically.
         std::optional<QGuiApplication> app;
+        std::optional<ui::Language> language;
         if (ui::isFigureFormat(format))
-            startOffscreen(app);
+            startFigures(app, language, a.figure);
         QString error;
         const std::optional<QByteArray> bytes = ui::figureBytes(format, result, options, &error);
         if (!bytes)

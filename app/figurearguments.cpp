@@ -95,6 +95,20 @@ std::vector<Option> lookOptions(FigureArguments& a)
     };
 }
 
+Option languageOption(FigureArguments& a)
+{
+    const QStringList codes = ui::Language::available();
+    const std::string spellings = codes.join(u'|').toStdString();
+    return {"language", spellings,
+            "the language of the figure's titles, labels and caption (default en)",
+            [&a, codes, spellings](std::string_view value) {
+                const QString code = fromView(value);
+                if (!codes.contains(code))
+                    throw InputError("--language must be " + spellings + ", not " + quoted(value));
+                a.language = code;
+            }};
+}
+
 ui::FigureFormat formatOf(const FigureArguments& a, bool numbers)
 {
     const std::string formats = formatSpellings(numbers);

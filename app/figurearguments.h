@@ -5,6 +5,8 @@
 #include "colormap.h"
 #include "commandline.h"
 #include "figure.h"
+#include "language.h"
+#include "offscreen.h"
 
 #include <optional>
 #include <string>
@@ -28,6 +30,7 @@ struct FigureArguments {
     std::optional<ui::ColormapName> colormap;
     std::optional<bool> logScale;
     std::optional<int> sequence;
+    std::optional<QString> language; // the figure's own words; English when not given
 };
 
 // --out (with `outHelp`) and --format (the number formats too with `numbers`).
@@ -35,6 +38,20 @@ struct FigureArguments {
                                               const std::string& outHelp);
 // --png-scale, --dpi, --title, --colormap, --color-scale and --sequence.
 [[nodiscard]] std::vector<Option> lookOptions(FigureArguments& a);
+
+// --language en|zh_CN.
+[[nodiscard]] Option languageOption(FigureArguments& a);
+
+// Starts the offscreen application (startOffscreen) and gives it a.language, which
+// `language` keeps installed while the figure is drawn.
+template <typename App>
+void startFigures(std::optional<App>& app, std::optional<ui::Language>& language,
+                  const FigureArguments& a)
+{
+    startOffscreen(app);
+    language.emplace();
+    language->apply(a.language.value_or(QStringLiteral("en")));
+}
 
 // The format of a.out: --format, else its extension. Throws InputError when neither
 // tells it (or names numbers where `numbers` is false), or when standard output ("-")

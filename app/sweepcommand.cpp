@@ -43,6 +43,7 @@ std::vector<Option> sweepOptionTable(SweepArguments& a)
     for (Option& option : fileOptions(a.figure, /*numbers*/ false,
                                       "the charts as a figure: png, svg or pdf, by the extension"))
         table.push_back(std::move(option));
+    table.push_back(languageOption(a.figure));
     return table;
 }
 
@@ -126,7 +127,8 @@ int sweepCommand(const std::vector<std::string>& args)
         std::optional<QByteArray> figure;
         if (format) {
             std::optional<QApplication> app;
-            startOffscreen(app);
+            std::optional<ui::Language> language;
+            startFigures(app, language, a.figure);
             QString error;
             figure =
                 ui::sweepFigureBytes(*format, points, ui::sweepCaption(parsed.request), &error);

@@ -117,6 +117,8 @@ private slots:
     void compareDrawsWhatTheDialogExports();
     void compareFailures_data();
     void compareFailures();
+    void languageSpeaksInTheFigure_data();
+    void languageSpeaksInTheFigure();
 };
 
 void TestExportCli::initTestCase()
@@ -524,6 +526,44 @@ void TestExportCli::compareFailures_data()
 void TestExportCli::compareFailures()
 {
     failures(); // the same checks: one line, the exit status, nothing written or left behind
+}
+
+// --language zh_CN: the figure's own words in Chinese (titles, axis names, caption) for a
+// handout in the class's language; English without it.
+void TestExportCli::languageSpeaksInTheFigure_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("english");
+    QTest::addColumn<QString>("chinese");
+    QTest::newRow("export") << QStringList{"export", "--preset", "article", "--out", "f.svg"}
+                            << "Head 0"
+                            << "头 0";
+    QTest::newRow("compare") << QStringList{"compare", "--preset", "article", "--scale",
+                                            "none",    "--out",    "f.svg"}
+                             << "B − A (red: B larger"
+                             << "红：B 更大";
+    QTest::newRow("sweep") << QStringList{"sweep", "--to", "64", "--out", "f.svg"}
+                           << "Why divide QKᵀ by √d_k"
+                           << "为什么要把";
+}
+
+void TestExportCli::languageSpeaksInTheFigure()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, english);
+    QFETCH(QString, chinese);
+    QTemporaryDir dir;
+    for (const bool zh : {false, true}) {
+        const Run run = attnscope(
+            arguments + (zh ? QStringList{"--language", "zh_CN"} : QStringList{}), dir.path());
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QString texts = svgTexts(readAll(dir.filePath("f.svg")));
+        QVERIFY2(texts.contains(zh ? chinese : english), qPrintable(texts.left(400)));
+        QVERIFY(!texts.contains(zh ? english : chinese));
+    }
+    const Run wrong = attnscope(arguments + QStringList{"--language", "fr"}, dir.path());
+    QCOMPARE(wrong.exitCode, 2);
+    QVERIFY2(wrong.err.contains("--language must be en|zh_CN, not 'fr'"), wrong.err.constData());
 }
 
 QTEST_MAIN(TestExportCli)
