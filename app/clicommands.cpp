@@ -6,6 +6,7 @@
 #include "exportcommand.h"
 #include "presets.h"
 #include "report.h"
+#include "stepscommand.h"
 #include "sweepcommand.h"
 
 #include <cstdio>
@@ -40,10 +41,14 @@ void printHelp()
         "  attnscope compare [options] --out FILE\n"
         "                                 the textbook formula (A), your switches (B) and\n"
         "                                 B − A side by side as a figure (png, svg, pdf)\n"
+        "  attnscope steps [options] --out FILE\n"
+        "                                 one head's pipeline, X to the output, as Step\n"
+        "                                 by Step shows it, as a figure (png, svg, pdf)\n"
         "  attnscope presets              list the ready-made configurations\n"
         "  attnscope help | --help        this text\n"
         "  attnscope --version            the version\n\n"
         "options of compute:\n%s\n"
+        "%s\n"
         "%s\n"
         "%s\n"
         "%s\n"
@@ -55,9 +60,10 @@ void printHelp()
         "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 \\\n"
         "      --out head1.png\n"
         "  attnscope sweep --from 16 --to 512 --out sweep.png\n"
-        "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n",
+        "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n"
+        "  attnscope steps --preset causal-decoder --language zh_CN --out steps.pdf\n",
         ATTNSCOPE_VERSION, optionHelp(computeOptionTable(scratch, true)).c_str(),
-        exportHelp().c_str(), sweepHelp().c_str(), compareHelp().c_str());
+        exportHelp().c_str(), sweepHelp().c_str(), compareHelp().c_str(), stepsHelp().c_str());
 }
 
 int listPresets()
@@ -113,6 +119,8 @@ int run(const std::vector<std::string>& args)
         return sweepCommand(rest);
     if (command == "compare")
         return compareCommand(rest);
+    if (command == "steps")
+        return stepsCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");
 }
 

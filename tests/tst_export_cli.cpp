@@ -118,6 +118,10 @@ private slots:
     void compareFailures_data();
     void compareFailures();
     void languageSpeaksInTheFigure_data();
+    void steps_data();
+    void steps();
+    void stepsFailures_data();
+    void stepsFailures();
     void languageSpeaksInTheFigure();
 };
 
@@ -384,7 +388,8 @@ void TestExportCli::help()
     for (const char* text :
          {"attnscope export", "--out FILE", "--what heads|mean|head:N", "--session FILE",
           "--no-colorbar", "--sums", "--preset (it replaces", "attnscope compare",
-          "--what mean|head:N", "--a-axis keys|queries|batch", "--a-padding-mask on|off"})
+          "--what mean|head:N", "--a-axis keys|queries|batch", "--a-padding-mask on|off",
+          "attnscope steps", "--cell I,J", "--width PX", "--language en|zh_CN"})
         QVERIFY2(run.out.contains(text), text);
     // A terminal's 80 columns: the options' help is wrapped beside them.
     for (const QString& line : QString::fromUtf8(run.out).split(u'\n'))
@@ -564,6 +569,81 @@ void TestExportCli::languageSpeaksInTheFigure()
     const Run wrong = attnscope(arguments + QStringList{"--language", "fr"}, dir.path());
     QCOMPARE(wrong.exitCode, 2);
     QVERIFY2(wrong.err.contains("--language must be en|zh_CN, not 'fr'"), wrong.err.constData());
+}
+
+// attnscope steps: the Step by Step strip of one head as a figure for a handout.
+void TestExportCli::steps_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("text"); // in the SVG's text (when the file is an SVG)
+    QTest::newRow("png 900 px wide, twice the pixels")
+        << QStringList{"--preset", "article", "--width", "900", "--out", "s.png"} << "s.png"
+        << QString();
+    QTest::newRow("svg of head 1 of a causal decoder")
+        << QStringList{"--preset", "causal-decoder", "--what", "head:1", "--cell",
+                       "2,1",      "--out",          "s.svg"}
+        << "s.svg"
+        << "8. P — attention weights";
+    QTest::newRow("svg in Chinese")
+        << QStringList{"--preset", "article", "--language", "zh_CN", "--out", "s.svg"} << "s.svg"
+        << "注意力权重";
+    QTest::newRow("pdf by --format")
+        << QStringList{"--preset", "article", "--format", "pdf", "--out", "handout"} << "handout"
+        << QString();
+}
+
+void TestExportCli::steps()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, file);
+    QFETCH(QString, text);
+    QTemporaryDir dir;
+    const Run run = attnscope(QStringList{"steps"} + arguments, dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.err, QByteArray());
+    QCOMPARE(entries(dir.path()), QStringList{file}); // and no temporary file
+    const QByteArray bytes = readAll(dir.filePath(file));
+    const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
+    QVERIFY2(bytes.startsWith(magic(format)), bytes.left(16).toHex().constData());
+    if (format == u"png") {
+        const QImage image = QImage::fromData(bytes);
+        QCOMPARE(image.width(), 1800);           // the strip's 900 px, two pixels each
+        QVERIFY(image.height() > image.width()); // lines of tiles
+        QCOMPARE(image.pixel(1, 1), qRgb(255, 255, 255));
+    }
+    if (!text.isEmpty())
+        QVERIFY2(svgTexts(bytes).contains(text), qPrintable(svgTexts(bytes).left(300)));
+}
+
+void TestExportCli::stepsFailures_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("keyword");
+    const QStringList article = {"steps", "--preset", "article"};
+    QTest::newRow("missing --out") << article << 2 << "steps needs --out";
+    QTest::newRow("numbers are not steps")
+        << article + QStringList{"--out", "f.json"} << 2 << "cannot tell the figure format";
+    QTest::newRow("--what mean") << article + QStringList{"--what", "mean", "--out", "f.png"} << 2
+                                 << "--what must be head:N for the steps";
+    QTest::newRow("--what head:1 of one")
+        << article + QStringList{"--what", "head:1", "--out", "f.png"} << 2 << "head:1";
+    QTest::newRow("--cell outside") << article + QStringList{"--cell", "9,0", "--out", "f.png"} << 2
+                                    << "--cell 9,0 is not a cell";
+    QTest::newRow("--cell not numbers")
+        << article + QStringList{"--cell", "a", "--out", "f.png"} << 2 << "--cell must be";
+    QTest::newRow("--width too narrow")
+        << article + QStringList{"--width", "100", "--out", "f.png"} << 2 << "--width";
+    QTest::newRow("--title is not an option of steps")
+        << article + QStringList{"--title", "x", "--out", "f.png"} << 2 << "unknown option --title";
+    QTest::newRow("png into a missing directory")
+        << article + QStringList{"--out", "missing/f.png"} << 1 << "missing/f.png";
+}
+
+void TestExportCli::stepsFailures()
+{
+    failures(); // one line, the exit status, nothing written or left behind
 }
 
 QTEST_MAIN(TestExportCli)

@@ -387,6 +387,14 @@ QSize PipelineStrip::sizeHint() const
     return {width, heightForWidth(width)};
 }
 
+void PipelineStrip::layOut(int width)
+{
+    // A hidden widget gets its resize event only when shown: lay out now.
+    resize(width, heightForWidth(width));
+    relayout();
+    resize(std::max(width, minimumWidth()), minimumHeight());
+}
+
 void PipelineStrip::relayout()
 {
     const Flow placed = flow(width());

@@ -140,6 +140,10 @@ public:
     // Q_h, k_j in K_h and row i of O_h. (−1, −1) clears.
     void setSelectedCell(int i, int j);
 
+    // Lays the strip out `width` pixels wide (wider where a tile needs it) at once, shown
+    // or not: for a figure made without a window.
+    void layOut(int width);
+
     // The strip as it is laid out now, as a figure file for a handout: PNG at
     // `pixelsPerPixel` image pixels a screen pixel, or SVG or PDF painted as on screen (the
     // outlined cell too), on white. Nothing, with a translated reason in `*error`, when it

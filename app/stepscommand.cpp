@@ -1,0 +1,160 @@
+#include "stepscommand.h"
+
+#include "clicommands.h"
+#include "commandline.h"
+#include "exportcommand.h"
+#include "figurearguments.h"
+#include "pipelinestrip.h"
+
+#include <QApplication>
+#include <QByteArray>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <utility>
+
+namespace attn::cli {
+namespace {
+
+using attn::ui::FigureFormat;
+
+constexpr int kDefaultWidth = 1300; // the dialog's strip, in screen pixels
+constexpr int kMinWidth = 400;
+constexpr int kMaxWidth = 8000;
+constexpr double kDefaultPixelRatio = 2; // PNG pixels a strip pixel, as the dialog exports
+
+struct StepsArguments {
+    FigureArguments figure;
+    int head = 0;
+    int width = kDefaultWidth;
+    std::optional<std::pair<int, int>> cell; // the outlined query i and key j
+};
+
+std::vector<Option> stepsOptionTable(StepsArguments& a)
+{
+    std::vector<Option> table = {
+        {"session", "FILE", "a saved session: its sentence, switches and colours",
+         [](std::string_view value) {
+             if (value.empty())
+                 throw InputError("--session needs a file name");
+         }},
+    };
+    for (Option& option :
+         fileOptions(a.figure, /*numbers*/ false,
+                     "the figure to write (required; - is standard output): png, svg or pdf, "
+                     "by the extension"))
+        table.push_back(std::move(option));
+    table.push_back(
+        {"what", "head:N", "which head's pipeline (default head:0)", [&a](std::string_view value) {
+             const auto selection = ui::selectionFromSpelling(
+                 QString::fromUtf8(value.data(), qsizetype(value.size())));
+             if (!selection || selection->what != ui::FigureWhat::Head)
+                 throw InputError("--what must be head:N for the steps, not " + quoted(value));
+             a.head = selection->head;
+         }});
+    table.push_back({"cell", "I,J",
+                     "the cell outlined in S, L, the mask and P: query I, key J (default: "
+                     "the last query, key 0)",
+                     [&a](std::string_view value) {
+                         const auto comma = value.find(',');
+                         int i = -1, j = -1;
+                         const auto parse = [](std::string_view text, int& number) {
+                             const auto [end, error] =
+                                 std::from_chars(text.data(), text.data() + text.size(), number);
+                             return !text.empty() && error == std::errc() &&
+                                    end == text.data() + text.size() && number >= 0;
+                         };
+                         if (comma == std::string_view::npos || !parse(value.substr(0, comma), i) ||
+                             !parse(value.substr(comma + 1), j))
+                             throw InputError(
+                                 "--cell must be two whole numbers I,J (query, key), not " +
+                                 quoted(value));
+                         a.cell = {i, j};
+                     }});
+    table.push_back({"width", "PX",
+                     "the strip's width in screen pixels, from 400 to 8000 (default 1300): the "
+                     "tiles wrap into lines this wide",
+                     [&a](std::string_view value) {
+                         a.width =
+                             static_cast<int>(parseInteger("--width", value, kMinWidth, kMaxWidth));
+                     }});
+    // The look: no title (the tiles have theirs) and no DPI (the strip has screen pixels).
+    for (Option& option : lookOptions(a.figure))
+        if (option.name != "title" && option.name != "dpi")
+            table.push_back(std::move(option));
+    table.push_back(languageOption(a.figure));
+    return table;
+}
+
+} // namespace
+
+std::string stepsHelp()
+{
+    StepsArguments scratch;
+    return "options of steps (and those of compute, except --json):\n" +
+           optionHelp(stepsOptionTable(scratch)) +
+           "  The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, the mask,\n"
+           "  P, O_h, the concatenation and the output, each with its formula and shape.\n";
+}
+
+int stepsCommand(const std::vector<std::string>& args)
+{
+    try {
+        StepsArguments a;
+        const std::vector<Option> extra = stepsOptionTable(a);
+
+        // 1. The request, as export reads it.
+        std::optional<ui::Session> session;
+        const ComputeOptions parsed = parseWithSession(args, extra, session);
+
+        // 2. Where to, and in which format.
+        if (a.figure.out.empty())
+            throw InputError("steps needs --out FILE (png, svg or pdf)");
+        const FigureFormat format = formatOf(a.figure, /*numbers*/ false);
+
+        // 3. The numbers, then the checks that need them.
+        AttentionEngine engine;
+        const Result result = engine.compute(parsed.request);
+        if (a.head >= result.heads())
+            throw InputError("--what head:" + std::to_string(a.head) + " is not a head: " +
+                             std::to_string(result.heads()) + " head(s), numbered from 0");
+        const int b = a.figure.sequence.value_or(0);
+        if (b >= result.batch())
+            throw InputError("--sequence " + std::to_string(b) + " is not a line of the text: " +
+                             std::to_string(result.batch()) + " sequence(s), numbered from 0");
+        const int lastQuery = std::max(0, result.tokens->lengths[std::size_t(b)] - 1);
+        const auto [i, j] = a.cell.value_or(std::pair{lastQuery, 0});
+        if (i >= result.length() || j >= result.keyLength())
+            throw InputError("--cell " + std::to_string(i) + "," + std::to_string(j) +
+                             " is not a cell: " + std::to_string(result.length()) +
+                             " queries and " + std::to_string(result.keyLength()) +
+                             " keys, numbered from 0");
+
+        // 4. The strip, laid out offscreen as the dialog lays it out, then the file.
+        std::optional<QApplication> app;
+        std::optional<ui::Language> language;
+        startFigures(app, language, a.figure);
+        ui::PipelineStrip strip;
+        const ui::ColormapName colormap = a.figure.colormap.value_or(
+            session ? session->view.colormap : ui::ColormapName::Viridis);
+        strip.setWeightColours(
+            {colormap, a.figure.logScale.value_or(session && session->view.logScale)});
+        strip.setResult(result, b, a.head);
+        strip.setSelectedCell(i, j);
+        strip.layOut(a.width);
+        QString error;
+        const std::optional<QByteArray> bytes =
+            strip.figureBytes(format, a.figure.scale.value_or(kDefaultPixelRatio), &error);
+        if (!bytes)
+            throw InputError(error.toStdString());
+        if (const std::string problem = writeFileAtomically(a.figure.out, bytes->toStdString());
+            !problem.empty())
+            return fail(kExitWriteFailed, problem);
+        return kExitOk;
+    } catch (const InputError& error) {
+        return fail(kExitUsage, error.what());
+    }
+}
+
+} // namespace attn::cli
