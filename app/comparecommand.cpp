@@ -140,22 +140,14 @@ int compareCommand(const std::vector<std::string>& args)
             throw InputError("A: " + problem);
 
         // 3. Where to, and in which format.
-        if (a.figure.out.empty())
-            throw InputError("compare needs --out FILE (png, svg or pdf)");
-        const FigureFormat format = formatOf(a.figure, /*numbers*/ false);
+        const FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ false, "compare");
 
         // 4. Both sides, then the checks that need them.
         AttentionEngine engine;
         const Result resultA = engine.compute(aOptions.request);
         const Result resultB = engine.compute(b.request);
         const int head = a.head.value_or(0);
-        if (head >= resultB.heads())
-            throw InputError("--what head:" + std::to_string(head) + " is not a head: " +
-                             std::to_string(resultB.heads()) + " head(s), numbered from 0");
-        if (a.figure.sequence && *a.figure.sequence >= resultB.batch())
-            throw InputError("--sequence " + std::to_string(*a.figure.sequence) +
-                             " is not a line of the text: " + std::to_string(resultB.batch()) +
-                             " sequence(s), numbered from 0");
+        checkHeadAndSequence(resultB, head, a.figure);
 
         // 5. The figure, drawn offscreen, written atomically.
         const FigureArguments& f = a.figure;

@@ -215,23 +215,17 @@ int exportCommand(const std::vector<std::string>& args)
         const ComputeOptions parsed = parseWithSession(args, extra, session);
 
         // 2. Where to, and in which format.
-        if (a.figure.out.empty())
-            throw InputError("export needs --out FILE (the extension gives the format)");
-        const FigureFormat format = formatOf(a.figure, /*numbers*/ true);
+        const FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ true, "export");
         const FigureOptions options = figureOptionsFrom(a, session);
 
         // 3. The numbers, then the checks that need them.
         AttentionEngine engine;
         const Result result = engine.compute(parsed.request);
-        if (options.what == FigureWhat::Head && options.head >= result.heads())
-            throw InputError("--what head:" + std::to_string(options.head) + " is not a head: " +
-                             std::to_string(result.heads()) + " head(s), numbered from 0");
         // A session's sequence may not exist once --text changed; the figure then shows the
         // last one. A --sequence given here must exist.
-        if (a.figure.sequence && *a.figure.sequence >= result.batch())
-            throw InputError("--sequence " + std::to_string(*a.figure.sequence) +
-                             " is not a line of the text: " + std::to_string(result.batch()) +
-                             " sequence(s), numbered from 0");
+        checkHeadAndSequence(
+            result, options.what == FigureWhat::Head ? std::optional(options.head) : std::nullopt,
+            a.figure);
 
         // 4. The file's bytes (a figure is drawn offscreen), written atomically.
         std::optional<QGuiApplication> app;

@@ -126,4 +126,24 @@ ui::FigureFormat formatOf(const FigureArguments& a, bool numbers)
                      formats);
 }
 
+ui::FigureFormat requiredFormatOf(const FigureArguments& a, bool numbers,
+                                  const std::string& command)
+{
+    if (a.out.empty())
+        throw InputError(command + " needs --out FILE (" +
+                         (numbers ? "the extension gives the format" : "png, svg or pdf") + ")");
+    return formatOf(a, numbers);
+}
+
+void checkHeadAndSequence(const Result& result, std::optional<int> head, const FigureArguments& a)
+{
+    if (head && *head >= result.heads())
+        throw InputError("--what head:" + std::to_string(*head) + " is not a head: " +
+                         std::to_string(result.heads()) + " head(s), numbered from 0");
+    if (a.sequence && *a.sequence >= result.batch())
+        throw InputError("--sequence " + std::to_string(*a.sequence) +
+                         " is not a line of the text: " + std::to_string(result.batch()) +
+                         " sequence(s), numbered from 0");
+}
+
 } // namespace attn::cli

@@ -4,6 +4,7 @@
 
 #include "colormap.h"
 #include "commandline.h"
+#include "engine.h"
 #include "figure.h"
 #include "language.h"
 #include "offscreen.h"
@@ -53,9 +54,17 @@ void startFigures(std::optional<App>& app, std::optional<ui::Language>& language
     language->apply(a.language.value_or(QStringLiteral("en")));
 }
 
+// Throws InputError when `head` (if any) is not one of result's heads, or a.sequence (if
+// given) not one of its sequences.
+void checkHeadAndSequence(const Result& result, std::optional<int> head, const FigureArguments& a);
+
 // The format of a.out: --format, else its extension. Throws InputError when neither
 // tells it (or names numbers where `numbers` is false), or when standard output ("-")
 // is asked for without --format. a.out must not be empty.
 [[nodiscard]] ui::FigureFormat formatOf(const FigureArguments& a, bool numbers);
+
+// The same, first refusing an empty --out: "<command> needs --out FILE …".
+[[nodiscard]] ui::FigureFormat requiredFormatOf(const FigureArguments& a, bool numbers,
+                                                const std::string& command);
 
 } // namespace attn::cli

@@ -109,20 +109,13 @@ int stepsCommand(const std::vector<std::string>& args)
         const ComputeOptions parsed = parseWithSession(args, extra, session);
 
         // 2. Where to, and in which format.
-        if (a.figure.out.empty())
-            throw InputError("steps needs --out FILE (png, svg or pdf)");
-        const FigureFormat format = formatOf(a.figure, /*numbers*/ false);
+        const FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ false, "steps");
 
         // 3. The numbers, then the checks that need them.
         AttentionEngine engine;
         const Result result = engine.compute(parsed.request);
-        if (a.head >= result.heads())
-            throw InputError("--what head:" + std::to_string(a.head) + " is not a head: " +
-                             std::to_string(result.heads()) + " head(s), numbered from 0");
+        checkHeadAndSequence(result, a.head, a.figure);
         const int b = a.figure.sequence.value_or(0);
-        if (b >= result.batch())
-            throw InputError("--sequence " + std::to_string(b) + " is not a line of the text: " +
-                             std::to_string(result.batch()) + " sequence(s), numbered from 0");
         const int lastQuery = std::max(0, result.tokens->lengths[std::size_t(b)] - 1);
         const auto [i, j] = a.cell.value_or(std::pair{lastQuery, 0});
         if (i >= result.length() || j >= result.keyLength())

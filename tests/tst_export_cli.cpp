@@ -93,6 +93,24 @@ QString svgTexts(const QByteArray& svg)
     return xml.hasError() ? QString() : texts;
 }
 
+// Runs attnscope `arguments` in a new directory and returns the bytes of `file`, the one
+// file it must leave there; with a quiet, successful run, and the format's first bytes.
+// Else an empty array and the problem in `*problem`.
+QByteArray writtenFigure(const QStringList& arguments, const QString& file, QString* problem)
+{
+    QTemporaryDir dir;
+    const Run run = attnscope(arguments, dir.path());
+    const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
+    const QByteArray bytes = readAll(dir.filePath(file));
+    if (run.exitCode != 0 || !run.err.isEmpty() || !run.out.isEmpty())
+        *problem = QStringLiteral("exit %1: %2").arg(run.exitCode).arg(QString::fromUtf8(run.err));
+    else if (entries(dir.path()) != QStringList{file}) // no temporary file either
+        *problem = entries(dir.path()).join(u' ');
+    else if (!bytes.startsWith(magic(format)))
+        *problem = QString::fromLatin1(bytes.left(16).toHex());
+    return problem->isEmpty() ? bytes : QByteArray();
+}
+
 } // namespace
 
 class TestExportCli : public QObject {
@@ -435,15 +453,10 @@ void TestExportCli::compare()
     QFETCH(QString, file);
     QFETCH(QString, titleA);
     QFETCH(QString, titleB);
-    QTemporaryDir dir;
-    const Run run = attnscope(QStringList{"compare"} + arguments, dir.path());
-    QVERIFY2(run.exitCode == 0, run.err.constData());
-    QCOMPARE(run.err, QByteArray());
-    QCOMPARE(run.out, QByteArray());
-    QCOMPARE(entries(dir.path()), QStringList{file}); // and no temporary file
-    const QByteArray bytes = readAll(dir.filePath(file));
+    QString problem;
+    const QByteArray bytes = writtenFigure(QStringList{"compare"} + arguments, file, &problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
-    QVERIFY2(bytes.startsWith(magic(format)), bytes.left(16).toHex().constData());
     if (format == u"png") {
         const QImage image = QImage::fromData(bytes);
         QVERIFY(!image.isNull());
@@ -598,15 +611,10 @@ void TestExportCli::steps()
     QFETCH(QStringList, arguments);
     QFETCH(QString, file);
     QFETCH(QString, text);
-    QTemporaryDir dir;
-    const Run run = attnscope(QStringList{"steps"} + arguments, dir.path());
-    QVERIFY2(run.exitCode == 0, run.err.constData());
-    QCOMPARE(run.err, QByteArray());
-    QCOMPARE(entries(dir.path()), QStringList{file}); // and no temporary file
-    const QByteArray bytes = readAll(dir.filePath(file));
-    const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
-    QVERIFY2(bytes.startsWith(magic(format)), bytes.left(16).toHex().constData());
-    if (format == u"png") {
+    QString problem;
+    const QByteArray bytes = writtenFigure(QStringList{"steps"} + arguments, file, &problem);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    if (file.endsWith(".png")) {
         const QImage image = QImage::fromData(bytes);
         QCOMPARE(image.width(), 1800);           // the strip's 900 px, two pixels each
         QVERIFY(image.height() > image.width()); // lines of tiles
