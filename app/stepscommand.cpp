@@ -2,8 +2,10 @@
 
 #include "clicommands.h"
 #include "commandline.h"
+#include "explain.h"
 #include "exportcommand.h"
 #include "figurearguments.h"
+#include "pipelinedialog.h"
 #include "pipelinestrip.h"
 
 #include <QApplication>
@@ -29,6 +31,7 @@ struct StepsArguments {
     int head = 0;
     int width = kDefaultWidth;
     std::optional<std::pair<int, int>> cell; // the outlined query i and key j
+    bool explanation = true;                 // its arithmetic below the strip
 };
 
 std::vector<Option> stepsOptionTable(StepsArguments& a)
@@ -72,6 +75,9 @@ std::vector<Option> stepsOptionTable(StepsArguments& a)
                                  quoted(value));
                          a.cell = {i, j};
                      }});
+    table.push_back({"no-explanation", "",
+                     "leave out the arithmetic of the outlined cell below the tiles",
+                     [&a](std::string_view) { a.explanation = false; }});
     table.push_back({"width", "PX",
                      "the strip's width in screen pixels, from 400 to 8000 (default 1300): the "
                      "tiles wrap into lines this wide",
@@ -95,7 +101,9 @@ std::string stepsHelp()
     return "options of steps (and those of compute, except --json):\n" +
            optionHelp(stepsOptionTable(scratch)) +
            "  The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, the mask,\n"
-           "  P, O_h, the concatenation and the output, each with its formula and shape.\n";
+           "  P, O_h, the concatenation and the output, each with its formula and shape;\n"
+           "  below them the arithmetic of the outlined cell: its dot product, scaling and\n"
+           "  softmax with the real numbers.\n";
 }
 
 int stepsCommand(const std::vector<std::string>& args)
@@ -136,9 +144,16 @@ int stepsCommand(const std::vector<std::string>& args)
         strip.setResult(result, b, a.head);
         strip.setSelectedCell(i, j);
         strip.layOut(a.width);
+        // Below the tiles, the arithmetic of the outlined cell as the dialog's panel gives it.
+        QString explanation;
+        if (const ui::PipelineTile* weights = strip.tile(ui::PipelineStage::Weights);
+            a.explanation && weights)
+            explanation = ui::explanationHtml(explainCell(result, b, a.head, i, j),
+                                              weights->tile().heatmap.queryLabel(i),
+                                              weights->tile().heatmap.keyLabel(j));
         QString error;
-        const std::optional<QByteArray> bytes =
-            strip.figureBytes(format, a.figure.scale.value_or(kDefaultPixelRatio), &error);
+        const std::optional<QByteArray> bytes = strip.figureBytes(
+            format, a.figure.scale.value_or(kDefaultPixelRatio), &error, explanation);
         if (!bytes)
             throw InputError(error.toStdString());
         if (const std::string problem = writeFileAtomically(a.figure.out, bytes->toStdString());

@@ -138,6 +138,7 @@ private slots:
     void languageSpeaksInTheFigure_data();
     void steps_data();
     void steps();
+    void stepsWithoutExplanation();
     void stepsFailures_data();
     void stepsFailures();
     void languageSpeaksInTheFigure();
@@ -601,6 +602,9 @@ void TestExportCli::steps_data()
     QTest::newRow("svg in Chinese")
         << QStringList{"--preset", "article", "--language", "zh_CN", "--out", "s.svg"} << "s.svg"
         << "注意力权重";
+    QTest::newRow("svg: the arithmetic of --cell below the tiles")
+        << QStringList{"--preset", "article", "--cell", "3,1", "--out", "s.svg"} << "s.svg"
+        << "how query 产品 (row 3) weighs key 喜欢 (column 1)";
     QTest::newRow("pdf by --format")
         << QStringList{"--preset", "article", "--format", "pdf", "--out", "handout"} << "handout"
         << QString();
@@ -622,6 +626,17 @@ void TestExportCli::steps()
     }
     if (!text.isEmpty())
         QVERIFY2(svgTexts(bytes).contains(text), qPrintable(svgTexts(bytes).left(300)));
+}
+
+// --no-explanation leaves the arithmetic out: only the tiles.
+void TestExportCli::stepsWithoutExplanation()
+{
+    QString problem;
+    const QString texts = svgTexts(writtenFigure(
+        {"steps", "--preset", "article", "--no-explanation", "--out", "s.svg"}, "s.svg", &problem));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(texts.contains(QStringLiteral("8. P — attention weights")));
+    QVERIFY(!texts.contains(QStringLiteral("weighs key")));
 }
 
 void TestExportCli::stepsFailures_data()

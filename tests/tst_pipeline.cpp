@@ -642,8 +642,9 @@ void TestPipeline::weightsFollowTheWindowsColours()
     QCOMPARE(grey.vmin, 0.0);
 }
 
-// Export… writes the strip as it is laid out for a handout: a PNG of twice its pixels on
-// white, an SVG whose text is every tile's title, a PDF; the outlined cell included.
+// Export… writes the strip as it is laid out for a handout, the outlined cell included and
+// its arithmetic below: a PNG of twice its pixels on white, an SVG whose text is every
+// tile's title and the arithmetic, a PDF.
 void TestPipeline::exportWritesTheStrip()
 {
     Config causal;
@@ -662,7 +663,8 @@ void TestPipeline::exportWritesTheStrip()
     const QString png = dir.filePath(QStringLiteral("steps.png"));
     QCOMPARE(dialog.exportTo(png), QString());
     const QImage image(png);
-    QCOMPARE(image.size(), dialog.strip()->size() * 2);
+    QCOMPARE(image.width(), dialog.strip()->width() * 2);
+    QVERIFY(image.height() > dialog.strip()->height() * 2 + 100); // the arithmetic below
     QCOMPARE(image.pixel(1, 1), qRgb(255, 255, 255)); // a handout's white, not the window's
     // The weights' tile is there: its top-left cell (weight 1 under the causal mask) in
     // the colormap's brightest colour.
@@ -682,6 +684,10 @@ void TestPipeline::exportWritesTheStrip()
         if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"text")
             texts += xml.readElementText();
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    // Below the tiles, the panel's arithmetic of the outlined cell: its numbers too.
+    const CellExplanation& e = *dialog.explanation();
+    QVERIFY2(texts.contains(QStringLiteral("weighs key")), qPrintable(texts.right(300)));
+    QVERIFY(texts.contains(QString::number(double(e.weight), 'g', 4)));
     for (int k = 0; k < dialog.strip()->count(); ++k)
         QVERIFY2(texts.contains(dialog.strip()->tileAt(k)->tile().title.left(8)),
                  qPrintable(dialog.strip()->tileAt(k)->tile().title));

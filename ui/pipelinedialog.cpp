@@ -362,16 +362,21 @@ void PipelineDialog::explainCell(int i, int j)
     showExplanation();
 }
 
-void PipelineDialog::showExplanation()
+QString PipelineDialog::explanationHtmlShown() const
 {
     const PipelineTile* weights = strip_->tile(PipelineStage::Weights);
-    if (!explanation_ || !weights) {
-        panel_->setHtml(QStringLiteral("<p>%1</p>").arg(tr("Nothing computed yet.")));
-        return;
-    }
+    if (!explanation_ || !weights)
+        return {};
     const HeatmapData& data = weights->tile().heatmap;
-    panel_->setHtml(explanationHtml(*explanation_, data.queryLabel(explanation_->i),
-                                    data.keyLabel(explanation_->j)));
+    return explanationHtml(*explanation_, data.queryLabel(explanation_->i),
+                           data.keyLabel(explanation_->j));
+}
+
+void PipelineDialog::showExplanation()
+{
+    const QString html = explanationHtmlShown();
+    panel_->setHtml(html.isEmpty() ? QStringLiteral("<p>%1</p>").arg(tr("Nothing computed yet."))
+                                   : html);
 }
 
 QString PipelineDialog::explanationText() const
@@ -403,7 +408,8 @@ QString PipelineDialog::exportTo(const QString& path)
         return tr("Cannot tell the format of %1: name it .png, .svg or .pdf.")
             .arg(QDir::toNativeSeparators(path));
     QString error;
-    const std::optional<QByteArray> bytes = strip_->figureBytes(*format, kExportPixelRatio, &error);
+    const std::optional<QByteArray> bytes =
+        strip_->figureBytes(*format, kExportPixelRatio, &error, explanationHtmlShown());
     return bytes ? writeFigureFile(path, *bytes) : error;
 }
 

@@ -53,9 +53,9 @@ public:
     // The panel's text as the student reads it.
     [[nodiscard]] QString explanationText() const;
 
-    // Writes the strip as it is laid out, the outlined cell too, to `path` (.png at twice
-    // the screen's pixels, .svg or .pdf), atomically. Returns an empty string on success,
-    // else a translated one-line reason.
+    // Writes the strip as it is laid out, the outlined cell too, and below it the panel's
+    // arithmetic of that cell, to `path` (.png at twice the screen's pixels, .svg or .pdf),
+    // atomically. Returns an empty string on success, else a translated one-line reason.
     [[nodiscard]] QString exportTo(const QString& path);
 
 protected:
@@ -65,6 +65,8 @@ private:
     void fillChoosers();
     void showChoice();
     void showExplanation();
+    // The panel's arithmetic of the explained cell, or empty when there is none.
+    [[nodiscard]] QString explanationHtmlShown() const;
     void retranslateUi();
     void chooseFileAndExport();
 

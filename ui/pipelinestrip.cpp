@@ -11,6 +11,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTextDocument>
 #include <QToolTip>
 
 #include <algorithm>
@@ -446,11 +447,20 @@ void PipelineStrip::changeEvent(QEvent* event)
 }
 
 std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double pixelsPerPixel,
-                                                     QString* error)
+                                                     QString* error, const QString& appendixHtml)
 {
     QString scratch;
     QString& reason = error ? *error : scratch;
-    const QSize pixels = size();
+    const QSize strip = size();
+    // The appendix as rich text at the strip's width, below it.
+    QTextDocument appendix;
+    appendix.setDefaultFont(font());
+    appendix.setDocumentMargin(kPad);
+    appendix.setHtml(appendixHtml);
+    appendix.setTextWidth(strip.width());
+    const int appendixHeight =
+        appendixHtml.isEmpty() ? 0 : int(std::ceil(appendix.size().height())) + kLineGap;
+    const QSize pixels(strip.width(), strip.height() + appendixHeight);
     if (tiles_.empty() || pixels.isEmpty()) {
         reason = QCoreApplication::translate("Figure", "There is nothing to export yet.");
         return std::nullopt;
@@ -469,7 +479,7 @@ std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double
     const QStringList& families = figureFontFamilies();
     document.svgFamilies << families.sliced(families.indexOf(QStringLiteral("Noto Sans CJK SC")));
     document.vectorResolution = dpi;
-    document.paint = [this, pixels](QPainter& painter, const QRectF& target) {
+    document.paint = [this, pixels, strip, &appendix](QPainter& painter, const QRectF& target) {
         painter.fillRect(target, Qt::white);
         painter.save();
         painter.translate(target.topLeft());
@@ -479,6 +489,8 @@ std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double
         setAutoFillBackground(false);
         render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
         setAutoFillBackground(filled);
+        painter.translate(0, strip.height() + kLineGap);
+        appendix.drawContents(&painter);
         painter.restore();
     };
     switch (format) {

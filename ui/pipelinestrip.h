@@ -146,10 +146,13 @@ public:
 
     // The strip as it is laid out now, as a figure file for a handout: PNG at
     // `pixelsPerPixel` image pixels a screen pixel, or SVG or PDF painted as on screen (the
-    // outlined cell too), on white. Nothing, with a translated reason in `*error`, when it
-    // is empty, larger than kMaxFigurePixels, or has too many cells for a vector file.
+    // outlined cell too), on white; `appendixHtml` (the arithmetic of the outlined cell),
+    // if any, below it at the strip's width. Nothing, with a translated reason in
+    // `*error`, when it is empty, larger than kMaxFigurePixels, or has too many cells for a
+    // vector file.
     [[nodiscard]] std::optional<QByteArray> figureBytes(FigureFormat format, double pixelsPerPixel,
-                                                        QString* error);
+                                                        QString* error,
+                                                        const QString& appendixHtml = {});
 
     [[nodiscard]] bool hasHeightForWidth() const override { return true; }
     [[nodiscard]] int heightForWidth(int width) const override;
