@@ -203,8 +203,15 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
     return tile;
 }
 
+// What the tiles of S, L and L + M share: L, and the one diverging scale of the three, so
+// that the scaling shows as paler colours. Made once: at T = 2048 each is 4 M cells.
+struct ScoreScale {
+    Matrix scaled; // L = S·scale/τ
+    double largest = 1;
+};
+
 StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
-                    const WeightColours& colours)
+                    const WeightColours& colours, const ScoreScale& scores)
 {
     const Config& config = result.config();
     const int B = result.batch(), T = result.length(), Tk = result.keyLength(), H = result.heads();
@@ -241,7 +248,7 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
     case PipelineStage::Logits:
         tile.title = PipelineStrip::tr("L — scaled");
         tile.formula = QStringLiteral("L = S × scale / τ");
-        tile.values = scaledScores(result, b, h);
+        tile.values = scores.scaled;
         tile.note = scaleNote(config) + PipelineStrip::tr("; drawn on S's colour scale");
         if (result.stats)
             tile.note += PipelineStrip::tr("; std(L) = %1 over the whole tensor")
@@ -298,9 +305,7 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
     }
     }
     tile.heatmap = heatmapOf(tile.values, hatched, rows, columns);
-    // S, L and the mask share one scale, so that the scaling shows as paler colours.
-    tile.style = divergingStyle(std::max(largestMagnitude(result.scores->at(b, h)),
-                                         largestMagnitude(scaledScores(result, b, h))));
+    tile.style = divergingStyle(scores.largest);
     return tile;
 }
 
@@ -377,9 +382,13 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
         tiles.push_back(projectionTile(result, b, h, stage));
 
     // 5–8. S, L, the mask, P (B, H, T, T).
+    ScoreScale scores;
+    scores.scaled = scaledScores(result, b, h);
+    scores.largest =
+        std::max(largestMagnitude(result.scores->at(b, h)), largestMagnitude(scores.scaled));
     for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Logits,
                                       PipelineStage::Masked, PipelineStage::Weights})
-        tiles.push_back(tokenTile(result, b, h, stage, colours));
+        tiles.push_back(tokenTile(result, b, h, stage, colours, scores));
     if (!result.aggregation)
         return tiles;
 
