@@ -8,14 +8,12 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QStandardPaths>
@@ -286,10 +284,10 @@ QString CompareDialog::captionText() const
 
 QString CompareDialog::exportTo(const QString& path) const
 {
-    const std::optional<FigureFormat> format = formatFromPath(path);
-    if (!format || !isFigureFormat(*format))
-        return tr("Cannot tell the format of %1: name it .png, .svg or .pdf.")
-            .arg(QDir::toNativeSeparators(path));
+    QString error;
+    const std::optional<FigureFormat> format = figureFormatOfPath(path, &error);
+    if (!format)
+        return error;
     if (!complete())
         return tr("The comparison is still being computed; export it in a moment.");
     return exportComparison(path, *format, results_[0], results_[1], exportOptions());
@@ -524,12 +522,8 @@ void CompareDialog::hoverCell(int row, int column)
 
 void CompareDialog::chooseFileAndExport()
 {
-    const QString path = chooseExportPath(this, tr("Export the Comparison"),
-                                          QStringLiteral("attention-compare.png"), kExportFormats);
-    if (path.isEmpty())
-        return;
-    if (const QString error = exportTo(path); !error.isEmpty())
-        QMessageBox::warning(this, tr("Export the Comparison"), error);
+    chooseAndExport(this, tr("Export the Comparison"), QStringLiteral("attention-compare.png"),
+                    kExportFormats, [this](const QString& path) { return exportTo(path); });
 }
 
 ComparisonOptions CompareDialog::exportOptions() const

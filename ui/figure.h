@@ -20,6 +20,7 @@
 #include <QStringList>
 #include <QStringView>
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -60,6 +61,16 @@ enum class FigureFormat { Png, Svg, Pdf, Csv, Npy, Json };
 [[nodiscard]] QString chooseExportPath(QWidget* parent, const QString& title,
                                        const QString& suggestedName,
                                        std::span<const FigureFormat> formats);
+
+// A dialog's Export… button: chooseExportPath(), then `write` to the path chosen; the
+// reason `write` returns, if not empty, is shown in a warning titled `title`.
+void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
+                     std::span<const FigureFormat> formats,
+                     const std::function<QString(const QString& path)>& write);
+
+// The figure format (PNG, SVG or PDF) `path`'s suffix names; else nothing, and a
+// translated reason in `*error`.
+[[nodiscard]] std::optional<FigureFormat> figureFormatOfPath(const QString& path, QString* error);
 
 // What to show, as the command line's --what spells it: "heads", "mean" or "head:N".
 struct FigureSelection {

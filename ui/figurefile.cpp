@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QPainter>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -173,6 +174,28 @@ QString chooseExportPath(QWidget* parent, const QString& title, const QString& s
                            formats[std::size_t(std::max<qsizetype>(0, filters.indexOf(filter)))]);
     lastExportDirectory() = QFileInfo(path).absolutePath();
     return path;
+}
+
+void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
+                     std::span<const FigureFormat> formats,
+                     const std::function<QString(const QString& path)>& write)
+{
+    const QString path = chooseExportPath(parent, title, suggestedName, formats);
+    if (path.isEmpty())
+        return;
+    if (const QString error = write(path); !error.isEmpty())
+        QMessageBox::warning(parent, title, error);
+}
+
+std::optional<FigureFormat> figureFormatOfPath(const QString& path, QString* error)
+{
+    const std::optional<FigureFormat> format = formatFromPath(path);
+    if (format && isFigureFormat(*format))
+        return format;
+    *error = QCoreApplication::translate(
+                 "Figure", "Cannot tell the format of %1: name it .png, .svg or .pdf.")
+                 .arg(QDir::toNativeSeparators(path));
+    return std::nullopt;
 }
 
 QString selectionSpelling(const FigureSelection& selection)

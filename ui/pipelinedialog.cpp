@@ -4,11 +4,9 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -393,21 +391,16 @@ void PipelineDialog::changeEvent(QEvent* event)
 
 void PipelineDialog::chooseFileAndExport()
 {
-    const QString path = chooseExportPath(this, tr("Export the Steps"),
-                                          QStringLiteral("attention-steps.png"), kExportFormats);
-    if (path.isEmpty())
-        return;
-    if (const QString error = exportTo(path); !error.isEmpty())
-        QMessageBox::warning(this, tr("Export the Steps"), error);
+    chooseAndExport(this, tr("Export the Steps"), QStringLiteral("attention-steps.png"),
+                    kExportFormats, [this](const QString& path) { return exportTo(path); });
 }
 
 QString PipelineDialog::exportTo(const QString& path)
 {
-    const std::optional<FigureFormat> format = formatFromPath(path);
-    if (!format || !isFigureFormat(*format))
-        return tr("Cannot tell the format of %1: name it .png, .svg or .pdf.")
-            .arg(QDir::toNativeSeparators(path));
     QString error;
+    const std::optional<FigureFormat> format = figureFormatOfPath(path, &error);
+    if (!format)
+        return error;
     const std::optional<QByteArray> bytes =
         strip_->figureBytes(*format, kExportPixelRatio, &error, explanationHtmlShown());
     return bytes ? writeFigureFile(path, *bytes) : error;

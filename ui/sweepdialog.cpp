@@ -12,7 +12,6 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -184,12 +183,8 @@ void SweepDialog::changeEvent(QEvent* event)
 
 void SweepDialog::chooseFileAndExport()
 {
-    const QString path = chooseExportPath(this, tr("Export the Sweep"),
-                                          QStringLiteral("dk-sweep.png"), kExportFormats);
-    if (path.isEmpty())
-        return;
-    if (const QString error = exportTo(path); !error.isEmpty())
-        QMessageBox::warning(this, tr("Export the Sweep"), error);
+    chooseAndExport(this, tr("Export the Sweep"), QStringLiteral("dk-sweep.png"), kExportFormats,
+                    [this](const QString& path) { return exportTo(path); });
 }
 
 void SweepDialog::showRun(const SweepRun& run)

@@ -261,6 +261,10 @@
         <source>The figure would be %1 × %2 pixels, more than %3 on a side; export an SVG or a PDF instead.</source>
         <translation>图片将有 %1 × %2 像素，单边超过 %3；请改为导出 SVG 或 PDF。</translation>
     </message>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
+    </message>
 </context>
 <context>
     <name>Heatmap</name>
@@ -806,10 +810,6 @@
 </context>
 <context>
     <name>attn::ui::CompareDialog</name>
-    <message>
-        <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
-        <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
-    </message>
     <message>
         <source>The comparison is still being computed; export it in a moment.</source>
         <translation>对比结果还在计算中，请稍后再导出。</translation>
@@ -1703,10 +1703,6 @@
     <message>
         <source>Export the Steps</source>
         <translation>导出计算步骤</translation>
-    </message>
-    <message>
-        <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
-        <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
     </message>
     <message>
         <source>&amp;Export…</source>
