@@ -31,6 +31,8 @@ class QWidget;
 
 namespace attn::ui {
 
+struct FigureDocument;
+
 // What a figure shows: one head, all heads as a grid (their mean as the last tile), or
 // the mean of the heads.
 enum class FigureWhat { Head, Grid, Mean };
@@ -67,6 +69,12 @@ enum class FigureFormat { Png, Svg, Pdf, Csv, Npy, Json };
 void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
                      std::span<const FigureFormat> formats,
                      const std::function<QString(const QString& path)>& write);
+
+// `document` as SVG or PDF (`format`); refused, with a translated reason in `*error`, when
+// it has more than kMaxVectorCells `cells` (a PNG is the way out) or `format` is neither.
+[[nodiscard]] std::optional<QByteArray> vectorFigureBytes(FigureFormat format,
+                                                          const FigureDocument& document,
+                                                          qint64 cells, QString* error);
 
 // The figure format (PNG, SVG or PDF) `path`'s suffix names; else nothing, and a
 // translated reason in `*error`.

@@ -268,29 +268,28 @@ std::optional<QByteArray> figureLayoutBytes(FigureFormat format, const FigureLay
         reason = QCoreApplication::translate("Figure", "There is nothing to export yet.");
         return std::nullopt;
     }
-    switch (format) {
-    case FigureFormat::Png:
+    if (format == FigureFormat::Png)
         return pngBytes(layout, pixelsPerPoint, &reason);
-    case FigureFormat::Svg:
-    case FigureFormat::Pdf:
-        break;
-    case FigureFormat::Csv:
-    case FigureFormat::Npy:
-    case FigureFormat::Json:
-        reason = QCoreApplication::translate("Figure", "%1 is not a figure format.")
+    return vectorFigureBytes(format, figureDocument(layout), cellCount(layout), &reason);
+}
+
+std::optional<QByteArray> vectorFigureBytes(FigureFormat format, const FigureDocument& document,
+                                            qint64 cells, QString* error)
+{
+    if (format != FigureFormat::Svg && format != FigureFormat::Pdf) {
+        *error = QCoreApplication::translate("Figure", "%1 is not a figure format.")
                      .arg(formatSpelling(format));
         return std::nullopt;
     }
-    if (const qint64 cells = cellCount(layout); cells > kMaxVectorCells) {
-        reason =
+    if (cells > kMaxVectorCells) {
+        *error =
             QCoreApplication::translate("Figure", "The figure has %1 cells, too many for a vector "
                                                   "file (at most %2); export a PNG instead.")
                 .arg(cells)
                 .arg(kMaxVectorCells);
         return std::nullopt;
     }
-    return format == FigureFormat::Svg ? encodeSvg(figureDocument(layout), &reason)
-                                       : encodePdf(figureDocument(layout), &reason);
+    return format == FigureFormat::Svg ? encodeSvg(document, error) : encodePdf(document, error);
 }
 
 QString exportFigure(const QString& path, FigureFormat format, const Result& result,

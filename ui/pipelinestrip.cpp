@@ -284,8 +284,7 @@ void PipelineStrip::setWeightColours(const WeightColours& colours)
     colours_ = colours;
     if (PipelineTile* weights = tile(PipelineStage::Weights)) {
         StageTile recoloured = weights->tile();
-        const HeatmapStyle style = weightStyle(colours_, recoloured.heatmap.columns());
-        recoloured.style = style;
+        recoloured.style = weightStyle(colours_, recoloured.heatmap.columns());
         weights->setTile(recoloured);
         weights->update();
     }
@@ -493,43 +492,25 @@ std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double
         appendix.drawContents(&painter);
         painter.restore();
     };
-    switch (format) {
-    case FigureFormat::Png: {
-        const QSize image(qRound(pixels.width() * pixelsPerPixel),
-                          qRound(pixels.height() * pixelsPerPixel));
-        if (image.width() > kMaxFigurePixels || image.height() > kMaxFigurePixels) {
-            reason = QCoreApplication::translate("Figure",
-                                                 "The figure would be %1 × %2 pixels, more than "
-                                                 "%3 on a side; export an SVG or a PDF instead.")
-                         .arg(image.width())
-                         .arg(image.height())
-                         .arg(kMaxFigurePixels);
-            return std::nullopt;
-        }
-        QImage picture(image, QImage::Format_RGB32);
-        picture.setDevicePixelRatio(pixelsPerPixel);
-        QPainter painter(&picture);
-        document.paint(painter, QRectF(QPointF(0, 0), QSizeF(pixels)));
-        painter.end();
-        return encodePng(std::move(picture), document, &reason);
-    }
-    case FigureFormat::Svg:
-    case FigureFormat::Pdf:
-        if (cells > kMaxVectorCells) {
-            reason = QCoreApplication::translate("Figure",
-                                                 "The figure has %1 cells, too many for a vector "
-                                                 "file (at most %2); export a PNG instead.")
-                         .arg(cells)
-                         .arg(kMaxVectorCells);
-            return std::nullopt;
-        }
-        return format == FigureFormat::Svg ? encodeSvg(document, &reason)
-                                           : encodePdf(document, &reason);
-    default:
-        reason = QCoreApplication::translate("Figure", "%1 is not a figure format.")
-                     .arg(formatSpelling(format));
+    if (format != FigureFormat::Png)
+        return vectorFigureBytes(format, document, cells, &reason);
+    const QSize image(qRound(pixels.width() * pixelsPerPixel),
+                      qRound(pixels.height() * pixelsPerPixel));
+    if (image.width() > kMaxFigurePixels || image.height() > kMaxFigurePixels) {
+        reason = QCoreApplication::translate("Figure",
+                                             "The figure would be %1 × %2 pixels, more than %3 "
+                                             "on a side; export an SVG or a PDF instead.")
+                     .arg(image.width())
+                     .arg(image.height())
+                     .arg(kMaxFigurePixels);
         return std::nullopt;
     }
+    QImage picture(image, QImage::Format_RGB32);
+    picture.setDevicePixelRatio(pixelsPerPixel);
+    QPainter painter(&picture);
+    document.paint(painter, QRectF(QPointF(0, 0), QSizeF(pixels)));
+    painter.end();
+    return encodePng(std::move(picture), document, &reason);
 }
 
 } // namespace attn::ui
