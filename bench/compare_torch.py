@@ -5,8 +5,12 @@ table of ratios, each measured in this run on this machine.
 usage: /usr/bin/python3 bench/compare_torch.py [build/bench/attnscope_bench] [--repetitions N]
 
 Each figure is the median of N repetitions (3 by default): this machine is shared and
-single runs move by tens of percent. The peak-memory rows come from attnscope_memory,
-beside the benchmark.
+single runs move by tens of percent. The repetitions of all cases run in a random order
+(Google Benchmark's random interleaving), so that the limits (sgemm, memcpy) and the cases
+measured against them sample the same stretch of the machine's load, not one quiet and
+one busy minute. PyTorch's forward is measured the same way as ours: each repetition is
+the mean of as many calls as fill half a second, and the figure the median of N. The
+peak-memory rows come from attnscope_memory, beside the benchmark.
 
 Needs Debian's python3-torch (PyTorch 1.13 on OpenBLAS). The PyTorch forward is the
 reference program of ARCHITECTURE.md with a causal mask: projections, QKᵀ, scale,
@@ -29,7 +33,7 @@ FORWARD = [(128, 256, 4), (512, 768, 12), (2048, 512, 8)]
 SWITCH = [(128, 256, 4), (512, 768, 12)]
 
 
-def torch_forward_ms(T, C, H, repeats=5):
+def torch_forward_ms(T, C, H, repetitions, min_seconds=0.5):
     torch.manual_seed(42)
     B, d_k = 1, C // H
     x = torch.randn(B, T, C)
@@ -47,12 +51,19 @@ def torch_forward_ms(T, C, H, repeats=5):
             return wo((p @ v).transpose(1, 2).reshape(B, T, C))
 
     forward()  # warm up
-    best = math.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        forward()
-        best = min(best, (time.perf_counter() - start) * 1000)
-    return best
+    # As Google Benchmark times our cases: a repetition is the mean over the calls that
+    # fill min_seconds, the figure the median of the repetitions.
+    means = []
+    for _ in range(repetitions):
+        calls, start = 0, time.perf_counter()
+        while True:
+            forward()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds:
+                break
+        means.append(elapsed * 1000 / calls)
+    return statistics.median(means)
 
 
 def main():
@@ -62,7 +73,8 @@ def main():
     args = parser.parse_args()
     n = max(1, args.repetitions)
     run = subprocess.run([args.binary, "--benchmark_format=json", "--benchmark_min_time=0.5",
-                          f"--benchmark_repetitions={n}", "--benchmark_report_aggregates_only=true"],
+                          f"--benchmark_repetitions={n}", "--benchmark_enable_random_interleaving=true",
+                          "--benchmark_report_aggregates_only=true"],
                          check=True, capture_output=True, text=True)
     report = json.loads(run.stdout)
     # OpenBLAS 0.3.21 multiplies with SSE3 kernels on CPUs newer than it knows; AttnScope
@@ -92,8 +104,19 @@ def main():
         return b["real_time"] * factor
 
     sgemm = results["BM_Sgemm/1024"]["FLOPS"]
+    # PyTorch's own threads are one here, but the pthread flavour of OpenBLAS it loads runs
+    # each of its products on threads of its own: say how many.
+    blas_threads = "?"
+    try:
+        import ctypes
+        with open("/proc/self/maps") as maps:
+            blas = next(line.split()[-1] for line in maps if "libopenblas" in line)
+        blas_threads = ctypes.CDLL(blas).openblas_get_num_threads()
+    except (OSError, StopIteration, AttributeError):
+        pass
     print(f"sgemm 1024: {sgemm / 1e9:.0f} GFLOP/s (both cores), torch {torch.__version__}, "
-          f"{torch.get_num_threads()} intra-op threads, medians of {n} repetitions")
+          f"{torch.get_num_threads()} intra-op threads, {blas_threads} OpenBLAS threads, "
+          f"medians of {n} repetitions, interleaved")
     print(f"matrix products: {report['context'].get('matrix_products', '?')}; PyTorch's "
           f"OpenBLAS kernels: {os.environ.get('OPENBLAS_CORETYPE', 'its own choice')}\n")
     print(f"| case | AttnScope | limit or reference | ratio | target |")
@@ -102,7 +125,7 @@ def main():
         name = f"BM_Forward/{T}/{C}/{H}/manual_time"
         ours = ms(name)
         limit = results[name]["FLOP"] / sgemm * 1000
-        theirs = statistics.median(torch_forward_ms(T, C, H) for _ in range(n))
+        theirs = torch_forward_ms(T, C, H, n)
         print(f"| forward T={T} C={C} H={H} | {ours:.1f} ms | multiply limit {limit:.1f} ms "
               f"| {ours / limit:.2f}× | ≤ 1.3× |")
         print(f"| forward T={T} C={C} H={H} | {ours:.1f} ms | PyTorch {theirs:.1f} ms "
