@@ -187,6 +187,8 @@ private:
     bool makesOverviews_ = false;
     std::array<int, kStageCount> runs_{};
     std::array<double, kStageCount> milliseconds_{};
+    // Stages 1–2 of the last compute that ran stage 2: how long stage 3's workers wait.
+    double leadInMilliseconds_ = 0;
     // Stage outputs of earlier computes that no snapshot holds any more.
     Recycler<Projection> projections_;
     Recycler<HeadViews> splits_;

@@ -655,8 +655,10 @@ void TestEngine::switchMakesTheHeadsOverview()
 
 // The worker pool under the engine: every item runs once, whatever the count; a loop
 // inside a loop, loops from two threads at once, loops in quick succession (the workers
-// still watching) and after a pause (the workers asleep) all complete; an item's
-// exception reaches the caller after the other items stop.
+// still watching) and after a pause (the workers asleep), loops after the workers were
+// woken ahead of them (within the time they watch, after it, woken again and again, and
+// from another thread meanwhile) all complete; an item's exception reaches the caller
+// after the other items stop.
 void TestEngine::parallelLoopsRunEveryItemOnce()
 {
     auto countOnce = [](int count) {
@@ -675,6 +677,34 @@ void TestEngine::parallelLoopsRunEveryItemOnce()
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
         QVERIFY(countOnce(8));
     }
+
+    using std::chrono::microseconds;
+    for (int round = 0; round < 200; ++round) { // woken ahead, the loop within the time
+        attn::wakeWorkersAhead(microseconds(500));
+        QVERIFY(countOnce(1 + round % 9));
+    }
+    for (int round = 0; round < 10; ++round) { // the loop after the workers gave up
+        attn::wakeWorkersAhead(microseconds(100 * round));
+        std::this_thread::sleep_for(microseconds(100 * round + 300));
+        QVERIFY(countOnce(8));
+    }
+    for (int round = 0; round < 200; ++round) { // woken again while they watch
+        attn::wakeWorkersAhead(microseconds(50));
+        attn::wakeWorkersAhead(microseconds(2000));
+        if (round % 3 == 0)
+            QVERIFY(countOnce(5));
+    }
+    std::atomic<bool> waking{true};
+    std::thread waker([&] {
+        while (waking)
+            attn::wakeWorkersAhead(microseconds(200));
+    });
+    bool allOnce = true;
+    for (int round = 0; round < 500; ++round)
+        allOnce = countOnce(3 + round % 4) && allOnce;
+    waking = false;
+    waker.join();
+    QVERIFY(allOnce);
 
     std::atomic<int> inner{0};
     attn::parallelFor(4, [&](int) { attn::parallelFor(5, [&](int) { ++inner; }); });
