@@ -3,6 +3,7 @@
 // kept as text (CJK and hostile tokens included), pages — and writes that never leave a
 // partial file behind.
 #include "colormap.h"
+#include "comparefigure.h"
 #include "engine.h"
 #include "exportdialog.h"
 #include "exporters.h"
@@ -106,6 +107,8 @@ private slots:
     void caption();
     void layout_data();
     void layout();
+    void shortSentenceLabelsLieAcross_data();
+    void shortSentenceLabelsLieAcross();
     void cjkFontIsFound();
     void png_data();
     void png();
@@ -287,6 +290,50 @@ void TestFigure::layout()
             QVERIFY(!tile.intersects(
                 b.tiles[other].layout.boundingRect().translated(b.tiles[other].origin)));
     }
+}
+
+void TestFigure::shortSentenceLabelsLieAcross_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("across");
+    // The tutorial's sentence: cells of 9 tokens on a grid were narrower than 垫子 and
+    // 因为, which leaned over the upright 上 and 它 and read 垫子上, 因为它.
+    QTest::newRow("two-character words")
+        << QStringLiteral("猫 坐 在 垫子 上 因为 它 累 了") << true;
+    QTest::newRow("a three-character word") << QStringLiteral("我 用 注意力 看 猫") << true;
+    // Too long to lie across without doubling the figure: the labels lean, the cell stays.
+    QTest::newRow("a long word") << QStringLiteral("the representation of a cat") << false;
+}
+
+// A short sentence's figure widens its cells until every key label lies across its
+// column (within 3.5 label heights), in every tile, for the grid and the compare figure;
+// a long word or a long sentence keeps the cells its length gives.
+void TestFigure::shortSentenceLabelsLieAcross()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, across);
+    const Request textbook = request(text, 4, MaskKind::Causal, TokenizerMode::Spaces);
+    const Result result = compute(textbook);
+    const FigureOptions grid = options(FigureWhat::Grid);
+    const FigureLayout figure = figureLayout(result, grid);
+    QCOMPARE(int(figure.tiles.size()), 5);
+    for (const FigureTile& tile : figure.tiles)
+        QCOMPARE(tile.layout.columnLabelAngle() == 0, across);
+    const FigureTile& tile = figure.tiles.front();
+    const double label = grid.labelPointSize;
+    QCOMPARE(cellWithLabelsAcross(1.0, result.length(), tile, label) > 1.0, across);
+    QCOMPARE(cellWithLabelsAcross(tile.layout.cellSize(), result.length(), tile, label),
+             tile.layout.cellSize());
+    QCOMPARE(cellWithLabelsAcross(1.0, 25, tile, label), 1.0);
+
+    Request unscaled = textbook;
+    unscaled.config.scale = ScaleMode::None;
+    ComparisonOptions compare;
+    compare.annotate = false;
+    const FigureLayout pair = comparisonLayout(result, compute(unscaled), compare);
+    QCOMPARE(int(pair.tiles.size()), 3);
+    for (const FigureTile& side : pair.tiles)
+        QCOMPARE(side.layout.columnLabelAngle() == 0, across);
 }
 
 void TestFigure::cjkFontIsFound()

@@ -348,10 +348,13 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
         figure.tiles.push_back(std::move(tile));
     }
 
-    // 2. One cell size for the three tiles, widened until every title shows whole.
+    // 2. One cell size for the three tiles (their keys alike), widened until every title
+    // shows whole.
     const double label = options.labelPointSize;
     const int columns = std::max(1, comparison.a.columns());
-    double cell = cellSizeFor(std::max(a.length(), a.keyLength()), options);
+    const int tokens = std::max(a.length(), a.keyLength());
+    double cell =
+        cellWithLabelsAcross(cellSizeFor(tokens, options), tokens, figure.tiles.front(), label);
     for (int pass = 0; pass < 4; ++pass) {
         double deficit = 0;
         for (FigureTile& tile : figure.tiles) {

@@ -94,6 +94,9 @@ std::vector<int> tileHeads(const Result& result, const FigureOptions& options)
     return heads;
 }
 
+// Up to this many tokens a sentence is short: its cells are large enough to read each.
+constexpr int kFewTokens = 24;
+
 // Cells wide enough that a handful of tokens fill a slide and every label shows, yet a
 // long sentence stays on the page; annotated cells must hold "0.00".
 double cellSizeFor(int tokens, int tileCount, const FigureOptions& options)
@@ -101,7 +104,7 @@ double cellSizeFor(int tokens, int tileCount, const FigureOptions& options)
     const double label = options.labelPointSize;
     const double side = (tileCount > 1 ? 16 : 24) * label;
     double cell = std::clamp(side / std::max(1, tokens), 0.25, 4 * label);
-    if (tokens <= 24)
+    if (tokens <= kFewTokens)
         cell = std::max(cell, 1.5 * label);
     if (options.annotate)
         cell = std::max({cell, 28.0, 3.2 * label});
@@ -206,6 +209,15 @@ QString figureCaption(const Result& result, int sequence)
     return parts.join(QString(QChar(QChar::Nbsp)) + QStringLiteral("· "));
 }
 
+double cellWithLabelsAcross(double cell, int tokens, const FigureTile& tile, double labelPointSize)
+{
+    if (tokens > kFewTokens)
+        return cell;
+    const double across =
+        HeatmapLayout::cellForLabelsAcross(tile.data, tile.style, referenceDevice());
+    return across <= 3.5 * labelPointSize ? std::max(cell, across) : cell;
+}
+
 FigureLayout figureLayout(const Result& result, const FigureOptions& options)
 {
     FigureLayout figure;
@@ -220,7 +232,8 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     const std::vector<int> heads = tileHeads(result, options);
     const int count = static_cast<int>(heads.size());
     const int columns = static_cast<int>(std::ceil(std::sqrt(double(count))));
-    const double cell = cellSizeFor(std::max(result.length(), result.keyLength()), count, options);
+    const int tokens = std::max(result.length(), result.keyLength());
+    double cell = cellSizeFor(tokens, count, options);
     const std::vector<float> maxima = finiteMaxima(*result.weights, b);
     for (int k = 0; k < count; ++k) {
         FigureTile tile;
@@ -237,9 +250,12 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
         // One shared scale needs one colorbar per row, at its end.
         const bool lastInRow = k % columns == columns - 1 || k == count - 1;
         tile.style.colorbar = options.colorbar && (!options.sharedScale || lastInRow);
-        tile.layout = HeatmapLayout::forCellSize(tile.data, tile.style, cell, referenceDevice());
         figure.tiles.push_back(std::move(tile));
     }
+    if (count > 0) // every tile has the same keys
+        cell = cellWithLabelsAcross(cell, tokens, figure.tiles.front(), label);
+    for (FigureTile& tile : figure.tiles)
+        tile.layout = HeatmapLayout::forCellSize(tile.data, tile.style, cell, referenceDevice());
 
     // 2. Rows of tiles, as wide as their tiles and gaps.
     std::vector<double> rowWidths, rowHeights;

@@ -121,6 +121,14 @@ struct FigureTile {
     QPointF origin;
 };
 
+// A figure's cell for a sentence of `tokens` tokens, `cell` by its size alone: a short
+// sentence's (up to 24 tokens) is widened until every key label of `tile` lies across its
+// column, as long as that takes at most 3.5 label heights (a three-character Chinese
+// word). A label leaning among upright ones reads as part of its neighbour — 因为
+// leaning over an upright 它 reads 因为它 — which misleads a lesson about tokens.
+[[nodiscard]] double cellWithLabelsAcross(double cell, int tokens, const FigureTile& tile,
+                                          double labelPointSize);
+
 // Where everything of a figure goes, in points, the figure's top left corner at (0, 0).
 struct FigureLayout {
     QSizeF size; // whole points

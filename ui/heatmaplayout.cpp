@@ -387,6 +387,13 @@ HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapS
     return layout;
 }
 
+double HeatmapLayout::cellForLabelsAcross(const HeatmapData& data, const HeatmapStyle& style,
+                                          const QPaintDevice* device)
+{
+    const Metrics metrics(data, style, device, std::nullopt);
+    return metrics.columnLabelWidth + metrics.pad; // as columnLabelsFit's angle 0
+}
+
 HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle, int sumAngle,
                                               double cell) const
 {

@@ -100,6 +100,10 @@ public:
     [[nodiscard]] static HeatmapLayout forCellSize(const HeatmapData& data,
                                                    const HeatmapStyle& style, double cellSize,
                                                    const QPaintDevice* device = nullptr);
+    // The smallest cell in which every key label (elided as drawn) lies across its column.
+    [[nodiscard]] static double cellForLabelsAcross(const HeatmapData& data,
+                                                    const HeatmapStyle& style,
+                                                    const QPaintDevice* device = nullptr);
 
     [[nodiscard]] int rows() const { return rows_; }
     [[nodiscard]] int columns() const { return columns_; }
