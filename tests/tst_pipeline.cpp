@@ -196,6 +196,7 @@ private slots:
     void headRowSource_data();
     void headRowSource();
     void partialAndEmptyResults();
+    void longSentenceTilesKeepTheirImages();
     void weightsFollowTheWindowsColours();
     void exportWritesTheStrip();
     void exportRefusals();
@@ -772,6 +773,56 @@ void TestPipeline::dialogRenders_data()
 
 // The dialog paints every tile; with ATTN_PIPELINE_PNG_DIR set it also writes the
 // picture there, e.g. to look at it.
+// At T = 2048 the strip's four T × T tiles are 4 M cells each. A tile keeps its coloured
+// cells between paints (a scroll or an outlined cell used to colour them all again) and
+// makes them anew for new data; its heatmap shares the tile's own copy of the matrix
+// instead of copying it once more, and that copy is not the result's (the strip keeps its
+// tiles after letting the result go, so that a large switch can reuse its memory).
+void TestPipeline::longSentenceTilesKeepTheirImages()
+{
+    std::string text;
+    for (int t = 0; t < 600; ++t) // cells of about 2 px: drawn as one image
+        text += "w" + std::to_string(t) + " ";
+    Config config;
+    config.dModel = 16;
+    config.heads = 2;
+    config.tokenizer = TokenizerMode::Spaces;
+    Request request = requestOf(text, config);
+    const Result unmasked = compute(request);
+    request.config.mask = MaskKind::Causal;
+    const Result causal = compute(request);
+
+    PipelineStrip strip;
+    strip.setResult(unmasked, 0, 0);
+    strip.layOut(1300);
+    for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Weights}) {
+        PipelineTile* tile = strip.tile(stage);
+        QVERIFY(tile);
+        QVERIFY(tile->tile().heatmap.weights.sharesWith(tile->tile().values));
+        QVERIFY(!tile->tile().values.sharesWith(stage == PipelineStage::Scores
+                                                    ? unmasked.scores->at(0, 0)
+                                                    : unmasked.weights->at(0, 0)));
+        QVERIFY(!tile->grab().isNull());
+        QCOMPARE(tile->cellImageRenders(), 1);
+        QVERIFY(!tile->grab().isNull()); // a repaint: a scroll, an expose
+        strip.setSelectedCell(5, 3);     // the outlined cell
+        QVERIFY(!tile->grab().isNull());
+        QCOMPARE(tile->cellImageRenders(), 1);
+    }
+    strip.setResult(causal, 0, 1);
+    for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Weights}) {
+        PipelineTile* tile = strip.tile(stage);
+        QVERIFY(tile);
+        QVERIFY(!tile->grab().isNull());
+        QCOMPARE(tile->cellImageRenders(), 1); // a new tile's first image, for the new data
+        QVERIFY(!mismatch(tile->tile().values, engineMatrix(causal, stage, 0, 1)).size());
+    }
+    // The weights under a causal mask are drawn hatched: their own matrix, masked cells 0.
+    QVERIFY(!strip.tile(PipelineStage::Weights)
+                 ->tile()
+                 .heatmap.weights.sharesWith(strip.tile(PipelineStage::Weights)->tile().values));
+}
+
 void TestPipeline::dialogRenders()
 {
     QFETCH(Request, request);

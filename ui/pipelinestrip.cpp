@@ -87,9 +87,10 @@ PipelineTile::PipelineTile(QWidget* parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
 }
 
-void PipelineTile::setTile(const StageTile& tile)
+void PipelineTile::setTile(StageTile tile)
 {
-    tile_ = tile;
+    tile_ = std::move(tile);
+    cellImage_.clear();
     relayout();
 }
 
@@ -222,7 +223,7 @@ void PipelineTile::paintEvent(QPaintEvent*)
 
     painter.save();
     painter.translate(heatmapOrigin_);
-    paintHeatmap(painter, heatmapLayout_, tile_.heatmap, paintedStyle());
+    paintHeatmap(painter, heatmapLayout_, tile_.heatmap, paintedStyle(), &cellImage_, &texts_);
     painter.restore();
 
     // Head h's columns in the concatenation.
@@ -283,9 +284,9 @@ void PipelineStrip::setWeightColours(const WeightColours& colours)
         return;
     colours_ = colours;
     if (PipelineTile* weights = tile(PipelineStage::Weights)) {
-        StageTile recoloured = weights->tile();
+        StageTile recoloured = weights->tile(); // shares its matrices
         recoloured.style = weightStyle(colours_, recoloured.heatmap.columns());
-        weights->setTile(recoloured);
+        weights->setTile(std::move(recoloured));
         weights->update();
     }
 }
@@ -335,14 +336,14 @@ void PipelineStrip::rebuild()
     for (PipelineTile* tile : tiles_)
         delete tile;
     tiles_.clear();
-    const std::vector<StageTile> tiles = pipelineTiles(result_, b_, h_, colours_);
+    std::vector<StageTile> tiles = pipelineTiles(result_, b_, h_, colours_);
     for (std::size_t k = 0; k < tiles.size(); ++k) {
-        StageTile numbered = tiles[k];
+        StageTile& numbered = tiles[k];
         numbered.title =
             tr("%1. %2", "step number, then the step's title").arg(k + 1).arg(numbered.title);
-        auto* tile = new PipelineTile(this);
-        tile->setTile(numbered);
         const PipelineStage stage = numbered.stage;
+        auto* tile = new PipelineTile(this);
+        tile->setTile(std::move(numbered));
         connect(tile, &PipelineTile::cellClicked, this,
                 [this, stage](int row, int column) { emit cellClicked(stage, row, column); });
         tile->show();

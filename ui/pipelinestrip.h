@@ -42,8 +42,9 @@ struct StageTile {
     QString shape;             // "(B, H, T, d_k) = (2, 4, 6, 16)": the whole tensor
     QString note;              // which slice is drawn, the factor, the mask
     QString axes;              // "↓ token i   → feature k"
-    attn::Matrix values;       // the engine's matrix of this stage for b (and h)
-    HeatmapData heatmap;       // what is drawn: the values (masked cells hatched), the labels
+    SharedWeights values;      // the engine's matrix of this stage for b (and h), a copy
+    HeatmapData heatmap;       // what is drawn: the values (masked cells hatched), the labels;
+                               // its weights share `values` where nothing is hatched
     HeatmapStyle style;        // diverging around 0, or weightStyle() for the weights
     int blockFirstColumn = -1; // an outlined block of columns (head h in the concatenation)
     int blockColumns = 0;
@@ -78,13 +79,16 @@ class PipelineTile : public QWidget {
 public:
     explicit PipelineTile(QWidget* parent = nullptr);
 
-    void setTile(const StageTile& tile);
+    void setTile(StageTile tile);
     [[nodiscard]] const StageTile& tile() const { return tile_; }
 
     // Outlines row and column (−1: none), e.g. the cell being explained.
     void setHighlight(int row, int column);
     [[nodiscard]] int highlightRow() const { return highlightRow_; }
     [[nodiscard]] int highlightColumn() const { return highlightColumn_; }
+    // How many times the cells were coloured into an image (kept between paints: a scroll
+    // or an outlined cell at T = 2048 does not colour 4 M cells again), for tests.
+    [[nodiscard]] int cellImageRenders() const { return cellImage_.renders; }
     // Where cell (row, column) is drawn, in the widget's coordinates.
     [[nodiscard]] QRectF cellRect(int row, int column) const;
     [[nodiscard]] std::optional<QPoint> cellAt(const QPointF& pos) const;
@@ -110,6 +114,8 @@ private:
     int highlightRow_ = -1;
     int highlightColumn_ = -1;
     HeatmapLayout heatmapLayout_; // placed at the origin, painted at heatmapOrigin_
+    CellImageCache cellImage_;
+    TextCache texts_;
     QPointF heatmapOrigin_;
     QRectF titleRect_, formulaRect_, shapeRect_, noteRect_, axesRect_;
     QSize size_;

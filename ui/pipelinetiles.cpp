@@ -73,14 +73,15 @@ HeatmapStyle divergingStyle(const Matrix& values)
     return divergingStyle(largestMagnitude(values));
 }
 
-HeatmapData heatmapOf(const Matrix& values, const MaskMatrix& masked, const QStringList& rows,
-                      const QStringList& columns)
+HeatmapData heatmapOf(const SharedWeights& values, const MaskMatrix& masked,
+                      const QStringList& rows, const QStringList& columns)
 {
     HeatmapData data;
-    data.weights = values;
     if (masked.size() != 0 && masked.any()) {
         data.masked = masked;
-        data.weights = Matrix(masked.select(0.0f, values));
+        data.weights = Matrix(masked.select(0.0f, values.get()));
+    } else {
+        data.weights = values; // the same matrix, not a copy (at T = 2048, 16 MB a tile)
     }
     data.queryLabels = rows;
     data.keyLabels = columns;
@@ -206,7 +207,7 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
 // What the tiles of S, L and L + M share: L, and the one diverging scale of the three, so
 // that the scaling shows as paler colours. Made once: at T = 2048 each is 4 M cells.
 struct ScoreScale {
-    Matrix scaled; // L = S·scale/τ
+    SharedWeights scaled; // L = S·scale/τ, shared with L's tile
     double largest = 1;
 };
 
