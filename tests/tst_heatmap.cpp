@@ -165,6 +165,7 @@ private slots:
     void levelOfDetailIsTheBlockMaximum();
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
+    void chineseWordsStackInTheirColumns();
     void hoverRepaintsKeepTheCellImage();
     void letGoKeepsWhatIsInSight();
     void letGoOutOfSightSaysItIsComputing();
@@ -603,6 +604,16 @@ void TestHeatmap::labelRotation_data()
         << longKeys << QSize(250, 250) << QList<int>{90} << true;
     QTest::newRow("200 tokens: every n-th label")
         << manyKeys << QSize(500, 500) << QList<int>{90} << false;
+    // The tutorial's sentence in cells narrower than 坐在 but wider than one character.
+    const QStringList chinese{"小猫", "坐在", "垫子", "上", "，", "因为", "它", "很", "累", "。"};
+    const int stacked = HeatmapLayout::kStackedLabels;
+    QTest::newRow("Chinese words in narrow cells stack")
+        << chinese << QSize(300, 300) << QList<int>{stacked} << true;
+    QTest::newRow("a Latin word among them leans")
+        << (QStringList{"GPU"} + chinese.mid(1)) << QSize(300, 300) << QList<int>{45, 90} << true;
+    QTest::newRow("a word of five characters leans")
+        << (QStringList{"自注意力机"} + chinese.mid(1)) << QSize(300, 300) << QList<int>{45, 90}
+        << true;
 }
 
 void TestHeatmap::labelRotation()
@@ -672,6 +683,62 @@ void TestHeatmap::oneLetterKeyStandsUpright()
         bottom - top >= 2 * (right - left + 1),
         qPrintable(
             QStringLiteral("ink %1 wide, %2 tall").arg(right - left + 1).arg(bottom - top + 1)));
+}
+
+// Leaning at 45°, 因为 reached over the upright 它 beside it and read 因为它. Stacked, each
+// word stays above its own column: its characters one above the other, a character's em
+// apart, and blank space between it and the next column's word.
+void TestHeatmap::chineseWordsStackInTheirColumns()
+{
+    HeatmapData data;
+    data.weights = attn::Matrix::Constant(6, 6, 1.0f / 6);
+    data.queryLabels = data.keyLabels = {"因为", "它", "很", "累", "小猫", "。"};
+    HeatmapStyle style;
+    style.colorbar = false;
+    style.axisTitles = false;
+    QImage image;
+    HeatmapLayout layout;
+    for (int side = 80; side <= 800 && layout.columnLabelAngle() != HeatmapLayout::kStackedLabels;
+         side += 10) {
+        image = QImage(side, side, QImage::Format_RGB32);
+        layout = HeatmapLayout(QRectF(image.rect()), data, style, &image);
+    }
+    QCOMPARE(layout.columnLabelAngle(), HeatmapLayout::kStackedLabels);
+    QCOMPARE(layout.columnLabelStride(), 1);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        paintHeatmap(painter, layout, data, style);
+    }
+    const QRect band = layout.columnLabelArea().toAlignedRect();
+    const auto inkIn = [&](int x0, int x1, int y0, int y1) {
+        QRect ink;
+        for (int y = std::max(0, y0); y <= std::min(image.height() - 1, y1); ++y)
+            for (int x = std::max(0, x0); x <= std::min(image.width() - 1, x1); ++x)
+                if (qGray(image.pixel(x, y)) < 128)
+                    ink |= QRect(x, y, 1, 1);
+        return ink;
+    };
+    const double pitch = layout.stackedPitch();
+    QVERIFY(pitch > 0);
+    // 因为 over column 0: two characters tall, one wide, within its column.
+    const QRectF first = layout.cellRect(0, 0), second = layout.cellRect(0, 1);
+    const QRect word = inkIn(int(first.left()), int(first.right()), band.top() - 2, band.bottom());
+    QVERIFY2(word.height() >= 1.5 * pitch && word.width() <= 1.3 * pitch,
+             qPrintable(QStringLiteral("ink %1 × %2, pitch %3")
+                            .arg(word.width())
+                            .arg(word.height())
+                            .arg(pitch)));
+    // No ink between the two words: some pixel column between their centres is blank.
+    bool gap = false;
+    for (int x = int(first.center().x()) + 1; x < int(second.center().x()) && !gap; ++x)
+        gap = inkIn(x, x, band.top() - 2, band.bottom()).isEmpty();
+    QVERIFY(gap);
+    // 它 over column 1: one character, at the foot of the band beside 为.
+    const QRect one = inkIn(int(second.left()), int(second.right()), band.top() - 2, band.bottom());
+    QVERIFY(!one.isEmpty());
+    QVERIFY(one.height() < pitch * 1.2);
+    QVERIFY(std::abs(one.bottom() - word.bottom()) <= pitch / 3);
 }
 
 void TestHeatmap::preferredSizeFitsCells()

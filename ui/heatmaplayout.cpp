@@ -169,6 +169,11 @@ struct HeatmapLayout::Metrics {
     double rowLabelWidth = 0;    // widest query label, at most elideWidth
     double columnLabelWidth = 0; // widest key label, at most elideWidth
     std::vector<double> columnLabelWidths;
+    // Every key label a word of 1 to kMaxStackedCharacters CJK characters: how many lines
+    // the longest takes stacked (0 when some label is not such a word), and how wide one
+    // character is (the full-width em of 中, bold, which every such character shares).
+    int stackedLines = 0;
+    double stackedWidth = 0;
     double rowAxisTitleWidth = 0;
     double tickLabelWidth = 0;
     double elideWidth = 0;
@@ -209,12 +214,47 @@ struct HeatmapLayout::Metrics {
         columnLabelWidths = labelWidths(data.keyLabels, data.columns(), &HeatmapData::keyLabel,
                                         data, bold, elideWidth);
         columnLabelWidth = columnLabelWidths.empty() ? 0 : std::ranges::max(columnLabelWidths);
+        stackedLines = stackedLineCount(data);
+        if (stackedLines > 0)
+            stackedWidth = bold(QStringLiteral("中"));
         if (style.axisTitles)
             rowAxisTitleWidth = label.horizontalAdvance(rowAxisTitle());
         if (style.colorbar)
             tickLabelWidth = widest(label, {tickText(style.vmin), tickText(style.vmax)});
         if (style.marginSums)
             measureSums(data, device);
+    }
+
+    // The lines of the longest key label stacked, or 0 when a label is empty, longer than
+    // kMaxStackedCharacters or has a character that is not a full-width CJK one (ideographs,
+    // kana, hangul, their punctuation and full-width forms; one UTF-16 unit each).
+    static int stackedLineCount(const HeatmapData& data)
+    {
+        const auto fullWidth = [](QChar c) {
+            const char16_t u = c.unicode();
+            if ((u >= 0x3000 && u <= 0x303f) || (u >= 0xff01 && u <= 0xff60) ||
+                (u >= 0xffe0 && u <= 0xffe6))
+                return true; // CJK punctuation, full-width forms
+            switch (c.script()) {
+            case QChar::Script_Han:
+            case QChar::Script_Hiragana:
+            case QChar::Script_Katakana:
+            case QChar::Script_Hangul:
+            case QChar::Script_Bopomofo:
+                return !c.isSurrogate();
+            default:
+                return false;
+            }
+        };
+        int lines = 0;
+        for (int j = 0; j < data.columns(); ++j) {
+            const QString label = data.keyLabel(j);
+            if (label.isEmpty() || label.size() > HeatmapLayout::kMaxStackedCharacters ||
+                !std::ranges::all_of(label, fullWidth))
+                return 0;
+            lines = std::max(lines, int(label.size()));
+        }
+        return lines;
     }
 
     void measureSums(const HeatmapData& data, const QPaintDevice* device)
@@ -296,6 +336,8 @@ struct HeatmapLayout::Metrics {
     [[nodiscard]] double columnLabelBand(int angle) const
     {
         switch (angle) {
+        case kStackedLabels: // set solid, a character's em apart, as vertical text is
+            return stackedLines * stackedWidth + (lineHeight - stackedWidth) / 2;
         case 0:
             return lineHeight;
         case 45:
@@ -342,7 +384,7 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
     };
     const QVarLengthArray<int, 3> sumAngles =
         hasSums_ ? QVarLengthArray<int, 3>{0, 90, -1} : QVarLengthArray<int, 3>{-1};
-    for (const int angle : {0, 45, 90}) {
+    for (const int angle : {0, kStackedLabels, 45, 90}) {
         for (const int sumAngle : sumAngles) {
             Margins around = margins(metrics, angle, sumAngle, 0);
             cell_ = fittingCell(around);
@@ -368,7 +410,7 @@ HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapS
     HeatmapLayout layout(metrics, data, style);
     layout.cell_ = cellSize;
     int angle = 90;
-    for (const int candidate : {0, 45})
+    for (const int candidate : {0, kStackedLabels, 45})
         if (layout.columnLabelsFit(metrics, candidate, cellSize)) {
             angle = candidate;
             break;
@@ -423,6 +465,8 @@ bool HeatmapLayout::columnLabelsFit(const Metrics& metrics, int angle, double ce
     // Neighbouring labels must not overlap: at 45° two baselines one cell apart are cell/√2 apart.
     if (angle == 0)
         return metrics.columnLabelWidth + metrics.pad <= cell;
+    if (angle == kStackedLabels)
+        return metrics.stackedLines > 0 && metrics.stackedWidth + metrics.pad <= cell;
     if (angle == 45)
         return cell >= metrics.lineHeight * sqrt2;
     return cell >= metrics.lineHeight;
@@ -443,6 +487,7 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
     bounds_ = QRectF(corner, whole);
     gridOrigin_ = corner + QPointF(around.left, around.top);
     columnLabelAngle_ = angle;
+    stackedPitch_ = metrics.stackedWidth;
 
     titleRect_ = hasTitle_ ? QRectF(corner.x() + pad, corner.y() + pad, whole.width() - 2 * pad,
                                     metrics.titleHeight)
@@ -497,9 +542,10 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
         return count;
     };
     rowLabelStride_ = stride(lineHeight);
-    columnLabelStride_ = stride(angle == 0    ? metrics.columnLabelWidth + pad
-                                : angle == 45 ? lineHeight * sqrt2
-                                              : lineHeight);
+    columnLabelStride_ = stride(angle == 0                ? metrics.columnLabelWidth + pad
+                                : angle == kStackedLabels ? metrics.stackedWidth + pad
+                                : angle == 45             ? lineHeight * sqrt2
+                                                          : lineHeight);
 }
 
 QRectF HeatmapLayout::gridRect() const

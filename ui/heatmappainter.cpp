@@ -525,6 +525,18 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
                                        .elidedText(label, Qt::ElideRight, layout.labelElideWidth());
         const double column = layout.cellRect(0, j).center().x();
         painter.setFont(font);
+        if (angle ==
+            HeatmapLayout::kStackedLabels) { // a character a line, the last above the cells
+            const qsizetype lines = label.size();
+            const double pitch = layout.stackedPitch();
+            for (qsizetype k = 0; k < lines; ++k) {
+                const double middle = area.bottom() - (double(lines - k) - 0.5) * pitch;
+                drawLine(painter, texts,
+                         QRectF(column - span / 2, middle - lineHeight / 2, span, lineHeight),
+                         Qt::AlignCenter, label.mid(k, 1));
+            }
+            continue;
+        }
         const double width = highlighted ? boldWidths(text) : widths(text);
         if (angle == 0 || layout.keepsLabelUpright(text, width)) {
             const double centre = clampedCentre(column, area.left(), area.right(), width / 2);

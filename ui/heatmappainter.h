@@ -123,7 +123,18 @@ public:
     [[nodiscard]] QRectF colorbarMaxLabelRect() const { return colorbarMaxLabelRect_; }
     [[nodiscard]] QRectF colorbarMinLabelRect() const { return colorbarMinLabelRect_; }
 
-    [[nodiscard]] int columnLabelAngle() const { return columnLabelAngle_; } // 0, 45 or 90
+    // The key labels' angle: 0 across their columns, 45 leaning, 90 standing, or
+    // kStackedLabels: Chinese, Japanese or Korean words of up to kMaxStackedCharacters
+    // characters written top to bottom, each character upright on its own line, as such
+    // signs and spines are written. Among narrow columns this keeps every word within its
+    // own column, where a word leaning at 45° reaches over its neighbours' and reads as one
+    // with them (因为 leaning over 它 read 因为它).
+    [[nodiscard]] int columnLabelAngle() const { return columnLabelAngle_; }
+    static constexpr int kStackedLabels = -90;
+    static constexpr int kMaxStackedCharacters = 4;
+    // How far apart stacked characters are: one em, no leading, so that a word's
+    // characters stand closer to each other than to the next column's.
+    [[nodiscard]] double stackedPitch() const { return stackedPitch_; }
     [[nodiscard]] int rowLabelStride() const { return rowLabelStride_; } // every n-th label shown
     [[nodiscard]] int columnLabelStride() const { return columnLabelStride_; }
     [[nodiscard]] double labelElideWidth() const { return labelElideWidth_; }
@@ -196,6 +207,7 @@ private:
     int sumValueAngle_ = -1;
     QFont sumValueFont_;
     int columnLabelAngle_ = 0;
+    double stackedPitch_ = 0;
     int rowLabelStride_ = 1;
     int columnLabelStride_ = 1;
     double labelElideWidth_ = 0;
