@@ -525,8 +525,8 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
                                        .elidedText(label, Qt::ElideRight, layout.labelElideWidth());
         const double column = layout.cellRect(0, j).center().x();
         painter.setFont(font);
-        if (angle ==
-            HeatmapLayout::kStackedLabels) { // a character a line, the last above the cells
+        if (angle == HeatmapLayout::kStackedLabels) {
+            // A character a line, upright, the word's last just above the cells.
             const qsizetype lines = label.size();
             const double pitch = layout.stackedPitch();
             for (qsizetype k = 0; k < lines; ++k) {
