@@ -611,6 +611,11 @@ void TestHeatmap::labelRotation_data()
         << chinese << QSize(300, 300) << QList<int>{stacked} << true;
     QTest::newRow("a Latin word among them leans")
         << (QStringList{"GPU"} + chinese.mid(1)) << QSize(300, 300) << QList<int>{45, 90} << true;
+    QStringList manyWords;
+    for (int k = 0; k < 200; ++k)
+        manyWords.append(k % 2 ? QStringLiteral("注意力") : QStringLiteral("词"));
+    QTest::newRow("200 Chinese words: every n-th, stacked")
+        << manyWords << QSize(500, 500) << QList<int>{stacked} << false;
     QTest::newRow("a word of five characters leans")
         << (QStringList{"自注意力机"} + chinese.mid(1)) << QSize(300, 300) << QList<int>{45, 90}
         << true;
@@ -696,10 +701,15 @@ void TestHeatmap::chineseWordsStackInTheirColumns()
     HeatmapStyle style;
     style.colorbar = false;
     style.axisTitles = false;
+    // The smallest square in which every word shows: stacked, as they are narrower still
+    // (every n-th word) and unlike the width of 因为 across.
     QImage image;
     HeatmapLayout layout;
-    for (int side = 80; side <= 800 && layout.columnLabelAngle() != HeatmapLayout::kStackedLabels;
-         side += 10) {
+    const auto everyWordStacked = [&] {
+        return layout.columnLabelAngle() == HeatmapLayout::kStackedLabels &&
+               layout.columnLabelStride() == 1;
+    };
+    for (int side = 80; side <= 800 && !everyWordStacked(); side += 10) {
         image = QImage(side, side, QImage::Format_RGB32);
         layout = HeatmapLayout(QRectF(image.rect()), data, style, &image);
     }

@@ -384,7 +384,10 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
     };
     const QVarLengthArray<int, 3> sumAngles =
         hasSums_ ? QVarLengthArray<int, 3>{0, 90, -1} : QVarLengthArray<int, 3>{-1};
-    for (const int angle : {0, kStackedLabels, 45, 90}) {
+    // Narrower still, every n-th label shows: Chinese words stacked, others standing.
+    const int lastResort = metrics.stackedLines > 0 ? kStackedLabels : 90;
+    for (const int candidate : {0, kStackedLabels, 45, 90}) {
+        const int angle = candidate == 90 ? lastResort : candidate;
         for (const int sumAngle : sumAngles) {
             Margins around = margins(metrics, angle, sumAngle, 0);
             cell_ = fittingCell(around);
@@ -394,7 +397,7 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
             }
             if (!metrics.sumValuesFit(sumAngle, cell_))
                 continue;
-            if (angle == 90 || columnLabelsFit(metrics, angle, cell_)) {
+            if (candidate == 90 || columnLabelsFit(metrics, angle, cell_)) {
                 place(metrics, target, around, angle, sumAngle);
                 return;
             }
@@ -409,7 +412,8 @@ HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapS
     const Metrics metrics(data, style, device, std::nullopt);
     HeatmapLayout layout(metrics, data, style);
     layout.cell_ = cellSize;
-    int angle = 90;
+    int angle = metrics.stackedLines > 0 ? kStackedLabels : 90; // every n-th label
+
     for (const int candidate : {0, kStackedLabels, 45})
         if (layout.columnLabelsFit(metrics, candidate, cellSize)) {
             angle = candidate;

@@ -527,12 +527,15 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
         painter.setFont(font);
         if (angle == HeatmapLayout::kStackedLabels) {
             // A character a line, upright, the word's last just above the cells.
+            // Kept inside the band, as the first and last columns' other labels are, where
+            // columns are narrower than a character.
             const qsizetype lines = label.size();
             const double pitch = layout.stackedPitch();
+            const double centre = clampedCentre(column, area.left(), area.right(), pitch / 2);
             for (qsizetype k = 0; k < lines; ++k) {
                 const double middle = area.bottom() - (double(lines - k) - 0.5) * pitch;
                 drawLine(painter, texts,
-                         QRectF(column - span / 2, middle - lineHeight / 2, span, lineHeight),
+                         QRectF(centre - span / 2, middle - lineHeight / 2, span, lineHeight),
                          Qt::AlignCenter, label.mid(k, 1));
             }
             continue;

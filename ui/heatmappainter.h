@@ -128,7 +128,8 @@ public:
     // characters written top to bottom, each character upright on its own line, as such
     // signs and spines are written. Among narrow columns this keeps every word within its
     // own column, where a word leaning at 45° reaches over its neighbours' and reads as one
-    // with them (因为 leaning over 它 read 因为它).
+    // with them (因为 leaning over 它 read 因为它); in columns narrower than a character,
+    // every n-th word stacked stands in for every n-th turned on its side.
     [[nodiscard]] int columnLabelAngle() const { return columnLabelAngle_; }
     static constexpr int kStackedLabels = -90;
     static constexpr int kMaxStackedCharacters = 4;
