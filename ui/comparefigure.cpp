@@ -58,19 +58,6 @@ const QPaintDevice* referenceDevice()
     return &device;
 }
 
-// Cells wide enough that a handful of tokens fill a slide, as a head's figure does for
-// several tiles; annotated cells must hold "−0.00".
-double cellSizeFor(int tokens, const ComparisonOptions& options)
-{
-    const double label = options.labelPointSize;
-    double cell = std::clamp(16 * label / std::max(1, tokens), 0.25, 4 * label);
-    if (tokens <= 24)
-        cell = std::max(cell, 1.5 * label);
-    if (options.annotate)
-        cell = std::max({cell, 28.0, 3.2 * label});
-    return cell;
-}
-
 // How much wider tile `tile` must be for its title to show whole.
 double titleDeficit(const FigureTile& tile)
 {
@@ -353,8 +340,9 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
     const double label = options.labelPointSize;
     const int columns = std::max(1, comparison.a.columns());
     const int tokens = std::max(a.length(), a.keyLength());
-    double cell =
-        cellWithLabelsAcross(cellSizeFor(tokens, options), tokens, figure.tiles.front(), label);
+    double cell = cellWithLabelsAcross(
+        figureCellSize(tokens, int(figure.tiles.size()), label, options.annotate), tokens,
+        figure.tiles.front(), label);
     for (int pass = 0; pass < 4; ++pass) {
         double deficit = 0;
         for (FigureTile& tile : figure.tiles) {

@@ -97,20 +97,6 @@ std::vector<int> tileHeads(const Result& result, const FigureOptions& options)
 // Up to this many tokens a sentence is short: its cells are large enough to read each.
 constexpr int kFewTokens = 24;
 
-// Cells wide enough that a handful of tokens fill a slide and every label shows, yet a
-// long sentence stays on the page; annotated cells must hold "0.00".
-double cellSizeFor(int tokens, int tileCount, const FigureOptions& options)
-{
-    const double label = options.labelPointSize;
-    const double side = (tileCount > 1 ? 16 : 24) * label;
-    double cell = std::clamp(side / std::max(1, tokens), 0.25, 4 * label);
-    if (tokens <= kFewTokens)
-        cell = std::max(cell, 1.5 * label);
-    if (options.annotate)
-        cell = std::max({cell, 28.0, 3.2 * label});
-    return cell;
-}
-
 bool isVectorDevice(const QPainter& painter)
 {
     const QPaintEngine* engine = painter.paintEngine();
@@ -209,6 +195,18 @@ QString figureCaption(const Result& result, int sequence)
     return parts.join(QString(QChar(QChar::Nbsp)) + QStringLiteral("· "));
 }
 
+double figureCellSize(int tokens, int tileCount, double labelPointSize, bool annotate)
+{
+    const double label = labelPointSize;
+    const double side = (tileCount > 1 ? 16 : 24) * label;
+    double cell = std::clamp(side / std::max(1, tokens), 0.25, 4 * label);
+    if (tokens <= kFewTokens)
+        cell = std::max(cell, 1.5 * label);
+    if (annotate) // must hold "−0.00"
+        cell = std::max({cell, 28.0, 3.2 * label});
+    return cell;
+}
+
 double cellWithLabelsAcross(double cell, int tokens, const FigureTile& tile, double labelPointSize)
 {
     if (tokens > kFewTokens)
@@ -233,7 +231,7 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     const int count = static_cast<int>(heads.size());
     const int columns = static_cast<int>(std::ceil(std::sqrt(double(count))));
     const int tokens = std::max(result.length(), result.keyLength());
-    double cell = cellSizeFor(tokens, count, options);
+    double cell = figureCellSize(tokens, count, options.labelPointSize, options.annotate);
     const std::vector<float> maxima = finiteMaxima(*result.weights, b);
     for (int k = 0; k < count; ++k) {
         FigureTile tile;

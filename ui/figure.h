@@ -121,6 +121,12 @@ struct FigureTile {
     QPointF origin;
 };
 
+// A figure's cell for `tokens` tokens in `tileCount` tiles: wide enough that a handful of
+// tokens fill a slide and every label shows, yet a long sentence stays on the page;
+// annotated cells hold a printed weight.
+[[nodiscard]] double figureCellSize(int tokens, int tileCount, double labelPointSize,
+                                    bool annotate);
+
 // A figure's cell for a sentence of `tokens` tokens, `cell` by its size alone: a short
 // sentence's (up to 24 tokens) is widened until every key label of `tile` lies across its
 // column, as long as that takes at most 3.5 label heights (a three-character Chinese
