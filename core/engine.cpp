@@ -7,6 +7,7 @@
 #include "softmax.h"
 #include "torchrng.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -104,6 +105,76 @@ void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>
     }
 }
 
+// Stage 5's blocks of rows: about 1 MB of S each (a core's L2) and no more than 128 rows
+// at a time, at least 64, the rows spread evenly. Where the queries are the keys, a block
+// multiplies in two products: the keys up to its last row, then the keys after it, all of
+// them in a causal mask's future for every row of the block. Every path that makes S takes
+// the same products, whether the second runs at once, later or never: OpenBLAS picks its
+// kernel by a product's shape, and on AVX-512 other shapes give S other last bits.
+struct ScoreBlocks {
+    Eigen::Index rows = 0; // T_q
+    Eigen::Index keys = 0; // T_k
+    int count = 1;
+
+    [[nodiscard]] Eigen::Index begin(int block) const { return rows * block / count; }
+    [[nodiscard]] Eigen::Index end(int block) const { return rows * (block + 1) / count; }
+    // The keys of the block's first product.
+    [[nodiscard]] Eigen::Index nearKeys(int block) const
+    {
+        return rows == keys ? end(block) : keys;
+    }
+};
+
+ScoreBlocks scoreBlocks(Eigen::Index T, Eigen::Index Tk)
+{
+    const Eigen::Index target =
+        std::clamp<Eigen::Index>((1 << 20) / (4 * std::max<Eigen::Index>(Tk, 1)), 64, 128);
+    return {T, Tk, int(std::max<Eigen::Index>(1, T / target))};
+}
+
+// Block `block` of S = Q_h K_hᵀ: its first product, and the second when `future`.
+void multiplyScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
+                    int block, bool future)
+{
+    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
+    const Eigen::Index near = blocks.nearKeys(block);
+    s.block(row, 0, rows, near).noalias() = q.middleRows(row, rows) * k.topRows(near).transpose();
+    if (future && near < blocks.keys)
+        s.block(row, near, rows, blocks.keys - near).noalias() =
+            q.middleRows(row, rows) * k.bottomRows(blocks.keys - near).transpose();
+}
+
+// Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
+// softmax over the keys gives them the fill without reading them.
+bool skipsMaskedScores(const Config& config)
+{
+    return config.mask == MaskKind::Causal && config.maskStage == MaskStage::BeforeSoftmax &&
+           config.axis == SoftmaxAxis::Keys;
+}
+
+// Computes the cells of S a deferred stage 5 left (Result::maskedScoresPending), in place:
+// each block's second product, as a full stage 5 makes it.
+void completeMaskedScores(Result& result)
+{
+    // Made by the engine as a HeadStack, held const by the results.
+    auto& scores = const_cast<HeadStack&>(*result.scores);
+    const HeadViews& split = *result.split;
+    const int B = scores.batch(), H = scores.heads();
+    const Matrix& first = scores.at(0, 0);
+    const ScoreBlocks blocks = scoreBlocks(first.rows(), first.cols());
+    const int futures = blocks.count - 1; // the last block has no keys after it
+    if (futures > 0)
+        parallelFor(B * H * futures, [&](int item) {
+            const int b = item / (H * futures), h = item / futures % H, block = item % futures;
+            const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
+            const Eigen::Index near = blocks.nearKeys(block);
+            scores.at(b, h).block(row, near, rows, blocks.keys - near).noalias() =
+                split.q.at(b, h).middleRows(row, rows) *
+                split.k.at(b, h).bottomRows(blocks.keys - near).transpose();
+        });
+    result.maskedScoresPending = false;
+}
+
 // Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
 // result keeps until it ends, would take more than `limit`.
 void refuseWhatWouldNotFit(double alone, double held, double limit)
@@ -138,6 +209,7 @@ void refuseWhatWouldNotFit(double alone, double held, double limit)
 Result withoutHeadTensors(Result result)
 {
     result.scores.reset();
+    result.maskedScoresPending = false;
     result.weights.reset();
     result.overviews.reset();
     result.aggregation.reset();
@@ -284,8 +356,10 @@ void clearAfter(Result& result, int stage)
         result.projection.reset();
     if (stage < stageIndex(Stage::Split))
         result.split.reset();
-    if (stage < stageIndex(Stage::Scores))
+    if (stage < stageIndex(Stage::Scores)) {
         result.scores.reset();
+        result.maskedScoresPending = false;
+    }
     if (stage < stageIndex(Stage::ScaleMask))
         result.mask.reset();
     if (stage < stageIndex(Stage::Normalize)) {
@@ -356,6 +430,14 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         milliseconds_[stageIndex(stage)] =
             std::chrono::duration<double, std::milli>(now - mark).count();
         mark = now;
+    };
+
+    // The engine's own result shares S with `next` when this compute reuses it: its cells
+    // are made in place for both.
+    auto completeScoresOf = [&](Result& r) {
+        completeMaskedScores(r);
+        if (result_.scores == r.scores)
+            result_.maskedScoresPending = false;
     };
 
     // 1. Tokenize. Unchanged tokens (an extra space, say) spare every later stage.
@@ -566,31 +648,38 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
             fusedWeights = weights_.take();
             fusedWeights->reshape(B, H, T, Tk);
         }
-        // Blocks of about 1 MB of S (a core's L2), at least 64 rows. A compute without
-        // the softmax behind it takes the same blocks: OpenBLAS picks its kernel by the
-        // product's shape (on AVX-512 its small-matrix kernels sum in another order), so
-        // other blocks could give S other bits than a full compute gives.
-        const int blockRows = std::max(64, int((1 << 20) / (4 * std::max(Tk, 1))));
-        const int blocks = std::max(1, (T + blockRows - 1) / blockRows);
+        // A causal mask before that softmax hides from each block of rows every key after
+        // it, and the softmax does not read those scores: their products wait for the
+        // statistics (stage 9) or a switch that reads them, off the way to the heatmaps and
+        // the output. At long T that is nearly half of S's products and of its writes.
+        const bool deferMasked = fused && T == Tk && skipsMaskedScores(config);
+        const ScoreBlocks blocks = scoreBlocks(T, Tk);
         const LogitRule rule = logitRule(config);
-        parallelFor(B * H * blocks, [&](int item) {
-            const int b = item / (H * blocks), h = item / blocks % H, block = item % blocks;
+        parallelFor(B * H * blocks.count, [&](int item) {
+            const int b = item / (H * blocks.count), h = item / blocks.count % H;
+            const int block = item % blocks.count;
             throwIfCancelled(cancel);
-            const Eigen::Index row = Eigen::Index(block) * blockRows;
-            const Eigen::Index rows = std::min<Eigen::Index>(blockRows, T - row);
-            scores->at(b, h).middleRows(row, rows).noalias() =
-                next.split->q.at(b, h).middleRows(row, rows) * next.split->k.at(b, h).transpose();
-            if (fused)
+            multiplyScores(next.split->q.at(b, h), next.split->k.at(b, h), scores->at(b, h), blocks,
+                           block, !deferMasked);
+            if (fused) {
+                const Eigen::Index row = blocks.begin(block);
                 scaleMaskSoftmaxOverKeys(scores->at(b, h), (*next.mask)[std::size_t(b)], rule,
-                                         fusedWeights->at(b, h), row, rows);
+                                         fusedWeights->at(b, h), row, blocks.end(block) - row);
+            }
         });
         next.scores = std::move(scores);
+        next.maskedScoresPending = deferMasked && blocks.count > 1;
         ran(Stage::Scores);
         first = stageIndex(Stage::ScaleMask);
     }
     if (last <= stageIndex(Stage::Scores))
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
+    // S of an earlier compute, its masked cells still to be made, for a switch that reads
+    // them (no mask, the mask after the softmax, another axis) or stops before stage 7.
+    if (next.maskedScoresPending &&
+        (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config)))
+        completeScoresOf(next);
 
     // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
     // before the softmax. The mask is made here; L itself is made row by row inside the
@@ -723,8 +812,11 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         return finish(std::move(next), last);
     throwIfCancelled(cancel);
 
-    // 9. Statistics and warnings.
+    // 9. Statistics and warnings. std(S) reads every score: the masked ones first, when
+    // stage 5 left them.
     {
+        if (next.maskedScoresPending)
+            completeScoresOf(next);
         auto stats = std::make_shared<Statistics>();
         stats->heads.resize(static_cast<std::size_t>(B * H));
         const float scale = static_cast<float>(scaleFactor(config));

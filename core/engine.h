@@ -84,7 +84,13 @@ struct Result {
     std::shared_ptr<const std::vector<Matrix>> xKeys; // B × (T_k, C), same object as x in self
     std::shared_ptr<const Projection> projection;
     std::shared_ptr<const HeadViews> split;
-    std::shared_ptr<const HeadStack> scores;             // (B, H, T, T) Q_h K_hᵀ
+    std::shared_ptr<const HeadStack> scores; // (B, H, T, T) Q_h K_hᵀ
+    // S's cells a causal mask hides in whole blocks of keys after a block of rows are not
+    // computed yet: a compute that stopped before the statistics, in which the softmax over
+    // the keys, with the mask before it, never reads them. Stage 9 (or a compute that
+    // needs them) computes them in place; until then they hold no values. Every cell
+    // this concerns is masked, so the logits and weights are complete.
+    bool maskedScoresPending = false;
     std::shared_ptr<const std::vector<MaskMatrix>> mask; // B × (T, T) true = masked
     std::shared_ptr<const HeadStack> weights;            // (B, H, T, T) P
     std::shared_ptr<const Aggregation> aggregation;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -83,6 +84,10 @@ private slots:
     void replacesInPlaceWhatNobodyHolds();
     void switchMakesTheHeadsOverview_data();
     void switchMakesTheHeadsOverview();
+    void causalScoresWaitForTheStatistics_data();
+    void causalScoresWaitForTheStatistics();
+    void switchMakesTheScoresItReads_data();
+    void switchMakesTheScoresItReads();
     void positionalEncoding();
     void blasMultipliesWithTheCpusKernels();
 };
@@ -731,6 +736,169 @@ void TestEngine::parallelLoopsRunEveryItemOnce()
     }
     QVERIFY(thrown);
     QVERIFY(countOnce(50)); // and the pool serves on
+}
+
+namespace {
+
+// A sentence of `length` tokens on a line, and a second, shorter line: padded keys.
+Request longCausalRequest(int length)
+{
+    Request r;
+    for (int t = 0; t < length; ++t)
+        r.text += "w" + std::to_string(t % 97) + (t + 1 < length ? " " : "\n");
+    for (int t = 0; t < length * 2 / 3; ++t)
+        r.text += "v" + std::to_string(t % 89) + " ";
+    r.config.tokenizer = attn::TokenizerMode::Spaces;
+    r.config.dModel = 64;
+    r.config.heads = 2;
+    r.config.mask = attn::MaskKind::Causal;
+    return r;
+}
+
+// S and P as a compute makes them that multiplies every score at once: stopped after S,
+// then on to the rest (the softmax then reads the stored S).
+attn::Result scoresAtOnce(const Request& r)
+{
+    auto engine = std::make_shared<AttentionEngine>();
+    (void)engine->compute(r, nullptr, Stage::Scores);
+    return engine->compute(r);
+}
+
+// Every cell of S against q·k summed in double from the result's own heads.
+bool scoresAreProducts(const attn::Result& result)
+{
+    for (int b = 0; b < result.batch(); ++b)
+        for (int h = 0; h < result.heads(); ++h) {
+            const attn::Matrix& s = result.scores->at(b, h);
+            const attn::Matrix& q = result.split->q.at(b, h);
+            const attn::Matrix& k = result.split->k.at(b, h);
+            for (Eigen::Index i = 0; i < s.rows(); ++i)
+                for (Eigen::Index j = 0; j < s.cols(); ++j) {
+                    double dot = 0, size = 0;
+                    for (Eigen::Index c = 0; c < q.cols(); ++c) {
+                        dot += double(q(i, c)) * double(k(j, c));
+                        size += std::abs(double(q(i, c)) * double(k(j, c)));
+                    }
+                    if (!(std::abs(double(s(i, j)) - dot) <= 1e-5 * (size + 1)))
+                        return false;
+                }
+        }
+    return true;
+}
+
+} // namespace
+
+void TestEngine::causalScoresWaitForTheStatistics_data()
+{
+    QTest::addColumn<int>("length");
+    QTest::newRow("T = 300: two blocks of rows") << 300;
+    QTest::newRow("T = 517: four blocks, uneven") << 517;
+}
+
+// Under a causal mask before a softmax over the keys, the heatmaps come before the scores
+// the mask hides: those are made with the statistics, the same bits as a compute that
+// makes every score at once.
+void TestEngine::causalScoresWaitForTheStatistics()
+{
+    QFETCH(int, length);
+    const Request r = longCausalRequest(length);
+    const attn::Result atOnce = scoresAtOnce(r);
+    QVERIFY(!atOnce.maskedScoresPending);
+    QVERIFY(scoresAreProducts(atOnce));
+
+    AttentionEngine engine;
+    const attn::Result heatmaps = engine.compute(r, nullptr, Stage::Normalize);
+    QVERIFY(heatmaps.maskedScoresPending);
+    QVERIFY(sameBits(heatmaps.weights->items(), atOnce.weights->items()));
+    // Every score the softmax read is there already.
+    for (int b = 0; b < heatmaps.batch(); ++b)
+        for (int h = 0; h < heatmaps.heads(); ++h)
+            for (int i = 0; i < length; ++i)
+                QVERIFY(std::memcmp(heatmaps.scores->at(b, h).row(i).data(),
+                                    atOnce.scores->at(b, h).row(i).data(),
+                                    sizeof(float) * std::size_t(i + 1)) == 0);
+    // The logits of the masked cells are the fill, without their scores.
+    QCOMPARE(heatmaps.logit(0, 1, 0, length - 1), -std::numeric_limits<float>::infinity());
+
+    const attn::Result output = engine.compute(r, nullptr, Stage::Aggregate);
+    QVERIFY2(output.maskedScoresPending, "the output does not need the masked scores");
+    QVERIFY(sameBits(output.aggregation->output, atOnce.aggregation->output));
+
+    const attn::Result full = engine.compute(r);
+    QVERIFY(!full.maskedScoresPending);
+    QVERIFY(!engine.result().maskedScoresPending);
+    QCOMPARE(full.scores.get(), heatmaps.scores.get()); // made in place
+    QVERIFY(sameBits(full.scores->items(), atOnce.scores->items()));
+    QVERIFY(scoresAreProducts(full));
+    QCOMPARE(full.stats->heads.size(), atOnce.stats->heads.size());
+    for (std::size_t i = 0; i < full.stats->heads.size(); ++i) {
+        QCOMPARE(full.stats->heads[i].stdScores, atOnce.stats->heads[i].stdScores);
+        QCOMPARE(full.stats->heads[i].stdLogits, atOnce.stats->heads[i].stdLogits);
+    }
+    QCOMPARE(full.stats->stdScores, atOnce.stats->stdScores);
+
+    // A result without S has nothing pending.
+    QVERIFY(!attn::withoutHeadTensors(heatmaps).maskedScoresPending);
+}
+
+void TestEngine::switchMakesTheScoresItReads_data()
+{
+    QTest::addColumn<attn::MaskKind>("mask");
+    QTest::addColumn<attn::MaskStage>("maskStage");
+    QTest::addColumn<attn::SoftmaxAxis>("axis");
+    QTest::addColumn<bool>("scaled");
+    QTest::addColumn<bool>("pending");
+    using attn::MaskKind;
+    using attn::MaskStage;
+    using attn::SoftmaxAxis;
+    QTest::newRow("scaling off: still masked")
+        << MaskKind::Causal << MaskStage::BeforeSoftmax << SoftmaxAxis::Keys << false << true;
+    QTest::newRow("no mask") << MaskKind::None << MaskStage::BeforeSoftmax << SoftmaxAxis::Keys
+                             << true << false;
+    QTest::newRow("mask after the softmax")
+        << MaskKind::Causal << MaskStage::AfterSoftmax << SoftmaxAxis::Keys << true << false;
+    QTest::newRow("over the queries")
+        << MaskKind::Causal << MaskStage::BeforeSoftmax << SoftmaxAxis::Queries << true << false;
+}
+
+// A switch from heatmaps whose masked scores wait: one that reads them makes them first,
+// in place, and gives what a compute of every score at once gives.
+void TestEngine::switchMakesTheScoresItReads()
+{
+    QFETCH(attn::MaskKind, mask);
+    QFETCH(attn::MaskStage, maskStage);
+    QFETCH(attn::SoftmaxAxis, axis);
+    QFETCH(bool, scaled);
+    QFETCH(bool, pending);
+    const Request r = longCausalRequest(300);
+    Request switched = r;
+    switched.config.mask = mask;
+    switched.config.maskStage = maskStage;
+    switched.config.axis = axis;
+    if (!scaled)
+        switched.config.scale = attn::ScaleMode::None;
+
+    AttentionEngine engine;
+    const attn::Result heatmaps = engine.compute(r, nullptr, Stage::Normalize);
+    QVERIFY(heatmaps.maskedScoresPending);
+    const attn::Result after = engine.compute(switched, nullptr, Stage::Normalize);
+    QCOMPARE(engine.runs(Stage::Scores), 1);
+    QCOMPARE(after.scores.get(), heatmaps.scores.get());
+    QCOMPARE(after.maskedScoresPending, pending);
+    QCOMPARE(engine.result().maskedScoresPending, pending);
+    const attn::Result atOnce = scoresAtOnce(switched);
+    QVERIFY(sameBits(after.weights->items(), atOnce.weights->items()));
+    if (!pending)
+        QVERIFY(sameBits(after.scores->items(), atOnce.scores->items()));
+
+    // A compute that stops before the softmax hands out every score.
+    Request unscaled = r;
+    unscaled.config.scale = attn::ScaleMode::None;
+    AttentionEngine second;
+    (void)second.compute(r, nullptr, Stage::Normalize);
+    const attn::Result masks = second.compute(unscaled, nullptr, Stage::ScaleMask);
+    QVERIFY(!masks.maskedScoresPending);
+    QVERIFY(sameBits(masks.scores->items(), atOnce.scores->items()));
 }
 
 void TestEngine::positionalEncoding()

@@ -1021,22 +1021,31 @@ void TestHeatmap::hoverText_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<bool>("withLogits");
     QTest::addColumn<float>("fill");
+    QTest::addColumn<bool>("pending");
     QTest::addColumn<QString>("expected");
 
     // The logit comes from the score through the rule: 3.12 · 0.25 = 0.78.
     QTest::newRow("CJK tokens with logit and score")
-        << 2 << 1 << true << -inf
+        << 2 << 1 << true << -inf << false
         << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.78 · "
            "score 3.12";
-    QTest::newRow("masked cell") << 0 << 2 << true << -inf
+    QTest::newRow("masked cell") << 0 << 2 << true << -inf << false
                                  << "query 我 (row 0) → key 它 (column 2): masked · weight 0.00 · "
                                     "logit -inf · score -1.50";
     QTest::newRow("NaN weight, masked with -1e9")
-        << 1 << 0 << true << -1e9f
+        << 1 << 0 << true << -1e9f << false
         << "query 猫 (row 1) → key 我 (column 0): masked · weight NaN · logit "
            "-1e+09 · score 0.25";
     QTest::newRow("mean over heads: weight only")
-        << 2 << 1 << false << -inf << "query 它 (row 2) → key 猫 (column 1): weight 0.62";
+        << 2 << 1 << false << -inf << false << "query 它 (row 2) → key 猫 (column 1): weight 0.62";
+    // Before the statistics, S's masked cells may not be computed yet: their score is left
+    // out (the fill needs none), the unmasked cells' kept.
+    QTest::newRow("masked cell, scores pending")
+        << 0 << 2 << true << -inf << true
+        << "query 我 (row 0) → key 它 (column 2): masked · weight 0.00 · logit -inf";
+    QTest::newRow("unmasked cell, scores pending")
+        << 2 << 1 << true << -inf << true
+        << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.78 · score 3.12";
 }
 
 void TestHeatmap::hoverText()
@@ -1045,9 +1054,11 @@ void TestHeatmap::hoverText()
     QFETCH(int, column);
     QFETCH(bool, withLogits);
     QFETCH(float, fill);
+    QFETCH(bool, pending);
     QFETCH(QString, expected);
 
     HeatmapData data;
+    data.maskedScoresPending = pending;
     data.queryLabels = data.keyLabels = QStringList{"我", "猫", "它"};
     data.weights.edit().resize(3, 3);
     data.weights.edit() << 1.0f, 0.0f, 0.0f, notANumber, 0.5f, 0.0f, 0.2f, 0.62f, 0.18f;
@@ -1056,7 +1067,8 @@ void TestHeatmap::hoverText()
     data.masked.edit()(1, 0) = true;
     if (withLogits) {
         data.scores.edit().resize(3, 3);
-        data.scores.edit() << 0.4f, 1.0f, -1.5f, 0.25f, 1.2f, 2.0f, 0.0f, 3.12f, -2.0f;
+        data.scores.edit() << 0.4f, 1.0f, pending ? notANumber : -1.5f, 0.25f, 1.2f, 2.0f, 0.0f,
+            3.12f, -2.0f;
         data.logitRule = attn::LogitRule{0.25f, 1.0f, fill};
     }
     QCOMPARE(attn::ui::hoverText(data, row, column), expected);

@@ -36,6 +36,9 @@ struct HeatmapData {
     // How S becomes L (scaling, τ, the fill before the softmax), when the scores are given:
     // a hover shows L without a stored copy of it.
     std::optional<LogitRule> logitRule;
+    // S's masked cells are not computed yet (Result::maskedScoresPending: the heatmaps come
+    // before the statistics): a hover leaves their score out until the complete result.
+    bool maskedScoresPending = false;
     QStringList queryLabels; // T_q tokens; a missing one is shown as its index
     QStringList keyLabels;   // T_k tokens
     QString title;
@@ -46,12 +49,23 @@ struct HeatmapData {
     {
         return masked.size() != 0 && masked(row, column);
     }
-    // The cell's logit L, when the scores and the rule are given.
+    // The cell's score S, when the scores are given and it is computed.
+    [[nodiscard]] std::optional<float> score(int row, int column) const
+    {
+        if (row >= scores.rows() || column >= scores.cols() ||
+            (maskedScoresPending && isMasked(row, column)))
+            return std::nullopt;
+        return scores(row, column);
+    }
+    // The cell's logit L, when the scores and the rule are given. A masked cell's fill
+    // needs no score.
     [[nodiscard]] std::optional<float> logit(int row, int column) const
     {
         if (!logitRule || row >= scores.rows() || column >= scores.cols())
             return std::nullopt;
-        return (*logitRule)(scores(row, column), isMasked(row, column));
+        if (isMasked(row, column) && logitRule->fill)
+            return *logitRule->fill;
+        return (*logitRule)(scores(row, column), false);
     }
     [[nodiscard]] QString queryLabel(int row) const;
     [[nodiscard]] QString keyLabel(int column) const;

@@ -45,9 +45,8 @@ QString hoverText(const HeatmapData& data, int row, int column)
     if (const std::optional<float> logit = data.logit(row, column))
         values.append(HeatmapView::tr("logit %1", "scaled score after the mask fill")
                           .arg(formatValue(*logit)));
-    if (hasCell(data.scores, row, column))
-        values.append(HeatmapView::tr("score %1", "q·k before scaling")
-                          .arg(formatValue(data.scores(row, column))));
+    if (const std::optional<float> score = data.score(row, column))
+        values.append(HeatmapView::tr("score %1", "q·k before scaling").arg(formatValue(*score)));
     return HeatmapView::tr("query %1 (row %2) → key %3 (column %4): %5",
                            "hover text; %5 lists the cell's values")
         .arg(data.queryLabel(row))
