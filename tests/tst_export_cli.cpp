@@ -564,6 +564,16 @@ void TestExportCli::languageSpeaksInTheFigure_data()
     QTest::newRow("sweep") << QStringList{"sweep", "--to", "64", "--out", "f.svg"}
                            << "Why divide QKᵀ by √d_k"
                            << "为什么要把";
+    // The caption names the switches in phrases of its own; a part's words are held
+    // together by no-break spaces.
+    QTest::newRow("export's caption")
+        << QStringList{"export", "--preset", "article", "--mask", "causal", "--out", "f.svg"}
+        << QStringLiteral("softmax over the keys (dim=-1) · causal mask")
+               .replace(u' ', QChar(QChar::Nbsp))
+               .replace(QStringLiteral("\u00a0·\u00a0"), QStringLiteral("\u00a0· "))
+        << QStringLiteral("对键做 softmax（dim=-1） · 因果掩码")
+               .replace(u' ', QChar(QChar::Nbsp))
+               .replace(QStringLiteral("\u00a0·\u00a0"), QStringLiteral("\u00a0· "));
 }
 
 void TestExportCli::languageSpeaksInTheFigure()

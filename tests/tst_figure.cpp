@@ -191,17 +191,30 @@ void TestFigure::caption_data()
 
     QTest::newRow("defaults with a causal mask")
         << request(kChinese) << 0
-        << "d_model 64 · heads 4 · d_k 16 · seed 42 · scaling ÷ √d_k (textbook) · axis Keys "
-           "(dim=-1) · mask Causal (triu) · τ 1.00"
+        << "d_model 64 · heads 4 · d_k 16 · seed 42 · ÷ √d_k · softmax over the keys (dim=-1) · "
+           "causal mask · τ 1.00"
+        << true;
+    // The caption names each switch in a phrase of its own, never "mask No mask".
+    Request plain = request(kChinese);
+    plain.config.mask = MaskKind::None;
+    plain.config.scale = attn::ScaleMode::None;
+    plain.config.axis = attn::SoftmaxAxis::Queries;
+    plain.config.positional = attn::Positional::None;
+    plain.config.embedding = attn::EmbeddingMode::Torch;
+    QTest::newRow("no mask, no scaling, another axis, torch's x, no positions")
+        << plain << 0
+        << "d_model 64 · heads 4 · d_k 16 · seed 42 · no scaling · softmax over the queries "
+           "(dim=-2) · no mask · τ 1.00 · x = torch.randn(B, T, C) · no positional encoding"
         << true;
     Request bug = request(kChinese);
     bug.config.maskStage = MaskStage::AfterSoftmax;
+    bug.config.maskFill = attn::MaskFill::NegBillion;
     QTest::newRow("mask after the softmax is named")
-        << bug << 0 << "masked After softmax (bug)" << false;
+        << bug << 0 << "causal mask · τ 1.00 · mask after the softmax (bug) · fill -1e9" << false;
     Request view = request(kChinese);
     view.config.headSplit = HeadSplit::View;
     QTest::newRow("view-only head split is named")
-        << view << 0 << "head split view only (bug)" << false;
+        << view << 0 << "heads split by view only (bug)" << false;
     Request hot = request(kChinese);
     hot.config.temperature = 0.25f;
     QTest::newRow("temperature") << hot << 0 << "τ 0.25" << false;

@@ -87,11 +87,9 @@ QString captionOf(const Result& a, const Result& b, const ComparisonOptions& opt
            << QCoreApplication::translate("Figure", "seed %1").arg(qulonglong(c.seed));
     const Config defaults;
     if (c.embedding != defaults.embedding)
-        shared << QCoreApplication::translate("Figure", "x = %1", "embedding")
-                      .arg(displayName(c.embedding));
+        shared << captionPhrase(c.embedding);
     if (c.positional != defaults.positional)
-        shared << QCoreApplication::translate("Figure", "positional %1")
-                      .arg(displayName(c.positional));
+        shared << captionPhrase(c.positional);
     return QStringList{
         joinParts(shared),
         QCoreApplication::translate("Comparison", "A: %1", "caption line; %1 lists the switches")
@@ -268,21 +266,18 @@ QString comparisonHoverText(const Comparison& comparison, int row, int column)
 QString switchesCaption(const Config& config, bool hasPadding)
 {
     QStringList parts = {
-        QCoreApplication::translate("Figure", "scaling %1").arg(displayName(config.scale)),
+        captionPhrase(config.scale),
         QCoreApplication::translate("Figure", "τ %1", "temperature")
             .arg(QLocale().toString(double(config.temperature), 'g', 3)),
-        QCoreApplication::translate("Figure", "axis %1", "softmax axis")
-            .arg(displayName(config.axis)),
-        QCoreApplication::translate("Figure", "mask %1").arg(displayName(config.mask)),
+        captionPhrase(config.axis),
+        captionPhrase(config.mask),
     };
     if (config.mask == MaskKind::Causal || (config.paddingMask && hasPadding)) {
-        parts << QCoreApplication::translate("Figure", "masked %1")
-                     .arg(displayName(config.maskStage));
+        parts << captionPhrase(config.maskStage);
         parts << QCoreApplication::translate("Figure", "fill %1").arg(displayName(config.maskFill));
     }
     if (config.heads > 1 || config.headSplit != HeadSplit::Transpose)
-        parts << QCoreApplication::translate("Figure", "head split %1")
-                     .arg(displayName(config.headSplit));
+        parts << captionPhrase(config.headSplit);
     if (hasPadding)
         parts << (config.paddingMask
                       ? QCoreApplication::translate("Comparison", "<pad> keys masked")

@@ -158,10 +158,9 @@ QString figureCaption(const Result& result, int sequence)
         captionPart(QCoreApplication::translate("Figure", "heads %1").arg(c.heads)),
         captionPart(QCoreApplication::translate("Figure", "d_k %1").arg(c.dK())),
         captionPart(QCoreApplication::translate("Figure", "seed %1").arg(qulonglong(c.seed))),
-        captionPart(QCoreApplication::translate("Figure", "scaling %1").arg(displayName(c.scale))),
-        captionPart(QCoreApplication::translate("Figure", "axis %1", "softmax axis")
-                        .arg(displayName(c.axis))),
-        captionPart(QCoreApplication::translate("Figure", "mask %1").arg(displayName(c.mask))),
+        captionPart(captionPhrase(c.scale)),
+        captionPart(captionPhrase(c.axis)),
+        captionPart(captionPhrase(c.mask)),
         captionPart(QCoreApplication::translate("Figure", "τ %1", "temperature")
                         .arg(QLocale().toString(c.temperature, 'f', 2))),
     };
@@ -173,20 +172,17 @@ QString figureCaption(const Result& result, int sequence)
     // The switches a lesson flips to show a bug: named whenever they are not the default.
     const Config defaults;
     if (c.maskStage != defaults.maskStage)
-        parts << captionPart(
-            QCoreApplication::translate("Figure", "masked %1").arg(displayName(c.maskStage)));
+        parts << captionPart(captionPhrase(c.maskStage));
     if (c.maskFill != defaults.maskFill && c.mask != MaskKind::None)
         parts << captionPart(
             QCoreApplication::translate("Figure", "fill %1").arg(displayName(c.maskFill)));
     if (c.headSplit != defaults.headSplit)
         parts << captionPart(
-            QCoreApplication::translate("Figure", "head split %1").arg(displayName(c.headSplit)));
+            QCoreApplication::translate("Figure", "heads split by view only (bug)"));
     if (c.embedding != defaults.embedding)
-        parts << captionPart(QCoreApplication::translate("Figure", "x = %1", "embedding")
-                                 .arg(displayName(c.embedding)));
+        parts << captionPart(captionPhrase(c.embedding));
     if (c.positional != defaults.positional)
-        parts << captionPart(
-            QCoreApplication::translate("Figure", "positional %1").arg(displayName(c.positional)));
+        parts << captionPart(captionPhrase(c.positional));
     if (result.batch() > 1)
         parts << captionPart(QCoreApplication::translate("Figure", "sequence %1 of %2")
                                  .arg(std::clamp(sequence, 0, result.batch() - 1) + 1)

@@ -125,6 +125,88 @@ QString displayName(AttentionKind value)
     return {};
 }
 
+// Translated in the context "Figure", where the captions' other parts are.
+QString captionPhrase(ScaleMode value)
+{
+    switch (value) {
+    case ScaleMode::SqrtDk:
+        return QCoreApplication::translate("Figure", "÷ √d_k", "caption: the scaling");
+    case ScaleMode::None:
+        return QCoreApplication::translate("Figure", "no scaling", "caption: the scaling");
+    case ScaleMode::SqrtDModel:
+        return QCoreApplication::translate("Figure", "÷ √d_model", "caption: the scaling");
+    }
+    return {};
+}
+
+QString captionPhrase(SoftmaxAxis value)
+{
+    switch (value) {
+    case SoftmaxAxis::Keys:
+        return QCoreApplication::translate("Figure", "softmax over the keys (dim=-1)");
+    case SoftmaxAxis::Queries:
+        return QCoreApplication::translate("Figure", "softmax over the queries (dim=-2)");
+    case SoftmaxAxis::Batch:
+        return QCoreApplication::translate("Figure", "softmax over the batch (dim=0)");
+    }
+    return {};
+}
+
+QString captionPhrase(MaskKind value)
+{
+    switch (value) {
+    case MaskKind::None:
+        return QCoreApplication::translate("Figure", "no mask");
+    case MaskKind::Causal:
+        return QCoreApplication::translate("Figure", "causal mask");
+    }
+    return {};
+}
+
+QString captionPhrase(EmbeddingMode value)
+{
+    switch (value) {
+    case EmbeddingMode::Table:
+        return QCoreApplication::translate("Figure", "x from a table, a vector per word");
+    case EmbeddingMode::Torch:
+        return QCoreApplication::translate("Figure", "x = torch.randn(B, T, C)");
+    }
+    return {};
+}
+
+QString captionPhrase(Positional value)
+{
+    switch (value) {
+    case Positional::Sinusoidal:
+        return QCoreApplication::translate("Figure", "sinusoidal positions");
+    case Positional::None:
+        return QCoreApplication::translate("Figure", "no positional encoding");
+    }
+    return {};
+}
+
+QString captionPhrase(MaskStage value)
+{
+    switch (value) {
+    case MaskStage::BeforeSoftmax:
+        return QCoreApplication::translate("Figure", "mask before the softmax");
+    case MaskStage::AfterSoftmax:
+        return QCoreApplication::translate("Figure", "mask after the softmax (bug)");
+    }
+    return {};
+}
+
+QString captionPhrase(HeadSplit value)
+{
+    switch (value) {
+    case HeadSplit::Transpose:
+        return QCoreApplication::translate("Figure", "heads split by view + transpose");
+    case HeadSplit::View:
+        return QCoreApplication::translate("Figure", "heads split by view only (bug)");
+    }
+    return {};
+}
+
 namespace {
 
 // The template of a refusal, %1… its arguments in order; empty for Refusal::Other.

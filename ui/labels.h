@@ -23,6 +23,16 @@ namespace attn::ui {
 [[nodiscard]] QString displayName(HeadSplit value);
 [[nodiscard]] QString displayName(AttentionKind value);
 
+// The same switches as a figure's caption names them in its running text: a phrase of
+// its own, not the control's label ("mask No mask" read as a slip on a slide).
+[[nodiscard]] QString captionPhrase(ScaleMode value);
+[[nodiscard]] QString captionPhrase(SoftmaxAxis value);
+[[nodiscard]] QString captionPhrase(MaskKind value);
+[[nodiscard]] QString captionPhrase(MaskStage value);
+[[nodiscard]] QString captionPhrase(HeadSplit value);
+[[nodiscard]] QString captionPhrase(EmbeddingMode value);
+[[nodiscard]] QString captionPhrase(Positional value);
+
 // `text` with %1…%9 replaced by the arguments in one pass: an argument's own "%2" stays
 // as typed (a token may hold one), and a placeholder without an argument stays too.
 [[nodiscard]] QString fillArguments(const QString& text, const std::vector<std::string>& arguments);

@@ -91,20 +91,20 @@ QString sweepCaption(const Request& base)
         SweepChart::tr("“%1”", "the sentence, quoted").arg(shortText(base.text)),
         SweepChart::tr("H = 1, d_model = d_k"),
         SweepChart::tr("seed %1").arg(qulonglong(c.seed)),
-        SweepChart::tr("x = %1", "embedding").arg(displayName(c.embedding)),
+        captionPhrase(c.embedding),
     };
     if (c.positional != defaults.positional)
-        parts << SweepChart::tr("positional %1").arg(displayName(c.positional));
+        parts << captionPhrase(c.positional);
     if (c.temperature != defaults.temperature)
         parts << SweepChart::tr("τ %1", "temperature").arg(QLocale().toString(c.temperature));
     if (c.axis != defaults.axis)
-        parts << SweepChart::tr("axis %1", "softmax axis").arg(displayName(c.axis));
+        parts << captionPhrase(c.axis);
     if (c.mask != defaults.mask)
-        parts << SweepChart::tr("mask %1").arg(displayName(c.mask));
+        parts << captionPhrase(c.mask);
     if (c.mask != MaskKind::None && c.maskStage != defaults.maskStage)
-        parts << SweepChart::tr("masked %1").arg(displayName(c.maskStage));
+        parts << captionPhrase(c.maskStage);
     if (c.headSplit != defaults.headSplit)
-        parts << SweepChart::tr("head split %1").arg(displayName(c.headSplit));
+        parts << captionPhrase(c.headSplit);
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -190,43 +190,13 @@
         <translation>种子 %1</translation>
     </message>
     <message>
-        <source>scaling %1</source>
-        <translation>缩放：%1</translation>
-    </message>
-    <message>
-        <source>axis %1</source>
-        <comment>softmax axis</comment>
-        <translation>softmax 维度：%1</translation>
-    </message>
-    <message>
-        <source>mask %1</source>
-        <translation>掩码：%1</translation>
-    </message>
-    <message>
         <source>τ %1</source>
         <comment>temperature</comment>
         <translation>温度 τ %1</translation>
     </message>
     <message>
-        <source>masked %1</source>
-        <translation>掩码时机：%1</translation>
-    </message>
-    <message>
         <source>fill %1</source>
         <translation>掩码填充值：%1</translation>
-    </message>
-    <message>
-        <source>head split %1</source>
-        <translation>分头方式：%1</translation>
-    </message>
-    <message>
-        <source>x = %1</source>
-        <comment>embedding</comment>
-        <translation>x = %1</translation>
-    </message>
-    <message>
-        <source>positional %1</source>
-        <translation>位置编码：%1</translation>
     </message>
     <message>
         <source>sequence %1 of %2</source>
@@ -264,6 +234,73 @@
     <message>
         <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
         <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
+    </message>
+    <message>
+        <source>÷ √d_k</source>
+        <comment>caption: the scaling</comment>
+        <translation>÷ √d_k</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <comment>caption: the scaling</comment>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>÷ √d_model</source>
+        <comment>caption: the scaling</comment>
+        <translation>÷ √d_model</translation>
+    </message>
+    <message>
+        <source>softmax over the keys (dim=-1)</source>
+        <translation>对键做 softmax（dim=-1）</translation>
+    </message>
+    <message>
+        <source>softmax over the queries (dim=-2)</source>
+        <translation>对查询做 softmax（dim=-2）</translation>
+    </message>
+    <message>
+        <source>softmax over the batch (dim=0)</source>
+        <translation>对批次做 softmax（dim=0）</translation>
+    </message>
+    <message>
+        <source>no mask</source>
+        <translation>无掩码</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>x from a table, a vector per word</source>
+        <translation>x 查表（每个词一个向量）</translation>
+    </message>
+    <message>
+        <source>x = torch.randn(B, T, C)</source>
+        <translation>x = torch.randn(B, T, C)</translation>
+    </message>
+    <message>
+        <source>sinusoidal positions</source>
+        <translation>正弦位置编码</translation>
+    </message>
+    <message>
+        <source>no positional encoding</source>
+        <translation>无位置编码</translation>
+    </message>
+    <message>
+        <source>mask after the softmax (bug)</source>
+        <translation>先 softmax 再掩码（错误）</translation>
+    </message>
+    <message>
+        <source>heads split by view only (bug)</source>
+        <translation>分头只用 view（错误）</translation>
+    </message>
+    <message>
+        <source>mask before the softmax</source>
+        <translation>先掩码再 softmax</translation>
+    </message>
+    <message>
+        <source>heads split by view + transpose</source>
+        <translation>分头用 view + transpose</translation>
     </message>
 </context>
 <context>
@@ -2514,35 +2551,9 @@
         <translation>种子 %1</translation>
     </message>
     <message>
-        <source>x = %1</source>
-        <comment>embedding</comment>
-        <translation>x = %1</translation>
-    </message>
-    <message>
-        <source>positional %1</source>
-        <translation>位置编码：%1</translation>
-    </message>
-    <message>
         <source>τ %1</source>
         <comment>temperature</comment>
         <translation>温度 τ %1</translation>
-    </message>
-    <message>
-        <source>axis %1</source>
-        <comment>softmax axis</comment>
-        <translation>softmax 维度：%1</translation>
-    </message>
-    <message>
-        <source>mask %1</source>
-        <translation>掩码：%1</translation>
-    </message>
-    <message>
-        <source>masked %1</source>
-        <translation>掩码时机：%1</translation>
-    </message>
-    <message>
-        <source>head split %1</source>
-        <translation>分头方式：%1</translation>
     </message>
     <message>
         <source>The sweep&apos;s figure is a PNG, SVG or PDF file, not %1.</source>
