@@ -4,16 +4,37 @@
 #include "commandline.h"
 #include "comparecommand.h"
 #include "exportcommand.h"
+#include "figurearguments.h"
+#include "labels.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
 #include "sweepcommand.h"
 
+#include <QGuiApplication>
+
 #include <cstdio>
 #include <exception>
+#include <optional>
 
 namespace attn::cli {
 namespace {
+
+// compute's --language en|zh_CN: the words of the report (the JSON has none).
+Option computeLanguageOption(std::optional<QString>& code)
+{
+    const QStringList codes = ui::Language::available();
+    const std::string spellings = codes.join(u'|').toStdString();
+    return {"language", spellings,
+            "the language of the report's words and warnings (default en); not of --json",
+            [&code, codes, spellings](std::string_view value) {
+                const QString given = QString::fromUtf8(value.data(), qsizetype(value.size()));
+                if (!codes.contains(given))
+                    throw InputError("--language must be " + spellings + ", not '" +
+                                     std::string(value) + "'");
+                code = given;
+            }};
+}
 
 int usageError(const std::string& message)
 {
@@ -26,6 +47,9 @@ int usageError(const std::string& message)
 void printHelp()
 {
     ComputeOptions scratch;
+    std::optional<QString> language;
+    std::vector<Option> computeOptions = computeOptionTable(scratch, true);
+    computeOptions.push_back(computeLanguageOption(language));
     std::printf("AttnScope %s: softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.\n\n"
                 "usage:\n"
                 "  attnscope                      open the window\n"
@@ -61,9 +85,8 @@ void printHelp()
                 "  attnscope sweep --from 16 --to 512 --out sweep.png\n"
                 "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n"
                 "  attnscope steps --preset causal-decoder --language zh_CN --out steps.pdf\n",
-                ATTNSCOPE_VERSION, optionHelp(computeOptionTable(scratch, true)).c_str(),
-                exportHelp().c_str(), sweepHelp().c_str(), compareHelp().c_str(),
-                stepsHelp().c_str());
+                ATTNSCOPE_VERSION, optionHelp(computeOptions).c_str(), exportHelp().c_str(),
+                sweepHelp().c_str(), compareHelp().c_str(), stepsHelp().c_str());
 }
 
 int listPresets()
@@ -77,14 +100,28 @@ int listPresets()
 int compute(const std::vector<std::string>& args)
 {
     try {
-        const ComputeOptions options = parseComputeArguments(args);
+        std::optional<QString> languageCode;
+        const ComputeOptions options =
+            parseComputeArguments(args, {computeLanguageOption(languageCode)});
         AttentionEngine engine;
         const Result result = engine.compute(options.request);
+        // The report's words in the language asked for: its translations live in the
+        // application's resources, installed into an offscreen application.
+        std::optional<QGuiApplication> app;
+        std::optional<ui::Language> language;
+        ReportWords words;
+        if (languageCode) {
+            startOffscreen(app);
+            language.emplace();
+            language->apply(*languageCode);
+            words = ui::reportWords();
+        }
         // The report goes to standard output unless --json names a file; a failed write
         // (a full disk, say) is exit status 1 either way, never a silent success.
         const bool json = !options.jsonPath.empty();
-        if (const std::string problem = writeFileAtomically(
-                json ? options.jsonPath : "-", json ? jsonReport(result) : textReport(result));
+        if (const std::string problem =
+                writeFileAtomically(json ? options.jsonPath : "-",
+                                    json ? jsonReport(result) : textReport(result, words));
             !problem.empty()) {
             std::fprintf(stderr, "attnscope: %s\n", problem.c_str());
             return kExitWriteFailed;

@@ -2,6 +2,7 @@
 
 #include "json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -245,7 +246,20 @@ std::string jsonReport(const Result& r)
     return json.take() + "\n";
 }
 
-std::string textReport(const Result& r)
+namespace {
+
+// Characters (code points) of UTF-8 `text`, for lining up labels in any language.
+std::size_t codePoints(const std::string& text)
+{
+    std::size_t count = 0;
+    for (const char c : text)
+        count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return count;
+}
+
+} // namespace
+
+std::string textReport(const Result& r, const ReportWords& words)
 {
     const TokenBatch& tokens = *r.tokens;
     const Statistics& stats = *r.stats;
@@ -266,12 +280,12 @@ std::string textReport(const Result& r)
         }
     };
     if (cross) {
-        listTokens("cross-attention, queries from", tokens, T);
-        listTokens("keys and values from", *r.keyTokens, Tk);
+        listTokens(words.crossQueries, tokens, T);
+        listTokens(words.crossKeys, *r.keyTokens, Tk);
     } else {
-        listTokens("tokens", tokens, T);
+        listTokens(words.tokens, tokens, T);
     }
-    out += "config: d_model=" + std::to_string(C) + " heads=" + std::to_string(H) +
+    out += words.config + " d_model=" + std::to_string(C) + " heads=" + std::to_string(H) +
            " d_k=" + std::to_string(dK) + " seed=" + std::to_string(c.seed) +
            " embedding=" + std::string(spellingOf(c.embedding)) +
            " positional=" + std::string(spellingOf(c.positional)) +
@@ -298,14 +312,21 @@ std::string textReport(const Result& r)
         out += "output   (B, T, C)      = " + shapeText({B, T, C}) + "\n\n";
     }
 
-    out += "std before scaling: " + fixed(stats.stdScores, 4) + "\n";
-    out += "std after scaling:  " + fixed(stats.stdLogits, 4) + "  (scale " +
-           fixed(scaleFactor(c), 4) + ", temperature " + fixed(c.temperature, 4) + ")\n";
-    out +=
-        "row sums: " + fixed(stats.rowSumMin, 4) +
-        (stats.rowSumMin == stats.rowSumMax ? std::string() : " to " + fixed(stats.rowSumMax, 4)) +
-        "    column sums: " + fixed(stats.colSumMin, 4) + " to " + fixed(stats.colSumMax, 4) +
-        "\n\n";
+    // The two std lines' numbers one under the other.
+    const std::size_t labelWidth =
+        std::max(codePoints(words.stdBefore), codePoints(words.stdAfter)) + 1;
+    auto label = [labelWidth](const std::string& text) {
+        return text + std::string(labelWidth - codePoints(text), ' ');
+    };
+    out += label(words.stdBefore) + fixed(stats.stdScores, 4) + "\n";
+    out += label(words.stdAfter) + fixed(stats.stdLogits, 4) + "  (" + words.scale + " " +
+           fixed(scaleFactor(c), 4) + ", " + words.temperature + " " + fixed(c.temperature, 4) +
+           ")\n";
+    out += words.rowSums + " " + fixed(stats.rowSumMin, 4) +
+           (stats.rowSumMin == stats.rowSumMax ? std::string()
+                                               : " " + words.to + " " + fixed(stats.rowSumMax, 4)) +
+           "    " + words.columnSums + " " + fixed(stats.colSumMin, 4) + " " + words.to + " " +
+           fixed(stats.colSumMax, 4) + "\n\n";
 
     out += padRight("seq head", 10) + padRight("std(S)", 9) + padRight("std(L)", 9) +
            padRight("ratio", 8) + padRight("entropy/max", 14) + padRight("max w", 8) +
@@ -324,11 +345,11 @@ std::string textReport(const Result& r)
     }
     out += "\n";
     if (stats.warnings.empty()) {
-        out += "no warnings\n";
+        out += words.noWarnings + "\n";
     } else {
-        out += "warnings:\n";
+        out += words.warnings + "\n";
         for (const Warning& w : stats.warnings)
-            out += "  - " + warningText(w) + "\n";
+            out += "  - " + (words.warning ? words.warning(w) : warningText(w)) + "\n";
     }
     return out;
 }

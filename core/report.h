@@ -2,14 +2,37 @@
 #pragma once
 
 #include "engine.h"
+#include "warnings.h"
 
+#include <functional>
 #include <string>
 
 namespace attn {
 
+// The words of the text report around its numbers, English unless given: the command
+// line passes the interface language's (ui::reportWords) with --language. The shapes, the
+// config line and the table's headings stay as the code spells them.
+struct ReportWords {
+    std::string tokens = "tokens";
+    std::string crossQueries = "cross-attention, queries from";
+    std::string crossKeys = "keys and values from";
+    std::string config = "config:";
+    std::string stdBefore = "std before scaling:";
+    std::string stdAfter = "std after scaling:";
+    std::string scale = "scale";
+    std::string temperature = "temperature";
+    std::string rowSums = "row sums:";
+    std::string columnSums = "column sums:";
+    std::string to = "to"; // "1.0000 to 1.0930"
+    std::string noWarnings = "no warnings";
+    std::string warnings = "warnings:";
+    // A warning's text; warningText()'s English when empty.
+    std::function<std::string(const Warning&)> warning;
+};
+
 // The tutorial-style report: tokens, shapes, std before and after scaling, row sums,
 // a per-head table of statistics, and the warnings.
-[[nodiscard]] std::string textReport(const Result& result);
+[[nodiscard]] std::string textReport(const Result& result, const ReportWords& words = {});
 
 // One JSON object: tokens, config, shape, stats, warnings, heads (scores, scaled,
 // weights and per-head stats as T×T nested lists), output (B×T×C) and nonfinite.

@@ -166,6 +166,8 @@ private slots:
     void initTestCase();
     void textReport_data();
     void textReport();
+    void reportInChinese_data();
+    void reportInChinese();
     void jsonArticle();
     void jsonConfigKeys();
     void jsonConfigSpelling_data();
@@ -232,6 +234,61 @@ void TestCli::textReport()
 {
     QFETCH(QString, line);
     QVERIFY2(article_.contains(line), qPrintable("not in the report:\n" + article_));
+}
+
+void TestCli::reportInChinese_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QStringList>("lines"); // whole lines of the report, or their starts
+
+    // As the Chinese tutorial's own program prints them: 缩放前标准差, 权重行和.
+    QTest::newRow("article") << "article"
+                             << QStringList{
+                                    "词元 (B=2, T=4):\n",
+                                    "  [0] 我 | 喜欢 | 这个 | 产品\n",
+                                    "配置: d_model=16 heads=1 d_k=16 seed=42",
+                                    "x        (B, T, C)      = (2, 4, 16)\n",
+                                    "缩放前标准差: 1.1888\n",
+                                    "缩放后标准差: 0.2972  (缩放系数 0.2500, 温度 1.0000)\n",
+                                    "权重行和: 1.0000 到 1.0000    权重列和: 0.8602 到 1.1298\n",
+                                    "没有警告\n"};
+    QTest::newRow("a warning") << "saturation"
+                               << QStringList{"警告:\n  - ", "已饱和（最大权重 ≥ 0.99）"};
+    QTest::newRow("cross-attention")
+        << "cross-attention"
+        << QStringList{"交叉注意力，查询来自 (B=1, T=3):\n", "键和值来自 (B=1, T=4):\n"};
+}
+
+// --language zh_CN: the report's words and warnings in Chinese, its numbers, shapes,
+// config line and table as in English; --json stays the same.
+void TestCli::reportInChinese()
+{
+    QFETCH(QString, preset);
+    QFETCH(QStringList, lines);
+    const Run zh = attnscope({"compute", "--preset", preset, "--language", "zh_CN"});
+    QCOMPARE(zh.exitCode, 0);
+    QCOMPARE(zh.err, QByteArray());
+    const QString report = QString::fromUtf8(zh.out);
+    for (const QString& line : lines)
+        QVERIFY2(report.contains(line), qPrintable(line + "\nnot in the report:\n" + report));
+    for (const char* english : {"std before", "row sums:", "tokens", "warning", "config:"})
+        QVERIFY2(!report.contains(QLatin1String(english)), english);
+
+    // English is the default, and --language en says so.
+    const Run en = attnscope({"compute", "--preset", preset});
+    QCOMPARE(attnscope({"compute", "--preset", preset, "--language", "en"}).out, en.out);
+    QVERIFY(en.out != zh.out);
+    // Same number of lines: only words change.
+    QCOMPARE(zh.out.count('\n'), en.out.count('\n'));
+
+    const Run json = attnscope({"compute", "--preset", preset, "--json", "-"});
+    QCOMPARE(attnscope({"compute", "--preset", preset, "--json", "-", "--language", "zh_CN"}).out,
+             json.out);
+
+    const Run wrong = attnscope({"compute", "--preset", preset, "--language", "fr"});
+    QCOMPARE(wrong.exitCode, 2);
+    QCOMPARE(wrong.out, QByteArray());
+    QVERIFY2(wrong.err.contains("--language must be en|zh_CN, not 'fr'"), wrong.err.constData());
 }
 
 void TestCli::jsonArticle()

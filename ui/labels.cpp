@@ -310,4 +310,35 @@ QString warningText(const Warning& warning)
         warning.arguments);
 }
 
+ReportWords reportWords()
+{
+    // Each text a literal, for lupdate.
+    auto word = [](const QString& translated) { return translated.toStdString(); };
+    ReportWords words;
+    words.tokens = word(QCoreApplication::translate("Report", "tokens", "heading of the tokens"));
+    words.crossQueries = word(QCoreApplication::translate("Report", "cross-attention, queries from",
+                                                          "heading of the queries' tokens"));
+    words.crossKeys = word(QCoreApplication::translate("Report", "keys and values from",
+                                                       "heading of the keys' tokens"));
+    words.config = word(QCoreApplication::translate(
+        "Report", "config:", "before the switches, spelled as options"));
+    words.stdBefore =
+        word(QCoreApplication::translate("Report", "std before scaling:", "then the number"));
+    words.stdAfter =
+        word(QCoreApplication::translate("Report", "std after scaling:", "then the number"));
+    words.scale = word(QCoreApplication::translate("Report", "scale", "the factor: scale 0.2500"));
+    words.temperature =
+        word(QCoreApplication::translate("Report", "temperature", "temperature 1.0000"));
+    words.rowSums =
+        word(QCoreApplication::translate("Report", "row sums:", "of the weights; then a range"));
+    words.columnSums =
+        word(QCoreApplication::translate("Report", "column sums:", "of the weights; then a range"));
+    words.to = word(QCoreApplication::translate("Report", "to", "a range: 0.86 to 1.13"));
+    words.noWarnings = word(QCoreApplication::translate("Report", "no warnings"));
+    words.warnings =
+        word(QCoreApplication::translate("Report", "warnings:", "then one warning a line"));
+    words.warning = [](const Warning& w) { return ui::warningText(w).toStdString(); };
+    return words;
+}
+
 } // namespace attn::ui

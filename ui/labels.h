@@ -3,6 +3,7 @@
 #pragma once
 
 #include "options.h"
+#include "report.h"
 #include "warnings.h"
 
 #include <QString>
@@ -42,5 +43,9 @@ namespace attn::ui {
 
 // A warning in the interface language: its template translated, then filled.
 [[nodiscard]] QString warningText(const Warning& warning);
+
+// The words of `attnscope compute`'s report in the interface language, as the Chinese
+// tutorials' own printouts word them (缩放前标准差, 权重行和).
+[[nodiscard]] ReportWords reportWords();
 
 } // namespace attn::ui

@@ -670,6 +670,73 @@
     </message>
 </context>
 <context>
+    <name>Report</name>
+    <message>
+        <source>tokens</source>
+        <comment>heading of the tokens</comment>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>cross-attention, queries from</source>
+        <comment>heading of the queries&apos; tokens</comment>
+        <translation>交叉注意力，查询来自</translation>
+    </message>
+    <message>
+        <source>keys and values from</source>
+        <comment>heading of the keys&apos; tokens</comment>
+        <translation>键和值来自</translation>
+    </message>
+    <message>
+        <source>config:</source>
+        <comment>before the switches, spelled as options</comment>
+        <translation>配置:</translation>
+    </message>
+    <message>
+        <source>std before scaling:</source>
+        <comment>then the number</comment>
+        <translation>缩放前标准差:</translation>
+    </message>
+    <message>
+        <source>std after scaling:</source>
+        <comment>then the number</comment>
+        <translation>缩放后标准差:</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <comment>the factor: scale 0.2500</comment>
+        <translation>缩放系数</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <comment>temperature 1.0000</comment>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>row sums:</source>
+        <comment>of the weights; then a range</comment>
+        <translation>权重行和:</translation>
+    </message>
+    <message>
+        <source>column sums:</source>
+        <comment>of the weights; then a range</comment>
+        <translation>权重列和:</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <comment>a range: 0.86 to 1.13</comment>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>no warnings</source>
+        <translation>没有警告</translation>
+    </message>
+    <message>
+        <source>warnings:</source>
+        <comment>then one warning a line</comment>
+        <translation>警告:</translation>
+    </message>
+</context>
+<context>
     <name>Session</name>
     <message>
         <source>a list</source>
