@@ -23,17 +23,8 @@ namespace {
 // compute's --language en|zh_CN: the words of the report (the JSON has none).
 Option computeLanguageOption(std::optional<QString>& code)
 {
-    const QStringList codes = ui::Language::available();
-    const std::string spellings = codes.join(u'|').toStdString();
-    return {"language", spellings,
-            "the language of the report's words and warnings (default en); not of --json",
-            [&code, codes, spellings](std::string_view value) {
-                const QString given = QString::fromUtf8(value.data(), qsizetype(value.size()));
-                if (!codes.contains(given))
-                    throw InputError("--language must be " + spellings + ", not '" +
-                                     std::string(value) + "'");
-                code = given;
-            }};
+    return languageOption(
+        code, "the language of the report's words and warnings (default en); not of --json");
 }
 
 int usageError(const std::string& message)

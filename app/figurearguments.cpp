@@ -95,18 +95,22 @@ std::vector<Option> lookOptions(FigureArguments& a)
     };
 }
 
-Option languageOption(FigureArguments& a)
+Option languageOption(std::optional<QString>& code, const std::string& help)
 {
     const QStringList codes = ui::Language::available();
     const std::string spellings = codes.join(u'|').toStdString();
-    return {"language", spellings,
-            "the language of the figure's titles, labels and caption (default en)",
-            [&a, codes, spellings](std::string_view value) {
-                const QString code = fromView(value);
-                if (!codes.contains(code))
+    return {"language", spellings, help, [&code, codes, spellings](std::string_view value) {
+                const QString given = fromView(value);
+                if (!codes.contains(given))
                     throw InputError("--language must be " + spellings + ", not " + quoted(value));
-                a.language = code;
+                code = given;
             }};
+}
+
+Option languageOption(FigureArguments& a)
+{
+    return languageOption(a.language,
+                          "the language of the figure's titles, labels and caption (default en)");
 }
 
 ui::FigureFormat formatOf(const FigureArguments& a, bool numbers)

@@ -40,7 +40,9 @@ struct FigureArguments {
 // --png-scale, --dpi, --title, --colormap, --color-scale and --sequence.
 [[nodiscard]] std::vector<Option> lookOptions(FigureArguments& a);
 
-// --language en|zh_CN.
+// --language en|zh_CN, into `code`, with `help`.
+[[nodiscard]] Option languageOption(std::optional<QString>& code, const std::string& help);
+// --language for a figure's own words.
 [[nodiscard]] Option languageOption(FigureArguments& a);
 
 // Starts the offscreen application (startOffscreen) and gives it a.language, which
