@@ -132,16 +132,26 @@ ScoreBlocks scoreBlocks(Eigen::Index T, Eigen::Index Tk)
     return {T, Tk, int(std::max<Eigen::Index>(1, T / target))};
 }
 
-// Block `block` of S = Q_h K_hᵀ: its first product, and the second when `future`.
+// The second product of block `block` of S = Q_h K_hᵀ: the keys after its last row.
+void multiplyFutureScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
+                          int block)
+{
+    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
+    const Eigen::Index near = blocks.nearKeys(block);
+    if (near < blocks.keys)
+        s.block(row, near, rows, blocks.keys - near).noalias() =
+            q.middleRows(row, rows) * k.bottomRows(blocks.keys - near).transpose();
+}
+
+// Block `block` of S: its first product, and the second when `future`.
 void multiplyScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
                     int block, bool future)
 {
     const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
     const Eigen::Index near = blocks.nearKeys(block);
     s.block(row, 0, rows, near).noalias() = q.middleRows(row, rows) * k.topRows(near).transpose();
-    if (future && near < blocks.keys)
-        s.block(row, near, rows, blocks.keys - near).noalias() =
-            q.middleRows(row, rows) * k.bottomRows(blocks.keys - near).transpose();
+    if (future)
+        multiplyFutureScores(q, k, s, blocks, block);
 }
 
 // Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
@@ -166,11 +176,8 @@ void completeMaskedScores(Result& result)
     if (futures > 0)
         parallelFor(B * H * futures, [&](int item) {
             const int b = item / (H * futures), h = item / futures % H, block = item % futures;
-            const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
-            const Eigen::Index near = blocks.nearKeys(block);
-            scores.at(b, h).block(row, near, rows, blocks.keys - near).noalias() =
-                split.q.at(b, h).middleRows(row, rows) *
-                split.k.at(b, h).bottomRows(blocks.keys - near).transpose();
+            multiplyFutureScores(split.q.at(b, h), split.k.at(b, h), scores.at(b, h), blocks,
+                                 block);
         });
     result.maskedScoresPending = false;
 }
