@@ -441,12 +441,12 @@
     <message>
         <source>Self: Q, K, V from the text</source>
         <comment>attention</comment>
-        <translation>自注意力：Q、K、V 都来自这段文本</translation>
+        <translation>自注意力：Q、K、V 同一文本</translation>
     </message>
     <message>
         <source>Cross: K, V from a second text</source>
         <comment>attention</comment>
-        <translation>交叉注意力：K、V 来自第二段文本</translation>
+        <translation>交叉注意力：K、V 另一段文本</translation>
     </message>
 </context>
 <context>
