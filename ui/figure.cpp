@@ -177,8 +177,7 @@ QString figureCaption(const Result& result, int sequence)
         parts << captionPart(
             QCoreApplication::translate("Figure", "fill %1").arg(displayName(c.maskFill)));
     if (c.headSplit != defaults.headSplit)
-        parts << captionPart(
-            QCoreApplication::translate("Figure", "heads split by view only (bug)"));
+        parts << captionPart(captionPhrase(c.headSplit));
     if (c.embedding != defaults.embedding)
         parts << captionPart(captionPhrase(c.embedding));
     if (c.positional != defaults.positional)
