@@ -3,6 +3,7 @@
 #include "clicommands.h"
 #include "commandline.h"
 #include "figurearguments.h"
+#include "labels.h"
 #include "offscreen.h"
 #include "sweep.h"
 #include "sweepchart.h"
@@ -43,7 +44,9 @@ std::vector<Option> sweepOptionTable(SweepArguments& a)
     for (Option& option : fileOptions(a.figure, /*numbers*/ false,
                                       "the charts as a figure: png, svg or pdf, by the extension"))
         table.push_back(std::move(option));
-    table.push_back(languageOption(a.figure));
+    table.push_back(languageOption(
+        a.figure.language,
+        "the language of the table, or of the figure's titles and caption (default en)"));
     return table;
 }
 
@@ -122,13 +125,16 @@ int sweepCommand(const std::vector<std::string>& args)
         if (a.figure.out == "-" && parsed.jsonPath == "-")
             throw InputError("--json - and --out - cannot both write to standard output");
 
-        // 3. The points, then the files' bytes (the figure drawn offscreen).
+        // 3. The points, then the files' bytes (the figure drawn offscreen). The table's
+        // words, like the figure's, come from the application's translations.
         const std::vector<SweepPoint> points = sweepDk(parsed.request, a.from, a.to);
+        const bool table = parsed.jsonPath.empty() && a.figure.out.empty();
+        std::optional<QApplication> app;
+        std::optional<ui::Language> language;
+        if (format || (table && a.figure.language))
+            startFigures(app, language, a.figure);
         std::optional<QByteArray> figure;
         if (format) {
-            std::optional<QApplication> app;
-            std::optional<ui::Language> language;
-            startFigures(app, language, a.figure);
             QString error;
             figure =
                 ui::sweepFigureBytes(*format, points, ui::sweepCaption(parsed.request), &error);
@@ -138,8 +144,9 @@ int sweepCommand(const std::vector<std::string>& args)
 
         // 4. Each file written atomically; a table when no file was asked for.
         std::string problem;
-        if (parsed.jsonPath.empty() && a.figure.out.empty())
-            problem = writeFileAtomically("-", sweepText(points));
+        if (table)
+            problem = writeFileAtomically(
+                "-", sweepText(points, language ? ui::sweepWords() : SweepWords{}));
         if (problem.empty() && !parsed.jsonPath.empty())
             problem = writeFileAtomically(parsed.jsonPath, sweepJson(points, parsed.request));
         if (problem.empty() && figure)

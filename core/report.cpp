@@ -2,8 +2,12 @@
 
 #include "json.h"
 
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace attn {
@@ -18,14 +22,10 @@ std::string fixed(double value, int decimals)
     return buffer;
 }
 
-std::string padRight(std::string text, std::size_t width)
+std::string padRight(std::string text, int width)
 {
-    // Width in code points, so CJK tokens do not break the columns too badly.
-    std::size_t points = 0;
-    for (unsigned char c : text)
-        points += (c & 0xC0) != 0x80 ? 1 : 0;
-    if (points < width)
-        text.append(width - points, ' ');
+    if (const int columns = terminalColumns(text); columns < width)
+        text.append(std::size_t(width - columns), ' ');
     return text;
 }
 
@@ -92,6 +92,28 @@ void writeHeadStats(JsonWriter& json, const HeadStatistics& s)
 }
 
 } // namespace
+
+int terminalColumns(std::string_view utf8)
+{
+    int columns = 0;
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(utf8.data());
+    const auto length = static_cast<std::int32_t>(utf8.size());
+    for (std::int32_t i = 0; i < length;) {
+        UChar32 c = 0;
+        U8_NEXT(bytes, i, length, c); // an invalid sequence gives c < 0: one column
+        if (c < 0) {
+            ++columns;
+            continue;
+        }
+        const auto category = u_charType(c);
+        if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK ||
+            category == U_FORMAT_CHAR || c == 0x200B)
+            continue;
+        const auto width = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
+        columns += width == U_EA_WIDE || width == U_EA_FULLWIDTH ? 2 : 1;
+    }
+    return columns;
+}
 
 std::string shapeText(std::initializer_list<long long> dims)
 {

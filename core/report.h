@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace attn {
 
@@ -38,6 +39,12 @@ struct ReportWords {
 // weights and per-head stats as T×T nested lists), output (B×T×C) and nonfinite.
 // Non-finite numbers are written as null and counted in "nonfinite".
 [[nodiscard]] std::string jsonReport(const Result& result);
+
+// The columns a terminal gives UTF-8 text: two for a wide or fullwidth character (CJK,
+// as Unicode's East Asian Width has it), none for a combining mark or a zero-width one,
+// one for everything else (ambiguous ones such as √ and ≥ included, as outside CJK
+// locales). Tables pad by it, so that Chinese headings keep their columns.
+[[nodiscard]] int terminalColumns(std::string_view utf8);
 
 // "(2, 4, 16)": a shape as PyTorch prints torch.Size.
 [[nodiscard]] std::string shapeText(std::initializer_list<long long> dims);

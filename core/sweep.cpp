@@ -4,8 +4,10 @@
 #include "report.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdio>
+#include <utility>
 
 namespace attn {
 namespace {
@@ -143,17 +145,63 @@ std::string sweepJson(const std::vector<SweepPoint>& points, const Request& base
     return text;
 }
 
-std::string sweepText(const std::vector<SweepPoint>& points)
+std::string sweepText(const std::vector<SweepPoint>& points, const SweepWords& words)
 {
-    std::string out =
-        "The same text at each d_k (H = 1, d_model = d_k), without and with the 1/√d_k scaling.\n"
-        "         std of the logits   row entropy (bits)    largest weight     Jacobian norm  "
-        "   saturated rows\n"
-        "  d_k    unscaled  scaled    unscaled  scaled    unscaled  scaled   unscaled  scaled "
-        "  unscaled  scaled\n";
+    // Five groups of two numbers, unscaled then scaled. Each number is right-aligned in its
+    // field; a field widens for a heading that would not fit, a group for its title.
+    struct Group {
+        const std::string* title;
+        int unscaledWidth, scaledWidth, decimals;
+        bool percent;
+        double SweepPoint::*figure;
+    };
+    std::array<Group, 5> groups{{
+        {&words.stdLogits, 10, 7, 4, false, &SweepPoint::stdLogits},
+        {&words.entropy, 10, 7, 3, false, &SweepPoint::meanEntropy},
+        {&words.rowMax, 10, 7, 3, false, &SweepPoint::meanRowMax},
+        {&words.jacobian, 9, 7, 3, false, &SweepPoint::meanJacobianNorm},
+        {&words.saturated, 9, 7, 0, true, &SweepPoint::saturatedShare},
+    }};
+    constexpr int kGap = 2; // spaces before a group
+    const int dKWidth = std::max(5, terminalColumns(words.dK) + 2);
+    for (Group& g : groups) {
+        g.unscaledWidth = std::max(g.unscaledWidth, terminalColumns(words.unscaled) + 1);
+        g.scaledWidth = std::max(g.scaledWidth, terminalColumns(words.scaled) + 1);
+        const int span = g.unscaledWidth + 1 + g.scaledWidth;
+        g.unscaledWidth += std::max(0, terminalColumns(*g.title) - span);
+    }
+    auto padded = [](const std::string& text, int width) {
+        return std::string(std::size_t(std::max(0, width - terminalColumns(text))), ' ') + text;
+    };
+    auto trimmed = [](std::string line) {
+        line.erase(line.find_last_not_of(' ') + 1);
+        return line + "\n";
+    };
+
+    std::string out = words.title + "\n";
+    std::string titles(std::size_t(dKWidth), ' ');
+    std::string headings = padded(words.dK, dKWidth);
+    for (const Group& g : groups) {
+        // The title centred over its group's two fields.
+        const int span = g.unscaledWidth + 1 + g.scaledWidth;
+        const int left = (span - terminalColumns(*g.title)) / 2;
+        titles += std::string(std::size_t(kGap + left), ' ') + *g.title +
+                  std::string(std::size_t(span - left - terminalColumns(*g.title)), ' ');
+        headings += std::string(kGap, ' ') + padded(words.unscaled, g.unscaledWidth) + " " +
+                    padded(words.scaled, g.scaledWidth);
+    }
+    out += trimmed(titles) + trimmed(headings);
+
+    auto number = [](double value, int width, int decimals, bool percent) {
+        char buffer[64];
+        if (percent)
+            std::snprintf(buffer, sizeof buffer, "%*.0f%%", width - 1, 100 * value);
+        else
+            std::snprintf(buffer, sizeof buffer, "%*.*f", width, decimals, value);
+        return std::string(buffer);
+    };
     std::vector<int> seen;
     double entropyMax = 0;
-    char line[256];
     for (const SweepPoint& p : points) {
         if (std::ranges::find(seen, p.dK) != seen.end())
             continue;
@@ -162,19 +210,22 @@ std::string sweepText(const std::vector<SweepPoint>& points)
         if (!scaled || !unscaled)
             continue;
         entropyMax = scaled->meanEntropyMax;
-        std::snprintf(
-            line, sizeof line,
-            "%5d  %10.4f %7.4f  %10.3f %7.3f  %10.3f %7.3f  %9.3f %7.3f  %8.0f%% %6.0f%%\n", p.dK,
-            unscaled->stdLogits, scaled->stdLogits, unscaled->meanEntropy, scaled->meanEntropy,
-            unscaled->meanRowMax, scaled->meanRowMax, unscaled->meanJacobianNorm,
-            scaled->meanJacobianNorm, 100 * unscaled->saturatedShare, 100 * scaled->saturatedShare);
-        out += line;
+        std::string line = padded(std::to_string(p.dK), dKWidth);
+        for (const Group& g : groups)
+            line += std::string(kGap, ' ') +
+                    number(unscaled->*g.figure, g.unscaledWidth, g.decimals, g.percent) + " " +
+                    number(scaled->*g.figure, g.scaledWidth, g.decimals, g.percent);
+        out += line + "\n";
     }
-    std::snprintf(line, sizeof line,
-                  "A uniform row has %.3f bits; a saturated row puts ≥ %.2f on one key.\n",
-                  entropyMax, static_cast<double>(kSaturatedRowMax));
-    out += line;
-    return out;
+    char bits[32], weight[32];
+    std::snprintf(bits, sizeof bits, "%.3f", entropyMax);
+    std::snprintf(weight, sizeof weight, "%.2f", static_cast<double>(kSaturatedRowMax));
+    std::string footer = words.footer;
+    for (const auto& [placeholder, value] :
+         {std::pair<std::string, std::string>{"%1", bits}, {"%2", weight}})
+        if (const auto at = footer.find(placeholder); at != std::string::npos)
+            footer.replace(at, placeholder.size(), value);
+    return out + footer + "\n";
 }
 
 } // namespace attn

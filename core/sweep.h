@@ -61,7 +61,27 @@ using SweepProgress = std::function<void(int done, int total)>;
 // it that each point replaces: "d-model" (= d_k) and "scale" (sqrt-dk or none).
 [[nodiscard]] std::string sweepJson(const std::vector<SweepPoint>& points, const Request& base);
 
-// A table for the terminal: one line per d_k, the unscaled and scaled figures side by side.
-[[nodiscard]] std::string sweepText(const std::vector<SweepPoint>& points);
+// The words of sweepText's table, English unless given: the command line passes the
+// interface language's (ui::sweepWords) with --language. The numbers stay as printf
+// spells them.
+struct SweepWords {
+    std::string title =
+        "The same text at each d_k (H = 1, d_model = d_k), without and with the 1/√d_k scaling.";
+    std::string dK = "d_k";
+    std::string stdLogits = "std of the logits";
+    std::string entropy = "row entropy (bits)";
+    std::string rowMax = "largest weight";
+    std::string jacobian = "Jacobian norm";
+    std::string saturated = "saturated rows";
+    std::string unscaled = "unscaled";
+    std::string scaled = "scaled";
+    // %1 is a uniform row's entropy ("2.000"), %2 the weight that saturates a row ("0.99").
+    std::string footer = "A uniform row has %1 bits; a saturated row puts ≥ %2 on one key.";
+};
+
+// A table for the terminal: one line per d_k, the unscaled and scaled figures side by side,
+// its columns padded by terminalColumns so that wide (CJK) headings keep them.
+[[nodiscard]] std::string sweepText(const std::vector<SweepPoint>& points,
+                                    const SweepWords& words = {});
 
 } // namespace attn

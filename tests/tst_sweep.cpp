@@ -5,6 +5,7 @@
 //
 // Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H; S = Q_h K_hᵀ.
 #include "presets.h"
+#include "report.h"
 #include "sweep.h"
 
 #include <QJsonArray>
@@ -76,6 +77,10 @@ private slots:
     void progressAndCancel();
     void json();
     void text();
+    void textKeepsColumnsInAnyLanguage_data();
+    void textKeepsColumnsInAnyLanguage();
+    void terminalColumnsOfText_data();
+    void terminalColumnsOfText();
 };
 
 void TestSweep::values_data()
@@ -304,6 +309,125 @@ void TestSweep::text()
     QCOMPARE(table.count(u'\n'), 3 + 7 + 1); // two header lines and a title, 7 d_k, a footer
     QVERIFY2(table.contains(QStringLiteral("   16      1.1888  0.2972")), qPrintable(table));
     QVERIFY2(table.contains(QStringLiteral(" 1024 ")), qPrintable(table));
+}
+
+// The terminal columns of `line` up to the end of the first `needle` from `from` on.
+int columnsThrough(const std::string& line, const std::string& needle, std::size_t from = 0)
+{
+    const std::size_t at = line.find(needle, from);
+    return at == std::string::npos ? -1 : terminalColumns(line.substr(0, at + needle.size()));
+}
+
+void TestSweep::textKeepsColumnsInAnyLanguage_data()
+{
+    QTest::addColumn<QStringList>("words"); // d_k, 5 titles, unscaled, scaled
+    QTest::newRow("English") << QStringList{
+        "d_k",           "std of the logits", "row entropy (bits)", "largest weight",
+        "Jacobian norm", "saturated rows",    "unscaled",           "scaled"};
+    // Two columns a character: padding by bytes or code points would shift every number.
+    QTest::newRow("Chinese") << QStringList{"d_k",      "logits 标准差", "行熵（比特）",
+                                            "最大权重", "雅可比范数",    "饱和行",
+                                            "未缩放",   "已缩放"};
+    // Headings longer than their numbers widen their columns.
+    QTest::newRow("long") << QStringList{"the head dimension",
+                                         "the standard deviation of every logit",
+                                         "e",
+                                         "w",
+                                         "j",
+                                         "s",
+                                         "without any scaling",
+                                         "with the scaling of 1/√d_k"};
+}
+
+void TestSweep::textKeepsColumnsInAnyLanguage()
+{
+    QFETCH(QStringList, words);
+    SweepWords w;
+    std::string* fields[] = {&w.dK,       &w.stdLogits, &w.entropy,  &w.rowMax,
+                             &w.jacobian, &w.saturated, &w.unscaled, &w.scaled};
+    for (int k = 0; k < 8; ++k)
+        *fields[k] = words[k].toStdString();
+    w.footer = "uniform %1, saturated %2";
+    std::vector<std::string> lines;
+    const std::string table = sweepText(sweepOf("article"), w);
+    for (std::size_t start = 0; start < table.size();) {
+        const std::size_t end = table.find('\n', start);
+        lines.push_back(table.substr(start, end - start));
+        start = end + 1;
+    }
+    QCOMPARE(int(lines.size()), 3 + 7 + 1);
+    QCOMPARE(lines.back(), std::string("uniform 2.000, saturated 0.99"));
+    const std::string& titles = lines[1];
+    const std::string& headings = lines[2];
+    const std::string& first = lines[3]; // d_k = 16
+    QVERIFY2(first.starts_with(" ") && first.find(" 16 ") != std::string::npos, first.c_str());
+
+    // d_k's heading ends where its numbers end; each "unscaled" where the group's first
+    // number ends, each "scaled" where its second ends.
+    QCOMPARE(columnsThrough(headings, w.dK), columnsThrough(first, "16"));
+    const std::string numbers[] = {"1.1888", "0.2972", "1.499", "1.949", "0.565",
+                                   "0.334",  "0.381",  "0.432", "0%",    "0%"};
+    std::size_t inHeadings = 0, inFirst = 0;
+    for (int k = 0; k < 10; ++k) {
+        const std::string& heading = k % 2 == 0 ? w.unscaled : w.scaled;
+        // "scaled" is in "unscaled": look past the end of the previous heading.
+        const std::size_t h = headings.find(heading, inHeadings);
+        const std::size_t n = first.find(numbers[k], inFirst);
+        QVERIFY2(h != std::string::npos && n != std::string::npos, headings.c_str());
+        QCOMPARE(terminalColumns(headings.substr(0, h + heading.size())),
+                 terminalColumns(first.substr(0, n + numbers[k].size())));
+        inHeadings = h + heading.size();
+        inFirst = n + numbers[k].size();
+    }
+    // Every data line as wide as the headings, and each title within its group: it
+    // starts after the previous group's last number and ends by its own group's.
+    for (std::size_t k = 3; k + 1 < lines.size(); ++k)
+        QCOMPARE(terminalColumns(lines[k]), terminalColumns(headings));
+    std::size_t inTitles = 0;
+    int groupStart = columnsThrough(headings, w.dK);
+    std::size_t searchFrom = 0;
+    for (int g = 0; g < 5; ++g) {
+        const std::string& title = *fields[1 + g];
+        const std::size_t at = titles.find(title, inTitles);
+        QVERIFY2(at != std::string::npos, titles.c_str());
+        const std::size_t scaledAt =
+            headings.find(w.scaled, headings.find(w.unscaled, searchFrom) + w.unscaled.size());
+        const int groupEnd = terminalColumns(headings.substr(0, scaledAt + w.scaled.size()));
+        QVERIFY2(terminalColumns(titles.substr(0, at)) >= groupStart, titles.c_str());
+        QVERIFY2(terminalColumns(titles.substr(0, at + title.size())) <= groupEnd,
+                 (titles + "\n" + headings).c_str());
+        inTitles = at + title.size();
+        searchFrom = scaledAt + w.scaled.size();
+        groupStart = groupEnd;
+    }
+}
+
+void TestSweep::terminalColumnsOfText_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("columns");
+    QTest::newRow("empty") << QByteArray() << 0;
+    QTest::newRow("ASCII") << QByteArray("d_k 16") << 6;
+    QTest::newRow("CJK ideographs") << QByteArray("标准差") << 6;
+    QTest::newRow("fullwidth punctuation") << QByteArray("（比特）") << 8;
+    QTest::newRow("ambiguous: √ and ≥") << QByteArray("√d_k ≥") << 6;
+    QTest::newRow("combining acute") << QByteArray("e\xcc\x81") << 1;
+    QTest::newRow("zero-width space") << QByteArray("a\xe2\x80\x8b"
+                                                    "b")
+                                      << 2;
+    QTest::newRow("Hangul") << QByteArray("한국어") << 6;
+    QTest::newRow("emoji") << QByteArray("\xf0\x9f\x90\xb1") << 2;
+    QTest::newRow("invalid byte") << QByteArray("a\xff"
+                                                "b")
+                                  << 3;
+}
+
+void TestSweep::terminalColumnsOfText()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(int, columns);
+    QCOMPARE(terminalColumns(std::string_view(text.constData(), std::size_t(text.size()))),
+             columns);
 }
 
 QTEST_GUILESS_MAIN(TestSweep)

@@ -341,4 +341,34 @@ ReportWords reportWords()
     return words;
 }
 
+SweepWords sweepWords()
+{
+    auto word = [](const QString& translated) { return translated.toStdString(); };
+    SweepWords words;
+    words.title = word(QCoreApplication::translate(
+        "Sweep table",
+        "The same text at each d_k (H = 1, d_model = d_k), without and with the 1/√d_k "
+        "scaling.",
+        "the first line of attnscope sweep's table"));
+    words.dK = word(QCoreApplication::translate("Sweep table", "d_k", "column heading"));
+    words.stdLogits = word(
+        QCoreApplication::translate("Sweep table", "std of the logits", "heading of two columns"));
+    words.entropy = word(
+        QCoreApplication::translate("Sweep table", "row entropy (bits)", "heading of two columns"));
+    words.rowMax = word(
+        QCoreApplication::translate("Sweep table", "largest weight", "heading of two columns"));
+    words.jacobian =
+        word(QCoreApplication::translate("Sweep table", "Jacobian norm", "heading of two columns"));
+    words.saturated = word(
+        QCoreApplication::translate("Sweep table", "saturated rows", "heading of two columns"));
+    words.unscaled = word(
+        QCoreApplication::translate("Sweep table", "unscaled", "column heading: without 1/√d_k"));
+    words.scaled =
+        word(QCoreApplication::translate("Sweep table", "scaled", "column heading: with 1/√d_k"));
+    words.footer = word(QCoreApplication::translate(
+        "Sweep table", "A uniform row has %1 bits; a saturated row puts ≥ %2 on one key.",
+        "%1 bits of entropy (2.000), %2 a weight (0.99)"));
+    return words;
+}
+
 } // namespace attn::ui

@@ -4,6 +4,7 @@
 
 #include "options.h"
 #include "report.h"
+#include "sweep.h"
 #include "warnings.h"
 
 #include <QString>
@@ -47,5 +48,9 @@ namespace attn::ui {
 // The words of `attnscope compute`'s report in the interface language, as the Chinese
 // tutorials' own printouts word them (缩放前标准差, 权重行和).
 [[nodiscard]] ReportWords reportWords();
+
+// The words of `attnscope sweep`'s table in the interface language, as the sweep's charts
+// word them.
+[[nodiscard]] SweepWords sweepWords();
 
 } // namespace attn::ui

@@ -862,6 +862,59 @@
     </message>
 </context>
 <context>
+    <name>Sweep table</name>
+    <message>
+        <source>The same text at each d_k (H = 1, d_model = d_k), without and with the 1/√d_k scaling.</source>
+        <comment>the first line of attnscope sweep&apos;s table</comment>
+        <translation>同一段文本在每个 d_k 下（H = 1，d_model = d_k），不缩放与乘以 1/√d_k 缩放的对比。</translation>
+    </message>
+    <message>
+        <source>d_k</source>
+        <comment>column heading</comment>
+        <translation>d_k</translation>
+    </message>
+    <message>
+        <source>std of the logits</source>
+        <comment>heading of two columns</comment>
+        <translation>logits 标准差</translation>
+    </message>
+    <message>
+        <source>row entropy (bits)</source>
+        <comment>heading of two columns</comment>
+        <translation>行熵（比特）</translation>
+    </message>
+    <message>
+        <source>largest weight</source>
+        <comment>heading of two columns</comment>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>Jacobian norm</source>
+        <comment>heading of two columns</comment>
+        <translation>雅可比范数</translation>
+    </message>
+    <message>
+        <source>saturated rows</source>
+        <comment>heading of two columns</comment>
+        <translation>饱和行</translation>
+    </message>
+    <message>
+        <source>unscaled</source>
+        <comment>column heading: without 1/√d_k</comment>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <comment>column heading: with 1/√d_k</comment>
+        <translation>已缩放</translation>
+    </message>
+    <message>
+        <source>A uniform row has %1 bits; a saturated row puts ≥ %2 on one key.</source>
+        <comment>%1 bits of entropy (2.000), %2 a weight (0.99)</comment>
+        <translation>均匀的一行熵为 %1 比特；饱和的行把 ≥ %2 的权重给了一个键。</translation>
+    </message>
+</context>
+<context>
     <name>Warnings</name>
     <message>
         <source>Rows do not sum to 1 (they range from %1 to %2): the softmax ran over the queries (dim=-2), so each column sums to 1 instead. Set the axis to keys (dim=-1).</source>
