@@ -6,6 +6,7 @@
 #include "exportcommand.h"
 #include "figurearguments.h"
 #include "labels.h"
+#include "presetpanel.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -13,6 +14,7 @@
 
 #include <QGuiApplication>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -27,6 +29,12 @@ Option computeLanguageOption(std::optional<QString>& code)
         code, "the language of the report's words and warnings (default en); not of --json");
 }
 
+// presets' --language en|zh_CN: the lines about the presets.
+Option presetsLanguageOption(std::optional<QString>& code)
+{
+    return languageOption(code, "the language of the lines about the presets (default en)");
+}
+
 int usageError(const std::string& message)
 {
     std::fprintf(stderr, "attnscope: %s\n", message.c_str());
@@ -35,37 +43,100 @@ int usageError(const std::string& message)
 
 } // namespace
 
-void printHelp()
+namespace {
+
+// One command of the help: its usage line, what it does, and its own options (after
+// those of compute, for the commands that compute).
+struct Command {
+    const char* name;
+    const char* usage;
+    const char* what; // lines indented to the help's second column
+    bool computes;
+    std::string (*options)();
+};
+
+std::string computeHelp()
 {
     ComputeOptions scratch;
     std::optional<QString> language;
-    std::vector<Option> computeOptions = computeOptionTable(scratch, true);
-    computeOptions.push_back(computeLanguageOption(language));
+    std::vector<Option> options = computeOptionTable(scratch, true);
+    options.push_back(computeLanguageOption(language));
+    return "options of compute:\n" + optionHelp(options);
+}
+
+std::string presetsHelp()
+{
+    std::optional<QString> language;
+    return "options of presets:\n" + optionHelp({presetsLanguageOption(language)});
+}
+
+const std::vector<Command>& commands()
+{
+    static const std::vector<Command> all = {
+        {"compute", "attnscope compute [options]", "compute attention; print a report (or --json)",
+         false, computeHelp},
+        {"export", "attnscope export [options] --out FILE",
+         "write a figure (png, svg, pdf) or the numbers\n"
+         "(csv, npy, json) without opening the window",
+         true, exportHelp},
+        {"sweep", "attnscope sweep [options] [--from 16 --to 1024] [--json FILE] [--out FILE]",
+         "the same text at d_k = 16 … 1024, with and\n"
+         "without the 1/√d_k scaling (exercise 1): a\n"
+         "table, JSON or the charts as a figure",
+         true, sweepHelp},
+        {"compare", "attnscope compare [options] --out FILE",
+         "the textbook formula (A), your switches (B) and\n"
+         "B − A side by side as a figure (png, svg, pdf)",
+         true, compareHelp},
+        {"steps", "attnscope steps [options] --out FILE",
+         "one head's pipeline, X to the output, as Step\n"
+         "by Step shows it, as a figure (png, svg, pdf)",
+         true, stepsHelp},
+        {"presets", "attnscope presets [--language en|zh_CN]", "list the ready-made configurations",
+         false, presetsHelp},
+    };
+    return all;
+}
+
+// "  usage   what" with `what` in the second column, on the usage's line when it fits.
+std::string usageLines(const Command& command)
+{
+    constexpr std::size_t kColumn = 33;
+    std::string out = "  " + std::string(command.usage);
+    std::string what = command.what;
+    bool first = true;
+    for (std::size_t start = 0; start < what.size();) {
+        const std::size_t end = std::min(what.find('\n', start), what.size());
+        const std::string line = what.substr(start, end - start);
+        if (first && out.size() + 1 < kColumn)
+            out += std::string(kColumn - out.size(), ' ') + line + "\n";
+        else
+            out += (first ? "\n" : "") + std::string(kColumn, ' ') + line + "\n";
+        first = false;
+        start = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+void printHelp()
+{
+    std::string usage;
+    for (const Command& command : commands())
+        usage += usageLines(command);
+    std::string options = computeHelp() + "\n";
+    for (const Command& command : commands())
+        if (command.computes)
+            options += command.options() + "\n";
     std::printf("AttnScope %s: softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.\n\n"
                 "usage:\n"
                 "  attnscope                      open the window\n"
-                "  attnscope compute [options]    compute attention; print a report (or --json)\n"
-                "  attnscope export [options] --out FILE\n"
-                "                                 write a figure (png, svg, pdf) or the numbers\n"
-                "                                 (csv, npy, json) without opening the window\n"
-                "  attnscope sweep [options] [--from 16 --to 1024] [--json FILE] [--out FILE]\n"
-                "                                 the same text at d_k = 16 … 1024, with and\n"
-                "                                 without the 1/√d_k scaling (exercise 1): a\n"
-                "                                 table, JSON or the charts as a figure\n"
-                "  attnscope compare [options] --out FILE\n"
-                "                                 the textbook formula (A), your switches (B) and\n"
-                "                                 B − A side by side as a figure (png, svg, pdf)\n"
-                "  attnscope steps [options] --out FILE\n"
-                "                                 one head's pipeline, X to the output, as Step\n"
-                "                                 by Step shows it, as a figure (png, svg, pdf)\n"
-                "  attnscope presets              list the ready-made configurations\n"
+                "%s"
+                "  attnscope COMMAND --help       one command's usage and options\n"
                 "  attnscope help | --help        this text\n"
                 "  attnscope --version            the version\n\n"
-                "options of compute:\n%s\n"
-                "%s\n"
-                "%s\n"
-                "%s\n"
-                "%s\n"
+                "%s"
                 "example:\n"
                 "  attnscope compute --preset article\n"
                 "  attnscope compute --text '我喜欢这个产品的设计' --heads 2 --mask causal --json "
@@ -76,16 +147,53 @@ void printHelp()
                 "  attnscope sweep --from 16 --to 512 --out sweep.png\n"
                 "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n"
                 "  attnscope steps --preset causal-decoder --language zh_CN --out steps.pdf\n",
-                ATTNSCOPE_VERSION, optionHelp(computeOptions).c_str(), exportHelp().c_str(),
-                sweepHelp().c_str(), compareHelp().c_str(), stepsHelp().c_str());
+                ATTNSCOPE_VERSION, usage.c_str(), options.c_str());
 }
 
-int listPresets()
+// `attnscope COMMAND --help`: that command's usage and options alone.
+bool printCommandHelp(const std::string& name)
 {
-    for (const Preset& preset : presets())
-        std::printf("%-22s %s\n", std::string(preset.name).c_str(),
-                    std::string(preset.summary).c_str());
-    return kExitOk;
+    const auto command = std::ranges::find(commands(), name, &Command::name);
+    if (command == commands().end())
+        return false;
+    std::printf("usage:\n%s\n%s%s", usageLines(*command).c_str(),
+                command->computes ? (computeHelp() + "\n").c_str() : "",
+                command->options().c_str());
+    return true;
+}
+
+int listPresets(const std::vector<std::string>& args)
+{
+    try {
+        std::optional<QString> languageCode;
+        applyOptions(args, {presetsLanguageOption(languageCode)});
+        // In another language, each preset's line is the preset panel's summary, which the
+        // window shows for it; in English the core's line, which names the numbers.
+        std::optional<QGuiApplication> app;
+        std::optional<ui::Language> language;
+        const bool translated = languageCode && *languageCode != u"en";
+        if (translated) {
+            startOffscreen(app);
+            language.emplace();
+            language->apply(*languageCode);
+        }
+        std::string out;
+        for (const Preset& preset : presets()) {
+            const std::string name(preset.name);
+            const std::string line =
+                translated ? ui::PresetPanel::summary(QString::fromStdString(name)).toStdString()
+                           : std::string(preset.summary);
+            out += name + std::string(name.size() < 22 ? 22 - name.size() : 0, ' ') + " " + line +
+                   "\n";
+        }
+        if (const std::string problem = writeFileAtomically("-", out); !problem.empty()) {
+            std::fprintf(stderr, "attnscope: %s\n", problem.c_str());
+            return kExitWriteFailed;
+        }
+        return kExitOk;
+    } catch (const InputError& error) {
+        return usageError(error.what());
+    }
 }
 
 int compute(const std::vector<std::string>& args)
@@ -131,6 +239,10 @@ int run(const std::vector<std::string>& args)
     }
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    // `attnscope export --help`: the command's own help (as the first argument only, so
+    // that `--text --help` stays a sentence).
+    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h") && printCommandHelp(command))
+        return kExitOk;
     if (command == "--version") {
         // The second line is for bug reports: which kernels computed the products.
         std::printf("attnscope %s\nmatrix products: %s\n", ATTNSCOPE_VERSION,
@@ -140,7 +252,7 @@ int run(const std::vector<std::string>& args)
     if (command == "compute")
         return compute(rest);
     if (command == "presets")
-        return listPresets();
+        return listPresets(rest);
     if (command == "export")
         return exportCommand(rest);
     if (command == "sweep")

@@ -147,14 +147,12 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
     return table;
 }
 
-ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
-                                     const std::vector<Option>& extra, bool acceptJson)
-{
-    ComputeOptions parsed;
-    std::vector<Option> table = computeOptionTable(parsed, acceptJson);
-    table.insert(table.end(), extra.begin(), extra.end());
+namespace {
 
-    // 1. Pair every option with its value, rejecting unknown names and missing values.
+// Every option of `args` paired with its value, in the order given.
+std::vector<std::pair<const Option*, std::string>> pairOptions(const std::vector<std::string>& args,
+                                                               const std::vector<Option>& table)
+{
     std::vector<std::pair<const Option*, std::string>> given;
     for (std::size_t k = 0; k < args.size(); ++k) {
         std::string_view arg = args[k];
@@ -184,6 +182,26 @@ ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
         }
         given.emplace_back(option, std::move(*value));
     }
+    return given;
+}
+
+} // namespace
+
+void applyOptions(const std::vector<std::string>& args, const std::vector<Option>& table)
+{
+    for (const auto& [option, value] : pairOptions(args, table))
+        option->apply(value);
+}
+
+ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
+                                     const std::vector<Option>& extra, bool acceptJson)
+{
+    ComputeOptions parsed;
+    std::vector<Option> table = computeOptionTable(parsed, acceptJson);
+    table.insert(table.end(), extra.begin(), extra.end());
+
+    // 1. Pair every option with its value, rejecting unknown names and missing values.
+    const std::vector<std::pair<const Option*, std::string>> given = pairOptions(args, table);
 
     // 2. The preset first, so that every other option changes it.
     for (const auto& [option, value] : given)

@@ -34,6 +34,11 @@ struct ComputeOptions {
                                                    const std::vector<Option>& extra = {},
                                                    bool acceptJson = true);
 
+// Applies each of `args` ("--name value", "--name=value", "--flag") with its option of
+// `table`, in the order given. Throws InputError for an unknown option, a missing value or
+// an argument that is not an option.
+void applyOptions(const std::vector<std::string>& args, const std::vector<Option>& table);
+
 // The options table of parseComputeArguments, bound to `target` (for help texts).
 [[nodiscard]] std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson);
 

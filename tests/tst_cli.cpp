@@ -8,6 +8,7 @@
 #include "options.h"
 #include "presets.h"
 #include "processrun.h"
+#include "report.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,7 +21,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <tuple>
@@ -168,6 +171,8 @@ private slots:
     void textReport();
     void reportInChinese_data();
     void reportInChinese();
+    void sweepTableInChinese();
+    void presetsInChinese();
     void jsonArticle();
     void jsonConfigKeys();
     void jsonConfigSpelling_data();
@@ -289,6 +294,55 @@ void TestCli::reportInChinese()
     QCOMPARE(wrong.exitCode, 2);
     QCOMPARE(wrong.out, QByteArray());
     QVERIFY2(wrong.err.contains("--language must be en|zh_CN, not 'fr'"), wrong.err.constData());
+}
+
+// sweep --language zh_CN: the table's words as the sweep's charts word them, its numbers
+// the same and in the same columns (a wide character takes two of a terminal's).
+void TestCli::sweepTableInChinese()
+{
+    const Run en = attnscope({"sweep", "--to", "64"});
+    const Run zh = attnscope({"sweep", "--to", "64", "--language", "zh_CN"});
+    QCOMPARE(zh.exitCode, 0);
+    QCOMPARE(zh.err, QByteArray());
+    QCOMPARE(attnscope({"sweep", "--to", "64", "--language", "en"}).out, en.out);
+    const QStringList zhLines = QString::fromUtf8(zh.out).split(u'\n');
+    const QStringList enLines = QString::fromUtf8(en.out).split(u'\n');
+    QCOMPARE(zhLines.size(), enLines.size());
+    QVERIFY2(zhLines[0].startsWith(u"同一段文本在每个 d_k 下"), qPrintable(zhLines[0]));
+    for (const char16_t* word : {u"logits 标准差", u"行熵（比特）", u"雅可比范数", u"饱和行"})
+        QVERIFY2(zhLines[1].contains(QString::fromUtf16(word)), qPrintable(zhLines[1]));
+    QVERIFY2(zhLines[2].contains(u"未缩放  已缩放"), qPrintable(zhLines[2]));
+    QVERIFY2(zhLines.at(zhLines.size() - 2).startsWith(u"均匀的一行熵为 2.000 比特"),
+             qPrintable(zh.out));
+    // The numbers' lines are the same bytes; the headings end where the numbers do.
+    for (int k = 3; k < 6; ++k)
+        QCOMPARE(zhLines[k], enLines[k]);
+    const std::string headings = zhLines[2].toStdString();
+    QCOMPARE(terminalColumns(headings), terminalColumns(zhLines[3].toStdString()));
+    QCOMPARE(terminalColumns(headings.substr(0, headings.find("未缩放") + strlen("未缩放"))),
+             int(zhLines[3].indexOf(u"1.1888")) + 6);
+}
+
+// presets --language zh_CN: each preset's line as the preset panel says it.
+void TestCli::presetsInChinese()
+{
+    const Run zh = attnscope({"presets", "--language", "zh_CN"});
+    QCOMPARE(zh.exitCode, 0);
+    QCOMPARE(zh.err, QByteArray());
+    const QStringList lines = QString::fromUtf8(zh.out).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), int(presets().size()));
+    for (std::size_t k = 0; k < presets().size(); ++k) {
+        const QString name =
+            QString::fromUtf8(presets()[k].name.data(), qsizetype(presets()[k].name.size()));
+        QVERIFY2(lines[int(k)].startsWith(name + u' '), qPrintable(lines[int(k)]));
+        // Each line says something in Chinese (a CJK character after the name).
+        const QString line = lines[int(k)].mid(name.size());
+        QVERIFY2(std::ranges::any_of(
+                     line, [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; }),
+                 qPrintable(lines[int(k)]));
+    }
+    QVERIFY2(lines[0].endsWith(u"教程里的 20 行代码，数值逐一对得上。"), qPrintable(lines[0]));
+    QCOMPARE(attnscope({"presets", "--language", "en"}).out, attnscope({"presets"}).out);
 }
 
 void TestCli::jsonArticle()
@@ -580,6 +634,12 @@ void TestCli::badInput_data()
     QTest::newRow("unknown option")
         << text + QStringList{"--frobnicate", "1"} << "unknown option --frobnicate";
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
+    QTest::newRow("presets: a word")
+        << QStringList{"presets", "all"} << "unexpected argument 'all'";
+    QTest::newRow("presets: an option")
+        << QStringList{"presets", "--preset", "article"} << "unknown option --preset";
+    QTest::newRow("presets: --language fr")
+        << QStringList{"presets", "--language", "fr"} << "--language must be en|zh_CN, not 'fr'";
     QTest::newRow("single dash") << text + QStringList{"-x"} << "unexpected argument '-x'";
     QTest::newRow("bare word") << text + QStringList{"hello"} << "unexpected argument 'hello'";
     QTest::newRow("missing value: --heads")
@@ -815,6 +875,20 @@ void TestCli::versionAndHelp_data()
                             << R"(usage:[\s\S]*--axis keys\|queries\|batch)";
     QTest::newRow("help") << QStringList{"help"} << R"(usage:[\s\S]*--json FILE)";
     QTest::newRow("-h") << QStringList{"-h"} << R"(usage:[\s\S]*--mask-fill neg-inf\|-1e9)";
+    // A command's own help: its usage, then compute's options where it computes, then its own.
+    QTest::newRow("export --help")
+        << QStringList{"export", "--help"}
+        << R"(^usage:\n  attnscope export \[options\] --out FILE\s+write a figure[\s\S]*)"
+           R"(options of compute:\n  --text TEXT[\s\S]*options of export[\s\S]*--png-scale)";
+    QTest::newRow("sweep -h")
+        << QStringList{"sweep", "-h"}
+        << R"(^usage:\n  attnscope sweep [\s\S]*options of sweep[\s\S]*--from N)";
+    QTest::newRow("compute --help")
+        << QStringList{"compute", "--help"}
+        << R"(^usage:\n  attnscope compute \[options\] +compute attention[\s\S]*--language en\|zh_CN)";
+    QTest::newRow("presets --help")
+        << QStringList{"presets", "--help"}
+        << R"(^usage:\n  attnscope presets \[--language en\|zh_CN\]\n[\s\S]*options of presets:\n  --language)";
     QString every;
     for (const Preset& preset : presets())
         every += "[\\s\\S]*" + QRegularExpression::escape(QString::fromUtf8(
