@@ -166,6 +166,8 @@ private slots:
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void chineseWordsStackInTheirColumns();
+    void verticalForms_data();
+    void verticalForms();
     void hoverRepaintsKeepTheCellImage();
     void letGoKeepsWhatIsInSight();
     void letGoOutOfSightSaysItIsComputing();
@@ -749,6 +751,45 @@ void TestHeatmap::chineseWordsStackInTheirColumns()
     QVERIFY(!one.isEmpty());
     QVERIFY(one.height() < pitch * 1.2);
     QVERIFY(std::abs(one.bottom() - word.bottom()) <= pitch / 3);
+    // 。 over column 5 as vertical text sets it (︒): in the upper right of its square,
+    // where across it sits in the lower left.
+    const QRectF last = layout.cellRect(0, 5);
+    const QRect stop = inkIn(int(last.left()), int(last.right()), band.top() - 2, band.bottom());
+    QVERIFY(!stop.isEmpty());
+    const double squareMiddle = band.bottom() - pitch / 2;
+    QVERIFY2(stop.center().y() < squareMiddle && stop.center().x() > last.center().x(),
+             qPrintable(QStringLiteral("。 inked around (%1, %2); the square's middle (%3, %4)")
+                            .arg(stop.center().x())
+                            .arg(stop.center().y())
+                            .arg(last.center().x())
+                            .arg(squareMiddle)));
+}
+
+void TestHeatmap::verticalForms_data()
+{
+    QTest::addColumn<QString>("horizontal");
+    QTest::addColumn<QString>("vertical");
+    QTest::newRow("comma") << u"，"_qs << u"︐"_qs;
+    QTest::newRow("enumeration comma") << u"、"_qs << u"︑"_qs;
+    QTest::newRow("full stop") << u"。"_qs << u"︒"_qs;
+    QTest::newRow("question mark") << u"？"_qs << u"︖"_qs;
+    QTest::newRow("parentheses") << u"（）"_qs << u"︵︶"_qs;
+    QTest::newRow("book title marks") << u"《》"_qs << u"︽︾"_qs;
+    QTest::newRow("corner brackets") << u"「」『』"_qs << u"﹁﹂﹃﹄"_qs;
+    QTest::newRow("lenticular brackets") << u"【】"_qs << u"︻︼"_qs;
+    QTest::newRow("ideographs stay") << u"因为它"_qs << u"因为它"_qs;
+    QTest::newRow("kana and hangul stay") << u"ねこ고양이"_qs << u"ねこ고양이"_qs;
+    QTest::newRow("ASCII stays") << u",.()"_qs << u",.()"_qs;
+}
+
+void TestHeatmap::verticalForms()
+{
+    QFETCH(QString, horizontal);
+    QFETCH(QString, vertical);
+    QString made;
+    for (const QChar c : horizontal)
+        made += verticalForm(c);
+    QCOMPARE(made, vertical);
 }
 
 void TestHeatmap::preferredSizeFitsCells()

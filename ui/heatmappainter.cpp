@@ -468,6 +468,27 @@ void paintHighlight(QPainter& painter, const HeatmapLayout& layout, const Heatma
     painter.restore();
 }
 
+} // namespace
+
+QChar verticalForm(QChar c)
+{
+    // Unicode's Vertical Forms (FE10–FE19) and CJK Compatibility Forms (FE30–FE4F).
+    static constexpr std::pair<char16_t, char16_t> kForms[] = {
+        {u'，', u'︐'}, {u'、', u'︑'}, {u'。', u'︒'}, {u'：', u'︓'}, {u'；', u'︔'},
+        {u'！', u'︕'}, {u'？', u'︖'}, {u'〖', u'︗'}, {u'〗', u'︘'}, {u'（', u'︵'},
+        {u'）', u'︶'}, {u'｛', u'︷'}, {u'｝', u'︸'}, {u'〔', u'︹'}, {u'〕', u'︺'},
+        {u'【', u'︻'}, {u'】', u'︼'}, {u'《', u'︽'}, {u'》', u'︾'}, {u'〈', u'︿'},
+        {u'〉', u'﹀'}, {u'「', u'﹁'}, {u'」', u'﹂'}, {u'『', u'﹃'}, {u'』', u'﹄'},
+        {u'［', u'﹇'}, {u'］', u'﹈'},
+    };
+    for (const auto& [horizontal, vertical] : kForms)
+        if (c.unicode() == horizontal)
+            return QChar(vertical);
+    return c;
+}
+
+namespace {
+
 // `centre` moved the least so that ±halfExtent around it stays within [low, high].
 double clampedCentre(double centre, double low, double high, double halfExtent)
 {
@@ -536,7 +557,7 @@ void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const Hea
                 const double middle = area.bottom() - (double(lines - k) - 0.5) * pitch;
                 drawLine(painter, texts,
                          QRectF(centre - span / 2, middle - lineHeight / 2, span, lineHeight),
-                         Qt::AlignCenter, label.mid(k, 1));
+                         Qt::AlignCenter, QString(verticalForm(label[k])));
             }
             continue;
         }

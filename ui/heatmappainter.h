@@ -306,6 +306,12 @@ void paintHeatmap(QPainter& painter, const HeatmapLayout& layout, const HeatmapD
                   const HeatmapStyle& style, CellImageCache* cache = nullptr,
                   TextCache* texts = nullptr);
 
+// A character of a stacked key label as vertical text sets it: CJK punctuation and
+// brackets by their vertical presentation forms (，→ ︐, 。→ ︒, （ → ︵, 《 → ︽), which put
+// a comma or full stop in the upper right of its square and turn a bracket to open
+// downwards; every other character as it is.
+[[nodiscard]] QChar verticalForm(QChar c);
+
 // The cells as an image, one pixel per cell; when the matrix has more cells than
 // `maxSize` has pixels, one pixel per block of cells showing the block's largest weight,
 // so that peaks stay visible (level of detail). NaN or ±inf anywhere in a block shows
