@@ -111,12 +111,12 @@ std::vector<Option> compareOptionTable(CompareArguments& a)
 std::string compareHelp()
 {
     CompareArguments scratch;
-    return "options of compare (and those of compute, except --json):\n" +
-           optionHelp(compareOptionTable(scratch)) +
-           "  Both sides compute the same text, sizes, seed and embedding. B takes the\n"
-           "  switches given (or the session's); A the textbook formula (÷√d_k, τ = 1,\n"
-           "  softmax over the keys, mask before it with -inf, view + transpose), keeping\n"
-           "  B's mask, unless --a-… options change it.\n";
+    return commandHelp(
+        "compare", compareOptionTable(scratch), "--json",
+        "  Both sides compute the same text, sizes, seed and embedding. B takes the\n"
+        "  switches given (or the session's); A the textbook formula (÷√d_k, τ = 1,\n"
+        "  softmax over the keys, mask before it with -inf, view + transpose), keeping\n"
+        "  B's mask, unless --a-… options change it.\n");
 }
 
 int compareCommand(const std::vector<std::string>& args)
@@ -169,12 +169,7 @@ int compareCommand(const std::vector<std::string>& args)
         QString error;
         const std::optional<QByteArray> bytes =
             ui::comparisonBytes(format, resultA, resultB, options, &error);
-        if (!bytes)
-            throw InputError(error.toStdString());
-        if (const std::string problem = writeFileAtomically(f.out, bytes->toStdString());
-            !problem.empty())
-            return fail(kExitWriteFailed, problem);
-        return kExitOk;
+        return writeFigure(bytes, error, f.out);
     } catch (const InputError& error) {
         return fail(kExitUsage, error.what());
     }

@@ -197,11 +197,11 @@ ComputeOptions parseWithSession(const std::vector<std::string>& args,
 std::string exportHelp()
 {
     ExportArguments scratch;
-    return "options of export (and those of compute, except --json):\n" +
-           optionHelp(exportOptionTable(scratch)) +
-           "  Settings apply in this order, each overriding the one before: the defaults,\n"
-           "  the --session file, the --preset (it replaces the session's sentence and\n"
-           "  switches; the session's view stays), then every other option.\n";
+    return commandHelp(
+        "export", exportOptionTable(scratch), "--json",
+        "  Settings apply in this order, each overriding the one before: the defaults,\n"
+        "  the --session file, the --preset (it replaces the session's sentence and\n"
+        "  switches; the session's view stays), then every other option.\n");
 }
 
 int exportCommand(const std::vector<std::string>& args)
@@ -234,12 +234,7 @@ int exportCommand(const std::vector<std::string>& args)
             startFigures(app, language, a.figure);
         QString error;
         const std::optional<QByteArray> bytes = ui::figureBytes(format, result, options, &error);
-        if (!bytes)
-            throw InputError(error.toStdString());
-        if (const std::string problem = writeFileAtomically(a.figure.out, bytes->toStdString());
-            !problem.empty())
-            return fail(kExitWriteFailed, problem);
-        return kExitOk;
+        return writeFigure(bytes, error, a.figure.out);
     } catch (const InputError& error) {
         return fail(kExitUsage, error.what());
     }

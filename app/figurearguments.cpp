@@ -1,5 +1,7 @@
 #include "figurearguments.h"
 
+#include "clicommands.h"
+
 namespace attn::cli {
 namespace {
 
@@ -148,6 +150,24 @@ void checkHeadAndSequence(const Result& result, std::optional<int> head, const F
         throw InputError("--sequence " + std::to_string(*a.sequence) +
                          " is not a line of the text: " + std::to_string(result.batch()) +
                          " sequence(s), numbered from 0");
+}
+
+std::string commandHelp(const std::string& command, const std::vector<Option>& options,
+                        const std::string& except, const std::string& notes)
+{
+    return "options of " + command + " (and those of compute, except " + except + "):\n" +
+           optionHelp(options) + notes;
+}
+
+int writeFigure(const std::optional<QByteArray>& bytes, const QString& error,
+                const std::string& out)
+{
+    if (!bytes)
+        throw InputError(error.toStdString());
+    if (const std::string problem = writeFileAtomically(out, bytes->toStdString());
+        !problem.empty())
+        return fail(kExitWriteFailed, problem);
+    return kExitOk;
 }
 
 } // namespace attn::cli

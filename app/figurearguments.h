@@ -9,6 +9,8 @@
 #include "language.h"
 #include "offscreen.h"
 
+#include <QByteArray>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,5 +70,17 @@ void checkHeadAndSequence(const Result& result, std::optional<int> head, const F
 // The same, first refusing an empty --out: "<command> needs --out FILE …".
 [[nodiscard]] ui::FigureFormat requiredFormatOf(const FigureArguments& a, bool numbers,
                                                 const std::string& command);
+
+// A computing command's own help: "options of <command> (and those of compute, except
+// <except>):", its options, then `notes` (lines indented by two spaces).
+[[nodiscard]] std::string commandHelp(const std::string& command,
+                                      const std::vector<Option>& options, const std::string& except,
+                                      const std::string& notes);
+
+// The end of a figure command: `bytes` written to `out` atomically, exit status 0, or 1
+// with the reason on standard error when the file cannot be written. Throws InputError
+// with `error` when there are no bytes (the figure could not be made).
+[[nodiscard]] int writeFigure(const std::optional<QByteArray>& bytes, const QString& error,
+                              const std::string& out);
 
 } // namespace attn::cli

@@ -98,12 +98,12 @@ std::vector<Option> stepsOptionTable(StepsArguments& a)
 std::string stepsHelp()
 {
     StepsArguments scratch;
-    return "options of steps (and those of compute, except --json):\n" +
-           optionHelp(stepsOptionTable(scratch)) +
-           "  The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, the mask,\n"
-           "  P, O_h, the concatenation and the output, each with its formula and shape;\n"
-           "  below them the arithmetic of the outlined cell: its dot product, scaling and\n"
-           "  softmax with the real numbers.\n";
+    return commandHelp(
+        "steps", stepsOptionTable(scratch), "--json",
+        "  The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, the mask,\n"
+        "  P, O_h, the concatenation and the output, each with its formula and shape;\n"
+        "  below them the arithmetic of the outlined cell: its dot product, scaling and\n"
+        "  softmax with the real numbers.\n");
 }
 
 int stepsCommand(const std::vector<std::string>& args)
@@ -154,12 +154,7 @@ int stepsCommand(const std::vector<std::string>& args)
         QString error;
         const std::optional<QByteArray> bytes = strip.figureBytes(
             format, a.figure.scale.value_or(kDefaultPixelRatio), &error, explanation);
-        if (!bytes)
-            throw InputError(error.toStdString());
-        if (const std::string problem = writeFileAtomically(a.figure.out, bytes->toStdString());
-            !problem.empty())
-            return fail(kExitWriteFailed, problem);
-        return kExitOk;
+        return writeFigure(bytes, error, a.figure.out);
     } catch (const InputError& error) {
         return fail(kExitUsage, error.what());
     }

@@ -87,13 +87,13 @@ Given given(const std::vector<std::string>& args, const std::vector<Option>& ext
 std::string sweepHelp()
 {
     SweepArguments scratch;
-    return "options of sweep (and those of compute, except --d-model, --heads and --scale):\n" +
-           optionHelp(sweepOptionTable(scratch)) +
-           "  d_k doubles from --from while it is at most --to. Every point has H = 1 and\n"
-           "  d_model = d_k and is computed twice, with --scale sqrt-dk and with none.\n"
-           "  Without --text or --preset, the text and switches are the tutorial's\n"
-           "  (--preset article).\n"
-           "  Without --json or --out, a table is printed.\n";
+    return commandHelp(
+        "sweep", sweepOptionTable(scratch), "--d-model, --heads and --scale",
+        "  d_k doubles from --from while it is at most --to. Every point has H = 1 and\n"
+        "  d_model = d_k and is computed twice, with --scale sqrt-dk and with none.\n"
+        "  Without --text or --preset, the text and switches are the tutorial's\n"
+        "  (--preset article).\n"
+        "  Without --json or --out, a table is printed.\n");
 }
 
 int sweepCommand(const std::vector<std::string>& args)
