@@ -309,7 +309,7 @@ void TestCli::sweepTableInChinese()
     const QStringList enLines = QString::fromUtf8(en.out).split(u'\n');
     QCOMPARE(zhLines.size(), enLines.size());
     QVERIFY2(zhLines[0].startsWith(u"同一段文本在每个 d_k 下"), qPrintable(zhLines[0]));
-    for (const char16_t* word : {u"logits 标准差", u"行熵（比特）", u"雅可比范数", u"饱和行"})
+    for (const char16_t* word : {u"logit 标准差", u"行熵（比特）", u"雅可比范数", u"饱和行"})
         QVERIFY2(zhLines[1].contains(QString::fromUtf16(word)), qPrintable(zhLines[1]));
     QVERIFY2(zhLines[2].contains(u"未缩放  已缩放"), qPrintable(zhLines[2]));
     QVERIFY2(zhLines.at(zhLines.size() - 2).startsWith(u"均匀的一行熵为 2.000 比特"),

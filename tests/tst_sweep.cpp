@@ -325,8 +325,8 @@ void TestSweep::textKeepsColumnsInAnyLanguage_data()
         "d_k",           "std of the logits", "row entropy (bits)", "largest weight",
         "Jacobian norm", "saturated rows",    "unscaled",           "scaled"};
     // Two columns a character: padding by bytes or code points would shift every number.
-    QTest::newRow("Chinese") << QStringList{"d_k",      "logits 标准差", "行熵（比特）",
-                                            "最大权重", "雅可比范数",    "饱和行",
+    QTest::newRow("Chinese") << QStringList{"d_k",      "logit 标准差", "行熵（比特）",
+                                            "最大权重", "雅可比范数",   "饱和行",
                                             "未缩放",   "已缩放"};
     // Headings longer than their numbers widen their columns.
     QTest::newRow("long") << QStringList{"the head dimension",

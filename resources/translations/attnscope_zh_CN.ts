@@ -876,7 +876,7 @@
     <message>
         <source>std of the logits</source>
         <comment>heading of two columns</comment>
-        <translation>logits 标准差</translation>
+        <translation>logit 标准差</translation>
     </message>
     <message>
         <source>row entropy (bits)</source>
