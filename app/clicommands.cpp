@@ -133,7 +133,8 @@ void printHelp()
                 "usage:\n"
                 "  attnscope                      open the window\n"
                 "%s"
-                "  attnscope COMMAND --help       one command's usage and options\n"
+                "  attnscope COMMAND --help       one command's usage and options (also:\n"
+                "                                 attnscope help COMMAND)\n"
                 "  attnscope help | --help        this text\n"
                 "  attnscope --version            the version\n\n"
                 "%s"
@@ -233,6 +234,11 @@ int compute(const std::vector<std::string>& args)
 
 int run(const std::vector<std::string>& args)
 {
+    if (args.size() == 2 && args[0] == "help") { // `attnscope help export`
+        if (printCommandHelp(args[1]))
+            return kExitOk;
+        return usageError("no help for '" + args[1] + "': not a command (try: attnscope --help)");
+    }
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
         printHelp();
         return kExitOk;

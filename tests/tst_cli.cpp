@@ -634,6 +634,8 @@ void TestCli::badInput_data()
     QTest::newRow("unknown option")
         << text + QStringList{"--frobnicate", "1"} << "unknown option --frobnicate";
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
+    QTest::newRow("help for no command")
+        << QStringList{"help", "frobnicate"} << "no help for 'frobnicate': not a command";
     QTest::newRow("presets: a word")
         << QStringList{"presets", "all"} << "unexpected argument 'all'";
     QTest::newRow("presets: an option")
@@ -886,6 +888,9 @@ void TestCli::versionAndHelp_data()
     QTest::newRow("compute --help")
         << QStringList{"compute", "--help"}
         << R"(^usage:\n  attnscope compute \[options\] +compute attention[\s\S]*--language en\|zh_CN)";
+    QTest::newRow("help steps")
+        << QStringList{"help", "steps"}
+        << R"(^usage:\n  attnscope steps [\s\S]*options of steps[\s\S]*--cell I,J)";
     QTest::newRow("presets --help")
         << QStringList{"presets", "--help"}
         << R"(^usage:\n  attnscope presets \[--language en\|zh_CN\]\n[\s\S]*options of presets:\n  --language)";
