@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <vector>
 
 namespace attn {
 namespace {
@@ -268,19 +270,6 @@ std::string jsonReport(const Result& r)
     return json.take() + "\n";
 }
 
-namespace {
-
-// Characters (code points) of UTF-8 `text`, for lining up labels in any language.
-std::size_t codePoints(const std::string& text)
-{
-    std::size_t count = 0;
-    for (const char c : text)
-        count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return count;
-}
-
-} // namespace
-
 std::string textReport(const Result& r, const ReportWords& words)
 {
     const TokenBatch& tokens = *r.tokens;
@@ -335,11 +324,9 @@ std::string textReport(const Result& r, const ReportWords& words)
     }
 
     // The two std lines' numbers one under the other.
-    const std::size_t labelWidth =
-        std::max(codePoints(words.stdBefore), codePoints(words.stdAfter)) + 1;
-    auto label = [labelWidth](const std::string& text) {
-        return text + std::string(labelWidth - codePoints(text), ' ');
-    };
+    const int labelWidth =
+        std::max(terminalColumns(words.stdBefore), terminalColumns(words.stdAfter)) + 1;
+    auto label = [labelWidth](const std::string& text) { return padRight(text, labelWidth); };
     out += label(words.stdBefore) + fixed(stats.stdScores, 4) + "\n";
     out += label(words.stdAfter) + fixed(stats.stdLogits, 4) + "  (" + words.scale + " " +
            fixed(scaleFactor(c), 4) + ", " + words.temperature + " " + fixed(c.temperature, 4) +
@@ -350,20 +337,49 @@ std::string textReport(const Result& r, const ReportWords& words)
            "    " + words.columnSums + " " + fixed(stats.colSumMin, 4) + " " + words.to + " " +
            fixed(stats.colSumMax, 4) + "\n\n";
 
-    out += padRight("seq head", 10) + padRight("std(S)", 9) + padRight("std(L)", 9) +
-           padRight("ratio", 8) + padRight("entropy/max", 14) + padRight("max w", 8) +
-           padRight("saturated", 11) + padRight("row sums", 18) + padRight("col sums", 18) +
-           "NaN\n";
+    // The heads' table: each column as wide as its numbers, or its heading and a space.
+    struct Column {
+        const std::string& heading;
+        int width;
+        std::function<std::string(const HeadStatistics&)> cell;
+    };
+    const std::string stdS = "std(S)", stdL = "std(L)", nan = "NaN";
+    std::vector<Column> columns = {
+        {words.sequence, 4, [](const HeadStatistics& s) { return std::to_string(s.batch); }},
+        {words.head, 6, [](const HeadStatistics& s) { return std::to_string(s.head); }},
+        {stdS, 9, [](const HeadStatistics& s) { return fixed(s.stdScores, 4); }},
+        {stdL, 9, [](const HeadStatistics& s) { return fixed(s.stdLogits, 4); }},
+        {words.ratio, 8,
+         [](const HeadStatistics& s) {
+             return fixed(s.stdScores > 0 ? s.stdLogits / s.stdScores : 0.0, 4);
+         }},
+        {words.entropyOfMax, 14,
+         [](const HeadStatistics& s) {
+             return fixed(s.meanEntropy, 2) + "/" + fixed(s.meanEntropyMax, 2);
+         }},
+        {words.largestWeight, 8, [](const HeadStatistics& s) { return fixed(s.meanRowMax, 3); }},
+        {words.saturated, 11,
+         [](const HeadStatistics& s) { return fixed(100.0 * s.saturatedShare, 0) + "%"; }},
+        {words.headRowSums, 18,
+         [](const HeadStatistics& s) {
+             return fixed(s.rowSumMin, 4) + "-" + fixed(s.rowSumMax, 4);
+         }},
+        {words.headColumnSums, 18,
+         [](const HeadStatistics& s) {
+             return fixed(s.colSumMin, 4) + "-" + fixed(s.colSumMax, 4);
+         }},
+        {nan, 0, [](const HeadStatistics& s) { return std::to_string(s.nanCount); }},
+    };
+    for (Column& column : columns) {
+        if (&column != &columns.back())
+            column.width = std::max(column.width, terminalColumns(column.heading) + 1);
+        out += padRight(column.heading, column.width);
+    }
+    out += "\n";
     for (const HeadStatistics& s : stats.heads) {
-        out += padRight(std::to_string(s.batch) + "   " + std::to_string(s.head), 10);
-        out += padRight(fixed(s.stdScores, 4), 9) + padRight(fixed(s.stdLogits, 4), 9);
-        out += padRight(fixed(s.stdScores > 0 ? s.stdLogits / s.stdScores : 0.0, 4), 8);
-        out += padRight(fixed(s.meanEntropy, 2) + "/" + fixed(s.meanEntropyMax, 2), 14);
-        out += padRight(fixed(s.meanRowMax, 3), 8);
-        out += padRight(fixed(100.0 * s.saturatedShare, 0) + "%", 11);
-        out += padRight(fixed(s.rowSumMin, 4) + "-" + fixed(s.rowSumMax, 4), 18);
-        out += padRight(fixed(s.colSumMin, 4) + "-" + fixed(s.colSumMax, 4), 18);
-        out += std::to_string(s.nanCount) + "\n";
+        for (const Column& column : columns)
+            out += padRight(column.cell(s), column.width);
+        out += "\n";
     }
     out += "\n";
     if (stats.warnings.empty()) {

@@ -11,8 +11,8 @@
 namespace attn {
 
 // The words of the text report around its numbers, English unless given: the command
-// line passes the interface language's (ui::reportWords) with --language. The shapes, the
-// config line and the table's headings stay as the code spells them.
+// line passes the interface language's (ui::reportWords) with --language. The shapes and
+// the config line stay as the code spells them.
 struct ReportWords {
     std::string tokens = "tokens";
     std::string crossQueries = "cross-attention, queries from";
@@ -25,6 +25,16 @@ struct ReportWords {
     std::string rowSums = "row sums:";
     std::string columnSums = "column sums:";
     std::string to = "to"; // "1.0000 to 1.0930"
+    // The headings of the heads' table (std(S), std(L) and NaN are the same in every
+    // language).
+    std::string sequence = "seq";
+    std::string head = "head";
+    std::string ratio = "ratio";
+    std::string entropyOfMax = "entropy/max";
+    std::string largestWeight = "max w";
+    std::string saturated = "saturated";
+    std::string headRowSums = "row sums";
+    std::string headColumnSums = "col sums";
     std::string noWarnings = "no warnings";
     std::string warnings = "warnings:";
     // A warning's text; warningText()'s English when empty.

@@ -276,8 +276,34 @@ void TestCli::reportInChinese()
     const QString report = QString::fromUtf8(zh.out);
     for (const QString& line : lines)
         QVERIFY2(report.contains(line), qPrintable(line + "\nnot in the report:\n" + report));
-    for (const char* english : {"std before", "row sums:", "tokens", "warning", "config:"})
+    for (const char* english :
+         {"std before", "row sums", "tokens", "warning", "config:", "ratio", "saturated"})
         QVERIFY2(!report.contains(QLatin1String(english)), english);
+    // The heads' table: Chinese headings, each number starting in the terminal column where
+    // its heading starts (a CJK character takes two).
+    const QStringList reportLines = report.split(u'\n');
+    const auto heading = std::ranges::find_if(
+        reportLines, [](const QString& line) { return line.startsWith(u"序列 头 "); });
+    QVERIFY2(heading != reportLines.end(), qPrintable(report));
+    const QString& firstHead = *(heading + 1);
+    const std::string headings = heading->toStdString();
+    for (const auto& [word, number] : {std::pair{"std(S)", 2},
+                                       {"比值", 4},
+                                       {"熵/最大值", 5},
+                                       {"饱和", 7},
+                                       {"列和", 9},
+                                       {"NaN", 10}}) {
+        const std::size_t at = headings.find(word);
+        QVERIFY2(at != std::string::npos, word);
+        // Where the head's line's number-th field (fields are separated by spaces) starts.
+        QList<int> starts;
+        for (int k = 0; k < firstHead.size(); ++k)
+            if (firstHead[k] != u' ' && (k == 0 || firstHead[k - 1] == u' '))
+                starts << k;
+        QVERIFY(number < starts.size());
+        const int from = starts[number];
+        QCOMPARE(terminalColumns(headings.substr(0, at)), from);
+    }
 
     // English is the default, and --language en says so.
     const Run en = attnscope({"compute", "--preset", preset});

@@ -334,6 +334,21 @@ ReportWords reportWords()
     words.columnSums =
         word(QCoreApplication::translate("Report", "column sums:", "of the weights; then a range"));
     words.to = word(QCoreApplication::translate("Report", "to", "a range: 0.86 to 1.13"));
+    words.sequence = word(QCoreApplication::translate(
+        "Report", "seq", "heading of the heads' table: the sequence's number"));
+    words.head = word(QCoreApplication::translate("Report", "head", "heading of the heads' table"));
+    words.ratio = word(QCoreApplication::translate("Report", "ratio",
+                                                   "heading of the heads' table: std(L) / std(S)"));
+    words.entropyOfMax = word(QCoreApplication::translate(
+        "Report", "entropy/max", "heading of the heads' table: mean entropy / its maximum"));
+    words.largestWeight = word(QCoreApplication::translate(
+        "Report", "max w", "heading of the heads' table: the mean largest weight of a row"));
+    words.saturated = word(QCoreApplication::translate(
+        "Report", "saturated", "heading of the heads' table: the share of saturated rows"));
+    words.headRowSums = word(
+        QCoreApplication::translate("Report", "row sums", "heading of the heads' table: a range"));
+    words.headColumnSums = word(
+        QCoreApplication::translate("Report", "col sums", "heading of the heads' table: a range"));
     words.noWarnings = word(QCoreApplication::translate("Report", "no warnings"));
     words.warnings =
         word(QCoreApplication::translate("Report", "warnings:", "then one warning a line"));

@@ -735,6 +735,46 @@
         <comment>then one warning a line</comment>
         <translation>警告:</translation>
     </message>
+    <message>
+        <source>seq</source>
+        <comment>heading of the heads&apos; table: the sequence&apos;s number</comment>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <comment>heading of the heads&apos; table</comment>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <comment>heading of the heads&apos; table: std(L) / std(S)</comment>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>entropy/max</source>
+        <comment>heading of the heads&apos; table: mean entropy / its maximum</comment>
+        <translation>熵/最大值</translation>
+    </message>
+    <message>
+        <source>max w</source>
+        <comment>heading of the heads&apos; table: the mean largest weight of a row</comment>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>saturated</source>
+        <comment>heading of the heads&apos; table: the share of saturated rows</comment>
+        <translation>饱和</translation>
+    </message>
+    <message>
+        <source>row sums</source>
+        <comment>heading of the heads&apos; table: a range</comment>
+        <translation>行和</translation>
+    </message>
+    <message>
+        <source>col sums</source>
+        <comment>heading of the heads&apos; table: a range</comment>
+        <translation>列和</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
