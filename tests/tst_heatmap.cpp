@@ -8,9 +8,11 @@
 #include "heatmapsums.h"
 #include "heatmapview.h"
 
+#include <QAccessible>
 #include <QBuffer>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -219,6 +221,7 @@ private slots:
     void hoverText();
     void viewPixels();
     void viewHoverAndClick();
+    void viewKeyboard();
     void viewToolTip();
 };
 
@@ -1171,6 +1174,80 @@ void TestHeatmap::viewHoverAndClick()
 
     QTest::mouseClick(&view, Qt::LeftButton, {}, cell);
     QCOMPARE(activated.size(), 1);
+}
+
+// The keyboard's way to a cell's values: Tab to the heatmap, arrow keys over its cells,
+// each step as a hover (the row and column outlined, the values in the status line and a
+// tooltip) and told to screen readers; Enter opens the head.
+void TestHeatmap::viewKeyboard()
+{
+    HeatmapData data = ramp(5);
+    data.title = QStringLiteral("Head 2");
+    data.masked = attn::MaskMatrix::Zero(5, 5);
+    data.masked.edit()(0, 4) = true;
+    QWidget window;
+    auto* before = new QLineEdit(&window); // Tab leaves it for the heatmap
+    auto* view = new HeatmapView(&window);
+    view->setData(data);
+    view->setGeometry(0, 30, 400, 400);
+    before->setGeometry(0, 0, 100, 25);
+    window.resize(400, 440);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QCOMPARE(view->accessibleName(), QStringLiteral("Head 2"));
+    QCOMPARE(view->accessibleDescription(), QStringLiteral("5 queries × 5 keys"));
+    QSignalSpy hovered(view, &HeatmapView::cellHovered);
+    QSignalSpy activated(view, &HeatmapView::activated);
+    before->setFocus();
+    QTest::keyClick(&window, Qt::Key_Tab);
+    QVERIFY(view->hasFocus());
+    QCOMPARE(view->currentCell(), QPoint(0, 0)); // tabbed to: the first cell
+    QCOMPARE(hovered.last(), (QVariantList{0, 0}));
+    QTRY_COMPARE(QToolTip::text(), attn::ui::hoverText(data, 0, 0));
+
+    const auto press = [&](Qt::Key key, Qt::KeyboardModifiers modifiers = {}) {
+        QTest::keyClick(view, key, modifiers);
+        return view->currentCell();
+    };
+    QCOMPARE(press(Qt::Key_Left), QPoint(0, 0)); // stays in the heatmap
+    QCOMPARE(press(Qt::Key_Up), QPoint(0, 0));
+    QCOMPARE(press(Qt::Key_Right), QPoint(0, 1));
+    QCOMPARE(press(Qt::Key_Down), QPoint(1, 1));
+    QCOMPARE(press(Qt::Key_End), QPoint(1, 4));
+    QCOMPARE(press(Qt::Key_Right), QPoint(1, 4));
+    QCOMPARE(press(Qt::Key_Home), QPoint(1, 0));
+    QCOMPARE(press(Qt::Key_End, Qt::ControlModifier), QPoint(4, 4));
+    QCOMPARE(press(Qt::Key_Down), QPoint(4, 4));
+    QCOMPARE(press(Qt::Key_PageUp), QPoint(0, 4)); // all five rows are in sight
+    QCOMPARE(press(Qt::Key_PageDown), QPoint(4, 4));
+    QCOMPARE(press(Qt::Key_Home, Qt::ControlModifier), QPoint(0, 0));
+    QCOMPARE(press(Qt::Key_End), QPoint(0, 4));
+    // Each step a hover: the signal the status line listens to, the tooltip, the outline
+    // and the description a screen reader reads (a masked cell says so).
+    QCOMPARE(hovered.last(), (QVariantList{0, 4}));
+    QTRY_COMPARE(QToolTip::text(), attn::ui::hoverText(data, 0, 4));
+    QVERIFY(QToolTip::text().contains(QStringLiteral("masked")));
+    QCOMPARE(view->accessibleDescription(), attn::ui::hoverText(data, 0, 4));
+    // What a screen reader asks the accessibility interface for.
+    QAccessibleInterface* accessible = QAccessible::queryAccessibleInterface(view);
+    QVERIFY(accessible);
+    QCOMPARE(accessible->text(QAccessible::Name), QStringLiteral("Head 2"));
+    QCOMPARE(accessible->text(QAccessible::Description), attn::ui::hoverText(data, 0, 4));
+    const QRect grid = view->heatmapLayout().gridRect().toAlignedRect();
+    const QImage outlined = view->grab().toImage().copy(grid);
+
+    QTest::keyClick(view, Qt::Key_Return);
+    QCOMPARE(activated.size(), 1);
+    QTest::keyClick(view, Qt::Key_Space);
+    QCOMPARE(activated.size(), 2);
+
+    // Leaving the heatmap leaves the cell.
+    QTest::keyClick(&window, Qt::Key_Tab);
+    QVERIFY(!view->hasFocus());
+    QCOMPARE(view->currentCell(), QPoint(-1, -1));
+    QCOMPARE(hovered.last(), (QVariantList{-1, -1}));
+    QCOMPARE(view->accessibleDescription(), QStringLiteral("5 queries × 5 keys"));
+    QVERIFY(view->grab().toImage().copy(grid) != outlined); // the outline went with the cell
 }
 
 void TestHeatmap::viewToolTip()

@@ -87,6 +87,7 @@ private slots:
     void eachSwitchReachesTheEngine();
     void headsOfferedAreDivisors();
     void hoverNamesTokensInTheStatusBar();
+    void keyboardReachesTheHeatmaps();
     void largeSwitchLetsGoOfWhatItShows();
     void busyUntilTheNewestOutcomeIsOut();
     void marginSumsActionTogglesTheViews();
@@ -446,6 +447,30 @@ void TestMainWindow::hoverNamesTokensInTheStatusBar()
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("key The (column 0)")));
     const float weight = w->lastResult().weights->at(0, 0)(1, 0);
     QVERIFY(w->statusBar()->currentMessage().contains(QString::number(weight, 'f', 2)));
+}
+
+// Without a mouse: Tab reaches the heatmaps, the arrow keys move over a head's cells with
+// the values in the status bar, as a hover gives them, and Enter opens the head.
+void TestMainWindow::keyboardReachesTheHeatmaps()
+{
+    MainWindow* w = open();
+    QVERIFY(QTest::qWaitForWindowActive(w));
+    QTRY_VERIFY(w->lastResult().valid());
+    HeatmapView* first = w->heatmapGrid()->view(0);
+    QTRY_VERIFY(first->heatmapLayout().cellSize() > 0);
+    for (int k = 0; k < 200 && !qobject_cast<HeatmapView*>(QApplication::focusWidget()); ++k) {
+        QWidget* focus = QApplication::focusWidget();
+        QTest::keyClick(focus ? focus : w, Qt::Key_Tab);
+    }
+    auto* view = qobject_cast<HeatmapView*>(QApplication::focusWidget());
+    QVERIFY2(view, "Tab never reached a heatmap");
+    QCOMPARE(view, first); // the heads in their order, head 0 first
+    QCOMPARE(view->currentCell(), QPoint(0, 0));
+    QTest::keyClick(view, Qt::Key_Down);
+    QTRY_VERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("query cat (row 1)")));
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("key The (column 0)")));
+    QTest::keyClick(view, Qt::Key_Return);
+    QTRY_VERIFY(w->findChild<HeadDialog*>() && w->findChild<HeadDialog*>()->isVisible());
 }
 
 // Above setLetGoBytes() (here every result), a compute starts with the window letting go of

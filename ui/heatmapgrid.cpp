@@ -4,6 +4,7 @@
 #include "statistics.h"
 
 #include <QEvent>
+#include <QScrollArea>
 
 #include <algorithm>
 #include <cmath>
@@ -178,6 +179,16 @@ void HeatmapGrid::rebuild()
         connect(view, &HeatmapView::activated, this,
                 [this, index] { emit headActivated(index < result_.heads() ? index : -1); });
         view->show();
+        // Tab goes through the heads in their order right after the area they scroll in
+        // (or the grid), not after every widget made before the first result.
+        QWidget* before = views_.empty() ? static_cast<QWidget*>(this) : views_.back();
+        if (views_.empty())
+            for (QWidget* ancestor = parentWidget(); ancestor; ancestor = ancestor->parentWidget())
+                if (qobject_cast<QScrollArea*>(ancestor)) {
+                    before = ancestor;
+                    break;
+                }
+        setTabOrder(before, view);
         views_.push_back(view);
     }
     if (result_.hasWeights()) {

@@ -1,10 +1,13 @@
 #include "heatmapview.h"
 
+#include <QAccessible>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QScrollArea>
 #include <QToolTip>
 
 #include <algorithm>
@@ -61,6 +64,9 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    // Tab, not a click: a click opens the head, and a cell chosen on focus would fight the
+    // mouse's.
+    setFocusPolicy(Qt::TabFocus);
 }
 
 void HeatmapView::setData(const HeatmapData& data)
@@ -77,6 +83,7 @@ void HeatmapView::setData(const HeatmapData& data)
         setHoveredCell(-1, -1);
     else if (hoveredRow_ >= 0)
         emit cellHovered(hoveredRow_, hoveredColumn_);
+    describe();
 }
 
 void HeatmapView::letGo()
@@ -205,6 +212,12 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     for (const QRect& part : background)
         painter.fillRect(part, palette().window());
     paintHeatmap(painter, layout, data_, paintedStyle(), &cellImage_, &texts_);
+    if (hasFocus()) { // which heatmap the arrow keys move over
+        painter.setClipping(false);
+        painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(QRectF(rect()).adjusted(1, 1, -1, -1));
+    }
 }
 
 void HeatmapView::paintComputing(QPainter& painter) const
@@ -245,6 +258,7 @@ void HeatmapView::mouseMoveEvent(QMouseEvent* event)
     }
     const std::optional<QPoint> cell = heatmapLayout().cellAt(event->position());
     setHoveredCell(cell ? cell->x() : -1, cell ? cell->y() : -1);
+    keyboardCell_ = false;
     QWidget::mouseMoveEvent(event);
 }
 
@@ -281,6 +295,129 @@ void HeatmapView::setHoveredCell(int row, int column)
     hoveredColumn_ = column;
     update();
     emit cellHovered(row, column);
+    describe();
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* event)
+{
+    const int rows = data_.rows(), columns = data_.columns();
+    if (letGo_ || rows == 0 || columns == 0) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
+        event->key() == Qt::Key_Space) {
+        emit activated();
+        return;
+    }
+    int row = hoveredRow_, column = hoveredColumn_;
+    // A page: the rows in sight, at least one.
+    const double cell = std::max(1.0, heatmapLayout().cellSize());
+    const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
+    const bool control = event->modifiers() & Qt::ControlModifier;
+    switch (event->key()) {
+    case Qt::Key_Left:
+        column -= 1;
+        break;
+    case Qt::Key_Right:
+        column += 1;
+        break;
+    case Qt::Key_Up:
+        row -= 1;
+        break;
+    case Qt::Key_Down:
+        row += 1;
+        break;
+    case Qt::Key_PageUp:
+        row -= page;
+        break;
+    case Qt::Key_PageDown:
+        row += page;
+        break;
+    case Qt::Key_Home:
+        column = 0;
+        row = control ? 0 : row;
+        break;
+    case Qt::Key_End:
+        column = columns - 1;
+        row = control ? rows - 1 : row;
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    if (hoveredRow_ < 0) { // no cell yet (focus that came with the window): the first one
+        row = 0;
+        column = 0;
+    }
+    showKeyboardCell(std::clamp(row, 0, rows - 1), std::clamp(column, 0, columns - 1));
+}
+
+void HeatmapView::focusInEvent(QFocusEvent* event)
+{
+    // Tabbed to: the keyboard's cell where the mouse is, else the first. Focus that comes
+    // with a window (a head's dialog opening) shows the frame only: the first arrow key
+    // starts there.
+    const bool tabbed =
+        event->reason() == Qt::TabFocusReason || event->reason() == Qt::BacktabFocusReason;
+    if (tabbed && !letGo_ && data_.rows() > 0 && data_.columns() > 0)
+        showKeyboardCell(std::max(0, hoveredRow_), std::max(0, hoveredColumn_));
+    QWidget::focusInEvent(event);
+    update();
+}
+
+void HeatmapView::focusOutEvent(QFocusEvent* event)
+{
+    // Tabbing or clicking away leaves the keyboard's cell (the mouse's stays until the
+    // mouse leaves); a window that goes inactive, or closes, keeps it.
+    const bool leftWithinWindow =
+        event->reason() != Qt::ActiveWindowFocusReason && event->reason() != Qt::PopupFocusReason;
+    if (keyboardCell_ && leftWithinWindow) {
+        QToolTip::hideText();
+        setHoveredCell(-1, -1);
+    }
+    QWidget::focusOutEvent(event);
+    update();
+}
+
+void HeatmapView::showKeyboardCell(int row, int column)
+{
+    setHoveredCell(row, column);
+    keyboardCell_ = true;
+    const QRect cell = heatmapLayout().cellRect(row, column).toAlignedRect();
+    // Inside a scroll area (the grid of heads, a zoomed head), the cell and a margin of a
+    // few cells come into view.
+    for (QWidget* ancestor = parentWidget(); ancestor; ancestor = ancestor->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(ancestor); area && area->widget()) {
+            const QPoint centre = mapTo(area->widget(), cell.center());
+            const int margin = std::max(cell.width(), cell.height()) * 2;
+            area->ensureVisible(centre.x(), centre.y(), margin, margin);
+            break;
+        }
+    if (isVisible())
+        QToolTip::showText(mapToGlobal(cell.bottomRight()), hoverText(data_, row, column), this,
+                           cell);
+}
+
+void HeatmapView::describe()
+{
+    const QString description =
+        hoveredRow_ >= 0 ? hoverText(data_, hoveredRow_, hoveredColumn_)
+                         : tr("%1 queries × %2 keys", "a heatmap's shape, for screen readers")
+                               .arg(data_.rows())
+                               .arg(data_.columns());
+    // A screen reader hears of a change through an event, so each real change is told
+    // (and only a real one: it would read the same cell again).
+    if (accessibleName() != data_.title) {
+        setAccessibleName(data_.title);
+        QAccessibleEvent event(this, QAccessible::NameChanged);
+        QAccessible::updateAccessibility(&event);
+    }
+    if (accessibleDescription() != description) {
+        setAccessibleDescription(description);
+        QAccessibleEvent event(this, QAccessible::DescriptionChanged);
+        QAccessible::updateAccessibility(&event);
+    }
 }
 
 void HeatmapView::invalidateLayout()

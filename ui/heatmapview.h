@@ -1,4 +1,5 @@
-// A widget showing one head's heatmap; hovering a cell outlines its row and column.
+// A widget showing one head's heatmap; hovering a cell outlines its row and column. With
+// the keyboard, Tab reaches it and the arrow keys move over its cells as the mouse does.
 #pragma once
 
 #include "heatmappainter.h"
@@ -53,13 +54,16 @@ public:
     // (a switch of the formula keeps the labels).
     [[nodiscard]] int layoutBuilds() const { return layoutBuilds_; }
 
+    // The cell the mouse or the keyboard is on, (−1, −1) when none.
+    [[nodiscard]] QPoint currentCell() const { return {hoveredRow_, hoveredColumn_}; }
+
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
 signals:
-    // The cell under the mouse, or (−1, −1) when the mouse left the cells.
+    // The cell under the mouse or the keyboard's, or (−1, −1) when it left the cells.
     void cellHovered(int row, int col);
-    // The view was clicked, e.g. to open this head large.
+    // The view was clicked, or Enter pressed on it, e.g. to open this head large.
     void activated();
 
 protected:
@@ -70,12 +74,21 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
 private:
     [[nodiscard]] HeatmapStyle paintedStyle() const;
     // What a view shows while let go without a picture: its title and "computing…".
     void paintComputing(QPainter& painter) const;
     void setHoveredCell(int row, int column);
+    // The keyboard's cell: outlined, its values in a tooltip beside it and in the
+    // accessible description, scrolled into view inside a scroll area.
+    void showKeyboardCell(int row, int column);
+    // The accessible name and description: the title, and the current cell's values (or
+    // the matrix's shape).
+    void describe();
     void invalidateLayout();
     // New data or style: only the cells again when the frame stays (sameLayout), else all.
     void changed(bool sameFrame);
@@ -84,6 +97,7 @@ private:
     HeatmapStyle style_;
     int hoveredRow_ = -1;
     int hoveredColumn_ = -1;
+    bool keyboardCell_ = false; // the current cell came from the arrow keys, not the mouse
     mutable std::optional<HeatmapLayout> layout_;
     mutable std::optional<QSize> sizeHint_; // kept with the layout
     mutable int layoutBuilds_ = 0;

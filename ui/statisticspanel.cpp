@@ -93,6 +93,9 @@ StatisticsPanel::StatisticsPanel(QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setWordWrap(false);
     table_->setCornerButtonEnabled(false);
+    // Tab leaves the table for the next control (the arrow keys move between its cells):
+    // it would otherwise keep the keyboard from the heatmaps after it.
+    table_->setTabKeyNavigation(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setHighlightSections(false);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -1682,6 +1682,11 @@
         <comment>a heatmap waits for its new weights</comment>
         <translation>计算中…</translation>
     </message>
+    <message>
+        <source>%1 queries × %2 keys</source>
+        <comment>a heatmap&apos;s shape, for screen readers</comment>
+        <translation>%1 个查询 × %2 个键</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HelpDialog</name>
