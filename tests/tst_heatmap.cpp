@@ -222,6 +222,7 @@ private slots:
     void viewPixels();
     void viewHoverAndClick();
     void viewKeyboard();
+    void keyboardScrollsTheCellIntoView();
     void viewToolTip();
 };
 
@@ -1248,6 +1249,33 @@ void TestHeatmap::viewKeyboard()
     QCOMPARE(hovered.last(), (QVariantList{-1, -1}));
     QCOMPARE(view->accessibleDescription(), QStringLiteral("5 queries × 5 keys"));
     QVERIFY(view->grab().toImage().copy(grid) != outlined); // the outline went with the cell
+}
+
+// A head zoomed larger than its window (the head dialog's scroll area): the cell the arrow
+// keys reach comes into view.
+void TestHeatmap::keyboardScrollsTheCellIntoView()
+{
+    QScrollArea area;
+    auto* view = new HeatmapView;
+    view->setData(ramp(60));
+    view->resize(3000, 3000);
+    area.setWidget(view);
+    area.resize(300, 300);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    QCOMPARE(area.horizontalScrollBar()->value(), 0);
+    QTest::keyClick(view, Qt::Key_End, Qt::ControlModifier);
+    QCOMPARE(view->currentCell(), QPoint(59, 59));
+    const auto inSight = [&](int row, int column) {
+        const QRect cell = view->heatmapLayout().cellRect(row, column).toAlignedRect();
+        return QRect(view->mapTo(area.viewport(), cell.topLeft()), cell.size())
+            .intersects(area.viewport()->rect());
+    };
+    QTRY_VERIFY(inSight(59, 59));
+    QVERIFY(area.horizontalScrollBar()->value() > 0 && area.verticalScrollBar()->value() > 0);
+    QTest::keyClick(view, Qt::Key_Home);
+    QTRY_VERIFY(inSight(59, 0));
+    QCOMPARE(area.horizontalScrollBar()->value(), 0);
 }
 
 void TestHeatmap::viewToolTip()

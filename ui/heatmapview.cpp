@@ -310,7 +310,11 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
         emit activated();
         return;
     }
-    int row = hoveredRow_, column = hoveredColumn_;
+    // Without a cell yet (focus that came with the window), the keys start at the first:
+    // a step lands there, Home and End go where they go from it.
+    const bool none = hoveredRow_ < 0;
+    int row = none ? 0 : hoveredRow_, column = none ? 0 : hoveredColumn_;
+    bool step = true;
     // A page: the rows in sight, at least one.
     const double cell = std::max(1.0, heatmapLayout().cellSize());
     const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
@@ -337,16 +341,18 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Home:
         column = 0;
         row = control ? 0 : row;
+        step = false;
         break;
     case Qt::Key_End:
         column = columns - 1;
         row = control ? rows - 1 : row;
+        step = false;
         break;
     default:
         QWidget::keyPressEvent(event);
         return;
     }
-    if (hoveredRow_ < 0) { // no cell yet (focus that came with the window): the first one
+    if (none && step) {
         row = 0;
         column = 0;
     }
@@ -388,7 +394,9 @@ void HeatmapView::showKeyboardCell(int row, int column)
     // Inside a scroll area (the grid of heads, a zoomed head), the cell and a margin of a
     // few cells come into view.
     for (QWidget* ancestor = parentWidget(); ancestor; ancestor = ancestor->parentWidget())
-        if (auto* area = qobject_cast<QScrollArea*>(ancestor); area && area->widget()) {
+        if (auto* area = qobject_cast<QScrollArea*>(ancestor);
+            area && area->widget() &&
+            (area->widget() == this || area->widget()->isAncestorOf(this))) {
             const QPoint centre = mapTo(area->widget(), cell.center());
             const int margin = std::max(cell.width(), cell.height()) * 2;
             area->ensureVisible(centre.x(), centre.y(), margin, margin);
