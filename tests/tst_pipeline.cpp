@@ -9,6 +9,7 @@
 #include "pipelinestrip.h"
 #include "presets.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -190,6 +191,7 @@ private slots:
     void explanationLists();
     void clickExplainsTheCell_data();
     void clickExplainsTheCell();
+    void keyboardExplainsTheCell();
     void fullyMaskedSliceIsNaN();
     void otherTilesDoNotExplain();
     void choosersSwitchSequenceAndHead();
@@ -491,6 +493,86 @@ void TestPipeline::clickExplainsTheCell()
     QCOMPARE(tile->highlightColumn(), j);
     QCOMPARE(dialog.strip()->tile(PipelineStage::Queries)->highlightRow(), i);
     QCOMPARE(dialog.strip()->tile(PipelineStage::Keys)->highlightRow(), j);
+}
+
+// The keyboard's way to the arithmetic: Tab reaches every tile, the arrow keys move a cell
+// from the explained one, and on S, L, the mask and P each move explains it as a click
+// does; on the other tiles the cell only tells its value, and leaving gives the outline
+// back to the explained cell.
+void TestPipeline::keyboardExplainsTheCell()
+{
+    Config causal;
+    causal.mask = MaskKind::Causal;
+    const Result result =
+        compute(requestOf("The cat sat on the mat because it was tired .", causal));
+    PipelineDialog dialog(nullptr);
+    dialog.setResult(result, 0, 1);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    PipelineStrip* strip = dialog.strip();
+    for (int k = 0; k < strip->count(); ++k)
+        QVERIFY(strip->tileAt(k)->focusPolicy() & Qt::TabFocus);
+    const auto explained = [&] {
+        return dialog.explanation() ? QPoint(dialog.explanation()->i, dialog.explanation()->j)
+                                    : QPoint(-1, -1);
+    };
+    const QPoint start = explained(); // the last query's first key
+    QCOMPARE(start, QPoint(10, 0));
+
+    // Tab from the tile before P lands on P, its keyboard cell on the explained one.
+    PipelineTile* weights = strip->tile(PipelineStage::Weights);
+    PipelineTile* masked = strip->tile(PipelineStage::Masked);
+    masked->setFocus(Qt::TabFocusReason);
+    QTest::keyClick(masked, Qt::Key_Tab);
+    QCOMPARE(QApplication::focusWidget(), weights);
+    QCOMPARE(weights->keyboardCell(), start);
+    QCOMPARE(explained(), start); // reaching it explains nothing new
+
+    const auto press = [&](Qt::Key key, Qt::KeyboardModifiers modifiers = {}) {
+        QTest::keyClick(weights, key, modifiers);
+        return explained();
+    };
+    QCOMPARE(press(Qt::Key_Right), QPoint(10, 1));
+    QCOMPARE(press(Qt::Key_Up), QPoint(9, 1));
+    QCOMPARE(press(Qt::Key_End), QPoint(9, 10)); // a masked weight is explained too
+    QCOMPARE(press(Qt::Key_Home, Qt::ControlModifier), QPoint(0, 0));
+    QCOMPARE(press(Qt::Key_Left), QPoint(0, 0));
+    QCOMPARE(press(Qt::Key_Down), QPoint(1, 0));
+    QCOMPARE(weights->keyboardCell(), QPoint(1, 0));
+    // The strip follows: the cell in S, q_1 in Q_h, k_0 in K_h.
+    QCOMPARE(strip->tile(PipelineStage::Scores)->highlightRow(), 1);
+    QCOMPARE(strip->tile(PipelineStage::Scores)->highlightColumn(), 0);
+    QCOMPARE(strip->tile(PipelineStage::Queries)->highlightRow(), 1);
+    QCOMPARE(strip->tile(PipelineStage::Keys)->highlightRow(), 0);
+    // The panel works out that weight, and a screen reader hears the cell.
+    const float weight = result.weights->at(0, 1)(1, 0);
+    QVERIFY(dialog.explanationText().contains(QStringLiteral(" = %1").arg(printed(weight))));
+    QCOMPARE(weights->accessibleName(), weights->tile().title);
+    QCOMPARE(weights->accessibleDescription(), weights->cellText(1, 0, false));
+    QVERIFY(weights->accessibleDescription().contains(QStringLiteral("cat")));
+    // Enter explains the cell again and keeps the dialog open.
+    QTest::keyClick(weights, Qt::Key_Return);
+    QVERIFY(dialog.isVisible());
+    QCOMPARE(explained(), QPoint(1, 0));
+
+    // Q_h explains nothing: its cell starts on q_1's row and tells a feature's value.
+    PipelineTile* queries = strip->tile(PipelineStage::Queries);
+    queries->setFocus(Qt::TabFocusReason);
+    QCOMPARE(queries->keyboardCell(), QPoint(1, 0));
+    QTest::keyClick(queries, Qt::Key_Right);
+    QTest::keyClick(queries, Qt::Key_Down);
+    QCOMPARE(queries->keyboardCell(), QPoint(2, 1));
+    QCOMPARE(explained(), QPoint(1, 0));
+    QCOMPARE(queries->accessibleDescription(), queries->cellText(2, 1));
+    QVERIFY(queries->accessibleDescription().contains(
+        QLocale().toString(queries->tile().values(2, 1), 'g', 4)));
+    // Tabbing on gives the outline back to q_1 and the description to the tile's formula.
+    QTest::keyClick(queries, Qt::Key_Tab);
+    QCOMPARE(queries->keyboardCell(), QPoint(-1, -1));
+    QCOMPARE(queries->highlightRow(), 1);
+    QVERIFY(queries->accessibleDescription().startsWith(queries->tile().formula));
 }
 
 // Over the queries, a <pad> key's column is masked everywhere: -inf − (-inf) = NaN.

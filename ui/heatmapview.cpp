@@ -1,13 +1,12 @@
 #include "heatmapview.h"
+#include "keyboardcell.h"
 
-#include <QAccessible>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
-#include <QScrollArea>
 #include <QToolTip>
 
 #include <algorithm>
@@ -310,53 +309,15 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
         emit activated();
         return;
     }
-    // Without a cell yet (focus that came with the window), the keys start at the first:
-    // a step lands there, Home and End go where they go from it.
-    const bool none = hoveredRow_ < 0;
-    int row = none ? 0 : hoveredRow_, column = none ? 0 : hoveredColumn_;
-    bool step = true;
     // A page: the rows in sight, at least one.
     const double cell = std::max(1.0, heatmapLayout().cellSize());
     const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
-    const bool control = event->modifiers() & Qt::ControlModifier;
-    switch (event->key()) {
-    case Qt::Key_Left:
-        column -= 1;
-        break;
-    case Qt::Key_Right:
-        column += 1;
-        break;
-    case Qt::Key_Up:
-        row -= 1;
-        break;
-    case Qt::Key_Down:
-        row += 1;
-        break;
-    case Qt::Key_PageUp:
-        row -= page;
-        break;
-    case Qt::Key_PageDown:
-        row += page;
-        break;
-    case Qt::Key_Home:
-        column = 0;
-        row = control ? 0 : row;
-        step = false;
-        break;
-    case Qt::Key_End:
-        column = columns - 1;
-        row = control ? rows - 1 : row;
-        step = false;
-        break;
-    default:
+    const std::optional<QPoint> next = keyboardCellStep(*event, currentCell(), rows, columns, page);
+    if (!next) {
         QWidget::keyPressEvent(event);
         return;
     }
-    if (none && step) {
-        row = 0;
-        column = 0;
-    }
-    showKeyboardCell(std::clamp(row, 0, rows - 1), std::clamp(column, 0, columns - 1));
+    showKeyboardCell(next->x(), next->y());
 }
 
 void HeatmapView::focusInEvent(QFocusEvent* event)
@@ -393,15 +354,7 @@ void HeatmapView::showKeyboardCell(int row, int column)
     const QRect cell = heatmapLayout().cellRect(row, column).toAlignedRect();
     // Inside a scroll area (the grid of heads, a zoomed head), the cell and a margin of a
     // few cells come into view.
-    for (QWidget* ancestor = parentWidget(); ancestor; ancestor = ancestor->parentWidget())
-        if (auto* area = qobject_cast<QScrollArea*>(ancestor);
-            area && area->widget() &&
-            (area->widget() == this || area->widget()->isAncestorOf(this))) {
-            const QPoint centre = mapTo(area->widget(), cell.center());
-            const int margin = std::max(cell.width(), cell.height()) * 2;
-            area->ensureVisible(centre.x(), centre.y(), margin, margin);
-            break;
-        }
+    revealInScrollArea(this, cell);
     if (isVisible())
         QToolTip::showText(mapToGlobal(cell.bottomRight()), hoverText(data_, row, column), this,
                            cell);
@@ -414,18 +367,7 @@ void HeatmapView::describe()
                          : tr("%1 queries × %2 keys", "a heatmap's shape, for screen readers")
                                .arg(data_.rows())
                                .arg(data_.columns());
-    // A screen reader hears of a change through an event, so each real change is told
-    // (and only a real one: it would read the same cell again).
-    if (accessibleName() != data_.title) {
-        setAccessibleName(data_.title);
-        QAccessibleEvent event(this, QAccessible::NameChanged);
-        QAccessible::updateAccessibility(&event);
-    }
-    if (accessibleDescription() != description) {
-        setAccessibleDescription(description);
-        QAccessibleEvent event(this, QAccessible::DescriptionChanged);
-        QAccessible::updateAccessibility(&event);
-    }
+    setAccessibleText(this, data_.title, description);
 }
 
 void HeatmapView::invalidateLayout()

@@ -1,12 +1,14 @@
 #include "pipelinestrip.h"
 
 #include "figureencoding.h"
+#include "keyboardcell.h"
 
 #include <QCoreApplication>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFontMetricsF>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
@@ -85,6 +87,7 @@ PipelineTile::PipelineTile(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setFocusPolicy(Qt::StrongFocus);
 }
 
 void PipelineTile::setTile(StageTile tile)
@@ -92,6 +95,13 @@ void PipelineTile::setTile(StageTile tile)
     tile_ = std::move(tile);
     cellImage_.clear();
     relayout();
+    // Another sequence, head or length: the keyboard's cell stays where it still is.
+    const int rows = tile_.heatmap.rows(), columns = tile_.heatmap.columns();
+    if (keyboardCell_.x() >= 0)
+        keyboardCell_ = rows > 0 && columns > 0 ? QPoint(std::min(keyboardCell_.x(), rows - 1),
+                                                         std::min(keyboardCell_.y(), columns - 1))
+                                                : QPoint(-1, -1);
+    describe();
 }
 
 void PipelineTile::setHighlight(int row, int column)
@@ -106,8 +116,9 @@ HeatmapStyle PipelineTile::paintedStyle() const
     HeatmapStyle style = tile_.style;
     style.labelFont = scaled(font(), 0.9);
     style.textColor = palette().color(QPalette::Text);
-    style.highlightRow = highlightRow_;
-    style.highlightCol = highlightColumn_;
+    const bool keyboard = keyboardCell_.x() >= 0;
+    style.highlightRow = keyboard ? keyboardCell_.x() : highlightRow_;
+    style.highlightCol = keyboard ? keyboardCell_.y() : highlightColumn_;
     return style;
 }
 
@@ -158,7 +169,7 @@ QSize PipelineTile::sizeHint() const
     return size_;
 }
 
-QString PipelineTile::cellText(int row, int column) const
+QString PipelineTile::cellText(int row, int column, bool clickHint) const
 {
     const HeatmapData& data = tile_.heatmap;
     const bool tokens = tile_.explainsCells();
@@ -169,10 +180,11 @@ QString PipelineTile::cellText(int row, int column) const
                      .arg(data.keyLabel(column))
                      .arg(column)
                : tr("%1 (row %2), feature %3").arg(data.queryLabel(row)).arg(row).arg(column);
-    QString text = where + QStringLiteral(": ") + valueText(tile_.values(row, column));
+    QString text = tr("%1: %2", "a cell of a step's matrix: where it is, its value")
+                       .arg(where, valueText(tile_.values(row, column)));
     if (data.isMasked(row, column))
         text += tr(" (masked)");
-    if (tokens)
+    if (tokens && clickHint)
         text += QLatin1Char('\n') + tr("Click to see the arithmetic of this cell.");
     return text;
 }
@@ -220,6 +232,11 @@ void PipelineTile::paintEvent(QPaintEvent*)
     text(shapeRect_, monospace(font()), colors.color(QPalette::Link), tile_.shape);
     text(noteRect_, scaled(font(), 0.9), quiet, tile_.note);
     text(axesRect_, scaled(font(), 0.9), quiet, tile_.axes);
+    if (hasFocus()) { // which tile the arrow keys move over
+        painter.setPen(QPen(colors.color(QPalette::Highlight), 2.5, Qt::DashLine));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRoundedRect(card.adjusted(2.5, 2.5, -2.5, -2.5), 4, 4);
+    }
 
     painter.save();
     painter.translate(heatmapOrigin_);
@@ -258,7 +275,88 @@ void PipelineTile::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange)
         relayout();
+    if (event->type() == QEvent::LanguageChange)
+        describe();
     QWidget::changeEvent(event);
+}
+
+void PipelineTile::keyPressEvent(QKeyEvent* event)
+{
+    const int rows = tile_.heatmap.rows(), columns = tile_.heatmap.columns();
+    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
+                       event->key() == Qt::Key_Space;
+    if (enter && tile_.explainsCells() && keyboardCell_.x() >= 0) {
+        emit cellClicked(keyboardCell_.x(), keyboardCell_.y());
+        return;
+    }
+    // From the keyboard's cell, else the highlighted one (the explained cell, or q_i's row).
+    QPoint from = keyboardCell_;
+    if (from.x() < 0 && highlightRow_ >= 0)
+        from = QPoint(highlightRow_, std::max(0, highlightColumn_));
+    const double cell = std::max(1.0, heatmapLayout_.cellSize());
+    const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
+    const std::optional<QPoint> next = keyboardCellStep(*event, from, rows, columns, page);
+    if (!next) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    showKeyboardCell(next->x(), next->y());
+    if (tile_.explainsCells())
+        emit cellClicked(next->x(), next->y());
+}
+
+void PipelineTile::focusInEvent(QFocusEvent* event)
+{
+    // Tabbed to: the keyboard's cell starts on the highlighted one (the explained cell),
+    // else the first; it explains nothing until it moves.
+    const bool tabbed =
+        event->reason() == Qt::TabFocusReason || event->reason() == Qt::BacktabFocusReason;
+    const int rows = tile_.heatmap.rows(), columns = tile_.heatmap.columns();
+    if (tabbed && rows > 0 && columns > 0)
+        showKeyboardCell(std::clamp(highlightRow_, 0, rows - 1),
+                         std::clamp(highlightColumn_, 0, columns - 1));
+    QWidget::focusInEvent(event);
+    update();
+}
+
+void PipelineTile::focusOutEvent(QFocusEvent* event)
+{
+    // Tabbing or clicking away gives the outline back to the highlight; a window that goes
+    // inactive keeps the keyboard's cell.
+    if (event->reason() != Qt::ActiveWindowFocusReason && event->reason() != Qt::PopupFocusReason &&
+        keyboardCell_.x() >= 0) {
+        QToolTip::hideText();
+        showKeyboardCell(-1, -1);
+    }
+    QWidget::focusOutEvent(event);
+    update();
+}
+
+void PipelineTile::showKeyboardCell(int row, int column)
+{
+    keyboardCell_ = QPoint(row, column);
+    update();
+    describe();
+    if (row < 0)
+        return;
+    const QRect cell = cellRect(row, column).toAlignedRect();
+    revealInScrollArea(this, cell);
+    if (isVisible())
+        QToolTip::showText(mapToGlobal(cell.bottomRight()), cellText(row, column, false), this,
+                           cell);
+}
+
+void PipelineTile::describe()
+{
+    QStringList lines;
+    if (keyboardCell_.x() >= 0)
+        lines << cellText(keyboardCell_.x(), keyboardCell_.y(), false);
+    else
+        for (const QString& line : {tile_.formula, tile_.shape, tile_.note})
+            if (!line.isEmpty())
+                lines << line;
+    const QString description = lines.join(QLatin1Char('\n'));
+    setAccessibleText(this, tile_.title, description);
 }
 
 // ---------------------------------------------------------------------------------------

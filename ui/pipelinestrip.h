@@ -72,7 +72,10 @@ struct WeightColours {
 [[nodiscard]] std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
                                                    const WeightColours& colours = {});
 
-// One stage drawn with paintHeatmap under its title, formula and shape.
+// One stage drawn with paintHeatmap under its title, formula and shape. With the keyboard,
+// Tab reaches it and the arrow keys move a cell over its matrix, its value in a tooltip and
+// the accessible description; on a tile whose cells are explained (S, L, the mask, P) each
+// move explains the cell, as a click does.
 class PipelineTile : public QWidget {
     Q_OBJECT
 
@@ -92,10 +95,17 @@ public:
     // Where cell (row, column) is drawn, in the widget's coordinates.
     [[nodiscard]] QRectF cellRect(int row, int column) const;
     [[nodiscard]] std::optional<QPoint> cellAt(const QPointF& pos) const;
+    // The cell the arrow keys are on (x the row, y the column), (−1, −1) when none: it is
+    // outlined instead of the highlight while the tile has the focus.
+    [[nodiscard]] QPoint keyboardCell() const { return keyboardCell_; }
+    // What the tooltip says about cell (row, column): where it is and its value, and on a
+    // tile that explains cells, with `clickHint`, that a click explains it.
+    [[nodiscard]] QString cellText(int row, int column, bool clickHint = true) const;
 
     [[nodiscard]] QSize sizeHint() const override;
 
 signals:
+    // A cell was clicked, or reached with the keyboard on a tile that explains cells.
     void cellClicked(int row, int column);
 
 protected:
@@ -104,15 +114,24 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
 private:
     void relayout();
     [[nodiscard]] HeatmapStyle paintedStyle() const;
-    [[nodiscard]] QString cellText(int row, int column) const;
+    // The keyboard's cell: outlined, scrolled into view, its text in a tooltip and the
+    // accessible description; or none (−1, −1).
+    void showKeyboardCell(int row, int column);
+    // The accessible name (the title) and description (the formula and shape, or the
+    // keyboard cell's text).
+    void describe();
 
     StageTile tile_;
     int highlightRow_ = -1;
     int highlightColumn_ = -1;
+    QPoint keyboardCell_{-1, -1};
     HeatmapLayout heatmapLayout_; // placed at the origin, painted at heatmapOrigin_
     CellImageCache cellImage_;
     TextCache texts_;

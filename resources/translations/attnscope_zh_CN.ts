@@ -2132,6 +2132,11 @@
         <source>Click to see the arithmetic of this cell.</source>
         <translation>点击查看这个格子的计算过程。</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a cell of a step&apos;s matrix: where it is, its value</comment>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::PresetPanel</name>

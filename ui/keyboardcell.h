@@ -1,0 +1,32 @@
+// A cell of a drawn matrix moved with the keyboard, as the heatmaps and Step by Step's
+// tiles move it: the arrow keys a cell, Page Up/Down a page of rows, Home/End to the
+// row's ends, Ctrl+Home/End to the matrix's corners.
+#pragma once
+
+#include <QPoint>
+
+#include <optional>
+
+class QKeyEvent;
+class QRect;
+class QString;
+class QWidget;
+
+namespace attn::ui {
+
+// Where `event` takes the cell `current` (x the row, y the column; (−1, −1) for none) in
+// a matrix of `rows` × `columns`, `page` rows a page; nullopt for a key that does not
+// move a cell. Without a cell a step lands on the first; Home and End go where they go
+// from it. The result stays inside the matrix.
+[[nodiscard]] std::optional<QPoint> keyboardCellStep(const QKeyEvent& event, QPoint current,
+                                                     int rows, int columns, int page);
+
+// Scrolls `rect` (in `widget`'s coordinates) and a margin of two of its sizes into view
+// in the nearest scroll area holding `widget`, if any.
+void revealInScrollArea(QWidget* widget, const QRect& rect);
+
+// Sets `widget`'s accessible name and description, telling a screen reader of each real
+// change through an event (and of no other: it would read the same text again).
+void setAccessibleText(QWidget* widget, const QString& name, const QString& description);
+
+} // namespace attn::ui
