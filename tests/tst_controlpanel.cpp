@@ -591,6 +591,18 @@ void TestControlPanel::tokenChips()
     }
     // Narrower means more lines, so taller.
     QVERIFY(chips->heightForWidth(60) > chips->heightForWidth(600));
+
+    // A screen reader hears the count line and each sequence's real tokens in order.
+    QCOMPARE(chips->accessibleName(), QStringLiteral("Tokens"));
+    const QStringList heard = chips->accessibleDescription().split(QLatin1Char('\n'));
+    QCOMPARE(heard.size(), 1 + batch.batch());
+    QCOMPARE(heard[0], chips->countText());
+    for (int b = 0; b < batch.batch(); ++b) {
+        QStringList tokens;
+        for (int t = 0; t < batch.lengths[size_t(b)]; ++t)
+            tokens << QString::fromStdString(batch.tokens[size_t(b)][size_t(t)]);
+        QCOMPARE(heard[b + 1], QStringLiteral("%1: %2").arg(b).arg(tokens.join(u" · ")));
+    }
 }
 
 void TestControlPanel::tokenChipsError()
@@ -600,6 +612,7 @@ void TestControlPanel::tokenChipsError()
     auto* chips = panel.findChild<TokenChips*>(QStringLiteral("tokenChips"));
     panel.setInputError(QStringLiteral("invalid UTF-8 at byte 3"));
     QCOMPARE(chips->error(), QStringLiteral("invalid UTF-8 at byte 3"));
+    QCOMPARE(chips->accessibleDescription(), QStringLiteral("invalid UTF-8 at byte 3"));
     QCOMPARE(chips->padChipCount(), 0);
     QVERIFY(chips->countText().isEmpty());
     QVERIFY(chips->heightForWidth(300) > 0);
@@ -611,6 +624,20 @@ void TestControlPanel::tokenChipsError()
     chips->setTokens(attn::tokenize(std::string(200, 'x'), attn::TokenizerMode::Spaces));
     chips->resize(300, 100);
     QVERIFY(chips->chipRect(0, 0).width() <= 300);
+
+    // A sequence longer than the chips shown is heard as far as they go, then the rest's
+    // count; the keys' chips of cross-attention say so in their name.
+    QStringList words;
+    for (int k = 0; k < TokenChips::kMaxChipsPerSequence + 5; ++k)
+        words << QStringLiteral("w%1").arg(k);
+    chips->setTokens(attn::tokenize(words.join(u' ').toStdString(), attn::TokenizerMode::Spaces));
+    const QString heard = chips->accessibleDescription();
+    QVERIFY(
+        heard.contains(QStringLiteral("w%1 · +5 more").arg(TokenChips::kMaxChipsPerSequence - 1)));
+    QVERIFY(!heard.contains(QStringLiteral("w%1").arg(TokenChips::kMaxChipsPerSequence)));
+    chips->setKeys(true);
+    QCOMPARE(chips->accessibleName(), QStringLiteral("Tokens of the keys and values"));
+    QVERIFY(chips->accessibleDescription().startsWith(chips->countText()));
 }
 
 void TestControlPanel::everyControlExplainsItself()

@@ -11,6 +11,7 @@
 #include "sweepdialog.h"
 
 #include <QChart>
+#include <QChartView>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -139,6 +140,7 @@ private slots:
     void referenceThroughFirstPoint();
     void spreadLabelsAreWiderThanOneCharacter();
     void emptyChart();
+    void chartsTellTheirPoints();
     void figureFormats_data();
     void figureFormats();
     void exportFailures();
@@ -261,6 +263,36 @@ void TestSweepChart::referenceThroughFirstPoint()
     const QPointF at64 = reference->at(2 * kReferenceSamplesPerDoubling);
     QCOMPARE(at64.x(), 64.0);
     QVERIFY(std::abs(at64.y() / at16.y() - 2) < 1e-9);
+}
+
+// A screen reader hears each chart's title and the measured lines' points, the numbers
+// the chart draws.
+void TestSweepChart::chartsTellTheirPoints()
+{
+    SweepChart chart;
+    const QString before = chart.view(SweepPanel::Spread)->accessibleDescription();
+    QCOMPARE(before, QStringLiteral("No points yet."));
+    chart.setPoints(articlePoints());
+    for (const SweepPanel panel : attn::ui::kSweepPanels) {
+        const QChartView* view = chart.view(panel);
+        QCOMPARE(view->accessibleName(), chart.chart(panel)->title());
+        QCOMPARE(view->accessibleDescription(), chart.chartText(panel));
+        QCOMPARE(view->accessibleDescription().count(QLatin1Char('\n')), 1); // two lines
+    }
+    const QStringList lines =
+        chart.view(SweepPanel::Spread)->accessibleDescription().split(QLatin1Char('\n'));
+    for (const QString& line : lines) {
+        const bool scaled = line.startsWith(
+            series(chart.chart(SweepPanel::Spread), QStringLiteral("std-scaled"))->name());
+        for (const SweepPoint& p : articlePoints())
+            if (p.scaled == scaled)
+                QVERIFY2(line.contains(QStringLiteral("d_k %1 → %2")
+                                           .arg(p.dK)
+                                           .arg(QLocale().toString(p.stdLogits, 'g', 4))),
+                         qPrintable(line));
+    }
+    QVERIFY(!lines.join(u' ').contains(
+        series(chart.chart(SweepPanel::Spread), QStringLiteral("std-reference"))->name()));
 }
 
 void TestSweepChart::emptyChart()

@@ -1,5 +1,5 @@
 #include "heatmapview.h"
-#include "keyboardcell.h"
+#include "widgetaccess.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

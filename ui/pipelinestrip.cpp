@@ -1,7 +1,7 @@
 #include "pipelinestrip.h"
 
 #include "figureencoding.h"
-#include "keyboardcell.h"
+#include "widgetaccess.h"
 
 #include <QCoreApplication>
 #include <QEvent>

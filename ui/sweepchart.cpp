@@ -1,4 +1,5 @@
 #include "sweepchart.h"
+#include "widgetaccess.h"
 
 #include <QChart>
 #include <QChartView>
@@ -10,6 +11,7 @@
 #include <QLogValueAxis>
 #include <QPen>
 #include <QValueAxis>
+#include <QXYSeries>
 
 #include <algorithm>
 #include <cmath>
@@ -295,6 +297,30 @@ void SweepChart::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+QString SweepChart::chartText(SweepPanel panel) const
+{
+    // Each measured line with its points; the references (√d_k, log2 T, the saturation
+    // threshold) are in the title's question and the caption.
+    QStringList lines;
+    for (const QAbstractSeries* series : chart(panel)->series()) {
+        const auto* line = qobject_cast<const QXYSeries*>(series);
+        if (!line || line->count() == 0 ||
+            !(line->objectName().endsWith(QLatin1String("-scaled")) ||
+              line->objectName().endsWith(QLatin1String("-unscaled"))))
+            continue;
+        QStringList points;
+        for (const QPointF& p : line->points())
+            points << tr("d_k %1 → %2", "a point of a chart, for screen readers")
+                          .arg(int(std::lround(p.x())))
+                          .arg(QLocale().toString(p.y(), 'g', 4));
+        lines << tr("%1: %2", "a chart's line and its points")
+                     .arg(line->name(), points.join(QStringLiteral(", ")));
+    }
+    if (lines.isEmpty())
+        lines << tr("No points yet.", "a sweep chart before its compute, for screen readers");
+    return lines.join(QLatin1Char('\n'));
+}
+
 void SweepChart::rebuild()
 {
     const SweepChartStyle style = windowStyle(*this);
@@ -303,6 +329,7 @@ void SweepChart::rebuild()
         QChart* old = v->chart();
         v->setChart(createSweepChart(panel, points_, style));
         delete old; // setChart gives up the old chart without deleting it
+        setAccessibleText(v, v->chart()->title(), chartText(panel));
     }
 }
 

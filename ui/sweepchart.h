@@ -62,6 +62,9 @@ public:
 
     [[nodiscard]] QChart* chart(SweepPanel panel) const;
     [[nodiscard]] QChartView* view(SweepPanel panel) const;
+    // What a screen reader hears of a chart besides its title (the view's accessible
+    // description): each measured line's points, "unscaled: d_k 16 → 3.98, d_k 32 → …".
+    [[nodiscard]] QString chartText(SweepPanel panel) const;
 
 protected:
     void changeEvent(QEvent* event) override;

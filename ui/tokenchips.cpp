@@ -1,4 +1,5 @@
 #include "tokenchips.h"
+#include "widgetaccess.h"
 
 #include <QHelpEvent>
 #include <QPaintEvent>
@@ -57,6 +58,7 @@ void TokenChips::setKeys(bool keys)
 {
     keys_ = keys;
     update();
+    describe();
 }
 
 void TokenChips::setPaddingMasked(bool masked)
@@ -306,6 +308,36 @@ void TokenChips::contentChanged()
     layout_.reset();
     updateGeometry();
     update();
+    describe();
+}
+
+QString TokenChips::accessibleText() const
+{
+    if (!error_.isEmpty())
+        return error_;
+    // The count line, then each sequence's real tokens as its chips show them.
+    QStringList lines;
+    if (const QString count = countText(); !count.isEmpty())
+        lines << count;
+    for (int b = 0; b < batch_.batch(); ++b) {
+        const int length = batch_.lengths[std::size_t(b)];
+        QStringList tokens;
+        for (int t = 0; t < std::min(length, kMaxChipsPerSequence); ++t)
+            tokens << QString::fromStdString(batch_.tokens[std::size_t(b)][std::size_t(t)]);
+        if (length > kMaxChipsPerSequence)
+            tokens
+                << tr("+%1 more", "tokens not shown as chips").arg(length - kMaxChipsPerSequence);
+        lines << QStringLiteral("%1: %2").arg(b).arg(tokens.join(QStringLiteral(" · ")));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void TokenChips::describe()
+{
+    setAccessibleText(this,
+                      keys_ ? tr("Tokens of the keys and values", "for screen readers")
+                            : tr("Tokens", "for screen readers"),
+                      accessibleText());
 }
 
 } // namespace attn::ui

@@ -42,6 +42,9 @@ public:
     [[nodiscard]] QRect chipRect(int sequence, int position) const;
     // The tooltip of that chip: the whole token, or why a <pad> chip is there.
     [[nodiscard]] QString chipToolTip(int sequence, int position) const;
+    // What a screen reader hears (the accessible description): the count line and each
+    // sequence's tokens ("0: 小猫 · 坐在 · …", at most the chips shown), or the error.
+    [[nodiscard]] QString accessibleText() const;
 
     [[nodiscard]] bool hasHeightForWidth() const override { return true; }
     [[nodiscard]] int heightForWidth(int width) const override;
@@ -78,6 +81,8 @@ private:
     [[nodiscard]] int hiddenTokens() const;
     [[nodiscard]] QFont padFont() const;
     void contentChanged();
+    // The accessible name and description, told to a screen reader when they change.
+    void describe();
 
     TokenBatch batch_;
     QString error_;

@@ -2769,6 +2769,21 @@
         <source>Jacobian norm</source>
         <translation>雅可比范数</translation>
     </message>
+    <message>
+        <source>d_k %1 → %2</source>
+        <comment>a point of a chart, for screen readers</comment>
+        <translation>d_k %1 → %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a chart&apos;s line and its points</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>No points yet.</source>
+        <comment>a sweep chart before its compute, for screen readers</comment>
+        <translation>还没有数据点。</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::SweepDialog</name>
@@ -2926,6 +2941,16 @@
         <source>keys and values: length T_k = %1</source>
         <comment>T_k: tokens of the second text, padding included</comment>
         <translation>键和值：序列长 T_k = %1</translation>
+    </message>
+    <message>
+        <source>Tokens of the keys and values</source>
+        <comment>for screen readers</comment>
+        <translation>键和值的词元</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <comment>for screen readers</comment>
+        <translation>词元</translation>
     </message>
 </context>
 </TS>

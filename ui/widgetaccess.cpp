@@ -1,4 +1,4 @@
-#include "keyboardcell.h"
+#include "widgetaccess.h"
 
 #include <QAccessible>
 #include <QKeyEvent>

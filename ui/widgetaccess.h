@@ -1,6 +1,7 @@
-// A cell of a drawn matrix moved with the keyboard, as the heatmaps and Step by Step's
-// tiles move it: the arrow keys a cell, Page Up/Down a page of rows, Home/End to the
-// row's ends, Ctrl+Home/End to the matrix's corners.
+// Keyboard and screen-reader access to widgets that draw what they show: a cell of a
+// drawn matrix moved with the keys, as the heatmaps and Step by Step's tiles move it (the
+// arrow keys a cell, Page Up/Down a page of rows, Home/End to the row's ends,
+// Ctrl+Home/End to the matrix's corners), and accessible text told when it changes.
 #pragma once
 
 #include <QPoint>
