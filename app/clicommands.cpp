@@ -26,13 +26,17 @@ namespace {
 Option computeLanguageOption(std::optional<QString>& code)
 {
     return languageOption(
-        code, "the language of the report's words and warnings (default en); not of --json");
+        code, QT_TRANSLATE_NOOP(
+                  "Command line",
+                  "the language of the report's words and warnings (default en); not of --json"));
 }
 
 // presets' --language en|zh_CN: the lines about the presets.
 Option presetsLanguageOption(std::optional<QString>& code)
 {
-    return languageOption(code, "the language of the lines about the presets (default en)");
+    return languageOption(
+        code, QT_TRANSLATE_NOOP("Command line",
+                                "the language of the lines about the presets (default en)"));
 }
 
 int usageError(const std::string& message)
@@ -45,12 +49,12 @@ int usageError(const std::string& message)
 
 namespace {
 
-// One command of the help: its usage line, what it does, and its own options (after
-// those of compute, for the commands that compute).
+// One command of the help: its usage line, what it does (marked for translation), and its
+// own options (after those of compute, for the commands that compute).
 struct Command {
     const char* name;
     const char* usage;
-    const char* what; // lines indented to the help's second column
+    const char* what;
     bool computes;
     std::string (*options)();
 };
@@ -61,107 +65,150 @@ std::string computeHelp()
     std::optional<QString> language;
     std::vector<Option> options = computeOptionTable(scratch, true);
     options.push_back(computeLanguageOption(language));
-    return "options of compute:\n" + optionHelp(options);
+    return translated(QT_TRANSLATE_NOOP("Command line", "options of compute:")) + "\n" +
+           optionHelp(options, translated);
 }
 
 std::string presetsHelp()
 {
     std::optional<QString> language;
-    return "options of presets:\n" + optionHelp({presetsLanguageOption(language)});
+    return translated(QT_TRANSLATE_NOOP("Command line", "options of presets:")) + "\n" +
+           optionHelp({presetsLanguageOption(language)}, translated);
 }
 
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> all = {
-        {"compute", "attnscope compute [options]", "compute attention; print a report (or --json)",
-         false, computeHelp},
+        {"compute", "attnscope compute [options]",
+         QT_TRANSLATE_NOOP("Command line", "compute attention; print a report (or --json)"), false,
+         computeHelp},
         {"export", "attnscope export [options] --out FILE",
-         "write a figure (png, svg, pdf) or the numbers\n"
-         "(csv, npy, json) without opening the window",
+         QT_TRANSLATE_NOOP("Command line", "write a figure (png, svg, pdf) or the numbers (csv, "
+                                           "npy, json) without opening the window"),
          true, exportHelp},
         {"sweep", "attnscope sweep [options] [--from 16 --to 1024] [--json FILE] [--out FILE]",
-         "the same text at d_k = 16 … 1024, with and\n"
-         "without the 1/√d_k scaling (exercise 1): a\n"
-         "table, JSON or the charts as a figure",
+         QT_TRANSLATE_NOOP("Command line",
+                           "the same text at d_k = 16 … 1024, with and without the 1/√d_k "
+                           "scaling (exercise 1): a table, JSON or the charts as a figure"),
          true, sweepHelp},
         {"compare", "attnscope compare [options] --out FILE",
-         "the textbook formula (A), your switches (B) and\n"
-         "B − A side by side as a figure (png, svg, pdf)",
+         QT_TRANSLATE_NOOP("Command line", "the textbook formula (A), your switches (B) and B − A "
+                                           "side by side as a figure (png, svg, pdf)"),
          true, compareHelp},
         {"steps", "attnscope steps [options] --out FILE",
-         "one head's pipeline, X to the output, as Step\n"
-         "by Step shows it, as a figure (png, svg, pdf)",
+         QT_TRANSLATE_NOOP("Command line", "one head's pipeline, X to the output, as Step by Step "
+                                           "shows it, as a figure (png, svg, pdf)"),
          true, stepsHelp},
-        {"presets", "attnscope presets [--language en|zh_CN]", "list the ready-made configurations",
-         false, presetsHelp},
+        {"presets", "attnscope presets [--language en|zh_CN]",
+         QT_TRANSLATE_NOOP("Command line", "list the ready-made configurations"), false,
+         presetsHelp},
     };
     return all;
 }
 
-// "  usage   what" with `what` in the second column, on the usage's line when it fits.
-std::string usageLines(const Command& command)
+const Command* findCommand(const std::string& name)
 {
-    constexpr std::size_t kColumn = 33;
-    std::string out = "  " + std::string(command.usage);
-    std::string what = command.what;
+    const auto command = std::ranges::find(commands(), name, &Command::name);
+    return command == commands().end() ? nullptr : &*command;
+}
+
+// "  usage   what" with `what`, translated, wrapped in the second column, on the usage's
+// line when it fits.
+std::string usageLines(const std::string& usage, const char* what)
+{
+    constexpr int kColumn = 33, kWidth = 80;
+    std::string out = "  " + usage;
     bool first = true;
-    for (std::size_t start = 0; start < what.size();) {
-        const std::size_t end = std::min(what.find('\n', start), what.size());
-        const std::string line = what.substr(start, end - start);
-        if (first && out.size() + 1 < kColumn)
-            out += std::string(kColumn - out.size(), ' ') + line + "\n";
+    for (const std::string& line : wrapColumns(translated(what), kWidth - kColumn)) {
+        if (first && int(out.size()) + 1 < kColumn)
+            out += std::string(std::size_t(kColumn) - out.size(), ' ') + line + "\n";
         else
             out += (first ? "\n" : "") + std::string(kColumn, ' ') + line + "\n";
         first = false;
-        start = end + 1;
     }
     return out;
 }
 
-} // namespace
-
 void printHelp()
 {
-    std::string usage;
+    std::string usage =
+        usageLines("attnscope", QT_TRANSLATE_NOOP("Command line", "open the window"));
     for (const Command& command : commands())
-        usage += usageLines(command);
+        usage += usageLines(command.usage, command.what);
+    usage += usageLines("attnscope COMMAND --help",
+                        QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
+                                                          "(also: attnscope help COMMAND)"));
+    usage += usageLines("attnscope help | --help [--language en|zh_CN]",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "this text; every help in English (the default) or "
+                                          "in Chinese"));
+    usage += usageLines("attnscope --version", QT_TRANSLATE_NOOP("Command line", "the version"));
     std::string options = computeHelp() + "\n";
     for (const Command& command : commands())
         if (command.computes)
             options += command.options() + "\n";
-    std::printf("AttnScope %s: softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.\n\n"
-                "usage:\n"
-                "  attnscope                      open the window\n"
-                "%s"
-                "  attnscope COMMAND --help       one command's usage and options (also:\n"
-                "                                 attnscope help COMMAND)\n"
-                "  attnscope help | --help        this text\n"
-                "  attnscope --version            the version\n\n"
-                "%s"
-                "example:\n"
+    const QString title =
+        QString::fromStdString(
+            translated(QT_TRANSLATE_NOOP(
+                "Command line", "AttnScope %1: softmax(QKᵀ/√d_k + M)·V for your own sentence, "
+                                "head by head.")))
+            .arg(QStringLiteral(ATTNSCOPE_VERSION));
+    std::printf("%s\n\n%s\n%s\n%s%s\n"
                 "  attnscope compute --preset article\n"
-                "  attnscope compute --text '我喜欢这个产品的设计' --heads 2 --mask causal --json "
-                "out.json\n"
+                "  attnscope compute --text '我喜欢这个产品的设计' --heads 2 --mask causal \\\n"
+                "      --json out.json\n"
                 "  attnscope export --preset article --out article.pdf\n"
                 "  attnscope export --session lesson.attnscope --what head:1 --dpi 300 \\\n"
                 "      --out head1.png\n"
                 "  attnscope sweep --from 16 --to 512 --out sweep.png\n"
                 "  attnscope compare --preset saturation --what mean --out saturation-compare.pdf\n"
                 "  attnscope steps --preset causal-decoder --language zh_CN --out steps.pdf\n",
-                ATTNSCOPE_VERSION, usage.c_str(), options.c_str());
+                title.toStdString().c_str(),
+                translated(QT_TRANSLATE_NOOP("Command line", "usage:")).c_str(), usage.c_str(),
+                options.c_str(), translated(QT_TRANSLATE_NOOP("Command line", "example:")).c_str());
 }
 
 // `attnscope COMMAND --help`: that command's usage and options alone.
-bool printCommandHelp(const std::string& name)
+void printCommandHelp(const Command& command)
 {
-    const auto command = std::ranges::find(commands(), name, &Command::name);
-    if (command == commands().end())
-        return false;
-    std::printf("usage:\n%s\n%s%s", usageLines(*command).c_str(),
-                command->computes ? (computeHelp() + "\n").c_str() : "",
-                command->options().c_str());
-    return true;
+    std::printf("%s\n%s\n%s%s", translated(QT_TRANSLATE_NOOP("Command line", "usage:")).c_str(),
+                usageLines(command.usage, command.what).c_str(),
+                command.computes ? (computeHelp() + "\n").c_str() : "", command.options().c_str());
 }
+
+// The help, all or one command's (`command` non-empty), in the language `args` ask for
+// (--language, English by default).
+int help(const std::string& command, const std::vector<std::string>& args)
+{
+    try {
+        const Command* chosen = command.empty() ? nullptr : findCommand(command);
+        if (!command.empty() && !chosen)
+            throw InputError("no help for '" + command +
+                             "': not a command (try: attnscope --help)");
+        std::optional<QString> code;
+        applyOptions(args, {languageOption(
+                               code, QT_TRANSLATE_NOOP("Command line",
+                                                       "the language of the help (default en)"))});
+        // The translations live in the application's resources, installed into an
+        // offscreen application.
+        std::optional<QGuiApplication> app;
+        std::optional<ui::Language> language;
+        if (code && *code != u"en") {
+            startOffscreen(app);
+            language.emplace();
+            language->apply(*code);
+        }
+        if (chosen)
+            printCommandHelp(*chosen);
+        else
+            printHelp();
+        return kExitOk;
+    } catch (const InputError& error) {
+        return usageError(error.what());
+    }
+}
+
+} // namespace
 
 int listPresets(const std::vector<std::string>& args)
 {
@@ -234,21 +281,23 @@ int compute(const std::vector<std::string>& args)
 
 int run(const std::vector<std::string>& args)
 {
-    if (args.size() == 2 && args[0] == "help") { // `attnscope help export`
-        if (printCommandHelp(args[1]))
-            return kExitOk;
-        return usageError("no help for '" + args[1] + "': not a command (try: attnscope --help)");
-    }
+    // `attnscope --help`, `attnscope help export`, each with an optional --language.
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-        printHelp();
-        return kExitOk;
+        std::vector<std::string> rest(args.begin() + std::min<std::ptrdiff_t>(1, std::ssize(args)),
+                                      args.end());
+        std::string command;
+        if (!args.empty() && args[0] == "help" && !rest.empty() && !rest[0].starts_with("-")) {
+            command = rest[0];
+            rest.erase(rest.begin());
+        }
+        return help(command, rest);
     }
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     // `attnscope export --help`: the command's own help (as the first argument only, so
     // that `--text --help` stays a sentence).
-    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h") && printCommandHelp(command))
-        return kExitOk;
+    if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h") && findCommand(command))
+        return help(command, std::vector<std::string>(rest.begin() + 1, rest.end()));
     if (command == "--version") {
         // The second line is for bug reports: which kernels computed the products.
         std::printf("attnscope %s\nmatrix products: %s\n", ATTNSCOPE_VERSION,

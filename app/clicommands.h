@@ -15,7 +15,6 @@ inline constexpr int kExitUsage = 2;
 int run(const std::vector<std::string>& args);
 
 int compute(const std::vector<std::string>& args);
-int listPresets();
-void printHelp();
+int listPresets(const std::vector<std::string>& args);
 
 } // namespace attn::cli

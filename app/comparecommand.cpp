@@ -49,7 +49,7 @@ std::vector<Option> aSwitchOptions(CompareArguments& a)
         const std::string name = option.name;
         const auto check = option.apply;
         options.push_back({"a-" + name, option.valueName,
-                           "A's " + name + " (default: the textbook's)",
+                           QT_TRANSLATE_NOOP("Command line", "A's %1 (default: the textbook's)"),
                            [&a, name, check](std::string_view value) {
                                try {
                                    check(value);
@@ -61,7 +61,8 @@ std::vector<Option> aSwitchOptions(CompareArguments& a)
                                    throw InputError(message);
                                }
                                a.aSwitches.emplace_back(name, std::string(value));
-                           }});
+                           },
+                           name});
     }
     return options;
 }
@@ -69,35 +70,43 @@ std::vector<Option> aSwitchOptions(CompareArguments& a)
 std::vector<Option> compareOptionTable(CompareArguments& a)
 {
     std::vector<Option> table = {
-        {"session", "FILE", "a saved session: its sentence, switches (B) and colours",
+        {"session", "FILE",
+         QT_TRANSLATE_NOOP("Command line",
+                           "a saved session: its sentence, switches (B) and colours"),
          [](std::string_view value) {
              if (value.empty())
                  throw InputError("--session needs a file name");
          }},
     };
-    for (Option& option : fileOptions(a.figure, /*numbers*/ false,
-                                      "the figure to write (required; - is standard output): png, "
-                                      "svg or pdf, by the extension"))
+    for (Option& option :
+         fileOptions(a.figure, /*numbers*/ false,
+                     QT_TRANSLATE_NOOP("Command line",
+                                       "the figure to write (required; - is standard output): png, "
+                                       "svg or pdf, by the extension")))
         table.push_back(std::move(option));
-    table.push_back({"what", "mean|head:N", "head N (default head:0) or the mean of the heads",
-                     [&a](std::string_view value) {
-                         const auto selection = ui::selectionFromSpelling(
-                             QString::fromUtf8(value.data(), qsizetype(value.size())));
-                         if (!selection || selection->what == ui::FigureWhat::Grid)
-                             throw InputError(
-                                 "--what must be mean or head:N for a comparison, not " +
-                                 quoted(value));
-                         a.head = selection->what == ui::FigureWhat::Mean ? -1 : selection->head;
-                     }});
+    table.push_back(
+        {"what", "mean|head:N",
+         QT_TRANSLATE_NOOP("Command line", "head N (default head:0) or the mean of the heads"),
+         [&a](std::string_view value) {
+             const auto selection = ui::selectionFromSpelling(
+                 QString::fromUtf8(value.data(), qsizetype(value.size())));
+             if (!selection || selection->what == ui::FigureWhat::Grid)
+                 throw InputError("--what must be mean or head:N for a comparison, not " +
+                                  quoted(value));
+             a.head = selection->what == ui::FigureWhat::Mean ? -1 : selection->head;
+         }});
     for (Option& option : lookOptions(a.figure))
         table.push_back(std::move(option));
     table.push_back(languageOption(a.figure));
     for (Option option : std::initializer_list<Option>{
-             {"annotate", "", "print each weight in its cell (the default up to 16 tokens)",
+             {"annotate", "",
+              QT_TRANSLATE_NOOP("Command line",
+                                "print each weight in its cell (the default up to 16 tokens)"),
               [&a](std::string_view) { a.annotate = true; }},
-             {"no-annotate", "", "print no weights",
+             {"no-annotate", "", QT_TRANSLATE_NOOP("Command line", "print no weights"),
               [&a](std::string_view) { a.annotate = false; }},
-             {"no-caption", "", "leave out the caption naming both configurations",
+             {"no-caption", "",
+              QT_TRANSLATE_NOOP("Command line", "leave out the caption naming both configurations"),
               [&a](std::string_view) { a.caption = false; }},
          })
         table.push_back(std::move(option));
@@ -113,10 +122,11 @@ std::string compareHelp()
     CompareArguments scratch;
     return commandHelp(
         "compare", compareOptionTable(scratch), "--json",
-        "  Both sides compute the same text, sizes, seed and embedding. B takes the\n"
-        "  switches given (or the session's); A the textbook formula (÷√d_k, τ = 1,\n"
-        "  softmax over the keys, mask before it with -inf, view + transpose), keeping\n"
-        "  B's mask, unless --a-… options change it.\n");
+        {QT_TRANSLATE_NOOP("Command line",
+                           "Both sides compute the same text, sizes, seed and embedding. B takes "
+                           "the switches given (or the session's); A the textbook formula "
+                           "(÷√d_k, τ = 1, softmax over the keys, mask before it with -inf, view "
+                           "+ transpose), keeping B's mask, unless --a-… options change it.")});
 }
 
 int compareCommand(const std::vector<std::string>& args)

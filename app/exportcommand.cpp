@@ -37,18 +37,24 @@ std::vector<Option> exportOptionTable(ExportArguments& a)
     const std::string selections = ui::allSelectionSpellings().toStdString();
     std::vector<Option> table = {
         {"session", "FILE",
-         "start from a saved .attnscope session: its sentence, switches and view",
+         QT_TRANSLATE_NOOP(
+             "Command line",
+             "start from a saved .attnscope session: its sentence, switches and view"),
          [](std::string_view value) {
              if (value.empty())
                  throw InputError("--session needs a file name");
          }},
     };
-    for (Option& option : fileOptions(a.figure, /*numbers*/ true,
-                                      "the file to write (required; - is standard output); its "
-                                      "extension gives the format"))
+    for (Option& option :
+         fileOptions(a.figure, /*numbers*/ true,
+                     QT_TRANSLATE_NOOP("Command line",
+                                       "the file to write (required; - is standard output); its "
+                                       "extension gives the format")))
         table.push_back(std::move(option));
     table.push_back(
-        {"what", selections, "all heads with their mean (the default), their mean, or head N",
+        {"what", selections,
+         QT_TRANSLATE_NOOP("Command line",
+                           "all heads with their mean (the default), their mean, or head N"),
          [&a, selections](std::string_view value) {
              a.selection = ui::selectionFromSpelling(
                  QString::fromUtf8(value.data(), qsizetype(value.size())));
@@ -59,17 +65,23 @@ std::vector<Option> exportOptionTable(ExportArguments& a)
         table.push_back(std::move(option));
     table.push_back(languageOption(a.figure));
     for (Option option : std::initializer_list<Option>{
-             {"annotate", "", "print each weight in its cell",
+             {"annotate", "", QT_TRANSLATE_NOOP("Command line", "print each weight in its cell"),
               [&a](std::string_view) { a.annotate = true; }},
-             {"no-annotate", "", "print no weights (when the session prints them)",
+             {"no-annotate", "",
+              QT_TRANSLATE_NOOP("Command line", "print no weights (when the session prints them)"),
               [&a](std::string_view) { a.annotate = false; }},
-             {"sums", "", "each row's sum right of the heatmap and each column's below it",
+             {"sums", "",
+              QT_TRANSLATE_NOOP("Command line",
+                                "each row's sum right of the heatmap and each column's below it"),
               [&a](std::string_view) { a.marginSums = true; }},
-             {"no-sums", "", "no row and column sums (when the session shows them)",
+             {"no-sums", "",
+              QT_TRANSLATE_NOOP("Command line",
+                                "no row and column sums (when the session shows them)"),
               [&a](std::string_view) { a.marginSums = false; }},
-             {"no-colorbar", "", "leave out the colour bar",
+             {"no-colorbar", "", QT_TRANSLATE_NOOP("Command line", "leave out the colour bar"),
               [&a](std::string_view) { a.colorbar = false; }},
-             {"no-caption", "", "leave out the caption naming the configuration",
+             {"no-caption", "",
+              QT_TRANSLATE_NOOP("Command line", "leave out the caption naming the configuration"),
               [&a](std::string_view) { a.caption = false; }},
          })
         table.push_back(std::move(option));
@@ -199,9 +211,11 @@ std::string exportHelp()
     ExportArguments scratch;
     return commandHelp(
         "export", exportOptionTable(scratch), "--json",
-        "  Settings apply in this order, each overriding the one before: the defaults,\n"
-        "  the --session file, the --preset (it replaces the session's sentence and\n"
-        "  switches; the session's view stays), then every other option.\n");
+        {QT_TRANSLATE_NOOP("Command line",
+                           "Settings apply in this order, each overriding the one before: the "
+                           "defaults, the --session file, the --preset (it replaces the "
+                           "session's sentence and switches; the session's view stays), then "
+                           "every other option.")});
 }
 
 int exportCommand(const std::vector<std::string>& args)

@@ -2,6 +2,8 @@
 
 #include "clicommands.h"
 
+#include <QCoreApplication>
+
 namespace attn::cli {
 namespace {
 
@@ -48,7 +50,8 @@ std::vector<Option> fileOptions(FigureArguments& a, bool numbers, const std::str
                  throw InputError("--out needs a file name");
              a.out = value;
          }},
-        {"format", formats, "the format, when the extension does not give it",
+        {"format", formats,
+         QT_TRANSLATE_NOOP("Command line", "the format, when the extension does not give it"),
          [&a, formats, numbers](std::string_view value) {
              a.format = acceptedFormat(fromView(value), false, numbers);
              if (!a.format)
@@ -61,7 +64,8 @@ std::vector<Option> lookOptions(FigureArguments& a)
 {
     return {
         // Not --scale: that is the formula's scaling (sqrt-dk|none|sqrt-dmodel).
-        {"png-scale", "X", "PNG pixels per point, from 0.5 to 16 (default 2)",
+        {"png-scale", "X",
+         QT_TRANSLATE_NOOP("Command line", "PNG pixels per point, from 0.5 to 16 (default 2)"),
          [&a](std::string_view value) {
              const double scale = parseReal("--png-scale", value);
              if (scale < 0.5 || scale > 16)
@@ -69,13 +73,16 @@ std::vector<Option> lookOptions(FigureArguments& a)
                                   std::string(value));
              a.scale = scale;
          }},
-        {"dpi", "N", "PNG dots per inch, from 36 to 2400; replaces --png-scale",
+        {"dpi", "N",
+         QT_TRANSLATE_NOOP("Command line",
+                           "PNG dots per inch, from 36 to 2400; replaces --png-scale"),
          [&a](std::string_view value) {
              a.dpi = static_cast<int>(parseInteger("--dpi", value, 36, 2400));
          }},
-        {"title", "TEXT", "a title above the heatmaps",
+        {"title", "TEXT", QT_TRANSLATE_NOOP("Command line", "a title above the heatmaps"),
          [&a](std::string_view value) { a.title = std::string(value); }},
-        {"colormap", colormapSpellings(), "the weights' colours (default viridis)",
+        {"colormap", colormapSpellings(),
+         QT_TRANSLATE_NOOP("Command line", "the weights' colours (default viridis)"),
          [&a](std::string_view value) {
              a.colormap = ui::Colormap::fromSpelling(fromView(value));
              if (!a.colormap)
@@ -83,14 +90,17 @@ std::vector<Option> lookOptions(FigureArguments& a)
                                   quoted(value));
          }},
         {"color-scale", "linear|log",
-         "colour the weights linearly from 0 (default), or by their logarithm from a few "
-         "decades below the largest (long sentences, causal masks)",
+         QT_TRANSLATE_NOOP(
+             "Command line",
+             "colour the weights linearly from 0 (default), or by their logarithm from a few "
+             "decades below the largest (long sentences, causal masks)"),
          [&a](std::string_view value) {
              if (value != "linear" && value != "log")
                  throw InputError("--color-scale must be linear or log, not " + quoted(value));
              a.logScale = value == "log";
          }},
-        {"sequence", "N", "which line of the batch to draw, from 0 (default 0)",
+        {"sequence", "N",
+         QT_TRANSLATE_NOOP("Command line", "which line of the batch to draw, from 0 (default 0)"),
          [&a](std::string_view value) {
              a.sequence = static_cast<int>(parseInteger("--sequence", value, 0, kMaxSequences - 1));
          }},
@@ -111,8 +121,10 @@ Option languageOption(std::optional<QString>& code, const std::string& help)
 
 Option languageOption(FigureArguments& a)
 {
-    return languageOption(a.language,
-                          "the language of the figure's titles, labels and caption (default en)");
+    return languageOption(
+        a.language,
+        QT_TRANSLATE_NOOP("Command line",
+                          "the language of the figure's titles, labels and caption (default en)"));
 }
 
 ui::FigureFormat formatOf(const FigureArguments& a, bool numbers)
@@ -152,11 +164,24 @@ void checkHeadAndSequence(const Result& result, std::optional<int> head, const F
                          " sequence(s), numbered from 0");
 }
 
-std::string commandHelp(const std::string& command, const std::vector<Option>& options,
-                        const std::string& except, const std::string& notes)
+std::string translated(const std::string& english)
 {
-    return "options of " + command + " (and those of compute, except " + except + "):\n" +
-           optionHelp(options) + notes;
+    return QCoreApplication::translate("Command line", english.c_str()).toStdString();
+}
+
+std::string commandHelp(const std::string& command, const std::vector<Option>& options,
+                        const std::string& except, const std::vector<std::string>& notes)
+{
+    std::string out =
+        QString::fromStdString(
+            translated(QT_TRANSLATE_NOOP("Command line",
+                                         "options of %1 (and those of compute, except %2):")))
+            .arg(QString::fromStdString(command), QString::fromStdString(translated(except)))
+            .toStdString() +
+        "\n" + optionHelp(options, translated);
+    for (const std::string& note : notes)
+        out += helpParagraph(note, 2, translated);
+    return out;
 }
 
 int writeFigure(const std::optional<QByteArray>& bytes, const QString& error,

@@ -71,11 +71,16 @@ void checkHeadAndSequence(const Result& result, std::optional<int> head, const F
 [[nodiscard]] ui::FigureFormat requiredFormatOf(const FigureArguments& a, bool numbers,
                                                 const std::string& command);
 
+// `english`, a text marked QT_TRANSLATE_NOOP("Command line", …), in the language of the
+// installed translator; itself in English or where it has no translation.
+[[nodiscard]] std::string translated(const std::string& english);
+
 // A computing command's own help: "options of <command> (and those of compute, except
-// <except>):", its options, then `notes` (lines indented by two spaces).
+// <except>):", its options, then `notes`, each a paragraph indented by two spaces; all in
+// the installed language.
 [[nodiscard]] std::string commandHelp(const std::string& command,
                                       const std::vector<Option>& options, const std::string& except,
-                                      const std::string& notes);
+                                      const std::vector<std::string>& notes);
 
 // The end of a figure command: `bytes` written to `out` atomically, exit status 0, or 1
 // with the reason on standard error when the file cannot be written. Throws InputError

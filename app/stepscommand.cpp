@@ -37,7 +37,8 @@ struct StepsArguments {
 std::vector<Option> stepsOptionTable(StepsArguments& a)
 {
     std::vector<Option> table = {
-        {"session", "FILE", "a saved session: its sentence, switches and colours",
+        {"session", "FILE",
+         QT_TRANSLATE_NOOP("Command line", "a saved session: its sentence, switches and colours"),
          [](std::string_view value) {
              if (value.empty())
                  throw InputError("--session needs a file name");
@@ -45,42 +46,51 @@ std::vector<Option> stepsOptionTable(StepsArguments& a)
     };
     for (Option& option :
          fileOptions(a.figure, /*numbers*/ false,
-                     "the figure to write (required; - is standard output): png, svg or pdf, "
-                     "by the extension"))
+                     QT_TRANSLATE_NOOP(
+                         "Command line",
+                         "the figure to write (required; - is standard output): png, svg or pdf, "
+                         "by the extension")))
         table.push_back(std::move(option));
-    table.push_back(
-        {"what", "head:N", "which head's pipeline (default head:0)", [&a](std::string_view value) {
-             const auto selection = ui::selectionFromSpelling(
-                 QString::fromUtf8(value.data(), qsizetype(value.size())));
-             if (!selection || selection->what != ui::FigureWhat::Head)
-                 throw InputError("--what must be head:N for the steps, not " + quoted(value));
-             a.head = selection->head;
-         }});
-    table.push_back({"cell", "I,J",
-                     "the cell outlined in S, L, the mask and P: query I, key J (default: "
-                     "the last query, key 0)",
+    table.push_back({"what", "head:N",
+                     QT_TRANSLATE_NOOP("Command line", "which head's pipeline (default head:0)"),
                      [&a](std::string_view value) {
-                         const auto comma = value.find(',');
-                         int i = -1, j = -1;
-                         const auto parse = [](std::string_view text, int& number) {
-                             const auto [end, error] =
-                                 std::from_chars(text.data(), text.data() + text.size(), number);
-                             return !text.empty() && error == std::errc() &&
-                                    end == text.data() + text.size() && number >= 0;
-                         };
-                         if (comma == std::string_view::npos || !parse(value.substr(0, comma), i) ||
-                             !parse(value.substr(comma + 1), j))
-                             throw InputError(
-                                 "--cell must be two whole numbers I,J (query, key), not " +
-                                 quoted(value));
-                         a.cell = {i, j};
+                         const auto selection = ui::selectionFromSpelling(
+                             QString::fromUtf8(value.data(), qsizetype(value.size())));
+                         if (!selection || selection->what != ui::FigureWhat::Head)
+                             throw InputError("--what must be head:N for the steps, not " +
+                                              quoted(value));
+                         a.head = selection->head;
                      }});
-    table.push_back({"no-explanation", "",
-                     "leave out the arithmetic of the outlined cell below the tiles",
-                     [&a](std::string_view) { a.explanation = false; }});
+    table.push_back(
+        {"cell", "I,J",
+         QT_TRANSLATE_NOOP("Command line",
+                           "the cell outlined in S, L, the mask and P: query I, key J (default: "
+                           "the last query, key 0)"),
+         [&a](std::string_view value) {
+             const auto comma = value.find(',');
+             int i = -1, j = -1;
+             const auto parse = [](std::string_view text, int& number) {
+                 const auto [end, error] =
+                     std::from_chars(text.data(), text.data() + text.size(), number);
+                 return !text.empty() && error == std::errc() && end == text.data() + text.size() &&
+                        number >= 0;
+             };
+             if (comma == std::string_view::npos || !parse(value.substr(0, comma), i) ||
+                 !parse(value.substr(comma + 1), j))
+                 throw InputError("--cell must be two whole numbers I,J (query, key), not " +
+                                  quoted(value));
+             a.cell = {i, j};
+         }});
+    table.push_back(
+        {"no-explanation", "",
+         QT_TRANSLATE_NOOP("Command line",
+                           "leave out the arithmetic of the outlined cell below the tiles"),
+         [&a](std::string_view) { a.explanation = false; }});
     table.push_back({"width", "PX",
-                     "the strip's width in screen pixels, from 400 to 8000 (default 1300): the "
-                     "tiles wrap into lines this wide",
+                     QT_TRANSLATE_NOOP(
+                         "Command line",
+                         "the strip's width in screen pixels, from 400 to 8000 (default 1300): the "
+                         "tiles wrap into lines this wide"),
                      [&a](std::string_view value) {
                          a.width =
                              static_cast<int>(parseInteger("--width", value, kMinWidth, kMaxWidth));
@@ -100,10 +110,11 @@ std::string stepsHelp()
     StepsArguments scratch;
     return commandHelp(
         "steps", stepsOptionTable(scratch), "--json",
-        "  The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, the mask,\n"
-        "  P, O_h, the concatenation and the output, each with its formula and shape;\n"
-        "  below them the arithmetic of the outlined cell: its dot product, scaling and\n"
-        "  softmax with the real numbers.\n");
+        {QT_TRANSLATE_NOOP("Command line",
+                           "The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, "
+                           "the mask, P, O_h, the concatenation and the output, each with its "
+                           "formula and shape; below them the arithmetic of the outlined cell: "
+                           "its dot product, scaling and softmax with the real numbers.")});
 }
 
 int stepsCommand(const std::vector<std::string>& args)

@@ -32,21 +32,28 @@ std::vector<Option> sweepOptionTable(SweepArguments& a)
 {
     const std::string max = std::to_string(kMaxSweepDk);
     std::vector<Option> table = {
-        {"from", "N", "the first d_k: a power of two, 1 to " + max + " (default 16)",
+        {"from", "N",
+         QT_TRANSLATE_NOOP("Command line", "the first d_k: a power of two, 1 to %1 (default 16)"),
          [&a](std::string_view value) {
              a.from = static_cast<int>(parseInteger("--from", value, 1, kMaxSweepDk));
-         }},
-        {"to", "N", "the last d_k, at most " + max + " (default 1024)",
+         },
+         max},
+        {"to", "N", QT_TRANSLATE_NOOP("Command line", "the last d_k, at most %1 (default 1024)"),
          [&a](std::string_view value) {
              a.to = static_cast<int>(parseInteger("--to", value, 1, kMaxSweepDk));
-         }},
+         },
+         max},
     };
-    for (Option& option : fileOptions(a.figure, /*numbers*/ false,
-                                      "the charts as a figure: png, svg or pdf, by the extension"))
+    for (Option& option : fileOptions(
+             a.figure, /*numbers*/ false,
+             QT_TRANSLATE_NOOP("Command line",
+                               "the charts as a figure: png, svg or pdf, by the extension")))
         table.push_back(std::move(option));
     table.push_back(languageOption(
         a.figure.language,
-        "the language of the table, or of the figure's titles and caption (default en)"));
+        QT_TRANSLATE_NOOP(
+            "Command line",
+            "the language of the table, or of the figure's titles and caption (default en)")));
     return table;
 }
 
@@ -88,12 +95,14 @@ std::string sweepHelp()
 {
     SweepArguments scratch;
     return commandHelp(
-        "sweep", sweepOptionTable(scratch), "--d-model, --heads and --scale",
-        "  d_k doubles from --from while it is at most --to. Every point has H = 1 and\n"
-        "  d_model = d_k and is computed twice, with --scale sqrt-dk and with none.\n"
-        "  Without --text or --preset, the text and switches are the tutorial's\n"
-        "  (--preset article).\n"
-        "  Without --json or --out, a table is printed.\n");
+        "sweep", sweepOptionTable(scratch),
+        QT_TRANSLATE_NOOP("Command line", "--d-model, --heads and --scale"),
+        {QT_TRANSLATE_NOOP("Command line",
+                           "d_k doubles from --from while it is at most --to. Every point has "
+                           "H = 1 and d_model = d_k and is computed twice, with --scale sqrt-dk "
+                           "and with none. Without --text or --preset, a sweep takes the "
+                           "tutorial's text and switches (--preset article)."),
+         QT_TRANSLATE_NOOP("Command line", "Without --json or --out, a table is printed.")});
 }
 
 int sweepCommand(const std::vector<std::string>& args)

@@ -1,6 +1,7 @@
 #include "commandline.h"
 
 #include "presets.h"
+#include "report.h"
 
 #include <cerrno>
 #include <charconv>
@@ -82,15 +83,19 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
     Config& c = target.request.config;
     std::vector<Option> table = {
         {"text", "TEXT",
-         "the sentence; repeat it, or separate lines with newlines, for a batch of several",
+         QT_TRANSLATE_NOOP(
+             "Command line",
+             "the sentence; repeat it, or separate lines with newlines, for a batch of several"),
          [&target](std::string_view value) {
              if (!target.request.text.empty())
                  target.request.text += '\n';
              target.request.text += value;
          }},
         {"cross-text", "TEXT",
-         "cross-attention: keys and values from this text, queries from --text (one line, "
-         "or one per line of --text)",
+         QT_TRANSLATE_NOOP(
+             "Command line",
+             "cross-attention: keys and values from this text, queries from --text (one line, "
+             "or one per line of --text)"),
          [&target](std::string_view value) {
              if (target.crossTextGiven)
                  target.request.crossText += '\n';
@@ -100,25 +105,40 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
              target.request.crossText += value;
              target.request.config.attention = AttentionKind::Cross;
          }},
-        enumOption(c.attention,
-                   "self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text"),
-        enumOption(c.tokenizer, "how text becomes tokens (auto: ICU words, CJK by dictionary)"),
-        {"preset", "NAME", "start from a ready-made configuration (see 'attnscope presets')",
+        enumOption(
+            c.attention,
+            QT_TRANSLATE_NOOP(
+                "Command line",
+                "self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text")),
+        enumOption(
+            c.tokenizer,
+            QT_TRANSLATE_NOOP("Command line",
+                              "how text becomes tokens (auto: ICU words, CJK by dictionary)")),
+        {"preset", "NAME",
+         QT_TRANSLATE_NOOP("Command line",
+                           "start from a ready-made configuration (see 'attnscope presets')"),
          [&target](std::string_view value) { target.presetName = value; }},
-        {"d-model", "N", "C = d_model, from 1 to 4096",
+        {"d-model", "N", QT_TRANSLATE_NOOP("Command line", "C = d_model, from 1 to 4096"),
          [&c](std::string_view value) {
              c.dModel = static_cast<int>(parseInteger("--d-model", value, kMinDModel, kMaxDModel));
          }},
-        {"heads", "N", "H, the number of heads; must divide d_model",
+        {"heads", "N",
+         QT_TRANSLATE_NOOP("Command line", "H, the number of heads; must divide d_model"),
          [&c](std::string_view value) {
              c.heads = static_cast<int>(parseInteger("--heads", value, 1, kMaxDModel));
          }},
-        {"seed", "N", "torch.manual_seed(N), 0 to 2^64-1",
+        {"seed", "N", QT_TRANSLATE_NOOP("Command line", "torch.manual_seed(N), 0 to 2^64-1"),
          [&c](std::string_view value) { c.seed = parseSeed("--seed", value); }},
-        enumOption(c.embedding, "table: one vector per token; torch: x = torch.randn(B, T, C)"),
-        enumOption(c.positional, "add sinusoidal positional encoding to x, or not"),
-        enumOption(c.scale, "multiply QKᵀ by 1/√d_k, 1 or 1/√d_model"),
-        {"temperature", "X", "divide the logits by τ > 0",
+        enumOption(
+            c.embedding,
+            QT_TRANSLATE_NOOP("Command line",
+                              "table: one vector per token; torch: x = torch.randn(B, T, C)")),
+        enumOption(
+            c.positional,
+            QT_TRANSLATE_NOOP("Command line", "add sinusoidal positional encoding to x, or not")),
+        enumOption(c.scale,
+                   QT_TRANSLATE_NOOP("Command line", "multiply QKᵀ by 1/√d_k, 1 or 1/√d_model")),
+        {"temperature", "X", QT_TRANSLATE_NOOP("Command line", "divide the logits by τ > 0"),
          [&c](std::string_view value) {
              const double tau = parseReal("--temperature", value);
              if (!(tau > 0))
@@ -129,15 +149,27 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
                                   std::string(value));
              c.temperature = static_cast<float>(tau);
          }},
-        enumOption(c.axis, "softmax over keys (dim=-1), queries (dim=-2) or batch (dim=0)"),
-        enumOption(c.mask, "causal: query i sees keys j <= i (torch.triu(..., 1))"),
-        enumOption(c.maskFill, "value for masked logits"),
-        enumOption(c.maskStage, "mask the logits before the softmax, or the weights after it"),
-        enumOption(c.headSplit, "view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)"),
-        onOffOption("padding-mask", c.paddingMask, "mask <pad> tokens of shorter sequences"),
+        enumOption(c.axis, QT_TRANSLATE_NOOP(
+                               "Command line",
+                               "softmax over keys (dim=-1), queries (dim=-2) or batch (dim=0)")),
+        enumOption(c.mask,
+                   QT_TRANSLATE_NOOP("Command line",
+                                     "causal: query i sees keys j <= i (torch.triu(..., 1))")),
+        enumOption(c.maskFill, QT_TRANSLATE_NOOP("Command line", "value for masked logits")),
+        enumOption(c.maskStage, QT_TRANSLATE_NOOP(
+                                    "Command line",
+                                    "mask the logits before the softmax, or the weights after it")),
+        enumOption(
+            c.headSplit,
+            QT_TRANSLATE_NOOP("Command line",
+                              "view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)")),
+        onOffOption("padding-mask", c.paddingMask,
+                    QT_TRANSLATE_NOOP("Command line", "mask <pad> tokens of shorter sequences")),
     };
     if (acceptJson)
-        table.push_back({"json", "FILE", "write every number as JSON ('-' = standard output)",
+        table.push_back({"json", "FILE",
+                         QT_TRANSLATE_NOOP("Command line",
+                                           "write every number as JSON ('-' = standard output)"),
                          [&target](std::string_view value) {
                              if (value.empty())
                                  throw InputError(
@@ -238,44 +270,53 @@ ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
     return parsed;
 }
 
-std::string optionHelp(const std::vector<Option>& options)
+namespace {
+
+constexpr int kHelpWidth = 80;
+
+std::string helpText(const Option& o, const HelpTranslator& translate)
+{
+    std::string text = translate ? translate(o.help) : o.help;
+    if (const std::size_t at = text.find("%1"); at != std::string::npos)
+        text.replace(at, 2, o.helpArgument);
+    return text;
+}
+
+} // namespace
+
+std::string optionHelp(const std::vector<Option>& options, const HelpTranslator& translate)
 {
     // "  --name VALUE" in a column of its own (on a line of its own when longer), the help
-    // beside it wrapped at word boundaries, so that no line passes 80 columns.
-    constexpr std::size_t kColumn = 30, kWidth = 80;
+    // beside it wrapped by terminal columns, so that no line passes 80 columns.
+    constexpr int kColumn = 30;
     std::string out;
     for (const Option& o : options) {
         std::string line = "  --" + o.name;
         if (!o.valueName.empty())
             line += " " + o.valueName;
-        if (line.size() + 2 > kColumn) {
+        if (int(line.size()) + 2 > kColumn) {
             out += line + "\n";
             line.clear();
         }
         line.resize(kColumn, ' ');
-        std::size_t start = 0;
-        while (start < o.help.size()) {
-            // Column counts characters, not bytes: UTF-8 continuation bytes take none.
-            std::size_t end = start, columns = 0, lastBreak = std::string::npos;
-            while (end < o.help.size() &&
-                   (columns < kWidth - kColumn || lastBreak == std::string::npos)) {
-                if (o.help[end] == ' ')
-                    lastBreak = end;
-                if ((static_cast<unsigned char>(o.help[end]) & 0xC0) != 0x80)
-                    ++columns;
-                ++end;
-            }
-            if (end < o.help.size() && lastBreak != std::string::npos)
-                end = lastBreak;
-            out += line + o.help.substr(start, end - start) + "\n";
+        const std::vector<std::string> lines =
+            wrapColumns(helpText(o, translate), kHelpWidth - kColumn);
+        for (const std::string& text : lines) {
+            out += line + text + "\n";
             line.assign(kColumn, ' ');
-            start = end;
-            while (start < o.help.size() && o.help[start] == ' ')
-                ++start;
         }
-        if (o.help.empty())
+        if (lines.empty())
             out += line + "\n";
     }
+    return out;
+}
+
+std::string helpParagraph(const std::string& paragraph, int indent, const HelpTranslator& translate)
+{
+    std::string out;
+    for (const std::string& line :
+         wrapColumns(translate ? translate(paragraph) : paragraph, kHelpWidth - indent))
+        out += std::string(std::size_t(indent), ' ') + line + "\n";
     return out;
 }
 

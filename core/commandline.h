@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine.h"
+#include "translatable.h"
 
 #include <functional>
 #include <string>
@@ -12,12 +13,18 @@ namespace attn {
 
 // One --name option. `apply` receives the value (empty for a flag) and throws
 // InputError naming the problem when the value is not acceptable.
+// `help` is English and marked for lupdate (QT_TRANSLATE_NOOP("Command line", …)), so that
+// optionHelp can print it in another language; a "%1" in it stands for `helpArgument`.
 struct Option {
     std::string name;      // without the leading "--"
     std::string valueName; // e.g. "keys|queries|batch"; empty for a flag
     std::string help;
     std::function<void(std::string_view value)> apply;
+    std::string helpArgument = {};
 };
+
+// Gives the text of a help in the language of the output (the identity for English).
+using HelpTranslator = std::function<std::string(const std::string& english)>;
 
 // What every computing command (compute, export, sweep) takes.
 struct ComputeOptions {
@@ -42,8 +49,15 @@ void applyOptions(const std::vector<std::string>& args, const std::vector<Option
 // The options table of parseComputeArguments, bound to `target` (for help texts).
 [[nodiscard]] std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson);
 
-// "  --name VALUE   help" lines for `options`.
-[[nodiscard]] std::string optionHelp(const std::vector<Option>& options);
+// "  --name VALUE   help" lines for `options`, each help through `translate` when given,
+// wrapped by terminal columns (wrapColumns) so that no line passes 80.
+[[nodiscard]] std::string optionHelp(const std::vector<Option>& options,
+                                     const HelpTranslator& translate = {});
+
+// `paragraph` (through `translate` when given) wrapped to 80 columns, each line indented
+// by `indent` spaces and ended by a newline.
+[[nodiscard]] std::string helpParagraph(const std::string& paragraph, int indent,
+                                        const HelpTranslator& translate = {});
 
 // Strict number parsing for option values; throw InputError naming `option`.
 [[nodiscard]] long long parseInteger(std::string_view option, std::string_view text, long long min,

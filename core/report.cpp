@@ -95,6 +95,91 @@ void writeHeadStats(JsonWriter& json, const HeadStatistics& s)
 
 } // namespace
 
+namespace {
+
+bool isWide(UChar32 c)
+{
+    const auto width = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
+    return width == U_EA_WIDE || width == U_EA_FULLWIDTH;
+}
+
+// Punctuation a line may not start with (closing) or end with (opening), as Chinese
+// typesetting has it.
+bool closes(UChar32 c)
+{
+    const auto category = u_charType(c);
+    return category == U_END_PUNCTUATION || category == U_FINAL_PUNCTUATION ||
+           (category == U_OTHER_PUNCTUATION && isWide(c));
+}
+
+bool opens(UChar32 c)
+{
+    const auto category = u_charType(c);
+    return category == U_START_PUNCTUATION || category == U_INITIAL_PUNCTUATION;
+}
+
+} // namespace
+
+std::vector<std::string> wrapColumns(std::string_view text, int width)
+{
+    // The code points with where each starts, then a greedy fill: the last break
+    // opportunity that fits ends the line.
+    struct Point {
+        std::size_t at;
+        UChar32 c;
+    };
+    std::vector<Point> points;
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+    const auto length = static_cast<std::int32_t>(text.size());
+    for (std::int32_t i = 0; i < length;) {
+        const std::int32_t at = i;
+        UChar32 c = 0;
+        U8_NEXT(bytes, i, length, c);
+        points.push_back({std::size_t(at), c});
+    }
+    const auto byteAt = [&](std::size_t k) {
+        return k < points.size() ? points[k].at : text.size();
+    };
+    // A break before point k: a space, or a wide character on either side, unless the
+    // next one closes or the previous one opens.
+    const auto breaksBefore = [&](std::size_t k) {
+        if (k == 0 || k >= points.size())
+            return false;
+        const UChar32 before = points[k - 1].c, after = points[k].c;
+        if (after == ' ')
+            return true;
+        if (before == ' ' || before < 0 || after < 0)
+            return false;
+        return (isWide(before) || isWide(after)) && !closes(after) && !opens(before);
+    };
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < points.size()) {
+        while (start < points.size() && points[start].c == ' ')
+            ++start;
+        if (start == points.size())
+            break;
+        std::size_t end = start, lastBreak = start;
+        int columns = 0;
+        for (; end < points.size(); ++end) {
+            if (end > start && breaksBefore(end))
+                lastBreak = end;
+            const std::string_view one = text.substr(byteAt(end), byteAt(end + 1) - byteAt(end));
+            columns += terminalColumns(one);
+            if (columns > width && lastBreak > start)
+                break;
+        }
+        if (end < points.size())
+            end = lastBreak;
+        std::string line(text.substr(byteAt(start), byteAt(end) - byteAt(start)));
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        lines.push_back(std::move(line));
+        start = end;
+    }
+    return lines;
+}
+
 int terminalColumns(std::string_view utf8)
 {
     int columns = 0;

@@ -56,6 +56,12 @@ struct ReportWords {
 // locales). Tables pad by it, so that Chinese headings keep their columns.
 [[nodiscard]] int terminalColumns(std::string_view utf8);
 
+// `text` broken into lines of at most `width` terminal columns (a longer word keeps its
+// line): at spaces, which the break takes, and between two characters of which one is
+// wide (Chinese has no spaces), but never before closing punctuation such as ， 。 ） or
+// after an opening bracket such as （ or 《.
+[[nodiscard]] std::vector<std::string> wrapColumns(std::string_view text, int width);
+
 // "(2, 4, 16)": a shape as PyTorch prints torch.Size.
 [[nodiscard]] std::string shapeText(std::initializer_list<long long> dims);
 

@@ -1,13 +1,10 @@
 // Plain-language warnings drawn from the statistics, with what to try.
 #pragma once
 
+#include "translatable.h"
+
 #include <string>
 #include <vector>
-
-// lupdate finds the warning texts through this marker; core itself stays free of Qt.
-#ifndef QT_TRANSLATE_NOOP
-#define QT_TRANSLATE_NOOP(scope, text) text
-#endif
 
 namespace attn {
 

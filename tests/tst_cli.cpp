@@ -194,6 +194,10 @@ private slots:
     void seeds();
     void versionAndHelp_data();
     void versionAndHelp();
+    void helpInChinese_data();
+    void helpInChinese();
+    void helpRefusals_data();
+    void helpRefusals();
 
 private:
     QString article_;         // compute --preset article
@@ -936,6 +940,89 @@ void TestCli::versionAndHelp()
     QCOMPARE(run.err, QByteArray());
     const QString out = QString::fromUtf8(run.out);
     QVERIFY2(QRegularExpression(pattern).match(out).hasMatch(), qPrintable(out));
+}
+
+// The help in Chinese: every piece of English help text is translated (none of the English
+// help's phrases is left), and the lines still fit a terminal of 80 columns, a CJK
+// character taking two.
+void TestCli::helpInChinese_data()
+{
+    QTest::addColumn<QStringList>("english");
+    QTest::addColumn<QString>("heading"); // in the Chinese help
+    QTest::newRow("--help") << QStringList{"--help"} << "compute 的选项：";
+    QTest::newRow("help export") << QStringList{"help", "export"}
+                                 << "export 的选项（以及 compute 的选项，--json 除外）：";
+    QTest::newRow("sweep --help") << QStringList{"sweep", "--help"}
+                                  << "sweep 的选项（以及 compute 的选项，--d-model、--heads 和 "
+                                     "--scale 除外）：";
+    QTest::newRow("compare -h") << QStringList{"compare", "-h"}
+                                << "A 的 mask-stage（默认：标准公式的）";
+    QTest::newRow("help steps") << QStringList{"help", "steps"} << "--cell I,J";
+    QTest::newRow("presets --help") << QStringList{"presets", "--help"} << "presets 的选项：";
+}
+
+void TestCli::helpInChinese()
+{
+    QFETCH(QStringList, english);
+    QFETCH(QString, heading);
+    const Run en = attnscope(english);
+    const Run zh = attnscope(english + QStringList{"--language", "zh_CN"});
+    QCOMPARE(zh.exitCode, 0);
+    QCOMPARE(zh.err, QByteArray());
+    const QString chinese = QString::fromUtf8(zh.out);
+    QVERIFY2(chinese.startsWith(english.size() == 1 ? u"AttnScope " : u"用法：\n"),
+             qPrintable(chinese.left(200)));
+    QVERIFY2(chinese.contains(heading), qPrintable(chinese));
+    // The English help's phrases: on each line, the text after the option or usage column,
+    // where it has two words of letters in a row ("the format", "K and V").
+    const QRegularExpression words(QStringLiteral(R"(\b[A-Za-z]{2,} [A-Za-z]{3,}\b)"));
+    int phrases = 0;
+    for (const QString& line : QString::fromUtf8(en.out).split(u'\n')) {
+        const bool option = line.startsWith(u"  --") || line.startsWith(QString(30, u' '));
+        if (!option && !line.startsWith(u"  attnscope "))
+            continue; // headings, examples
+        const int column = option ? 30 : 33;
+        if (line.mid(column - 2, 2) != u"  ")
+            continue; // a usage or option longer than its column: no text beside it
+        const QString text = line.mid(column).trimmed();
+        if (text.isEmpty() || !words.match(text).hasMatch() || text.startsWith(u"attnscope "))
+            continue;
+        ++phrases;
+        QVERIFY2(!chinese.contains(text), qPrintable(QStringLiteral("untranslated: ") + text));
+    }
+    QVERIFY(phrases >= 2);
+    for (const QString& line : chinese.split(u'\n'))
+        QVERIFY2(terminalColumns(line.toStdString()) <= 80, qPrintable(line));
+    for (const QString& line : QString::fromUtf8(en.out).split(u'\n'))
+        QVERIFY2(terminalColumns(line.toStdString()) <= 80, qPrintable(line));
+    // In English, --language en is the help without it.
+    QCOMPARE(attnscope(english + QStringList{"--language", "en"}).out, en.out);
+}
+
+// What the help refuses, each with a message and exit status 2.
+void TestCli::helpRefusals_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown option")
+        << QStringList{"--help", "--bogus"} << "attnscope: unknown option --bogus\n";
+    QTest::newRow("unknown language") << QStringList{"help", "--language", "fr"}
+                                      << "attnscope: --language must be en|zh_CN, not 'fr'\n";
+    QTest::newRow("no value") << QStringList{"export", "--help", "--language"}
+                              << "attnscope: --language needs a value (en|zh_CN)\n";
+    QTest::newRow("not a command")
+        << QStringList{"help", "nothing", "--language", "zh_CN"}
+        << "attnscope: no help for 'nothing': not a command (try: attnscope --help)\n";
+}
+
+void TestCli::helpRefusals()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = attnscope(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QCOMPARE(run.out, QByteArray());
+    QCOMPARE(QString::fromUtf8(run.err), message);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -81,6 +81,8 @@ private slots:
     void textKeepsColumnsInAnyLanguage();
     void terminalColumnsOfText_data();
     void terminalColumnsOfText();
+    void wrapColumnsOfText_data();
+    void wrapColumnsOfText();
 };
 
 void TestSweep::values_data()
@@ -400,6 +402,41 @@ void TestSweep::textKeepsColumnsInAnyLanguage()
         searchFrom = scaledAt + w.scaled.size();
         groupStart = groupEnd;
     }
+}
+
+// The command line's help wraps English at spaces and Chinese between its characters,
+// never starting a line with a full stop or comma, nor ending one with an opening bracket.
+void TestSweep::wrapColumnsOfText_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<QStringList>("lines");
+    QTest::newRow("words") << "the quick brown fox" << 9 << QStringList{"the quick", "brown fox"};
+    QTest::newRow("exactly the width") << "the quick" << 9 << QStringList{"the quick"};
+    QTest::newRow("a long word keeps its line")
+        << "abcdefghij k" << 5 << QStringList{"abcdefghij", "k"};
+    QTest::newRow("spaces go") << "  a   b  " << 1 << QStringList{"a", "b"};
+    QTest::newRow("empty") << "" << 10 << QStringList{};
+    QTest::newRow("Chinese, two columns a character")
+        << "一二三四五六" << 6 << QStringList{"一二三", "四五六"};
+    QTest::newRow("no comma at a line's start")
+        << "一二，三四" << 4 << QStringList{"一", "二，", "三四"};
+    QTest::newRow("no bracket at a line's end") << "一（二）" << 4 << QStringList{"一", "（二）"};
+    QTest::newRow("options stay whole among Chinese")
+        << "使用 --text 选项" << 8 << QStringList{"使用", "--text", "选项"};
+    QTest::newRow("ASCII next to Chinese breaks")
+        << "权重的色图（默认 viridis）" << 12 << QStringList{"权重的色图", "（默认", "viridis）"};
+}
+
+void TestSweep::wrapColumnsOfText()
+{
+    QFETCH(QString, text);
+    QFETCH(int, width);
+    QFETCH(QStringList, lines);
+    QStringList got;
+    for (const std::string& line : attn::wrapColumns(text.toStdString(), width))
+        got << QString::fromStdString(line);
+    QCOMPARE(got, lines);
 }
 
 void TestSweep::terminalColumnsOfText_data()

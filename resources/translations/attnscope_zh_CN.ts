@@ -29,6 +29,317 @@
     </message>
 </context>
 <context>
+    <name>Command line</name>
+    <message>
+        <source>the sentence; repeat it, or separate lines with newlines, for a batch of several</source>
+        <translation>句子；要组成多条序列的批次，可重复本选项，或用换行分隔各行</translation>
+    </message>
+    <message>
+        <source>cross-attention: keys and values from this text, queries from --text (one line, or one per line of --text)</source>
+        <translation>交叉注意力：键和值来自这段文本，查询来自 --text（一行，或与 --text 的每一行一一对应）</translation>
+    </message>
+    <message>
+        <source>self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text</source>
+        <translation>self：Q、K、V 都来自 --text；cross：Q 来自 --text，K 和 V 来自 --cross-text</translation>
+    </message>
+    <message>
+        <source>how text becomes tokens (auto: ICU words, CJK by dictionary)</source>
+        <translation>文本如何切成词元（auto：ICU 分词，中日韩文字按词典切分）</translation>
+    </message>
+    <message>
+        <source>start from a ready-made configuration (see &apos;attnscope presets&apos;)</source>
+        <translation>从一个现成的配置出发（见 &apos;attnscope presets&apos;）</translation>
+    </message>
+    <message>
+        <source>C = d_model, from 1 to 4096</source>
+        <translation>C = d_model，1 到 4096</translation>
+    </message>
+    <message>
+        <source>H, the number of heads; must divide d_model</source>
+        <translation>H，头数；必须能整除 d_model</translation>
+    </message>
+    <message>
+        <source>torch.manual_seed(N), 0 to 2^64-1</source>
+        <translation>torch.manual_seed(N)，0 到 2^64-1</translation>
+    </message>
+    <message>
+        <source>table: one vector per token; torch: x = torch.randn(B, T, C)</source>
+        <translation>table：每个词元一个向量；torch：x = torch.randn(B, T, C)</translation>
+    </message>
+    <message>
+        <source>add sinusoidal positional encoding to x, or not</source>
+        <translation>是否给 x 加上正弦位置编码</translation>
+    </message>
+    <message>
+        <source>multiply QKᵀ by 1/√d_k, 1 or 1/√d_model</source>
+        <translation>QKᵀ 乘以 1/√d_k、1 或 1/√d_model</translation>
+    </message>
+    <message>
+        <source>divide the logits by τ &gt; 0</source>
+        <translation>logit 除以 τ（τ &gt; 0）</translation>
+    </message>
+    <message>
+        <source>softmax over keys (dim=-1), queries (dim=-2) or batch (dim=0)</source>
+        <translation>softmax 沿键（dim=-1）、查询（dim=-2）或批次（dim=0）</translation>
+    </message>
+    <message>
+        <source>causal: query i sees keys j &lt;= i (torch.triu(..., 1))</source>
+        <translation>causal：查询 i 只看见键 j &lt;= i（torch.triu(..., 1)）</translation>
+    </message>
+    <message>
+        <source>value for masked logits</source>
+        <translation>被遮住的 logit 填入的值</translation>
+    </message>
+    <message>
+        <source>mask the logits before the softmax, or the weights after it</source>
+        <translation>在 softmax 之前遮住 logit，或在之后遮住权重</translation>
+    </message>
+    <message>
+        <source>view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)</source>
+        <translation>view(B,T,H,d_k).transpose(1,2)，或有错误的 view(B,H,T,d_k)</translation>
+    </message>
+    <message>
+        <source>mask &lt;pad&gt; tokens of shorter sequences</source>
+        <translation>遮住较短序列的 &lt;pad&gt; 词元</translation>
+    </message>
+    <message>
+        <source>write every number as JSON (&apos;-&apos; = standard output)</source>
+        <translation>把所有数值写成 JSON（&apos;-&apos; 表示标准输出）</translation>
+    </message>
+    <message>
+        <source>the language of the report&apos;s words and warnings (default en); not of --json</source>
+        <translation>报告文字和警告的语言（默认 en）；不影响 --json</translation>
+    </message>
+    <message>
+        <source>the language of the lines about the presets (default en)</source>
+        <translation>预设说明的语言（默认 en）</translation>
+    </message>
+    <message>
+        <source>options of compute:</source>
+        <translation>compute 的选项：</translation>
+    </message>
+    <message>
+        <source>options of presets:</source>
+        <translation>presets 的选项：</translation>
+    </message>
+    <message>
+        <source>compute attention; print a report (or --json)</source>
+        <translation>计算注意力；打印报告（或 --json）</translation>
+    </message>
+    <message>
+        <source>write a figure (png, svg, pdf) or the numbers (csv, npy, json) without opening the window</source>
+        <translation>不打开窗口，写出图片（png、svg、pdf）或数值（csv、npy、json）</translation>
+    </message>
+    <message>
+        <source>the same text at d_k = 16 … 1024, with and without the 1/√d_k scaling (exercise 1): a table, JSON or the charts as a figure</source>
+        <translation>同一段文本在 d_k = 16 … 1024 下、有无 1/√d_k 缩放各算一次（练习 1）：输出表格、JSON 或图表</translation>
+    </message>
+    <message>
+        <source>the textbook formula (A), your switches (B) and B − A side by side as a figure (png, svg, pdf)</source>
+        <translation>标准公式（A）、你的开关设置（B）和 B − A 并排成一张图（png、svg、pdf）</translation>
+    </message>
+    <message>
+        <source>one head&apos;s pipeline, X to the output, as Step by Step shows it, as a figure (png, svg, pdf)</source>
+        <translation>一个头从 X 到输出的整条流水线，如“逐步计算”所示，输出为图片（png、svg、pdf）</translation>
+    </message>
+    <message>
+        <source>list the ready-made configurations</source>
+        <translation>列出现成的配置</translation>
+    </message>
+    <message>
+        <source>open the window</source>
+        <translation>打开窗口</translation>
+    </message>
+    <message>
+        <source>one command&apos;s usage and options (also: attnscope help COMMAND)</source>
+        <translation>单个命令的用法和选项（也可用：attnscope help COMMAND）</translation>
+    </message>
+    <message>
+        <source>this text; every help in English (the default) or in Chinese</source>
+        <translation>本说明；每种帮助都可用英文（默认）或中文显示</translation>
+    </message>
+    <message>
+        <source>the version</source>
+        <translation>版本号</translation>
+    </message>
+    <message>
+        <source>AttnScope %1: softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head.</source>
+        <translation>AttnScope %1：用你自己的句子，逐个头地计算 softmax(QKᵀ/√d_k + M)·V。</translation>
+    </message>
+    <message>
+        <source>usage:</source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>example:</source>
+        <translation>示例：</translation>
+    </message>
+    <message>
+        <source>the language of the help (default en)</source>
+        <translation>帮助的语言（默认 en）</translation>
+    </message>
+    <message>
+        <source>start from a saved .attnscope session: its sentence, switches and view</source>
+        <translation>从已保存的 .attnscope 会话出发：其中的句子、各项开关和视图</translation>
+    </message>
+    <message>
+        <source>the file to write (required; - is standard output); its extension gives the format</source>
+        <translation>要写出的文件（必填；- 表示标准输出）；扩展名决定格式</translation>
+    </message>
+    <message>
+        <source>all heads with their mean (the default), their mean, or head N</source>
+        <translation>所有头及其平均（默认）、各头平均，或第 N 个头</translation>
+    </message>
+    <message>
+        <source>print each weight in its cell</source>
+        <translation>在每个格子里印出权重</translation>
+    </message>
+    <message>
+        <source>print no weights (when the session prints them)</source>
+        <translation>不印权重（会话里设了印出时）</translation>
+    </message>
+    <message>
+        <source>each row&apos;s sum right of the heatmap and each column&apos;s below it</source>
+        <translation>在热力图右侧标出每行之和，下方标出每列之和</translation>
+    </message>
+    <message>
+        <source>no row and column sums (when the session shows them)</source>
+        <translation>不标行和与列和（会话里设了显示时）</translation>
+    </message>
+    <message>
+        <source>leave out the colour bar</source>
+        <translation>不画色标条</translation>
+    </message>
+    <message>
+        <source>leave out the caption naming the configuration</source>
+        <translation>不加说明配置的图注</translation>
+    </message>
+    <message>
+        <source>Settings apply in this order, each overriding the one before: the defaults, the --session file, the --preset (it replaces the session&apos;s sentence and switches; the session&apos;s view stays), then every other option.</source>
+        <translation>设置按以下顺序生效，后者覆盖前者：默认值、--session 文件、--preset（它替换会话的句子和开关；会话的视图保留），然后是其他所有选项。</translation>
+    </message>
+    <message>
+        <source>the first d_k: a power of two, 1 to %1 (default 16)</source>
+        <translation>起始 d_k：2 的幂，1 到 %1（默认 16）</translation>
+    </message>
+    <message>
+        <source>the last d_k, at most %1 (default 1024)</source>
+        <translation>最后的 d_k，至多 %1（默认 1024）</translation>
+    </message>
+    <message>
+        <source>the charts as a figure: png, svg or pdf, by the extension</source>
+        <translation>把图表写成图片：按扩展名为 png、svg 或 pdf</translation>
+    </message>
+    <message>
+        <source>the language of the table, or of the figure&apos;s titles and caption (default en)</source>
+        <translation>表格，或图片标题和图注的语言（默认 en）</translation>
+    </message>
+    <message>
+        <source>--d-model, --heads and --scale</source>
+        <translation>--d-model、--heads 和 --scale</translation>
+    </message>
+    <message>
+        <source>d_k doubles from --from while it is at most --to. Every point has H = 1 and d_model = d_k and is computed twice, with --scale sqrt-dk and with none. Without --text or --preset, a sweep takes the tutorial&apos;s text and switches (--preset article).</source>
+        <translation>d_k 从 --from 开始逐次翻倍，直到不超过 --to。每个点都取 H = 1、d_model = d_k，并计算两次：--scale sqrt-dk 一次，none 一次。没有 --text 或 --preset 时，使用教程的文本和开关（--preset article）。</translation>
+    </message>
+    <message>
+        <source>Without --json or --out, a table is printed.</source>
+        <translation>没有 --json 或 --out 时，打印一张表格。</translation>
+    </message>
+    <message>
+        <source>A&apos;s %1 (default: the textbook&apos;s)</source>
+        <translation>A 的 %1（默认：标准公式的）</translation>
+    </message>
+    <message>
+        <source>a saved session: its sentence, switches (B) and colours</source>
+        <translation>已保存的会话：其中的句子、开关（B）和配色</translation>
+    </message>
+    <message>
+        <source>the figure to write (required; - is standard output): png, svg or pdf, by the extension</source>
+        <translation>要写出的图片（必填；- 表示标准输出）：按扩展名为 png、svg 或 pdf</translation>
+    </message>
+    <message>
+        <source>head N (default head:0) or the mean of the heads</source>
+        <translation>第 N 个头（默认 head:0）或各头平均</translation>
+    </message>
+    <message>
+        <source>print each weight in its cell (the default up to 16 tokens)</source>
+        <translation>在每个格子里印出权重（不超过 16 个词元时默认如此）</translation>
+    </message>
+    <message>
+        <source>print no weights</source>
+        <translation>不印权重</translation>
+    </message>
+    <message>
+        <source>leave out the caption naming both configurations</source>
+        <translation>不加说明两种配置的图注</translation>
+    </message>
+    <message>
+        <source>Both sides compute the same text, sizes, seed and embedding. B takes the switches given (or the session&apos;s); A the textbook formula (÷√d_k, τ = 1, softmax over the keys, mask before it with -inf, view + transpose), keeping B&apos;s mask, unless --a-… options change it.</source>
+        <translation>两边用相同的文本、尺寸、种子和嵌入计算。B 使用给出的开关（或会话里的）；A 使用标准公式（÷√d_k、τ = 1、softmax 沿键、在它之前用 -inf 遮盖、view + transpose），并沿用 B 的掩码，除非 --a-… 选项另行指定。</translation>
+    </message>
+    <message>
+        <source>a saved session: its sentence, switches and colours</source>
+        <translation>已保存的会话：其中的句子、开关和配色</translation>
+    </message>
+    <message>
+        <source>which head&apos;s pipeline (default head:0)</source>
+        <translation>画哪个头的流水线（默认 head:0）</translation>
+    </message>
+    <message>
+        <source>the cell outlined in S, L, the mask and P: query I, key J (default: the last query, key 0)</source>
+        <translation>在 S、L、掩码和 P 中框出的格子：查询 I、键 J（默认：最后一个查询、键 0）</translation>
+    </message>
+    <message>
+        <source>leave out the arithmetic of the outlined cell below the tiles</source>
+        <translation>不在各步下方列出框中格子的计算过程</translation>
+    </message>
+    <message>
+        <source>the strip&apos;s width in screen pixels, from 400 to 8000 (default 1300): the tiles wrap into lines this wide</source>
+        <translation>整条的宽度（屏幕像素），400 到 8000（默认 1300）：各步按此宽度换行</translation>
+    </message>
+    <message>
+        <source>The tiles as Lab → Step by Step shows them: X, Q_h, K_h, V_h, S, L, the mask, P, O_h, the concatenation and the output, each with its formula and shape; below them the arithmetic of the outlined cell: its dot product, scaling and softmax with the real numbers.</source>
+        <translation>与“实验 → 逐步计算”中相同的各步：X、Q_h、K_h、V_h、S、L、掩码、P、O_h、拼接和输出，每步带公式和形状；下方是框中格子的计算过程：用真实数值写出点积、缩放和 softmax。</translation>
+    </message>
+    <message>
+        <source>the format, when the extension does not give it</source>
+        <translation>格式，在扩展名无法确定时使用</translation>
+    </message>
+    <message>
+        <source>PNG pixels per point, from 0.5 to 16 (default 2)</source>
+        <translation>PNG 每点的像素数，0.5 到 16（默认 2）</translation>
+    </message>
+    <message>
+        <source>PNG dots per inch, from 36 to 2400; replaces --png-scale</source>
+        <translation>PNG 每英寸点数，36 到 2400；取代 --png-scale</translation>
+    </message>
+    <message>
+        <source>a title above the heatmaps</source>
+        <translation>热力图上方的标题</translation>
+    </message>
+    <message>
+        <source>the weights&apos; colours (default viridis)</source>
+        <translation>权重的色图（默认 viridis）</translation>
+    </message>
+    <message>
+        <source>colour the weights linearly from 0 (default), or by their logarithm from a few decades below the largest (long sentences, causal masks)</source>
+        <translation>从 0 起线性着色（默认），或从最大值往下几个数量级起按对数着色（适合长句子、因果掩码）</translation>
+    </message>
+    <message>
+        <source>which line of the batch to draw, from 0 (default 0)</source>
+        <translation>画批次中的哪一行，从 0 数起（默认 0）</translation>
+    </message>
+    <message>
+        <source>the language of the figure&apos;s titles, labels and caption (default en)</source>
+        <translation>图片标题、标签和图注的语言（默认 en）</translation>
+    </message>
+    <message>
+        <source>options of %1 (and those of compute, except %2):</source>
+        <translation>%1 的选项（以及 compute 的选项，%2 除外）：</translation>
+    </message>
+</context>
+<context>
     <name>Comparison</name>
     <message>
         <source>NaN</source>
