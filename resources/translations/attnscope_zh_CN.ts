@@ -84,15 +84,15 @@
     </message>
     <message>
         <source>causal: query i sees keys j &lt;= i (torch.triu(..., 1))</source>
-        <translation>causal：查询 i 只看见键 j &lt;= i（torch.triu(..., 1)）</translation>
+        <translation>causal：查询 i 只能看到键 j &lt;= i（torch.triu(..., 1)）</translation>
     </message>
     <message>
         <source>value for masked logits</source>
-        <translation>被遮住的 logit 填入的值</translation>
+        <translation>被掩盖的 logit 填入的值</translation>
     </message>
     <message>
         <source>mask the logits before the softmax, or the weights after it</source>
-        <translation>在 softmax 之前遮住 logit，或在之后遮住权重</translation>
+        <translation>在 softmax 之前掩盖 logit，或在之后掩盖权重</translation>
     </message>
     <message>
         <source>view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)</source>
@@ -100,7 +100,7 @@
     </message>
     <message>
         <source>mask &lt;pad&gt; tokens of shorter sequences</source>
-        <translation>遮住较短序列的 &lt;pad&gt; 词元</translation>
+        <translation>掩盖较短序列的 &lt;pad&gt; 词元</translation>
     </message>
     <message>
         <source>write every number as JSON (&apos;-&apos; = standard output)</source>
@@ -196,7 +196,7 @@
     </message>
     <message>
         <source>print no weights (when the session prints them)</source>
-        <translation>不印权重（会话里设了印出时）</translation>
+        <translation>不印出权重（可关掉会话里的印出设置）</translation>
     </message>
     <message>
         <source>each row&apos;s sum right of the heatmap and each column&apos;s below it</source>
@@ -204,7 +204,7 @@
     </message>
     <message>
         <source>no row and column sums (when the session shows them)</source>
-        <translation>不标行和与列和（会话里设了显示时）</translation>
+        <translation>不标行和与列和（可关掉会话里的显示设置）</translation>
     </message>
     <message>
         <source>leave out the colour bar</source>
