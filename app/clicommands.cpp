@@ -112,21 +112,10 @@ const Command* findCommand(const std::string& name)
     return command == commands().end() ? nullptr : &*command;
 }
 
-// "  usage   what" with `what`, translated, wrapped in the second column, on the usage's
-// line when it fits.
+// "  usage   what" with `what`, translated, in the second column.
 std::string usageLines(const std::string& usage, const char* what)
 {
-    constexpr int kColumn = 33, kWidth = 80;
-    std::string out = "  " + usage;
-    bool first = true;
-    for (const std::string& line : wrapColumns(translated(what), kWidth - kColumn)) {
-        if (first && int(out.size()) + 1 < kColumn)
-            out += std::string(std::size_t(kColumn) - out.size(), ' ') + line + "\n";
-        else
-            out += (first ? "\n" : "") + std::string(kColumn, ' ') + line + "\n";
-        first = false;
-    }
-    return out;
+    return helpRow("  " + usage, translated(what), 33);
 }
 
 void printHelp()
@@ -193,11 +182,8 @@ int help(const std::string& command, const std::vector<std::string>& args)
         // offscreen application.
         std::optional<QGuiApplication> app;
         std::optional<ui::Language> language;
-        if (code && *code != u"en") {
-            startOffscreen(app);
-            language.emplace();
-            language->apply(*code);
-        }
+        if (code && *code != u"en")
+            startInLanguage(app, language, *code);
         if (chosen)
             printCommandHelp(*chosen);
         else
@@ -220,11 +206,8 @@ int listPresets(const std::vector<std::string>& args)
         std::optional<QGuiApplication> app;
         std::optional<ui::Language> language;
         const bool translated = languageCode && *languageCode != u"en";
-        if (translated) {
-            startOffscreen(app);
-            language.emplace();
-            language->apply(*languageCode);
-        }
+        if (translated)
+            startInLanguage(app, language, *languageCode);
         std::string out;
         for (const Preset& preset : presets()) {
             const std::string name(preset.name);
@@ -258,9 +241,7 @@ int compute(const std::vector<std::string>& args)
         std::optional<ui::Language> language;
         ReportWords words;
         if (languageCode) {
-            startOffscreen(app);
-            language.emplace();
-            language->apply(*languageCode);
+            startInLanguage(app, language, *languageCode);
             words = ui::reportWords();
         }
         // The report goes to standard output unless --json names a file; a failed write

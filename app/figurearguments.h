@@ -47,15 +47,24 @@ struct FigureArguments {
 // --language for a figure's own words.
 [[nodiscard]] Option languageOption(FigureArguments& a);
 
-// Starts the offscreen application (startOffscreen) and gives it a.language, which
-// `language` keeps installed while the figure is drawn.
+// Starts the offscreen application (startOffscreen) and installs the translations of
+// `code` into it, which `language` keeps installed while the output is made: a command's
+// words in the language its --language asked for.
+template <typename App>
+void startInLanguage(std::optional<App>& app, std::optional<ui::Language>& language,
+                     const QString& code)
+{
+    startOffscreen(app);
+    language.emplace();
+    language->apply(code);
+}
+
+// startInLanguage with a.language, English when not given: a figure's own words.
 template <typename App>
 void startFigures(std::optional<App>& app, std::optional<ui::Language>& language,
                   const FigureArguments& a)
 {
-    startOffscreen(app);
-    language.emplace();
-    language->apply(a.language.value_or(QStringLiteral("en")));
+    startInLanguage(app, language, a.language.value_or(QStringLiteral("en")));
 }
 
 // Throws InputError when `head` (if any) is not one of result's heads, or a.sequence (if

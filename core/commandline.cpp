@@ -284,30 +284,32 @@ std::string helpText(const Option& o, const HelpTranslator& translate)
 
 } // namespace
 
+std::string helpRow(const std::string& left, const std::string& text, int column)
+{
+    std::string out, line = left;
+    if (terminalColumns(line) + 2 > column) {
+        out += line + "\n";
+        line.clear();
+    }
+    line.append(std::size_t(std::max(0, column - terminalColumns(line))), ' ');
+    const std::vector<std::string> lines = wrapColumns(text, kHelpWidth - column);
+    for (const std::string& wrapped : lines) {
+        out += line + wrapped + "\n";
+        line.assign(std::size_t(column), ' ');
+    }
+    if (lines.empty())
+        out += line + "\n";
+    return out;
+}
+
 std::string optionHelp(const std::vector<Option>& options, const HelpTranslator& translate)
 {
-    // "  --name VALUE" in a column of its own (on a line of its own when longer), the help
-    // beside it wrapped by terminal columns, so that no line passes 80 columns.
+    // "  --name VALUE" in a column of its own, the help beside it.
     constexpr int kColumn = 30;
     std::string out;
-    for (const Option& o : options) {
-        std::string line = "  --" + o.name;
-        if (!o.valueName.empty())
-            line += " " + o.valueName;
-        if (int(line.size()) + 2 > kColumn) {
-            out += line + "\n";
-            line.clear();
-        }
-        line.resize(kColumn, ' ');
-        const std::vector<std::string> lines =
-            wrapColumns(helpText(o, translate), kHelpWidth - kColumn);
-        for (const std::string& text : lines) {
-            out += line + text + "\n";
-            line.assign(kColumn, ' ');
-        }
-        if (lines.empty())
-            out += line + "\n";
-    }
+    for (const Option& o : options)
+        out += helpRow("  --" + o.name + (o.valueName.empty() ? "" : " " + o.valueName),
+                       helpText(o, translate), kColumn);
     return out;
 }
 

@@ -54,6 +54,11 @@ void applyOptions(const std::vector<std::string>& args, const std::vector<Option
 [[nodiscard]] std::string optionHelp(const std::vector<Option>& options,
                                      const HelpTranslator& translate = {});
 
+// One row of a help: `left` (an option, a usage) in a column `column` wide, on a line of its
+// own when it leaves no two spaces, and `text` wrapped beside it (wrapColumns) so that no
+// line passes 80 columns; `left` alone when `text` is empty.
+[[nodiscard]] std::string helpRow(const std::string& left, const std::string& text, int column);
+
 // `paragraph` (through `translate` when given) wrapped to 80 columns, each line indented
 // by `indent` spaces and ended by a newline.
 [[nodiscard]] std::string helpParagraph(const std::string& paragraph, int indent,

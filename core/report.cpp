@@ -196,8 +196,7 @@ int terminalColumns(std::string_view utf8)
         if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK ||
             category == U_FORMAT_CHAR || c == 0x200B)
             continue;
-        const auto width = u_getIntPropertyValue(c, UCHAR_EAST_ASIAN_WIDTH);
-        columns += width == U_EA_WIDE || width == U_EA_FULLWIDTH ? 2 : 1;
+        columns += isWide(c) ? 2 : 1;
     }
     return columns;
 }

@@ -276,7 +276,7 @@ TokenChips::ChipLayout TokenChips::computeLayout(int width) const
         for (int t = 0; t < shown; ++t)
             place(t, tokenText(batch_, b, t), batch_.isPad(b, t) ? padMetrics : metrics);
         if (const int hidden = hiddenTokens(); hidden > 0)
-            place(kMoreChip, tr("+%1 more", "tokens not shown as chips").arg(hidden), metrics);
+            place(kMoreChip, moreText(hidden), metrics);
         y += chipHeight + kSpacing;
     }
     layout.height = y - kSpacing;
@@ -311,6 +311,11 @@ void TokenChips::contentChanged()
     describe();
 }
 
+QString TokenChips::moreText(int hidden)
+{
+    return tr("+%1 more", "tokens not shown as chips").arg(hidden);
+}
+
 QString TokenChips::accessibleText() const
 {
     if (!error_.isEmpty())
@@ -325,8 +330,7 @@ QString TokenChips::accessibleText() const
         for (int t = 0; t < std::min(length, kMaxChipsPerSequence); ++t)
             tokens << QString::fromStdString(batch_.tokens[std::size_t(b)][std::size_t(t)]);
         if (length > kMaxChipsPerSequence)
-            tokens
-                << tr("+%1 more", "tokens not shown as chips").arg(length - kMaxChipsPerSequence);
+            tokens << moreText(length - kMaxChipsPerSequence);
         lines << QStringLiteral("%1: %2").arg(b).arg(tokens.join(QStringLiteral(" · ")));
     }
     return lines.join(QLatin1Char('\n'));

@@ -79,6 +79,8 @@ private:
     [[nodiscard]] const Chip* chipAt(QPoint point) const;
     // Tokens per sequence beyond kMaxChipsPerSequence (every sequence has T tokens).
     [[nodiscard]] int hiddenTokens() const;
+    // "+N more": the last chip of a long sequence, and how a screen reader hears the rest.
+    [[nodiscard]] static QString moreText(int hidden);
     [[nodiscard]] QFont padFont() const;
     void contentChanged();
     // The accessible name and description, told to a screen reader when they change.
