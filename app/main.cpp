@@ -2,10 +2,11 @@
 #include "clicommands.h"
 #include "language.h"
 #include "mainwindow.h"
-#include "settings.h"
+#include "windowstart.h"
 
 #include <QApplication>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,15 +20,8 @@ int runWindow(int argc, char* argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("attnscope"));
 
-    // The saved language, or at first start the system locale's.
     attn::ui::Language language;
-    const QString saved = attn::ui::AppSettings().language();
-    if (!language.apply(saved.isEmpty() ? attn::ui::Language::systemDefault() : saved))
-        language.apply(QStringLiteral("en"));
-
-    attn::ui::MainWindow window(&language);
-    window.show();
-    window.offerRecovery();
+    const std::unique_ptr<attn::ui::MainWindow> window = attn::ui::openMainWindow(language);
     return app.exec();
 }
 

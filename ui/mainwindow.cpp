@@ -26,6 +26,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -159,9 +160,14 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
         [this](const Session& session) {
             controls_->setRequest(session.request);
             setViewOptions(session.view);
+            // The shown result may have fewer sequences than the session's: its sequence is
+            // chosen when the session's own result comes.
+            sessionSequence_ = session.view.sequence;
             submit();
         });
     connect(sessions_, &SessionFiles::pathChanged, this, &QWidget::setWindowFilePath);
+    // The last configuration is saved whenever the autosave is, so a crash loses neither.
+    connect(sessions_, &SessionFiles::autosaved, this, &MainWindow::writeSettings);
     setAcceptDrops(true);
 
     createActions();
@@ -502,7 +508,8 @@ void MainWindow::applyPreset(const QString& name)
 
 void MainWindow::offerRecovery()
 {
-    sessions_->offerRecovery();
+    // The date as the interface's language writes it, not the system's.
+    sessions_->offerRecovery(QLocale(language_ ? language_->current() : QStringLiteral("en")));
 }
 
 namespace {
@@ -616,7 +623,9 @@ void MainWindow::showResult(const Result& result)
     if (pipelineDialog_ && pipelineDialog_->isVisible())
         pipelineDialog_->setResult(result, pipelineDialog_->sequence(), pipelineDialog_->head());
     controls_->setTokens(*result.tokens, result.keyTokens.get());
-    if (result.batch() != previousBatch)
+    if (sessionSequence_ && result.request == controls_->request())
+        view_.sequence = *std::exchange(sessionSequence_, std::nullopt);
+    if (result.batch() != previousBatch || view_.sequence >= result.batch())
         view_.sequence = std::clamp(view_.sequence, 0, result.batch() - 1);
     updateSequenceChoice();
     formula_->setConfig(result.config(), [&] {

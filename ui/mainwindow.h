@@ -78,7 +78,9 @@ public:
     // Chooses the interface language ("en", "zh_CN") as the View menu does.
     void setLanguage(const QString& code);
     [[nodiscard]] SessionFiles* sessionFiles() const { return sessions_; }
-    // After a crash, offers to restore the autosaved session (call once shown).
+    // After a crash, asks whether to restore the autosaved session (call once shown); the
+    // question waits window-modal, without blocking, and nothing overwrites the autosave
+    // before its answer.
     void offerRecovery();
     // Loads the preset called `name` (as --preset spells it) and explains it.
     void applyPreset(const QString& name);
@@ -171,8 +173,9 @@ private:
     // The request of the result the window let go of, until a result comes: a refusal of
     // a newer request asks the engine for that result again (it still has it).
     std::optional<Request> letGoOf_;
-    bool restoring_ = false;         // the result coming is that one, after a refusal
-    std::optional<int> pendingHead_; // clicked while the grid had let go; opens with the result
+    bool restoring_ = false;             // the result coming is that one, after a refusal
+    std::optional<int> pendingHead_;     // clicked while the grid had let go; opens with the result
+    std::optional<int> sessionSequence_; // of a session opened, until its result comes
     ViewOptions view_;
     int openHead_ = 0;
 };

@@ -4,11 +4,14 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QWidget>
+
+#include <utility>
 
 namespace attn::ui {
 namespace {
@@ -38,6 +41,9 @@ SessionFiles::SessionFiles(QWidget* window, QSettings* settings, std::function<S
     autosaveTimer_.setSingleShot(true);
     autosaveTimer_.setInterval(kAutosaveDelayMs);
     connect(&autosaveTimer_, &QTimer::timeout, this, &SessionFiles::writeAutosave);
+    // An autosave found at the start is the work of a run that did not close normally:
+    // nothing may overwrite it before the user has been asked about it.
+    recoveryPending_ = QFileInfo::exists(autosavePath_);
 }
 
 QSettings& SessionFiles::settings() const
@@ -161,42 +167,78 @@ void SessionFiles::rebuildRecentMenu()
 
 void SessionFiles::markChanged()
 {
+    if (recoveryPending_) {
+        changedWhilePending_ = true;
+        return;
+    }
     autosaveTimer_.start();
 }
 
 void SessionFiles::writeAutosave()
 {
+    if (recoveryPending_)
+        return;
     // Best effort: a full disk must not interrupt the user; the next change tries again.
-    (void)saveSession(autosavePath_, current_(), nullptr);
+    if (saveSession(autosavePath_, current_(), nullptr))
+        emit autosaved();
 }
 
 void SessionFiles::closeCleanly()
 {
     autosaveTimer_.stop();
+    if (question_) // closed before answering: the saved work stays for the next start
+        return;
     QFile::remove(autosavePath_);
 }
 
-bool SessionFiles::offerRecovery()
+void SessionFiles::offerRecovery(const QLocale& locale)
 {
-    if (!QFileInfo::exists(autosavePath_))
-        return false;
+    if (!recoveryPending_ || question_)
+        return;
+    if (!QFileInfo::exists(autosavePath_)) { // removed meanwhile: nothing to restore
+        answerRecovery(false);
+        return;
+    }
     const QDateTime when = QFileInfo(autosavePath_).lastModified();
-    const auto answer = QMessageBox::question(
-        window_, tr("Restore Your Work?"),
-        tr("AttnScope did not close normally. Restore the sentence and switches you had on "
-           "%1?")
-            .arg(QLocale().toString(when, QLocale::ShortFormat)),
-        QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
-    if (answer == QMessageBox::Yes) {
+    question_ = new QMessageBox(QMessageBox::Question, tr("Restore Your Work?"),
+                                tr("AttnScope did not close normally. Restore the sentence and "
+                                   "switches you had on %1?")
+                                    .arg(locale.toString(when, QLocale::ShortFormat)),
+                                QMessageBox::Yes | QMessageBox::Discard, window_);
+    question_->setObjectName(QStringLiteral("restoreQuestion"));
+    question_->setDefaultButton(QMessageBox::Yes);
+    question_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(question_, &QMessageBox::finished, this, [this](int) {
+        const bool restore = question_->clickedButton() == question_->button(QMessageBox::Yes);
+        question_ = nullptr; // deleted on close
+        answerRecovery(restore);
+    });
+    question_->open();
+}
+
+void SessionFiles::answerRecovery(bool restore)
+{
+    recoveryPending_ = false;
+    if (restore) {
         QString error;
         if (const std::optional<Session> session = loadSession(autosavePath_, &error)) {
             apply_(*session);
-            return true;
+            emit recoveryAnswered(true);
+            return;
         }
-        QMessageBox::warning(window_, tr("Cannot Restore"), error);
+        // A damaged autosave is kept beside, not lost: the message says where.
+        const QString kept = autosavePath_ + QStringLiteral(".damaged");
+        QFile::remove(kept);
+        QFile::rename(autosavePath_, kept);
+        QMessageBox::warning(
+            window_, tr("Cannot Restore"),
+            tr("%1 It was kept as %2.").arg(error, QDir::toNativeSeparators(kept)));
     }
     QFile::remove(autosavePath_);
-    return false;
+    // What the window did meanwhile is the work now: save it as any change is saved.
+    if (std::exchange(changedWhilePending_, false))
+        markChanged();
+    emit recoveryAnswered(false);
 }
 
 } // namespace attn::ui

@@ -12,7 +12,9 @@
 #include <functional>
 #include <memory>
 
+class QLocale;
 class QMenu;
+class QMessageBox;
 class QSettings;
 class QWidget;
 
@@ -45,22 +47,35 @@ public:
     // Fills `menu` with the recent files (rebuilt whenever they change).
     void attachRecentMenu(QMenu* menu);
 
-    // The window's session changed: write the autosave shortly.
+    // The window's session changed: write the autosave shortly (not while the question
+    // of a recovery waits for its answer: the autosave then still holds the lost work).
     void markChanged();
     // A clean exit: the autosave is no longer needed.
     void closeCleanly();
     [[nodiscard]] QString autosavePath() const { return autosavePath_; }
-    // After an abnormal exit an autosave is left behind: offer to restore it. Returns
-    // true when it was restored.
-    bool offerRecovery();
+
+    // True from the start when the last run left its autosave behind (it did not close
+    // normally), until offerRecovery's question is answered.
+    [[nodiscard]] bool recoveryPending() const { return recoveryPending_; }
+    // Asks, window-modal and without blocking, whether to restore the autosave, its time
+    // written as `locale` writes dates, and emits recoveryAnswered. Yes shows the saved
+    // session; Discard removes the file. Does nothing when no recovery is pending.
+    void offerRecovery(const QLocale& locale);
+    // The open question, or null.
+    [[nodiscard]] QMessageBox* recoveryQuestion() const { return question_; }
 
 signals:
     void pathChanged(const QString& path);
+    // The autosave was written: whatever else should survive a crash is saved now too.
+    void autosaved();
+    // The recovery question was answered; `restored` when the saved session is shown.
+    void recoveryAnswered(bool restored);
 
 private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void writeAutosave();
+    void answerRecovery(bool restore);
     [[nodiscard]] QSettings& settings() const;
 
     QWidget* window_;
@@ -72,6 +87,9 @@ private:
     QString autosavePath_;
     QTimer autosaveTimer_;
     QMenu* recentMenu_ = nullptr;
+    bool recoveryPending_ = false;
+    bool changedWhilePending_ = false; // the window's work changed while the question waited
+    QMessageBox* question_ = nullptr;
 };
 
 } // namespace attn::ui
