@@ -115,7 +115,8 @@ QStringList shownTexts(const QWidget& panel)
     for (const QGroupBox* group : panel.findChildren<QGroupBox*>())
         texts << group->title();
     for (const QLabel* label : panel.findChildren<QLabel*>())
-        texts << label->text();
+        if (!label->isHidden() || !label->text().isEmpty()) // an unused note has no text
+            texts << label->text();
     for (const QAbstractButton* button : panel.findChildren<QAbstractButton*>())
         texts << button->text();
     for (const QComboBox* combo : panel.findChildren<QComboBox*>())
@@ -166,6 +167,8 @@ private slots:
     void headsAreDivisors_data();
     void headsAreDivisors();
     void invalidHeadsAreReplaced();
+    void typedDModelIsBroughtIntoRangeAndSaysSo_data();
+    void typedDModelIsBroughtIntoRangeAndSaysSo();
     void temperatureScale();
     void temperatureSlider_data();
     void temperatureSlider();
@@ -449,6 +452,74 @@ void TestControlPanel::headsAreDivisors()
     QCOMPARE(attn::ui::nearestHeadCount(dModel, startHeads), expectedHeads);
     QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("dkLabel"))->text(),
              QStringLiteral("d_k = %1").arg(dModel / expectedHeads));
+    // A changed head count is said, with the reason; a kept one says nothing.
+    const auto* note = panel.findChild<QLabel*>(QStringLiteral("modelNote"));
+    QVERIFY(note);
+    QCOMPARE(note->isVisibleTo(&panel), expectedHeads != startHeads);
+    if (expectedHeads != startHeads)
+        QCOMPARE(note->text(),
+                 QStringLiteral("%1 heads do not divide d_model %2, so the nearest divisor, "
+                                "%3, is used.")
+                     .arg(startHeads)
+                     .arg(dModel)
+                     .arg(expectedHeads));
+    // Choosing the heads is the user's own change: the note goes.
+    auto* heads = panel.findChild<QComboBox*>(QStringLiteral("headsCombo"));
+    if (heads->count() > 1) {
+        heads->setCurrentIndex(heads->currentIndex() == 0 ? 1 : 0);
+        QVERIFY(!note->isVisibleTo(&panel));
+    }
+}
+
+void TestControlPanel::typedDModelIsBroughtIntoRangeAndSaysSo_data()
+{
+    QTest::addColumn<int>("startDModel");
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<int>("dModel");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<QString>("note");
+
+    QTest::newRow("99999 at 64 × 12 heads: 4096, heads 8")
+        << 48 << "99999" << 4096 << 8
+        << "d_model 99999 is outside 1 to 4096, so 4096 is used. 12 heads do not divide "
+           "d_model 4096, so the nearest divisor, 8, is used.";
+    QTest::newRow("99999 where 4096 stands: no new value, still said")
+        << 4096 << "99999" << 4096 << 4 << "d_model 99999 is outside 1 to 4096, so 4096 is used.";
+    QTest::newRow("0: the smallest, 1, and 1 head")
+        << 64 << "0" << 1 << 1
+        << "d_model 0 is outside 1 to 4096, so 1 is used. 4 heads do not divide d_model 1, "
+           "so the nearest divisor, 1, is used.";
+    QTest::newRow("512 in range: nothing to say") << 64 << "512" << 512 << 4 << "";
+}
+
+void TestControlPanel::typedDModelIsBroughtIntoRangeAndSaysSo()
+{
+    QFETCH(int, startDModel);
+    QFETCH(QString, typed);
+    QFETCH(int, dModel);
+    QFETCH(int, heads);
+    QFETCH(QString, note);
+
+    Request request = baseRequest();
+    request.config.dModel = startDModel;
+    request.config.heads = startDModel == 48 ? 12 : 4;
+    ControlPanel panel;
+    panel.setRequest(request);
+    auto* spin = panel.findChild<QSpinBox*>(QStringLiteral("dModelSpin"));
+    spin->selectAll();
+    QTest::keyClicks(spin, typed);
+    QTest::keyClick(spin, Qt::Key_Return);
+
+    QCOMPARE(panel.request().config.dModel, dModel);
+    QCOMPARE(panel.request().config.heads, heads);
+    const auto* label = panel.findChild<QLabel*>(QStringLiteral("modelNote"));
+    QVERIFY(label);
+    QCOMPARE(label->isVisibleTo(&panel), !note.isEmpty());
+    QCOMPARE(label->text(), note);
+
+    // A preset or a session sets d_model without a word: nothing of the user's changed.
+    panel.setRequest(request);
+    QVERIFY(!label->isVisibleTo(&panel));
 }
 
 void TestControlPanel::invalidHeadsAreReplaced()

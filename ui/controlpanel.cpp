@@ -1,6 +1,7 @@
 #include "controlpanel.h"
 
 #include "crossinput.h"
+#include "dmodelspin.h"
 #include "enumcombo.h"
 #include "labels.h"
 #include "tokenchips.h"
@@ -197,6 +198,7 @@ void ControlPanel::setRequest(const Request& request)
 
     dModelSpin_->setValue(config.dModel);
     rebuildHeads(config.heads);
+    clearModelNote(); // a session or preset: nothing the user typed was changed
     seed_ = config.seed;
     seedEdit_->setText(QString::number(seed_));
     setCurrentValue(embeddingCombo_, config.embedding);
@@ -306,7 +308,7 @@ QGroupBox* ControlPanel::createModelGroup()
 {
     modelGroup_ = new QGroupBox(this);
 
-    dModelSpin_ = new QSpinBox(modelGroup_);
+    dModelSpin_ = new DModelSpin(modelGroup_);
     dModelSpin_->setObjectName(QStringLiteral("dModelSpin"));
     dModelSpin_->setRange(kMinDModel, kMaxDModel);
     // Only a finished number counts: typing "768" must not pass through d_model = 7.
@@ -314,6 +316,12 @@ QGroupBox* ControlPanel::createModelGroup()
     dModelSpin_->setAccelerated(true);
     dModelLabel_ = createLabel(dModelSpin_);
     connect(dModelSpin_, &QSpinBox::valueChanged, this, &ControlPanel::dModelChanged);
+    // A number past the range typed where d_model already stood changes no value: the
+    // note still says what became of it.
+    connect(dModelSpin_, &QAbstractSpinBox::editingFinished, this, [this] {
+        if (dModelSpin_->hasClamped())
+            noteModelChange(headsCombo_->currentData().toInt());
+    });
 
     // The usual widths, one click each, on their own line under the spin box.
     auto* presetRow = new QHBoxLayout;
@@ -335,6 +343,7 @@ QGroupBox* ControlPanel::createModelGroup()
     dkLabel_ = new QLabel(modelGroup_);
     dkLabel_->setObjectName(QStringLiteral("dkLabel"));
     connect(headsCombo_, &QComboBox::currentIndexChanged, this, [this] {
+        clearModelNote(); // the user chose the heads: nothing of theirs was changed
         showDk();
         emit requestChanged();
     });
@@ -358,10 +367,18 @@ QGroupBox* ControlPanel::createModelGroup()
     positionalCheck_->setObjectName(QStringLiteral("positionalCheck"));
     connect(positionalCheck_, &QCheckBox::toggled, this, &ControlPanel::requestChanged);
 
+    modelNote_ = new QLabel(modelGroup_);
+    modelNote_->setObjectName(QStringLiteral("modelNote"));
+    modelNote_->setWordWrap(true);
+    modelNote_->setTextFormat(Qt::PlainText);
+    modelNote_->setForegroundRole(QPalette::Link); // stands out from the labels, not alarming
+    modelNote_->hide();
+
     auto* form = createFormLayout(modelGroup_);
     form->addRow(dModelLabel_, dModelSpin_);
     form->setLayout(form->rowCount(), QFormLayout::FieldRole, presetRow);
     form->addRow(headsLabel_, headsRow);
+    form->addRow(modelNote_);
     form->addRow(seedLabel_, seedEdit_);
     form->addRow(embeddingLabel_, embeddingCombo_);
     form->addRow(positionalCheck_);
@@ -473,6 +490,7 @@ void ControlPanel::retranslateModelGroup()
                "must divide d_model, because each head gets d_k = d_model / heads features."));
     setHelp({dkLabel_}, tr("Features per head, d_k = d_model / heads. The textbook scaling "
                            "divides the scores by √d_k."));
+    showModelNote();
 
     seedLabel_->setText(tr("&Seed:", "random seed"));
     seedEdit_->setPlaceholderText(tr("0 … 18446744073709551615"));
@@ -553,9 +571,47 @@ void ControlPanel::retranslateFormulaGroup()
 
 void ControlPanel::dModelChanged()
 {
-    rebuildHeads(headsCombo_->currentData().toInt());
+    const int preferredHeads = headsCombo_->currentData().toInt();
+    rebuildHeads(preferredHeads);
+    noteModelChange(preferredHeads);
     showDk();
     emit requestChanged();
+}
+
+void ControlPanel::noteModelChange(int preferredHeads)
+{
+    noteTyped_ = dModelSpin_->takeClamped();
+    const int heads = headsCombo_->currentData().toInt();
+    noteHeads_ = preferredHeads > 0 && heads != preferredHeads ? std::optional(preferredHeads)
+                                                               : std::nullopt;
+    showModelNote();
+}
+
+void ControlPanel::clearModelNote()
+{
+    noteTyped_.reset();
+    noteHeads_.reset();
+    showModelNote();
+}
+
+void ControlPanel::showModelNote()
+{
+    QStringList notes;
+    if (noteTyped_)
+        notes << tr("d_model %1 is outside %2 to %3, so %4 is used.",
+                    "a typed d_model was brought into the range")
+                     .arg(*noteTyped_)
+                     .arg(kMinDModel)
+                     .arg(kMaxDModel)
+                     .arg(dModelSpin_->value());
+    if (noteHeads_)
+        notes << tr("%1 heads do not divide d_model %2, so the nearest divisor, %3, is used.",
+                    "heads must divide d_model")
+                     .arg(*noteHeads_)
+                     .arg(dModelSpin_->value())
+                     .arg(headsCombo_->currentData().toInt());
+    modelNote_->setText(notes.join(u' '));
+    modelNote_->setVisible(!notes.isEmpty());
 }
 
 void ControlPanel::seedEdited(const QString& text)

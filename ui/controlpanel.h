@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ class QToolButton;
 namespace attn::ui {
 
 class CrossInput;
+class DModelSpin;
 class TokenChips;
 
 // The temperature slider is logarithmic: τ = 0.05 · 400^(position / kTemperatureSteps).
@@ -45,7 +47,7 @@ inline constexpr float kSliderMaxTemperature = 20.0f;
 [[nodiscard]] int nearestHeadCount(int dModel, int heads);
 
 // Object names of the controls (for tests and style sheets): sentenceEdit, tokenChips,
-// tokenizerCombo, dModelSpin, dModelPreset<N>, headsCombo, dkLabel, seedEdit,
+// tokenizerCombo, dModelSpin, dModelPreset<N>, headsCombo, dkLabel, modelNote, seedEdit,
 // embeddingCombo, positionalCheck, headSplitCombo, scaleCombo, temperatureSlider,
 // temperatureValue, temperatureReset, causalCheck, paddingCheck, maskFillCombo,
 // maskStageCombo, axisCombo; and those of CrossInput: attentionCombo, crossEdit,
@@ -98,6 +100,10 @@ private:
     void resetTemperature();
     void rebuildHeads(int preferredHeads);
     void showDk();
+    // Notes what the last change of d_model changed: `preferredHeads` the heads before it.
+    void noteModelChange(int preferredHeads);
+    void clearModelNote();
+    void showModelNote();
     void showTemperature();
     void showAttention();
 
@@ -116,11 +122,16 @@ private:
 
     QGroupBox* modelGroup_ = nullptr;
     QLabel* dModelLabel_ = nullptr;
-    QSpinBox* dModelSpin_ = nullptr;
+    DModelSpin* dModelSpin_ = nullptr;
     std::vector<QToolButton*> dModelPresets_;
     QLabel* headsLabel_ = nullptr;
     QComboBox* headsCombo_ = nullptr;
     QLabel* dkLabel_ = nullptr;
+    // What the window changed of the user's d_model and heads, and why, until the next
+    // change of either: the number typed past the range, the heads asked for.
+    QLabel* modelNote_ = nullptr;
+    std::optional<qint64> noteTyped_;
+    std::optional<int> noteHeads_;
     QLabel* seedLabel_ = nullptr;
     QLineEdit* seedEdit_ = nullptr;
     QLabel* embeddingLabel_ = nullptr;

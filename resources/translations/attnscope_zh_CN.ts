@@ -1601,6 +1601,16 @@
         <comment>the temperature&apos;s value</comment>
         <translation>τ = %1</translation>
     </message>
+    <message>
+        <source>d_model %1 is outside %2 to %3, so %4 is used.</source>
+        <comment>a typed d_model was brought into the range</comment>
+        <translation>d_model %1 超出 %2 到 %3 的范围，因此改用 %4。</translation>
+    </message>
+    <message>
+        <source>%1 heads do not divide d_model %2, so the nearest divisor, %3, is used.</source>
+        <comment>heads must divide d_model</comment>
+        <translation>头数 %1 不能整除 d_model %2，因此改用最接近的约数 %3。</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::CrossInput</name>
@@ -2784,6 +2794,10 @@
         <source>&lt;b&gt;Set the seed to 7&lt;/b&gt;: new W_q and W_k, and 我 gives I only 0.20. The design fits the layers it was made for.</source>
         <translation>&lt;b&gt;把种子设为 7&lt;/b&gt;：W_q 和 W_k 换了，“我”给 I 的权重只剩 0.20。这个设计只适用于它所针对的那组层。</translation>
     </message>
+    <message>
+        <source>The sentence or the switches are no longer this preset&apos;s, so its numbers below no longer describe the heatmaps. &lt;a href=&quot;reload&quot;&gt;Load the preset again&lt;/a&gt;</source>
+        <translation>句子或开关已不是这个预设的了，下面的数字不再描述当前的热力图。&lt;a href=&quot;reload&quot;&gt;重新载入预设&lt;/a&gt;</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::SessionFiles</name>
@@ -2826,6 +2840,10 @@
     <message>
         <source>Cannot Restore</source>
         <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>%1 It was kept as %2.</source>
+        <translation>%1 该文件已保留为 %2。</translation>
     </message>
 </context>
 <context>
