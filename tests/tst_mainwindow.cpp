@@ -13,6 +13,7 @@
 #include "pipelinedialog.h"
 #include "pipelinestrip.h"
 #include "presetpanel.h"
+#include "presets.h"
 #include "sessionfiles.h"
 #include "statisticspanel.h"
 #include "tokenchips.h"
@@ -101,6 +102,8 @@ private slots:
     void droppingASessionOpensIt();
     void autosaveIsWrittenAndRemovedOnCleanExit();
     void presetFromTheMenu();
+    void presetPanelSaysWhenItIsLeft_data();
+    void presetPanelSaysWhenItIsLeft();
     void chineseGlyphsAreAvailable();
 
 private:
@@ -867,6 +870,42 @@ void TestMainWindow::presetFromTheMenu()
     QCOMPARE(QString::number(w->lastResult().stats->stdScores, 'f', 4), QStringLiteral("1.1888"));
     QCOMPARE(QString::number(w->lastResult().stats->stdLogits, 'f', 4), QStringLiteral("0.2972"));
     QVERIFY(!w->presetPanel()->explanation().isEmpty());
+}
+
+void TestMainWindow::presetPanelSaysWhenItIsLeft_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const QString& name : PresetPanel::presetNames())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+void TestMainWindow::presetPanelSaysWhenItIsLeft()
+{
+    QFETCH(QString, preset);
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    w->findChild<QAction*>("preset-" + preset)->trigger();
+    const attn::Request& expected = attn::findPreset(preset.toStdString())->request;
+    QTRY_VERIFY(w->lastResult().request == expected);
+    PresetPanel* panel = w->presetPanel();
+    auto* note = child<QLabel>(panel, "presetLeft");
+    QVERIFY2(!panel->hasLeft() && !note->isVisibleTo(panel),
+             "the preset's own request counts as left");
+
+    // A switch of the user's: the lesson no longer describes the heatmaps.
+    auto* heads = child<QComboBox>(w, "headsCombo");
+    heads->setCurrentIndex(heads->currentIndex() == 0 ? 1 : 0);
+    QVERIFY(panel->hasLeft());
+    QVERIFY(note->isVisibleTo(panel));
+    QVERIFY2(note->text().contains("no longer"), qPrintable(note->text()));
+    QCOMPARE(panel->presetName(), preset);
+
+    // Its link loads the preset again, and the lesson is current again.
+    emit note->linkActivated("reload");
+    QCOMPARE(w->controlPanel()->request(), expected);
+    QVERIFY(!panel->hasLeft());
+    QVERIFY(!note->isVisibleTo(panel));
+    QTRY_VERIFY(w->lastResult().request == expected);
 }
 
 void TestMainWindow::chineseGlyphsAreAvailable()

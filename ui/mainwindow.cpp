@@ -381,6 +381,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
 
     presets_ = new PresetPanel;
+    connect(presets_, &PresetPanel::reloadRequested, this, &MainWindow::applyPreset);
     presetsDock_ = new QDockWidget(this);
     presetsDock_->setObjectName("presetsDock");
     presetsDock_->setWidget(presets_);
@@ -587,6 +588,7 @@ void MainWindow::submit()
     // A blank text goes to the worker as well: it supersedes a compute still running,
     // whose result would otherwise replace the refusal when it arrives.
     controller_->submit(request);
+    presets_->setCurrentRequest(request);
     if (isBlank(request.text))
         return;
     if (sweepDialog_ && sweepDialog_->isVisible())

@@ -3,6 +3,7 @@
 #include "presets.h"
 
 #include <QEvent>
+#include <QGraphicsOpacityEffect>
 #include <QLabel>
 #include <QMenu>
 #include <QTextBrowser>
@@ -298,7 +299,8 @@ protected:
 } // namespace
 
 PresetPanel::PresetPanel(QWidget* parent)
-    : QWidget(parent), titleLabel_(new QLabel(this)), browser_(new QTextBrowser(this))
+    : QWidget(parent), titleLabel_(new QLabel(this)), leftLabel_(new QLabel(this)),
+      browser_(new QTextBrowser(this))
 {
     titleLabel_->setObjectName(QStringLiteral("presetTitle"));
     QFont titleFont = font();
@@ -307,12 +309,31 @@ PresetPanel::PresetPanel(QWidget* parent)
     titleLabel_->setFont(titleFont);
     titleLabel_->setWordWrap(true);
 
+    leftLabel_->setObjectName(QStringLiteral("presetLeft"));
+    leftLabel_->setWordWrap(true);
+    leftLabel_->setTextFormat(Qt::RichText);
+    leftLabel_->setFrameShape(QFrame::StyledPanel);
+    leftLabel_->setAutoFillBackground(true);
+    leftLabel_->setBackgroundRole(QPalette::ToolTipBase);
+    leftLabel_->setForegroundRole(QPalette::ToolTipText);
+    leftLabel_->setMargin(6);
+    leftLabel_->hide();
+    connect(leftLabel_, &QLabel::linkActivated, this, [this] {
+        if (!name_.isEmpty())
+            emit reloadRequested(name_);
+    });
+
     browser_->setObjectName(QStringLiteral("presetExplanation"));
     browser_->setOpenLinks(false);
     browser_->setFrameShape(QFrame::NoFrame);
+    // Dimmed, not disabled, once the window has left the preset: it still scrolls.
+    auto* dim = new QGraphicsOpacityEffect(browser_);
+    dim->setOpacity(1.0);
+    browser_->setGraphicsEffect(dim);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(titleLabel_);
+    layout->addWidget(leftLabel_);
     layout->addWidget(browser_, 1);
     retranslateUi();
 }
@@ -320,7 +341,28 @@ PresetPanel::PresetPanel(QWidget* parent)
 void PresetPanel::showPreset(const QString& name)
 {
     name_ = presetNames().contains(name) ? name : QString();
+    left_ = false;
     retranslateUi();
+}
+
+void PresetPanel::setCurrentRequest(const Request& request)
+{
+    const Preset* preset = name_.isEmpty() ? nullptr : findPreset(name_.toStdString());
+    const bool left = preset && !(request == preset->request);
+    if (left == left_)
+        return;
+    left_ = left;
+    showLeft();
+}
+
+void PresetPanel::showLeft()
+{
+    leftLabel_->setText(
+        tr("The sentence or the switches are no longer this preset's, so its numbers below "
+           "no longer describe the heatmaps. <a href=\"reload\">Load the preset again</a>"));
+    leftLabel_->setVisible(left_);
+    static_cast<QGraphicsOpacityEffect*>(browser_->graphicsEffect())
+        ->setOpacity(left_ ? 0.45 : 1.0);
 }
 
 void PresetPanel::clear()
@@ -379,6 +421,7 @@ void PresetPanel::retranslateUi()
     titleLabel_->setText(name_.isEmpty() ? tr("Presets") : displayName(name_));
     html_ = name_.isEmpty() ? hintHtml() : explanationHtml(name_);
     browser_->setHtml(html_);
+    showLeft();
 }
 
 QMenu* createPresetMenu(QWidget* parent, std::function<void(const QString&)> onChosen)

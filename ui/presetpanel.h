@@ -3,6 +3,8 @@
 // Also the Presets menu that chooses one.
 #pragma once
 
+#include "engine.h"
+
 #include <QStringList>
 #include <QWidget>
 
@@ -15,7 +17,7 @@ class QTextBrowser;
 namespace attn::ui {
 
 // A side panel (the main window puts it in a dock). Object names: presetTitle,
-// presetExplanation.
+// presetExplanation, presetLeft (the note that the window no longer shows the preset).
 class PresetPanel : public QWidget {
     Q_OBJECT
 
@@ -27,6 +29,12 @@ public:
     void showPreset(const QString& name);
     // Shows a short hint to choose a preset instead of a lesson.
     void clear();
+    // The window's request now: once it is no longer the preset's, the panel says so, dims
+    // the lesson (its numbers no longer describe the heatmaps) and offers to load the
+    // preset again; back at the preset's request, the lesson is current again.
+    void setCurrentRequest(const Request& request);
+    // The window has left the preset explained.
+    [[nodiscard]] bool hasLeft() const { return left_; }
 
     // The preset explained now; empty when the panel shows the hint.
     [[nodiscard]] QString presetName() const { return name_; }
@@ -43,15 +51,22 @@ public:
     // The translated explanation of a preset as rich text; empty for an unknown name.
     [[nodiscard]] static QString explanationHtml(const QString& name);
 
+signals:
+    // "Load it again" was clicked: the window should apply the preset `name`.
+    void reloadRequested(const QString& name);
+
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
     void retranslateUi();
+    void showLeft();
 
     QString name_;
     QString html_;
+    bool left_ = false;
     QLabel* titleLabel_;
+    QLabel* leftLabel_;
     QTextBrowser* browser_;
 };
 
