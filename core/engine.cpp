@@ -11,8 +11,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <optional>
 #include <unistd.h>
+#include <utility>
 
 namespace attn {
 namespace {
@@ -379,6 +381,85 @@ void clearAfter(Result& result, int stage)
         result.stats.reset();
 }
 
+// One compute's working state: the request, the stages it runs (first … last), the result
+// it builds (`next`, a copy of the engine's, so that an error or a cancellation leaves
+// the engine's result and its stages intact) and what one stage hands the next.
+struct AttentionEngine::Run {
+    AttentionEngine& engine;
+    const Request& request;
+    const Config& config;
+    const std::atomic<bool>* cancel;
+    int first; // the first stage still to run
+    int last;  // the last stage asked for
+    Result next;
+    // Layers drawn by stage 2: the engine keeps them only when the compute finishes, so
+    // that one cancelled after stage 2 cannot hand the next compute layers of a seed its
+    // result does not have.
+    std::shared_ptr<const std::array<Linear, 4>> drawnLayers;
+    LayerKey drawnKey{};
+    bool maskMade = false;
+    std::shared_ptr<HeadStack> fusedWeights; // P, when stage 5 made it with S
+    std::chrono::steady_clock::time_point mark = std::chrono::steady_clock::now();
+
+    Run(AttentionEngine& e, const Request& r, const std::atomic<bool>* c, Stage stopAfter)
+        : engine(e), request(r), config(r.config), cancel(c),
+          // The first stage to run: the first one the request changes, or the first one
+          // the previous compute did not reach.
+          first(e.result_.tokens
+                    ? std::min(firstChangedStage(e.result_.request, r), e.completed_ + 1)
+                    : stageIndex(Stage::Tokenize)),
+          last(stageIndex(stopAfter))
+    {}
+
+    [[nodiscard]] bool runs(Stage stage) const { return first <= stageIndex(stage); }
+    [[nodiscard]] bool endsWith(Stage stage) const { return last <= stageIndex(stage); }
+    // Stage `stage` ran: counted and timed; the next one is the first still to run.
+    void ran(Stage stage);
+
+    // The stages, numbered as in ARCHITECTURE.md. tokenize() returns false when the
+    // tokens are unchanged and nothing the request asks for is left to run.
+    bool tokenize();       // 1
+    void makeRoom();       // before 2: refuse what would not fit, let go of what is replaced
+    void embed();          // 2
+    void project();        // 3 (and 4 with view + transpose, fused into it)
+    void splitHeads();     // 4
+    void scores();         // 5 (and 6–7 over the keys, fused into it)
+    void completeScores(); // 5's deferred cells, for a switch or a stop that reads them
+    void scaleAndMask();   // 6
+    void normalize();      // 7
+    void aggregate();      // 8
+    void statistics();     // 9
+    void makeMask();       // 6's mask, made before 5 when 5 fuses the softmax
+    void completeScoresOf(Result& result);
+};
+
+void AttentionEngine::Run::ran(Stage stage)
+{
+    ++engine.runs_[stageIndex(stage)];
+    const auto now = std::chrono::steady_clock::now();
+    engine.milliseconds_[stageIndex(stage)] =
+        std::chrono::duration<double, std::milli>(now - mark).count();
+    mark = now;
+    first = std::max(first, stageIndex(stage) + 1);
+}
+
+// Keeps the stages that are current, drops the ones the request made stale. A compute that
+// ran stages passes the last one (every stage up to it is then current; `first` has moved
+// past it by then); one that ran nothing passes -1.
+Result AttentionEngine::finish(Run& run, Result next, int runThrough)
+{
+    if (run.drawnLayers) {
+        layers_ = run.drawnLayers;
+        layerKey_ = run.drawnKey;
+    }
+    const int completed = runThrough >= 0 ? runThrough : std::min(completed_, run.first - 1);
+    clearAfter(next, completed);
+    next.request = run.request;
+    completed_ = completed;
+    result_ = std::move(next);
+    return result_;
+}
+
 Result AttentionEngine::compute(const Request& request, const std::atomic<bool>* cancel,
                                 Stage stopAfter)
 {
@@ -386,118 +467,99 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         throw std::move(*problem);
     useOneBlasThreadPerCall(); // two engines may multiply at once (the compare dialog)
 
-    const Config& config = request.config;
-    const int last = stageIndex(stopAfter);
-    // The first stage to run: the first one the request changes, or the first one the
-    // previous compute did not reach.
-    int first = result_.tokens
-                    ? std::min(firstChangedStage(result_.request, request), completed_ + 1)
-                    : stageIndex(Stage::Tokenize);
-
-    // Layers drawn by this compute's stage 2: the engine keeps them only when the compute
-    // finishes, so that one cancelled after stage 2 cannot hand the next compute layers of
-    // a seed its result does not have.
-    std::shared_ptr<const std::array<Linear, 4>> drawnLayers;
-    LayerKey drawnKey{};
-    // Keeps the stages that are current, drops the ones the request made stale. A compute
-    // that ran stages passes the last one (every stage up to it is then current; `first`
-    // has moved past it by then); one that ran nothing passes -1.
-    auto finish = [&](Result next, int runThrough) {
-        if (drawnLayers) {
-            layers_ = drawnLayers;
-            layerKey_ = drawnKey;
-        }
-        const int completed = runThrough >= 0 ? runThrough : std::min(completed_, first - 1);
-        clearAfter(next, completed);
-        next.request = request;
-        completed_ = completed;
-        result_ = std::move(next);
-        return result_;
-    };
-    if (first > last)
-        return finish(result_, -1);
+    Run run(*this, request, cancel, stopAfter);
+    if (run.first > run.last)
+        return finish(run, result_, -1);
     // Stages 1–2 run on this thread alone, and the workers of stage 3's loop fall asleep
     // meanwhile; on a virtual machine their wake-up then took 40–100 µs of a 0.6 ms
     // forward at T = 128. Woken now, they wake while stages 1–2 run and watch for the
     // loop: for stages that took up to a millisecond last time (longer ones would keep a
     // core watching for what costs them a few percent at most).
-    if (first <= stageIndex(Stage::Embed) && last >= stageIndex(Stage::Project) &&
-        leadInMilliseconds_ > 0 && leadInMilliseconds_ <= 1.0)
+    if (run.runs(Stage::Embed) && !run.endsWith(Stage::Embed) && leadInMilliseconds_ > 0 &&
+        leadInMilliseconds_ <= 1.0)
         wakeWorkersAhead(std::chrono::microseconds(std::lround(1000 * leadInMilliseconds_ + 250)));
-
-    // Work on a copy: result_ changes only when every stage has finished, so an
-    // error or a cancellation leaves the previous result (and its stages) intact.
-    Result next = result_;
-    next.request = request;
+    run.next = result_;
+    run.next.request = request;
     milliseconds_.fill(0.0);
-    auto mark = std::chrono::steady_clock::now();
-    auto ran = [&](Stage stage) {
-        ++runs_[stageIndex(stage)];
-        const auto now = std::chrono::steady_clock::now();
-        milliseconds_[stageIndex(stage)] =
-            std::chrono::duration<double, std::milli>(now - mark).count();
-        mark = now;
-    };
+    run.mark = std::chrono::steady_clock::now();
 
-    // The engine's own result shares S with `next` when this compute reuses it: its cells
-    // are made in place for both.
-    auto completeScoresOf = [&](Result& r) {
-        completeMaskedScores(r);
-        if (result_.scores == r.scores)
-            result_.maskedScoresPending = false;
-    };
-
-    // 1. Tokenize. Unchanged tokens (an extra space, say) spare every later stage.
-    if (first <= stageIndex(Stage::Tokenize)) {
-        auto tokens = std::make_shared<const TokenBatch>(tokenize(request.text, config.tokenizer));
-        std::shared_ptr<const TokenBatch> keyTokens = tokens;
-        if (config.attention == AttentionKind::Cross)
-            keyTokens = std::make_shared<const TokenBatch>(
-                crossTokens(request.crossText, config.tokenizer, tokens->batch()));
-        ran(Stage::Tokenize);
-        const bool sameKind = result_.config().attention == config.attention;
-        if (result_.tokens && sameKind && *tokens == *result_.tokens &&
-            *keyTokens == *result_.keyTokens) {
-            Request sameText = result_.request;
-            sameText.text = request.text;
-            sameText.crossText = request.crossText;
-            sameText.config.tokenizer = config.tokenizer;
-            first = std::min(firstChangedStage(sameText, request), completed_ + 1);
-            if (first > last)
-                return finish(result_, -1);
-        } else {
-            first = stageIndex(Stage::Embed);
-        }
-        next.tokens = std::move(tokens);
-        next.keyTokens = std::move(keyTokens);
+    if (!run.tokenize()) // 1
+        return finish(run, result_, -1);
+    if (run.endsWith(Stage::Tokenize))
+        return finish(run, std::move(run.next), run.last);
+    run.makeRoom();
+    for (const auto& [stage, body] : std::initializer_list<std::pair<Stage, void (Run::*)()>>{
+             {Stage::Embed, &Run::embed},            // 2
+             {Stage::Project, &Run::project},        // 3
+             {Stage::Split, &Run::splitHeads},       // 4
+             {Stage::Scores, &Run::scores},          // 5
+             {Stage::ScaleMask, &Run::scaleAndMask}, // 6
+             {Stage::Normalize, &Run::normalize},    // 7
+             {Stage::Aggregate, &Run::aggregate}}) { // 8
+        if (stage == Stage::ScaleMask)
+            run.completeScores();
+        if (run.runs(stage))
+            (run.*body)();
+        if (run.endsWith(stage))
+            return finish(run, std::move(run.next), run.last);
+        throwIfCancelled(cancel);
     }
-    if (last <= stageIndex(Stage::Tokenize))
-        return finish(std::move(next), last);
+    run.statistics(); // 9
+    return finish(run, std::move(run.next), run.last);
+}
 
-    const TokenBatch& tokens = *next.tokens;
-    const TokenBatch& keyTokens = *next.keyTokens;
-    const bool cross = config.attention == AttentionKind::Cross;
-    const int B = tokens.batch();
-    const int T = tokens.length();     // T_q
-    const int Tk = keyTokens.length(); // T_k, = T in self-attention
-    const int C = config.dModel;
-    const int H = config.heads;
-    // The previous result's (B, H, T, T) outputs this compute replaces that nobody outside
-    // the engine holds (the window lets go of the heatmaps it shows before a large switch):
-    // the engine lets go of them too, so that their recyclers hand the same memory to the
-    // new outputs instead of a second set beside them. A cancellation then leaves result_
-    // current only up to the stage before them.
+// 1. Tokenize. Unchanged tokens (an extra space, say) spare every later stage.
+bool AttentionEngine::Run::tokenize()
+{
+    if (!runs(Stage::Tokenize))
+        return true;
+    const Result& previous = engine.result_;
+    auto tokens =
+        std::make_shared<const TokenBatch>(attn::tokenize(request.text, config.tokenizer));
+    std::shared_ptr<const TokenBatch> keyTokens = tokens;
+    if (config.attention == AttentionKind::Cross)
+        keyTokens = std::make_shared<const TokenBatch>(
+            crossTokens(request.crossText, config.tokenizer, tokens->batch()));
+    ran(Stage::Tokenize);
+    const bool sameKind = previous.config().attention == config.attention;
+    if (previous.tokens && sameKind && *tokens == *previous.tokens &&
+        *keyTokens == *previous.keyTokens) {
+        Request sameText = previous.request;
+        sameText.text = request.text;
+        sameText.crossText = request.crossText;
+        sameText.config.tokenizer = config.tokenizer;
+        first = std::min(firstChangedStage(sameText, request), engine.completed_ + 1);
+        if (first > last)
+            return false;
+    } else {
+        first = stageIndex(Stage::Embed);
+    }
+    next.tokens = std::move(tokens);
+    next.keyTokens = std::move(keyTokens);
+    return true;
+}
+
+// The previous result's (B, H, T, T) outputs this compute replaces that nobody outside the
+// engine holds (the window lets go of the heatmaps it shows before a large switch): the
+// engine lets go of them too, so that their recyclers hand the same memory to the new
+// outputs instead of a second set beside them. A cancellation then leaves the engine's
+// result current only up to the stage before them. Before any of it, what would not fit
+// is refused: the new outputs, and beside them the previous result's outputs they replace
+// that somebody else still holds (the window while it shows them: at T = 2048 a switch
+// then holds two P at once).
+void AttentionEngine::Run::makeRoom()
+{
+    Result& previous = engine.result_;
     auto onlyHere = [](const auto& stage, const auto& recycler) {
-        // result_'s reference, next's, and the recycler's when it made the object.
+        // The engine's reference, next's, and the recycler's when it made the object.
         const long own = recycler.holds(stage.get()) ? 3 : 2;
         return stage && stage.use_count() == own;
     };
-    const bool scoresHere = first <= stageIndex(Stage::Scores) && onlyHere(next.scores, scores_);
-    const bool weightsHere =
-        first <= stageIndex(Stage::Normalize) && onlyHere(next.weights, weights_);
+    const bool scoresHere = runs(Stage::Scores) && onlyHere(next.scores, engine.scores_);
+    const bool weightsHere = runs(Stage::Normalize) && onlyHere(next.weights, engine.weights_);
     const bool aggregationHere =
-        first <= stageIndex(Stage::Aggregate) && onlyHere(next.aggregation, aggregations_);
-    int keep = completed_;
+        runs(Stage::Aggregate) && onlyHere(next.aggregation, engine.aggregations_);
+    int keep = engine.completed_;
     if (scoresHere)
         keep = std::min(keep, stageIndex(Stage::Split));
     if (weightsHere)
@@ -509,10 +571,7 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
         clearAfter(r, keep);
         r.mask = std::move(mask);
     };
-    // Refuse what would not fit before allocating any of it: the new outputs, and beside
-    // them the previous result's outputs they replace that somebody else still holds (the
-    // window while it shows them: at T = 2048 a switch then holds two P at once).
-    Result heldElsewhere = result_; // what stays alive whatever the engine lets go of
+    Result heldElsewhere = previous; // what stays alive whatever the engine lets go of
     if (scoresHere)
         heldElsewhere.scores.reset();
     if (weightsHere) {
@@ -521,328 +580,335 @@ Result AttentionEngine::compute(const Request& request, const std::atomic<bool>*
     }
     if (aggregationHere)
         heldElsewhere.aggregation.reset();
-    refuseWhatWouldNotFit(estimatedBytes(B, T, Tk, C, H), heldBytes(heldElsewhere, Stage(first)),
-                          memoryLimit_);
+    const TokenBatch& tokens = *next.tokens;
+    refuseWhatWouldNotFit(estimatedBytes(tokens.batch(), tokens.length(), next.keyTokens->length(),
+                                         config.dModel, config.heads),
+                          heldBytes(heldElsewhere, Stage(first)), engine.memoryLimit_);
     heldElsewhere = Result{};
-    if (keep < completed_) {
-        letGo(result_);
+    if (keep < engine.completed_) {
+        letGo(previous);
         letGo(next);
-        completed_ = keep;
+        engine.completed_ = keep;
     }
     throwIfCancelled(cancel);
+}
 
-    // 2–3. Embed and project. torch.manual_seed(seed); x = randn(B, T, C) in mode
-    // "torch" (and, in cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k,
-    // W_v, W_o = nn.Linear(C, C), drawn in this order.
-    if (first <= stageIndex(Stage::Embed)) {
-        TorchGenerator generator(config.seed);
-        next.x = std::make_shared<const std::vector<Matrix>>(
-            embed(tokens, config, request.embeddingOverrides, generator));
-        next.xKeys = cross ? std::make_shared<const std::vector<Matrix>>(
-                                 embed(keyTokens, config, request.embeddingOverrides, generator))
-                           : next.x;
-        // The layers depend on the seed, C and, in mode "torch", on how many values x
-        // (and y) drew before them; typing a new sentence in mode "table" reuses them.
-        const int drawn = B * T + (cross ? B * Tk : 0);
-        const LayerKey key{config.seed, C, config.embedding,
-                           config.embedding == EmbeddingMode::Torch ? drawn : 0};
-        if (!layers_ || layerKey_ != key) {
-            auto layers = std::make_shared<std::array<Linear, 4>>();
-            for (Linear& layer : *layers)
-                layer = generator.linear(C, C);
-            drawnLayers = std::move(layers);
-            drawnKey = key;
-        }
-        ran(Stage::Embed);
-        leadInMilliseconds_ =
-            milliseconds_[stageIndex(Stage::Tokenize)] + milliseconds_[stageIndex(Stage::Embed)];
-        first = stageIndex(Stage::Project);
+// 2. Embed: torch.manual_seed(seed); x = randn(B, T, C) in mode "torch" (and, in
+// cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k, W_v, W_o =
+// nn.Linear(C, C), drawn in this order.
+void AttentionEngine::Run::embed()
+{
+    const TokenBatch& tokens = *next.tokens;
+    const TokenBatch& keyTokens = *next.keyTokens;
+    const bool cross = config.attention == AttentionKind::Cross;
+    const int B = tokens.batch(), T = tokens.length(), Tk = keyTokens.length();
+    const int C = config.dModel;
+    TorchGenerator generator(config.seed);
+    next.x = std::make_shared<const std::vector<Matrix>>(
+        attn::embed(tokens, config, request.embeddingOverrides, generator));
+    next.xKeys = cross ? std::make_shared<const std::vector<Matrix>>(
+                             attn::embed(keyTokens, config, request.embeddingOverrides, generator))
+                       : next.x;
+    // The layers depend on the seed, C and, in mode "torch", on how many values x (and y)
+    // drew before them; typing a new sentence in mode "table" reuses them.
+    const int drawn = B * T + (cross ? B * Tk : 0);
+    const LayerKey key{config.seed, C, config.embedding,
+                       config.embedding == EmbeddingMode::Torch ? drawn : 0};
+    if (!engine.layers_ || engine.layerKey_ != key) {
+        auto layers = std::make_shared<std::array<Linear, 4>>();
+        for (Linear& layer : *layers)
+            layer = generator.linear(C, C);
+        drawnLayers = std::move(layers);
+        drawnKey = key;
     }
-    if (last <= stageIndex(Stage::Embed))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
+    ran(Stage::Embed);
+    engine.leadInMilliseconds_ = engine.milliseconds_[stageIndex(Stage::Tokenize)] +
+                                 engine.milliseconds_[stageIndex(Stage::Embed)];
+}
 
-    if (first <= stageIndex(Stage::Project)) {
-        auto projection = projections_.take();
-        projection->layers = drawnLayers ? drawnLayers : layers_;
-        const std::array<Linear, 4>& w = *projection->layers;
-        std::vector<Matrix>* const q = &projection->q;
-        std::vector<Matrix>* const k = &projection->k;
-        std::vector<Matrix>* const v = &projection->v;
-        // Stage 4 with view + transpose: each block of rows split into the heads right
-        // behind its product, while in cache, instead of a pass of its own.
-        std::shared_ptr<HeadViews> split;
-        if (last >= stageIndex(Stage::Split) && config.headSplit == HeadSplit::Transpose)
-            split = splits_.take();
-        HeadStack* const qHeads = split ? &split->q : nullptr;
-        HeadStack* const kHeads = split ? &split->k : nullptr;
-        HeadStack* const vHeads = split ? &split->v : nullptr;
-        if (cross) {
-            applyLinear(*next.x, {{&w[0], q, qHeads, H}});
-            applyLinear(*next.xKeys, {{&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
-        } else {
-            applyLinear(*next.x,
-                        {{&w[0], q, qHeads, H}, {&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
-        }
-        next.projection = std::move(projection);
-        ran(Stage::Project);
-        first = stageIndex(Stage::Split);
-        if (split) {
-            next.split = std::move(split);
-            ran(Stage::Split);
-            first = stageIndex(Stage::Scores);
-        }
+// 3. Project: Q, K, V = W_q x, W_k x, W_v x (B, T, C); in cross-attention K and V from y.
+void AttentionEngine::Run::project()
+{
+    const int H = config.heads;
+    auto projection = engine.projections_.take();
+    projection->layers = drawnLayers ? drawnLayers : engine.layers_;
+    const std::array<Linear, 4>& w = *projection->layers;
+    std::vector<Matrix>* const q = &projection->q;
+    std::vector<Matrix>* const k = &projection->k;
+    std::vector<Matrix>* const v = &projection->v;
+    // Stage 4 with view + transpose: each block of rows split into the heads right behind
+    // its product, while in cache, instead of a pass of its own.
+    std::shared_ptr<HeadViews> split;
+    if (last >= stageIndex(Stage::Split) && config.headSplit == HeadSplit::Transpose)
+        split = engine.splits_.take();
+    HeadStack* const qHeads = split ? &split->q : nullptr;
+    HeadStack* const kHeads = split ? &split->k : nullptr;
+    HeadStack* const vHeads = split ? &split->v : nullptr;
+    if (config.attention == AttentionKind::Cross) {
+        applyLinear(*next.x, {{&w[0], q, qHeads, H}});
+        applyLinear(*next.xKeys, {{&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
+    } else {
+        applyLinear(*next.x, {{&w[0], q, qHeads, H}, {&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
     }
-    if (last <= stageIndex(Stage::Project))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
-
-    // Stage 6's mask, made before stage 5 when that fuses the softmax into its pass.
-    bool maskMade = false;
-    auto makeMask = [&] {
-        // A switch of the scaling, τ, the fill or the mask's stage keeps the mask itself.
-        const bool sameMask = next.mask && next.keyTokens == result_.keyTokens &&
-                              next.tokens == result_.tokens &&
-                              result_.config().mask == config.mask &&
-                              result_.config().paddingMask == config.paddingMask;
-        if (!sameMask) {
-            auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
-            for (int b = 0; b < B; ++b) {
-                MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
-                m.setConstant(T, Tk, false);
-                // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
-                // cross-attention, where no key is in a query's future.
-                if (config.mask == MaskKind::Causal)
-                    for (int i = 0; i < T; ++i)
-                        m.row(i).tail(T - i - 1).setConstant(true);
-                if (config.paddingMask) {
-                    // A key-padding mask: a <pad> key is hidden from every query.
-                    const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
-                    m.rightCols(Tk - length).setConstant(true);
-                }
-            }
-            next.mask = std::move(mask);
-        }
-        maskMade = true;
-    };
-    std::shared_ptr<HeadStack> fusedWeights; // P, when stage 5 made it with S
-
-    // 4. Split heads: (B, T, C) → (B, H, T, d_k).
-    if (first <= stageIndex(Stage::Split)) {
-        auto split = splits_.take();
-        splitHeads({{&next.projection->q, &split->q},
-                    {&next.projection->k, &split->k},
-                    {&next.projection->v, &split->v}},
-                   H, config.headSplit);
+    next.projection = std::move(projection);
+    ran(Stage::Project);
+    if (split) {
         next.split = std::move(split);
         ran(Stage::Split);
-        first = stageIndex(Stage::Scores);
     }
-    if (last <= stageIndex(Stage::Split))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
+}
 
-    if (first <= stageIndex(Stage::Scores)) {
-        // 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k).
-        // When the softmax over the keys follows in this compute, each block of rows of S
-        // goes through it (stages 6–7) at once, while still in cache: at T = 2048 S would
-        // otherwise be read back from memory, 16 MB a head.
-        auto scores = scores_.take();
-        scores->reshape(B, H, T, Tk);
-        const bool fused = last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys;
-        if (fused) {
-            makeMask();
-            fusedWeights = weights_.take();
-            fusedWeights->reshape(B, H, T, Tk);
-        }
-        // A causal mask before that softmax hides from each block of rows every key after
-        // it, and the softmax does not read those scores: their products wait for the
-        // statistics (stage 9) or a switch that reads them, off the way to the heatmaps and
-        // the output. At long T that is nearly half of S's products and of its writes.
-        const bool deferMasked = fused && T == Tk && skipsMaskedScores(config);
-        const ScoreBlocks blocks = scoreBlocks(T, Tk);
-        const LogitRule rule = logitRule(config);
-        parallelFor(B * H * blocks.count, [&](int item) {
-            const int b = item / (H * blocks.count), h = item / blocks.count % H;
-            const int block = item % blocks.count;
-            throwIfCancelled(cancel);
-            multiplyScores(next.split->q.at(b, h), next.split->k.at(b, h), scores->at(b, h), blocks,
-                           block, !deferMasked);
-            if (fused) {
-                const Eigen::Index row = blocks.begin(block);
-                scaleMaskSoftmaxOverKeys(scores->at(b, h), (*next.mask)[std::size_t(b)], rule,
-                                         fusedWeights->at(b, h), row, blocks.end(block) - row);
+// 4. Split heads: (B, T, C) → (B, H, T, d_k).
+void AttentionEngine::Run::splitHeads()
+{
+    auto split = engine.splits_.take();
+    attn::splitHeads({{&next.projection->q, &split->q},
+                      {&next.projection->k, &split->k},
+                      {&next.projection->v, &split->v}},
+                     config.heads, config.headSplit);
+    next.split = std::move(split);
+    ran(Stage::Split);
+}
+
+// Stage 6's mask M (B, T_q, T_k): the causal mask and the keys' padding. A switch of the
+// scaling, τ, the fill or the mask's stage keeps it.
+void AttentionEngine::Run::makeMask()
+{
+    const Result& previous = engine.result_;
+    const bool sameMask = next.mask && next.keyTokens == previous.keyTokens &&
+                          next.tokens == previous.tokens && previous.config().mask == config.mask &&
+                          previous.config().paddingMask == config.paddingMask;
+    if (!sameMask) {
+        const TokenBatch& keyTokens = *next.keyTokens;
+        const int B = next.tokens->batch(), T = next.tokens->length(), Tk = keyTokens.length();
+        auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
+        for (int b = 0; b < B; ++b) {
+            MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
+            m.setConstant(T, Tk, false);
+            // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
+            // cross-attention, where no key is in a query's future.
+            if (config.mask == MaskKind::Causal)
+                for (int i = 0; i < T; ++i)
+                    m.row(i).tail(T - i - 1).setConstant(true);
+            if (config.paddingMask) {
+                // A key-padding mask: a <pad> key is hidden from every query.
+                const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
+                m.rightCols(Tk - length).setConstant(true);
             }
-        });
-        next.scores = std::move(scores);
-        next.maskedScoresPending = deferMasked && blocks.count > 1;
-        ran(Stage::Scores);
-        first = stageIndex(Stage::ScaleMask);
+        }
+        next.mask = std::move(mask);
     }
-    if (last <= stageIndex(Stage::Scores))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
-    // S of an earlier compute, its masked cells still to be made, for a switch that reads
-    // them (no mask, the mask after the softmax, another axis) or stops before stage 7.
+    maskMade = true;
+}
+
+// 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k). When the softmax
+// over the keys follows in this compute, each block of rows of S goes through it (stages
+// 6–7) at once, while still in cache: at T = 2048 S would otherwise be read back from
+// memory, 16 MB a head.
+void AttentionEngine::Run::scores()
+{
+    const int B = next.tokens->batch(), H = config.heads;
+    const int T = next.tokens->length(), Tk = next.keyTokens->length();
+    auto scores = engine.scores_.take();
+    scores->reshape(B, H, T, Tk);
+    const bool fused = last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys;
+    if (fused) {
+        makeMask();
+        fusedWeights = engine.weights_.take();
+        fusedWeights->reshape(B, H, T, Tk);
+    }
+    // A causal mask before that softmax hides from each block of rows every key after it,
+    // and the softmax does not read those scores: their products wait for the statistics
+    // (stage 9) or a switch that reads them, off the way to the heatmaps and the output.
+    // At long T that is nearly half of S's products and of its writes.
+    const bool deferMasked = fused && T == Tk && skipsMaskedScores(config);
+    const ScoreBlocks blocks = scoreBlocks(T, Tk);
+    const LogitRule rule = logitRule(config);
+    parallelFor(B * H * blocks.count, [&](int item) {
+        const int b = item / (H * blocks.count), h = item / blocks.count % H;
+        const int block = item % blocks.count;
+        throwIfCancelled(cancel);
+        multiplyScores(next.split->q.at(b, h), next.split->k.at(b, h), scores->at(b, h), blocks,
+                       block, !deferMasked);
+        if (fused) {
+            const Eigen::Index row = blocks.begin(block);
+            scaleMaskSoftmaxOverKeys(scores->at(b, h), (*next.mask)[std::size_t(b)], rule,
+                                     fusedWeights->at(b, h), row, blocks.end(block) - row);
+        }
+    });
+    next.scores = std::move(scores);
+    next.maskedScoresPending = deferMasked && blocks.count > 1;
+    ran(Stage::Scores);
+}
+
+// The engine's own result shares S with `result` when this compute reuses it: its cells
+// are made in place for both.
+void AttentionEngine::Run::completeScoresOf(Result& result)
+{
+    completeMaskedScores(result);
+    if (engine.result_.scores == result.scores)
+        engine.result_.maskedScoresPending = false;
+}
+
+// S of an earlier compute, its masked cells still to be made, for a switch that reads them
+// (no mask, the mask after the softmax, another axis) or stops before stage 7.
+void AttentionEngine::Run::completeScores()
+{
     if (next.maskedScoresPending &&
         (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config)))
         completeScoresOf(next);
+}
 
-    // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes
-    // before the softmax. The mask is made here; L itself is made row by row inside the
-    // softmax's pass and not kept (Result::logits makes it again when asked).
-    if (first <= stageIndex(Stage::ScaleMask)) {
-        if (!maskMade)
-            makeMask();
-        ran(Stage::ScaleMask);
-        first = stageIndex(Stage::Normalize);
+// 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes before
+// the softmax. The mask is made here; L itself is made row by row inside the softmax's pass
+// and not kept (Result::logits makes it again when asked).
+void AttentionEngine::Run::scaleAndMask()
+{
+    if (!maskMade)
+        makeMask();
+    ran(Stage::ScaleMask);
+}
+
+// 7. P = softmax(L, dim=axis), then masked_fill(M, 0) when the mask comes after. Each
+// softmax subtracts its maximum first, only for numerical stability; a slice that is all
+// -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
+void AttentionEngine::Run::normalize()
+{
+    const int B = next.tokens->batch(), H = config.heads;
+    const int T = next.tokens->length(), Tk = next.keyTokens->length();
+    std::shared_ptr<HeadStack> weights = fusedWeights;
+    if (!weights) {
+        weights = engine.weights_.take();
+        weights->reshape(B, H, T, Tk);
     }
-    if (last <= stageIndex(Stage::ScaleMask))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
-
-    // 7. P = softmax(L, dim=axis), then masked_fill(M, 0) when the mask comes after.
-    // Each softmax subtracts its maximum first, only for numerical stability; a slice
-    // that is all -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
-    if (first <= stageIndex(Stage::Normalize)) {
-        std::shared_ptr<HeadStack> weights = fusedWeights;
-        if (!weights) {
-            weights = weights_.take();
-            weights->reshape(B, H, T, Tk);
-        }
-        const LogitRule rule = logitRule(config);
-        const HeadStack& scores = *next.scores;
-        const std::vector<MaskMatrix>& masks = *next.mask;
-        auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
-        const bool maskAfter = config.maskStage == MaskStage::AfterSoftmax;
-        std::shared_ptr<std::vector<HeadsOverview>> overviews;
-        switch (config.axis) {
-        case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
-            if (!fusedWeights && makesOverviews_) {
-                auto made = overviews_.take();
-                softmaxWithOverviews(scores, masks, rule, maskAfter, *weights, *made);
-                overviews = std::move(made);
-            } else if (!fusedWeights) {
-                parallelFor(B * H, [&](int item) {
-                    const int b = item / H, h = item % H;
-                    scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
-                });
-            }
-            break;
-        case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
+    const LogitRule rule = logitRule(config);
+    const HeadStack& scores = *next.scores;
+    const std::vector<MaskMatrix>& masks = *next.mask;
+    auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
+    const bool maskAfter = config.maskStage == MaskStage::AfterSoftmax;
+    std::shared_ptr<std::vector<HeadsOverview>> overviews;
+    switch (config.axis) {
+    case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
+        if (!fusedWeights && engine.makesOverviews_) {
+            auto made = engine.overviews_.take();
+            softmaxWithOverviews(scores, masks, rule, maskAfter, *weights, *made);
+            overviews = std::move(made);
+        } else if (!fusedWeights) {
             parallelFor(B * H, [&](int item) {
                 const int b = item / H, h = item % H;
-                Matrix& p = weights->at(b, h);
-                scaleAndMask(scores.at(b, h), maskOf(b), rule, p);
-                const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
-                p = shiftedExp(p.array().rowwise() - max.array());
-                const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
-                p.array().rowwise() /= sum.array();
-            });
-            break;
-        case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b, in place of L
-            parallelFor(H, [&](int h) {
-                for (int b = 0; b < B; ++b)
-                    scaleAndMask(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
-                Matrix max = weights->at(0, h);
-                for (int b = 1; b < B; ++b)
-                    max = max.cwiseMax(weights->at(b, h));
-                Matrix sum = Matrix::Zero(T, Tk);
-                for (int b = 0; b < B; ++b) {
-                    weights->at(b, h) = shiftedExp((weights->at(b, h) - max).array());
-                    sum += weights->at(b, h);
-                }
-                for (int b = 0; b < B; ++b)
-                    weights->at(b, h).array() /= sum.array();
-            });
-            break;
-        }
-        if (maskAfter && !overviews) {
-            parallelFor(B * H, [&](int item) {
-                const int b = item / H, h = item % H;
-                Matrix& p = weights->at(b, h);
-                p = maskOf(b).select(0.0f, p);
+                scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
             });
         }
-        next.weights = std::move(weights);
-        next.overviews = std::move(overviews);
-        ran(Stage::Normalize);
-    }
-    if (last <= stageIndex(Stage::Normalize))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
-
-    // 8. O_h = P V_h (B, H, T_q, d_k); concat heads → (B, T_q, C); O = W_o(concat).
-    if (first <= stageIndex(Stage::Aggregate)) {
-        const int dK = config.dK();
-        auto aggregation = aggregations_.take();
-        aggregation->headOutputs.reshape(B, H, T, dK);
-        aggregation->merged.resize(static_cast<std::size_t>(B));
-        for (Matrix& m : aggregation->merged)
-            m.resize(T, C);
-        // A causal mask leaves every row's future keys with one weight: the fill's, through
-        // a softmax over the keys, or the 0 written after the softmax. Where that weight is
-        // exactly 0, a block of rows needs only the keys up to its last row: about half of
-        // P·V's work at long T. One cell per row tells (a NaN row keeps the full product).
-        const bool causalRows =
-            config.mask == MaskKind::Causal && T == Tk &&
-            (config.axis == SoftmaxAxis::Keys || config.maskStage == MaskStage::AfterSoftmax);
+        break;
+    case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            Matrix& o = aggregation->headOutputs.at(b, h);
-            const Matrix& p = next.weights->at(b, h);
-            const Matrix& v = next.split->v.at(b, h);
-            constexpr Eigen::Index kRows = 128;
-            if (causalRows && T >= 2 * kRows) {
-                for (Eigen::Index row = 0; row < T; row += kRows) {
-                    const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
-                    const Eigen::Index keys = row + rows;
-                    bool futureIsZero = true;
-                    for (Eigen::Index i = row; i < keys && i + 1 < Tk; ++i)
-                        futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
-                    const Eigen::Index used = futureIsZero ? keys : Tk;
-                    o.middleRows(row, rows).noalias() =
-                        p.block(row, 0, rows, used) * v.topRows(used);
-                }
-            } else {
-                o.noalias() = p * v;
+            Matrix& p = weights->at(b, h);
+            attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, p);
+            const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
+            p = shiftedExp(p.array().rowwise() - max.array());
+            const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
+            p.array().rowwise() /= sum.array();
+        });
+        break;
+    case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b, in place of L
+        parallelFor(H, [&](int h) {
+            for (int b = 0; b < B; ++b)
+                attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+            Matrix max = weights->at(0, h);
+            for (int b = 1; b < B; ++b)
+                max = max.cwiseMax(weights->at(b, h));
+            Matrix sum = Matrix::Zero(T, Tk);
+            for (int b = 0; b < B; ++b) {
+                weights->at(b, h) = shiftedExp((weights->at(b, h) - max).array());
+                sum += weights->at(b, h);
             }
-            // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k),
-            // copied while its output is still in cache.
-            aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;
+            for (int b = 0; b < B; ++b)
+                weights->at(b, h).array() /= sum.array();
         });
-        applyLinear(aggregation->merged, {{&next.projection->wo(), &aggregation->output}});
-        next.aggregation = std::move(aggregation);
-        ran(Stage::Aggregate);
+        break;
     }
-    if (last <= stageIndex(Stage::Aggregate))
-        return finish(std::move(next), last);
-    throwIfCancelled(cancel);
-
-    // 9. Statistics and warnings. std(S) reads every score: the masked ones first, when
-    // stage 5 left them.
-    {
-        if (next.maskedScoresPending)
-            completeScoresOf(next);
-        auto stats = std::make_shared<Statistics>();
-        stats->heads.resize(static_cast<std::size_t>(B * H));
-        const float scale = static_cast<float>(scaleFactor(config));
+    if (maskAfter && !overviews) {
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            HeadStatistics s =
-                headStatistics(next.scores->at(b, h), scale, config.temperature,
-                               next.weights->at(b, h), (*next.mask)[static_cast<std::size_t>(b)]);
-            s.batch = b;
-            s.head = h;
-            stats->heads[static_cast<std::size_t>(item)] = std::move(s);
+            Matrix& p = weights->at(b, h);
+            p = maskOf(b).select(0.0f, p);
         });
-        summarize(*stats);
-        stats->warnings = deriveWarnings(*stats, config);
-        next.stats = std::move(stats);
-        ran(Stage::Statistics);
     }
+    next.weights = std::move(weights);
+    next.overviews = std::move(overviews);
+    ran(Stage::Normalize);
+}
 
-    return finish(std::move(next), last);
+// 8. O_h = P V_h (B, H, T_q, d_k); concat heads → (B, T_q, C); O = W_o(concat).
+void AttentionEngine::Run::aggregate()
+{
+    const int B = next.tokens->batch(), H = config.heads;
+    const int T = next.tokens->length(), Tk = next.keyTokens->length();
+    const int C = config.dModel, dK = config.dK();
+    auto aggregation = engine.aggregations_.take();
+    aggregation->headOutputs.reshape(B, H, T, dK);
+    aggregation->merged.resize(static_cast<std::size_t>(B));
+    for (Matrix& m : aggregation->merged)
+        m.resize(T, C);
+    // A causal mask leaves every row's future keys with one weight: the fill's, through a
+    // softmax over the keys, or the 0 written after the softmax. Where that weight is
+    // exactly 0, a block of rows needs only the keys up to its last row: about half of
+    // P·V's work at long T. One cell per row tells (a NaN row keeps the full product).
+    const bool causalRows =
+        config.mask == MaskKind::Causal && T == Tk &&
+        (config.axis == SoftmaxAxis::Keys || config.maskStage == MaskStage::AfterSoftmax);
+    parallelFor(B * H, [&](int item) {
+        const int b = item / H, h = item % H;
+        Matrix& o = aggregation->headOutputs.at(b, h);
+        const Matrix& p = next.weights->at(b, h);
+        const Matrix& v = next.split->v.at(b, h);
+        constexpr Eigen::Index kRows = 128;
+        if (causalRows && T >= 2 * kRows) {
+            for (Eigen::Index row = 0; row < T; row += kRows) {
+                const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
+                const Eigen::Index keys = row + rows;
+                bool futureIsZero = true;
+                for (Eigen::Index i = row; i < keys && i + 1 < Tk; ++i)
+                    futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
+                const Eigen::Index used = futureIsZero ? keys : Tk;
+                o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
+            }
+        } else {
+            o.noalias() = p * v;
+        }
+        // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k),
+        // copied while its output is still in cache.
+        aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;
+    });
+    applyLinear(aggregation->merged, {{&next.projection->wo(), &aggregation->output}});
+    next.aggregation = std::move(aggregation);
+    ran(Stage::Aggregate);
+}
+
+// 9. Statistics and warnings. std(S) reads every score: the masked ones first, when stage 5
+// left them.
+void AttentionEngine::Run::statistics()
+{
+    if (next.maskedScoresPending)
+        completeScoresOf(next);
+    const int B = next.tokens->batch(), H = config.heads;
+    auto stats = std::make_shared<Statistics>();
+    stats->heads.resize(static_cast<std::size_t>(B * H));
+    const float scale = static_cast<float>(scaleFactor(config));
+    parallelFor(B * H, [&](int item) {
+        const int b = item / H, h = item % H;
+        HeadStatistics s =
+            headStatistics(next.scores->at(b, h), scale, config.temperature, next.weights->at(b, h),
+                           (*next.mask)[static_cast<std::size_t>(b)]);
+        s.batch = b;
+        s.head = h;
+        stats->heads[static_cast<std::size_t>(item)] = std::move(s);
+    });
+    summarize(*stats);
+    stats->warnings = deriveWarnings(*stats, config);
+    next.stats = std::move(stats);
+    ran(Stage::Statistics);
 }
 
 } // namespace attn

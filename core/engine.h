@@ -185,6 +185,12 @@ private:
         bool operator==(const LayerKey&) const = default;
     };
 
+    // One compute's working state and its stages, numbered as in ARCHITECTURE.md
+    // (engine.cpp).
+    struct Run;
+    // Ends a compute: keeps the stages that are current in `next`, which becomes the result.
+    Result finish(Run& run, Result next, int runThrough);
+
     Result result_;
     std::shared_ptr<const std::array<Linear, 4>> layers_; // W_q, W_k, W_v, W_o
     LayerKey layerKey_{};
