@@ -1,5 +1,6 @@
 // attnscope: the window without arguments, or a command (compute, presets, help).
 #include "clicommands.h"
+#include "interfacefont.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "settings.h"
@@ -18,6 +19,7 @@ int runWindow(int argc, char* argv[])
     QCoreApplication::setApplicationName(QStringLiteral("AttnScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("attnscope"));
+    attn::ui::useInterfaceFont();
 
     // The saved language, or at first start the system locale's.
     attn::ui::Language language;
