@@ -1,17 +1,22 @@
 // The formula bar and the statistics panel: what they say for each switch of the
 // formula, fed with real results of the engine, in English and after a language change.
+#include "embeddingeditor.h"
 #include "engine.h"
 #include "formulabar.h"
+#include "helpdialog.h"
 #include "labels.h"
 #include "statisticspanel.h"
 
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTest>
 #include <QTranslator>
 
 #include <cmath>
 #include <functional>
+#include <memory>
 
 using attn::Config;
 using attn::ui::FormulaBar;
@@ -69,6 +74,8 @@ class TestPanels : public QObject {
     Q_OBJECT
 
 private slots:
+    void dialogsCloseWithAButton_data();
+    void dialogsCloseWithAButton();
     void formulaDepartures_data();
     void formulaDepartures();
     void formulaSummary();
@@ -399,6 +406,33 @@ void TestPanels::retranslate()
     QCOMPARE(panel.table()->horizontalHeaderItem(StatisticsPanel::HeadColumn)->text(),
              QString("head"));
     QCOMPARE(bar.departures(), QStringList{"no scaling by √d_k"});
+}
+
+void TestPanels::dialogsCloseWithAButton_data()
+{
+    QTest::addColumn<QString>("dialog");
+    QTest::newRow("embedding editor") << u"embedding editor"_qs;
+    QTest::newRow("help") << u"help"_qs;
+}
+
+void TestPanels::dialogsCloseWithAButton()
+{
+    QFETCH(QString, dialog);
+    std::unique_ptr<QDialog> shown;
+    if (dialog == u"embedding editor")
+        shown = std::make_unique<attn::ui::EmbeddingEditor>();
+    else
+        shown = std::make_unique<attn::ui::HelpDialog>();
+    shown->show();
+    QVERIFY(QTest::qWaitForWindowExposed(shown.get()));
+    QPushButton* close = nullptr;
+    for (const QDialogButtonBox* box : shown->findChildren<QDialogButtonBox*>())
+        if (QPushButton* button = box->button(QDialogButtonBox::Close))
+            close = button;
+    QVERIFY2(close, "no Close button");
+    QVERIFY(close->isVisible());
+    QTest::mouseClick(close, Qt::LeftButton);
+    QVERIFY(!shown->isVisible());
 }
 
 QTEST_MAIN(TestPanels)
