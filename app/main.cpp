@@ -1,5 +1,6 @@
 // attnscope: the window without arguments, or a command (compute, presets, help).
 #include "clicommands.h"
+#include "interfacefont.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "windowstart.h"
@@ -19,6 +20,7 @@ int runWindow(int argc, char* argv[])
     QCoreApplication::setApplicationName(QStringLiteral("AttnScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("attnscope"));
+    attn::ui::useInterfaceFont();
 
     attn::ui::Language language;
     const std::unique_ptr<attn::ui::MainWindow> window = attn::ui::openMainWindow(language);

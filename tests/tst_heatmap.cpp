@@ -2,6 +2,7 @@
 // hover text.
 #include "colormap.h"
 #include "engine.h"
+#include "figure.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
@@ -121,6 +122,39 @@ QList<QRgb> cellPixels(const QImage& image, const QRectF& cell)
 }
 
 // (T, T) weights of 1/T each: every row and column sums to exactly 1.
+// The rows of `image` within the columns [x0, x1] that hold ink (grey below 160), top down.
+std::vector<bool> inkRows(const QImage& image, int x0, int x1)
+{
+    std::vector<bool> rows(std::size_t(image.height()), false);
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = std::max(0, x0); x <= std::min(image.width() - 1, x1); ++x)
+            if (qGray(image.pixel(x, y)) < 160)
+                rows[std::size_t(y)] = true;
+    return rows;
+}
+
+// A heatmap laid out as the window does (in `size`) or as a figure does (from the cell
+// size, in the figures' fonts), painted on white.
+QImage paintLaidOut(const HeatmapData& data, HeatmapStyle style, QSize size, bool figure,
+                    HeatmapLayout* layout)
+{
+    if (figure) {
+        QFont font;
+        font.setFamilies(figureFontFamilies());
+        font.setPixelSize(13);
+        style.labelFont = font;
+        *layout = HeatmapLayout::forCellSize(data, style, 44);
+        size = layout->boundingRect().size().toSize() + QSize(2, 2);
+    }
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    if (!figure)
+        *layout = HeatmapLayout(QRectF(QPointF(0, 0), size), data, style, &image);
+    QPainter painter(&image);
+    paintHeatmap(painter, *layout, data, style);
+    return image;
+}
+
 HeatmapData uniform(int tokens)
 {
     HeatmapData data;
@@ -168,6 +202,8 @@ private slots:
     void viewsShareTheResultsMatrices();
     void oneLetterKeyStandsUpright();
     void chineseWordsStackInTheirColumns();
+    void axisTitleClearOfTheKeyLabels_data();
+    void axisTitleClearOfTheKeyLabels();
     void verticalForms_data();
     void verticalForms();
     void hoverRepaintsKeepTheCellImage();
@@ -211,6 +247,8 @@ private slots:
     void sumText();
     void marginSumsLayout_data();
     void marginSumsLayout();
+    void sumTitlesByTheirBars_data();
+    void sumTitlesByTheirBars();
     void marginSumsOfTheSoftmaxAxis_data();
     void marginSumsOfTheSoftmaxAxis();
     void marginSumsNaN();
@@ -769,6 +807,75 @@ void TestHeatmap::chineseWordsStackInTheirColumns()
                             .arg(squareMiddle)));
 }
 
+void TestHeatmap::axisTitleClearOfTheKeyLabels_data()
+{
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("figure");
+    QTest::addColumn<int>("angle"); // of the key labels
+    const QStringList chinese = {"小猫", "坐在", "垫子", "上", "，",
+                                 "因为", "它",   "很",   "累", "。"};
+    const QStringList words = {"The", "cat", "sat", "on", "the", "mat"};
+    const QStringList longWords = {"machine", "learning", "attention", "softmax"};
+    QTest::newRow("window, Chinese words stacked")
+        << chinese << QSize(300, 300) << false << int(HeatmapLayout::kStackedLabels);
+    QTest::newRow("window, Chinese words across") << chinese << QSize(900, 900) << false << 0;
+    QTest::newRow("window, English words at 45°") << longWords << QSize(260, 260) << false << 45;
+    QTest::newRow("window, English words upright") << words << QSize(150, 150) << false << 90;
+    QTest::newRow("figure, Chinese words") << chinese << QSize() << true << 0;
+    QTest::newRow("figure, English words") << words << QSize() << true << 0;
+}
+
+void TestHeatmap::axisTitleClearOfTheKeyLabels()
+{
+    QFETCH(QStringList, labels);
+    QFETCH(QSize, size);
+    QFETCH(bool, figure);
+    QFETCH(int, angle);
+    HeatmapData data;
+    const auto n = int(labels.size());
+    data.weights = attn::Matrix::Constant(n, n, 1.0f / float(n));
+    data.queryLabels = data.keyLabels = labels;
+    HeatmapStyle style;
+    style.colorbar = false;
+    HeatmapLayout layout;
+    const QImage image = paintLaidOut(data, style, size, figure, &layout);
+    QCOMPARE(layout.columnLabelAngle(), angle);
+    // The key labels alone: the same heatmap without axis titles, whose labels stand as far
+    // above the cells.
+    style.axisTitles = false;
+    HeatmapLayout untitled;
+    const QImage labelsOnly = paintLaidOut(data, style, size, figure, &untitled);
+    QCOMPARE(untitled.columnLabelAngle(), angle);
+
+    // Over the first column: the top of the first key label's ink, then a gap up to the axis
+    // title "key →", at least a quarter line as between the other parts.
+    const auto column = [](const HeatmapLayout& of) {
+        const QRectF first = of.cellRect(0, 0);
+        return std::pair(int(first.left()) + 1, int(first.right()) - 1);
+    };
+    const auto [left, right] = column(untitled);
+    const std::vector<bool> labelInk = inkRows(labelsOnly, left, right);
+    int labelTop = int(untitled.gridRect().top()) - 1;
+    for (int y = labelTop; y >= 0; --y)
+        if (labelInk[std::size_t(y)])
+            labelTop = y;
+    labelTop += qRound(layout.gridRect().top() - untitled.gridRect().top());
+    const auto [titledLeft, titledRight] = column(layout);
+    const std::vector<bool> ink = inkRows(image, titledLeft, titledRight);
+    int y = labelTop - 1;
+    while (y >= 0 && !ink[std::size_t(y)])
+        --y;
+    QVERIFY2(y >= 0, "no axis title above the first key label");
+    const int gap = labelTop - 1 - y;
+    QVERIFY2(gap >= layout.lineHeight() / 4,
+             qPrintable(QStringLiteral("%1 px between the axis title and the first key label, "
+                                       "a line %2 px, labels at %3°")
+                            .arg(gap)
+                            .arg(layout.lineHeight())
+                            .arg(layout.columnLabelAngle())));
+}
+
 void TestHeatmap::verticalForms_data()
 {
     QTest::addColumn<QString>("horizontal");
@@ -919,6 +1026,53 @@ void TestHeatmap::marginSumsLayout()
     const HeatmapLayout sized = HeatmapLayout::forCellSize(data, style, layout.cellSize());
     QCOMPARE(sized.sumValueAngle(), layout.sumValueAngle());
     QVERIFY(std::abs(sized.boundingRect().width() - layout.boundingRect().width()) < 1e-6);
+}
+
+void TestHeatmap::sumTitlesByTheirBars_data()
+{
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("figure");
+    QTest::newRow("window, 4 tokens") << 4 << QSize(500, 420) << false;
+    QTest::newRow("window, 24 tokens") << 24 << QSize(560, 560) << false;
+    QTest::newRow("figure, 6 tokens") << 6 << QSize() << true;
+}
+
+void TestHeatmap::sumTitlesByTheirBars()
+{
+    QFETCH(int, tokens);
+    QFETCH(QSize, size);
+    QFETCH(bool, figure);
+    HeatmapStyle style;
+    style.marginSums = true;
+    HeatmapLayout layout;
+    const QImage image = paintLaidOut(ramp(tokens), style, size, figure, &layout);
+    const QRectF rows = layout.rowSumArea();
+    const QRectF columns = layout.columnSumArea();
+    const auto inkBox = [&image](const QRectF& rect) {
+        QRect box;
+        const QRect within = rect.toAlignedRect() & image.rect();
+        for (int y = within.top(); y <= within.bottom(); ++y)
+            for (int x = within.left(); x <= within.right(); ++x)
+                if (qGray(image.pixel(x, y)) < 160)
+                    box |= QRect(x, y, 1, 1);
+        return box;
+    };
+    // "Σ row" heads the row sums' strip: over its bars, above the first, clear of the row
+    // of column sums.
+    const QRect row = inkBox(layout.rowSumTitleRect());
+    QVERIFY2(!row.isEmpty(), "the row sums' title is not drawn");
+    QVERIFY(row.left() >= rows.left() - 1 && row.right() <= rows.right() + 1);
+    QVERIFY2(row.bottom() < rows.top() && row.bottom() > rows.top() - 2 * layout.lineHeight(),
+             qPrintable(QStringLiteral("row sums' title inked down to y %1; their bars from %2")
+                            .arg(row.bottom())
+                            .arg(rows.top())));
+    QVERIFY(!layout.rowSumTitleRect().intersects(layout.columnAxisTitleRect()));
+    // "Σ column" left of the column sums' bars, level with them.
+    const QRect column = inkBox(layout.columnSumTitleRect());
+    QVERIFY2(!column.isEmpty(), "the column sums' title is not drawn");
+    QVERIFY(column.right() < columns.left());
+    QVERIFY(column.top() >= columns.top() - 1 && column.bottom() <= columns.bottom() + 1);
 }
 
 void TestHeatmap::marginSumsOfTheSoftmaxAxis_data()

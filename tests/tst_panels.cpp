@@ -1,17 +1,33 @@
 // The formula bar and the statistics panel: what they say for each switch of the
 // formula, fed with real results of the engine, in English and after a language change.
+#include "embeddingeditor.h"
 #include "engine.h"
 #include "formulabar.h"
+#include "helpdialog.h"
 #include "labels.h"
+#include "language.h"
+#include "presetpanel.h"
 #include "statisticspanel.h"
 
+#include <QAbstractTextDocumentLayout>
+#include <QDialogButtonBox>
+#include <QImage>
 #include <QLabel>
+#include <QPainter>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextLayout>
+#include <QTextList>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 
 using attn::Config;
 using attn::ui::FormulaBar;
@@ -69,6 +85,12 @@ class TestPanels : public QObject {
     Q_OBJECT
 
 private slots:
+    void dialogsCloseWithAButton_data();
+    void dialogsCloseWithAButton();
+    void presetLinesEvenlyApart_data();
+    void presetLinesEvenlyApart();
+    void presetBulletsLevelWithTheText_data() { presetLinesEvenlyApart_data(); }
+    void presetBulletsLevelWithTheText();
     void formulaDepartures_data();
     void formulaDepartures();
     void formulaSummary();
@@ -399,6 +421,145 @@ void TestPanels::retranslate()
     QCOMPARE(panel.table()->horizontalHeaderItem(StatisticsPanel::HeadColumn)->text(),
              QString("head"));
     QCOMPARE(bar.departures(), QStringList{"no scaling by √d_k"});
+}
+
+void TestPanels::dialogsCloseWithAButton_data()
+{
+    QTest::addColumn<QString>("dialog");
+    QTest::newRow("embedding editor") << u"embedding editor"_qs;
+    QTest::newRow("help") << u"help"_qs;
+}
+
+void TestPanels::dialogsCloseWithAButton()
+{
+    QFETCH(QString, dialog);
+    std::unique_ptr<QDialog> shown;
+    if (dialog == u"embedding editor")
+        shown = std::make_unique<attn::ui::EmbeddingEditor>();
+    else
+        shown = std::make_unique<attn::ui::HelpDialog>();
+    shown->show();
+    QVERIFY(QTest::qWaitForWindowExposed(shown.get()));
+    QPushButton* close = nullptr;
+    for (const QDialogButtonBox* box : shown->findChildren<QDialogButtonBox*>())
+        if (QPushButton* button = box->button(QDialogButtonBox::Close))
+            close = button;
+    QVERIFY2(close, "no Close button");
+    QVERIFY(close->isVisible());
+    QTest::mouseClick(close, Qt::LeftButton);
+    QVERIFY(!shown->isVisible());
+}
+
+void TestPanels::presetLinesEvenlyApart_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("en") << u"en"_qs;
+    QTest::newRow("zh_CN") << u"zh_CN"_qs;
+}
+
+// The preset panel's text in either language: its lines one pitch apart, the same in both.
+void TestPanels::presetLinesEvenlyApart()
+{
+    QFETCH(QString, language);
+    attn::ui::Language languages;
+    QVERIFY(languages.apply(language));
+    attn::ui::PresetPanel panel;
+    panel.showPreset(u"article"_qs);
+    panel.resize(360, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto* browser = panel.findChild<QTextBrowser*>(u"presetExplanation"_qs);
+    QVERIFY(browser);
+    QTextDocument* document = browser->document();
+    const double em = QFontInfo(browser->font()).pixelSize();
+
+    // Baselines: the same distance apart within every paragraph and list item.
+    QList<double> pitches;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        const QTextLayout* layout = block.layout();
+        for (int k = 1; k < layout->lineCount(); ++k) {
+            const QTextLine above = layout->lineAt(k - 1);
+            const QTextLine line = layout->lineAt(k);
+            pitches << (line.y() + line.ascent()) - (above.y() + above.ascent());
+        }
+    }
+    QVERIFY(pitches.size() >= 4);
+    const auto [least, most] = std::minmax_element(pitches.begin(), pitches.end());
+    QVERIFY2(*most - *least <= 1,
+             qPrintable(QStringLiteral("lines %1 to %2 px apart").arg(*least).arg(*most)));
+    // As far apart in Chinese as in English: a third of an em or so between lines.
+    QVERIFY2(*most >= 1.2 * em && *most <= 1.4 * em,
+             qPrintable(QStringLiteral("lines %1 px apart, the font %2 px").arg(*most).arg(em)));
+}
+
+// Each bullet of the preset panel's lists centred on its text's ink, not above it.
+void TestPanels::presetBulletsLevelWithTheText()
+{
+    QFETCH(QString, language);
+    attn::ui::Language languages;
+    QVERIFY(languages.apply(language));
+    attn::ui::PresetPanel panel;
+    panel.showPreset(u"article"_qs);
+    panel.resize(360, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto* browser = panel.findChild<QTextBrowser*>(u"presetExplanation"_qs);
+    QVERIFY(browser);
+    QTextDocument* document = browser->document();
+    const double em = QFontInfo(browser->font()).pixelSize();
+
+    QImage image(document->size().toSize(), QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        document->drawContents(&painter);
+    }
+    const auto inked = [&image](int x, int y) { return qGray(image.pixel(x, y)) < 160; };
+    int items = 0;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (!block.textList() && !block.text().startsWith(u'•'))
+            continue;
+        const QRectF box = document->documentLayout()->blockBoundingRect(block);
+        const QTextLine first = block.layout()->lineAt(0);
+        const int top = int(box.top() + first.y());
+        const int bottom =
+            std::min(image.height() - 1, int(box.top() + first.y() + first.height()));
+        const auto columnInk = [&](int x) {
+            for (int y = top; y <= bottom; ++y)
+                if (inked(x, y))
+                    return true;
+            return false;
+        };
+        const auto inkRows = [&](int from, int to) { // the ink's top and bottom in [from, to)
+            int high = bottom + 1, low = top - 1;
+            for (int x = from; x < to; ++x)
+                for (int y = top; y <= bottom; ++y)
+                    if (inked(x, y)) {
+                        high = std::min(high, y);
+                        low = std::max(low, y);
+                    }
+            return (high + low) / 2.0;
+        };
+        int x = 0;
+        while (x < image.width() && !columnInk(x))
+            ++x;
+        const int bulletLeft = x;
+        while (x < image.width() && columnInk(x))
+            ++x;
+        const int bulletRight = x;
+        while (x < image.width() && !columnInk(x))
+            ++x;
+        QVERIFY2(x < image.width(), "no text after the bullet");
+        const double bullet = inkRows(bulletLeft, bulletRight);
+        const double text = inkRows(x, std::min(image.width(), x + int(3 * em)));
+        QVERIFY2(std::abs(bullet - text) <= 0.12 * em,
+                 qPrintable(QStringLiteral("item %1: bullet centred at y %2, its text at %3")
+                                .arg(items)
+                                .arg(bullet)
+                                .arg(text)));
+        ++items;
+    }
+    QVERIFY(items >= 3);
 }
 
 QTEST_MAIN(TestPanels)

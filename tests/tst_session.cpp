@@ -1,8 +1,11 @@
 // .attnscope session files: every switch survives a round trip, every damaged file
 // is refused with a reason, and a failed save never harms the file already there.
+#include "figure.h"
 #include "json.h"
+#include "language.h"
 #include "report.h"
 #include "session.h"
+#include "systemerror.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,7 +16,9 @@
 #include <QTest>
 
 #include <bit>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -130,6 +135,10 @@ private slots:
     void loadErrorsNameThePath_data();
     void loadErrorsNameThePath();
     void loadRefusesAHugeFile();
+    void systemErrorsInChinese_data();
+    void systemErrorsInChinese();
+    void fileErrorsInChinese_data();
+    void fileErrorsInChinese();
 };
 
 void TestSession::roundTrip_data()
@@ -655,6 +664,64 @@ void TestSession::loadRefusesAHugeFile()
     QVERIFY(!loadSession(path, &error));
     QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
     QVERIFY2(error.contains(u"too large"_s), qPrintable(error));
+}
+
+void TestSession::systemErrorsInChinese_data()
+{
+    QTest::addColumn<QString>("system"); // as QFileDevice::errorString() gives it
+    QTest::addColumn<QString>("chinese");
+
+    const auto c = [](int code) { return QString::fromLocal8Bit(std::strerror(code)); };
+    QTest::newRow("EACCES") << c(EACCES) << u"没有权限（%1）"_s.arg(c(EACCES));
+    QTest::newRow("EPERM") << c(EPERM) << u"没有权限（%1）"_s.arg(c(EPERM));
+    QTest::newRow("ENOSPC") << c(ENOSPC) << u"磁盘已满（%1）"_s.arg(c(ENOSPC));
+    QTest::newRow("ENOENT") << c(ENOENT) << u"文件或文件夹不存在（%1）"_s.arg(c(ENOENT));
+    QTest::newRow("EROFS") << c(EROFS) << u"磁盘是只读的（%1）"_s.arg(c(EROFS));
+    QTest::newRow("EISDIR") << c(EISDIR) << u"这是一个文件夹（%1）"_s.arg(c(EISDIR));
+    QTest::newRow("Qt's own English words")
+        << u"Permission denied"_s << u"没有权限（Permission denied）"_s;
+    QTest::newRow("an unknown reason stays as the system says it")
+        << u"Stale file handle"_s << u"Stale file handle"_s;
+}
+
+void TestSession::systemErrorsInChinese()
+{
+    QFETCH(QString, system);
+    QFETCH(QString, chinese);
+
+    QCOMPARE(systemErrorText(system), system); // English: the system's words alone
+    Language language;
+    QVERIFY(language.apply(u"zh_CN"_s));
+    QCOMPARE(systemErrorText(system), chinese);
+}
+
+void TestSession::fileErrorsInChinese_data()
+{
+    QTest::addColumn<QString>("what");
+    QTest::newRow("save a session") << u"save"_s;
+    QTest::newRow("open a session") << u"open"_s;
+    QTest::newRow("write a figure") << u"figure"_s;
+}
+
+void TestSession::fileErrorsInChinese()
+{
+    QFETCH(QString, what);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"missing/lesson.attnscope"_s);
+    Language language;
+    QVERIFY(language.apply(u"zh_CN"_s));
+    QString error;
+    if (what == u"save")
+        QVERIFY(!saveSession(path, baseSession(), &error));
+    else if (what == u"open")
+        QVERIFY(!loadSession(path, &error));
+    else
+        error = writeFigureFile(path, QByteArrayLiteral("P5\n1 1\n255\n\0"));
+    const QString system = QString::fromLocal8Bit(std::strerror(ENOENT));
+    QVERIFY2(error.contains(u"文件或文件夹不存在（%1）"_s.arg(system)), qPrintable(error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestSession)

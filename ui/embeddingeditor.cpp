@@ -3,6 +3,7 @@
 #include "embedding.h"
 
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -94,11 +95,17 @@ EmbeddingEditor::EmbeddingEditor(QWidget* parent)
     resetRow->addWidget(resetAllButton_);
     resetRow->addStretch(1);
 
+    // Close, as the other dialogs have it: edits apply at once, so there is nothing to accept.
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    buttons->setObjectName(QStringLiteral("closeButtons"));
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(table_, 1);
     layout->addLayout(resetRow);
     layout->addWidget(note_);
+    layout->addWidget(buttons);
     resize(420, 560);
     retranslateUi();
 }

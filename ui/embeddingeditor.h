@@ -24,7 +24,7 @@ namespace attn::ui {
 using Overrides = std::map<std::string, std::vector<float>>;
 
 // Object names: tokenCombo, vectorTable, sourceCombo, copyButton, noiseButton, sigmaSpin,
-// resetButton, resetAllButton, editorNote.
+// resetButton, resetAllButton, editorNote, closeButtons.
 class EmbeddingEditor : public QDialog {
     Q_OBJECT
 

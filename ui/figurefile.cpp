@@ -5,6 +5,7 @@
 #include "exporters.h"
 #include "figureencoding.h"
 #include "report.h"
+#include "systemerror.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -307,7 +308,7 @@ QString writeFigureFile(const QString& path, const QByteArray& bytes)
     QSaveFile file(path);
     const auto failure = [&] {
         return QCoreApplication::translate("Figure", "Cannot write %1: %2")
-            .arg(QDir::toNativeSeparators(path), file.errorString());
+            .arg(QDir::toNativeSeparators(path), systemErrorText(file.errorString()));
     };
     if (!file.open(QIODevice::WriteOnly))
         return failure();

@@ -287,7 +287,7 @@ struct HeatmapLayout::Metrics {
     // The longest bar of the margin sums.
     [[nodiscard]] double sumBarLength() const { return 2.2 * lineHeight; }
 
-    // Width of the strip right of the cells; it holds the row sums' title below it too.
+    // Width of the strip right of the cells; it holds the row sums' title above it too.
     [[nodiscard]] double rowSumStripWidth(int sumAngle) const
     {
         const double values = sumAngle >= 0 ? 2 * pad + rowSumValueWidth : 0;
@@ -449,8 +449,13 @@ HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle,
         pad +
         std::max({metrics.rowLabelWidth, metrics.rowAxisTitleWidth, metrics.columnSumTitleWidth}) +
         pad;
+    // The axis title keeps a gap of its own above the key labels, so that it does not read
+    // as part of the first one.
     around.top = pad + (hasTitle_ ? metrics.titleHeight + pad : 0) +
-                 (hasAxisTitles_ ? metrics.lineHeight : 0) + metrics.columnLabelBand(angle) + pad;
+                 (hasAxisTitles_ ? metrics.lineHeight + pad : 0) + metrics.columnLabelBand(angle) +
+                 pad;
+    if (hasSums_) // the row sums' title stands above their strip
+        around.top = std::max(around.top, 2 * pad + metrics.lineHeight);
     around.right = pad;
     if (hasSums_)
         around.right += pad + metrics.rowSumStripWidth(sumAngle);
@@ -501,12 +506,13 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
     rowLabelArea_ = QRectF(corner.x() + pad, gridOrigin_.y(),
                            gridOrigin_.x() - pad - (corner.x() + pad), gridHeight);
     if (hasAxisTitles_) {
-        columnAxisTitleRect_ = QRectF(gridOrigin_.x(), columnLabelArea_.top() - lineHeight,
+        columnAxisTitleRect_ = QRectF(gridOrigin_.x(), columnLabelArea_.top() - pad - lineHeight,
                                       gridWidth + around.right - pad, lineHeight);
         rowAxisTitleRect_ = QRectF(rowLabelArea_.left(), columnLabelArea_.bottom() - lineHeight,
                                    rowLabelArea_.width(), lineHeight);
     }
-    // The sums beside the cells, each strip's title at the start of the bottom strip's bars.
+    // The sums beside the cells, each strip's title by its bars: the row sums' above their
+    // strip, the column sums' left of theirs.
     double stripsRight = gridOrigin_.x() + gridWidth;
     if (hasSums_) {
         sumValueAngle_ = sumAngle;
@@ -514,10 +520,11 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
                              gridHeight);
         columnSumArea_ = QRectF(gridOrigin_.x(), gridOrigin_.y() + gridHeight + pad, gridWidth,
                                 metrics.columnSumStripHeight(sumAngle));
-        const double titleTop = columnSumArea_.top() + (sumBarLength_ - lineHeight) / 2;
-        rowSumTitleRect_ = QRectF(rowSumArea_.left(), titleTop, rowSumArea_.width(), lineHeight);
+        rowSumTitleRect_ = QRectF(rowSumArea_.left(), gridOrigin_.y() - pad - lineHeight,
+                                  rowSumArea_.width(), lineHeight);
         columnSumTitleRect_ =
-            QRectF(rowLabelArea_.left(), titleTop, rowLabelArea_.width(), lineHeight);
+            QRectF(rowLabelArea_.left(), columnSumArea_.top() + (sumBarLength_ - lineHeight) / 2,
+                   rowLabelArea_.width(), lineHeight);
         stripsRight = rowSumArea_.right();
     }
     if (hasColorbar_) {

@@ -204,7 +204,8 @@ void paintMarginSums(QPainter& painter, const HeatmapLayout& layout, const Heatm
     titleFont.setItalic(true);
     painter.setFont(titleFont);
     painter.setPen(style.textColor);
-    painter.drawText(layout.rowSumTitleRect(), Qt::AlignLeft | Qt::AlignVCenter, rowSumTitle());
+    // Centred over the row sums' bars and values: clear of key labels leaning out at 45°.
+    painter.drawText(layout.rowSumTitleRect(), Qt::AlignHCenter | Qt::AlignVCenter, rowSumTitle());
     painter.drawText(layout.columnSumTitleRect(), Qt::AlignRight | Qt::AlignVCenter,
                      columnSumTitle());
     // 2. The bars and their reference lines at 1.

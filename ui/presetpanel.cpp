@@ -1,13 +1,25 @@
 #include "presetpanel.h"
 
+#include "figure.h"
 #include "presets.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QEvent>
+#include <QFontDatabase>
+#include <QFontInfo>
+#include <QFontMetricsF>
 #include <QGraphicsOpacityEffect>
 #include <QLabel>
 #include <QMenu>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextList>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace attn::ui {
 namespace {
@@ -296,6 +308,60 @@ protected:
     }
 };
 
+// The Simplified Chinese fonts among the figures' families, the first found first.
+QStringList chineseFamilies()
+{
+    QStringList chinese;
+    for (const QString& family : figureFontFamilies())
+        if (QFontDatabase::writingSystems(family).contains(QFontDatabase::SimplifiedChinese))
+            chinese << family;
+    return chinese;
+}
+
+// Sets `document`, in `font`, alike in English and Chinese. A line holding Chinese takes
+// the CJK font's taller ascent and descent, one of Latin text alone the Latin font's, so the
+// lines came unevenly apart; every line is now one pitch from the next, its baseline at
+// four fifths of it. Qt centres a list's bullet in the Latin font's height, above the
+// middle of Chinese characters: an item with Chinese has its bullet as text instead, "•"
+// of the Chinese font on the item's baseline, with a hanging indent.
+void typesetEvenly(QTextDocument* document, const QFont& font)
+{
+    const double pitch = std::round(1.35 * QFontInfo(font).pixelSize());
+    const QString bullet = QStringLiteral("•\u00a0\u00a0");
+    QFont bulletFont = font;
+    bulletFont.setFamilies(chineseFamilies());
+    const double hanging = QFontMetricsF(bulletFont, document->documentLayout()->paintDevice())
+                               .horizontalAdvance(bullet);
+    QTextCharFormat bulletFormat;
+    bulletFormat.setFontFamilies(bulletFont.families());
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        QTextList* list = block.textList();
+        const QString text = block.text();
+        const bool chinese =
+            std::ranges::any_of(text, [](QChar c) { return c.script() == QChar::Script_Han; });
+        double indent = 0;
+        if (list && chinese) {
+            indent =
+                (block.blockFormat().indent() + list->format().indent()) * document->indentWidth();
+            list->remove(block); // before its format is read: that names the list
+        }
+        QTextBlockFormat format = block.blockFormat();
+        format.setLineHeight(pitch, QTextBlockFormat::FixedHeight);
+        if (list && chinese) {
+            format.setIndent(0);
+            format.setLeftMargin(format.leftMargin() + indent);
+            format.setTextIndent(-hanging);
+        }
+        cursor.setPosition(block.position());
+        cursor.setBlockFormat(format);
+        if (list && chinese)
+            cursor.insertText(bullet, bulletFormat);
+    }
+    cursor.endEditBlock();
+}
+
 } // namespace
 
 PresetPanel::PresetPanel(QWidget* parent)
@@ -421,6 +487,7 @@ void PresetPanel::retranslateUi()
     titleLabel_->setText(name_.isEmpty() ? tr("Presets") : displayName(name_));
     html_ = name_.isEmpty() ? hintHtml() : explanationHtml(name_);
     browser_->setHtml(html_);
+    typesetEvenly(browser_->document(), browser_->font());
     showLeft();
 }
 

@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "labels.h"
+#include "systemerror.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -470,7 +471,7 @@ bool saveSession(const QString& path, const Session& session, QString* error)
             return true;
     }
     // A short write sets no error of its own (the system wrote what it could).
-    QString reason = file.errorString();
+    QString reason = systemErrorText(file.errorString());
     if (file.error() == QFileDevice::NoError && written >= 0 && written < json.size())
         //: %1 and %2 are numbers of bytes.
         reason = QCoreApplication::translate(
@@ -490,7 +491,7 @@ std::optional<Session> loadSession(const QString& path, QString* error)
     if (!file.open(QIODevice::ReadOnly)) {
         //: %1 is a file path, %2 the system's reason.
         setError(error, QCoreApplication::translate("Session", "Cannot open %1: %2")
-                            .arg(shownPath, file.errorString()));
+                            .arg(shownPath, systemErrorText(file.errorString())));
         return std::nullopt;
     }
     // Read no more than the limit and one byte, so that neither a huge file nor an
@@ -507,7 +508,7 @@ std::optional<Session> loadSession(const QString& path, QString* error)
     }
     if (file.error() != QFileDevice::NoError) {
         setError(error, QCoreApplication::translate("Session", "Cannot read %1: %2")
-                            .arg(shownPath, file.errorString()));
+                            .arg(shownPath, systemErrorText(file.errorString())));
         return std::nullopt;
     }
     QString reason;

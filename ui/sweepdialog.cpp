@@ -1,6 +1,5 @@
 #include "sweepdialog.h"
 
-#include "commandline.h"
 #include "presets.h"
 #include "sweeprunner.h"
 
@@ -153,14 +152,9 @@ bool SweepDialog::busy() const
 QString SweepDialog::exportTo(const QString& path) const
 {
     const std::optional<FigureFormat> format = formatFromPath(path);
-    if (format == FigureFormat::Json) {
-        const std::string problem = writeFileAtomically(QFile::encodeName(path).toStdString(),
-                                                        sweepJson(chart_->points(), computedBase_));
-        return problem.empty()
-                   ? QString()
-                   : tr("Cannot write %1: %2")
-                         .arg(QDir::toNativeSeparators(path), QString::fromStdString(problem));
-    }
+    if (format == FigureFormat::Json) // atomically, with the reason of a failure translated
+        return writeFigureFile(
+            path, QByteArray::fromStdString(sweepJson(chart_->points(), computedBase_)));
     if (!format || !isFigureFormat(*format))
         return tr("Cannot tell the format of %1: name it .png, .svg, .pdf or .json.")
             .arg(QDir::toNativeSeparators(path));

@@ -3,6 +3,7 @@
 #include "figureencoding.h"
 #include "labels.h"
 #include "sweepchart.h"
+#include "systemerror.h"
 
 #include <QChart>
 #include <QDir>
@@ -189,7 +190,7 @@ QString exportSweepFigure(const QString& path, FigureFormat format,
     QSaveFile file(path);
     const auto failure = [&] {
         return SweepChart::tr("Cannot write %1: %2")
-            .arg(QDir::toNativeSeparators(path), file.errorString());
+            .arg(QDir::toNativeSeparators(path), systemErrorText(file.errorString()));
     };
     if (!file.open(QIODevice::WriteOnly))
         return failure();

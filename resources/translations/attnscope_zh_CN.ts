@@ -1266,6 +1266,54 @@
     </message>
 </context>
 <context>
+    <name>SystemError</name>
+    <message>
+        <source>no permission</source>
+        <translation>没有权限</translation>
+    </message>
+    <message>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>the disk quota is used up</source>
+        <translation>磁盘配额已用完</translation>
+    </message>
+    <message>
+        <source>the file is too large</source>
+        <translation>文件太大</translation>
+    </message>
+    <message>
+        <source>no such file or folder</source>
+        <translation>文件或文件夹不存在</translation>
+    </message>
+    <message>
+        <source>the disk is read-only</source>
+        <translation>磁盘是只读的</translation>
+    </message>
+    <message>
+        <source>a part of the path is not a folder</source>
+        <translation>路径中有一部分不是文件夹</translation>
+    </message>
+    <message>
+        <source>it is a folder</source>
+        <translation>这是一个文件夹</translation>
+    </message>
+    <message>
+        <source>the name is too long</source>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>the disk cannot be read or written</source>
+        <translation>磁盘无法读写</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>%1 is the reason in the interface&apos;s language, %2 the system&apos;s own words (&quot;Permission denied&quot;), kept for a search or a report.</extracomment>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>Warnings</name>
     <message>
         <source>Rows do not sum to 1 (they range from %1 to %2): the softmax ran over the queries (dim=-2), so each column sums to 1 instead. Set the axis to keys (dim=-1).</source>
@@ -3120,10 +3168,6 @@
         <source>computing… %v of %m</source>
         <comment>points of the sweep</comment>
         <translation>计算中… %v / %m</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Cannot tell the format of %1: name it .png, .svg, .pdf or .json.</source>
