@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
+#include <QRadioButton>
 #include <QRawFont>
 #include <QRegularExpression>
 #include <QSvgRenderer>
@@ -122,6 +123,8 @@ private slots:
     void failedWrites();
     void paintFitsTarget();
     void dialog();
+    void dialogOffersTheMeanOfSeveralHeads_data();
+    void dialogOffersTheMeanOfSeveralHeads();
 };
 
 void TestFigure::formatSpellings_data()
@@ -678,6 +681,32 @@ void TestFigure::dialog()
     QTemporaryDir dir;
     QVERIFY(dialog.exportTo(dir.filePath("head3.svg")));
     QVERIFY(readAll(dir.filePath("head3.svg")).contains("<svg"));
+}
+
+// With one head its mean is the head itself: the dialog offers the head and "all heads",
+// which are then one tile, and no mean.
+void TestFigure::dialogOffersTheMeanOfSeveralHeads_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<QStringList>("offered"); // the choices of what to show
+    QTest::newRow("1 head") << 1 << QStringList{"One head:", "All heads"};
+    QTest::newRow("4 heads") << 4
+                             << QStringList{"One head:", "All heads, with their mean",
+                                            "Mean of the heads"};
+}
+
+void TestFigure::dialogOffersTheMeanOfSeveralHeads()
+{
+    QFETCH(int, heads);
+    QFETCH(QStringList, offered);
+    const Result result = compute(request(kChinese, heads));
+    ExportDialog dialog(result, ViewOptions{}, 0);
+    QStringList shown;
+    for (const QRadioButton* button : dialog.findChildren<QRadioButton*>())
+        if (button->isVisibleTo(&dialog))
+            shown << button->text().remove(u'&');
+    QCOMPARE(shown, offered);
+    QCOMPARE(dialog.figureOptions().what, FigureWhat::Grid);
 }
 
 QTEST_MAIN(TestFigure)

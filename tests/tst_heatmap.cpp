@@ -200,6 +200,8 @@ private slots:
     void levelOfDetailIsTheBlockMaximum_data();
     void levelOfDetailIsTheBlockMaximum();
     void viewsShareTheResultsMatrices();
+    void theMeanTileOnlyForSeveralHeads_data();
+    void theMeanTileOnlyForSeveralHeads();
     void oneLetterKeyStandsUpright();
     void chineseWordsStackInTheirColumns();
     void axisTitleClearOfTheKeyLabels_data();
@@ -1691,6 +1693,39 @@ void TestHeatmap::viewsShareTheResultsMatrices()
     const HeatmapData mean = headHeatmap(last, 0, -1);
     QCOMPARE(mean.weights.rows(), 6);
     QVERIFY(mean.weights.get().isApprox(attn::meanOverHeads(*last.weights, 0)));
+}
+
+// The grid shows every head and, for more than one, their mean; the mean of one head is
+// that head, the same picture twice, so one head is one tile. Asked for the mean (a figure,
+// a comparison), one head gives that head, with its scores.
+void TestHeatmap::theMeanTileOnlyForSeveralHeads_data()
+{
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<QStringList>("titles");
+    QTest::newRow("1 head: the head alone") << 1 << QStringList{"Head 0"};
+    QTest::newRow("2 heads: both and their mean")
+        << 2 << QStringList{"Head 0", "Head 1", "Mean of the heads"};
+    QTest::newRow("4 heads: all and their mean")
+        << 4 << QStringList{"Head 0", "Head 1", "Head 2", "Head 3", "Mean of the heads"};
+}
+
+void TestHeatmap::theMeanTileOnlyForSeveralHeads()
+{
+    QFETCH(int, heads);
+    QFETCH(QStringList, titles);
+    attn::AttentionEngine engine;
+    const attn::Result result = engine.compute(causalRequest("the cat sat on the mat", heads));
+    HeatmapGrid grid;
+    grid.resize(900, 600);
+    grid.setResult(result, ViewOptions{});
+    QStringList shown;
+    for (int k = 0; k < grid.count(); ++k)
+        shown << grid.view(k)->data().title;
+    QCOMPARE(shown, titles);
+
+    const HeatmapData mean = headHeatmap(result, 0, -1);
+    QCOMPARE(mean.title, titles.last());
+    QCOMPARE(mean.scores.size() > 0, heads == 1);
 }
 
 // At T = 2048 a tile's image colours 4 M cells; a hover highlight or a scroll repaints

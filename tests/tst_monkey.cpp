@@ -638,15 +638,15 @@ void TestMonkey::theMeanTileOfNewerHeatmapsOpens()
     QTRY_VERIFY(w->lastResult().valid());
     QCOMPARE(w->lastResult().heads(), 4);
     Request request = w->controlPanel()->request();
-    request.config.heads = 1;
+    request.config.heads = 2;
     AttentionEngine engine;
     const Result partial = engine.compute(request, nullptr, Stage::Normalize);
     w->heatmapGrid()->setResult(partial, w->viewOptions()); // as weightsReady does
-    QCOMPARE(w->heatmapGrid()->count(), 2);
+    QCOMPARE(w->heatmapGrid()->count(), 3);
     emit w->heatmapGrid()->headActivated(-1); // the mean tile, clicked
     auto* dialog = w->findChild<HeadDialog*>();
     QVERIFY(dialog && dialog->isVisible());
-    QCOMPARE(dialog->windowTitle(), w->heatmapGrid()->view(1)->data().title);
+    QCOMPARE(dialog->windowTitle(), w->heatmapGrid()->view(2)->data().title);
 }
 
 void TestMonkey::aZoomedHeatmapPaintsOnlyWhatShows()
@@ -776,7 +776,8 @@ QString TestMonkey::invariantProblems()
         return QStringLiteral("an error is shown beside a valid result: ") + chips->error();
     if (chips->tokens() != *r.tokens)
         return QStringLiteral("the chips do not show the result's tokens");
-    if (w->heatmapGrid()->count() != r.heads() + 1)
+    // Every head, and their mean when there are several.
+    if (w->heatmapGrid()->count() != r.heads() + (r.heads() > 1 ? 1 : 0))
         return QStringLiteral("%1 heatmaps for %2 heads")
             .arg(w->heatmapGrid()->count())
             .arg(r.heads());
@@ -1175,7 +1176,7 @@ void TestMonkey::exportFile()
     options.title = chance(30) ? text_->any(0).left(200) : QString();
     options.caption = chance(80);
     options.colorbar = chance(80);
-    const int tiles = options.what == FigureWhat::Grid ? r.heads() + 1 : 1;
+    const int tiles = options.what == FigureWhat::Grid ? r.heads() + (r.heads() > 1 ? 1 : 0) : 1;
     const qint64 figureCells = qint64(tiles) * r.length() * r.length();
     if (isFigureFormat(format) ? figureCells > kBudget.figureCells
                                : weightCells(r) > kBudget.numberCells) {

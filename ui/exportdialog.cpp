@@ -75,6 +75,7 @@ ExportDialog::ExportDialog(const Result& result, const ViewOptions& view, int he
     whatLayout->addLayout(headRow);
     whatLayout->addWidget(gridButton_);
     whatLayout->addWidget(meanButton_);
+    meanButton_->setVisible(result_.heads() > 1); // the mean of one head is that head
 
     // File: the format, and for PNG the pixels per point.
     for (const FigureFormat format : kFigureFormats)
@@ -286,7 +287,8 @@ void ExportDialog::retranslateUi()
     setWindowTitle(tr("Export Figure"));
     whatBox_->setTitle(tr("Show"));
     headButton_->setText(tr("One &head:"));
-    gridButton_->setText(tr("&All heads, with their mean"));
+    gridButton_->setText(result_.heads() > 1 ? tr("&All heads, with their mean")
+                                             : tr("&All heads", "what to export, with one head"));
     meanButton_->setText(tr("&Mean of the heads"));
     fileBox_->setTitle(tr("File"));
     formatLabel_->setText(tr("&Format:"));

@@ -48,6 +48,13 @@ FormulaBar::FormulaBar(QWidget* parent)
     formulaLabel_->setTextFormat(Qt::RichText);
     legendLabel_->setTextFormat(Qt::RichText);
     summaryLabel_->setTextFormat(Qt::PlainText);
+    // The bar keeps its height as the switches change its texts, so that the heatmaps
+    // under it do not jump: room for the formula, two lines of legend (the symbols, the
+    // red notes) and two of summary, whether they are used or not. Only text longer than
+    // that (a narrow window) makes it grow.
+    for (QLabel* label : {formulaLabel_, legendLabel_, summaryLabel_})
+        label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    reserveLines();
 
     auto* layout = new QVBoxLayout(this);
     layout->setSpacing(2);
@@ -78,7 +85,26 @@ void FormulaBar::changeEvent(QEvent* event)
     // The red is chosen for the palette, so a palette change rebuilds the text too.
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
         rebuild();
+    if (event->type() == QEvent::FontChange)
+        reserveLines();
     QWidget::changeEvent(event);
+}
+
+void FormulaBar::reserveLines()
+{
+    // Measured as the labels lay text out, lines with a subscript and a superscript, which
+    // some texts have and others not.
+    auto height = [](const QLabel* label, const QString& text) {
+        QLabel probe;
+        probe.setFont(label->font());
+        probe.setTextFormat(label->textFormat());
+        probe.setText(text);
+        return probe.sizeHint().height();
+    };
+    const QString line = kQKt + QStringLiteral(" / ") + kSqrtDk;
+    formulaLabel_->setMinimumHeight(height(formulaLabel_, line));
+    legendLabel_->setMinimumHeight(height(legendLabel_, line + QStringLiteral("<br/>") + line));
+    summaryLabel_->setMinimumHeight(height(summaryLabel_, QStringLiteral("Tg\nTg")));
 }
 
 QString FormulaBar::alert(const QString& html) const
@@ -178,7 +204,6 @@ void FormulaBar::rebuild()
         if (!line.isEmpty())
             legendLines << line.join(kLegendSeparator);
     legendLabel_->setText(legendLines.join(QStringLiteral("<br/>")));
-    legendLabel_->setVisible(!legend.isEmpty() || !notes.isEmpty());
     departures_ = departuresOf(config_, hasPadding_);
     setSummary();
 }

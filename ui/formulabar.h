@@ -41,6 +41,8 @@ protected:
 private:
     void rebuild();
     void setSummary();
+    // The least height of each label, the same for every formula.
+    void reserveLines();
     [[nodiscard]] QString alert(const QString& html) const;
     [[nodiscard]] QString maskLegend() const;
 

@@ -4,7 +4,10 @@
 #include "statistics.h"
 
 #include <QEvent>
+#include <QPainter>
+#include <QPainterPath>
 #include <QScrollArea>
+#include <QStyle>
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +26,100 @@ QStringList tokenLabels(const TokenBatch& tokens, int b)
         labels << QString::fromStdString(token);
     return labels;
 }
+
+// Over stale tiles: why the newest input has no heatmaps, and whose these are.
+class StaleNote : public QWidget {
+public:
+    explicit StaleNote(QWidget* parent) : QWidget(parent)
+    {
+        setObjectName(QStringLiteral("staleNote"));
+        setAttribute(Qt::WA_TransparentForMouseEvents); // the tiles under it still open
+        hide();
+    }
+
+    void setReason(const QString& reason)
+    {
+        reason_ = reason;
+        setAccessibleName(heading());
+        setAccessibleDescription(reason);
+        update();
+    }
+
+    // The note's size when it may be `room` wide at most.
+    [[nodiscard]] QSize sizeFor(int room) const
+    {
+        const int width = std::clamp(room, 160, kMaxWidth);
+        return {width, int(std::ceil(texts(width).whose.bottom() + kPadding))};
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::Antialiasing);
+        QPainterPath frame;
+        frame.addRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8);
+        painter.fillPath(frame, palette().window());
+        painter.setPen(palette().color(QPalette::Mid));
+        painter.drawPath(frame);
+        const Texts t = texts(width());
+        style()
+            ->standardIcon(QStyle::SP_MessageBoxWarning)
+            .paint(&painter, QRect(kPadding, int(t.heading.top()), t.icon, t.icon));
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.setFont(t.headingFont);
+        painter.drawText(t.heading, Qt::TextWordWrap, heading());
+        painter.setFont(font());
+        painter.drawText(t.reason, Qt::TextWordWrap, reason_);
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(t.whose, Qt::TextWordWrap, whose());
+    }
+
+private:
+    static constexpr int kPadding = 14;
+    static constexpr int kMaxWidth = 520;
+
+    struct Texts {
+        QFont headingFont;
+        int icon; // the warning sign's side, before the heading
+        QRectF heading, reason, whose;
+    };
+
+    static QString heading()
+    {
+        return HeatmapGrid::tr("Cannot compute", "over grey heatmaps, before the reason");
+    }
+    static QString whose()
+    {
+        return HeatmapGrid::tr("The grey heatmaps are those of the last input that could be "
+                               "computed.");
+    }
+
+    // Where each text goes in a note `width` wide, one below the other.
+    [[nodiscard]] Texts texts(int width) const
+    {
+        Texts t;
+        t.headingFont = font();
+        t.headingFont.setBold(true);
+        t.headingFont.setPointSizeF(font().pointSizeF() * 1.15);
+        const QFontMetricsF headingMetrics(t.headingFont);
+        const double inner = width - 2.0 * kPadding;
+        t.icon = int(std::ceil(headingMetrics.height()));
+        auto below = [&](const QFontMetricsF& metrics, double top, double indent,
+                         const QString& text) {
+            const QRectF room(kPadding + indent, top, inner - indent, 1e6);
+            const QRectF used = metrics.boundingRect(room, Qt::TextWordWrap, text);
+            return QRectF(room.left(), top, room.width(), used.height());
+        };
+        t.heading = below(headingMetrics, kPadding, t.icon + 6, heading());
+        const QFontMetricsF metrics(font());
+        t.reason = below(metrics, t.heading.bottom() + 6, 0, reason_);
+        t.whose = below(metrics, t.reason.bottom() + 6, 0, whose());
+        return t;
+    }
+
+    QString reason_;
+};
 
 } // namespace
 
@@ -45,6 +142,8 @@ HeatmapData headHeatmap(const Result& result, int b, int h)
 HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels& labels,
                         SharedWeights mean)
 {
+    if (h < 0 && result.heads() == 1) // the mean of one head is that head, with its scores
+        h = 0;
     HeatmapData data;
     if (h < 0) {
         if (mean.size() != 0)
@@ -88,7 +187,7 @@ std::pair<double, double> weightRange(const Result& result, int b, int h, bool s
     return weightRange(finiteMaxima(*result.weights, b), h, shared);
 }
 
-HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent)
+HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent), staleNote_(new StaleNote(this))
 {
     QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);
@@ -97,6 +196,7 @@ HeatmapGrid::HeatmapGrid(QWidget* parent) : QWidget(parent)
 
 void HeatmapGrid::setResult(const Result& result, const ViewOptions& view)
 {
+    setStale({}); // new heatmaps, of the newest input
     // The complete result after its heatmaps were shown: the same weights, nothing to paint.
     const bool same = result.weights == result_.weights && result.tokens == result_.tokens &&
                       view == view_ && count() > 0;
@@ -140,7 +240,40 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
 void HeatmapGrid::clear()
 {
     result_ = Result{};
+    setStale({});
     rebuild();
+}
+
+void HeatmapGrid::setStale(const QString& reason)
+{
+    if (reason == staleReason_)
+        return;
+    staleReason_ = reason;
+    for (HeatmapView* view : views_)
+        view->setStale(reason);
+    static_cast<StaleNote*>(staleNote_)->setReason(reason);
+    // The note stays in the middle of what the scroll area shows, also when that grows
+    // taller than the grid's tiles (no resize of the grid then).
+    if (parentWidget())
+        parentWidget()->installEventFilter(this);
+    placeStaleNote();
+}
+
+void HeatmapGrid::placeStaleNote()
+{
+    if (!isStale()) {
+        staleNote_->hide();
+        return;
+    }
+    QRect sight = rect();
+    if (parentWidget())
+        sight &= QRect(mapFromParent(QPoint(0, 0)), parentWidget()->size());
+    const QSize size = static_cast<StaleNote*>(staleNote_)->sizeFor(sight.width() - 2 * kSpacing);
+    QRect note(QPoint(0, 0), size);
+    note.moveCenter(sight.center());
+    staleNote_->setGeometry(note);
+    staleNote_->raise();
+    staleNote_->show();
 }
 
 void HeatmapGrid::letGo()
@@ -165,7 +298,9 @@ void HeatmapGrid::rebuild()
         relayout();
         return;
     }
-    const int wanted = result_.hasWeights() ? result_.heads() + 1 : 0;
+    // One head has no mean tile: it would be the same picture twice.
+    const int heads = result_.hasWeights() ? result_.heads() : 0;
+    const int wanted = heads > 1 ? heads + 1 : heads;
     while (count() > wanted) {
         delete views_.back();
         views_.pop_back();
@@ -220,10 +355,12 @@ void HeatmapGrid::rebuild()
                       : headHeatmap(result_, b, h, labels_));
             views_[std::size_t(k)]->setHeatmapStyle(style);
             views_[std::size_t(k)]->setToolTip(QString());
+            views_[std::size_t(k)]->setStale(staleReason_); // a new sequence of stale heads
         }
     }
     relayout();
     updateGeometry();
+    placeStaleNote();
 }
 
 QSize HeatmapGrid::tileSize() const
@@ -303,12 +440,29 @@ void HeatmapGrid::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     relayout();
+    placeStaleNote();
+}
+
+void HeatmapGrid::moveEvent(QMoveEvent* event)
+{
+    QWidget::moveEvent(event);
+    placeStaleNote(); // scrolled: the note follows what is in sight
+}
+
+bool HeatmapGrid::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == parentWidget() && event->type() == QEvent::Resize)
+        placeStaleNote();
+    return QWidget::eventFilter(watched, event);
 }
 
 void HeatmapGrid::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange && result_.hasWeights())
-        rebuild(); // the titles are translated
+    if (event->type() == QEvent::LanguageChange) {
+        if (result_.hasWeights())
+            rebuild(); // the titles are translated
+        staleNote_->update();
+    }
     QWidget::changeEvent(event);
 }
 

@@ -1,5 +1,5 @@
-// Every head's heatmap of one sequence, plus their mean, in a grid that reflows with
-// the width.
+// Every head's heatmap of one sequence, plus their mean when there are several heads, in
+// a grid that reflows with the width.
 #pragma once
 
 #include "engine.h"
@@ -19,8 +19,8 @@ struct HeatmapLabels {
 };
 [[nodiscard]] HeatmapLabels heatmapLabels(const Result& result, int b);
 
-// The heatmap of head h of sequence b (h = -1: the mean over heads), titled and
-// labelled with the tokens.
+// The heatmap of head h of sequence b (h = -1: the mean over heads, which for a single
+// head is that head), titled and labelled with the tokens.
 [[nodiscard]] HeatmapData headHeatmap(const Result& result, int b, int h);
 // The same with labels made before (shared by every head of a sequence) and, for h = -1,
 // the mean over heads when the caller has it already (overviewOfHeads).
@@ -55,9 +55,20 @@ public:
     [[nodiscard]] const Result& result() const { return result_; }
     [[nodiscard]] bool hasLetGo() const { return !result_.hasWeights() && result_.tokens; }
 
-    // Heads first, the mean last.
+    // Out of date: the newest input was refused for `reason` (in the interface language),
+    // so the tiles show the last result in grey, with the reason over them, and give no
+    // values to hover. An empty reason, or the next setResult(), makes them current again.
+    void setStale(const QString& reason);
+    [[nodiscard]] bool isStale() const { return !staleReason_.isEmpty(); }
+    [[nodiscard]] QString staleReason() const { return staleReason_; }
+
+    // Heads first, then their mean (none for one head: it would be the same picture).
     [[nodiscard]] int count() const { return static_cast<int>(views_.size()); }
     [[nodiscard]] HeatmapView* view(int index) const { return views_[std::size_t(index)]; }
+    // The tiles of heads; count() less the mean's.
+    [[nodiscard]] int headCount() const { return count() > 1 ? count() - 1 : count(); }
+    // The tile of head h (-1: the mean, which for one head is the head's own tile).
+    [[nodiscard]] int tileOf(int h) const { return h < 0 ? count() - 1 : h; }
 
     [[nodiscard]] bool hasHeightForWidth() const override { return true; }
     [[nodiscard]] int heightForWidth(int width) const override;
@@ -71,7 +82,9 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Tiling {
@@ -84,6 +97,8 @@ private:
     // result (Result::overviews), or null when it did not.
     [[nodiscard]] std::shared_ptr<const HeadsOverview> madeOverview(int b) const;
     void relayout();
+    // The note with the stale reason, in the middle of the part of the grid in sight.
+    void placeStaleNote();
     [[nodiscard]] Tiling tiling(QSize room) const;
     [[nodiscard]] QSize tileSize() const;
     [[nodiscard]] int columnsFor(int width) const;
@@ -94,6 +109,8 @@ private:
     std::shared_ptr<const TokenBatch> labelTokens_, labelKeyTokens_;
     int labelSequence_ = -1;
     std::vector<HeatmapView*> views_;
+    QString staleReason_;
+    QWidget* staleNote_;
 };
 
 } // namespace attn::ui

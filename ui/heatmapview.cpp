@@ -105,6 +105,21 @@ void HeatmapView::letGo()
     letGo_ = true;
 }
 
+void HeatmapView::setStale(const QString& reason)
+{
+    if (reason == staleReason_)
+        return;
+    if (!reason.isEmpty() && hoveredRow_ >= 0) {
+        // The outline leaves quietly: whoever shows the reason shows it instead of a value.
+        hoveredRow_ = hoveredColumn_ = -1;
+        keyboardCell_ = false;
+        QToolTip::hideText();
+    }
+    staleReason_ = reason;
+    update();
+    describe();
+}
+
 void HeatmapView::setHeatmapStyle(const HeatmapStyle& style)
 {
     const bool sameFrame = sameLayout(data_, cells(), style_, data_, cells(), style);
@@ -155,6 +170,11 @@ QSize HeatmapView::minimumSizeHint() const
 
 bool HeatmapView::event(QEvent* event)
 {
+    if (event->type() == QEvent::ToolTip && isStale() && !letGo_) {
+        // The reason, never a stale value as if it were current.
+        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), staleReason_, this);
+        return true;
+    }
     if (event->type() == QEvent::ToolTip && letGo_) {
         QToolTip::hideText(); // no numbers until the new ones come
         event->ignore();
@@ -178,8 +198,16 @@ bool HeatmapView::event(QEvent* event)
 void HeatmapView::paintEvent(QPaintEvent* event)
 {
     QPainter painter(this);
+    if (isStale())
+        paintGreyed(painter, event->rect());
+    else
+        paintContent(painter, event->rect());
+}
+
+void HeatmapView::paintContent(QPainter& painter, const QRect& exposed)
+{
     if (letGo_) { // the last picture, until the new data comes (a large switch's compute)
-        painter.fillRect(event->rect(), palette().window());
+        painter.fillRect(exposed, palette().window());
         if (picture_.isNull()) {
             // Out of sight when it let go (a tile scrolled to meanwhile): which heatmap
             // this is, and that it comes, rather than an empty square.
@@ -197,7 +225,7 @@ void HeatmapView::paintEvent(QPaintEvent* event)
     }
     // An explicit clip tells paintHeatmap which cells show (the system clip is hidden
     // from QPainter::hasClipping()); in a zoomed head dialog that is a small part.
-    painter.setClipRect(event->rect());
+    painter.setClipRect(exposed);
     // The background around the cells; the cells cover their whole grid themselves, so its
     // inner whole pixels are not filled twice (half of a large heatmap's paint otherwise).
     const HeatmapLayout& layout = heatmapLayout();
@@ -217,6 +245,24 @@ void HeatmapView::paintEvent(QPaintEvent* event)
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(QRectF(rect()).adjusted(1, 1, -1, -1));
     }
+}
+
+void HeatmapView::paintGreyed(QPainter& painter, const QRect& exposed)
+{
+    // Only the exposed part goes through an image: a zoomed head can be many screens large.
+    const qreal ratio = devicePixelRatioF();
+    QImage image((QSizeF(exposed.size()) * ratio).toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(ratio);
+    {
+        QPainter content(&image);
+        content.translate(-exposed.topLeft());
+        paintContent(content, exposed);
+    }
+    painter.drawImage(exposed.topLeft(), image.convertToFormat(QImage::Format_Grayscale8));
+    // Grey alone could pass for the grey colormap: the veil makes it faint as well.
+    QColor veil = palette().color(QPalette::Window);
+    veil.setAlpha(140);
+    painter.fillRect(exposed, veil);
 }
 
 void HeatmapView::paintComputing(QPainter& painter) const
@@ -251,7 +297,7 @@ void HeatmapView::changeEvent(QEvent* event)
 
 void HeatmapView::mouseMoveEvent(QMouseEvent* event)
 {
-    if (letGo_) {
+    if (letGo_ || isStale()) {
         QWidget::mouseMoveEvent(event);
         return;
     }
@@ -304,6 +350,11 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
         QWidget::keyPressEvent(event);
         return;
     }
+    if (isStale() && event->key() != Qt::Key_Return && event->key() != Qt::Key_Enter &&
+        event->key() != Qt::Key_Space) { // no cell values: the heatmap is out of date
+        QWidget::keyPressEvent(event);
+        return;
+    }
     if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
         event->key() == Qt::Key_Space) {
         emit activated();
@@ -327,7 +378,7 @@ void HeatmapView::focusInEvent(QFocusEvent* event)
     // starts there.
     const bool tabbed =
         event->reason() == Qt::TabFocusReason || event->reason() == Qt::BacktabFocusReason;
-    if (tabbed && !letGo_ && data_.rows() > 0 && data_.columns() > 0)
+    if (tabbed && !letGo_ && !isStale() && data_.rows() > 0 && data_.columns() > 0)
         showKeyboardCell(std::max(0, hoveredRow_), std::max(0, hoveredColumn_));
     QWidget::focusInEvent(event);
     update();
@@ -363,10 +414,11 @@ void HeatmapView::showKeyboardCell(int row, int column)
 void HeatmapView::describe()
 {
     const QString description =
-        hoveredRow_ >= 0 ? hoverText(data_, hoveredRow_, hoveredColumn_)
-                         : tr("%1 queries × %2 keys", "a heatmap's shape, for screen readers")
-                               .arg(data_.rows())
-                               .arg(data_.columns());
+        isStale()          ? staleReason_
+        : hoveredRow_ >= 0 ? hoverText(data_, hoveredRow_, hoveredColumn_)
+                           : tr("%1 queries × %2 keys", "a heatmap's shape, for screen readers")
+                                 .arg(data_.rows())
+                                 .arg(data_.columns());
     setAccessibleText(this, data_.title, description);
 }
 

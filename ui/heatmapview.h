@@ -40,6 +40,12 @@ public:
     // zoomed head dialog a corner of a heatmap many times the screen's size), in the
     // view's coordinates then; empty when none.
     [[nodiscard]] QRect keptPictureRect() const { return pictureRect_; }
+    // Out of date (the newest input was refused): the view shows its picture in grey, its
+    // cells give no values to the mouse or the keyboard, and its tooltip and description say
+    // `reason` instead. An empty reason: current again. New data alone does not change it.
+    void setStale(const QString& reason);
+    [[nodiscard]] bool isStale() const { return !staleReason_.isEmpty(); }
+    [[nodiscard]] QString staleReason() const { return staleReason_; }
     // The view paints with its own font() and palette, whatever the style's labelFont and
     // textColor say.
     void setHeatmapStyle(const HeatmapStyle& style);
@@ -80,6 +86,10 @@ protected:
 
 private:
     [[nodiscard]] HeatmapStyle paintedStyle() const;
+    // What the view shows of `exposed`: the heatmap, or the picture it kept when it let go.
+    void paintContent(QPainter& painter, const QRect& exposed);
+    // The same in grey under a veil of the window's colour, for a stale view.
+    void paintGreyed(QPainter& painter, const QRect& exposed);
     // What a view shows while let go without a picture: its title and "computing…".
     void paintComputing(QPainter& painter) const;
     void setHoveredCell(int row, int column);
@@ -104,6 +114,7 @@ private:
     CellImageCache cellImage_;
     TextCache texts_;
     bool letGo_ = false;
+    QString staleReason_;    // why the view is out of date; empty while current
     QPixmap picture_;        // the part in sight when the view let go (none if out of sight)
     QRect pictureRect_;      // where that part was, in the view's coordinates then
     QSize sizeAtLetGo_;      // the view's size then: a zoom meanwhile scales the picture

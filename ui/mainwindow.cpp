@@ -636,8 +636,9 @@ void MainWindow::showResult(const Result& result)
                 return true;
         return false;
     }());
-    grid_->setResult(result, view_);
+    grid_->setResult(result, view_); // current again
     statistics_->setResult(result, view_.sequence);
+    statistics_->setStale({});
     if (result.isCross())
         shapeLabel_->setText(tr("B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6",
                                 "cross-attention: T_q query tokens, T_k key tokens")
@@ -664,6 +665,11 @@ void MainWindow::showResult(const Result& result)
 void MainWindow::showFailure(const QString& message)
 {
     controls_->setInputError(message);
+    // What shows stays until a result comes, greyed with the reason: not the newest input's.
+    grid_->setStale(message);
+    statistics_->setStale(message);
+    if (headDialog_)
+        headDialog_->view()->setStale(message);
     statusBar()->showMessage(tr("Cannot compute: %1").arg(message));
 }
 
@@ -690,7 +696,7 @@ void MainWindow::openHead(int head)
     }
     // The grid can be a step ahead of result_: a new request's heatmaps show before
     // its statistics, so the heads it holds are what the dialog may show.
-    const int shownHeads = grid_->count() - 1; // the last tile is the mean
+    const int shownHeads = grid_->headCount();
     if (shownHeads < 1)
         return;
     if (!headDialog_) {
@@ -700,8 +706,9 @@ void MainWindow::openHead(int head)
         });
     }
     openHead_ = std::min(head, shownHeads - 1);
-    const int index = head < 0 ? shownHeads : openHead_;
+    const int index = grid_->tileOf(head < 0 ? -1 : openHead_);
     headDialog_->setHeatmap(grid_->view(index)->data(), grid_->view(index)->heatmapStyle());
+    headDialog_->view()->setStale(grid_->staleReason());
     headDialog_->show();
     headDialog_->raise();
 }

@@ -7,6 +7,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -46,9 +48,9 @@ QString rowList(const std::vector<int>& rows)
     return shown.join(QStringLiteral(", "));
 }
 
-// A table as large as its cells. AdjustToContents alone also counts the scroll bars
-// when they happen to show while the layout asks, which leaves an empty strip after
-// the table has grown and they have gone.
+// A table as large as its cells, or as tall as the room it has and scrolling. AdjustToContents
+// alone also counts the scroll bars when they happen to show while the layout asks, which
+// leaves an empty strip after the table has grown and they have gone.
 class FittedTable : public QTableWidget {
 public:
     using QTableWidget::QTableWidget;
@@ -56,13 +58,36 @@ public:
     [[nodiscard]] QSize sizeHint() const override
     {
         const int frame = 2 * frameWidth();
-        return viewportSizeHint() + QSize(frame, frame);
+        QSize size = viewportSizeHint() + QSize(frame, frame);
+        // Its vertical scroll bar goes beside the columns, not over the last one.
+        if (scrolls())
+            size.rwidth() += verticalScrollBar()->sizeHint().width();
+        return size;
     }
     // The scroll bars' own minimum would leave room for rows a single head does not have.
     [[nodiscard]] QSize minimumSizeHint() const override
     {
         return QTableWidget::minimumSizeHint().boundedTo(sizeHint());
     }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QTableWidget::resizeEvent(event);
+        if (scrolls() != scrolled_) { // its width with or without the scroll bar
+            scrolled_ = scrolls();
+            updateGeometry();
+        }
+    }
+
+private:
+    // Its rows are taller than the room it has.
+    [[nodiscard]] bool scrolls() const
+    {
+        return rowCount() > 0 && viewportSizeHint().height() + 2 * frameWidth() > height();
+    }
+
+    bool scrolled_ = false;
 };
 
 bool hasPadding(const TokenBatch& tokens)
@@ -76,10 +101,15 @@ bool hasPadding(const TokenBatch& tokens)
 } // namespace
 
 StatisticsPanel::StatisticsPanel(QWidget* parent)
-    : QWidget(parent), headlineLabel_(new QLabel(this)), tableCaption_(new QLabel(this)),
-      table_(new FittedTable(0, ColumnCount, this)), warningsCaption_(new QLabel(this)),
-      warningsLayout_(new QVBoxLayout)
+    : QWidget(parent), staleLabel_(new QLabel), headlineLabel_(new QLabel(this)),
+      tableCaption_(new QLabel(this)), table_(new FittedTable(0, ColumnCount, this)),
+      warningsCaption_(new QLabel(this)), warningsLayout_(new QVBoxLayout)
 {
+    staleLabel_->setObjectName(QStringLiteral("staleLabel"));
+    staleLabel_->setTextFormat(Qt::RichText);
+    staleLabel_->setWordWrap(true);
+    staleLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    staleLabel_->hide();
     headlineLabel_->setTextFormat(Qt::RichText);
     headlineLabel_->setWordWrap(true);
     headlineLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -103,17 +133,74 @@ StatisticsPanel::StatisticsPanel(QWidget* parent)
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     table_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Maximum);
 
+    // The table on the left, as tall as its heads or as the room there is (it scrolls
+    // then); the warnings beside it, scrolling on their own when there are many, under the
+    // note that the figures are old when they are. Neither changes the panel's height.
+    auto* tableColumn = new QVBoxLayout;
+    tableColumn->addWidget(tableCaption_);
+    tableColumn->addWidget(table_);
+    tableColumn->addStretch(1);
     warningsLayout_->setSpacing(6);
+    auto* warnings = new QWidget;
+    auto* warningsList = new QVBoxLayout(warnings);
+    warningsList->setContentsMargins(0, 0, 0, 0);
+    warningsList->addWidget(staleLabel_);
+    warningsList->addLayout(warningsLayout_);
+    warningsList->addStretch(1);
+    auto* warningsScroll = new QScrollArea;
+    warningsScroll->setWidget(warnings);
+    warningsScroll->setWidgetResizable(true);
+    warningsScroll->setFrameShape(QFrame::NoFrame);
+    warningsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* warningsColumn = new QVBoxLayout;
+    warningsColumn->addWidget(warningsCaption_);
+    warningsColumn->addWidget(warningsScroll, 1);
+    auto* columns = new QHBoxLayout;
+    columns->addLayout(tableColumn);
+    columns->addSpacing(12);
+    columns->addLayout(warningsColumn, 1);
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(headlineLabel_);
     layout->addSpacing(6);
-    layout->addWidget(tableCaption_);
-    layout->addWidget(table_);
-    layout->addSpacing(6);
-    layout->addWidget(warningsCaption_);
-    layout->addLayout(warningsLayout_);
-    layout->addStretch(1);
+    layout->addLayout(columns, 1);
     rebuild();
+}
+
+QSize StatisticsPanel::sizeHint() const
+{
+    // The headline's two lines, the caption and the table's header with about five heads:
+    // the same for 1 head or 64, with one warning or five.
+    return {QWidget::sizeHint().width(), 13 * fontMetrics().lineSpacing()};
+}
+
+void StatisticsPanel::setStale(const QString& reason)
+{
+    if (reason == staleReason_)
+        return;
+    staleReason_ = reason;
+    fillStale();
+}
+
+void StatisticsPanel::fillStale()
+{
+    // Greyed as disabled widgets are, under one line in the alert's red that says why.
+    for (QWidget* part :
+         {static_cast<QWidget*>(headlineLabel_), static_cast<QWidget*>(tableCaption_),
+          static_cast<QWidget*>(table_), static_cast<QWidget*>(warningsCaption_)})
+        part->setEnabled(!isStale());
+    for (int k = 0; k < warningsLayout_->count(); ++k)
+        if (QWidget* row = warningsLayout_->itemAt(k)->widget())
+            row->setEnabled(!isStale());
+    staleLabel_->setVisible(isStale());
+    if (!isStale())
+        return;
+    //: %1 is why the newest input cannot be computed
+    staleLabel_->setText(QStringLiteral("<span style=\"color:%1\">%2</span>")
+                             .arg(alertColor(palette()).name(),
+                                  tr("<b>Not current.</b> %1 These figures are those of the last "
+                                     "input that could be computed.")
+                                      .arg(staleReason_.toHtmlEscaped())));
 }
 
 void StatisticsPanel::setResult(const Result& result, int sequence)
@@ -149,6 +236,7 @@ void StatisticsPanel::rebuild()
     fillHeadline();
     fillTable();
     fillWarnings();
+    fillStale();
 }
 
 void StatisticsPanel::setHeaders()

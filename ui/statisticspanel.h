@@ -1,5 +1,7 @@
 // The figures beside the heatmaps: a headline in the tutorial's words, one table row
-// per head of the chosen sequence, and the warnings with what to try.
+// per head of the chosen sequence, and the warnings with what to try. The table and the
+// warnings scroll inside a panel of a steady height, so that the heatmaps beside it keep
+// their room and their place whatever the number of heads and warnings.
 #pragma once
 
 #include "engine.h"
@@ -38,6 +40,17 @@ public:
     // `sequence` (clamped to the batch). An invalid result clears the panel.
     void setResult(const attn::Result& result, int sequence);
     void clear();
+    // Out of date: the newest input was refused for `reason` (in the interface language);
+    // the figures stay, greyed, under a line saying why. An empty reason: current again
+    // (setResult() alone does not change it: the window shows the same figures again for
+    // another sequence).
+    void setStale(const QString& reason);
+    [[nodiscard]] bool isStale() const { return !staleReason_.isEmpty(); }
+    [[nodiscard]] QString staleReason() const { return staleReason_; }
+
+    // As wide as the figures, and a few table rows high whatever they hold: a dock keeps
+    // this height until the user drags its splitter.
+    [[nodiscard]] QSize sizeHint() const override;
 
     [[nodiscard]] QTableWidget* table() const { return table_; }
     // The headline over the table, as the rich text shown.
@@ -55,11 +68,14 @@ private:
     void fillTable();
     void fillWarnings();
     void addWarningRow(const QIcon& icon, const QString& text);
+    void fillStale();
     [[nodiscard]] QString factorText() const;
 
     attn::Result result_; // withoutHeadTensors(): the statistics, tokens and request
     int sequence_ = 0;
     QStringList warningTexts_;
+    QString staleReason_;
+    QLabel* staleLabel_; // above the warnings, while stale
     QLabel* headlineLabel_;
     QLabel* tableCaption_;
     QTableWidget* table_;

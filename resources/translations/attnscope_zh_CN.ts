@@ -1893,6 +1893,11 @@
         <source>Colour by the weights&apos; logarithm, a few decades below the largest: for long sentences and causal masks, whose small weights a linear scale shows all alike</source>
         <translation>按权重的对数着色，色标从最大值往下延伸几个数量级：适合长句子和因果掩码，它们的小权重在线性色标下看起来都一样</translation>
     </message>
+    <message>
+        <source>&amp;All heads</source>
+        <comment>what to export, with one head</comment>
+        <translation>所有头(&amp;A)</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::FormulaBar</name>
@@ -2002,6 +2007,15 @@
         <source>Head %1</source>
         <comment>heatmap title</comment>
         <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Cannot compute</source>
+        <comment>over grey heatmaps, before the reason</comment>
+        <translation>无法计算</translation>
+    </message>
+    <message>
+        <source>The grey heatmaps are those of the last input that could be computed.</source>
+        <translation>灰色的热力图来自上一次能够计算的输入。</translation>
     </message>
 </context>
 <context>
@@ -3055,6 +3069,11 @@
     <message>
         <source>No warnings: the weights look healthy, although the formula is not the textbook one.</source>
         <translation>没有警告：权重看起来正常，不过用的并不是标准公式。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not current.&lt;/b&gt; %1 These figures are those of the last input that could be computed.</source>
+        <extracomment>%1 is why the newest input cannot be computed</extracomment>
+        <translation>&lt;b&gt;不是当前结果。&lt;/b&gt;%1 这些数字来自上一次能够计算的输入。</translation>
     </message>
 </context>
 <context>
