@@ -1,11 +1,14 @@
 #include "report.h"
 
+#include "commandline.h"
 #include "json.h"
+#include "requestfields.h"
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -29,12 +32,6 @@ std::string padRight(std::string text, int width)
     if (const int columns = terminalColumns(text); columns < width)
         text.append(std::size_t(width - columns), ' ');
     return text;
-}
-
-template <typename E> void writeEnum(JsonWriter& json, E value)
-{
-    json.key(EnumTable<E>::option);
-    json.value(spellingOf(value));
 }
 
 void writeMatrix(JsonWriter& json, const Matrix& m)
@@ -211,27 +208,33 @@ std::string shapeText(std::initializer_list<long long> dims)
 
 void writeConfig(JsonWriter& json, const Config& c)
 {
+    // Every switch of the field table, keyed and spelled as on the command line; numbers as
+    // numbers. The texts are not the config's: the report writes its tokens instead.
+    Request request;
+    request.config = c;
     json.beginObject();
-    writeEnum(json, c.tokenizer);
-    json.key("d-model");
-    json.value(c.dModel);
-    json.key("heads");
-    json.value(c.heads);
-    json.key("seed");
-    json.value(static_cast<std::uint64_t>(c.seed));
-    writeEnum(json, c.embedding);
-    writeEnum(json, c.positional);
-    writeEnum(json, c.scale);
-    json.key("temperature");
-    json.value(c.temperature);
-    writeEnum(json, c.axis);
-    writeEnum(json, c.mask);
-    writeEnum(json, c.maskFill);
-    writeEnum(json, c.maskStage);
-    writeEnum(json, c.headSplit);
-    json.key("padding-mask");
-    json.value(c.paddingMask ? "on" : "off");
-    writeEnum(json, c.attention);
+    for (const RequestField& field : requestFields()) {
+        if (!field.inConfig)
+            continue;
+        json.key(field.name);
+        switch (field.kind) {
+        case FieldKind::Integer:
+            json.value(
+                static_cast<int>(parseInteger(field.name, field.print(request), INT_MIN, INT_MAX)));
+            break;
+        case FieldKind::Seed:
+            json.value(parseSeed(field.name, field.print(request)));
+            break;
+        case FieldKind::Real:
+            json.value(static_cast<float>(parseReal(field.name, field.print(request))));
+            break;
+        case FieldKind::Text:
+        case FieldKind::Choice:
+        case FieldKind::Switch:
+            json.value(field.print(request));
+            break;
+        }
+    }
     json.endObject();
 }
 
