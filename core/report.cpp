@@ -1,6 +1,5 @@
 #include "report.h"
 
-#include "commandline.h"
 #include "json.h"
 #include "requestfields.h"
 
@@ -8,7 +7,6 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -208,8 +206,8 @@ std::string shapeText(std::initializer_list<long long> dims)
 
 void writeConfig(JsonWriter& json, const Config& c)
 {
-    // Every switch of the field table, keyed and spelled as on the command line; numbers as
-    // numbers. The texts are not the config's: the report writes its tokens instead.
+    // Every switch of the field table, keyed and spelled as on the command line; numbers and
+    // the seed as numbers. The texts are not the config's: the report writes tokens instead.
     Request request;
     request.config = c;
     json.beginObject();
@@ -217,23 +215,14 @@ void writeConfig(JsonWriter& json, const Config& c)
         if (!field.inConfig)
             continue;
         json.key(field.name);
-        switch (field.kind) {
-        case FieldKind::Integer:
-            json.value(
-                static_cast<int>(parseInteger(field.name, field.print(request), INT_MIN, INT_MAX)));
-            break;
-        case FieldKind::Seed:
-            json.value(parseSeed(field.name, field.print(request)));
-            break;
-        case FieldKind::Real:
-            json.value(static_cast<float>(parseReal(field.name, field.print(request))));
-            break;
-        case FieldKind::Text:
-        case FieldKind::Choice:
-        case FieldKind::Switch:
-            json.value(field.print(request));
-            break;
-        }
+        if (const auto* m = std::get_if<int Config::*>(&field.member))
+            json.value(c.**m);
+        else if (const auto* m = std::get_if<std::uint64_t Config::*>(&field.member))
+            json.value(c.**m);
+        else if (const auto* m = std::get_if<float Config::*>(&field.member))
+            json.value(c.**m);
+        else
+            json.value(field.print(request)); // spellings, and on|off
     }
     json.endObject();
 }

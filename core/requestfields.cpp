@@ -57,17 +57,20 @@ std::vector<RequestField> makeFields()
          [](Request& r, std::string_view text) {
              r.config.dModel =
                  static_cast<int>(parseInteger("--d-model", text, kMinDModel, kMaxDModel));
-         }},
+         },
+         &Config::dModel},
         {"heads", FieldKind::Integer, "N",
          QT_TRANSLATE_NOOP("Command line", "H, the number of heads; must divide d_model"), true, 1,
          kMaxDModel, [](const Request& r) { return std::to_string(r.config.heads); },
          [](Request& r, std::string_view text) {
              r.config.heads = static_cast<int>(parseInteger("--heads", text, 1, kMaxDModel));
-         }},
+         },
+         &Config::heads},
         {"seed", FieldKind::Seed, "N",
          QT_TRANSLATE_NOOP("Command line", "torch.manual_seed(N), 0 to 2^64-1"), true, 0, 0,
          [](const Request& r) { return std::to_string(r.config.seed); },
-         [](Request& r, std::string_view text) { r.config.seed = parseSeed("--seed", text); }},
+         [](Request& r, std::string_view text) { r.config.seed = parseSeed("--seed", text); },
+         &Config::seed},
         choice<EmbeddingMode, &Config::embedding>(QT_TRANSLATE_NOOP(
             "Command line", "table: one vector per token; torch: x = torch.randn(B, T, C)")),
         choice<Positional, &Config::positional>(
@@ -90,7 +93,8 @@ std::vector<RequestField> makeFields()
                  throw InputError("--temperature must be between 1e-06 and 1e+06, not " +
                                   std::string(text));
              r.config.temperature = static_cast<float>(tau);
-         }},
+         },
+         &Config::temperature},
         choice<SoftmaxAxis, &Config::axis>(QT_TRANSLATE_NOOP(
             "Command line", "softmax over keys (dim=-1), queries (dim=-2) or batch (dim=0)")),
         choice<MaskKind, &Config::mask>(QT_TRANSLATE_NOOP(
@@ -108,7 +112,8 @@ std::vector<RequestField> makeFields()
              if (text != "on" && text != "off")
                  throw InputError("--padding-mask must be on|off, not " + quoted(text));
              r.config.paddingMask = text == "on";
-         }},
+         },
+         &Config::paddingMask},
         choice<AttentionKind, &Config::attention>(QT_TRANSLATE_NOOP(
             "Command line",
             "self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text")),

@@ -9,8 +9,10 @@
 
 #include "engine.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace attn {
@@ -27,8 +29,8 @@ enum class FieldKind {
 };
 
 struct RequestField {
-    std::string name;      // "d-model": the option --d-model, the JSON and session key
-    FieldKind kind;        //
+    std::string name; // "d-model": the option --d-model, the JSON and session key
+    FieldKind kind;
     std::string valueName; // "N", "keys|queries|batch": for help texts and messages
     // English, marked QT_TRANSLATE_NOOP("Command line", …) for the help.
     const char* help;
@@ -38,6 +40,12 @@ struct RequestField {
     // Sets the field from `text`; throws InputError ("--name must be …") when it is not a
     // value of the field. Checks the value alone; checkConfig checks the fields together.
     void (*parse)(Request&, std::string_view text) = nullptr;
+    // The member itself, for the formats that keep the value as a number or a flag (the
+    // JSON report, sessions, settings) and leave its range to checkConfig: int for Integer,
+    // uint64 for Seed, float for Real, bool for Switch; none for Text and Choice (text).
+    std::variant<std::monostate, int Config::*, std::uint64_t Config::*, float Config::*,
+                 bool Config::*>
+        member = {};
 };
 
 // Every field but the embedding overrides: the texts, then the config's switches in the

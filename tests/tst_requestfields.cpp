@@ -63,6 +63,7 @@ private slots:
     void printsAndParsesBack_data();
     void printsAndParsesBack();
     void wholeRequestRoundTrips();
+    void membersMatchTheirKind();
     void refusals_data();
     void refusals();
 };
@@ -123,6 +124,41 @@ void TestRequestFields::wholeRequestRoundTrips()
     for (const RequestField& field : requestFields())
         field.parse(parsed, field.print(changed));
     QVERIFY(parsed == changed); // overrides empty in both
+}
+
+void TestRequestFields::membersMatchTheirKind()
+{
+    // The formats that store numbers and flags reach them through `member`: it must be
+    // the member the row prints, of the kind's type.
+    const Request r = everyFieldChanged();
+    for (const RequestField& field : requestFields()) {
+        const std::string value = field.print(r);
+        switch (field.kind) {
+        case FieldKind::Integer:
+            QVERIFY2(std::holds_alternative<int Config::*>(field.member), field.name.c_str());
+            QCOMPARE(qs(std::to_string(r.config.*std::get<int Config::*>(field.member))),
+                     qs(value));
+            break;
+        case FieldKind::Seed:
+            QVERIFY2(std::holds_alternative<std::uint64_t Config::*>(field.member),
+                     field.name.c_str());
+            QCOMPARE(qs(std::to_string(r.config.*std::get<std::uint64_t Config::*>(field.member))),
+                     qs(value));
+            break;
+        case FieldKind::Real:
+            QVERIFY2(std::holds_alternative<float Config::*>(field.member), field.name.c_str());
+            QCOMPARE(r.config.*std::get<float Config::*>(field.member), std::stof(value));
+            break;
+        case FieldKind::Switch:
+            QVERIFY2(std::holds_alternative<bool Config::*>(field.member), field.name.c_str());
+            QCOMPARE(r.config.*std::get<bool Config::*>(field.member), value == "on");
+            break;
+        case FieldKind::Text:
+        case FieldKind::Choice:
+            QVERIFY2(std::holds_alternative<std::monostate>(field.member), field.name.c_str());
+            break;
+        }
+    }
 }
 
 void TestRequestFields::refusals_data()
