@@ -10,7 +10,6 @@
 #include <QByteArray>
 #include <QGuiApplication>
 
-#include <charconv>
 #include <cstdio>
 #include <optional>
 
@@ -88,20 +87,15 @@ std::vector<Option> exportOptionTable(ExportArguments& a)
     return table;
 }
 
-// Which options `args` give, paired with their values as parseComputeArguments pairs
-// them: --session must be read, and --preset and --text seen, before the real parse.
-struct GivenOptions {
-    std::optional<std::string> session;
-    bool preset = false;
-    bool text = false;
-};
-
-GivenOptions givenOptions(const std::vector<std::string>& args, const std::vector<Option>& extra)
+// The FILE of --session in `args`, read as parseComputeArguments pairs options with their
+// values: the session must be loaded before the real parse starts from its request.
+std::optional<std::string> sessionPath(const std::vector<std::string>& args,
+                                       const std::vector<Option>& extra)
 {
     ComputeOptions scratch;
     std::vector<Option> table = computeOptionTable(scratch, false);
     table.insert(table.end(), extra.begin(), extra.end());
-    GivenOptions given;
+    std::optional<std::string> session;
     for (std::size_t k = 0; k < args.size(); ++k) {
         std::string_view name = args[k];
         if (!name.starts_with("--"))
@@ -120,44 +114,10 @@ GivenOptions givenOptions(const std::vector<std::string>& args, const std::vecto
                 break;
             value = args[++k];
         }
-        given.session = name == "session" ? value : given.session;
-        given.preset = given.preset || name == "preset";
-        given.text = given.text || name == "text";
+        if (name == "session")
+            session = value;
     }
-    return given;
-}
-
-template <typename E> std::string enumArgument(E value)
-{
-    return "--" + std::string(EnumTable<E>::option) + "=" + std::string(spellingOf(value));
-}
-
-// The session's request as command-line options, so that the options the user gives
-// after them change it exactly as they would change a preset.
-std::vector<std::string> requestArguments(const Request& request, bool withText)
-{
-    const Config& c = request.config;
-    char tau[32];
-    const auto end = std::to_chars(tau, tau + sizeof tau, c.temperature).ptr;
-    std::vector<std::string> args = {
-        enumArgument(c.tokenizer),
-        "--d-model=" + std::to_string(c.dModel),
-        "--heads=" + std::to_string(c.heads),
-        "--seed=" + std::to_string(c.seed),
-        enumArgument(c.embedding),
-        enumArgument(c.positional),
-        enumArgument(c.scale),
-        "--temperature=" + std::string(tau, end),
-        enumArgument(c.axis),
-        enumArgument(c.mask),
-        enumArgument(c.maskFill),
-        enumArgument(c.maskStage),
-        enumArgument(c.headSplit),
-        std::string("--padding-mask=") + (c.paddingMask ? "on" : "off"),
-    };
-    if (withText)
-        args.push_back("--text=" + request.text);
-    return args;
+    return session;
 }
 
 FigureOptions figureOptionsFrom(const ExportArguments& a, const std::optional<ui::Session>& session)
@@ -188,22 +148,16 @@ ComputeOptions parseWithSession(const std::vector<std::string>& args,
                                 const std::vector<Option>& extra,
                                 std::optional<ui::Session>& session)
 {
-    const GivenOptions given = givenOptions(args, extra);
-    if (given.session) {
+    if (const std::optional<std::string> path = sessionPath(args, extra)) {
         QString error;
-        session = ui::loadSession(QString::fromStdString(*given.session), &error);
+        session = ui::loadSession(QString::fromStdString(*path), &error);
         if (!session)
             throw InputError(error.toStdString());
     }
-    const bool sessionRequest = session && !given.preset;
-    std::vector<std::string> all;
-    if (sessionRequest)
-        all = requestArguments(session->request, !given.text);
-    all.insert(all.end(), args.begin(), args.end());
-    ComputeOptions parsed = parseComputeArguments(all, extra, /*acceptJson*/ false);
-    if (sessionRequest)
-        parsed.request.embeddingOverrides = session->request.embeddingOverrides;
-    return parsed;
+    // The session's request, whole, is where the options start, as a preset's would be:
+    // no field of it goes through a spelling that could leave one out.
+    return parseComputeArguments(args, extra, /*acceptJson*/ false,
+                                 session ? session->request : Request{});
 }
 
 std::string exportHelp()

@@ -12,8 +12,9 @@
 namespace attn::cli {
 
 // Parses `args` as export does, `extra` being the command's own options: a --session
-// FILE's sentence and switches first (unless a --preset replaces them; --text replaces
-// its text), then every option given. The session, if any, in `session`.
+// FILE's whole request first, its texts, every switch and its embedding overrides (unless
+// a --preset replaces it; --text replaces its text, --cross-text its keys' text), then
+// every option given. The session, if any, in `session`.
 [[nodiscard]] ComputeOptions parseWithSession(const std::vector<std::string>& args,
                                               const std::vector<Option>& extra,
                                               std::optional<ui::Session>& session);

@@ -2,6 +2,7 @@
 
 #include "presets.h"
 #include "report.h"
+#include "requestfields.h"
 
 #include <cerrno>
 #include <charconv>
@@ -18,30 +19,6 @@ namespace {
 std::string quoted(std::string_view text)
 {
     return "'" + std::string(text) + "'";
-}
-
-template <typename E> Option enumOption(E& target, std::string help)
-{
-    const std::string name(EnumTable<E>::option);
-    return {name, allSpellings<E>(), std::move(help), [&target, name](std::string_view value) {
-                if (auto parsed = fromString<E>(value))
-                    target = *parsed;
-                else
-                    throw InputError("--" + name + " must be " + allSpellings<E>() + ", not " +
-                                     quoted(value));
-            }};
-}
-
-Option onOffOption(std::string name, bool& target, std::string help)
-{
-    return {name, "on|off", std::move(help), [&target, name](std::string_view value) {
-                if (value == "on")
-                    target = true;
-                else if (value == "off")
-                    target = false;
-                else
-                    throw InputError("--" + name + " must be on|off, not " + quoted(value));
-            }};
 }
 
 } // namespace
@@ -80,92 +57,48 @@ double parseReal(std::string_view option, std::string_view text)
 
 std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
 {
-    Config& c = target.request.config;
-    std::vector<Option> table = {
-        {"text", "TEXT",
-         QT_TRANSLATE_NOOP(
-             "Command line",
-             "the sentence; repeat it, or separate lines with newlines, for a batch of several"),
-         [&target](std::string_view value) {
-             if (!target.request.text.empty())
-                 target.request.text += '\n';
-             target.request.text += value;
-         }},
-        {"cross-text", "TEXT",
-         QT_TRANSLATE_NOOP(
-             "Command line",
-             "cross-attention: keys and values from this text, queries from --text (one line, "
-             "or one per line of --text)"),
-         [&target](std::string_view value) {
-             if (target.crossTextGiven)
-                 target.request.crossText += '\n';
-             else
-                 target.request.crossText.clear(); // replaces a preset's
-             target.crossTextGiven = true;
-             target.request.crossText += value;
-             target.request.config.attention = AttentionKind::Cross;
-         }},
-        enumOption(
-            c.attention,
-            QT_TRANSLATE_NOOP(
-                "Command line",
-                "self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text")),
-        enumOption(
-            c.tokenizer,
-            QT_TRANSLATE_NOOP("Command line",
-                              "how text becomes tokens (auto: ICU words, CJK by dictionary)")),
-        {"preset", "NAME",
-         QT_TRANSLATE_NOOP("Command line",
-                           "start from a ready-made configuration (see 'attnscope presets')"),
-         [&target](std::string_view value) { target.presetName = value; }},
-        {"d-model", "N", QT_TRANSLATE_NOOP("Command line", "C = d_model, from 1 to 4096"),
-         [&c](std::string_view value) {
-             c.dModel = static_cast<int>(parseInteger("--d-model", value, kMinDModel, kMaxDModel));
-         }},
-        {"heads", "N",
-         QT_TRANSLATE_NOOP("Command line", "H, the number of heads; must divide d_model"),
-         [&c](std::string_view value) {
-             c.heads = static_cast<int>(parseInteger("--heads", value, 1, kMaxDModel));
-         }},
-        {"seed", "N", QT_TRANSLATE_NOOP("Command line", "torch.manual_seed(N), 0 to 2^64-1"),
-         [&c](std::string_view value) { c.seed = parseSeed("--seed", value); }},
-        enumOption(
-            c.embedding,
-            QT_TRANSLATE_NOOP("Command line",
-                              "table: one vector per token; torch: x = torch.randn(B, T, C)")),
-        enumOption(
-            c.positional,
-            QT_TRANSLATE_NOOP("Command line", "add sinusoidal positional encoding to x, or not")),
-        enumOption(c.scale,
-                   QT_TRANSLATE_NOOP("Command line", "multiply QKᵀ by 1/√d_k, 1 or 1/√d_model")),
-        {"temperature", "X", QT_TRANSLATE_NOOP("Command line", "divide the logits by τ > 0"),
-         [&c](std::string_view value) {
-             const double tau = parseReal("--temperature", value);
-             if (!(tau > 0))
-                 throw InputError("--temperature must be greater than 0, not " +
-                                  std::string(value));
-             if (tau < kMinTemperature || tau > kMaxTemperature)
-                 throw InputError("--temperature must be between 1e-06 and 1e+06, not " +
-                                  std::string(value));
-             c.temperature = static_cast<float>(tau);
-         }},
-        enumOption(c.axis, QT_TRANSLATE_NOOP(
-                               "Command line",
-                               "softmax over keys (dim=-1), queries (dim=-2) or batch (dim=0)")),
-        enumOption(c.mask,
-                   QT_TRANSLATE_NOOP("Command line",
-                                     "causal: query i sees keys j <= i (torch.triu(..., 1))")),
-        enumOption(c.maskFill, QT_TRANSLATE_NOOP("Command line", "value for masked logits")),
-        enumOption(c.maskStage, QT_TRANSLATE_NOOP(
-                                    "Command line",
-                                    "mask the logits before the softmax, or the weights after it")),
-        enumOption(
-            c.headSplit,
-            QT_TRANSLATE_NOOP("Command line",
-                              "view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)")),
-        onOffOption("padding-mask", c.paddingMask,
-                    QT_TRANSLATE_NOOP("Command line", "mask <pad> tokens of shorter sequences")),
-    };
+    // 1. One option per field of the request (requestfields.h), in the help's order: the
+    // texts, what to do with them (--attention), then the switches, --preset among them.
+    std::vector<const RequestField*> order;
+    for (const RequestField& field : requestFields())
+        if (!field.inConfig)
+            order.push_back(&field);
+    order.push_back(findRequestField(EnumTable<AttentionKind>::option));
+    for (const RequestField& field : requestFields())
+        if (field.inConfig && field.name != EnumTable<AttentionKind>::option)
+            order.push_back(&field);
+
+    std::vector<Option> table;
+    for (const RequestField* field : order) {
+        Option option{
+            field->name, field->valueName, field->help,
+            [&target, field](std::string_view value) { field->parse(target.request, value); }};
+        // 2. The texts add up: --text once per line of a batch; the first --cross-text
+        // replaces a preset's, and asks for cross-attention.
+        if (field->name == "text")
+            option.apply = [&target](std::string_view value) {
+                if (!target.request.text.empty())
+                    target.request.text += '\n';
+                target.request.text += value;
+            };
+        else if (field->name == "cross-text")
+            option.apply = [&target](std::string_view value) {
+                if (target.crossTextGiven)
+                    target.request.crossText += '\n';
+                else
+                    target.request.crossText.clear(); // replaces a preset's
+                target.crossTextGiven = true;
+                target.request.crossText += value;
+                target.request.config.attention = AttentionKind::Cross;
+            };
+        table.push_back(std::move(option));
+        if (field->name == EnumTable<TokenizerMode>::option)
+            table.push_back({"preset", "NAME",
+                             QT_TRANSLATE_NOOP(
+                                 "Command line",
+                                 "start from a ready-made configuration (see 'attnscope presets')"),
+                             [&target](std::string_view value) { target.presetName = value; }});
+    }
     if (acceptJson)
         table.push_back({"json", "FILE",
                          QT_TRANSLATE_NOOP("Command line",
@@ -226,9 +159,11 @@ void applyOptions(const std::vector<std::string>& args, const std::vector<Option
 }
 
 ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
-                                     const std::vector<Option>& extra, bool acceptJson)
+                                     const std::vector<Option>& extra, bool acceptJson,
+                                     const Request& start)
 {
     ComputeOptions parsed;
+    parsed.request = start;
     std::vector<Option> table = computeOptionTable(parsed, acceptJson);
     table.insert(table.end(), extra.begin(), extra.end());
 

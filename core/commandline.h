@@ -35,11 +35,15 @@ struct ComputeOptions {
 };
 
 // Parses `args` (after the command word) into the compute options, plus `extra`
-// options of the calling command. --preset is applied first, whatever its place, so
-// later options change the preset; --text replaces its text. Throws InputError.
+// options of the calling command, starting from `start` (a session's request, say; the
+// defaults when not given). A --preset replaces `start`, whatever its place, so later
+// options change the preset; --text replaces the starting text, the first --cross-text the
+// starting keys' text. Every field of `start` (requestfields.h), its embedding overrides
+// too, stays unless an option changes it. Throws InputError.
 [[nodiscard]] ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
                                                    const std::vector<Option>& extra = {},
-                                                   bool acceptJson = true);
+                                                   bool acceptJson = true,
+                                                   const Request& start = {});
 
 // Applies each of `args` ("--name value", "--name=value", "--flag") with its option of
 // `table`, in the order given. Throws InputError for an unknown option, a missing value or

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "json.h"
+#include "requestfields.h"
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>
@@ -29,12 +30,6 @@ std::string padRight(std::string text, int width)
     if (const int columns = terminalColumns(text); columns < width)
         text.append(std::size_t(width - columns), ' ');
     return text;
-}
-
-template <typename E> void writeEnum(JsonWriter& json, E value)
-{
-    json.key(EnumTable<E>::option);
-    json.value(spellingOf(value));
 }
 
 void writeMatrix(JsonWriter& json, const Matrix& m)
@@ -211,27 +206,24 @@ std::string shapeText(std::initializer_list<long long> dims)
 
 void writeConfig(JsonWriter& json, const Config& c)
 {
+    // Every switch of the field table, keyed and spelled as on the command line; numbers and
+    // the seed as numbers. The texts are not the config's: the report writes tokens instead.
+    Request request;
+    request.config = c;
     json.beginObject();
-    writeEnum(json, c.tokenizer);
-    json.key("d-model");
-    json.value(c.dModel);
-    json.key("heads");
-    json.value(c.heads);
-    json.key("seed");
-    json.value(static_cast<std::uint64_t>(c.seed));
-    writeEnum(json, c.embedding);
-    writeEnum(json, c.positional);
-    writeEnum(json, c.scale);
-    json.key("temperature");
-    json.value(c.temperature);
-    writeEnum(json, c.axis);
-    writeEnum(json, c.mask);
-    writeEnum(json, c.maskFill);
-    writeEnum(json, c.maskStage);
-    writeEnum(json, c.headSplit);
-    json.key("padding-mask");
-    json.value(c.paddingMask ? "on" : "off");
-    writeEnum(json, c.attention);
+    for (const RequestField& field : requestFields()) {
+        if (!field.inConfig)
+            continue;
+        json.key(field.name);
+        if (const auto* m = std::get_if<int Config::*>(&field.member))
+            json.value(c.**m);
+        else if (const auto* m = std::get_if<std::uint64_t Config::*>(&field.member))
+            json.value(c.**m);
+        else if (const auto* m = std::get_if<float Config::*>(&field.member))
+            json.value(c.**m);
+        else
+            json.value(field.print(request)); // spellings, and on|off
+    }
     json.endObject();
 }
 

@@ -45,6 +45,15 @@ std::string listRows(const std::set<std::pair<int, int>>& rows, bool withSequenc
     return out;
 }
 
+// Whether the softmax is peaked (warnings.h's thresholds), where its rows are distributions
+// so that their largest weight and entropy mean what they say.
+bool peaked(const Statistics& stats, const Config& config)
+{
+    return config.axis == SoftmaxAxis::Keys && stats.notNormalizedRows == 0 &&
+           stats.choiceRows > 0 && stats.meanRowMax >= kPeakedRowMax &&
+           stats.meanEntropy <= kPeakedEntropyShare * stats.meanEntropyMax;
+}
+
 } // namespace
 
 const char* warningTemplate(WarningKind kind)
@@ -77,6 +86,22 @@ const char* warningTemplate(WarningKind kind)
         return QT_TRANSLATE_NOOP("Warnings",
                                  "%1% of rows are saturated (largest weight ≥ 0.99): the softmax "
                                  "is almost one-hot and passes little gradient back.");
+    case WarningKind::PeakedNoScaling:
+        return QT_TRANSLATE_NOOP("Warnings",
+                                 "The softmax is peaked: the largest weight of a row is %1 on "
+                                 "average and its entropy %2 of at most %3 bits. Without √d_k "
+                                 "scaling the logits spread √d_k = %4 times wider: turn √d_k "
+                                 "scaling on.");
+    case WarningKind::PeakedLowTemperature:
+        return QT_TRANSLATE_NOOP("Warnings",
+                                 "The softmax is peaked: the largest weight of a row is %1 on "
+                                 "average and its entropy %2 of at most %3 bits. The temperature "
+                                 "τ = %4 sharpens it; raise it towards 1.");
+    case WarningKind::Peaked:
+        return QT_TRANSLATE_NOOP("Warnings",
+                                 "The softmax is peaked: the largest weight of a row is %1 on "
+                                 "average and its entropy %2 of at most %3 bits, so each query "
+                                 "reads mostly one key and little gradient flows back.");
     case WarningKind::NanRows:
         return QT_TRANSLATE_NOOP("Warnings",
                                  "NaN where every key is masked with -inf (row %1): a softmax "
@@ -201,6 +226,19 @@ std::vector<Warning> deriveWarnings(const Statistics& stats, const Config& confi
                 {WarningKind::SaturatedLowTemperature, {share, fixed(config.temperature, 2)}});
         else
             warnings.push_back({WarningKind::Saturated, {share}});
+    } else if (peaked(stats, config)) {
+        // Peaked short of saturation: the √d_k lesson at d_model 512.
+        std::vector<std::string> figures{fixed(stats.meanRowMax, 2), fixed(stats.meanEntropy, 2),
+                                         fixed(stats.meanEntropyMax, 2)};
+        if (config.scale == ScaleMode::None) {
+            figures.push_back(fixed(std::sqrt(static_cast<double>(config.dK())), 1));
+            warnings.push_back({WarningKind::PeakedNoScaling, figures});
+        } else if (config.temperature < 1.0f) {
+            figures.push_back(fixed(config.temperature, 2));
+            warnings.push_back({WarningKind::PeakedLowTemperature, figures});
+        } else {
+            warnings.push_back({WarningKind::Peaked, figures});
+        }
     }
 
     // 4. The opposite: rows that cannot tell keys apart.

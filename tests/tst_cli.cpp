@@ -171,6 +171,8 @@ private slots:
     void textReport();
     void reportInChinese_data();
     void reportInChinese();
+    void peakedWarning_data();
+    void peakedWarning();
     void sweepTableInChinese();
     void presetsInChinese();
     void jsonArticle();
@@ -328,6 +330,38 @@ void TestCli::reportInChinese()
 
 // sweep --language zh_CN: the table's words as the sweep's charts word them, its numbers
 // the same and in the same columns (a wide character takes two of a terminal's).
+void TestCli::peakedWarning_data()
+{
+    // The √d_k lesson at the tutorial's d_model 512: peaked short of saturation, with what to
+    // try; the textbook formula at the same size keeps quiet.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QStringList>("lines"); // in the report
+    const QStringList large{"compute",   "--text", "The cat sat on the mat because it was tired .",
+                            "--d-model", "512",    "--heads",
+                            "4"};
+    QTest::newRow("C=512, H=4 without scaling")
+        << large + QStringList{"--scale", "none"}
+        << QStringList{"  - The softmax is peaked: the largest weight of a row is 0.78 on average "
+                       "and its entropy 0.90 of at most 3.46 bits. Without √d_k scaling the "
+                       "logits spread √d_k = 11.3 times wider: turn √d_k scaling on.\n"};
+    QTest::newRow("C=512, H=4 without scaling, in Chinese")
+        << large + QStringList{"--scale", "none", "--language", "zh_CN"}
+        << QStringList{"警告:\n  - softmax 过于尖锐：", "打开 √d_k 缩放。\n"};
+    QTest::newRow("C=512, H=4, the textbook") << large << QStringList{"no warnings\n"};
+}
+
+void TestCli::peakedWarning()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QStringList, lines);
+    const Run run = attnscope(arguments);
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.err, QByteArray());
+    const QString report = QString::fromUtf8(run.out);
+    for (const QString& line : lines)
+        QVERIFY2(report.contains(line), qPrintable(line + "\nnot in the report:\n" + report));
+}
+
 void TestCli::sweepTableInChinese()
 {
     const Run en = attnscope({"sweep", "--to", "64"});

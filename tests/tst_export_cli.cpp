@@ -5,7 +5,9 @@
 #include "comparefigure.h"
 #include "comparison.h"
 #include "engine.h"
+#include "pipelinestrip.h"
 #include "processrun.h"
+#include "report.h"
 #include "session.h"
 
 #include <QDir>
@@ -82,6 +84,38 @@ QString session(const QString& directory, bool marginSums = false,
     return path;
 }
 
+// A session with every field of the request away from its default, as the window saves
+// it: `kind` "cross" (torch's embedding: the override is carried but unused), "cross, table"
+// (the override changes x) or "self" (the causal mask cross-attention refuses; the cross
+// text kept, unused). Two lines, so the padding mask and the batch axis matter.
+Session everyField(const QString& kind)
+{
+    Session s;
+    Request& r = s.request;
+    r.text = "the cat sat\nthe dog sat on the mat"; // T_q = 6
+    r.crossText = "le chat a dormi";                // T_k = 4
+    Config& c = r.config;
+    c.attention = kind == u"self" ? AttentionKind::Self : AttentionKind::Cross;
+    c.tokenizer = TokenizerMode::Spaces;
+    c.dModel = 24;
+    c.heads = 3;
+    c.seed = 7;
+    c.embedding = kind == u"cross, table" ? EmbeddingMode::Table : EmbeddingMode::Torch;
+    c.positional = Positional::None;
+    c.scale = ScaleMode::SqrtDModel;
+    c.temperature = 0.7f;
+    c.axis = SoftmaxAxis::Queries;
+    c.mask = kind == u"self" ? MaskKind::Causal : MaskKind::None;
+    c.maskFill = MaskFill::NegBillion;
+    c.maskStage = MaskStage::AfterSoftmax;
+    c.headSplit = HeadSplit::View;
+    c.paddingMask = false;
+    r.embeddingOverrides["cat"] = std::vector<float>(24, 0.5f);
+    s.view.colormap = ColormapName::Magma;
+    s.view.logScale = true;
+    return s;
+}
+
 // The text of every <text> element of an SVG, run together.
 QString svgTexts(const QByteArray& svg)
 {
@@ -129,6 +163,8 @@ private slots:
     void settingsOrder();
     void sessionSums_data();
     void sessionSums();
+    void sessionCarriesEveryField_data();
+    void sessionCarriesEveryField();
     void help();
     void compare_data();
     void compare();
@@ -397,6 +433,72 @@ void TestExportCli::sessionSums()
     QVERIFY(!without.isNull() && !with.isNull());
     QCOMPARE(with.width() > without.width(), sums);
     QCOMPARE(with.height() > without.height(), sums);
+}
+
+void TestExportCli::sessionCarriesEveryField_data()
+{
+    // Every command that takes --session, on sessions with every field changed: what each
+    // writes must be what the session's request computes, every field of it.
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("kind");
+    for (const char* command : {"export", "compare", "steps"})
+        for (const char* kind : {"cross", "cross, table", "self"})
+            QTest::addRow("%s, %s", command, kind) << command << kind;
+}
+
+void TestExportCli::sessionCarriesEveryField()
+{
+    QFETCH(QString, command);
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    const Session s = everyField(kind);
+    QString error;
+    QVERIFY2(saveSession(dir.filePath("every.attnscope"), s, &error), qPrintable(error));
+    const QString out = command == u"export" ? "every.json" : "every.png";
+    QStringList arguments{command, "--session", "every.attnscope", "--out", out};
+    if (command == u"steps")
+        arguments << "--no-explanation";
+    const Run run = attnscope(arguments, dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QByteArray made = readAll(dir.filePath(out));
+
+    // The same request computed here, drawn as each command draws it.
+    AttentionEngine engine;
+    const Result result = engine.compute(s.request);
+    QByteArray wanted;
+    if (command == u"export") {
+        wanted = QByteArray::fromStdString(jsonReport(result));
+        const QJsonObject json = QJsonDocument::fromJson(made).object();
+        const QJsonObject shape = json.value("shape").toObject();
+        QCOMPARE(shape.value("T_k").toInt() != shape.value("T").toInt(), kind != u"self");
+        QCOMPARE(json.value("config").toObject().value("attention").toString(),
+                 kind == u"self" ? QStringLiteral("self") : QStringLiteral("cross"));
+    } else if (command == u"compare") {
+        Request a = s.request;
+        a.config = textbookSwitches(s.request.config);
+        ComparisonOptions options;
+        options.annotate = true; // six tokens
+        options.colormap = s.view.colormap;
+        options.logScale = s.view.logScale;
+        wanted = comparisonBytes(FigureFormat::Png, engine.compute(a), result, options, &error)
+                     .value_or(QByteArray());
+    } else {
+        PipelineStrip strip;
+        strip.setWeightColours({s.view.colormap, s.view.logScale});
+        strip.setResult(result, 0, 0);
+        strip.setSelectedCell(result.tokens->lengths[0] - 1, 0);
+        strip.layOut(1300);
+        wanted = strip.figureBytes(FigureFormat::Png, 2.0, &error).value_or(QByteArray());
+    }
+    QVERIFY2(!wanted.isEmpty(), qPrintable(error));
+    if (out.endsWith(u".png")) {
+        const QImage image = QImage::fromData(made);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QImage::fromData(wanted).size());
+        QVERIFY2(image == QImage::fromData(wanted), "the figure is not the session's");
+    } else {
+        QCOMPARE(made, wanted);
+    }
 }
 
 void TestExportCli::help()

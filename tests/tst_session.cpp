@@ -1,10 +1,13 @@
 // .attnscope session files: every switch survives a round trip, every damaged file
-// is refused with a reason, and a failed save never harms the file already there.
+// is refused with a reason, and a failed save never harms the file already there. The
+// window's settings keep every field of the request in the format they always had.
 #include "figure.h"
 #include "json.h"
 #include "language.h"
 #include "report.h"
+#include "requestfields.h"
 #include "session.h"
+#include "settings.h"
 #include "systemerror.h"
 
 #include <QDir>
@@ -12,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +36,7 @@ using namespace attn::ui;
 using namespace Qt::StringLiterals;
 
 Q_DECLARE_METATYPE(attn::ui::Session)
+Q_DECLARE_METATYPE(attn::Request)
 
 namespace {
 
@@ -110,6 +115,32 @@ bool writeAll(const QString& path, const QByteArray& bytes)
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
+// Every field of the request away from its default (a causal mask needs self-attention,
+// so `cross` chooses between the two), the cross text kept either way.
+Request everyField(bool cross)
+{
+    Request r;
+    r.text = "the cat sat\nthe dog sat on the mat";
+    r.crossText = "le chat a dormi";
+    Config& c = r.config;
+    c.attention = cross ? AttentionKind::Cross : AttentionKind::Self;
+    c.tokenizer = TokenizerMode::Spaces;
+    c.dModel = 24;
+    c.heads = 3;
+    c.seed = std::numeric_limits<std::uint64_t>::max();
+    c.embedding = EmbeddingMode::Torch;
+    c.positional = Positional::None;
+    c.scale = ScaleMode::SqrtDModel;
+    c.temperature = 0.7f;
+    c.axis = SoftmaxAxis::Queries;
+    c.mask = cross ? MaskKind::None : MaskKind::Causal;
+    c.maskFill = MaskFill::NegBillion;
+    c.maskStage = MaskStage::AfterSoftmax;
+    c.headSplit = HeadSplit::View;
+    c.paddingMask = false;
+    return r;
+}
+
 } // namespace
 
 class TestSession : public QObject {
@@ -119,6 +150,10 @@ private slots:
     void roundTrip_data();
     void roundTrip();
     void configMatchesWriteConfig();
+    void everyFieldRoundTrips();
+    void settingsKeepEveryField();
+    void settingsFormatIsKept_data();
+    void settingsFormatIsKept();
     void seedIsWrittenAsString();
     void nonFiniteOverridesRoundTrip();
     void acceptsHandWrittenFiles_data();
@@ -260,6 +295,84 @@ void TestSession::configMatchesWriteConfig()
             QVERIFY2(config.value(key) == expected.value(key), qPrintable(key));
     }
     QCOMPARE(config.value(u"temperature").toDouble(), 0.7); // not 0.699999988…
+}
+
+void TestSession::everyFieldRoundTrips()
+{
+    // Every field of the table is in the file's config and comes back as it was.
+    for (bool cross : {true, false}) {
+        Session s;
+        s.request = everyField(cross);
+        s.request.embeddingOverrides["cat"] = std::vector<float>(24, 0.5f);
+        const QByteArray json = sessionToJson(s);
+        const QJsonObject config =
+            QJsonDocument::fromJson(json).object().value(u"config").toObject();
+        for (const RequestField& field : requestFields())
+            if (field.inConfig)
+                QVERIFY2(config.contains(QString::fromStdString(field.name)), field.name.c_str());
+        QString error;
+        const std::optional<Session> back = sessionFromJson(json, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY2(back->request == s.request, json.constData());
+    }
+}
+
+void TestSession::settingsKeepEveryField()
+{
+    QTemporaryDir dir;
+    QSettings ini(dir.filePath("settings.ini"), QSettings::IniFormat);
+    AppSettings settings(&ini);
+    const Request r = everyField(true);
+    settings.setRequest(r);
+    QCOMPARE(settings.request(u"en"_s), r);
+    // The types they were always stored with: the seed as digits, numbers and flags as such.
+    QCOMPARE(ini.value("formula/seed"), QVariant(u"18446744073709551615"_s));
+    QCOMPARE(ini.value("formula/d-model"), QVariant(24));
+    QCOMPARE(ini.value("formula/temperature"), QVariant(double(0.7f)));
+    QCOMPARE(ini.value("formula/padding-mask"), QVariant(false));
+    QCOMPARE(ini.value("formula/mask-fill"), QVariant(u"-1e9"_s));
+    QCOMPARE(ini.value("input/cross-text"), QVariant(u"le chat a dormi"_s));
+}
+
+void TestSession::settingsFormatIsKept_data()
+{
+    // Settings files as earlier versions wrote them, and damaged ones.
+    QTest::addColumn<QByteArray>("ini");
+    QTest::addColumn<Request>("expected");
+    const QByteArray written = "[formula]\nattention=cross\naxis=queries\nd-model=24\n"
+                               "embedding=torch\nhead-split=view\nheads=3\nmask=none\n"
+                               "mask-fill=-1e9\nmask-stage=after-softmax\npadding-mask=false\n"
+                               "positional=none\nscale=sqrt-dmodel\n"
+                               "seed=18446744073709551615\ntemperature=0.699999988079071\n"
+                               "tokenizer=spaces\n\n[input]\ncross-text=le chat a dormi\n"
+                               "text=the cat sat\n";
+    Request every = everyField(true);
+    every.text = "the cat sat";
+    QTest::newRow("every field changed") << written << every;
+    Request defaults;
+    defaults.text = exampleSentence(u"en"_s).toStdString();
+    QTest::newRow("empty: the defaults") << QByteArray() << defaults;
+    Request badAxis = every;
+    badAxis.config.axis = SoftmaxAxis::Keys;
+    QTest::newRow("an unknown spelling keeps that default")
+        << QByteArray(written).replace("axis=queries", "axis=rows") << badAxis;
+    Request badSize = every;
+    badSize.config = Config{};
+    QTest::newRow("an invalid size resets every switch")
+        << QByteArray(written).replace("heads=3", "heads=5") << badSize;
+}
+
+void TestSession::settingsFormatIsKept()
+{
+    QFETCH(QByteArray, ini);
+    QFETCH(Request, expected);
+    QTemporaryDir dir;
+    QFile file(dir.filePath("settings.ini"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(ini);
+    file.close();
+    QSettings settings(file.fileName(), QSettings::IniFormat);
+    QCOMPARE(AppSettings(&settings).request(u"en"_s), expected);
 }
 
 void TestSession::seedIsWrittenAsString()

@@ -145,6 +145,12 @@ QString kindName(WarningKind kind)
         return "SaturatedLowTemperature";
     case WarningKind::Saturated:
         return "Saturated";
+    case WarningKind::PeakedNoScaling:
+        return "PeakedNoScaling";
+    case WarningKind::PeakedLowTemperature:
+        return "PeakedLowTemperature";
+    case WarningKind::Peaked:
+        return "Peaked";
     case WarningKind::NanRows:
         return "NanRows";
     case WarningKind::NanColumns:
@@ -199,6 +205,10 @@ private slots:
     void articleStd();
     void warnings_data();
     void warnings();
+    void scalingLesson_data();
+    void scalingLesson();
+    void presetsAreNotPeaked_data();
+    void presetsAreNotPeaked();
     void warningsFromStatistics_data();
     void warningsFromStatistics();
     void fillPlaceholders_data();
@@ -757,6 +767,21 @@ void TestStatistics::warnings_data()
     QTest::newRow("preset saturation: C=512 without scaling")
         << presetRequest("saturation") << QStringList{"SaturatedNoScaling"} << "" << false;
 
+    // The √d_k lesson at the tutorial's d_model 512: peaked (largest weight 0.78, entropy
+    // 0.90 of 3.46 bits), though only 7 % of the rows pass 0.99; the textbook at that size
+    // spreads its weight.
+    Request large{kSentence, Config{}, {}, {}};
+    large.config.dModel = 512;
+    large.config.heads = 4;
+    QTest::newRow("C=512, H=4, textbook: no warnings") << large << QStringList() << "" << false;
+    large.config.scale = ScaleMode::None;
+    QTest::newRow("C=512, H=4 without scaling: peaked, √128 = 11.3")
+        << large << QStringList{"PeakedNoScaling"} << "11.3" << false;
+    large.config.scale = ScaleMode::SqrtDk;
+    large.config.temperature = 0.1f;
+    QTest::newRow("C=512, H=4 at tau=0.1: peaked")
+        << large << QStringList{"PeakedLowTemperature"} << "0.10" << false;
+
     Request cold = presetRequest("article");
     cold.config.temperature = 0.05f;
     QTest::newRow("article at tau=0.05")
@@ -816,6 +841,74 @@ void TestStatistics::warnings()
     QCOMPARE(result.stats->nanCount > 0, nan);
     // The derivation is a pure function of the statistics and the switches.
     QVERIFY(deriveWarnings(*result.stats, request.config) == warnings);
+}
+
+void TestStatistics::scalingLesson_data()
+{
+    // Scaling off at d_k 64 to 128 warns (peaked or saturated); the textbook formula at the
+    // same size, the same sentence and seed does not warn at all.
+    QTest::addColumn<Request>("request");
+    const char* sentences[] = {kSentence, "小猫坐在垫子上，因为它很累。",
+                               "the animal didn't cross the street because it was too tired"};
+    for (const char* sentence : sentences)
+        for (auto [dModel, heads] : {std::pair{128, 2}, {256, 4}, {512, 4}, {1024, 8}})
+            for (std::uint64_t seed : {0, 42}) {
+                Request r{sentence, Config{}, {}, {}};
+                r.config.dModel = dModel;
+                r.config.heads = heads;
+                r.config.seed = seed;
+                QTest::addRow("%s, C=%d, d_k=%d, seed %d", sentence, dModel, dModel / heads,
+                              int(seed))
+                    << r;
+            }
+}
+
+void TestStatistics::scalingLesson()
+{
+    QFETCH(Request, request);
+    AttentionEngine engine;
+    const Result textbook = engine.compute(request);
+    for (const Warning& w : textbook.stats->warnings)
+        QFAIL(attn::warningText(w).c_str());
+
+    request.config.scale = ScaleMode::None;
+    const Result unscaled = engine.compute(request);
+    const std::vector<Warning>& warnings = unscaled.stats->warnings;
+    QVERIFY2(!warnings.empty(), "no warning without scaling");
+    QVERIFY2(warnings.front().kind == WarningKind::PeakedNoScaling ||
+                 warnings.front().kind == WarningKind::SaturatedNoScaling,
+             attn::warningText(warnings.front()).c_str());
+}
+
+void TestStatistics::presetsAreNotPeaked_data()
+{
+    // Every preset and the window's first sentences: only the saturation preset, which
+    // turns scaling off at C=512, may call its softmax peaked or saturated.
+    QTest::addColumn<Request>("request");
+    QTest::addColumn<bool>("unscaled");
+    for (const Preset& preset : presets())
+        QTest::newRow(std::string(preset.name).c_str())
+            << preset.request << (preset.request.config.scale == ScaleMode::None);
+    for (const char* sentence :
+         {"The cat sat on the mat because it was tired.", "小猫坐在垫子上，因为它很累。"})
+        QTest::addRow("the window's defaults: %s", sentence)
+            << Request{sentence, Config{}, {}, {}} << false;
+}
+
+void TestStatistics::presetsAreNotPeaked()
+{
+    QFETCH(Request, request);
+    QFETCH(bool, unscaled);
+    AttentionEngine engine;
+    const Result result = engine.compute(request);
+    for (const Warning& w : result.stats->warnings) {
+        const bool sharp = w.kind == WarningKind::PeakedNoScaling ||
+                           w.kind == WarningKind::PeakedLowTemperature ||
+                           w.kind == WarningKind::Peaked || w.kind == WarningKind::Saturated ||
+                           w.kind == WarningKind::SaturatedLowTemperature ||
+                           w.kind == WarningKind::SaturatedNoScaling;
+        QVERIFY2(!sharp || unscaled, attn::warningText(w).c_str());
+    }
 }
 
 void TestStatistics::warningsFromStatistics_data()
@@ -946,6 +1039,11 @@ void TestStatistics::warningText_data()
     row(WarningKind::SaturatedNoScaling, {"27"}, "27% of rows are saturated");
     row(WarningKind::SaturatedLowTemperature, {"38", "0.05"}, "τ = 0.05 sharpens");
     row(WarningKind::Saturated, {"100"}, "100% of rows are saturated");
+    row(WarningKind::PeakedNoScaling, {"0.78", "0.90", "3.46", "11.3"},
+        "largest weight of a row is 0.78 on average and its entropy 0.90 of at most 3.46 bits. "
+        "Without √d_k scaling the logits spread √d_k = 11.3 times wider");
+    row(WarningKind::PeakedLowTemperature, {"0.71", "1.20", "3.46", "0.10"}, "τ = 0.10 sharpens");
+    row(WarningKind::Peaked, {"0.66", "0.80", "2.00"}, "entropy 0.80 of at most 2.00 bits");
     row(WarningKind::NanRows, {"[1, 1], [1, 2]"}, "masked with -inf (row [1, 1], [1, 2])");
     row(WarningKind::NanColumns, {"4"}, "(column 4)");
     row(WarningKind::NanPositions, {"2"}, "every sequence (row 2)");

@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "labels.h"
+#include "requestfields.h"
 #include "systemerror.h"
 
 #include <QCoreApplication>
@@ -38,11 +39,6 @@ struct Problem {
 QString latin1(std::string_view text)
 {
     return QString::fromLatin1(text.data(), static_cast<qsizetype>(text.size()));
-}
-
-template <typename E> QString keyOf()
-{
-    return latin1(EnumTable<E>::option);
 }
 
 // A value as an error message shows it: on one line and short.
@@ -140,17 +136,6 @@ int wholeNumberAt(const QJsonValue& value, const QString& field, int min, int ma
              .arg(field, shown(text), choices));
 }
 
-template <typename E> E enumAt(const QJsonObject& config)
-{
-    const QString field = QStringLiteral("config.") + keyOf<E>();
-    const QString text = stringAt(require(config, keyOf<E>(), field), field);
-    if (const auto parsed = fromString<E>(text.toStdString()))
-        return *parsed;
-    QString choices = latin1(allSpellings<E>());
-    choices.replace(u'|', QStringLiteral(", "));
-    failChoice(field, text, choices);
-}
-
 // A seed is a decimal string (exact for every uint64), or a whole number up to 2^53,
 // the largest every JSON reader keeps exactly.
 std::uint64_t seedAt(const QJsonValue& value)
@@ -219,67 +204,74 @@ float floatAt(const QJsonValue& value, const QString& field)
 
 QJsonObject configToJson(const Config& c)
 {
+    // Every switch of the field table (requestfields.h); numbers as numbers but the seed,
+    // a string of digits so that every uint64 stays exact.
+    Request request;
+    request.config = c;
     QJsonObject o;
-    auto putEnum = [&o](auto value) {
-        o.insert(keyOf<decltype(value)>(), latin1(spellingOf(value)));
-    };
-    putEnum(c.tokenizer);
-    o.insert(QStringLiteral("d-model"), c.dModel);
-    o.insert(QStringLiteral("heads"), c.heads);
-    o.insert(QStringLiteral("seed"), QString::number(c.seed));
-    putEnum(c.embedding);
-    putEnum(c.positional);
-    putEnum(c.scale);
-    o.insert(QStringLiteral("temperature"), floatToJson(c.temperature));
-    putEnum(c.axis);
-    putEnum(c.mask);
-    putEnum(c.maskFill);
-    putEnum(c.maskStage);
-    putEnum(c.headSplit);
-    o.insert(QStringLiteral("padding-mask"), c.paddingMask ? u"on"_s : u"off"_s);
-    putEnum(c.attention);
+    for (const RequestField& field : requestFields()) {
+        if (!field.inConfig)
+            continue;
+        const QString key = latin1(field.name);
+        if (const auto* m = std::get_if<int Config::*>(&field.member))
+            o.insert(key, c.**m);
+        else if (const auto* m = std::get_if<float Config::*>(&field.member))
+            o.insert(key, floatToJson(c.**m));
+        else
+            o.insert(key, QString::fromStdString(field.print(request))); // seed, on|off, enums
+    }
     return o;
+}
+
+// A field of the table from the session's "config" object, checked for its type and
+// its values; the fields together are checked by configFromJson.
+void fieldFromJson(const RequestField& f, const QJsonValue& value, Request& r)
+{
+    const QString field = u"config."_s + latin1(f.name);
+    if (const auto* m = std::get_if<int Config::*>(&f.member)) {
+        r.config.** m = wholeNumberAt(value, field, int(f.min), int(f.max));
+    } else if (const auto* m = std::get_if<std::uint64_t Config::*>(&f.member)) {
+        r.config.** m = seedAt(value);
+    } else if (const auto* m = std::get_if<float Config::*>(&f.member)) {
+        r.config.** m = floatAt(value, field);
+    } else if (const auto* m = std::get_if<bool Config::*>(&f.member)) {
+        // "on"/"off" as on the command line; true/false as a hand-written file may say.
+        if (value.isBool())
+            r.config.** m = value.toBool();
+        else if (value == QJsonValue(u"on"_s) || value == QJsonValue(u"off"_s))
+            r.config.** m = value == QJsonValue(u"on"_s);
+        else
+            failType(field, QCoreApplication::translate("Session", "\"on\" or \"off\""), value);
+    } else {
+        const QString text = stringAt(value, field);
+        try {
+            f.parse(r, text.toStdString());
+        } catch (const InputError&) {
+            QString choices = latin1(f.valueName);
+            choices.replace(u'|', QStringLiteral(", "));
+            failChoice(field, text, choices);
+        }
+    }
 }
 
 Config configFromJson(const QJsonObject& o)
 {
-    Config c;
-    auto at = [&o](const char* key) {
-        return require(o, QLatin1StringView(key),
-                       QStringLiteral("config.") + QLatin1StringView(key));
-    };
-    c.tokenizer = enumAt<TokenizerMode>(o);
-    c.dModel = wholeNumberAt(at("d-model"), u"config.d-model"_s, kMinDModel, kMaxDModel);
-    c.heads = wholeNumberAt(at("heads"), u"config.heads"_s, 1, kMaxDModel);
-    c.seed = seedAt(at("seed"));
-    c.embedding = enumAt<EmbeddingMode>(o);
-    c.positional = enumAt<Positional>(o);
-    c.scale = enumAt<ScaleMode>(o);
-    c.temperature = floatAt(at("temperature"), u"config.temperature"_s);
-    c.axis = enumAt<SoftmaxAxis>(o);
-    c.mask = enumAt<MaskKind>(o);
-    c.maskFill = enumAt<MaskFill>(o);
-    c.maskStage = enumAt<MaskStage>(o);
-    c.headSplit = enumAt<HeadSplit>(o);
-    // "on"/"off" as on the command line; true/false as a hand-written file may say.
-    const QJsonValue padding = at("padding-mask");
-    if (padding.isBool())
-        c.paddingMask = padding.toBool();
-    else if (padding == QJsonValue(u"on"_s) || padding == QJsonValue(u"off"_s))
-        c.paddingMask = padding == QJsonValue(u"on"_s);
-    else
-        failType(u"config.padding-mask"_s,
-                 QCoreApplication::translate("Session", "\"on\" or \"off\""), padding);
-    // Added to format 1 with cross-attention; files written before it are self-attention.
-    if (o.contains(keyOf<AttentionKind>()))
-        c.attention = enumAt<AttentionKind>(o);
-
-    if (const std::optional<InputError> problem = checkConfig(c))
+    Request r;
+    for (const RequestField& f : requestFields()) {
+        if (!f.inConfig)
+            continue;
+        const QString key = latin1(f.name);
+        // Added to format 1 with cross-attention; files written before it are self-attention.
+        if (f.name == EnumTable<AttentionKind>::option && !o.contains(key))
+            continue;
+        fieldFromJson(f, require(o, key, u"config."_s + key), r);
+    }
+    if (const std::optional<InputError> problem = checkConfig(r.config))
         //: %1 is the problem, a sentence of its own, e.g. "The number of heads (3) must divide
         //: d_model (16)."
         fail(QCoreApplication::translate("Session", "The session's settings are invalid. %1")
                  .arg(refusalText(*problem)));
-    return c;
+    return r.config;
 }
 
 std::map<std::string, std::vector<float>> overridesFromJson(const QJsonObject& o)

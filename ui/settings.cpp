@@ -1,5 +1,7 @@
 #include "settings.h"
 
+#include "requestfields.h"
+
 #include <QCoreApplication>
 
 #include <array>
@@ -7,63 +9,59 @@
 namespace attn::ui {
 namespace {
 
+using namespace Qt::StringLiterals;
+
 struct SettingDefault {
-    const char* key;
+    QString key;
     QVariant value;
 };
 
-template <typename E> QString spelled(E value)
+// The key of a field of the table (requestfields.h): the texts under input/, the switches
+// under formula/.
+QString fieldKey(const RequestField& field)
 {
-    return QString::fromLatin1(spellingOf(value).data(), qsizetype(spellingOf(value).size()));
+    return QLatin1StringView(field.inConfig ? "formula/" : "input/") +
+           QString::fromStdString(field.name);
 }
 
-template <typename E> QString key(const char* group)
+// A field's value as the settings keep it: numbers and flags as such, but the seed as a
+// string of digits (a QVariant's number would round a uint64); enums by their spelling.
+QVariant fieldValue(const RequestField& field, const Request& r)
 {
-    return QString::fromLatin1(group) + u'/' + QString::fromLatin1(EnumTable<E>::option.data());
+    if (const auto* m = std::get_if<int Config::*>(&field.member))
+        return r.config.**m;
+    if (const auto* m = std::get_if<float Config::*>(&field.member))
+        return double(r.config.**m);
+    if (const auto* m = std::get_if<bool Config::*>(&field.member))
+        return r.config.**m;
+    return QString::fromStdString(field.print(r));
 }
 
 // The one table: every key and its default.
 const std::vector<SettingDefault>& defaults()
 {
     static const std::vector<SettingDefault> table = [] {
-        const Config c;
         const ViewOptions v;
-        return std::vector<SettingDefault>{
-            {"input/text", QString()},       // empty: the example sentence of the language
-            {"input/cross-text", QString()}, // cross-attention's second text
-            {"formula/tokenizer", spelled(c.tokenizer)},
-            {"formula/d-model", c.dModel},
-            {"formula/heads", c.heads},
-            {"formula/seed", QString::number(c.seed)},
-            {"formula/embedding", spelled(c.embedding)},
-            {"formula/positional", spelled(c.positional)},
-            {"formula/scale", spelled(c.scale)},
-            {"formula/temperature", double(c.temperature)},
-            {"formula/axis", spelled(c.axis)},
-            {"formula/mask", spelled(c.mask)},
-            {"formula/mask-fill", spelled(c.maskFill)},
-            {"formula/mask-stage", spelled(c.maskStage)},
-            {"formula/head-split", spelled(c.headSplit)},
-            {"formula/padding-mask", c.paddingMask},
-            {"formula/attention", spelled(c.attention)},
-            {"view/colormap", Colormap::spelling(v.colormap)},
-            {"view/shared-scale", v.sharedScale},
-            {"view/annotate", v.annotate},
-            {"view/sequence", v.sequence},
-            {"view/margin-sums", v.marginSums},
-            {"view/color-scale", QStringLiteral("linear")},
-            {"window/language", QString()},
-            {"window/geometry", QByteArray()},
-            {"window/state", QByteArray()},
-        };
+        std::vector<SettingDefault> rows;
+        // input/text: empty, the example sentence of the language; then the cross text and
+        // the switches, each at its default.
+        for (const RequestField& field : requestFields())
+            rows.push_back({fieldKey(field), fieldValue(field, Request{})});
+        for (SettingDefault row : std::initializer_list<SettingDefault>{
+                 {u"view/colormap"_s, Colormap::spelling(v.colormap)},
+                 {u"view/shared-scale"_s, v.sharedScale},
+                 {u"view/annotate"_s, v.annotate},
+                 {u"view/sequence"_s, v.sequence},
+                 {u"view/margin-sums"_s, v.marginSums},
+                 {u"view/color-scale"_s, QStringLiteral("linear")},
+                 {u"window/language"_s, QString()},
+                 {u"window/geometry"_s, QByteArray()},
+                 {u"window/state"_s, QByteArray()},
+             })
+            rows.push_back(std::move(row));
+        return rows;
     }();
     return table;
-}
-
-template <typename E> void readEnum(const QVariant& stored, E& target)
-{
-    if (auto parsed = fromString<E>(stored.toString().toStdString()))
-        target = *parsed; // an unknown spelling (a damaged file) keeps the default
 }
 
 } // namespace
@@ -78,7 +76,7 @@ QString exampleSentence(const QString& languageCode)
 QVariant AppSettings::defaultValue(const QString& key)
 {
     for (const SettingDefault& row : defaults())
-        if (key == QLatin1String(row.key))
+        if (key == row.key)
             return row.value;
     Q_ASSERT_X(false, "AppSettings", "a key missing from the settings table");
     return {};
@@ -102,54 +100,34 @@ void AppSettings::setValue(const QString& key, const QVariant& value)
 Request AppSettings::request(const QString& languageCode) const
 {
     Request r;
-    r.text = value("input/text").toString().toStdString();
+    for (const RequestField& field : requestFields()) {
+        const QVariant stored = value(fieldKey(field));
+        if (const auto* m = std::get_if<int Config::*>(&field.member)) {
+            r.config.** m = stored.toInt();
+        } else if (const auto* m = std::get_if<float Config::*>(&field.member)) {
+            r.config.** m = stored.toFloat();
+        } else if (const auto* m = std::get_if<bool Config::*>(&field.member)) {
+            r.config.** m = stored.toBool();
+        } else {
+            try {
+                field.parse(r, stored.toString().toStdString());
+            } catch (const InputError&) {
+                // An unknown spelling or seed (a damaged file) keeps the default.
+            }
+        }
+    }
     if (r.text.empty())
         r.text = exampleSentence(languageCode).toStdString();
-    r.crossText = value("input/cross-text").toString().toStdString();
-    Config& c = r.config;
-    readEnum(value(key<TokenizerMode>("formula")), c.tokenizer);
-    readEnum(value(key<EmbeddingMode>("formula")), c.embedding);
-    readEnum(value(key<Positional>("formula")), c.positional);
-    readEnum(value(key<ScaleMode>("formula")), c.scale);
-    readEnum(value(key<SoftmaxAxis>("formula")), c.axis);
-    readEnum(value(key<MaskKind>("formula")), c.mask);
-    readEnum(value(key<MaskFill>("formula")), c.maskFill);
-    readEnum(value(key<MaskStage>("formula")), c.maskStage);
-    readEnum(value(key<HeadSplit>("formula")), c.headSplit);
-    readEnum(value(key<AttentionKind>("formula")), c.attention);
-    c.dModel = value("formula/d-model").toInt();
-    c.heads = value("formula/heads").toInt();
-    bool ok = false;
-    const qulonglong seed = value("formula/seed").toString().toULongLong(&ok);
-    c.seed = ok ? seed : Config{}.seed;
-    c.temperature = value("formula/temperature").toFloat();
-    c.paddingMask = value("formula/padding-mask").toBool();
     // A damaged or hand-edited file must not stop the window from opening.
-    if (!validate(c).empty())
-        c = Config{};
+    if (!validate(r.config).empty())
+        r.config = Config{};
     return r;
 }
 
 void AppSettings::setRequest(const Request& r)
 {
-    const Config& c = r.config;
-    setValue("input/text", QString::fromStdString(r.text));
-    setValue("input/cross-text", QString::fromStdString(r.crossText));
-    setValue(key<TokenizerMode>("formula"), spelled(c.tokenizer));
-    setValue("formula/d-model", c.dModel);
-    setValue("formula/heads", c.heads);
-    setValue("formula/seed", QString::number(c.seed));
-    setValue(key<EmbeddingMode>("formula"), spelled(c.embedding));
-    setValue(key<Positional>("formula"), spelled(c.positional));
-    setValue(key<ScaleMode>("formula"), spelled(c.scale));
-    setValue("formula/temperature", double(c.temperature));
-    setValue(key<SoftmaxAxis>("formula"), spelled(c.axis));
-    setValue(key<MaskKind>("formula"), spelled(c.mask));
-    setValue(key<MaskFill>("formula"), spelled(c.maskFill));
-    setValue(key<MaskStage>("formula"), spelled(c.maskStage));
-    setValue(key<HeadSplit>("formula"), spelled(c.headSplit));
-    setValue("formula/padding-mask", c.paddingMask);
-    setValue(key<AttentionKind>("formula"), spelled(c.attention));
+    for (const RequestField& field : requestFields())
+        setValue(fieldKey(field), fieldValue(field, r));
 }
 
 ViewOptions AppSettings::view() const

@@ -1363,6 +1363,18 @@
         <source>The heads were split with view(B, H, T, d_k), which mixes tokens and features across heads. Split with view(B, T, H, d_k).transpose(1, 2).</source>
         <translation>这些头是用 view(B, H, T, d_k) 拆分的，会把词元和特征在头之间打乱。请改用 view(B, T, H, d_k).transpose(1, 2) 拆分。</translation>
     </message>
+    <message>
+        <source>The softmax is peaked: the largest weight of a row is %1 on average and its entropy %2 of at most %3 bits. Without √d_k scaling the logits spread √d_k = %4 times wider: turn √d_k scaling on.</source>
+        <translation>softmax 过于尖锐：各行最大权重平均为 %1，熵为 %2 比特（最多 %3 比特）。不做 √d_k 缩放，logits 的分布会宽 √d_k = %4 倍：请打开 √d_k 缩放。</translation>
+    </message>
+    <message>
+        <source>The softmax is peaked: the largest weight of a row is %1 on average and its entropy %2 of at most %3 bits. The temperature τ = %4 sharpens it; raise it towards 1.</source>
+        <translation>softmax 过于尖锐：各行最大权重平均为 %1，熵为 %2 比特（最多 %3 比特）。温度 τ = %4 让它更尖锐；请把它调高到接近 1。</translation>
+    </message>
+    <message>
+        <source>The softmax is peaked: the largest weight of a row is %1 on average and its entropy %2 of at most %3 bits, so each query reads mostly one key and little gradient flows back.</source>
+        <translation>softmax 过于尖锐：各行最大权重平均为 %1，熵为 %2 比特（最多 %3 比特），每个查询几乎只读一个键，能传回的梯度很少。</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::CompareDialog</name>
