@@ -74,7 +74,7 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
             field->name, field->valueName, field->help,
             [&target, field](std::string_view value) { field->parse(target.request, value); }};
         // 2. The texts add up: --text once per line of a batch; the first --cross-text
-        // replaces a preset's, and asks for cross-attention.
+        // replaces the starting one (a preset's or a session's), and asks for cross-attention.
         if (field->name == "text")
             option.apply = [&target](std::string_view value) {
                 if (!target.request.text.empty())
@@ -86,7 +86,7 @@ std::vector<Option> computeOptionTable(ComputeOptions& target, bool acceptJson)
                 if (target.crossTextGiven)
                     target.request.crossText += '\n';
                 else
-                    target.request.crossText.clear(); // replaces a preset's
+                    target.request.crossText.clear();
                 target.crossTextGiven = true;
                 target.request.crossText += value;
                 target.request.config.attention = AttentionKind::Cross;

@@ -165,6 +165,8 @@ private slots:
     void sessionSums();
     void sessionCarriesEveryField_data();
     void sessionCarriesEveryField();
+    void optionsChangeACrossSession_data();
+    void optionsChangeACrossSession();
     void help();
     void compare_data();
     void compare();
@@ -499,6 +501,50 @@ void TestExportCli::sessionCarriesEveryField()
     } else {
         QCOMPARE(made, wanted);
     }
+}
+
+void TestExportCli::optionsChangeACrossSession_data()
+{
+    // Options after a cross-attention session change it as they would change a preset.
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("attention");
+    QTest::addColumn<QString>("firstQuery");
+    QTest::addColumn<QString>("firstKey");
+    QTest::newRow("the session alone") << QStringList() << "cross"
+                                       << "the"
+                                       << "le";
+    QTest::newRow("--cross-text replaces the keys' text")
+        << QStringList{"--cross-text", "un deux"} << "cross"
+        << "the"
+        << "un";
+    QTest::newRow("--text replaces the queries' text")
+        << QStringList{"--text", "dogs bark"} << "cross"
+        << "dogs"
+        << "le";
+    QTest::newRow("--attention self keeps the cross text unused")
+        << QStringList{"--attention", "self"} << "self"
+        << "the"
+        << "the";
+}
+
+void TestExportCli::optionsChangeACrossSession()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, attention);
+    QFETCH(QString, firstQuery);
+    QFETCH(QString, firstKey);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(saveSession(dir.filePath("cross.attnscope"), everyField("cross"), &error),
+             qPrintable(error));
+    const Run run = attnscope(QStringList{"export", "--session", "cross.attnscope"} + arguments +
+                                  QStringList{"--out", "all.json"},
+                              dir.path());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject json = QJsonDocument::fromJson(readAll(dir.filePath("all.json"))).object();
+    QCOMPARE(json.value("config").toObject().value("attention").toString(), attention);
+    QCOMPARE(json.value("tokens").toArray().at(0).toArray().at(0).toString(), firstQuery);
+    QCOMPARE(json.value("key_tokens").toArray().at(0).toArray().at(0).toString(), firstKey);
 }
 
 void TestExportCli::help()
