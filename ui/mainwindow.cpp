@@ -194,9 +194,10 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
                 showFailure(refusalText(refusal));
                 // The window let go of what it showed for this request (the newest: the
                 // controller reports no other): the engine still has that result (a
-                // refusal changes nothing there), so it comes back at once, with its
-                // hover, exports and statistics. Once: should that compute fail too, the
-                // pictures stay with the message.
+                // refusal changes nothing there), so it comes back at once, greyed under
+                // the refusal's reason as any shown result is, with its exports and
+                // statistics. Once: should that compute fail too, the pictures stay with
+                // the message.
                 if (letGoOf_ && !std::exchange(restoring_, true))
                     controller_->submit(*letGoOf_);
             });
