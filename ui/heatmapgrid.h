@@ -87,6 +87,8 @@ private:
     [[nodiscard]] Tiling tiling(QSize room) const;
     [[nodiscard]] QSize tileSize() const;
     [[nodiscard]] int columnsFor(int width) const;
+    // The side of the largest tile whose cells are `cell(font)` wide, over the heads.
+    [[nodiscard]] int tileSideFor(double (*cell)(const QFont&, const QPaintDevice*)) const;
 
     Result result_;
     ViewOptions view_;
@@ -94,6 +96,11 @@ private:
     std::shared_ptr<const TokenBatch> labelTokens_, labelKeyTokens_;
     int labelSequence_ = -1;
     std::vector<HeatmapView*> views_;
+    // Tiles whose cells hold their values at the label font, and at the smallest value
+    // font (fullValueCell, minimumValueCell), measured with the data; 0 when longer
+    // sentences make them larger than kMaxTile * 2.
+    int valueTile_ = 0;
+    int leastValueTile_ = 0;
 };
 
 } // namespace attn::ui
