@@ -126,11 +126,9 @@ public:
 
     [[nodiscard]] int rows() const { return rows_; }
     [[nodiscard]] int columns() const { return columns_; }
-    [[nodiscard]] double cellSize() const { return cell_; } // a cell's width
-    [[nodiscard]] double rowHeight() const
-    {
-        return rowHeight_;
-    } // = cellSize() but forCellSize(QSizeF)
+    // A cell's width, and its height: the same but in a layout of forCellSize(QSizeF).
+    [[nodiscard]] double cellSize() const { return cell_; }
+    [[nodiscard]] double rowHeight() const { return rowHeight_; }
     [[nodiscard]] QRectF boundingRect() const { return bounds_; }
     [[nodiscard]] QRectF gridRect() const;
     [[nodiscard]] QRectF cellRect(int row, int column) const;
