@@ -23,6 +23,9 @@ constexpr double kMaxCell = 120;
 // The cell size a new heatmap opens at, at most: a few tokens fill the window at this
 // size, and more are fitted to it.
 constexpr double kOpeningCell = 32;
+// A head opens with every token labelled (cells a label's line tall, scrolling) while that
+// takes at most this many windows a side; longer ones open whole, by level of detail.
+constexpr double kLabelledWindows = 3;
 
 // The zoom slider is logarithmic in the cell size: position 0..100.
 int sliderPosition(double cell)
@@ -86,6 +89,7 @@ void HeadDialog::setHeatmap(const HeatmapData& data, const HeatmapStyle& style)
     setWindowTitle(data.title);
     if (newShape) {
         fitCap_ = kOpeningCell;
+        everyLabel_ = true;
         applyFit();
     } else if (fitCap_ > 0) {
         applyFit(); // a fit the dialog's resizing asked for while the view had let go
@@ -104,8 +108,19 @@ void HeadDialog::applyFit()
 {
     // While the view has let go of its matrices there is no layout to fit: the new data
     // (setHeatmap) fits.
-    if (!view_->hasLetGo())
-        applyCellSize(std::min(fitCap_, fittingCellSize()));
+    if (view_->hasLetGo())
+        return;
+    double cell = fittingCellSize();
+    if (everyLabel_) {
+        HeatmapStyle style = view_->heatmapStyle();
+        style.labelFont = view_->font();
+        const double labelled = HeatmapLayout::cellForEveryLabel(style, view_);
+        const QSizeF room = scroll_->viewport()->size();
+        const int tokens = std::max(view_->data().rows(), view_->data().columns());
+        if (tokens * labelled <= kLabelledWindows * std::min(room.width(), room.height()))
+            cell = std::max(cell, labelled);
+    }
+    applyCellSize(std::min(fitCap_, cell));
 }
 
 void HeadDialog::applyCellSize(double pixels)
@@ -128,6 +143,7 @@ void HeadDialog::applyCellSize(double pixels)
 void HeadDialog::fitToWindow()
 {
     fitCap_ = kMaxCell;
+    everyLabel_ = false; // the whole heatmap in the window, as the button says
     applyFit();
 }
 

@@ -49,7 +49,8 @@ private:
     QLabel* zoomLabel_;
     QLabel* hover_;
     double cellSize_ = 32;
-    double fitCap_ = 0; // while fitted, the largest cell the fit may give; else 0
+    double fitCap_ = 0;      // while fitted, the largest cell the fit may give; else 0
+    bool everyLabel_ = true; // the fit labels every token, scrolling (not Fit to Window)
 };
 
 } // namespace attn::ui

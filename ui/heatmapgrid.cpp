@@ -212,7 +212,8 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
     const bool sequenceChanged = view.sequence != view_.sequence;
     // (A colorbar tick that changes, as the log scale's floor does, the views measure
     // themselves: setHeatmapStyle lays them out again.)
-    const bool tilesResized = view.marginSums != view_.marginSums;
+    const bool tilesResized =
+        view.marginSums != view_.marginSums || view.annotate != view_.annotate;
     view_ = view;
     if (sequenceChanged)
         rebuild();
@@ -231,6 +232,8 @@ void HeatmapGrid::setViewOptions(const ViewOptions& view)
             views_[std::size_t(k)]->setHeatmapStyle(style);
         }
         if (tilesResized) {
+            valueTile_ = tileSideFor(&fullValueCell);
+            leastValueTile_ = tileSideFor(&minimumValueCell);
             relayout();
             updateGeometry();
         }
@@ -358,6 +361,8 @@ void HeatmapGrid::rebuild()
             views_[std::size_t(k)]->setStale(staleReason_); // a new sequence of stale heads
         }
     }
+    valueTile_ = tileSideFor(&fullValueCell);
+    leastValueTile_ = tileSideFor(&minimumValueCell);
     relayout();
     updateGeometry();
     placeStaleNote();
@@ -373,6 +378,25 @@ QSize HeatmapGrid::tileSize() const
     return {side, side};
 }
 
+int HeatmapGrid::tileSideFor(double (*cell)(const QFont&, const QPaintDevice*)) const
+{
+    if (!result_.hasWeights())
+        return 0;
+    const int tokens = std::max(result_.length(), result_.keyLength());
+    double side = 0;
+    for (const HeatmapView* view : views_) {
+        HeatmapStyle style = view->heatmapStyle();
+        style.labelFont = view->font();
+        const double size = cell(style.labelFont, view);
+        if (tokens * size > 2 * kMaxTile)
+            return 0; // no need to measure the labels of a long sentence
+        const QSizeF tile =
+            HeatmapLayout::forCellSize(view->data(), style, size, view).boundingRect().size();
+        side = std::max({side, tile.width(), tile.height()});
+    }
+    return side > 2 * kMaxTile ? 0 : static_cast<int>(std::ceil(side));
+}
+
 int HeatmapGrid::columnsFor(int width) const
 {
     return std::max(1, (width + kSpacing) / (tileSize().width() + kSpacing));
@@ -380,9 +404,38 @@ int HeatmapGrid::columnsFor(int width) const
 
 HeatmapGrid::Tiling HeatmapGrid::tiling(QSize room) const
 {
-    // Choose the number of columns that gives the largest tiles while every head still
-    // fits in the visible room; when none fits, keep tiles readable and scroll.
     const int n = count();
+    const auto widthFill = [&](int columns) {
+        return (room.width() - (columns - 1) * kSpacing) / columns;
+    };
+    const auto heightFill = [&](int columns) {
+        const int rows = (n + columns - 1) / columns;
+        return (room.height() - (rows - 1) * kSpacing) / rows;
+    };
+    if (valueTile_ > 0 && n > 0) {
+        // A short sentence: the tiles grow to fill the width, up to cells that hold their
+        // values (never larger), and the grid scrolls when they do not all fit in sight.
+        // Never smaller than a tile that labels every token, or with values in cells,
+        // that prints them.
+        const int least = std::min(
+            valueTile_, std::max(tileSize().width(), view_.annotate ? leastValueTile_ : 0));
+        Tiling best{std::clamp((room.width() + kSpacing) / (valueTile_ + kSpacing), 1, n), 0};
+        best.side = std::min(valueTile_, widthFill(best.columns));
+        // Tiles that leave more than a tenth of the width empty: a column more, filling it.
+        const int used = best.columns * (best.side + kSpacing) - kSpacing;
+        if (best.columns < n && used < 0.9 * room.width() && widthFill(best.columns + 1) >= least)
+            best = {best.columns + 1, widthFill(best.columns + 1)};
+        best.side = std::max(best.side, least);
+        // Every head in sight at a larger size still: so much the better.
+        for (int columns = 1; columns <= n; ++columns) {
+            const int side = std::min({valueTile_, widthFill(columns), heightFill(columns)});
+            if (side > best.side)
+                best = {columns, side};
+        }
+        return best;
+    }
+    // A long sentence: the number of columns that gives the largest tiles while every head
+    // still fits in the visible room; when none fits, keep tiles readable and scroll.
     Tiling best{columnsFor(room.width()), tileSize().width()};
     int bestSide = 0;
     for (int columns = 1; columns <= n; ++columns) {

@@ -102,6 +102,8 @@ private:
     [[nodiscard]] Tiling tiling(QSize room) const;
     [[nodiscard]] QSize tileSize() const;
     [[nodiscard]] int columnsFor(int width) const;
+    // The side of the largest tile whose cells are `cell(font)` wide, over the heads.
+    [[nodiscard]] int tileSideFor(double (*cell)(const QFont&, const QPaintDevice*)) const;
 
     Result result_;
     ViewOptions view_;
@@ -111,6 +113,11 @@ private:
     std::vector<HeatmapView*> views_;
     QString staleReason_;
     QWidget* staleNote_;
+    // Tiles whose cells hold their values at the label font, and at the smallest value
+    // font (fullValueCell, minimumValueCell), measured with the data; 0 when longer
+    // sentences make them larger than kMaxTile * 2.
+    int valueTile_ = 0;
+    int leastValueTile_ = 0;
 };
 
 } // namespace attn::ui

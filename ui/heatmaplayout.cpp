@@ -147,6 +147,40 @@ std::vector<double> labelWidths(const QStringList& source, int count,
     return widths;
 }
 
+// `font` at `scale` times its size.
+QFont scaledFont(QFont font, double scale)
+{
+    if (scale == 1.0)
+        return font;
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * scale);
+    else
+        font.setPixelSize(std::max(1, qRound(font.pixelSize() * scale)));
+    return font;
+}
+
+// Every how many of `count` rows (or columns) `pitch` apart a label `extent` long is shown,
+// so that neighbours clear each other: 1 when it fits its row. The first and last labels are
+// pushed inside the cells' edges by up to half a label, hence the half label more room
+// beside them. Tokens are counted in any step; indices in 1, 2, 5, 10, 20…, the steps
+// one reads an axis of numbers by.
+int labelStride(double extent, double pitch, int count, bool tokens)
+{
+    count = std::max(1, count);
+    if (pitch <= 0)
+        return count;
+    if (extent <= pitch * (1 + 1e-9))
+        return 1;
+    const double least = std::max(extent / pitch, 1.5 * extent / pitch - 0.5) - 1e-9;
+    if (tokens)
+        return std::min(count, static_cast<int>(std::ceil(least)));
+    for (int decade = 1; decade < count; decade *= 10)
+        for (const int step : {decade, 2 * decade, 5 * decade})
+            if (step >= least)
+                return step;
+    return count;
+}
+
 } // namespace
 
 QString HeatmapData::queryLabel(int row) const
@@ -177,6 +211,9 @@ struct HeatmapLayout::Metrics {
     double rowAxisTitleWidth = 0;
     double tickLabelWidth = 0;
     double elideWidth = 0;
+    // Whether the rows (columns) are labelled with tokens, not with their indices.
+    bool rowTokens = false;
+    bool columnTokens = false;
     // Margin sums, measured only when the style shows them.
     bool marginSums = false;
     attn::MarginSums sums;
@@ -189,7 +226,9 @@ struct HeatmapLayout::Metrics {
 
     Metrics(const HeatmapData& data, const HeatmapStyle& style, const QPaintDevice* device,
             std::optional<double> smallerTargetSide)
-        : labelFont(style.labelFont), titleFont(style.labelFont)
+        : labelFont(style.labelFont), titleFont(style.labelFont),
+          rowTokens(data.queryLabels.size() >= data.rows()),
+          columnTokens(data.keyLabels.size() >= data.columns())
     {
         titleFont.setBold(true);
         if (titleFont.pointSizeF() > 0)
@@ -371,6 +410,7 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
     const Metrics metrics(data, style, device, std::min(target.width(), target.height()));
     *this = HeatmapLayout(metrics, data, style);
     if (rows_ == 0 || columns_ == 0) {
+        rowHeight_ = cell_;
         place(metrics, target, margins(metrics, 0, -1, 0), 0, -1);
         return;
     }
@@ -398,6 +438,7 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
             if (!metrics.sumValuesFit(sumAngle, cell_))
                 continue;
             if (candidate == 90 || columnLabelsFit(metrics, angle, cell_)) {
+                rowHeight_ = cell_;
                 place(metrics, target, around, angle, sumAngle);
                 return;
             }
@@ -409,9 +450,17 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, const HeatmapData& data,
 HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapStyle& style,
                                          double cellSize, const QPaintDevice* device)
 {
+    return forCellSize(data, style, QSizeF(cellSize, cellSize), device);
+}
+
+HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapStyle& style,
+                                         QSizeF cell, const QPaintDevice* device)
+{
     const Metrics metrics(data, style, device, std::nullopt);
     HeatmapLayout layout(metrics, data, style);
+    const double cellSize = cell.width();
     layout.cell_ = cellSize;
+    layout.rowHeight_ = cell.height();
     int angle = metrics.stackedLines > 0 ? kStackedLabels : 90; // every n-th label
 
     for (const int candidate : {0, kStackedLabels, 45})
@@ -428,7 +477,7 @@ HeatmapLayout HeatmapLayout::forCellSize(const HeatmapData& data, const HeatmapS
             }
     const Margins around = layout.margins(metrics, angle, sumAngle, cellSize);
     const QRectF target(0, 0, around.left + layout.columns_ * cellSize + around.right,
-                        around.top + layout.rows_ * cellSize + around.bottom);
+                        around.top + layout.rows_ * layout.rowHeight_ + around.bottom);
     layout.place(metrics, target, around, angle, sumAngle);
     return layout;
 }
@@ -438,6 +487,13 @@ double HeatmapLayout::cellForLabelsAcross(const HeatmapData& data, const Heatmap
 {
     const Metrics metrics(data, style, device, std::nullopt);
     return metrics.columnLabelWidth + metrics.pad; // as columnLabelsFit's angle 0
+}
+
+double HeatmapLayout::cellForEveryLabel(const HeatmapStyle& style, const QPaintDevice* device)
+{
+    // A row, and a column of a standing label, one line of the smallest token font; labels
+    // across or stacked need more than that, and stand when they do not fit.
+    return std::ceil(kMinLabelScale * fontMetrics(style.labelFont, device).height());
 }
 
 HeatmapLayout::Margins HeatmapLayout::margins(const Metrics& metrics, int angle, int sumAngle,
@@ -487,7 +543,7 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
     const double pad = metrics.pad;
     const double lineHeight = metrics.lineHeight;
     const double gridWidth = columns_ * cell_;
-    const double gridHeight = rows_ * cell_;
+    const double gridHeight = rows_ * rowHeight_;
     const QSizeF whole(around.left + gridWidth + around.right,
                        around.top + gridHeight + around.bottom);
     // The figure is centred in the target; the cells are square.
@@ -537,44 +593,44 @@ void HeatmapLayout::place(const Metrics& metrics, const QRectF& target, const Ma
                                        metrics.tickLabelWidth, lineHeight);
     }
 
-    // Show every n-th label when the cells are too small for all of them, n = 1, 2, 5, 10, 20…
-    // Then the first label is pushed inside the cells' edge, hence the half label more room.
-    const auto stride = [this](double needed) {
-        const int count = std::max({1, rows_, columns_});
-        if (cell_ <= 0)
-            return count;
-        double least = needed / cell_ - 1e-9;
-        if (least > 1)
-            least *= 1.5;
-        for (int decade = 1; decade < count; decade *= 10)
-            for (const int step : {decade, 2 * decade, 5 * decade})
-                if (step >= least)
-                    return step;
-        return count;
+    // Labels `needed` long at the label font across rows (columns) `pitch` apart: where
+    // they do not fit, a smaller font down to kMinLabelScale, then every n-th label.
+    const auto scale = [](double needed, double pitch) {
+        return needed > 0 ? std::clamp(pitch / needed, kMinLabelScale, 1.0) : 1.0;
     };
-    rowLabelStride_ = stride(lineHeight);
-    columnLabelStride_ = stride(angle == 0                ? metrics.columnLabelWidth + pad
+    const double columnNeeded = angle == 0                ? metrics.columnLabelWidth + pad
                                 : angle == kStackedLabels ? metrics.stackedWidth + pad
                                 : angle == 45             ? lineHeight * sqrt2
-                                                          : lineHeight);
+                                                          : lineHeight;
+    rowLabelScale_ = scale(lineHeight, rowHeight_);
+    // Across and leaning labels are chosen only where they fit at the label font.
+    columnLabelScale_ = angle == 0 || angle == 45 ? 1.0 : scale(columnNeeded, cell_);
+    rowLabelFont_ = scaledFont(labelFont_, rowLabelScale_);
+    columnLabelFont_ = scaledFont(labelFont_, columnLabelScale_);
+    stackedPitch_ = metrics.stackedWidth * columnLabelScale_;
+    rowLabelStride_ =
+        labelStride(lineHeight * rowLabelScale_, rowHeight_, rows_, metrics.rowTokens);
+    columnLabelStride_ =
+        labelStride(columnNeeded * columnLabelScale_, cell_, columns_, metrics.columnTokens);
 }
 
 QRectF HeatmapLayout::gridRect() const
 {
-    return QRectF(gridOrigin_, QSizeF(columns_ * cell_, rows_ * cell_));
+    return QRectF(gridOrigin_, QSizeF(columns_ * cell_, rows_ * rowHeight_));
 }
 
 QRectF HeatmapLayout::cellRect(int row, int column) const
 {
-    return QRectF(gridOrigin_.x() + column * cell_, gridOrigin_.y() + row * cell_, cell_, cell_);
+    return QRectF(gridOrigin_.x() + column * cell_, gridOrigin_.y() + row * rowHeight_, cell_,
+                  rowHeight_);
 }
 
 std::optional<QPoint> HeatmapLayout::cellAt(const QPointF& pos) const
 {
-    if (cell_ <= 0)
+    if (cell_ <= 0 || rowHeight_ <= 0)
         return std::nullopt;
     const double column = std::floor((pos.x() - gridOrigin_.x()) / cell_);
-    const double row = std::floor((pos.y() - gridOrigin_.y()) / cell_);
+    const double row = std::floor((pos.y() - gridOrigin_.y()) / rowHeight_);
     if (row < 0 || row >= rows_ || column < 0 || column >= columns_)
         return std::nullopt;
     return QPoint(static_cast<int>(row), static_cast<int>(column));
@@ -607,7 +663,7 @@ QSizeF preferredSize(const HeatmapData& data, const HeatmapStyle& style, double 
 bool HeatmapLayout::keepsLabelUpright(const QString& text, double textWidth) const
 {
     if (columnLabelAngle_ == 0 || text.isEmpty() ||
-        textWidth > std::min(lineHeight_, columnLabelStride_ * cell_))
+        textWidth > std::min(columnLabelLineHeight(), columnLabelStride_ * cell_))
         return false;
     QTextBoundaryFinder graphemes(QTextBoundaryFinder::Grapheme, text);
     return graphemes.toNextBoundary() == text.size();

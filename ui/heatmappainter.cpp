@@ -275,21 +275,23 @@ struct CellRange {
 CellRange cellsToPaint(const QPainter& painter, const HeatmapLayout& layout)
 {
     CellRange all{0, layout.rows(), 0, layout.columns()};
-    if (!painter.hasClipping() || layout.cellSize() <= 0)
+    if (!painter.hasClipping() || layout.cellSize() <= 0 || layout.rowHeight() <= 0)
         return all;
     const QRectF clip = painter.clipBoundingRect().intersected(layout.gridRect());
     if (clip.isEmpty())
         return {0, 0, 0, 0};
     const QPointF origin = layout.gridRect().topLeft();
-    const double cell = layout.cellSize();
-    auto first = [cell](double offset, int count) {
+    auto first = [](double offset, double cell, int count) {
         return std::clamp(static_cast<int>(std::floor(offset / cell)), 0, count);
     };
-    auto end = [cell](double offset, int count) {
+    auto end = [](double offset, double cell, int count) {
         return std::clamp(static_cast<int>(std::ceil(offset / cell)), 0, count);
     };
-    return {first(clip.top() - origin.y(), all.bottom), end(clip.bottom() - origin.y(), all.bottom),
-            first(clip.left() - origin.x(), all.right), end(clip.right() - origin.x(), all.right)};
+    const double width = layout.cellSize(), height = layout.rowHeight();
+    return {first(clip.top() - origin.y(), height, all.bottom),
+            end(clip.bottom() - origin.y(), height, all.bottom),
+            first(clip.left() - origin.x(), width, all.right),
+            end(clip.right() - origin.x(), width, all.right)};
 }
 
 void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
@@ -301,7 +303,7 @@ void paintCellRects(QPainter& painter, const HeatmapLayout& layout, const Heatma
     const double overlap = vector ? cell / 50 : 0;
     const double unit = lineUnit(layout);
     const double hatchStep = layout.lineHeight() * 0.3 * sqrt2;
-    const bool marks = cell >= 6 * unit;
+    const bool marks = std::min(cell, layout.rowHeight()) >= 6 * unit;
     QList<QLineF> hatch;
     QList<QLineF> invalid;
 
@@ -349,7 +351,7 @@ void paintRasterCells(QPainter& painter, const HeatmapLayout& layout, const Heat
     paintCellImage(painter, layout, data, style, cache);
     const CellRange cells = cellsToPaint(painter, layout);
     const double unit = lineUnit(layout);
-    const bool marks = layout.cellSize() >= 6 * unit;
+    const bool marks = std::min(layout.cellSize(), layout.rowHeight()) >= 6 * unit;
     const QPointF origin = layout.gridRect().topLeft();
     const double step = layout.lineHeight() * 0.3 * sqrt2;
     // On a painter that only moves (a widget, an image at its own size) the hatch is a
@@ -397,8 +399,9 @@ void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapDat
                 const HeatmapStyle& style, CellImageCache* cache)
 {
     const bool vector = style.vectorCells || isVectorDevice(painter);
-    const double devicePixels =
-        painter.deviceTransform().mapRect(QRectF(0, 0, layout.cellSize(), 1)).width();
+    const QRectF cell =
+        painter.deviceTransform().mapRect(QRectF(0, 0, layout.cellSize(), layout.rowHeight()));
+    const double devicePixels = std::min(cell.width(), cell.height());
     painter.save();
     if (vector)
         paintCellRects(painter, layout, data, style, vector);
@@ -413,14 +416,11 @@ void paintCells(QPainter& painter, const HeatmapLayout& layout, const HeatmapDat
 void paintAnnotations(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                       const HeatmapStyle& style, TextCache* texts)
 {
-    constexpr double minimumCell = 28;
-    const double cell = layout.cellSize();
-    if (!style.annotate || cell < minimumCell)
-        return;
+    const double cell = std::min(layout.cellSize(), layout.rowHeight());
     QFont font = layout.labelFont();
-    const double sample =
-        QFontMetricsF(font, painter.device()).horizontalAdvance(QLocale().toString(-0.99, 'f', 2));
-    const double shrink = std::min(1.0, 0.85 * cell / sample);
+    if (!style.annotate || cell < minimumValueCell(font, painter.device()))
+        return;
+    const double shrink = std::min(1.0, cell / fullValueCell(font, painter.device()));
     if (font.pointSizeF() > 0)
         font.setPointSizeF(font.pointSizeF() * shrink);
     else
@@ -451,7 +451,7 @@ void paintHighlight(QPainter& painter, const HeatmapLayout& layout, const Heatma
     const QRectF grid = layout.gridRect();
     if (style.highlightRow >= 0 && style.highlightRow < layout.rows())
         strips.append(QRectF(grid.left(), layout.cellRect(style.highlightRow, 0).top(),
-                             grid.width(), layout.cellSize()));
+                             grid.width(), layout.rowHeight()));
     if (style.highlightCol >= 0 && style.highlightCol < layout.columns())
         strips.append(QRectF(layout.cellRect(0, style.highlightCol).left(), grid.top(),
                              layout.cellSize(), grid.height()));
@@ -496,91 +496,143 @@ double clampedCentre(double centre, double low, double high, double halfExtent)
     return std::clamp(centre, least, std::max(least, high - halfExtent));
 }
 
-QFont labelFontFor(const HeatmapLayout& layout, bool highlighted)
+QFont labelFontFor(QFont font, bool highlighted)
 {
-    QFont font = layout.labelFont();
     font.setBold(highlighted);
     return font;
 }
+
+// The highlighted row's or column's label where the stride skips it (the mouse or the arrow
+// keys are on a cell of it): whether label k is then left out for overlapping it.
+struct SkippedHighlight {
+    int index = -1;  // the highlighted row or column, −1 when shown anyway or none
+    double centre{}; // where its label goes
+    double extent{}; // how near another label's centre may come
+    [[nodiscard]] bool hides(int k, double centreOfK) const
+    {
+        return index >= 0 && k != index && std::abs(centreOfK - centre) < extent;
+    }
+};
 
 void paintRowLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                     const HeatmapStyle& style, TextCache* texts)
 {
     const QRectF area = layout.rowLabelArea();
-    const double lineHeight = layout.lineHeight();
-    LabelWidths boldWidths(labelFontFor(layout, true), painter.device());
-    for (int i = 0; i < data.rows(); i += layout.rowLabelStride()) {
-        const QFont font = labelFontFor(layout, i == style.highlightRow);
+    const double lineHeight = layout.rowLabelLineHeight();
+    const int stride = layout.rowLabelStride();
+    LabelWidths boldWidths(labelFontFor(layout.rowLabelFont(), true), painter.device());
+    // Labels taller than their row stay within the rows, clear of the axis title above.
+    const auto centreOf = [&](int i) {
+        return clampedCentre(layout.cellRect(i, 0).center().y(), area.top(), area.bottom(),
+                             lineHeight / 2);
+    };
+    const auto draw = [&](int i) {
+        const QFont font = labelFontFor(layout.rowLabelFont(), i == style.highlightRow);
         // Most labels fit as they are (measured bold, the wider): no eliding to work out.
         const QString label = data.queryLabel(i);
         const QString text = boldWidths(label) <= area.width()
                                  ? label
                                  : QFontMetricsF(font, painter.device())
                                        .elidedText(label, Qt::ElideRight, area.width());
-        // Labels taller than their row stay within the rows, clear of the axis title above.
-        const double centre = clampedCentre(layout.cellRect(i, 0).center().y(), area.top(),
-                                            area.bottom(), lineHeight / 2);
+        const double centre = centreOf(i);
         painter.setFont(font);
         drawLine(painter, texts,
                  QRectF(area.left(), centre - lineHeight / 2, area.width(), lineHeight),
                  Qt::AlignRight | Qt::AlignVCenter, text);
-    }
+    };
+    SkippedHighlight skipped;
+    if (style.highlightRow >= 0 && style.highlightRow < data.rows() &&
+        style.highlightRow % stride != 0)
+        skipped = {style.highlightRow, centreOf(style.highlightRow), lineHeight};
+    for (int i = 0; i < data.rows(); i += stride)
+        if (!skipped.hides(i, centreOf(i)))
+            draw(i);
+    if (skipped.index >= 0)
+        draw(skipped.index);
 }
 
 void paintColumnLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
                        const HeatmapStyle& style, TextCache* texts)
 {
     const QRectF area = layout.columnLabelArea();
-    const double lineHeight = layout.lineHeight();
+    const double lineHeight = layout.columnLabelLineHeight();
     const int angle = layout.columnLabelAngle();
-    const double span = layout.columnLabelStride() * layout.cellSize();
-    LabelWidths widths(labelFontFor(layout, false), painter.device());
-    LabelWidths boldWidths(labelFontFor(layout, true), painter.device());
-    for (int j = 0; j < data.columns(); j += layout.columnLabelStride()) {
-        const bool highlighted = j == style.highlightCol;
-        const QFont font = labelFontFor(layout, highlighted);
+    const int stride = layout.columnLabelStride();
+    const double span = stride * layout.cellSize();
+    const double pitch = layout.stackedPitch();
+    // Read upwards from the column; at 45° the text's lower corner reaches h/(2√2) below
+    // its anchor, so the anchor is raised by that much.
+    const double drop = angle == 45 ? lineHeight / (2 * sqrt2) : 0;
+    LabelWidths widths(labelFontFor(layout.columnLabelFont(), false), painter.device());
+    LabelWidths boldWidths(labelFontFor(layout.columnLabelFont(), true), painter.device());
+    const auto textOf = [&](int j, const QFont& font) {
         const QString label = data.keyLabel(j);
-        const QString text = boldWidths(label) <= layout.labelElideWidth()
-                                 ? label
-                                 : QFontMetricsF(font, painter.device())
-                                       .elidedText(label, Qt::ElideRight, layout.labelElideWidth());
+        return boldWidths(label) <= layout.labelElideWidth()
+                   ? label
+                   : QFontMetricsF(font, painter.device())
+                         .elidedText(label, Qt::ElideRight, layout.labelElideWidth());
+    };
+    // Where label j's centre goes across the band, and how wide it is there.
+    const auto place = [&](int j, const QString& text, bool highlighted) {
         const double column = layout.cellRect(0, j).center().x();
+        if (angle == HeatmapLayout::kStackedLabels)
+            return std::pair{clampedCentre(column, area.left(), area.right(), pitch / 2), pitch};
+        const double width = highlighted ? boldWidths(text) : widths(text);
+        if (angle == 0 || layout.keepsLabelUpright(text, width))
+            return std::pair{clampedCentre(column, area.left(), area.right(), width / 2), width};
+        return std::pair{
+            clampedCentre(column, area.left(), area.right(), angle == 45 ? drop : lineHeight / 2),
+            angle == 45 ? lineHeight * sqrt2 : lineHeight};
+    };
+    const auto draw = [&](int j) {
+        const bool highlighted = j == style.highlightCol;
+        const QFont font = labelFontFor(layout.columnLabelFont(), highlighted);
+        const QString text = textOf(j, font);
+        const double centre = place(j, text, highlighted).first;
         painter.setFont(font);
         if (angle == HeatmapLayout::kStackedLabels) {
             // A character a line, upright, the word's last just above the cells.
             // Kept inside the band, as the first and last columns' other labels are, where
             // columns are narrower than a character.
+            const QString label = data.keyLabel(j);
             const qsizetype lines = label.size();
-            const double pitch = layout.stackedPitch();
-            const double centre = clampedCentre(column, area.left(), area.right(), pitch / 2);
             for (qsizetype k = 0; k < lines; ++k) {
                 const double middle = area.bottom() - (double(lines - k) - 0.5) * pitch;
                 drawLine(painter, texts,
                          QRectF(centre - span / 2, middle - lineHeight / 2, span, lineHeight),
                          Qt::AlignCenter, QString(verticalForm(label[k])));
             }
-            continue;
+            return;
         }
-        const double width = highlighted ? boldWidths(text) : widths(text);
-        if (angle == 0 || layout.keepsLabelUpright(text, width)) {
-            const double centre = clampedCentre(column, area.left(), area.right(), width / 2);
+        if (angle == 0 ||
+            layout.keepsLabelUpright(text, highlighted ? boldWidths(text) : widths(text))) {
             drawLine(painter, texts,
                      QRectF(centre - span / 2, area.bottom() - lineHeight, span, lineHeight),
                      Qt::AlignCenter, text);
-            continue;
+            return;
         }
-        // Read upwards from the column; at 45° the text's lower corner reaches h/(2√2) below
-        // its anchor, so the anchor is raised by that much.
-        const double drop = angle == 45 ? lineHeight / (2 * sqrt2) : 0;
-        const double centre =
-            clampedCentre(column, area.left(), area.right(), angle == 45 ? drop : lineHeight / 2);
         painter.save();
         painter.translate(centre, area.bottom() - drop);
         painter.rotate(-angle);
         drawLine(painter, texts, QRectF(0, -lineHeight / 2, layout.labelElideWidth(), lineHeight),
                  Qt::AlignLeft | Qt::AlignVCenter, text);
         painter.restore();
+    };
+    SkippedHighlight skipped;
+    const int hovered = style.highlightCol;
+    if (hovered >= 0 && hovered < data.columns() && hovered % stride != 0) {
+        const auto [centre, extent] =
+            place(hovered, textOf(hovered, labelFontFor(layout.columnLabelFont(), true)), true);
+        skipped = {hovered, centre, extent};
     }
+    for (int j = 0; j < data.columns(); j += stride) {
+        if (skipped.index >= 0 &&
+            skipped.hides(j, place(j, textOf(j, layout.columnLabelFont()), false).first))
+            continue;
+        draw(j);
+    }
+    if (skipped.index >= 0)
+        draw(skipped.index);
 }
 
 void paintTitles(QPainter& painter, const HeatmapLayout& layout, const HeatmapData& data,
@@ -646,6 +698,20 @@ void paintColorbar(QPainter& painter, const HeatmapLayout& layout, const Heatmap
 }
 
 } // namespace
+
+double fullValueCell(const QFont& labelFont, const QPaintDevice* device)
+{
+    // The widest value printed (a signed one of a step's matrix) in 85 % of the cell's
+    // width, and a line in its height.
+    const QFontMetricsF metrics = detail::fontMetrics(labelFont, device);
+    return std::max(metrics.horizontalAdvance(QLocale().toString(-0.99, 'f', 2)) / 0.85,
+                    1.2 * metrics.height());
+}
+
+double minimumValueCell(const QFont& labelFont, const QPaintDevice* device)
+{
+    return kMinValueScale * fullValueCell(labelFont, device);
+}
 
 double logScaleFloor(double vmax, int keys)
 {

@@ -76,7 +76,7 @@ struct HeatmapStyle {
     double vmin = 0.0;        // drawn with the first colour; Diverging wants vmin = −vmax
     double vmax = 1.0;        // drawn with the last colour
     bool logScale = false;    // colours by log10 of the weight from vmin (> 0) up to vmax
-    bool annotate = false;    // print each weight (2 decimals) in cells of at least ~28 px
+    bool annotate = false;    // print each weight (2 decimals) in cells that hold it readably
     bool colorbar = true;     // the scale with its vmin and vmax ticks, right of the cells
     bool axisTitles = true;   // "query ↓" over the row labels, "key →" over the column labels
     bool vectorCells = false; // one rectangle per cell even when cells are below a pixel (SVG/PDF)
@@ -114,6 +114,11 @@ public:
     [[nodiscard]] static HeatmapLayout forCellSize(const HeatmapData& data,
                                                    const HeatmapStyle& style, double cellSize,
                                                    const QPaintDevice* device = nullptr);
+    // The same with cells `cell.width()` wide and `cell.height()` tall: a matrix of a few
+    // tokens by hundreds of features keeps a readable height per token.
+    [[nodiscard]] static HeatmapLayout forCellSize(const HeatmapData& data,
+                                                   const HeatmapStyle& style, QSizeF cell,
+                                                   const QPaintDevice* device = nullptr);
     // The smallest cell in which every key label (elided as drawn) lies across its column.
     [[nodiscard]] static double cellForLabelsAcross(const HeatmapData& data,
                                                     const HeatmapStyle& style,
@@ -121,7 +126,9 @@ public:
 
     [[nodiscard]] int rows() const { return rows_; }
     [[nodiscard]] int columns() const { return columns_; }
+    // A cell's width, and its height: the same but in a layout of forCellSize(QSizeF).
     [[nodiscard]] double cellSize() const { return cell_; }
+    [[nodiscard]] double rowHeight() const { return rowHeight_; }
     [[nodiscard]] QRectF boundingRect() const { return bounds_; }
     [[nodiscard]] QRectF gridRect() const;
     [[nodiscard]] QRectF cellRect(int row, int column) const;
@@ -150,8 +157,23 @@ public:
     // How far apart stacked characters are: one em, no leading, so that a word's
     // characters stand closer to each other than to the next column's.
     [[nodiscard]] double stackedPitch() const { return stackedPitch_; }
-    [[nodiscard]] int rowLabelStride() const { return rowLabelStride_; } // every n-th label shown
+    // Every n-th token label is shown, n as small as lets neighbours clear each other (1:
+    // every token), in the token fonts below; an axis of indices (no labels given) counts
+    // in 1, 2, 5, 10, 20…
+    [[nodiscard]] int rowLabelStride() const { return rowLabelStride_; }
     [[nodiscard]] int columnLabelStride() const { return columnLabelStride_; }
+    // The fonts the token labels are drawn in: labelFont(), or where rows (columns) are
+    // narrower than its line, smaller down to kMinLabelScale of it, so that more tokens
+    // fit; and their line heights.
+    [[nodiscard]] QFont rowLabelFont() const { return rowLabelFont_; }
+    [[nodiscard]] QFont columnLabelFont() const { return columnLabelFont_; }
+    [[nodiscard]] double rowLabelLineHeight() const { return lineHeight_ * rowLabelScale_; }
+    [[nodiscard]] double columnLabelLineHeight() const { return lineHeight_ * columnLabelScale_; }
+    static constexpr double kMinLabelScale = 0.8;
+    // The smallest cell in which every token label shows (stride 1 on both axes at the
+    // smallest token font), whatever the angle of the key labels.
+    [[nodiscard]] static double cellForEveryLabel(const HeatmapStyle& style,
+                                                  const QPaintDevice* device = nullptr);
     [[nodiscard]] double labelElideWidth() const { return labelElideWidth_; }
     [[nodiscard]] QFont labelFont() const { return labelFont_; }
     [[nodiscard]] QFont titleFont() const { return titleFont_; }
@@ -223,8 +245,13 @@ private:
     QFont sumValueFont_;
     int columnLabelAngle_ = 0;
     double stackedPitch_ = 0;
+    double rowHeight_ = 0;
     int rowLabelStride_ = 1;
     int columnLabelStride_ = 1;
+    double rowLabelScale_ = 1;
+    double columnLabelScale_ = 1;
+    QFont rowLabelFont_;
+    QFont columnLabelFont_;
     double labelElideWidth_ = 0;
     double lineHeight_ = 0;
     bool hasTitle_ = false;
@@ -295,6 +322,13 @@ private:
 // matrices (HeatmapView::letGo) remembers theirs.
 [[nodiscard]] bool sameLayout(const HeatmapData& a, QSize aCells, const HeatmapStyle& aStyle,
                               const HeatmapData& b, QSize bCells, const HeatmapStyle& bStyle);
+
+// Values in cells (style.annotate): the smallest cell in which a weight is printed at
+// least kMinValueScale of `labelFont`'s size (smaller cells print none), and the cell in
+// which it is printed at the label font's own size, on `device` (nullptr: the screen).
+inline constexpr double kMinValueScale = 0.75;
+[[nodiscard]] double minimumValueCell(const QFont& labelFont, const QPaintDevice* device = nullptr);
+[[nodiscard]] double fullValueCell(const QFont& labelFont, const QPaintDevice* device = nullptr);
 
 // Paints `data` into `target`. Raster targets draw cells below ~3 device pixels as one
 // scaled image; vector targets (and style.vectorCells) always draw one rectangle per cell.

@@ -361,7 +361,7 @@ void HeatmapView::keyPressEvent(QKeyEvent* event)
         return;
     }
     // A page: the rows in sight, at least one.
-    const double cell = std::max(1.0, heatmapLayout().cellSize());
+    const double cell = std::max(1.0, heatmapLayout().rowHeight());
     const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
     const std::optional<QPoint> next = keyboardCellStep(*event, currentCell(), rows, columns, page);
     if (!next) {

@@ -51,12 +51,16 @@ QFont monospace(const QFont& like)
 }
 
 // Square cells: large enough for a token label per row, small enough that the longer
-// side stays near kTargetExtent, and never past kMaxExtent.
-double cellSizeFor(int rows, int columns, double lineHeight)
+// side stays near kTargetExtent, and never past kMaxExtent. A matrix of a few tokens by
+// many features (X, Q_h, K_h, V_h at d_model 512) keeps rows a label tall, its columns
+// narrower: square cells there were 2–3 px a row.
+QSizeF cellSizeFor(int rows, int columns, double lineHeight)
 {
     const double extent = std::max({rows, columns, 1});
     const double cell = std::clamp(kTargetExtent / extent, lineHeight + 2, kMaxCell);
-    return std::max(2.0, std::min(cell, kMaxExtent / extent));
+    const double width = std::max(2.0, std::min(cell, kMaxExtent / extent));
+    const double height = std::max(width, std::min(lineHeight + 2, kMaxExtent / std::max(rows, 1)));
+    return {width, height};
 }
 
 // The rectangle `text` takes when wrapped at `width`, placed at (x, y).
@@ -127,7 +131,7 @@ void PipelineTile::relayout()
     // 1. The matrix at a cell size that shows every token label.
     const HeatmapStyle style = paintedStyle();
     const double lineHeight = QFontMetricsF(style.labelFont, this).height();
-    const double cell = cellSizeFor(tile_.heatmap.rows(), tile_.heatmap.columns(), lineHeight);
+    const QSizeF cell = cellSizeFor(tile_.heatmap.rows(), tile_.heatmap.columns(), lineHeight);
     heatmapLayout_ = HeatmapLayout::forCellSize(tile_.heatmap, style, cell, this);
     const QSizeF heatmap = heatmapLayout_.boundingRect().size();
 
@@ -293,7 +297,7 @@ void PipelineTile::keyPressEvent(QKeyEvent* event)
     QPoint from = keyboardCell_;
     if (from.x() < 0 && highlightRow_ >= 0)
         from = QPoint(highlightRow_, std::max(0, highlightColumn_));
-    const double cell = std::max(1.0, heatmapLayout_.cellSize());
+    const double cell = std::max(1.0, heatmapLayout_.rowHeight());
     const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
     const std::optional<QPoint> next = keyboardCellStep(*event, from, rows, columns, page);
     if (!next) {
