@@ -3,6 +3,7 @@
 // stays beside d_k, "·" stays narrow and T_k keeps its underscore; Chinese from the CJK font.
 #include "formulabar.h"
 #include "interfacefont.h"
+#include "language.h"
 #include "statisticspanel.h"
 #include "tokenchips.h"
 #include "tokenizer.h"
@@ -146,15 +147,21 @@ void TestInterfaceFont::latinSystemFontStaysFirst()
 
 void TestInterfaceFont::underscoreOfTkIsInked_data()
 {
+    QTest::addColumn<QString>("language");
     QTest::addColumn<int>("points");
-    for (const int points : {8, 9, 10, 11, 12})
-        QTest::addRow("%d pt", points) << points;
+    for (const char* language : {"en", "zh_CN"})
+        for (const int points : {8, 9, 10, 11, 12})
+            QTest::addRow("%s, %d pt", language, points) << QString::fromLatin1(language) << points;
 }
 
 void TestInterfaceFont::underscoreOfTkIsInked()
 {
+    QFETCH(QString, language);
     QFETCH(int, points);
-    // The keys' count line "keys and values: length T_k = 4" of cross-attention.
+    attn::ui::Language languages;
+    QVERIFY(languages.apply(language));
+    // The keys' count line of cross-attention, "键和值：序列长 T_k = 4": the Chinese in it
+    // makes the line taller than the Latin font's, and the underscore must not fall out.
     attn::ui::TokenChips chips;
     QFont font = QApplication::font();
     font.setPointSize(points);
@@ -168,7 +175,8 @@ void TestInterfaceFont::underscoreOfTkIsInked()
     const QFontMetricsF metrics(font);
     QImage image = chips.grab().toImage();
     const double scale = image.devicePixelRatio();
-    image = image.copy(0, 0, image.width(), int((metrics.height() + 3) * scale));
+    // Down to the chips, which start below the count line.
+    image = image.copy(0, 0, image.width(), int(chips.chipRect(0, 0).top() * scale));
     const QRgb background = image.pixel(image.width() - 1, 0);
     const auto columns = [&](qsizetype from, qsizetype length) {
         const double left = metrics.horizontalAdvance(text.left(from));

@@ -245,7 +245,13 @@ TokenChips::ChipLayout TokenChips::computeLayout(int width) const
     if (batch_.batch() == 0)
         return layout;
 
-    const int lineHeight = metrics.height();
+    // The count line as tall as its text is laid out: Chinese in it brings the CJK font's
+    // taller line, and drawText() clips to the rectangle (T_k lost its underscore).
+    const int lineHeight = std::max(
+        metrics.height(), metrics
+                              .boundingRect(QRect(0, 0, std::max(1, width), 1 << 20),
+                                            Qt::AlignLeft | Qt::TextSingleLine, countText())
+                              .height());
     layout.countLine = QRect(0, 0, width, lineHeight);
     int y = lineHeight + kSpacing;
 
