@@ -121,7 +121,9 @@ std::string usageLines(const std::string& usage, const char* what)
 void printHelp()
 {
     std::string usage =
-        usageLines("attnscope", QT_TRANSLATE_NOOP("Command line", "open the window"));
+        usageLines("attnscope [FILE.attnscope …]",
+                   QT_TRANSLATE_NOOP("Command line", "open the window, with the first session "
+                                                     "file given (as a double click does)"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
     usage += usageLines("attnscope COMMAND --help",

@@ -1,5 +1,6 @@
-// attnscope: the window without arguments, or a command (compute, presets, help).
+// attnscope: the window (with the session files given, if any), or a command (compute, help …).
 #include "clicommands.h"
+#include "desktopintegration.h"
 #include "interfacefont.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -19,11 +20,15 @@ int runWindow(int argc, char* argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("AttnScope"));
     QCoreApplication::setApplicationName(QStringLiteral("AttnScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
-    QGuiApplication::setDesktopFileName(QStringLiteral("attnscope"));
+    QGuiApplication::setDesktopFileName(QString::fromLatin1(attn::ui::kDesktopId));
+    QApplication::setWindowIcon(attn::ui::applicationIcon());
     attn::ui::useInterfaceFont();
 
     attn::ui::Language language;
     const std::unique_ptr<attn::ui::MainWindow> window = attn::ui::openMainWindow(language);
+    // Session files (a double click, the desktop entry's %F); Qt took its own options. A
+    // crash's autosave stays until its question is answered, whatever they open.
+    attn::ui::openSessionArguments(*window, QCoreApplication::arguments().mid(1));
     return app.exec();
 }
 
@@ -32,8 +37,9 @@ int runWindow(int argc, char* argv[])
 int main(int argc, char* argv[])
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    // Qt's own options (-platform, -style …) also open the window.
-    if (args.empty() || args[0].starts_with("-platform") || args[0].starts_with("-style"))
+    // Qt's own options (-platform, -style …) and session files also open the window.
+    if (args.empty() || args[0].starts_with("-platform") || args[0].starts_with("-style") ||
+        attn::ui::isSessionArgument(args[0]))
         return runWindow(argc, argv);
     return attn::cli::run(args);
 }

@@ -200,6 +200,8 @@ private slots:
     void helpInChinese();
     void helpRefusals_data();
     void helpRefusals();
+    void sessionFileOpensTheWindow_data();
+    void sessionFileOpensTheWindow();
 
 private:
     QString article_;         // compute --preset article
@@ -1057,6 +1059,65 @@ void TestCli::helpRefusals()
     QCOMPARE(run.exitCode, 2);
     QCOMPARE(run.out, QByteArray());
     QCOMPARE(QString::fromUtf8(run.err), message);
+}
+
+// `attnscope lesson.attnscope` (a double click) opens the window with the session, not a
+// command: a file that cannot be opened is named on standard error while the window
+// stays open (offscreen here), never refused as an unknown command.
+void TestCli::sessionFileOpensTheWindow_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("contents"); // empty: the file does not exist
+    QTest::addColumn<QString>("reason");      // part of the line on standard error
+
+    QTest::newRow("missing lesson.attnscope")
+        << "lesson.attnscope" << QByteArray() << "Cannot open";
+    QTest::newRow("missing, upper case") << "LESSON.ATTNSCOPE" << QByteArray() << "Cannot open";
+    QTest::newRow("damaged lesson.attnscope")
+        << "lesson.attnscope" << QByteArray("{\"format\": \"attnscope-session\"")
+        << "not valid JSON";
+}
+
+void TestCli::sessionFileOpensTheWindow()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, reason);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(file);
+    if (!contents.isEmpty()) {
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(contents);
+    }
+    // Settings and the autosave in the temporary folder, so no recovery is offered.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    environment.insert("HOME", dir.path());
+    environment.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+    environment.insert("XDG_DATA_HOME", dir.filePath("data"));
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.setReadChannel(QProcess::StandardError);
+    process.start(QStringLiteral(ATTN_BINARY), {path});
+    // Qt's own warnings may come first; the line that matters starts with "attnscope: ".
+    QByteArray all;
+    QByteArray err;
+    while (err.isEmpty() && process.waitForReadyRead(60000)) {
+        all += process.readAllStandardError();
+        for (const QByteArray& line : all.split('\n'))
+            if (line.startsWith("attnscope: ") && all.contains(line + '\n'))
+                err = line;
+    }
+    const bool running = process.state() == QProcess::Running;
+    process.kill();
+    process.waitForFinished();
+    QVERIFY2(!all.contains("unknown command"), all.constData());
+    QVERIFY2(!err.isEmpty(), all.constData());
+    QVERIFY2(err.contains(QDir::toNativeSeparators(path).toUtf8()), err.constData());
+    QVERIFY2(err.contains(reason.toUtf8()), err.constData());
+    QVERIFY2(running, "the window closed after the message");
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -147,10 +147,6 @@
         <translation>列出现成的配置</translation>
     </message>
     <message>
-        <source>open the window</source>
-        <translation>打开窗口</translation>
-    </message>
-    <message>
         <source>one command&apos;s usage and options (also: attnscope help COMMAND)</source>
         <translation>单个命令的用法和选项（也可用：attnscope help COMMAND）</translation>
     </message>
@@ -337,6 +333,10 @@
     <message>
         <source>options of %1 (and those of compute, except %2):</source>
         <translation>%1 的选项（以及 compute 的选项，%2 除外）：</translation>
+    </message>
+    <message>
+        <source>open the window, with the first session file given (as a double click does)</source>
+        <translation>打开窗口，并打开给出的第一个会话文件（与双击文件相同）</translation>
     </message>
 </context>
 <context>
@@ -2918,6 +2918,15 @@
     <message>
         <source>%1 It was kept as %2.</source>
         <translation>%1 该文件已保留为 %2。</translation>
+    </message>
+    <message>
+        <source>One window shows one session: %1 is open, not %2.</source>
+        <extracomment>Files named on the command line; %2 lists those left unopened.</extracomment>
+        <translation>一个窗口只显示一个会话：已打开 %1，未打开 %2。</translation>
+    </message>
+    <message>
+        <source>Session Opened</source>
+        <translation>已打开会话</translation>
     </message>
 </context>
 <context>
