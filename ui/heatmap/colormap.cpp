@@ -11,7 +11,7 @@ namespace {
 
 // kViridis, kMagma, kInferno, kCividis, kGrey, kDiverging: generated data, kept
 // beside its generator with the other resources.
-#include "../resources/colormaps/colormaps.inc"
+#include "../../resources/colormaps/colormaps.inc"
 
 struct ColormapRow {
     ColormapName name;
