@@ -1,0 +1,591 @@
+// The stages of AttentionEngine::compute (engine.cpp), numbered as in ARCHITECTURE.md,
+// and the kernels only they use.
+#include "enginerun.h"
+
+#include "blas.h"
+#include "embedding.h"
+#include "parallel.h"
+#include "projection.h"
+#include "softmax.h"
+#include "torchrng.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <utility>
+
+namespace attn {
+namespace {
+
+// exp of logits already shifted by their maximum. Eigen's vectorised exp clamps its
+// argument near −88.4 and returns 2.9e-39 for −inf; torch returns 0, so below the
+// smallest normal float's logarithm we return 0 as well. NaN stays NaN.
+template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shifted)
+{
+    return (shifted < -87.5f).select(0.0f, shifted.exp());
+}
+
+// Stage 7 over the keys with the heads' overview (overviewOfHeads, the same bits) made in
+// the same pass: bands of rows of every head, about 1 MB of P a band (a core's L2), each
+// through its softmax (and the mask after it), then into the mean and the maxima while
+// still in cache, instead of a second pass reading every head from memory.
+// `overviews` is a recycled one of an earlier switch (its means' memory kept) or new.
+void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
+                          std::vector<HeadsOverview>& overviews)
+{
+    const int B = weights.batch(), H = weights.heads();
+    const int T = B > 0 ? int(weights.at(0, 0).rows()) : 0;
+    const int Tk = B > 0 ? int(weights.at(0, 0).cols()) : 0;
+    const int bandRows =
+        std::max(1, int((1 << 20) / (double(H) * sizeof(float) * std::max(Tk, 1))));
+    const int bands = std::max(1, (T + bandRows - 1) / bandRows);
+    overviews.resize(std::size_t(B));
+    for (HeadsOverview& overview : overviews)
+        HeadStack::resizeKeepingPages(overview.mean, T, Tk);
+    std::vector<float> bandMaxima(std::size_t(B) * std::size_t(bands) * std::size_t(H));
+    parallelFor(B * bands, [&](int item) {
+        const int b = item / bands, band = item % bands;
+        const MaskMatrix& mask = masks[std::size_t(b)];
+        const Eigen::Index row = Eigen::Index(band) * bandRows;
+        const Eigen::Index rows = std::min<Eigen::Index>(bandRows, T - row);
+        for (int h = 0; h < H; ++h) {
+            Matrix& p = weights.at(b, h);
+            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rule, p, row, rows);
+            if (maskAfter)
+                p.middleRows(row, rows) =
+                    mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));
+        }
+        overviewRows(weights, b, row, row + rows, overviews[std::size_t(b)].mean,
+                     bandMaxima.data() + std::size_t(item) * std::size_t(H));
+    });
+    for (int b = 0; b < B; ++b) {
+        const auto from = bandMaxima.begin() + std::ptrdiff_t(b) * bands * H;
+        overviews[std::size_t(b)].maxima =
+            maximaOfBands(std::vector<float>(from, from + std::ptrdiff_t(bands) * H), H);
+    }
+}
+
+// Stage 5's blocks of rows: about 1 MB of S each (a core's L2) and no more than 128 rows
+// at a time, at least 64, the rows spread evenly. Where the queries are the keys, a block
+// multiplies in two products: the keys up to its last row, then the keys after it, all of
+// them in a causal mask's future for every row of the block. Every path that makes S takes
+// the same products, whether the second runs at once, later or never: OpenBLAS picks its
+// kernel by a product's shape, and on AVX-512 other shapes give S other last bits.
+struct ScoreBlocks {
+    Eigen::Index rows = 0; // T_q
+    Eigen::Index keys = 0; // T_k
+    int count = 1;
+
+    [[nodiscard]] Eigen::Index begin(int block) const { return rows * block / count; }
+    [[nodiscard]] Eigen::Index end(int block) const { return rows * (block + 1) / count; }
+    // The keys of the block's first product.
+    [[nodiscard]] Eigen::Index nearKeys(int block) const
+    {
+        return rows == keys ? end(block) : keys;
+    }
+};
+
+ScoreBlocks scoreBlocks(Eigen::Index T, Eigen::Index Tk)
+{
+    const Eigen::Index target =
+        std::clamp<Eigen::Index>((1 << 20) / (4 * std::max<Eigen::Index>(Tk, 1)), 64, 128);
+    return {T, Tk, int(std::max<Eigen::Index>(1, T / target))};
+}
+
+// The second product of block `block` of S = Q_h K_hᵀ: the keys after its last row.
+void multiplyFutureScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
+                          int block)
+{
+    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
+    const Eigen::Index near = blocks.nearKeys(block);
+    if (near < blocks.keys)
+        s.block(row, near, rows, blocks.keys - near).noalias() =
+            q.middleRows(row, rows) * k.bottomRows(blocks.keys - near).transpose();
+}
+
+// Block `block` of S: its first product, and the second when `future`.
+void multiplyScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
+                    int block, bool future)
+{
+    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
+    const Eigen::Index near = blocks.nearKeys(block);
+    s.block(row, 0, rows, near).noalias() = q.middleRows(row, rows) * k.topRows(near).transpose();
+    if (future)
+        multiplyFutureScores(q, k, s, blocks, block);
+}
+
+// Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
+// softmax over the keys gives them the fill without reading them.
+bool skipsMaskedScores(const Config& config)
+{
+    return config.mask == MaskKind::Causal && config.maskStage == MaskStage::BeforeSoftmax &&
+           config.axis == SoftmaxAxis::Keys;
+}
+
+// Computes the cells of S a deferred stage 5 left (Result::maskedScoresPending), in place:
+// each block's second product, as a full stage 5 makes it.
+void completeMaskedScores(Result& result)
+{
+    // Made by the engine as a HeadStack, held const by the results.
+    auto& scores = const_cast<HeadStack&>(*result.scores);
+    const HeadViews& split = *result.split;
+    const int B = scores.batch(), H = scores.heads();
+    const Matrix& first = scores.at(0, 0);
+    const ScoreBlocks blocks = scoreBlocks(first.rows(), first.cols());
+    const int futures = blocks.count - 1; // the last block has no keys after it
+    if (futures > 0)
+        parallelFor(B * H * futures, [&](int item) {
+            const int b = item / (H * futures), h = item / futures % H, block = item % futures;
+            multiplyFutureScores(split.q.at(b, h), split.k.at(b, h), scores.at(b, h), blocks,
+                                 block);
+        });
+    result.maskedScoresPending = false;
+}
+
+// Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
+// result keeps until it ends, would take more than `limit`.
+void refuseWhatWouldNotFit(double alone, double held, double limit)
+{
+    const double gib = double(1ull << 30);
+    auto inGiB = [gib](double bytes) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f", bytes / gib);
+        return std::string(text);
+    };
+    char message[320];
+    if (alone > limit) {
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
+                      "can give; use fewer tokens, heads or lines",
+                      alone / gib, limit / gib);
+        throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(limit)});
+    }
+    if (alone + held > limit) {
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory with the %.1f GiB the previous result "
+                      "holds until it is replaced, more than the %.1f GiB this machine can "
+                      "give; use fewer tokens, heads or lines",
+                      (alone + held) / gib, held / gib, limit / gib);
+        throw InputError(message, Refusal::MemoryBeside,
+                         {inGiB(alone + held), inGiB(held), inGiB(limit)});
+    }
+}
+
+} // namespace
+
+void AttentionEngine::Run::ran(Stage stage)
+{
+    ++engine.runs_[stageIndex(stage)];
+    const auto now = std::chrono::steady_clock::now();
+    engine.milliseconds_[stageIndex(stage)] =
+        std::chrono::duration<double, std::milli>(now - mark).count();
+    mark = now;
+    first = std::max(first, stageIndex(stage) + 1);
+}
+
+// 1. Tokenize. Unchanged tokens (an extra space, say) spare every later stage.
+bool AttentionEngine::Run::tokenize()
+{
+    if (!runs(Stage::Tokenize))
+        return true;
+    const Result& previous = engine.result_;
+    auto tokens =
+        std::make_shared<const TokenBatch>(attn::tokenize(request.text, config.tokenizer));
+    std::shared_ptr<const TokenBatch> keyTokens = tokens;
+    if (config.attention == AttentionKind::Cross)
+        keyTokens = std::make_shared<const TokenBatch>(
+            crossTokens(request.crossText, config.tokenizer, tokens->batch()));
+    ran(Stage::Tokenize);
+    const bool sameKind = previous.config().attention == config.attention;
+    if (previous.tokens && sameKind && *tokens == *previous.tokens &&
+        *keyTokens == *previous.keyTokens) {
+        Request sameText = previous.request;
+        sameText.text = request.text;
+        sameText.crossText = request.crossText;
+        sameText.config.tokenizer = config.tokenizer;
+        first = std::min(firstChangedStage(sameText, request), engine.completed_ + 1);
+        if (first > last)
+            return false;
+    } else {
+        first = stageIndex(Stage::Embed);
+    }
+    next.tokens = std::move(tokens);
+    next.keyTokens = std::move(keyTokens);
+    return true;
+}
+
+// The previous result's (B, H, T, T) outputs this compute replaces that nobody outside the
+// engine holds (the window lets go of the heatmaps it shows before a large switch): the
+// engine lets go of them too, so that their recyclers hand the same memory to the new
+// outputs instead of a second set beside them. A cancellation then leaves the engine's
+// result current only up to the stage before them. Before any of it, what would not fit
+// is refused: the new outputs, and beside them the previous result's outputs they replace
+// that somebody else still holds (the window while it shows them: at T = 2048 a switch
+// then holds two P at once).
+void AttentionEngine::Run::makeRoom()
+{
+    Result& previous = engine.result_;
+    auto onlyHere = [](const auto& stage, const auto& recycler) {
+        // The engine's reference, next's, and the recycler's when it made the object.
+        const long own = recycler.holds(stage.get()) ? 3 : 2;
+        return stage && stage.use_count() == own;
+    };
+    const bool scoresHere = runs(Stage::Scores) && onlyHere(next.scores, engine.scores_);
+    const bool weightsHere = runs(Stage::Normalize) && onlyHere(next.weights, engine.weights_);
+    const bool aggregationHere =
+        runs(Stage::Aggregate) && onlyHere(next.aggregation, engine.aggregations_);
+    int keep = engine.completed_;
+    if (scoresHere)
+        keep = std::min(keep, stageIndex(Stage::Split));
+    if (weightsHere)
+        keep = std::min(keep, stageIndex(Stage::ScaleMask));
+    if (aggregationHere)
+        keep = std::min(keep, stageIndex(Stage::Normalize));
+    auto letGo = [keep](Result& r) {
+        auto mask = std::move(r.mask); // it stays: it is small, and the next compute reuses it
+        clearAfter(r, keep);
+        r.mask = std::move(mask);
+    };
+    Result heldElsewhere = previous; // what stays alive whatever the engine lets go of
+    if (scoresHere)
+        heldElsewhere.scores.reset();
+    if (weightsHere) {
+        heldElsewhere.weights.reset();
+        heldElsewhere.overviews.reset();
+    }
+    if (aggregationHere)
+        heldElsewhere.aggregation.reset();
+    const TokenBatch& tokens = *next.tokens;
+    refuseWhatWouldNotFit(estimatedBytes(tokens.batch(), tokens.length(), next.keyTokens->length(),
+                                         config.dModel, config.heads),
+                          heldBytes(heldElsewhere, Stage(first)), engine.memoryLimit_);
+    heldElsewhere = Result{};
+    if (keep < engine.completed_) {
+        letGo(previous);
+        letGo(next);
+        engine.completed_ = keep;
+    }
+    throwIfCancelled(cancel);
+}
+
+// 2. Embed: torch.manual_seed(seed); x = randn(B, T, C) in mode "torch" (and, in
+// cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k, W_v, W_o =
+// nn.Linear(C, C), drawn in this order.
+void AttentionEngine::Run::embed()
+{
+    const TokenBatch& tokens = *next.tokens;
+    const TokenBatch& keyTokens = *next.keyTokens;
+    const bool cross = config.attention == AttentionKind::Cross;
+    const int B = tokens.batch(), T = tokens.length(), Tk = keyTokens.length();
+    const int C = config.dModel;
+    TorchGenerator generator(config.seed);
+    next.x = std::make_shared<const std::vector<Matrix>>(
+        attn::embed(tokens, config, request.embeddingOverrides, generator));
+    next.xKeys = cross ? std::make_shared<const std::vector<Matrix>>(
+                             attn::embed(keyTokens, config, request.embeddingOverrides, generator))
+                       : next.x;
+    // The layers depend on the seed, C and, in mode "torch", on how many values x (and y)
+    // drew before them; typing a new sentence in mode "table" reuses them.
+    const int drawn = B * T + (cross ? B * Tk : 0);
+    const LayerKey key{config.seed, C, config.embedding,
+                       config.embedding == EmbeddingMode::Torch ? drawn : 0};
+    if (!engine.layers_ || engine.layerKey_ != key) {
+        auto layers = std::make_shared<std::array<Linear, 4>>();
+        for (Linear& layer : *layers)
+            layer = generator.linear(C, C);
+        drawnLayers = std::move(layers);
+        drawnKey = key;
+    }
+    ran(Stage::Embed);
+    engine.leadInMilliseconds_ = engine.milliseconds_[stageIndex(Stage::Tokenize)] +
+                                 engine.milliseconds_[stageIndex(Stage::Embed)];
+}
+
+// 3. Project: Q, K, V = W_q x, W_k x, W_v x (B, T, C); in cross-attention K and V from y.
+void AttentionEngine::Run::project()
+{
+    const int H = config.heads;
+    auto projection = engine.projections_.take();
+    projection->layers = drawnLayers ? drawnLayers : engine.layers_;
+    const std::array<Linear, 4>& w = *projection->layers;
+    std::vector<Matrix>* const q = &projection->q;
+    std::vector<Matrix>* const k = &projection->k;
+    std::vector<Matrix>* const v = &projection->v;
+    // Stage 4 with view + transpose: each block of rows split into the heads right behind
+    // its product, while in cache, instead of a pass of its own.
+    std::shared_ptr<HeadViews> split;
+    if (last >= stageIndex(Stage::Split) && config.headSplit == HeadSplit::Transpose)
+        split = engine.splits_.take();
+    HeadStack* const qHeads = split ? &split->q : nullptr;
+    HeadStack* const kHeads = split ? &split->k : nullptr;
+    HeadStack* const vHeads = split ? &split->v : nullptr;
+    if (config.attention == AttentionKind::Cross) {
+        applyLinear(*next.x, {{&w[0], q, qHeads, H}});
+        applyLinear(*next.xKeys, {{&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
+    } else {
+        applyLinear(*next.x, {{&w[0], q, qHeads, H}, {&w[1], k, kHeads, H}, {&w[2], v, vHeads, H}});
+    }
+    next.projection = std::move(projection);
+    ran(Stage::Project);
+    if (split) {
+        next.split = std::move(split);
+        ran(Stage::Split);
+    }
+}
+
+// 4. Split heads: (B, T, C) → (B, H, T, d_k).
+void AttentionEngine::Run::splitHeads()
+{
+    auto split = engine.splits_.take();
+    attn::splitHeads({{&next.projection->q, &split->q},
+                      {&next.projection->k, &split->k},
+                      {&next.projection->v, &split->v}},
+                     config.heads, config.headSplit);
+    next.split = std::move(split);
+    ran(Stage::Split);
+}
+
+// Stage 6's mask M (B, T_q, T_k): the causal mask and the keys' padding. A switch of the
+// scaling, τ, the fill or the mask's stage keeps it.
+void AttentionEngine::Run::makeMask()
+{
+    const Result& previous = engine.result_;
+    const bool sameMask = next.mask && next.keyTokens == previous.keyTokens &&
+                          next.tokens == previous.tokens && previous.config().mask == config.mask &&
+                          previous.config().paddingMask == config.paddingMask;
+    if (!sameMask) {
+        const TokenBatch& keyTokens = *next.keyTokens;
+        const int B = next.tokens->batch(), T = next.tokens->length(), Tk = keyTokens.length();
+        auto mask = std::make_shared<std::vector<MaskMatrix>>(static_cast<std::size_t>(B));
+        for (int b = 0; b < B; ++b) {
+            MaskMatrix& m = (*mask)[static_cast<std::size_t>(b)]; // (T_q, T_k)
+            m.setConstant(T, Tk, false);
+            // torch.triu(ones(T, T), 1): key j > query i. validate() refuses it in
+            // cross-attention, where no key is in a query's future.
+            if (config.mask == MaskKind::Causal)
+                for (int i = 0; i < T; ++i)
+                    m.row(i).tail(T - i - 1).setConstant(true);
+            if (config.paddingMask) {
+                // A key-padding mask: a <pad> key is hidden from every query.
+                const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
+                m.rightCols(Tk - length).setConstant(true);
+            }
+        }
+        next.mask = std::move(mask);
+    }
+    maskMade = true;
+}
+
+// 5. S = Q_h K_hᵀ: (B, H, T_q, d_k) · (B, H, d_k, T_k) → (B, H, T_q, T_k). When the softmax
+// over the keys follows in this compute, each block of rows of S goes through it (stages
+// 6–7) at once, while still in cache: at T = 2048 S would otherwise be read back from
+// memory, 16 MB a head.
+void AttentionEngine::Run::scores()
+{
+    const int B = next.tokens->batch(), H = config.heads;
+    const int T = next.tokens->length(), Tk = next.keyTokens->length();
+    auto scores = engine.scores_.take();
+    scores->reshape(B, H, T, Tk);
+    const bool fused = last >= stageIndex(Stage::Normalize) && config.axis == SoftmaxAxis::Keys;
+    if (fused) {
+        makeMask();
+        fusedWeights = engine.weights_.take();
+        fusedWeights->reshape(B, H, T, Tk);
+    }
+    // A causal mask before that softmax hides from each block of rows every key after it,
+    // and the softmax does not read those scores: their products wait for the statistics
+    // (stage 9) or a switch that reads them, off the way to the heatmaps and the output.
+    // At long T that is nearly half of S's products and of its writes.
+    const bool deferMasked = fused && T == Tk && skipsMaskedScores(config);
+    const ScoreBlocks blocks = scoreBlocks(T, Tk);
+    const LogitRule rule = logitRule(config);
+    parallelFor(B * H * blocks.count, [&](int item) {
+        const int b = item / (H * blocks.count), h = item / blocks.count % H;
+        const int block = item % blocks.count;
+        throwIfCancelled(cancel);
+        multiplyScores(next.split->q.at(b, h), next.split->k.at(b, h), scores->at(b, h), blocks,
+                       block, !deferMasked);
+        if (fused) {
+            const Eigen::Index row = blocks.begin(block);
+            scaleMaskSoftmaxOverKeys(scores->at(b, h), (*next.mask)[std::size_t(b)], rule,
+                                     fusedWeights->at(b, h), row, blocks.end(block) - row);
+        }
+    });
+    next.scores = std::move(scores);
+    next.maskedScoresPending = deferMasked && blocks.count > 1;
+    ran(Stage::Scores);
+}
+
+// The engine's own result shares S with `result` when this compute reuses it: its cells
+// are made in place for both.
+void AttentionEngine::Run::completeScoresOf(Result& result)
+{
+    completeMaskedScores(result);
+    if (engine.result_.scores == result.scores)
+        engine.result_.maskedScoresPending = false;
+}
+
+// S of an earlier compute, its masked cells still to be made, for a switch that reads them
+// (no mask, the mask after the softmax, another axis) or stops before stage 7.
+void AttentionEngine::Run::completeScores()
+{
+    if (next.maskedScoresPending &&
+        (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config)))
+        completeScoresOf(next);
+}
+
+// 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes before
+// the softmax. The mask is made here; L itself is made row by row inside the softmax's pass
+// and not kept (Result::logits makes it again when asked).
+void AttentionEngine::Run::scaleAndMask()
+{
+    if (!maskMade)
+        makeMask();
+    ran(Stage::ScaleMask);
+}
+
+// 7. P = softmax(L, dim=axis), then masked_fill(M, 0) when the mask comes after. Each
+// softmax subtracts its maximum first, only for numerical stability; a slice that is all
+// -inf has max -inf, and -inf − (-inf) = NaN, as in torch.
+void AttentionEngine::Run::normalize()
+{
+    const int B = next.tokens->batch(), H = config.heads;
+    const int T = next.tokens->length(), Tk = next.keyTokens->length();
+    std::shared_ptr<HeadStack> weights = fusedWeights;
+    if (!weights) {
+        weights = engine.weights_.take();
+        weights->reshape(B, H, T, Tk);
+    }
+    const LogitRule rule = logitRule(config);
+    const HeadStack& scores = *next.scores;
+    const std::vector<MaskMatrix>& masks = *next.mask;
+    auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
+    const bool maskAfter = config.maskStage == MaskStage::AfterSoftmax;
+    std::shared_ptr<std::vector<HeadsOverview>> overviews;
+    switch (config.axis) {
+    case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
+        if (!fusedWeights && engine.makesOverviews_) {
+            auto made = engine.overviews_.take();
+            softmaxWithOverviews(scores, masks, rule, maskAfter, *weights, *made);
+            overviews = std::move(made);
+        } else if (!fusedWeights) {
+            parallelFor(B * H, [&](int item) {
+                const int b = item / H, h = item % H;
+                scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+            });
+        }
+        break;
+    case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
+        parallelFor(B * H, [&](int item) {
+            const int b = item / H, h = item % H;
+            Matrix& p = weights->at(b, h);
+            attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, p);
+            const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
+            p = shiftedExp(p.array().rowwise() - max.array());
+            const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
+            p.array().rowwise() /= sum.array();
+        });
+        break;
+    case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b, in place of L
+        parallelFor(H, [&](int h) {
+            for (int b = 0; b < B; ++b)
+                attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+            Matrix max = weights->at(0, h);
+            for (int b = 1; b < B; ++b)
+                max = max.cwiseMax(weights->at(b, h));
+            Matrix sum = Matrix::Zero(T, Tk);
+            for (int b = 0; b < B; ++b) {
+                weights->at(b, h) = shiftedExp((weights->at(b, h) - max).array());
+                sum += weights->at(b, h);
+            }
+            for (int b = 0; b < B; ++b)
+                weights->at(b, h).array() /= sum.array();
+        });
+        break;
+    }
+    if (maskAfter && !overviews) {
+        parallelFor(B * H, [&](int item) {
+            const int b = item / H, h = item % H;
+            Matrix& p = weights->at(b, h);
+            p = maskOf(b).select(0.0f, p);
+        });
+    }
+    next.weights = std::move(weights);
+    next.overviews = std::move(overviews);
+    ran(Stage::Normalize);
+}
+
+// 8. O_h = P V_h (B, H, T_q, d_k); concat heads → (B, T_q, C); O = W_o(concat).
+void AttentionEngine::Run::aggregate()
+{
+    const int B = next.tokens->batch(), H = config.heads;
+    const int T = next.tokens->length(), Tk = next.keyTokens->length();
+    const int C = config.dModel, dK = config.dK();
+    auto aggregation = engine.aggregations_.take();
+    aggregation->headOutputs.reshape(B, H, T, dK);
+    aggregation->merged.resize(static_cast<std::size_t>(B));
+    for (Matrix& m : aggregation->merged)
+        m.resize(T, C);
+    // A causal mask leaves every row's future keys with one weight: the fill's, through a
+    // softmax over the keys, or the 0 written after the softmax. Where that weight is
+    // exactly 0, a block of rows needs only the keys up to its last row: about half of
+    // P·V's work at long T. One cell per row tells (a NaN row keeps the full product).
+    const bool causalRows =
+        config.mask == MaskKind::Causal && T == Tk &&
+        (config.axis == SoftmaxAxis::Keys || config.maskStage == MaskStage::AfterSoftmax);
+    parallelFor(B * H, [&](int item) {
+        const int b = item / H, h = item % H;
+        Matrix& o = aggregation->headOutputs.at(b, h);
+        const Matrix& p = next.weights->at(b, h);
+        const Matrix& v = next.split->v.at(b, h);
+        constexpr Eigen::Index kRows = 128;
+        if (causalRows && T >= 2 * kRows) {
+            for (Eigen::Index row = 0; row < T; row += kRows) {
+                const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
+                const Eigen::Index keys = row + rows;
+                bool futureIsZero = true;
+                for (Eigen::Index i = row; i < keys && i + 1 < Tk; ++i)
+                    futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
+                const Eigen::Index used = futureIsZero ? keys : Tk;
+                o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
+            }
+        } else {
+            o.noalias() = p * v;
+        }
+        // (P @ V).transpose(1, 2).reshape(B, T, C): head h fills columns [h·d_k, (h+1)·d_k),
+        // copied while its output is still in cache.
+        aggregation->merged[static_cast<std::size_t>(b)].middleCols(h * dK, dK) = o;
+    });
+    applyLinear(aggregation->merged, {{&next.projection->wo(), &aggregation->output}});
+    next.aggregation = std::move(aggregation);
+    ran(Stage::Aggregate);
+}
+
+// 9. Statistics and warnings. std(S) reads every score: the masked ones first, when stage 5
+// left them.
+void AttentionEngine::Run::statistics()
+{
+    if (next.maskedScoresPending)
+        completeScoresOf(next);
+    const int B = next.tokens->batch(), H = config.heads;
+    auto stats = std::make_shared<Statistics>();
+    stats->heads.resize(static_cast<std::size_t>(B * H));
+    const float scale = static_cast<float>(scaleFactor(config));
+    parallelFor(B * H, [&](int item) {
+        const int b = item / H, h = item % H;
+        HeadStatistics s =
+            headStatistics(next.scores->at(b, h), scale, config.temperature, next.weights->at(b, h),
+                           (*next.mask)[static_cast<std::size_t>(b)]);
+        s.batch = b;
+        s.head = h;
+        stats->heads[static_cast<std::size_t>(item)] = std::move(s);
+    });
+    summarize(*stats);
+    stats->warnings = deriveWarnings(*stats, config);
+    next.stats = std::move(stats);
+    ran(Stage::Statistics);
+}
+
+} // namespace attn
