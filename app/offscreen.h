@@ -1,5 +1,5 @@
-// What the figure-writing commands (export, sweep) share: no screen, Qt kept quiet on
-// standard error, and failures as one line.
+// What the figure-writing commands (export, compare, steps, sweep) share: no screen, Qt kept quiet
+// on standard error, and failures as one line.
 #pragma once
 
 #include <QString>

@@ -3,7 +3,7 @@
 //
 // The file is UTF-8 JSON:
 //   {"format": "attnscope-session", "version": 1, "text": "…",
-//    "config": {…keyed and spelled as on the command line (report.h's writeConfig)…},
+//    "config": {…the fields of core/requestfields, as the command line spells them…},
 //    "embedding_overrides": {"cat": [C numbers], …},
 //    "view": {"colormap": "viridis", "shared-scale": true, "annotate": true, "sequence": 0,
 //             "margin-sums": false, "color-scale": "linear"}}
