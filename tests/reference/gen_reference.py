@@ -487,7 +487,8 @@ def preset_plan():
     fully = dict(DEFAULTS, tokenizer="spaces", axis="queries")
     fully_text = "The cat sat on the mat .\nThe cat slept ."
     yield "fully-masked-row", fully_text, fully, None, {}, None
-    yield "fully-masked-row mask_fill=-1e9", fully_text, dict(fully, mask_fill="-1e9"), None, {}, None
+    yield ("fully-masked-row mask_fill=-1e9", fully_text, dict(fully, mask_fill="-1e9"), None,
+           {}, None)
 
     cross = dict(DESIGNED, attention="cross")
     target, source = "我 爱 机器学习", "I love machine learning"

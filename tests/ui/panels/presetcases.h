@@ -1,18 +1,23 @@
 // The presets' requests, and PyTorch's numbers for them: tests/reference/preset_cases.json,
 // written by tests/reference/gen_reference.py, by case name ("saturation",
-// "saturation scale=sqrt-dk"). What a lesson quotes is checked against these.
+// "saturation scale=sqrt-dk"). What a lesson quotes is checked against these, each check
+// a message (empty when it holds).
 #pragma once
 
 #include "engine.h"
 #include "presets.h"
+#include "statistics.h"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QString>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <initializer_list>
+#include <limits>
 #include <map>
 
 namespace attn::test {
@@ -100,6 +105,83 @@ inline Request caseRequest(const QString& name)
     return variant == variants().end()
                ? presetRequest(name)
                : with(presetRequest(QLatin1String(variant->second.preset)), variant->second.change);
+}
+
+// The first problem of `problems`, or an empty string when there is none.
+inline QString firstProblem(std::initializer_list<QString> problems)
+{
+    for (const QString& problem : problems)
+        if (!problem.isEmpty())
+            return problem;
+    return {};
+}
+
+inline QString expect(bool holds, const QString& problem)
+{
+    return holds ? QString() : problem;
+}
+
+// A figure the explanation quotes, to `tolerance`.
+inline QString expectFigure(const char* what, double value, double expected,
+                            double tolerance = 5e-5)
+{
+    return expect(near(value, expected, tolerance), QStringLiteral("%1 is %2, expected %3")
+                                                        .arg(QLatin1String(what))
+                                                        .arg(value, 0, 'f', 6)
+                                                        .arg(expected, 0, 'f', 6));
+}
+
+// The range [min, max] of the row or column sums the explanation quotes.
+inline QString expectRange(const char* what, double min, double max, double from, double to,
+                           double tolerance = 5e-5)
+{
+    return expect(near(min, from, tolerance) && near(max, to, tolerance),
+                  QStringLiteral("%1 range from %2 to %3, expected %4 to %5")
+                      .arg(QLatin1String(what))
+                      .arg(min, 0, 'f', 6)
+                      .arg(max, 0, 'f', 6)
+                      .arg(from, 0, 'f', 4)
+                      .arg(to, 0, 'f', 4));
+}
+
+inline QString expectRowSumsOne(const Statistics& s)
+{
+    return expectRange("row sums", s.rowSumMin, s.rowSumMax, 1.0, 1.0, 1e-5);
+}
+
+inline QString expectWarning(const Result& r, WarningKind kind, const char* name)
+{
+    const auto& warnings = r.stats->warnings;
+    return expect(std::any_of(warnings.begin(), warnings.end(),
+                              [kind](const Warning& w) { return w.kind == kind; }),
+                  QStringLiteral("no %1 warning").arg(QLatin1String(name)));
+}
+
+// The largest |P[b][h][i][j] − expected(b, h, i, j)| over the cells `where` selects,
+// as a problem naming it and where it is when it exceeds `tolerance`.
+inline QString expectWeights(const Result& r, const char* what,
+                             const std::function<bool(int, int, int, int)>& where,
+                             const std::function<double(int, int, int, int)>& expected,
+                             double tolerance)
+{
+    double largest = 0;
+    QString at;
+    for (int b = 0; b < r.batch(); ++b)
+        for (int h = 0; h < r.heads(); ++h)
+            for (int i = 0; i < r.length(); ++i)
+                for (int j = 0; j < r.keyLength(); ++j) {
+                    if (!where(b, h, i, j))
+                        continue;
+                    const double weight = r.weights->at(b, h)(i, j);
+                    const double diff = std::abs(weight - expected(b, h, i, j));
+                    if (!(diff <= largest)) { // NaN counts as the largest
+                        largest = std::isnan(diff) ? std::numeric_limits<double>::infinity() : diff;
+                        at = QStringLiteral("[%1][%2][%3][%4]").arg(b).arg(h).arg(i).arg(j);
+                    }
+                }
+    return expect(
+        largest <= tolerance,
+        QStringLiteral("%1: off by %2 at %3").arg(QLatin1String(what)).arg(largest).arg(at));
 }
 
 } // namespace attn::test

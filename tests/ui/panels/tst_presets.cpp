@@ -37,81 +37,6 @@ constexpr int kTimeoutMs = 120'000;
 // A failed expectation as a message; empty when everything held.
 using Check = std::function<QString(const Result&)>;
 
-// The first problem of `problems`, or an empty string when there is none.
-QString firstProblem(std::initializer_list<QString> problems)
-{
-    for (const QString& problem : problems)
-        if (!problem.isEmpty())
-            return problem;
-    return {};
-}
-
-QString expect(bool holds, const QString& problem)
-{
-    return holds ? QString() : problem;
-}
-
-// A figure the explanation quotes, to `tolerance`.
-QString expectFigure(const char* what, double value, double expected, double tolerance = 5e-5)
-{
-    return expect(near(value, expected, tolerance), QStringLiteral("%1 is %2, expected %3")
-                                                        .arg(QLatin1String(what))
-                                                        .arg(value, 0, 'f', 6)
-                                                        .arg(expected, 0, 'f', 6));
-}
-
-// The range [min, max] of the row or column sums the explanation quotes.
-QString expectRange(const char* what, double min, double max, double from, double to,
-                    double tolerance = 5e-5)
-{
-    return expect(near(min, from, tolerance) && near(max, to, tolerance),
-                  QStringLiteral("%1 range from %2 to %3, expected %4 to %5")
-                      .arg(QLatin1String(what))
-                      .arg(min, 0, 'f', 6)
-                      .arg(max, 0, 'f', 6)
-                      .arg(from, 0, 'f', 4)
-                      .arg(to, 0, 'f', 4));
-}
-
-QString expectRowSumsOne(const Statistics& s)
-{
-    return expectRange("row sums", s.rowSumMin, s.rowSumMax, 1.0, 1.0, 1e-5);
-}
-
-QString expectWarning(const Result& r, WarningKind kind, const char* name)
-{
-    const auto& warnings = r.stats->warnings;
-    return expect(std::any_of(warnings.begin(), warnings.end(),
-                              [kind](const Warning& w) { return w.kind == kind; }),
-                  QStringLiteral("no %1 warning").arg(QLatin1String(name)));
-}
-
-// The largest |P[b][h][i][j] − expected(b, h, i, j)| over the cells `where` selects,
-// as a problem naming it and where it is when it exceeds `tolerance`.
-QString expectWeights(const Result& r, const char* what,
-                      const std::function<bool(int, int, int, int)>& where,
-                      const std::function<double(int, int, int, int)>& expected, double tolerance)
-{
-    double largest = 0;
-    QString at;
-    for (int b = 0; b < r.batch(); ++b)
-        for (int h = 0; h < r.heads(); ++h)
-            for (int i = 0; i < r.length(); ++i)
-                for (int j = 0; j < r.keyLength(); ++j) {
-                    if (!where(b, h, i, j))
-                        continue;
-                    const double weight = r.weights->at(b, h)(i, j);
-                    const double diff = std::abs(weight - expected(b, h, i, j));
-                    if (!(diff <= largest)) { // NaN counts as the largest
-                        largest = std::isnan(diff) ? std::numeric_limits<double>::infinity() : diff;
-                        at = QStringLiteral("[%1][%2][%3][%4]").arg(b).arg(h).arg(i).arg(j);
-                    }
-                }
-    return expect(
-        largest <= tolerance,
-        QStringLiteral("%1: off by %2 at %3").arg(QLatin1String(what)).arg(largest).arg(at));
-}
-
 bool upper(int, int, int i, int j)
 {
     return j > i;
@@ -482,6 +407,8 @@ private slots:
     void commandLine();
     void explanation_data();
     void explanation();
+    void quotedNumbersArePyTorchs_data();
+    void quotedNumbersArePyTorchs();
     void clearShowsHint();
     void menu();
     void chinese_data();
@@ -699,6 +626,90 @@ void TestPresets::explanation()
     QVERIFY(html.contains(QStringLiteral("--preset ") + name));
     // Every explanation quotes a number to expect.
     QVERIFY(html.contains(QRegularExpression(QStringLiteral("\\d\\.\\d"))));
+}
+
+void TestPresets::quotedNumbersArePyTorchs_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<double>("value"); // PyTorch's
+    QTest::addColumn<int>("decimals"); // as the explanation rounds it
+    const auto figure = [](const char* name, const char* key) {
+        return pytorchFigure(QLatin1String(name), key);
+    };
+    const auto number = [](const char* name, const char* key) {
+        return pytorch(QLatin1String(name))[QLatin1String(key)].toDouble();
+    };
+    const auto lesson = [](const char* name, const char* key) {
+        return pytorch(QLatin1String(name))["lesson"][QLatin1String(key)].toDouble();
+    };
+    const auto rowZeroSums = [](bool largest) {
+        double extreme = largest ? 0.0 : 1.0;
+        for (const QJsonValue& head :
+             pytorch(QStringLiteral("mask-after-softmax"))["row_sums"][0].toArray())
+            extreme = largest ? std::max(extreme, head[0].toDouble())
+                              : std::min(extreme, head[0].toDouble());
+        return extreme;
+    };
+    const struct {
+        const char* row;
+        const char* preset;
+        double value;
+        int decimals;
+    } rows[] = {
+        {"article: std before scaling", "article", number("article", "std_scores"), 4},
+        {"article: std after scaling", "article", number("article", "std_logits"), 4},
+        {"article: smallest column sum", "article", figure("article", "col_sum_min"), 4},
+        {"article: largest column sum", "article", figure("article", "col_sum_max"), 4},
+        {"article: exercise 1's std", "article",
+         number("article d_model=512 scale=none", "std_scores"), 4},
+        {"saturation: std", "saturation", number("saturation", "std_scores"), 4},
+        {"saturation: mean largest weight", "saturation", figure("saturation", "mean_row_max"), 2},
+        {"saturation: mean entropy", "saturation", figure("saturation", "mean_entropy"), 2},
+        {"saturation: largest entropy", "saturation", figure("saturation", "mean_entropy_max"), 2},
+        {"saturation: scaled std", "saturation", number("saturation scale=sqrt-dk", "std_logits"),
+         4},
+        {"saturation: scaled entropy", "saturation",
+         figure("saturation scale=sqrt-dk", "mean_entropy"), 2},
+        {"wrong-axis-queries: smallest row sum", "wrong-axis-queries",
+         figure("wrong-axis-queries", "row_sum_min"), 4},
+        {"wrong-axis-queries: largest row sum", "wrong-axis-queries",
+         figure("wrong-axis-queries", "row_sum_max"), 4},
+        {"wrong-axis-batch: smallest row sum", "wrong-axis-batch",
+         figure("wrong-axis-batch", "row_sum_min"), 4},
+        {"wrong-axis-batch: largest row sum", "wrong-axis-batch",
+         figure("wrong-axis-batch", "row_sum_max"), 4},
+        {"mask-after-softmax: row 0's smallest sum", "mask-after-softmax", rowZeroSums(false), 4},
+        {"mask-after-softmax: row 0's largest sum", "mask-after-softmax", rowZeroSums(true), 4},
+        {"cross-attention: smallest column sum", "cross-attention",
+         figure("cross-attention", "col_sum_min"), 4},
+        {"cross-attention: largest column sum", "cross-attention",
+         figure("cross-attention", "col_sum_max"), 4},
+        {"cross-attention: seed 7", "cross-attention",
+         pytorch(QStringLiteral("cross-attention seed=7"))["weights"][0][0][0][0].toDouble(), 2},
+        {"coreference: other keys", "coreference", lesson("coreference", "other_max"), 2},
+        {"coreference: cosine", "coreference", lesson("coreference", "cos_output_value"), 4},
+        {"coreference: norm", "coreference", lesson("coreference", "antecedent_norm"), 1},
+        {"coreference: seed 7", "coreference", lesson("coreference seed=7", "antecedent_weight"),
+         2},
+        {"coreference-en: cosine", "coreference-en", lesson("coreference-en", "cos_output_value"),
+         4},
+        {"coreference-en: norm", "coreference-en", lesson("coreference-en", "antecedent_norm"), 1},
+        {"coreference-en: seed 7", "coreference-en",
+         lesson("coreference-en seed=7", "antecedent_weight"), 2},
+    };
+    for (const auto& row : rows)
+        QTest::newRow(row.row) << QString::fromLatin1(row.preset) << row.value << row.decimals;
+}
+
+// Every number an explanation quotes is PyTorch's, rounded as the explanation rounds it.
+void TestPresets::quotedNumbersArePyTorchs()
+{
+    QFETCH(QString, preset);
+    QFETCH(double, value);
+    QFETCH(int, decimals);
+    const QString quoted = QString::number(value, 'f', decimals);
+    QVERIFY2(PresetPanel::explanationHtml(preset).contains(quoted),
+             qPrintable(QStringLiteral("%1 does not quote %2").arg(preset, quoted)));
 }
 
 void TestPresets::clearShowsHint()
