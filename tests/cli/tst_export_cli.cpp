@@ -2,9 +2,11 @@
 // under QProcess with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM removed. Exit status
 // 0 is success, 1 a file that could not be written, 2 bad arguments; a failure prints
 // exactly one line "attnscope: …" on standard error and leaves no file behind.
+// `compare` and `steps` are in tst_labcommands_cli.
 #include "comparefigure.h"
 #include "comparison.h"
 #include "engine.h"
+#include "exportrun.h"
 #include "pipelinestrip.h"
 #include "processrun.h"
 #include "report.h"
@@ -23,49 +25,9 @@
 
 using namespace attn;
 using namespace attn::ui;
+using namespace attn::test;
 
 namespace {
-
-constexpr int kTimeoutMs = 120'000;
-const QString kChinese = QStringLiteral("我喜欢这个产品的设计");
-
-using attn::test::Run;
-
-// Runs attnscope in `directory` as if no display were there.
-Run attnscope(const QStringList& arguments, const QString& directory)
-{
-    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, kTimeoutMs, directory,
-                                  true);
-}
-
-QStringList entries(const QString& directory)
-{
-    return QDir(directory).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
-                                     QDir::Name);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-// The first bytes every file of the format starts with.
-QByteArray magic(const QString& format)
-{
-    if (format == u"png")
-        return "\x89PNG\r\n\x1a\n";
-    if (format == u"svg")
-        return "<?xml";
-    if (format == u"pdf")
-        return "%PDF-";
-    if (format == u"csv")
-        return "\xef\xbb\xbf"
-               "b,h,i,j,query,key";
-    if (format == u"npy")
-        return "\x93NUMPY";
-    return "{";
-}
 
 QString session(const QString& directory, bool marginSums = false,
                 const QString& name = QStringLiteral("lesson.attnscope"))
@@ -116,35 +78,6 @@ Session everyField(const QString& kind)
     return s;
 }
 
-// The text of every <text> element of an SVG, run together.
-QString svgTexts(const QByteArray& svg)
-{
-    QXmlStreamReader xml(svg);
-    QString texts;
-    while (!xml.atEnd())
-        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"text")
-            texts += xml.readElementText();
-    return xml.hasError() ? QString() : texts;
-}
-
-// Runs attnscope `arguments` in a new directory and returns the bytes of `file`, the one
-// file it must leave there; with a quiet, successful run, and the format's first bytes.
-// Else an empty array and the problem in `*problem`.
-QByteArray writtenFigure(const QStringList& arguments, const QString& file, QString* problem)
-{
-    QTemporaryDir dir;
-    const Run run = attnscope(arguments, dir.path());
-    const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
-    const QByteArray bytes = readAll(dir.filePath(file));
-    if (run.exitCode != 0 || !run.err.isEmpty() || !run.out.isEmpty())
-        *problem = QStringLiteral("exit %1: %2").arg(run.exitCode).arg(QString::fromUtf8(run.err));
-    else if (entries(dir.path()) != QStringList{file}) // no temporary file either
-        *problem = entries(dir.path()).join(u' ');
-    else if (!bytes.startsWith(magic(format)))
-        *problem = QString::fromLatin1(bytes.left(16).toHex());
-    return problem->isEmpty() ? bytes : QByteArray();
-}
-
 } // namespace
 
 class TestExportCli : public QObject {
@@ -168,17 +101,7 @@ private slots:
     void optionsChangeACrossSession_data();
     void optionsChangeACrossSession();
     void help();
-    void compare_data();
-    void compare();
-    void compareDrawsWhatTheDialogExports();
-    void compareFailures_data();
-    void compareFailures();
     void languageSpeaksInTheFigure_data();
-    void steps_data();
-    void steps();
-    void stepsWithoutExplanation();
-    void stepsFailures_data();
-    void stepsFailures();
     void languageSpeaksInTheFigure();
 };
 
@@ -277,28 +200,7 @@ void TestExportCli::failures_data()
 
 void TestExportCli::failures()
 {
-    QFETCH(QStringList, arguments);
-    QFETCH(int, exitCode);
-    QFETCH(QString, keyword);
-    QTemporaryDir dir;
-    // An older figure of the same name, and a directory where a file is expected.
-    QVERIFY(QDir(dir.path()).mkdir("folder.pdf"));
-    const QByteArray old = "last week's figure";
-    {
-        QFile file(dir.filePath("f.png"));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(old);
-    }
-    const QStringList before = entries(dir.path());
-    const Run run = attnscope(arguments, dir.path());
-    QCOMPARE(run.exitCode, exitCode);
-    QVERIFY2(run.err.startsWith("attnscope: ") && run.err.count('\n') == 1 &&
-                 run.err.endsWith('\n'),
-             run.err.constData());
-    QVERIFY2(QString::fromUtf8(run.err).contains(keyword), run.err.constData());
-    QCOMPARE(run.out, QByteArray());
-    QCOMPARE(entries(dir.path()), before); // nothing partial, nothing temporary
-    QCOMPARE(readAll(dir.filePath("f.png")), old);
+    checkRefusal();
 }
 
 void TestExportCli::optionsChangeTheFigure_data()
@@ -563,138 +465,6 @@ void TestExportCli::help()
         QVERIFY2(line.size() <= 80, qPrintable(line));
 }
 
-// attnscope compare: the Compare dialog's figure from the command line — A the textbook
-// formula (or --a-… switches), B the switches given, B − A beside them.
-void TestExportCli::compare_data()
-{
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("titleA"); // in the SVG's text (when the file is an SVG)
-    QTest::addColumn<QString>("titleB");
-    QTest::newRow("png, the saturation preset's mean")
-        << QStringList{"--preset", "saturation", "--what", "mean", "--out", "s.png"} << "s.png"
-        << QString() << QString();
-    QTest::newRow("pdf by --format to a name without extension")
-        << QStringList{"--preset", "article", "--format", "pdf", "--out", "handout"} << "handout"
-        << QString() << QString();
-    QTest::newRow("svg: B without scaling against the textbook")
-        << QStringList{"--text", kChinese, "--heads", "2", "--scale", "none", "--out", "c.svg"}
-        << "c.svg"
-        << "A: softmax(QKᵀ/√d_k, dim=-1)·V"
-        << "B: softmax(QKᵀ, dim=-1)·V";
-    QTest::newRow("svg: A over the queries, B the textbook")
-        << QStringList{"--preset", "article", "--a-axis", "queries",
-                       "--what",   "head:0",  "--out",    "q.svg"}
-        << "q.svg"
-        << "A: softmax(QKᵀ/√d_k, dim=-2)·V"
-        << "B: softmax(QKᵀ/√d_k, dim=-1)·V";
-    QTest::newRow("svg: A keeps B's causal mask, --a-temperature")
-        << QStringList{"--text",          "the cat sat", "--mask", "causal",
-                       "--a-temperature", "0.5",         "--out",  "t.svg"}
-        << "t.svg"
-        << "A: softmax(QKᵀ/√d_k/τ + M, dim=-1)·V"
-        << "B: softmax(QKᵀ/√d_k + M, dim=-1)·V";
-}
-
-void TestExportCli::compare()
-{
-    QFETCH(QStringList, arguments);
-    QFETCH(QString, file);
-    QFETCH(QString, titleA);
-    QFETCH(QString, titleB);
-    QString problem;
-    const QByteArray bytes = writtenFigure(QStringList{"compare"} + arguments, file, &problem);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const QString format = file.endsWith(".png") ? "png" : file.endsWith(".svg") ? "svg" : "pdf";
-    if (format == u"png") {
-        const QImage image = QImage::fromData(bytes);
-        QVERIFY(!image.isNull());
-        QVERIFY(image.width() > 2 * image.height()); // three tiles side by side
-    }
-    if (format == u"svg") {
-        const QString texts = svgTexts(bytes);
-        QVERIFY2(texts.contains(titleA), qPrintable(texts.left(300)));
-        QVERIFY2(texts.contains(titleB), qPrintable(texts.left(300)));
-        QVERIFY(texts.contains(QStringLiteral("B − A")));
-    }
-}
-
-// The command's PNG is the dialog's export of the same two results: the same pixels.
-void TestExportCli::compareDrawsWhatTheDialogExports()
-{
-    QTemporaryDir dir;
-    const Run run = attnscope({"compare", "--text", "the cat sat on the mat", "--heads", "2",
-                               "--mask", "causal", "--scale", "none", "--what", "head:1",
-                               "--colormap", "magma", "--color-scale", "log", "--out", "c.png"},
-                              dir.path());
-    QVERIFY2(run.exitCode == 0, run.err.constData());
-
-    Request b;
-    b.text = "the cat sat on the mat";
-    b.config.heads = 2;
-    b.config.mask = MaskKind::Causal;
-    b.config.scale = ScaleMode::None;
-    Request a = b;
-    a.config = textbookSwitches(b.config);
-    AttentionEngine engine;
-    const Result resultA = engine.compute(a);
-    const Result resultB = engine.compute(b);
-    ComparisonOptions options;
-    options.head = 1;
-    options.annotate = true; // six tokens
-    options.colormap = ColormapName::Magma;
-    options.logScale = true;
-    const QString expected = dir.filePath("expected.png");
-    QCOMPARE(exportComparison(expected, FigureFormat::Png, resultA, resultB, options), QString());
-    const QImage made(dir.filePath("c.png")), wanted(expected);
-    QVERIFY(!made.isNull());
-    QCOMPARE(made.size(), wanted.size());
-    QCOMPARE(made, wanted);
-}
-
-void TestExportCli::compareFailures_data()
-{
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("keyword"); // the one stderr line names it
-
-    const QStringList article = {"compare", "--preset", "article"};
-    QTest::newRow("missing --out") << article << 2 << "compare needs --out";
-    QTest::newRow("numbers are not a comparison's figure")
-        << article + QStringList{"--out", "f.csv"} << 2 << "cannot tell the figure format";
-    QTest::newRow("--format json") << article + QStringList{"--format", "json", "--out", "f"} << 2
-                                   << "--format must be png|svg|pdf";
-    QTest::newRow("--what heads") << article + QStringList{"--what", "heads", "--out", "f.png"} << 2
-                                  << "--what must be mean or head:N";
-    QTest::newRow("--what head:3 of one")
-        << article + QStringList{"--what", "head:3", "--out", "f.png"} << 2 << "head:3";
-    QTest::newRow("--a-scale wrong") << article + QStringList{"--a-scale", "half", "--out", "f.png"}
-                                     << 2 << "--a-scale must be sqrt-dk|none|sqrt-dmodel";
-    QTest::newRow("--a-temperature 0")
-        << article + QStringList{"--a-temperature", "0", "--out", "f.png"} << 2
-        << "--a-temperature must be greater than 0";
-    QTest::newRow("--a-d-model is shared, not A's")
-        << article + QStringList{"--a-d-model", "8", "--out", "f.png"} << 2
-        << "unknown option --a-d-model";
-    QTest::newRow("A causal in cross-attention")
-        << QStringList{"compare", "--preset", "cross-attention", "--a-mask", "causal",
-                       "--out",   "f.png"}
-        << 2 << "A: a causal mask";
-    QTest::newRow("--sequence 2 of two")
-        << article + QStringList{"--sequence", "2", "--out", "f.png"} << 2 << "--sequence";
-    QTest::newRow("--json belongs to compute")
-        << article + QStringList{"--json", "x.json", "--out", "f.png"} << 2 << "--json";
-    QTest::newRow("png into a missing directory")
-        << article + QStringList{"--out", "missing/f.png"} << 1 << "missing/f.png";
-    QTest::newRow("pdf onto a directory")
-        << article + QStringList{"--out", "folder.pdf"} << 1 << "folder.pdf";
-}
-
-void TestExportCli::compareFailures()
-{
-    failures(); // the same checks: one line, the exit status, nothing written or left behind
-}
-
 // --language zh_CN: the figure's own words in Chinese (titles, axis names, caption) for a
 // handout in the class's language; English without it.
 void TestExportCli::languageSpeaksInTheFigure_data()
@@ -741,90 +511,6 @@ void TestExportCli::languageSpeaksInTheFigure()
     const Run wrong = attnscope(arguments + QStringList{"--language", "fr"}, dir.path());
     QCOMPARE(wrong.exitCode, 2);
     QVERIFY2(wrong.err.contains("--language must be en|zh_CN, not 'fr'"), wrong.err.constData());
-}
-
-// attnscope steps: the Step by Step strip of one head as a figure for a handout.
-void TestExportCli::steps_data()
-{
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("text"); // in the SVG's text (when the file is an SVG)
-    QTest::newRow("png 900 px wide, twice the pixels")
-        << QStringList{"--preset", "article", "--width", "900", "--out", "s.png"} << "s.png"
-        << QString();
-    QTest::newRow("svg of head 1 of a causal decoder")
-        << QStringList{"--preset", "causal-decoder", "--what", "head:1", "--cell",
-                       "2,1",      "--out",          "s.svg"}
-        << "s.svg"
-        << "8. P — attention weights";
-    QTest::newRow("svg in Chinese")
-        << QStringList{"--preset", "article", "--language", "zh_CN", "--out", "s.svg"} << "s.svg"
-        << "注意力权重";
-    QTest::newRow("svg: the arithmetic of --cell below the tiles")
-        << QStringList{"--preset", "article", "--cell", "3,1", "--out", "s.svg"} << "s.svg"
-        << "how query 产品 (row 3) weighs key 喜欢 (column 1)";
-    QTest::newRow("pdf by --format")
-        << QStringList{"--preset", "article", "--format", "pdf", "--out", "handout"} << "handout"
-        << QString();
-}
-
-void TestExportCli::steps()
-{
-    QFETCH(QStringList, arguments);
-    QFETCH(QString, file);
-    QFETCH(QString, text);
-    QString problem;
-    const QByteArray bytes = writtenFigure(QStringList{"steps"} + arguments, file, &problem);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    if (file.endsWith(".png")) {
-        const QImage image = QImage::fromData(bytes);
-        QCOMPARE(image.width(), 1800);           // the strip's 900 px, two pixels each
-        QVERIFY(image.height() > image.width()); // lines of tiles
-        QCOMPARE(image.pixel(1, 1), qRgb(255, 255, 255));
-    }
-    if (!text.isEmpty())
-        QVERIFY2(svgTexts(bytes).contains(text), qPrintable(svgTexts(bytes).left(300)));
-}
-
-// --no-explanation leaves the arithmetic out: only the tiles.
-void TestExportCli::stepsWithoutExplanation()
-{
-    QString problem;
-    const QString texts = svgTexts(writtenFigure(
-        {"steps", "--preset", "article", "--no-explanation", "--out", "s.svg"}, "s.svg", &problem));
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    QVERIFY(texts.contains(QStringLiteral("8. P — attention weights")));
-    QVERIFY(!texts.contains(QStringLiteral("weighs key")));
-}
-
-void TestExportCli::stepsFailures_data()
-{
-    QTest::addColumn<QStringList>("arguments");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("keyword");
-    const QStringList article = {"steps", "--preset", "article"};
-    QTest::newRow("missing --out") << article << 2 << "steps needs --out";
-    QTest::newRow("numbers are not steps")
-        << article + QStringList{"--out", "f.json"} << 2 << "cannot tell the figure format";
-    QTest::newRow("--what mean") << article + QStringList{"--what", "mean", "--out", "f.png"} << 2
-                                 << "--what must be head:N for the steps";
-    QTest::newRow("--what head:1 of one")
-        << article + QStringList{"--what", "head:1", "--out", "f.png"} << 2 << "head:1";
-    QTest::newRow("--cell outside") << article + QStringList{"--cell", "9,0", "--out", "f.png"} << 2
-                                    << "--cell 9,0 is not a cell";
-    QTest::newRow("--cell not numbers")
-        << article + QStringList{"--cell", "a", "--out", "f.png"} << 2 << "--cell must be";
-    QTest::newRow("--width too narrow")
-        << article + QStringList{"--width", "100", "--out", "f.png"} << 2 << "--width";
-    QTest::newRow("--title is not an option of steps")
-        << article + QStringList{"--title", "x", "--out", "f.png"} << 2 << "unknown option --title";
-    QTest::newRow("png into a missing directory")
-        << article + QStringList{"--out", "missing/f.png"} << 1 << "missing/f.png";
-}
-
-void TestExportCli::stepsFailures()
-{
-    failures(); // one line, the exit status, nothing written or left behind
 }
 
 QTEST_MAIN(TestExportCli)

@@ -1,25 +1,25 @@
-// The staged pipeline: a change recomputes only from the first stage it touches.
-#include "blas.h"
+// The staged pipeline: a change recomputes only from the first stage it touches; partial
+// results, cancelling, the memory refusals and the positional encoding. The fused passes
+// are in tst_fusedpasses, the worker pool and BLAS in tst_parallel.
 #include "embedding.h"
 #include "engine.h"
-#include "parallel.h"
+#include "enginerequests.h"
 #include "statistics.h"
 
 #include <QtTest>
 
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <stdexcept>
-#include <thread>
 #include <vector>
 
 using attn::AttentionEngine;
 using attn::Request;
 using attn::Stage;
+using attn::test::baseRequest;
+using attn::test::sameBits;
 
 Q_DECLARE_METATYPE(attn::Request)
 Q_DECLARE_METATYPE(attn::SoftmaxAxis)
@@ -27,15 +27,6 @@ Q_DECLARE_METATYPE(attn::MaskKind)
 Q_DECLARE_METATYPE(attn::MaskStage)
 
 namespace {
-
-Request baseRequest()
-{
-    Request r;
-    r.text = "the cat sat on the mat\nit was tired";
-    r.config.dModel = 32;
-    r.config.heads = 4;
-    return r;
-}
 
 std::array<int, attn::kStageCount> runCounts(const AttentionEngine& engine)
 {
@@ -45,25 +36,12 @@ std::array<int, attn::kStageCount> runCounts(const AttentionEngine& engine)
     return counts;
 }
 
-// Bit for bit, NaN included (over the queries axis a <pad> key's column is all masked: NaN).
-bool sameBits(const std::vector<attn::Matrix>& a, const std::vector<attn::Matrix>& b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].rows() != b[i].rows() || a[i].cols() != b[i].cols() ||
-            std::memcmp(a[i].data(), b[i].data(), sizeof(float) * std::size_t(a[i].size())) != 0)
-            return false;
-    return true;
-}
-
 } // namespace
 
 class TestEngine : public QObject {
     Q_OBJECT
 
 private slots:
-    void parallelLoopsRunEveryItemOnce();
     void changeRerunsFromItsStage_data();
     void changeRerunsFromItsStage();
     void unchangedRequestRunsNothing();
@@ -82,14 +60,7 @@ private slots:
     void refusesWhatWouldNotFit();
     void countsThePreviousResultItReplaces();
     void replacesInPlaceWhatNobodyHolds();
-    void switchMakesTheHeadsOverview_data();
-    void switchMakesTheHeadsOverview();
-    void causalScoresWaitForTheStatistics_data();
-    void causalScoresWaitForTheStatistics();
-    void switchMakesTheScoresItReads_data();
-    void switchMakesTheScoresItReads();
     void positionalEncoding();
-    void blasMultipliesWithTheCpusKernels();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -555,352 +526,6 @@ void TestEngine::replacesInPlaceWhatNobodyHolds()
     QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)other.compute(viewSplit));
 }
 
-void TestEngine::switchMakesTheHeadsOverview_data()
-{
-    QTest::addColumn<attn::MaskKind>("mask");
-    QTest::addColumn<attn::MaskStage>("stage");
-    QTest::newRow("padding only") << attn::MaskKind::None << attn::MaskStage::BeforeSoftmax;
-    QTest::newRow("causal") << attn::MaskKind::Causal << attn::MaskStage::BeforeSoftmax;
-    QTest::newRow("causal, after the softmax")
-        << attn::MaskKind::Causal << attn::MaskStage::AfterSoftmax;
-}
-
-// The window's engine makes the heads' overview in a switch's softmax over the keys: the
-// same bits as overviewOfHeads over the same weights, and the same weights as an engine
-// that does not make it. A compute whose softmax does not make it leaves none, never a
-// stale one.
-void TestEngine::switchMakesTheHeadsOverview()
-{
-    QFETCH(attn::MaskKind, mask);
-    QFETCH(attn::MaskStage, stage);
-    // Two lines of 300 and 250 tokens: the pass's bands of about 1 MB of P are then 218
-    // rows of every head, two bands a sequence, the second one short.
-    Request r = baseRequest();
-    r.text.clear();
-    for (const int tokens : {300, 250}) {
-        for (int t = 0; t < tokens; ++t)
-            r.text += "w" + std::to_string(t % 37) + " ";
-        r.text += "\n";
-    }
-    r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.mask = mask;
-    r.config.maskStage = stage;
-    AttentionEngine engine, plain;
-    engine.setMakesOverviews(true);
-    const attn::Result first = engine.compute(r);
-    QVERIFY2(!first.overviews, "S and P made in one pass leave the overview to the window");
-    // There the window's worker adds it, the same bits; a cancel stops it.
-    attn::Result added = first;
-    std::atomic<bool> stop{true};
-    QVERIFY_THROWS_EXCEPTION(attn::Cancelled, attn::addOverviews(added, &stop));
-    QVERIFY(!added.overviews);
-    attn::addOverviews(added);
-    QVERIFY(added.overviews);
-    QVERIFY(
-        sameBits({(*added.overviews)[1].mean}, {attn::overviewOfHeads(*first.weights, 1).mean}));
-
-    Request switched = r;
-    switched.config.scale = attn::ScaleMode::None;
-    const attn::Result result = engine.compute(switched, nullptr, Stage::Normalize);
-    (void)plain.compute(r);
-    const attn::Result reference = plain.compute(switched, nullptr, Stage::Normalize);
-    QVERIFY(!reference.overviews);
-    QVERIFY(sameBits(result.weights->items(), reference.weights->items()));
-    QVERIFY(result.overviews);
-    const auto* made = result.overviews.get();
-    attn::Result kept = result;
-    attn::addOverviews(kept); // the softmax's are kept, not made again
-    QCOMPARE(kept.overviews.get(), made);
-    QCOMPARE(int(result.overviews->size()), result.batch());
-    // The next switch holds them beside the weights until it ends.
-    const double B = result.batch(), T = result.length(), H = result.heads();
-    QCOMPARE(attn::heldBytes(result, Stage::Normalize), (B * H * T * T + B * T * T) * 4.0);
-    for (int b = 0; b < result.batch(); ++b) {
-        const attn::HeadsOverview expected = attn::overviewOfHeads(*result.weights, b);
-        const attn::HeadsOverview& made = (*result.overviews)[std::size_t(b)];
-        QVERIFY(sameBits({made.mean}, {expected.mean}));
-        QCOMPARE(made.maxima, expected.maxima);
-    }
-
-    // The rest of the compute keeps them with the weights; a softmax over the queries
-    // replaces both and makes none.
-    const attn::Result whole = engine.compute(switched);
-    QCOMPARE(whole.overviews.get(), result.overviews.get());
-    Request queries = switched;
-    queries.config.axis = attn::SoftmaxAxis::Queries;
-    QVERIFY(!engine.compute(queries).overviews);
-
-    // A switch while a result is shown makes the overview anew and leaves the shown one
-    // alone; once nobody holds an overview, a later switch writes its own into it (at
-    // long T a mean of 37 MB would otherwise be new memory on every switch).
-    AttentionEngine recycling;
-    recycling.setMakesOverviews(true);
-    (void)recycling.compute(r);
-    attn::Result shown = recycling.compute(switched, nullptr, Stage::Normalize);
-    const attn::Matrix shownMean = (*shown.overviews)[1].mean;
-    const std::vector<float> shownMaxima = (*shown.overviews)[1].maxima;
-    attn::Result next = recycling.compute(r, nullptr, Stage::Normalize);
-    QVERIFY(next.overviews.get() != shown.overviews.get());
-    QVERIFY(sameBits({(*shown.overviews)[1].mean}, {shownMean}));
-    QCOMPARE((*shown.overviews)[1].maxima, shownMaxima);
-    const std::weak_ptr<const std::vector<attn::HeadsOverview>> released = shown.overviews;
-    shown = next; // the window shows the newer result; nobody holds the first overview
-    QVERIFY2(!released.expired(), "the engine keeps an overview nobody holds");
-    Request warmer = r;
-    warmer.config.temperature = 2.0f;
-    next = recycling.compute(warmer, nullptr, Stage::Normalize);
-    QCOMPARE(next.overviews, released.lock());
-    for (int b = 0; b < next.batch(); ++b) {
-        const attn::HeadsOverview expected = attn::overviewOfHeads(*next.weights, b);
-        const attn::HeadsOverview& made = (*next.overviews)[std::size_t(b)];
-        QVERIFY(sameBits({made.mean}, {expected.mean}));
-        QCOMPARE(made.maxima, expected.maxima);
-    }
-}
-
-// The worker pool under the engine: every item runs once, whatever the count; a loop
-// inside a loop, loops from two threads at once, loops in quick succession (the workers
-// still watching) and after a pause (the workers asleep), loops after the workers were
-// woken ahead of them (within the time they watch, after it, woken again and again, and
-// from another thread meanwhile) all complete; an item's exception reaches the caller
-// after the other items stop.
-void TestEngine::parallelLoopsRunEveryItemOnce()
-{
-    auto countOnce = [](int count) {
-        std::vector<std::atomic<int>> hits(static_cast<std::size_t>(count));
-        attn::parallelFor(count, [&](int i) { ++hits[static_cast<std::size_t>(i)]; });
-        for (const auto& h : hits)
-            if (h != 1)
-                return false;
-        return true;
-    };
-    for (const int count : {0, 1, 2, 3, 17, 1000})
-        QVERIFY2(countOnce(count), qPrintable(QString::number(count)));
-    for (int round = 0; round < 2000; ++round) // back to back: the workers never sleep
-        QVERIFY(countOnce(2 + round % 5));
-    for (int round = 0; round < 20; ++round) { // each after the workers fell asleep
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        QVERIFY(countOnce(8));
-    }
-
-    using std::chrono::microseconds;
-    for (int round = 0; round < 200; ++round) { // woken ahead, the loop within the time
-        attn::wakeWorkersAhead(microseconds(500));
-        QVERIFY(countOnce(1 + round % 9));
-    }
-    for (int round = 0; round < 10; ++round) { // the loop after the workers gave up
-        attn::wakeWorkersAhead(microseconds(100 * round));
-        std::this_thread::sleep_for(microseconds(100 * round + 300));
-        QVERIFY(countOnce(8));
-    }
-    for (int round = 0; round < 200; ++round) { // woken again while they watch
-        attn::wakeWorkersAhead(microseconds(50));
-        attn::wakeWorkersAhead(microseconds(2000));
-        if (round % 3 == 0)
-            QVERIFY(countOnce(5));
-    }
-    std::atomic<bool> waking{true};
-    std::thread waker([&] {
-        while (waking)
-            attn::wakeWorkersAhead(microseconds(200));
-    });
-    bool allOnce = true;
-    for (int round = 0; round < 500; ++round)
-        allOnce = countOnce(3 + round % 4) && allOnce;
-    waking = false;
-    waker.join();
-    QVERIFY(allOnce);
-
-    std::atomic<int> inner{0};
-    attn::parallelFor(4, [&](int) { attn::parallelFor(5, [&](int) { ++inner; }); });
-    QCOMPARE(inner.load(), 20);
-
-    std::atomic<int> fromTwo{0};
-    auto many = [&] {
-        for (int round = 0; round < 300; ++round)
-            attn::parallelFor(6, [&](int) { ++fromTwo; });
-    };
-    std::thread other(many);
-    many();
-    other.join();
-    QCOMPARE(fromTwo.load(), 2 * 300 * 6);
-
-    bool thrown = false;
-    try {
-        attn::parallelFor(100, [](int i) {
-            if (i == 37)
-                throw std::runtime_error("item 37");
-        });
-    } catch (const std::runtime_error& e) {
-        thrown = QByteArray(e.what()) == "item 37";
-    }
-    QVERIFY(thrown);
-    QVERIFY(countOnce(50)); // and the pool serves on
-}
-
-namespace {
-
-// A sentence of `length` tokens on a line, and a second, shorter line: padded keys.
-Request longCausalRequest(int length)
-{
-    Request r;
-    for (int t = 0; t < length; ++t)
-        r.text += "w" + std::to_string(t % 97) + (t + 1 < length ? " " : "\n");
-    for (int t = 0; t < length * 2 / 3; ++t)
-        r.text += "v" + std::to_string(t % 89) + " ";
-    r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.dModel = 64;
-    r.config.heads = 2;
-    r.config.mask = attn::MaskKind::Causal;
-    return r;
-}
-
-// S and P as a compute makes them that multiplies every score at once: stopped after S,
-// then on to the rest (the softmax then reads the stored S).
-attn::Result scoresAtOnce(const Request& r)
-{
-    auto engine = std::make_shared<AttentionEngine>();
-    (void)engine->compute(r, nullptr, Stage::Scores);
-    return engine->compute(r);
-}
-
-// Every cell of S against q·k summed in double from the result's own heads.
-bool scoresAreProducts(const attn::Result& result)
-{
-    for (int b = 0; b < result.batch(); ++b)
-        for (int h = 0; h < result.heads(); ++h) {
-            const attn::Matrix& s = result.scores->at(b, h);
-            const attn::Matrix& q = result.split->q.at(b, h);
-            const attn::Matrix& k = result.split->k.at(b, h);
-            for (Eigen::Index i = 0; i < s.rows(); ++i)
-                for (Eigen::Index j = 0; j < s.cols(); ++j) {
-                    double dot = 0, size = 0;
-                    for (Eigen::Index c = 0; c < q.cols(); ++c) {
-                        dot += double(q(i, c)) * double(k(j, c));
-                        size += std::abs(double(q(i, c)) * double(k(j, c)));
-                    }
-                    if (!(std::abs(double(s(i, j)) - dot) <= 1e-5 * (size + 1)))
-                        return false;
-                }
-        }
-    return true;
-}
-
-} // namespace
-
-void TestEngine::causalScoresWaitForTheStatistics_data()
-{
-    QTest::addColumn<int>("length");
-    QTest::newRow("T = 300: two blocks of rows") << 300;
-    QTest::newRow("T = 517: four blocks, uneven") << 517;
-}
-
-// Under a causal mask before a softmax over the keys, the heatmaps come before the scores
-// the mask hides: those are made with the statistics, the same bits as a compute that
-// makes every score at once.
-void TestEngine::causalScoresWaitForTheStatistics()
-{
-    QFETCH(int, length);
-    const Request r = longCausalRequest(length);
-    const attn::Result atOnce = scoresAtOnce(r);
-    QVERIFY(!atOnce.maskedScoresPending);
-    QVERIFY(scoresAreProducts(atOnce));
-
-    AttentionEngine engine;
-    const attn::Result heatmaps = engine.compute(r, nullptr, Stage::Normalize);
-    QVERIFY(heatmaps.maskedScoresPending);
-    QVERIFY(sameBits(heatmaps.weights->items(), atOnce.weights->items()));
-    // Every score the softmax read is there already.
-    for (int b = 0; b < heatmaps.batch(); ++b)
-        for (int h = 0; h < heatmaps.heads(); ++h)
-            for (int i = 0; i < length; ++i)
-                QVERIFY(std::memcmp(heatmaps.scores->at(b, h).row(i).data(),
-                                    atOnce.scores->at(b, h).row(i).data(),
-                                    sizeof(float) * std::size_t(i + 1)) == 0);
-    // The logits of the masked cells are the fill, without their scores.
-    QCOMPARE(heatmaps.logit(0, 1, 0, length - 1), -std::numeric_limits<float>::infinity());
-
-    const attn::Result output = engine.compute(r, nullptr, Stage::Aggregate);
-    QVERIFY2(output.maskedScoresPending, "the output does not need the masked scores");
-    QVERIFY(sameBits(output.aggregation->output, atOnce.aggregation->output));
-
-    const attn::Result full = engine.compute(r);
-    QVERIFY(!full.maskedScoresPending);
-    QVERIFY(!engine.result().maskedScoresPending);
-    QCOMPARE(full.scores.get(), heatmaps.scores.get()); // made in place
-    QVERIFY(sameBits(full.scores->items(), atOnce.scores->items()));
-    QVERIFY(scoresAreProducts(full));
-    QCOMPARE(full.stats->heads.size(), atOnce.stats->heads.size());
-    for (std::size_t i = 0; i < full.stats->heads.size(); ++i) {
-        QCOMPARE(full.stats->heads[i].stdScores, atOnce.stats->heads[i].stdScores);
-        QCOMPARE(full.stats->heads[i].stdLogits, atOnce.stats->heads[i].stdLogits);
-    }
-    QCOMPARE(full.stats->stdScores, atOnce.stats->stdScores);
-
-    // A result without S has nothing pending.
-    QVERIFY(!attn::withoutHeadTensors(heatmaps).maskedScoresPending);
-}
-
-void TestEngine::switchMakesTheScoresItReads_data()
-{
-    QTest::addColumn<attn::MaskKind>("mask");
-    QTest::addColumn<attn::MaskStage>("maskStage");
-    QTest::addColumn<attn::SoftmaxAxis>("axis");
-    QTest::addColumn<bool>("scaled");
-    QTest::addColumn<bool>("pending");
-    using attn::MaskKind;
-    using attn::MaskStage;
-    using attn::SoftmaxAxis;
-    QTest::newRow("scaling off: still masked")
-        << MaskKind::Causal << MaskStage::BeforeSoftmax << SoftmaxAxis::Keys << false << true;
-    QTest::newRow("no mask") << MaskKind::None << MaskStage::BeforeSoftmax << SoftmaxAxis::Keys
-                             << true << false;
-    QTest::newRow("mask after the softmax")
-        << MaskKind::Causal << MaskStage::AfterSoftmax << SoftmaxAxis::Keys << true << false;
-    QTest::newRow("over the queries")
-        << MaskKind::Causal << MaskStage::BeforeSoftmax << SoftmaxAxis::Queries << true << false;
-}
-
-// A switch from heatmaps whose masked scores wait: one that reads them makes them first,
-// in place, and gives what a compute of every score at once gives.
-void TestEngine::switchMakesTheScoresItReads()
-{
-    QFETCH(attn::MaskKind, mask);
-    QFETCH(attn::MaskStage, maskStage);
-    QFETCH(attn::SoftmaxAxis, axis);
-    QFETCH(bool, scaled);
-    QFETCH(bool, pending);
-    const Request r = longCausalRequest(300);
-    Request switched = r;
-    switched.config.mask = mask;
-    switched.config.maskStage = maskStage;
-    switched.config.axis = axis;
-    if (!scaled)
-        switched.config.scale = attn::ScaleMode::None;
-
-    AttentionEngine engine;
-    const attn::Result heatmaps = engine.compute(r, nullptr, Stage::Normalize);
-    QVERIFY(heatmaps.maskedScoresPending);
-    const attn::Result after = engine.compute(switched, nullptr, Stage::Normalize);
-    QCOMPARE(engine.runs(Stage::Scores), 1);
-    QCOMPARE(after.scores.get(), heatmaps.scores.get());
-    QCOMPARE(after.maskedScoresPending, pending);
-    QCOMPARE(engine.result().maskedScoresPending, pending);
-    const attn::Result atOnce = scoresAtOnce(switched);
-    QVERIFY(sameBits(after.weights->items(), atOnce.weights->items()));
-    if (!pending)
-        QVERIFY(sameBits(after.scores->items(), atOnce.scores->items()));
-
-    // A compute that stops before the softmax hands out every score.
-    Request unscaled = r;
-    unscaled.config.scale = attn::ScaleMode::None;
-    AttentionEngine second;
-    (void)second.compute(r, nullptr, Stage::Normalize);
-    const attn::Result masks = second.compute(unscaled, nullptr, Stage::ScaleMask);
-    QVERIFY(!masks.maskedScoresPending);
-    QVERIFY(sameBits(masks.scores->items(), atOnce.scores->items()));
-}
-
 void TestEngine::positionalEncoding()
 {
     using attn::Matrix;
@@ -937,21 +562,4 @@ void TestEngine::positionalEncoding()
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
-// OpenBLAS 0.3.21 takes a CPU model newer than it knows (an Emerald Rapids Xeon) for a
-// Prescott and multiplies with its SSE3 kernels at a fifth of the machine's rate; the core
-// makes it choose again. Wherever the CPU has AVX2 + FMA, the kernels in use are AVX2 or
-// AVX-512 ones.
-void TestEngine::blasMultipliesWithTheCpusKernels()
-{
-    QVERIFY(!attn::areVectorKernels("Prescott"));
-    QVERIFY(!attn::areVectorKernels(""));
-    QVERIFY(attn::areVectorKernels("skylakex"));
-    if (attn::blasKernelsForThisCpu().empty())
-        QSKIP("no OpenBLAS, or a CPU without AVX2");
-    if (qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
-        QSKIP("OPENBLAS_CORETYPE chooses the kernels");
-    QVERIFY2(attn::areVectorKernels(attn::blasKernels()), attn::blasKernels().c_str());
-    QVERIFY(attn::matrixProductLibrary().find(attn::blasKernels()) != std::string::npos);
-}
-
 #include "tst_engine.moc"

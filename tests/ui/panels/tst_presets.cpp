@@ -1,7 +1,10 @@
 // Every preset shows the effect its explanation promises, with the numbers the panel
 // quotes: computed in process, through `attnscope compute --preset NAME --json -`, and
-// explained by the preset panel in English and, through the real .qm, in Chinese.
+// explained by the preset panel in English and, through the real .qm, in Chinese. The
+// numbers a lesson quotes come from PyTorch (tests/reference/preset_cases.json, written
+// by gen_reference.py), never from the engine under test.
 #include "engine.h"
+#include "presetcases.h"
 #include "presetpanel.h"
 #include "presets.h"
 #include "processrun.h"
@@ -21,8 +24,10 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <numeric>
 
 using namespace attn;
+using namespace attn::test;
 using attn::ui::PresetPanel;
 
 namespace {
@@ -31,105 +36,6 @@ constexpr int kTimeoutMs = 120'000;
 
 // A failed expectation as a message; empty when everything held.
 using Check = std::function<QString(const Result&)>;
-
-Result compute(const Request& request)
-{
-    AttentionEngine engine;
-    return engine.compute(request);
-}
-
-Request presetRequest(const QString& name)
-{
-    const Preset* preset = findPreset(name.toStdString());
-    return preset ? preset->request : Request{};
-}
-
-// `request` with one change.
-Request with(Request request, const std::function<void(Config&)>& change)
-{
-    change(request.config);
-    return request;
-}
-
-bool near(double value, double expected, double tolerance)
-{
-    return std::abs(value - expected) <= tolerance;
-}
-
-// The first problem of `problems`, or an empty string when there is none.
-QString firstProblem(std::initializer_list<QString> problems)
-{
-    for (const QString& problem : problems)
-        if (!problem.isEmpty())
-            return problem;
-    return {};
-}
-
-QString expect(bool holds, const QString& problem)
-{
-    return holds ? QString() : problem;
-}
-
-// A figure the explanation quotes, to `tolerance`.
-QString expectFigure(const char* what, double value, double expected, double tolerance = 5e-5)
-{
-    return expect(near(value, expected, tolerance), QStringLiteral("%1 is %2, expected %3")
-                                                        .arg(QLatin1String(what))
-                                                        .arg(value, 0, 'f', 6)
-                                                        .arg(expected, 0, 'f', 6));
-}
-
-// The range [min, max] of the row or column sums the explanation quotes.
-QString expectRange(const char* what, double min, double max, double from, double to,
-                    double tolerance = 5e-5)
-{
-    return expect(near(min, from, tolerance) && near(max, to, tolerance),
-                  QStringLiteral("%1 range from %2 to %3, expected %4 to %5")
-                      .arg(QLatin1String(what))
-                      .arg(min, 0, 'f', 6)
-                      .arg(max, 0, 'f', 6)
-                      .arg(from, 0, 'f', 4)
-                      .arg(to, 0, 'f', 4));
-}
-
-QString expectRowSumsOne(const Statistics& s)
-{
-    return expectRange("row sums", s.rowSumMin, s.rowSumMax, 1.0, 1.0, 1e-5);
-}
-
-QString expectWarning(const Result& r, WarningKind kind, const char* name)
-{
-    const auto& warnings = r.stats->warnings;
-    return expect(std::any_of(warnings.begin(), warnings.end(),
-                              [kind](const Warning& w) { return w.kind == kind; }),
-                  QStringLiteral("no %1 warning").arg(QLatin1String(name)));
-}
-
-// The largest |P[b][h][i][j] − expected(b, h, i, j)| over the cells `where` selects,
-// as a problem naming it and where it is when it exceeds `tolerance`.
-QString expectWeights(const Result& r, const char* what,
-                      const std::function<bool(int, int, int, int)>& where,
-                      const std::function<double(int, int, int, int)>& expected, double tolerance)
-{
-    double largest = 0;
-    QString at;
-    for (int b = 0; b < r.batch(); ++b)
-        for (int h = 0; h < r.heads(); ++h)
-            for (int i = 0; i < r.length(); ++i)
-                for (int j = 0; j < r.keyLength(); ++j) {
-                    if (!where(b, h, i, j))
-                        continue;
-                    const double weight = r.weights->at(b, h)(i, j);
-                    const double diff = std::abs(weight - expected(b, h, i, j));
-                    if (!(diff <= largest)) { // NaN counts as the largest
-                        largest = std::isnan(diff) ? std::numeric_limits<double>::infinity() : diff;
-                        at = QStringLiteral("[%1][%2][%3][%4]").arg(b).arg(h).arg(i).arg(j);
-                    }
-                }
-    return expect(
-        largest <= tolerance,
-        QStringLiteral("%1: off by %2 at %3").arg(QLatin1String(what)).arg(largest).arg(at));
-}
 
 bool upper(int, int, int i, int j)
 {
@@ -145,40 +51,52 @@ QString checkArticle(const Result& r)
 {
     const Statistics& s = *r.stats;
     const auto& output = r.aggregation->output;
-    const Result wide = compute(with(r.request, [](Config& c) {
-        c.dModel = 512;
-        c.scale = ScaleMode::None;
-    }));
+    const QString exercise1 = QStringLiteral("article d_model=512 scale=none");
+    const Result wide = compute(caseRequest(exercise1));
     return firstProblem({
         expectFigure("std before scaling", s.stdScores, 1.1888),
         expectFigure("std after scaling", s.stdLogits, 0.2972),
         expectFigure("std after / before", s.stdLogits / s.stdScores, 0.25, 1e-6),
         expectRowSumsOne(s),
-        expectRange("column sums", s.colSumMin, s.colSumMax, 0.8602, 1.1298),
+        expectRange("column sums", s.colSumMin, s.colSumMax,
+                    pytorchFigure("article", "col_sum_min"),
+                    pytorchFigure("article", "col_sum_max")),
         expect(output.size() == 2 && output[0].rows() == 4 && output[0].cols() == 16,
                QStringLiteral("the output is not (2, 4, 16)")),
         // Exercise 1: d_model 512 without scaling.
-        expectFigure("exercise 1: std", wide.stats->stdScores, 8.2085),
-        expectFigure("exercise 1: saturated share", wide.stats->saturatedShare, 5.0 / 8.0, 1e-9),
+        expectFigure("exercise 1: std", wide.stats->stdScores,
+                     pytorch(exercise1)["std_scores"].toDouble()),
+        expectFigure("exercise 1: saturated share", wide.stats->saturatedShare,
+                     pytorchFigure(exercise1, "saturated_rows") /
+                         pytorchFigure(exercise1, "choice_rows"),
+                     1e-9),
     });
 }
 
 QString checkSaturation(const Result& r)
 {
     const Statistics& s = *r.stats;
-    const Result scaled = compute(with(r.request, [](Config& c) { c.scale = ScaleMode::SqrtDk; }));
+    const QString name = QStringLiteral("saturation"), sqrtDk = name + " scale=sqrt-dk";
+    const Result scaled = compute(caseRequest(sqrtDk));
+    const double stdScores = pytorch(name)["std_scores"].toDouble();
     return firstProblem({
-        expectFigure("std before scaling", s.stdScores, 10.6405),
-        expectFigure("std after scaling", s.stdLogits, 10.6405),
-        expect(s.saturatedRows == 3 && s.choiceRows == 11 && s.saturatedShare >= kWarnShare,
+        expectFigure("std before scaling", s.stdScores, stdScores),
+        expectFigure("std after scaling", s.stdLogits, stdScores),
+        expect(s.saturatedRows == pytorchFigure(name, "saturated_rows") &&
+                   s.choiceRows == pytorchFigure(name, "choice_rows") &&
+                   s.saturatedShare >= kWarnShare,
                QStringLiteral("%1 of %2 rows saturated").arg(s.saturatedRows).arg(s.choiceRows)),
-        expectFigure("mean largest weight", s.meanRowMax, 0.80, 5e-3),
-        expectFigure("mean entropy", s.meanEntropy, 0.72, 5e-3),
-        expectFigure("largest entropy", s.meanEntropyMax, 3.46, 5e-3),
+        expectFigure("mean largest weight", s.meanRowMax, pytorchFigure(name, "mean_row_max"),
+                     1e-4),
+        expectFigure("mean entropy", s.meanEntropy, pytorchFigure(name, "mean_entropy"), 1e-4),
+        expectFigure("largest entropy", s.meanEntropyMax, pytorchFigure(name, "mean_entropy_max"),
+                     1e-4),
         expectWarning(r, WarningKind::SaturatedNoScaling, "SaturatedNoScaling"),
-        expectFigure("scaled: std", scaled.stats->stdLogits, 0.4702),
+        expectFigure("scaled: std", scaled.stats->stdLogits,
+                     pytorch(sqrtDk)["std_logits"].toDouble()),
         expect(scaled.stats->saturatedRows == 0, QStringLiteral("scaled: rows saturated")),
-        expectFigure("scaled: mean entropy", scaled.stats->meanEntropy, 3.33, 5e-3),
+        expectFigure("scaled: mean entropy", scaled.stats->meanEntropy,
+                     pytorchFigure(sqrtDk, "mean_entropy"), 1e-4),
     });
 }
 
@@ -188,7 +106,9 @@ QString checkWrongAxisQueries(const Result& r)
     const Result keys = compute(with(r.request, [](Config& c) { c.axis = SoftmaxAxis::Keys; }));
     return firstProblem({
         expectRange("column sums", s.colSumMin, s.colSumMax, 1.0, 1.0, 1e-5),
-        expectRange("row sums", s.rowSumMin, s.rowSumMax, 0.3557, 1.6504),
+        expectRange("row sums", s.rowSumMin, s.rowSumMax,
+                    pytorchFigure("wrong-axis-queries", "row_sum_min"),
+                    pytorchFigure("wrong-axis-queries", "row_sum_max")),
         expectWarning(r, WarningKind::RowsNotNormalizedQueries, "RowsNotNormalizedQueries"),
         expectRowSumsOne(*keys.stats),
     });
@@ -202,7 +122,9 @@ QString checkWrongAxisBatch(const Result& r)
         expectWeights(
             r, "P[0] + P[1] = 1", [](int b, int, int, int) { return b == 0; },
             [&r](int, int h, int i, int j) { return 1.0 - r.weights->at(1, h)(i, j); }, 1e-6),
-        expectRange("row sums", s.rowSumMin, s.rowSumMax, 2.0587, 4.9413),
+        expectRange("row sums", s.rowSumMin, s.rowSumMax,
+                    pytorchFigure("wrong-axis-batch", "row_sum_min"),
+                    pytorchFigure("wrong-axis-batch", "row_sum_max")),
         expectWarning(r, WarningKind::RowsNotNormalizedBatch, "RowsNotNormalizedBatch"),
     });
 }
@@ -227,7 +149,7 @@ QString checkCrossAttention(const Result& r)
     const auto share = [](int i) { return i < 2 ? 0.8 : 0.4; };
     const Result self =
         compute(with(r.request, [](Config& c) { c.attention = AttentionKind::Self; }));
-    const Result other = compute(with(r.request, [](Config& c) { c.seed = 7; }));
+    const Result other = compute(caseRequest(QStringLiteral("cross-attention seed=7")));
     QString refusal;
     try {
         (void)compute(with(r.request, [](Config& c) { c.mask = MaskKind::Causal; }));
@@ -259,7 +181,10 @@ QString checkCrossAttention(const Result& r)
                QStringLiteral("a causal mask was not refused: '%1'").arg(refusal)),
         expect(self.length() == 3 && self.keyLength() == 3,
                QStringLiteral("self-attention is not 3 × 3")),
-        expectFigure("seed 7: 我's weight on I", other.weights->at(0, 0)(0, 0), 0.2002, 1e-4),
+        expectFigure(
+            "seed 7: 我's weight on I", other.weights->at(0, 0)(0, 0),
+            pytorch(QStringLiteral("cross-attention seed=7"))["weights"][0][0][0][0].toDouble(),
+            1e-5),
     });
 }
 
@@ -303,6 +228,12 @@ QString checkMaskAfterSoftmax(const Result& r)
 {
     const int T = r.length();
     double rowZeroMin = 1, rowZeroMax = 0, before = 0; // before: largest sum of rows 0 … T-2
+    double fromMin = 1, fromMax = 0;                   // PyTorch's range of row 0's sums
+    for (const QJsonValue& head :
+         pytorch(QStringLiteral("mask-after-softmax"))["row_sums"][0].toArray()) {
+        fromMin = std::min(fromMin, head[0].toDouble());
+        fromMax = std::max(fromMax, head[0].toDouble());
+    }
     for (const HeadStatistics& s : r.stats->heads) {
         rowZeroMin = std::min(rowZeroMin, s.rowSums.front());
         rowZeroMax = std::max(rowZeroMax, s.rowSums.front());
@@ -315,7 +246,7 @@ QString checkMaskAfterSoftmax(const Result& r)
     return firstProblem({
         expect(T == 11 && before < 0.999,
                QStringLiteral("a row before the last sums to %1").arg(before)),
-        expectRange("row 0's sums", rowZeroMin, rowZeroMax, 0.0992, 0.1313),
+        expectRange("row 0's sums", rowZeroMin, rowZeroMax, fromMin, fromMax),
         expectWeights(r, "the upper triangle is 0", upper, zero, 0.0),
         expectWarning(r, WarningKind::RowsNotNormalizedMask, "RowsNotNormalizedMask"),
     });
@@ -362,12 +293,14 @@ QString checkFullyMaskedRow(const Result& r)
     });
 }
 
-// The pronoun's row: every head gives the antecedent 0.8 and no other key `otherMax`,
-// so the mean over heads peaks at the antecedent; the output follows, and seed 7 undoes it.
-Check coreference(std::string pronoun, std::string antecedent, double norm, double otherMax,
-                  double seed7)
+// The pronoun's row: every head gives the antecedent 0.8 and no other key more than PyTorch
+// does, so the mean over heads peaks at the antecedent; the output follows, and seed 7
+// undoes it.
+Check coreference(const QString& name, std::string pronoun, std::string antecedent)
 {
     return [=](const Result& r) -> QString {
+        const QJsonObject lesson = pytorch(name)["lesson"].toObject();
+        const QJsonObject seed7 = pytorch(name + " seed=7")["lesson"].toObject();
         const auto& tokens = r.tokens->tokens[0];
         const auto index = [&tokens](const std::string& token) {
             return static_cast<int>(std::find(tokens.begin(), tokens.end(), token) -
@@ -381,8 +314,10 @@ Check coreference(std::string pronoun, std::string antecedent, double norm, doub
         mean.row(p).maxCoeff(&peak);
         const Vector out = r.aggregation->merged[0].row(p).transpose(); // before W_o
         const Vector value = r.projection->v[0].row(a).transpose();
-        const Result other = compute(with(r.request, [](Config& c) { c.seed = 7; }));
+        const Result other = compute(caseRequest(name + " seed=7"));
         return firstProblem({
+            expect(p == lesson["pronoun"].toInt() && a == lesson["antecedent"].toInt(),
+                   QStringLiteral("the pronoun or the antecedent is not where PyTorch has it")),
             expect(peak == a,
                    QStringLiteral("the mean row peaks at column %1, not %2").arg(peak).arg(a)),
             expectFigure("the mean weight on the antecedent", mean(p, a), 0.8, 1e-4),
@@ -392,12 +327,15 @@ Check coreference(std::string pronoun, std::string antecedent, double norm, doub
                 [](int, int, int, int) { return 0.8; }, 1e-4),
             expectWeights(
                 r, "no other key gets more than the limit",
-                [p, a](int, int, int i, int j) { return i == p && j != a; }, zero, otherMax),
+                [p, a](int, int, int i, int j) { return i == p && j != a; }, zero,
+                lesson["other_max"].toDouble() + 1e-5),
             expectFigure("cos(output, V(antecedent))", out.dot(value) / (out.norm() * value.norm()),
-                         0.9999, 5e-4),
-            expectFigure("the antecedent's norm", r.x->at(0).row(a).norm(), norm, 0.05),
+                         lesson["cos_output_value"].toDouble(), 1e-5),
+            expectFigure("the antecedent's norm", r.x->at(0).row(a).norm(),
+                         lesson["antecedent_norm"].toDouble(), 1e-4),
             expectFigure("seed 7: the mean weight on the antecedent",
-                         meanOverHeads(*other.weights, 0)(p, a), seed7, 5e-3),
+                         meanOverHeads(*other.weights, 0)(p, a),
+                         seed7["antecedent_weight"].toDouble(), 1e-5),
         });
     };
 }
@@ -420,8 +358,8 @@ const std::map<QString, Expectation>& expectations()
         {"mask-after-softmax", {"rows sum to less than 1", checkMaskAfterSoftmax}},
         {"fully-masked-row", {"NaN with -inf, uniform with -1e9", checkFullyMaskedRow}},
         {"cross-attention", {"3 x 4, each row on its source words", checkCrossAttention}},
-        {"coreference", {"row 它 peaks at 猫", coreference("它", "猫", 15.18, 0.04, 0.128)}},
-        {"coreference-en", {"row it peaks at cat", coreference("it", "cat", 18.88, 0.05, 0.116)}},
+        {"coreference", {"row 它 peaks at 猫", coreference("coreference", "它", "猫")}},
+        {"coreference-en", {"row it peaks at cat", coreference("coreference-en", "it", "cat")}},
     };
     return table;
 }
@@ -461,12 +399,16 @@ class TestPresets : public QObject {
 
 private slots:
     void everyPresetHasACheck();
+    void matchesPyTorch_data();
+    void matchesPyTorch();
     void effect_data();
     void effect();
     void commandLine_data();
     void commandLine();
     void explanation_data();
     void explanation();
+    void quotedNumbersArePyTorchs_data();
+    void quotedNumbersArePyTorchs();
     void clearShowsHint();
     void menu();
     void chinese_data();
@@ -484,6 +426,96 @@ void TestPresets::everyPresetHasACheck()
         QVERIFY2(expectations().count(name) == 1, qPrintable("no check for the preset " + name));
     QVERIFY(PresetPanel::presetNames().size() >= 10);
     QVERIFY2(findPreset("cross-attention"), "the issue's cross-attention preset is missing");
+    for (const QString& name : PresetPanel::presetNames())
+        QVERIFY2(pytorchCases().contains(name), qPrintable("no PyTorch numbers for " + name));
+}
+
+void TestPresets::matchesPyTorch_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const QString& name : pytorchCases().keys())
+        QTest::newRow(name.toUtf8().constData()) << name;
+}
+
+// Every preset, and every variant its check computes, gives PyTorch's tokens, designed
+// vectors, weights and figures (gen_reference.py runs the reference program on them).
+void TestPresets::matchesPyTorch()
+{
+    QFETCH(QString, name);
+    const QJsonObject expected = pytorch(name);
+    const Request request = caseRequest(name);
+    QCOMPARE(QString::fromStdString(request.text), expected["text"].toString());
+    const Result r = compute(request);
+    QVERIFY(r.valid());
+
+    QStringList tokens;
+    for (const auto& sequence : r.tokens->tokens)
+        tokens << QString::fromStdString(
+            std::accumulate(sequence.begin(), sequence.end(), std::string(),
+                            [](std::string all, const std::string& t) { return all + t + "|"; }));
+    QStringList expectedTokens;
+    for (const QJsonValue& sequence : expected["tokens"].toArray())
+        expectedTokens << sequence.toVariant().toStringList().join(u'|') + u'|';
+    QCOMPARE(tokens, expectedTokens);
+
+    const QJsonObject overrides = expected["overrides"].toObject();
+    QCOMPARE(static_cast<qsizetype>(request.embeddingOverrides.size()), overrides.size());
+    for (auto it = overrides.begin(); it != overrides.end(); ++it) {
+        const auto found = request.embeddingOverrides.find(it.key().toStdString());
+        QVERIFY2(found != request.embeddingOverrides.end(), qPrintable(it.key()));
+        const QJsonArray vector = it.value().toArray();
+        QCOMPARE(static_cast<qsizetype>(found->second.size()), vector.size());
+        for (qsizetype c = 0; c < vector.size(); ++c)
+            QVERIFY2(near(found->second[static_cast<std::size_t>(c)], vector[c].toDouble(), 1e-4),
+                     qPrintable(QStringLiteral("%1[%2]").arg(it.key()).arg(c)));
+    }
+
+    const QJsonArray weights = expected["weights"].toArray();
+    QCOMPARE(weights.size(), r.batch());
+    QCOMPARE(weights[0].toArray().size(), r.heads());
+    QCOMPARE(weights[0][0].toArray().size(), r.length());
+    QCOMPARE(weights[0][0][0].toArray().size(), r.keyLength());
+    for (int b = 0; b < r.batch(); ++b)
+        for (int h = 0; h < r.heads(); ++h)
+            for (int i = 0; i < r.length(); ++i)
+                for (int j = 0; j < r.keyLength(); ++j) {
+                    const QJsonValue cell = weights[b][h][i][j];
+                    const float weight = r.weights->at(b, h)(i, j);
+                    QVERIFY2(cell.isNull() ? std::isnan(weight)
+                                           : near(weight, cell.toDouble(), 1e-5),
+                             qPrintable(QStringLiteral("P[%1][%2][%3][%4] = %5, PyTorch %6")
+                                            .arg(b)
+                                            .arg(h)
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(weight)
+                                            .arg(cell.toDouble())));
+                }
+
+    const Statistics& s = *r.stats;
+    const auto relative = [](double value, double expected) {
+        return std::abs(value - expected) <= 1e-5 * std::abs(expected);
+    };
+    QVERIFY2(relative(s.stdScores, expected["std_scores"].toDouble()),
+             qPrintable(QString::number(s.stdScores)));
+    QVERIFY2(relative(s.stdLogits, expected["std_logits"].toDouble()),
+             qPrintable(QString::number(s.stdLogits)));
+    const QJsonObject figures = expected["figures"].toObject();
+    const std::pair<const char*, double> measured[] = {
+        {"row_sum_min", s.rowSumMin},           {"row_sum_max", s.rowSumMax},
+        {"col_sum_min", s.colSumMin},           {"col_sum_max", s.colSumMax},
+        {"mean_row_max", s.meanRowMax},         {"mean_entropy", s.meanEntropy},
+        {"mean_entropy_max", s.meanEntropyMax},
+    };
+    for (const auto& [figure, value] : measured)
+        QVERIFY2(near(value, figures[QLatin1String(figure)].toDouble(), 1e-5),
+                 qPrintable(QStringLiteral("%1 is %2, PyTorch %3")
+                                .arg(QLatin1String(figure))
+                                .arg(value, 0, 'f', 7)
+                                .arg(figures[QLatin1String(figure)].toDouble(), 0, 'f', 7)));
+    QCOMPARE(s.choiceRows, figures["choice_rows"].toInt());
+    QCOMPARE(s.saturatedRows, figures["saturated_rows"].toInt());
+    QCOMPARE(s.nanCount, figures["nan_count"].toInt());
 }
 
 void TestPresets::effect_data()
@@ -594,6 +626,90 @@ void TestPresets::explanation()
     QVERIFY(html.contains(QStringLiteral("--preset ") + name));
     // Every explanation quotes a number to expect.
     QVERIFY(html.contains(QRegularExpression(QStringLiteral("\\d\\.\\d"))));
+}
+
+void TestPresets::quotedNumbersArePyTorchs_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<double>("value"); // PyTorch's
+    QTest::addColumn<int>("decimals"); // as the explanation rounds it
+    const auto figure = [](const char* name, const char* key) {
+        return pytorchFigure(QLatin1String(name), key);
+    };
+    const auto number = [](const char* name, const char* key) {
+        return pytorch(QLatin1String(name))[QLatin1String(key)].toDouble();
+    };
+    const auto lesson = [](const char* name, const char* key) {
+        return pytorch(QLatin1String(name))["lesson"][QLatin1String(key)].toDouble();
+    };
+    const auto rowZeroSums = [](bool largest) {
+        double extreme = largest ? 0.0 : 1.0;
+        for (const QJsonValue& head :
+             pytorch(QStringLiteral("mask-after-softmax"))["row_sums"][0].toArray())
+            extreme = largest ? std::max(extreme, head[0].toDouble())
+                              : std::min(extreme, head[0].toDouble());
+        return extreme;
+    };
+    const struct {
+        const char* row;
+        const char* preset;
+        double value;
+        int decimals;
+    } rows[] = {
+        {"article: std before scaling", "article", number("article", "std_scores"), 4},
+        {"article: std after scaling", "article", number("article", "std_logits"), 4},
+        {"article: smallest column sum", "article", figure("article", "col_sum_min"), 4},
+        {"article: largest column sum", "article", figure("article", "col_sum_max"), 4},
+        {"article: exercise 1's std", "article",
+         number("article d_model=512 scale=none", "std_scores"), 4},
+        {"saturation: std", "saturation", number("saturation", "std_scores"), 4},
+        {"saturation: mean largest weight", "saturation", figure("saturation", "mean_row_max"), 2},
+        {"saturation: mean entropy", "saturation", figure("saturation", "mean_entropy"), 2},
+        {"saturation: largest entropy", "saturation", figure("saturation", "mean_entropy_max"), 2},
+        {"saturation: scaled std", "saturation", number("saturation scale=sqrt-dk", "std_logits"),
+         4},
+        {"saturation: scaled entropy", "saturation",
+         figure("saturation scale=sqrt-dk", "mean_entropy"), 2},
+        {"wrong-axis-queries: smallest row sum", "wrong-axis-queries",
+         figure("wrong-axis-queries", "row_sum_min"), 4},
+        {"wrong-axis-queries: largest row sum", "wrong-axis-queries",
+         figure("wrong-axis-queries", "row_sum_max"), 4},
+        {"wrong-axis-batch: smallest row sum", "wrong-axis-batch",
+         figure("wrong-axis-batch", "row_sum_min"), 4},
+        {"wrong-axis-batch: largest row sum", "wrong-axis-batch",
+         figure("wrong-axis-batch", "row_sum_max"), 4},
+        {"mask-after-softmax: row 0's smallest sum", "mask-after-softmax", rowZeroSums(false), 4},
+        {"mask-after-softmax: row 0's largest sum", "mask-after-softmax", rowZeroSums(true), 4},
+        {"cross-attention: smallest column sum", "cross-attention",
+         figure("cross-attention", "col_sum_min"), 4},
+        {"cross-attention: largest column sum", "cross-attention",
+         figure("cross-attention", "col_sum_max"), 4},
+        {"cross-attention: seed 7", "cross-attention",
+         pytorch(QStringLiteral("cross-attention seed=7"))["weights"][0][0][0][0].toDouble(), 2},
+        {"coreference: other keys", "coreference", lesson("coreference", "other_max"), 2},
+        {"coreference: cosine", "coreference", lesson("coreference", "cos_output_value"), 4},
+        {"coreference: norm", "coreference", lesson("coreference", "antecedent_norm"), 1},
+        {"coreference: seed 7", "coreference", lesson("coreference seed=7", "antecedent_weight"),
+         2},
+        {"coreference-en: cosine", "coreference-en", lesson("coreference-en", "cos_output_value"),
+         4},
+        {"coreference-en: norm", "coreference-en", lesson("coreference-en", "antecedent_norm"), 1},
+        {"coreference-en: seed 7", "coreference-en",
+         lesson("coreference-en seed=7", "antecedent_weight"), 2},
+    };
+    for (const auto& row : rows)
+        QTest::newRow(row.row) << QString::fromLatin1(row.preset) << row.value << row.decimals;
+}
+
+// Every number an explanation quotes is PyTorch's, rounded as the explanation rounds it.
+void TestPresets::quotedNumbersArePyTorchs()
+{
+    QFETCH(QString, preset);
+    QFETCH(double, value);
+    QFETCH(int, decimals);
+    const QString quoted = QString::number(value, 'f', decimals);
+    QVERIFY2(PresetPanel::explanationHtml(preset).contains(quoted),
+             qPrintable(QStringLiteral("%1 does not quote %2").arg(preset, quoted)));
 }
 
 void TestPresets::clearShowsHint()

@@ -1,4 +1,5 @@
 // The main window driven as a person would: type, flip switches, hover, change language.
+// Its view switches are in tst_viewactions, its files and settings in tst_windowfiles.
 #include "comparedialog.h"
 #include "computecontroller.h"
 #include "controlpanel.h"
@@ -17,6 +18,7 @@
 #include "sessionfiles.h"
 #include "statisticspanel.h"
 #include "tokenchips.h"
+#include "windowtest.h"
 
 #include <QtTest>
 
@@ -34,50 +36,12 @@
 #include <QToolBar>
 
 using namespace attn::ui;
+using namespace attn::test;
 
-namespace {
-
-// Empty when `action` is a view switch as the window offers them: checkable, unchecked at
-// first, with a status tip, in the view toolbar and in the View menu; else what is wrong.
-QString viewSwitchProblem(MainWindow* w, QAction* action)
-{
-    if (!action->isCheckable() || action->isChecked())
-        return QStringLiteral("not an unchecked switch");
-    if (action->statusTip().isEmpty())
-        return QStringLiteral("no status tip");
-    if (!w->findChild<QToolBar*>("viewToolBar")->actions().contains(action))
-        return QStringLiteral("not in the view toolbar");
-    for (QAction* menu : w->menuBar()->actions())
-        if (menu->menu() && menu->menu()->actions().contains(action))
-            return menu->text().remove(u'&') == QStringLiteral("View")
-                       ? QString()
-                       : QStringLiteral("in the menu ") + menu->text();
-    return QStringLiteral("in no menu");
-}
-
-template <typename W> W* child(QWidget* root, const char* name)
-{
-    W* widget = root->findChild<W*>(QString::fromLatin1(name));
-    if (!widget)
-        qFatal("no child widget %s", name);
-    return widget;
-}
-
-void chooseData(QComboBox* combo, const QVariant& data)
-{
-    const int index = combo->findData(data);
-    QVERIFY2(index >= 0, qPrintable(QStringLiteral("no item with data %1").arg(data.toString())));
-    combo->setCurrentIndex(index);
-}
-
-} // namespace
-
-class TestMainWindow : public QObject {
+class TestMainWindow : public WindowTest {
     Q_OBJECT
 
 private slots:
-    void init();
-    void cleanup();
     void opensWithTheExampleComputed();
     void typingUpdatesChipsAndHeatmaps();
     void theGridTakesTheWorkersOverview();
@@ -91,52 +55,12 @@ private slots:
     void keyboardReachesTheHeatmaps();
     void largeSwitchLetsGoOfWhatItShows();
     void busyUntilTheNewestOutcomeIsOut();
-    void marginSumsActionTogglesTheViews();
-    void logScaleActionRecoloursEveryView();
-    void labDialogsFollowTheViewsColours();
     void languageSwitchRetranslates();
-    void settingsRoundTrip();
-    void sessionRoundTripThroughTheWindow();
-    void damagedSessionLeavesTheWindowAsItWas_data();
-    void damagedSessionLeavesTheWindowAsItWas();
-    void droppingASessionOpensIt();
-    void autosaveIsWrittenAndRemovedOnCleanExit();
     void presetFromTheMenu();
     void presetPanelSaysWhenItIsLeft_data();
     void presetPanelSaysWhenItIsLeft();
     void chineseGlyphsAreAvailable();
-
-private:
-    [[nodiscard]] MainWindow* open();
-
-    std::unique_ptr<QTemporaryDir> dir_;
-    std::unique_ptr<QSettings> settings_;
-    std::unique_ptr<Language> language_;
-    std::unique_ptr<MainWindow> window_;
 };
-
-void TestMainWindow::init()
-{
-    dir_ = std::make_unique<QTemporaryDir>();
-    settings_ = std::make_unique<QSettings>(dir_->filePath("settings.ini"), QSettings::IniFormat);
-    language_ = std::make_unique<Language>();
-    QVERIFY(language_->apply("en"));
-}
-
-void TestMainWindow::cleanup()
-{
-    window_.reset();
-    language_.reset();
-    settings_.reset();
-    dir_.reset();
-}
-
-MainWindow* TestMainWindow::open()
-{
-    window_ = std::make_unique<MainWindow>(language_.get(), settings_.get());
-    window_->show();
-    return window_.get();
-}
 
 void TestMainWindow::opensWithTheExampleComputed()
 {
@@ -608,120 +532,6 @@ void TestMainWindow::busyUntilTheNewestOutcomeIsOut()
     QCOMPARE(shownSeed, good.config.seed);
 }
 
-void TestMainWindow::marginSumsActionTogglesTheViews()
-{
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    QAction* sums = w->action(ActionId::MarginSums);
-    const QString problem = viewSwitchProblem(w, sums);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const auto shown = [w] {
-        QList<bool> styles;
-        for (int k = 0; k < w->heatmapGrid()->count(); ++k)
-            styles << w->heatmapGrid()->view(k)->heatmapStyle().marginSums;
-        return styles;
-    };
-    const QList<bool> none(w->heatmapGrid()->count(), false);
-    const QList<bool> all(w->heatmapGrid()->count(), true);
-    QCOMPARE(shown(), none);
-
-    sums->trigger();
-    QVERIFY(w->viewOptions().marginSums);
-    QCOMPARE(shown(), all);
-    HeatmapView* mean = w->heatmapGrid()->view(w->heatmapGrid()->count() - 1);
-    QCOMPARE(int(mean->heatmapLayout().rowSums().size()), w->lastResult().length());
-    QVERIFY(!mean->heatmapLayout().columnSumArea().isEmpty());
-
-    // A change of the view options checks and unchecks the action with it.
-    ViewOptions view = w->viewOptions();
-    view.marginSums = false;
-    w->setViewOptions(view);
-    QVERIFY(!sums->isChecked());
-    QCOMPARE(shown(), none);
-    QVERIFY(mean->heatmapLayout().columnSumArea().isNull());
-    view.marginSums = true;
-    w->setViewOptions(view);
-    QVERIFY(sums->isChecked());
-    QCOMPARE(shown(), all);
-}
-
-// The logarithmic colour scale, from the View menu or toolbar: every tile, the mean and a
-// head opened large colour by the logarithm from logScaleFloor() up to their maximum, and
-// the copied figure too.
-void TestMainWindow::logScaleActionRecoloursEveryView()
-{
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    QAction* log = w->action(ActionId::LogScale);
-    const QString problem = viewSwitchProblem(w, log);
-    QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    HeatmapGrid* grid = w->heatmapGrid();
-    const QImage linear = grid->view(0)->grab().toImage();
-
-    log->trigger();
-    QVERIFY(w->viewOptions().logScale);
-    const int T = w->lastResult().length();
-    for (int k = 0; k < grid->count(); ++k) {
-        const HeatmapStyle& style = grid->view(k)->heatmapStyle();
-        QVERIFY(style.logScale);
-        QCOMPARE(style.vmin, logScaleFloor(style.vmax, T));
-    }
-    QVERIFY(grid->view(0)->grab().toImage() != linear);
-    QVERIFY(grid->view(0)->heatmapStyle().vmax > 0.1); // the shared maximum, as before
-
-    HeatmapView* tile = grid->view(1);
-    QTest::mouseClick(tile, Qt::LeftButton, {}, tile->rect().center());
-    auto* head = w->findChild<HeadDialog*>();
-    QVERIFY(head && head->view()->heatmapStyle().logScale);
-
-    // Exports and Copy Figure draw what the window shows.
-    const FigureLayout figure = figureLayout(w->lastResult(), figureOptions(w->viewOptions()));
-    QVERIFY(figure.tiles.front().style.logScale);
-    QCOMPARE(figure.tiles.front().style.vmin, grid->view(0)->heatmapStyle().vmin);
-
-    log->trigger(); // and back
-    QVERIFY(!grid->view(0)->heatmapStyle().logScale);
-    QCOMPARE(grid->view(0)->heatmapStyle().vmin, 0.0);
-}
-
-// The lab's dialogs colour weights as the grid does: Compare's A and B and the step-by-step
-// weights' tile take the colormap and colour scale chosen before they opened and every
-// change while they are open.
-void TestMainWindow::labDialogsFollowTheViewsColours()
-{
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    ViewOptions view = w->viewOptions();
-    view.colormap = ColormapName::Cividis;
-    w->setViewOptions(view);
-    w->showCompare();
-    w->showStepByStep();
-    auto* compare = w->findChild<CompareDialog*>();
-    auto* steps = w->findChild<PipelineDialog*>();
-    QVERIFY(compare && steps);
-    QTRY_VERIFY(compare->complete());
-    const auto weightsTile = [&] { return steps->strip()->tile(PipelineStage::Weights); };
-    QVERIFY(weightsTile());
-    for (const int k : {0, 1})
-        QCOMPARE(compare->view(k)->heatmapStyle().colormap, ColormapName::Cividis);
-    QCOMPARE(weightsTile()->tile().style.colormap, ColormapName::Cividis);
-
-    view.colormap = ColormapName::Inferno;
-    view.logScale = true;
-    w->setViewOptions(view);
-    for (const int k : {0, 1}) {
-        QCOMPARE(compare->view(k)->heatmapStyle().colormap, ColormapName::Inferno);
-        QVERIFY(compare->view(k)->heatmapStyle().logScale);
-    }
-    QCOMPARE(compare->view(2)->heatmapStyle().colormap, ColormapName::Diverging);
-    QCOMPARE(weightsTile()->tile().style.colormap, ColormapName::Inferno);
-    QVERIFY(weightsTile()->tile().style.logScale);
-
-    w->action(ActionId::LogScale)->trigger(); // the toolbar's switch, back to linear
-    QVERIFY(!compare->view(0)->heatmapStyle().logScale);
-    QVERIFY(!weightsTile()->tile().style.logScale);
-}
-
 void TestMainWindow::languageSwitchRetranslates()
 {
     MainWindow* w = open();
@@ -734,127 +544,6 @@ void TestMainWindow::languageSwitchRetranslates()
     QVERIFY(chineseFile.contains(QStringLiteral("文件")));
     w->setLanguage("en");
     QCOMPARE(w->menuBar()->actions().first()->text(), englishFile);
-}
-
-void TestMainWindow::settingsRoundTrip()
-{
-    {
-        MainWindow* w = open();
-        QTRY_VERIFY(w->lastResult().valid());
-        child<QSpinBox>(w, "dModelSpin")->setValue(48);
-        chooseData(child<QComboBox>(w, "headsCombo"), 6);
-        chooseData(child<QComboBox>(w, "axisCombo"), int(attn::SoftmaxAxis::Batch));
-        child<QCheckBox>(w, "causalCheck")->setChecked(true);
-        ViewOptions view = w->viewOptions();
-        view.colormap = ColormapName::Magma;
-        view.sharedScale = false;
-        view.marginSums = true;
-        view.logScale = true;
-        w->setViewOptions(view);
-        w->close();
-        window_.reset();
-    }
-    MainWindow* w = open();
-    const attn::Request r = w->controlPanel()->request();
-    QCOMPARE(r.config.dModel, 48);
-    QCOMPARE(r.config.heads, 6);
-    QCOMPARE(r.config.axis, attn::SoftmaxAxis::Batch);
-    QCOMPARE(r.config.mask, attn::MaskKind::Causal);
-    QCOMPARE(w->viewOptions().colormap, ColormapName::Magma);
-    QCOMPARE(w->viewOptions().sharedScale, false);
-    QCOMPARE(w->viewOptions().marginSums, true);
-    QVERIFY(w->action(ActionId::MarginSums)->isChecked());
-    QCOMPARE(w->viewOptions().logScale, true);
-    QVERIFY(w->action(ActionId::LogScale)->isChecked());
-}
-
-void TestMainWindow::sessionRoundTripThroughTheWindow()
-{
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    child<QCheckBox>(w, "causalCheck")->setChecked(true);
-    chooseData(child<QComboBox>(w, "axisCombo"), int(attn::SoftmaxAxis::Queries));
-    const attn::Request saved = w->controlPanel()->request();
-    const QString path = dir_->filePath("lesson.attnscope");
-    QString error;
-    QVERIFY2(w->sessionFiles()->saveTo(path, &error), qPrintable(error));
-    QCOMPARE(w->sessionFiles()->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
-
-    child<QCheckBox>(w, "causalCheck")->setChecked(false);
-    QVERIFY(w->controlPanel()->request() != saved);
-    QVERIFY2(w->sessionFiles()->open(path, &error), qPrintable(error));
-    QCOMPARE(w->controlPanel()->request(), saved);
-    QTRY_COMPARE(w->lastResult().request, saved);
-    QVERIFY(w->windowFilePath().endsWith("lesson.attnscope"));
-}
-
-void TestMainWindow::damagedSessionLeavesTheWindowAsItWas_data()
-{
-    QTest::addColumn<QByteArray>("content");
-    QTest::newRow("garbage") << QByteArray("\x01\x02 not json at all");
-    QTest::newRow("truncated") << QByteArray(
-        R"({"format": "attnscope-session", "version": 1, "te)");
-    QTest::newRow("not a session") << QByteArray(R"({"format": "something-else", "version": 1})");
-    QTest::newRow("newer version")
-        << QByteArray(R"({"format": "attnscope-session", "version": 9})");
-    QTest::newRow("empty") << QByteArray();
-}
-
-void TestMainWindow::damagedSessionLeavesTheWindowAsItWas()
-{
-    QFETCH(QByteArray, content);
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    const attn::Request before = w->controlPanel()->request();
-    const ViewOptions viewBefore = w->viewOptions();
-    const QString path = dir_->filePath("damaged.attnscope");
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    file.close();
-
-    QString error;
-    QVERIFY(!w->sessionFiles()->open(path, &error));
-    QVERIFY2(!error.isEmpty(), "a damaged session must be explained");
-    QCOMPARE(w->controlPanel()->request(), before);
-    QCOMPARE(w->viewOptions(), viewBefore);
-    QVERIFY(w->sessionFiles()->currentPath().isEmpty());
-}
-
-void TestMainWindow::droppingASessionOpensIt()
-{
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    Session session{w->controlPanel()->request(), w->viewOptions()};
-    session.request.text = "dropped on the window";
-    session.request.config.heads = 2;
-    const QString path = dir_->filePath("dropped.attnscope");
-    QVERIFY(saveSession(path, session));
-
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(path)});
-    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(w, &enter);
-    QVERIFY(enter.isAccepted());
-    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(w, &drop);
-    QCOMPARE(w->controlPanel()->request().text, session.request.text);
-    QTRY_COMPARE(w->lastResult().heads(), 2);
-}
-
-void TestMainWindow::autosaveIsWrittenAndRemovedOnCleanExit()
-{
-    MainWindow* w = open();
-    QTRY_VERIFY(w->lastResult().valid());
-    const QString autosave = w->sessionFiles()->autosavePath();
-    child<QCheckBox>(w, "causalCheck")->setChecked(true);
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(autosave), 10000);
-    QString error;
-    const std::optional<Session> saved = loadSession(autosave, &error);
-    QVERIFY2(saved, qPrintable(error));
-    QCOMPARE(saved->request.config.mask, attn::MaskKind::Causal);
-    w->close();
-    QVERIFY2(!QFileInfo::exists(autosave), "a clean exit leaves no autosave behind");
 }
 
 void TestMainWindow::presetFromTheMenu()
