@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
@@ -146,6 +147,22 @@ void SwitchesForm::setAttention(AttentionKind attention)
     }
 }
 
+void SwitchesForm::setMnemonics(bool on)
+{
+    mnemonics_ = on;
+    retranslateUi();
+}
+
+QString SwitchesForm::labelText(const QString& text) const
+{
+    if (mnemonics_)
+        return text;
+    // "分头方式(&S)：" as the Chinese write it, "Head &split:" as English does.
+    static const QRegularExpression bracketed(QStringLiteral("\\(&[^&]\\)"));
+    static const QRegularExpression marker(QStringLiteral("&(?=[^&])"));
+    return QString(text).remove(bracketed).remove(marker);
+}
+
 void SwitchesForm::setNotes(const QString& text, bool alert)
 {
     alert_ = alert;
@@ -195,28 +212,28 @@ void SwitchesForm::showTemperature()
 
 void SwitchesForm::retranslateUi()
 {
-    headSplitLabel_->setText(tr("Head &split:", "how Q, K, V are cut into heads"));
+    headSplitLabel_->setText(labelText(tr("Head &split:", "how Q, K, V are cut into heads")));
     retranslateItems<HeadSplit>(headSplitCombo_);
     setHelp({headSplitLabel_, headSplitCombo_}, helpText(ControlHelp::HeadSplit));
-    scaleLabel_->setText(tr("S&caling:", "what QKᵀ is divided by"));
+    scaleLabel_->setText(labelText(tr("S&caling:", "what QKᵀ is divided by")));
     retranslateItems<ScaleMode>(scaleCombo_);
     setHelp({scaleLabel_, scaleCombo_}, helpText(ControlHelp::Scale));
-    temperatureLabel_->setText(tr("Te&mperature:", "softmax temperature τ"));
+    temperatureLabel_->setText(labelText(tr("Te&mperature:", "softmax temperature τ")));
     setHelp({temperatureLabel_, temperatureSlider_, temperatureValue_},
             helpText(ControlHelp::Temperature));
     temperatureReset_->setText(tr("Reset", "set the temperature back to 1"));
     setHelp({temperatureReset_}, helpText(ControlHelp::TemperatureReset));
-    causalCheck_->setText(tr("Ca&usal mask", "decoder mask: no looking ahead"));
+    causalCheck_->setText(labelText(tr("Ca&usal mask", "decoder mask: no looking ahead")));
     setHelp({causalCheck_}, helpText(ControlHelp::Causal));
-    paddingCheck_->setText(tr("Mask <pad> &keys"));
+    paddingCheck_->setText(labelText(tr("Mask <pad> &keys")));
     setHelp({paddingCheck_}, helpText(ControlHelp::Padding));
-    maskFillLabel_->setText(tr("Mask &fill:", "the value written into masked logits"));
+    maskFillLabel_->setText(labelText(tr("Mask &fill:", "the value written into masked logits")));
     retranslateItems<MaskFill>(maskFillCombo_);
     setHelp({maskFillLabel_, maskFillCombo_}, helpText(ControlHelp::MaskFill));
-    maskStageLabel_->setText(tr("Mask s&tage:", "before or after softmax"));
+    maskStageLabel_->setText(labelText(tr("Mask s&tage:", "before or after softmax")));
     retranslateItems<MaskStage>(maskStageCombo_);
     setHelp({maskStageLabel_, maskStageCombo_}, helpText(ControlHelp::MaskStage));
-    axisLabel_->setText(tr("Softmax &over:", "the softmax axis (dim)"));
+    axisLabel_->setText(labelText(tr("Softmax &over:", "the softmax axis (dim)")));
     retranslateItems<SoftmaxAxis>(axisCombo_);
     setHelp({axisLabel_, axisCombo_}, helpText(ControlHelp::Axis));
     showTemperature();

@@ -35,6 +35,9 @@ public:
     // and off, and is restored on the way back to self-attention. Emits nothing.
     void setAttention(AttentionKind attention);
 
+    // Off: the labels have no Alt+letter (two forms side by side would share them).
+    void setMnemonics(bool on);
+
     // A line under the controls, e.g. the departures from the textbook formula, in red
     // when `alert`; hidden until set.
     void setNotes(const QString& text, bool alert);
@@ -53,11 +56,14 @@ private:
     void temperatureMoved(int position);
     void resetTemperature();
     void showTemperature();
+    // `text` as a label shows it: without its Alt+letter when mnemonics are off.
+    [[nodiscard]] QString labelText(const QString& text) const;
 
     Config config_;
     float temperature_ = Config{}.temperature; // exact, even between slider positions
     bool causalBeforeCross_ = false; // the causal switch, restored on the way back to self
     bool alert_ = false;
+    bool mnemonics_ = true;
 
     QLabel* headSplitLabel_;
     QComboBox* headSplitCombo_;
