@@ -2,7 +2,7 @@
 // QT_QPA_PLATFORM says otherwise): a sentence of T = 2048 tokens with C = 1024, H = 16 and
 // a causal mask is typed into the window and computed, its heads shown; then the scaling is
 // switched, as a user does, and the window lets go of the shown tensors before the compute
-// (S and P here are far above MainWindow::kLetGoBytes; the tiles keep their pictures);
+// (S and P here are far above kLetGoBytes (ui/window/letgo.h); the tiles keep their pictures);
 // last, for comparison, the scaling is switched back with letting go turned off, so the
 // old P stays held beside the new one (what the window does below kLetGoBytes). Each
 // figure is the process's peak resident size (VmHWM) over the bytes of S and P, the

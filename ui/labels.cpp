@@ -1,5 +1,6 @@
 #include "labels.h"
 
+#include "engine.h"
 #include "warnings.h"
 
 #include <QCoreApplication>
@@ -384,6 +385,30 @@ SweepWords sweepWords()
         "Sweep table", "A uniform row has %1 bits; a saturated row puts ≥ %2 on one key.",
         "%1 bits of entropy (2.000), %2 a weight (0.99)"));
     return words;
+}
+
+// The shape line of the status bar, "B = 2 · T = 6 · d_model = 16 · H = 2 · d_k = 8". Its
+// words keep the context of MainWindow (attn::ui::MainWindow), whose status bar shows them.
+QString shapeText(const Result& result)
+{
+    if (result.isCross())
+        return QCoreApplication::translate(
+                   "attn::ui::MainWindow",
+                   "B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6",
+                   "cross-attention: T_q query tokens, T_k key tokens")
+            .arg(result.batch())
+            .arg(result.length())
+            .arg(result.keyLength())
+            .arg(result.dModel())
+            .arg(result.heads())
+            .arg(result.dK());
+    return QCoreApplication::translate("attn::ui::MainWindow",
+                                       "B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5")
+        .arg(result.batch())
+        .arg(result.length())
+        .arg(result.dModel())
+        .arg(result.heads())
+        .arg(result.dK());
 }
 
 } // namespace attn::ui

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace attn {
+struct Result;
+}
+
 namespace attn::ui {
 
 [[nodiscard]] QString displayName(TokenizerMode value);
@@ -52,5 +56,9 @@ namespace attn::ui {
 // The words of `attnscope sweep`'s table in the interface language, as the sweep's charts
 // word them.
 [[nodiscard]] SweepWords sweepWords();
+
+// The result's shape as the status bar shows it: "B = 2 · T = 6 · d_model = 16 · H = 2 ·
+// d_k = 8", and T_q and T_k in cross-attention.
+[[nodiscard]] QString shapeText(const Result& result);
 
 } // namespace attn::ui

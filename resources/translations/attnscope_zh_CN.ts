@@ -438,6 +438,81 @@
     </message>
 </context>
 <context>
+    <name>ControlHelp</name>
+    <message>
+        <source>The text to attend over. Each line becomes one sequence of the batch (B = number of lines); shorter lines are padded with &lt;pad&gt; up to the longest (T tokens).</source>
+        <translation>要计算注意力的文本。每一行成为批次中的一条序列（B = 行数）；较短的行用 &lt;pad&gt; 填充到最长行的长度（T 个词元）。</translation>
+    </message>
+    <message>
+        <source>How the text is cut into tokens: Automatic finds words (Chinese too) with ICU; Spaces only splits at white space; Characters makes every character a token.</source>
+        <translation>文本如何切分成词元：“自动”用 ICU 识别词语（中文也可以）；“仅按空格”只在空白处切分；“按字符”把每个字符都当作一个词元。</translation>
+    </message>
+    <message>
+        <source>d_model (C): the length of every token&apos;s vector. Q, K and V have C features each, shared out among the heads.</source>
+        <translation>d_model（C）：每个词元向量的长度。Q、K、V 各有 C 个特征，平均分给各个头。</translation>
+    </message>
+    <message>
+        <source>Set d_model to %1.</source>
+        <translation>把 d_model 设为 %1。</translation>
+    </message>
+    <message>
+        <source>Number of attention heads H. Only the divisors of d_model are offered: heads must divide d_model, because each head gets d_k = d_model / heads features.</source>
+        <translation>注意力头的数量 H。这里只列出 d_model 的约数：头数必须能整除 d_model，因为每个头分到 d_k = d_model / 头数 个特征。</translation>
+    </message>
+    <message>
+        <source>Features per head, d_k = d_model / heads. The textbook scaling divides the scores by √d_k.</source>
+        <translation>每个头的特征数，d_k = d_model / 头数。标准的缩放是把分数除以 √d_k。</translation>
+    </message>
+    <message>
+        <source>Random seed, 0 to 2⁶⁴ − 1, as in torch.manual_seed(seed): it draws the embeddings and the weights W_q, W_k, W_v, W_o. The same seed gives the same numbers.</source>
+        <translation>随机种子，0 到 2⁶⁴ − 1，与 torch.manual_seed(seed) 中的相同：用它抽取嵌入向量和权重 W_q、W_k、W_v、W_o。相同的种子得到相同的数值。</translation>
+    </message>
+    <message>
+        <source>Where the token vectors X come from. Table gives every distinct word its own vector, the same in every sentence; torch.randn draws X = torch.randn(B, T, C) exactly as PyTorch does after manual_seed.</source>
+        <translation>词元向量 X 从哪里来。“查表”给每个不同的词一个专属向量，在每个句子中都相同；torch.randn 按 X = torch.randn(B, T, C) 抽取，与 PyTorch 在 manual_seed 之后得到的完全一致。</translation>
+    </message>
+    <message>
+        <source>Add the sinusoidal positional encoding (Vaswani et al. 2017) to X. Without it attention cannot tell word order: the same word gets the same vector everywhere.</source>
+        <translation>在 X 上加正弦位置编码（Vaswani 等，2017）。没有它，注意力分辨不出词序：同一个词在任何位置都是同一个向量。</translation>
+    </message>
+    <message>
+        <source>How Q, K, V (B, T, C) are cut into heads. view + transpose gives (B, H, T, d_k) correctly; view alone reads the memory as (B, H, T, d_k) and mixes tokens across heads, the classic bug.</source>
+        <translation>Q、K、V（B, T, C）如何拆分成多个头。view + transpose 能正确得到 (B, H, T, d_k)；只用 view 会把内存直接按 (B, H, T, d_k) 读取，把词元在头之间打乱——这是经典错误。</translation>
+    </message>
+    <message>
+        <source>What the scores QKᵀ are divided by. The tutorial divides by √d_k so that the scores keep a standard deviation near 1; without it, a large d_k makes softmax nearly one-hot.</source>
+        <translation>分数 QKᵀ 除以什么。教程中除以 √d_k，让分数的标准差保持在 1 附近；不缩放时，d_k 一大，softmax 就几乎变成 one-hot（饱和）。</translation>
+    </message>
+    <message>
+        <source>Temperature τ divides the logits before softmax: τ &lt; 1 sharpens the weights towards one-hot, τ &gt; 1 flattens them towards uniform. The textbook formula has τ = 1.</source>
+        <translation>softmax 之前先把 logit 除以温度 τ：τ &lt; 1 让权重更尖锐、趋向 one-hot；τ &gt; 1 让权重更平缓、趋向均匀。标准公式中 τ = 1。</translation>
+    </message>
+    <message>
+        <source>Set τ back to 1, the textbook formula.</source>
+        <translation>把 τ 恢复为 1，即标准公式。</translation>
+    </message>
+    <message>
+        <source>Causal mask M: query i may not look at later keys j &gt; i (torch.triu(ones(T, T), 1)), as in a decoder such as GPT.</source>
+        <translation>因果掩码 M：查询 i 不能看后面的键 j &gt; i（torch.triu(ones(T, T), 1)），与 GPT 这类解码器相同。</translation>
+    </message>
+    <message>
+        <source>Mask the keys of &lt;pad&gt; tokens so that no query attends to padding. Without it the shorter sentences spread weight over the padding.</source>
+        <translation>掩盖 &lt;pad&gt; 词元的键，使任何查询都不会关注填充。否则较短的句子会把权重分散到填充上。</translation>
+    </message>
+    <message>
+        <source>What masked logits are set to. -inf gives exactly 0 weight, but a row with every key masked becomes NaN; -1e9 gives almost 0, and such a row becomes uniform.</source>
+        <translation>被掩盖的 logit 设成什么值。-inf 得到的权重恰好为 0，但所有键都被掩盖的行会变成 NaN；-1e9 得到的权重几乎为 0，这样的行则变成均匀分布。</translation>
+    </message>
+    <message>
+        <source>Mask before softmax (correct): masked keys get weight 0 and every row still sums to 1. Zeroing the weights after softmax leaves rows that no longer sum to 1, a common bug.</source>
+        <translation>在 softmax 之前施加掩码（正确）：被掩盖的键权重为 0，每行之和仍为 1。在 softmax 之后才把权重置零，行和就不再为 1——这是常见错误。</translation>
+    </message>
+    <message>
+        <source>The dimension softmax normalizes. It must run over dim=-1: each query&apos;s weights over the keys sum to 1. dim=-2 makes each key&apos;s column sum to 1; dim=0 normalizes across the sentences of the batch.</source>
+        <translation>softmax 沿哪一维归一化。必须是 dim=-1：每个查询对所有键的权重之和为 1。dim=-2 会让每个键所在的列和为 1；dim=0 则在批次的各个句子之间归一化。</translation>
+    </message>
+</context>
+<context>
     <name>Figure</name>
     <message>
         <source>PNG image (*.png)</source>
@@ -1493,17 +1568,9 @@
         <translation>输入一句话。每一行是批次中的一条序列；较短的行用 &lt;pad&gt; 填充。</translation>
     </message>
     <message>
-        <source>The text to attend over. Each line becomes one sequence of the batch (B = number of lines); shorter lines are padded with &lt;pad&gt; up to the longest (T tokens).</source>
-        <translation>要计算注意力的文本。每一行成为批次中的一条序列（B = 行数）；较短的行用 &lt;pad&gt; 填充到最长行的长度（T 个词元）。</translation>
-    </message>
-    <message>
         <source>&amp;Tokenizer:</source>
         <comment>how text is cut into tokens</comment>
         <translation>分词方式(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>How the text is cut into tokens: Automatic finds words (Chinese too) with ICU; Spaces only splits at white space; Characters makes every character a token.</source>
-        <translation>文本如何切分成词元：“自动”用 ICU 识别词语（中文也可以）；“仅按空格”只在空白处切分；“按字符”把每个字符都当作一个词元。</translation>
     </message>
     <message>
         <source>Model</source>
@@ -1516,25 +1583,9 @@
         <translation>d_model(&amp;D)：</translation>
     </message>
     <message>
-        <source>d_model (C): the length of every token&apos;s vector. Q, K and V have C features each, shared out among the heads.</source>
-        <translation>d_model（C）：每个词元向量的长度。Q、K、V 各有 C 个特征，平均分给各个头。</translation>
-    </message>
-    <message>
-        <source>Set d_model to %1.</source>
-        <translation>把 d_model 设为 %1。</translation>
-    </message>
-    <message>
         <source>&amp;Heads:</source>
         <comment>number of attention heads H</comment>
         <translation>头数(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>Number of attention heads H. Only the divisors of d_model are offered: heads must divide d_model, because each head gets d_k = d_model / heads features.</source>
-        <translation>注意力头的数量 H。这里只列出 d_model 的约数：头数必须能整除 d_model，因为每个头分到 d_k = d_model / 头数 个特征。</translation>
-    </message>
-    <message>
-        <source>Features per head, d_k = d_model / heads. The textbook scaling divides the scores by √d_k.</source>
-        <translation>每个头的特征数，d_k = d_model / 头数。标准的缩放是把分数除以 √d_k。</translation>
     </message>
     <message>
         <source>&amp;Seed:</source>
@@ -1546,25 +1597,13 @@
         <translation>0 … 18446744073709551615</translation>
     </message>
     <message>
-        <source>Random seed, 0 to 2⁶⁴ − 1, as in torch.manual_seed(seed): it draws the embeddings and the weights W_q, W_k, W_v, W_o. The same seed gives the same numbers.</source>
-        <translation>随机种子，0 到 2⁶⁴ − 1，与 torch.manual_seed(seed) 中的相同：用它抽取嵌入向量和权重 W_q、W_k、W_v、W_o。相同的种子得到相同的数值。</translation>
-    </message>
-    <message>
         <source>&amp;Embedding:</source>
         <comment>where the token vectors X come from</comment>
         <translation>嵌入(&amp;E)：</translation>
     </message>
     <message>
-        <source>Where the token vectors X come from. Table gives every distinct word its own vector, the same in every sentence; torch.randn draws X = torch.randn(B, T, C) exactly as PyTorch does after manual_seed.</source>
-        <translation>词元向量 X 从哪里来。“查表”给每个不同的词一个专属向量，在每个句子中都相同；torch.randn 按 X = torch.randn(B, T, C) 抽取，与 PyTorch 在 manual_seed 之后得到的完全一致。</translation>
-    </message>
-    <message>
         <source>Add &amp;positional encoding (sinusoidal)</source>
         <translation>加上位置编码（正弦）(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Add the sinusoidal positional encoding (Vaswani et al. 2017) to X. Without it attention cannot tell word order: the same word gets the same vector everywhere.</source>
-        <translation>在 X 上加正弦位置编码（Vaswani 等，2017）。没有它，注意力分辨不出词序：同一个词在任何位置都是同一个向量。</translation>
     </message>
     <message>
         <source>Formula</source>
@@ -1572,94 +1611,9 @@
         <translation>公式</translation>
     </message>
     <message>
-        <source>Head &amp;split:</source>
-        <comment>how Q, K, V are cut into heads</comment>
-        <translation>分头方式(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>How Q, K, V (B, T, C) are cut into heads. view + transpose gives (B, H, T, d_k) correctly; view alone reads the memory as (B, H, T, d_k) and mixes tokens across heads, the classic bug.</source>
-        <translation>Q、K、V（B, T, C）如何拆分成多个头。view + transpose 能正确得到 (B, H, T, d_k)；只用 view 会把内存直接按 (B, H, T, d_k) 读取，把词元在头之间打乱——这是经典错误。</translation>
-    </message>
-    <message>
-        <source>S&amp;caling:</source>
-        <comment>what QKᵀ is divided by</comment>
-        <translation>缩放(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>What the scores QKᵀ are divided by. The tutorial divides by √d_k so that the scores keep a standard deviation near 1; without it, a large d_k makes softmax nearly one-hot.</source>
-        <translation>分数 QKᵀ 除以什么。教程中除以 √d_k，让分数的标准差保持在 1 附近；不缩放时，d_k 一大，softmax 就几乎变成 one-hot（饱和）。</translation>
-    </message>
-    <message>
-        <source>Te&amp;mperature:</source>
-        <comment>softmax temperature τ</comment>
-        <translation>温度(&amp;M)：</translation>
-    </message>
-    <message>
-        <source>Temperature τ divides the logits before softmax: τ &lt; 1 sharpens the weights towards one-hot, τ &gt; 1 flattens them towards uniform. The textbook formula has τ = 1.</source>
-        <translation>softmax 之前先把 logit 除以温度 τ：τ &lt; 1 让权重更尖锐、趋向 one-hot；τ &gt; 1 让权重更平缓、趋向均匀。标准公式中 τ = 1。</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <comment>set the temperature back to 1</comment>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Set τ back to 1, the textbook formula.</source>
-        <translation>把 τ 恢复为 1，即标准公式。</translation>
-    </message>
-    <message>
-        <source>Ca&amp;usal mask</source>
-        <comment>decoder mask: no looking ahead</comment>
-        <translation>因果掩码(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Causal mask M: query i may not look at later keys j &gt; i (torch.triu(ones(T, T), 1)), as in a decoder such as GPT.</source>
-        <translation>因果掩码 M：查询 i 不能看后面的键 j &gt; i（torch.triu(ones(T, T), 1)），与 GPT 这类解码器相同。</translation>
-    </message>
-    <message>
-        <source>Mask &lt;pad&gt; &amp;keys</source>
-        <translation>掩盖 &lt;pad&gt; 的键(&amp;K)</translation>
-    </message>
-    <message>
-        <source>Mask the keys of &lt;pad&gt; tokens so that no query attends to padding. Without it the shorter sentences spread weight over the padding.</source>
-        <translation>掩盖 &lt;pad&gt; 词元的键，使任何查询都不会关注填充。否则较短的句子会把权重分散到填充上。</translation>
-    </message>
-    <message>
-        <source>Mask &amp;fill:</source>
-        <comment>the value written into masked logits</comment>
-        <translation>掩码填充值(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>What masked logits are set to. -inf gives exactly 0 weight, but a row with every key masked becomes NaN; -1e9 gives almost 0, and such a row becomes uniform.</source>
-        <translation>被掩盖的 logit 设成什么值。-inf 得到的权重恰好为 0，但所有键都被掩盖的行会变成 NaN；-1e9 得到的权重几乎为 0，这样的行则变成均匀分布。</translation>
-    </message>
-    <message>
-        <source>Mask s&amp;tage:</source>
-        <comment>before or after softmax</comment>
-        <translation>掩码时机(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>Mask before softmax (correct): masked keys get weight 0 and every row still sums to 1. Zeroing the weights after softmax leaves rows that no longer sum to 1, a common bug.</source>
-        <translation>在 softmax 之前施加掩码（正确）：被掩盖的键权重为 0，每行之和仍为 1。在 softmax 之后才把权重置零，行和就不再为 1——这是常见错误。</translation>
-    </message>
-    <message>
-        <source>Softmax &amp;over:</source>
-        <comment>the softmax axis (dim)</comment>
-        <translation>softmax 维度(&amp;O)：</translation>
-    </message>
-    <message>
-        <source>The dimension softmax normalizes. It must run over dim=-1: each query&apos;s weights over the keys sum to 1. dim=-2 makes each key&apos;s column sum to 1; dim=0 normalizes across the sentences of the batch.</source>
-        <translation>softmax 沿哪一维归一化。必须是 dim=-1：每个查询对所有键的权重之和为 1。dim=-2 会让每个键所在的列和为 1；dim=0 则在批次的各个句子之间归一化。</translation>
-    </message>
-    <message>
         <source>d_k = %1</source>
         <comment>features per head; keep the symbol</comment>
         <translation>d_k = %1</translation>
-    </message>
-    <message>
-        <source>τ = %1</source>
-        <comment>the temperature&apos;s value</comment>
-        <translation>τ = %1</translation>
     </message>
     <message>
         <source>d_model %1 is outside %2 to %3, so %4 is used.</source>
@@ -3269,53 +3223,53 @@
 <context>
     <name>attn::ui::SwitchesForm</name>
     <message>
-        <source>Scaling:</source>
-        <comment>what QKᵀ is divided by</comment>
-        <translation>缩放：</translation>
-    </message>
-    <message>
-        <source>Temperature:</source>
-        <comment>softmax temperature τ</comment>
-        <translation>温度：</translation>
-    </message>
-    <message>
-        <source>Softmax over:</source>
-        <comment>the softmax axis (dim)</comment>
-        <translation>softmax 维度：</translation>
-    </message>
-    <message>
-        <source>Mask:</source>
-        <comment>which masks M holds</comment>
-        <translation>掩码：</translation>
-    </message>
-    <message>
-        <source>Causal</source>
-        <comment>decoder mask: no looking ahead</comment>
-        <translation>因果</translation>
-    </message>
-    <message>
-        <source>&lt;pad&gt; keys</source>
-        <translation>&lt;pad&gt; 键</translation>
-    </message>
-    <message>
-        <source>Mask fill:</source>
-        <comment>the value written into masked logits</comment>
-        <translation>掩码填充值：</translation>
-    </message>
-    <message>
-        <source>Mask stage:</source>
-        <comment>before or after softmax</comment>
-        <translation>掩码时机：</translation>
-    </message>
-    <message>
-        <source>Head split:</source>
-        <comment>how Q, K, V are cut into heads</comment>
-        <translation>分头方式：</translation>
-    </message>
-    <message>
         <source>τ = %1</source>
         <comment>the temperature&apos;s value</comment>
         <translation>τ = %1</translation>
+    </message>
+    <message>
+        <source>Head &amp;split:</source>
+        <comment>how Q, K, V are cut into heads</comment>
+        <translation>分头方式(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>S&amp;caling:</source>
+        <comment>what QKᵀ is divided by</comment>
+        <translation>缩放(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Te&amp;mperature:</source>
+        <comment>softmax temperature τ</comment>
+        <translation>温度(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <comment>set the temperature back to 1</comment>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Ca&amp;usal mask</source>
+        <comment>decoder mask: no looking ahead</comment>
+        <translation>因果掩码(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Mask &lt;pad&gt; &amp;keys</source>
+        <translation>掩盖 &lt;pad&gt; 的键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Mask &amp;fill:</source>
+        <comment>the value written into masked logits</comment>
+        <translation>掩码填充值(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Mask s&amp;tage:</source>
+        <comment>before or after softmax</comment>
+        <translation>掩码时机(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Softmax &amp;over:</source>
+        <comment>the softmax axis (dim)</comment>
+        <translation>softmax 维度(&amp;O)：</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // softmax(QKᵀ/√d_k + M)·V, read and written as one attn::Request.
 #pragma once
 
+#include "controlscales.h"
 #include "engine.h"
 
 #include <QTimer>
@@ -19,39 +20,21 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
-class QSlider;
-class QSpinBox;
 class QToolButton;
 
 namespace attn::ui {
 
 class CrossInput;
 class DModelSpin;
+class SwitchesForm;
 class TokenChips;
-
-// The temperature slider is logarithmic: τ = 0.05 · 400^(position / kTemperatureSteps).
-// Because 400 = 20², its middle position is exactly τ = 1.
-inline constexpr int kTemperatureSteps = 1000;
-inline constexpr float kSliderMinTemperature = 0.05f;
-inline constexpr float kSliderMaxTemperature = 20.0f;
-
-// τ at slider `position` (clamped to 0..kTemperatureSteps); the middle gives exactly 1.
-[[nodiscard]] float temperatureAtPosition(int position);
-// The slider position whose τ is nearest to `temperature` (clamped to the slider's ends).
-[[nodiscard]] int positionOfTemperature(float temperature);
-
-// The head counts d_model allows: its divisors, ascending.
-[[nodiscard]] std::vector<int> headCounts(int dModel);
-// `heads` when it divides d_model, else the nearest divisor (the smaller one on a tie,
-// which keeps d_k larger).
-[[nodiscard]] int nearestHeadCount(int dModel, int heads);
 
 // Object names of the controls (for tests and style sheets): sentenceEdit, tokenChips,
 // tokenizerCombo, dModelSpin, dModelPreset<N>, headsCombo, dkLabel, modelNote, seedEdit,
 // embeddingCombo, positionalCheck, headSplitCombo, scaleCombo, temperatureSlider,
 // temperatureValue, temperatureReset, causalCheck, paddingCheck, maskFillCombo,
-// maskStageCombo, axisCombo; and those of CrossInput: attentionCombo, crossEdit,
-// crossChips, crossNote.
+// maskStageCombo, axisCombo (those of SwitchesForm, the Formula group); and those of
+// CrossInput: attentionCombo, crossEdit, crossChips, crossNote.
 class ControlPanel : public QWidget {
     Q_OBJECT
 
@@ -87,29 +70,23 @@ protected:
 private:
     QGroupBox* createInputGroup();
     QGroupBox* createModelGroup();
-    QGroupBox* createFormulaGroup();
     void retranslateUi();
     void retranslateInputGroup();
     void retranslateModelGroup();
-    void retranslateFormulaGroup();
 
     void dModelChanged();
     void seedEdited(const QString& text);
     void seedEditingFinished();
-    void temperatureMoved(int position);
-    void resetTemperature();
     void rebuildHeads(int preferredHeads);
     void showDk();
     // Notes what the last change of d_model changed: `preferredHeads` the heads before it.
     void noteModelChange(int preferredHeads);
     void clearModelNote();
     void showModelNote();
-    void showTemperature();
     void showAttention();
 
     QTimer debounce_;
     std::uint64_t seed_ = Config{}.seed;
-    float temperature_ = Config{}.temperature; // exact, even between slider positions
     std::map<std::string, std::vector<float>> embeddingOverrides_;
 
     QGroupBox* inputGroup_ = nullptr;
@@ -118,7 +95,6 @@ private:
     QLabel* tokenizerLabel_ = nullptr;
     QComboBox* tokenizerCombo_ = nullptr;
     CrossInput* crossInput_ = nullptr;
-    bool causalBeforeCross_ = false; // the causal switch, restored on the way back to self
 
     QGroupBox* modelGroup_ = nullptr;
     QLabel* dModelLabel_ = nullptr;
@@ -138,23 +114,7 @@ private:
     QComboBox* embeddingCombo_ = nullptr;
     QCheckBox* positionalCheck_ = nullptr;
 
-    QGroupBox* formulaGroup_ = nullptr;
-    QLabel* headSplitLabel_ = nullptr;
-    QComboBox* headSplitCombo_ = nullptr;
-    QLabel* scaleLabel_ = nullptr;
-    QComboBox* scaleCombo_ = nullptr;
-    QLabel* temperatureLabel_ = nullptr;
-    QSlider* temperatureSlider_ = nullptr;
-    QLabel* temperatureValue_ = nullptr;
-    QToolButton* temperatureReset_ = nullptr;
-    QCheckBox* causalCheck_ = nullptr;
-    QCheckBox* paddingCheck_ = nullptr;
-    QLabel* maskFillLabel_ = nullptr;
-    QComboBox* maskFillCombo_ = nullptr;
-    QLabel* maskStageLabel_ = nullptr;
-    QComboBox* maskStageCombo_ = nullptr;
-    QLabel* axisLabel_ = nullptr;
-    QComboBox* axisCombo_ = nullptr;
+    SwitchesForm* switches_ = nullptr; // the Formula group
 };
 
 } // namespace attn::ui

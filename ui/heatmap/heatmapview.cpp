@@ -346,24 +346,17 @@ void HeatmapView::setHoveredCell(int row, int column)
 void HeatmapView::keyPressEvent(QKeyEvent* event)
 {
     const int rows = data_.rows(), columns = data_.columns();
-    if (letGo_ || rows == 0 || columns == 0) {
+    // A stale heatmap has no cell values, but it still opens.
+    if (letGo_ || rows == 0 || columns == 0 || (isStale() && !isActivationKey(*event))) {
         QWidget::keyPressEvent(event);
         return;
     }
-    if (isStale() && event->key() != Qt::Key_Return && event->key() != Qt::Key_Enter &&
-        event->key() != Qt::Key_Space) { // no cell values: the heatmap is out of date
-        QWidget::keyPressEvent(event);
-        return;
-    }
-    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
-        event->key() == Qt::Key_Space) {
+    if (isActivationKey(*event)) {
         emit activated();
         return;
     }
-    // A page: the rows in sight, at least one.
-    const double cell = std::max(1.0, heatmapLayout().rowHeight());
-    const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
-    const std::optional<QPoint> next = keyboardCellStep(*event, currentCell(), rows, columns, page);
+    const std::optional<QPoint> next = keyboardCellStep(
+        *event, currentCell(), rows, columns, keyboardPage(this, heatmapLayout().rowHeight()));
     if (!next) {
         QWidget::keyPressEvent(event);
         return;
@@ -376,9 +369,7 @@ void HeatmapView::focusInEvent(QFocusEvent* event)
     // Tabbed to: the keyboard's cell where the mouse is, else the first. Focus that comes
     // with a window (a head's dialog opening) shows the frame only: the first arrow key
     // starts there.
-    const bool tabbed =
-        event->reason() == Qt::TabFocusReason || event->reason() == Qt::BacktabFocusReason;
-    if (tabbed && !letGo_ && !isStale() && data_.rows() > 0 && data_.columns() > 0)
+    if (isTabFocus(*event) && !letGo_ && !isStale() && data_.rows() > 0 && data_.columns() > 0)
         showKeyboardCell(std::max(0, hoveredRow_), std::max(0, hoveredColumn_));
     QWidget::focusInEvent(event);
     update();
@@ -388,9 +379,7 @@ void HeatmapView::focusOutEvent(QFocusEvent* event)
 {
     // Tabbing or clicking away leaves the keyboard's cell (the mouse's stays until the
     // mouse leaves); a window that goes inactive, or closes, keeps it.
-    const bool leftWithinWindow =
-        event->reason() != Qt::ActiveWindowFocusReason && event->reason() != Qt::PopupFocusReason;
-    if (keyboardCell_ && leftWithinWindow) {
+    if (keyboardCell_ && leftWithinWindow(*event)) {
         QToolTip::hideText();
         setHoveredCell(-1, -1);
     }
@@ -402,13 +391,8 @@ void HeatmapView::showKeyboardCell(int row, int column)
 {
     setHoveredCell(row, column);
     keyboardCell_ = true;
-    const QRect cell = heatmapLayout().cellRect(row, column).toAlignedRect();
-    // Inside a scroll area (the grid of heads, a zoomed head), the cell and a margin of a
-    // few cells come into view.
-    revealInScrollArea(this, cell);
-    if (isVisible())
-        QToolTip::showText(mapToGlobal(cell.bottomRight()), hoverText(data_, row, column), this,
-                           cell);
+    showKeyboardCellTip(this, heatmapLayout().cellRect(row, column).toAlignedRect(),
+                        hoverText(data_, row, column));
 }
 
 void HeatmapView::describe()

@@ -1,10 +1,12 @@
 #include "widgetaccess.h"
 
 #include <QAccessible>
+#include <QFocusEvent>
 #include <QKeyEvent>
 #include <QRect>
 #include <QScrollArea>
 #include <QString>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -83,6 +85,37 @@ void setAccessibleText(QWidget* widget, const QString& name, const QString& desc
         QAccessibleEvent event(widget, QAccessible::DescriptionChanged);
         QAccessible::updateAccessibility(&event);
     }
+}
+
+bool isActivationKey(const QKeyEvent& event)
+{
+    return event.key() == Qt::Key_Return || event.key() == Qt::Key_Enter ||
+           event.key() == Qt::Key_Space;
+}
+
+int keyboardPage(const QWidget* widget, double rowHeight)
+{
+    const double cell = std::max(1.0, rowHeight);
+    return std::max(1, int(widget->visibleRegion().boundingRect().height() / cell) - 1);
+}
+
+bool isTabFocus(const QFocusEvent& event)
+{
+    return event.reason() == Qt::TabFocusReason || event.reason() == Qt::BacktabFocusReason;
+}
+
+bool leftWithinWindow(const QFocusEvent& event)
+{
+    return event.reason() != Qt::ActiveWindowFocusReason && event.reason() != Qt::PopupFocusReason;
+}
+
+void showKeyboardCellTip(QWidget* widget, const QRect& cell, const QString& text)
+{
+    // Inside a scroll area (the grid of heads, a zoomed head, the strip), the cell and a
+    // margin of a few cells come into view.
+    revealInScrollArea(widget, cell);
+    if (widget->isVisible())
+        QToolTip::showText(widget->mapToGlobal(cell.bottomRight()), text, widget, cell);
 }
 
 } // namespace attn::ui

@@ -8,6 +8,7 @@
 
 #include <optional>
 
+class QFocusEvent;
 class QKeyEvent;
 class QRect;
 class QString;
@@ -21,6 +22,21 @@ namespace attn::ui {
 // from it. The result stays inside the matrix.
 [[nodiscard]] std::optional<QPoint> keyboardCellStep(const QKeyEvent& event, QPoint current,
                                                      int rows, int columns, int page);
+
+// Return, Enter and Space: the keys that activate what has the focus (open a head,
+// explain a cell).
+[[nodiscard]] bool isActivationKey(const QKeyEvent& event);
+// The rows Page Up and Page Down move in `widget`, whose rows are `rowHeight` high: the
+// rows in sight less one, at least one.
+[[nodiscard]] int keyboardPage(const QWidget* widget, double rowHeight);
+// Focus that came with Tab or Backtab (not with a window, a click or a popup).
+[[nodiscard]] bool isTabFocus(const QFocusEvent& event);
+// Focus that left for another widget of the window, not with the window going inactive
+// or a popup opening: the keyboard's cell is then given up.
+[[nodiscard]] bool leftWithinWindow(const QFocusEvent& event);
+// The keyboard's cell `cell` (in `widget`'s coordinates) brought into view
+// (revealInScrollArea) and its words `text` in a tooltip beside it.
+void showKeyboardCellTip(QWidget* widget, const QRect& cell, const QString& text);
 
 // Scrolls `rect` (in `widget`'s coordinates) and a margin of two of its sizes into view
 // in the nearest scroll area holding `widget`, if any.

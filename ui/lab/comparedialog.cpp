@@ -67,6 +67,8 @@ CompareDialog::CompareDialog(QWidget* parent)
     setObjectName("CompareDialog");
     forms_[0]->setObjectName(QStringLiteral("switchesA"));
     forms_[1]->setObjectName(QStringLiteral("switchesB"));
+    for (SwitchesForm* form : forms_) // two forms side by side: no Alt+letter of their own
+        form->setMnemonics(false);
     copyButton_->setObjectName(QStringLiteral("copyButton"));
     swapButton_->setObjectName(QStringLiteral("swapButton"));
     headCombo_->setObjectName(QStringLiteral("headCombo"));

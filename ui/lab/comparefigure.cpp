@@ -1,5 +1,6 @@
 #include "comparefigure.h"
 
+#include "formulatext.h"
 #include "heatmapgrid.h"
 #include "labels.h"
 #include "statistics.h"
@@ -113,42 +114,20 @@ bool comparable(const Result& a, const Result& b)
 
 QString formulaText(const Config& config, bool hasPadding)
 {
-    // 1. The logits: QKᵀ, the scaling, the temperature.
-    QString logits = QStringLiteral("QKᵀ");
-    if (config.scale == ScaleMode::SqrtDk)
-        logits += QStringLiteral("/√d_k");
-    else if (config.scale == ScaleMode::SqrtDModel)
-        logits += QStringLiteral("/√d_model");
-    const bool tau = !qFuzzyCompare(config.temperature, 1.0f);
-    if (tau)
-        logits += QStringLiteral("/τ");
-
-    // 2. The axis, and the mask: added to the logits, or (the bug) multiplied in after.
-    QString axis = QStringLiteral("dim=-1");
-    if (config.axis == SoftmaxAxis::Queries)
-        axis = QStringLiteral("dim=-2");
-    else if (config.axis == SoftmaxAxis::Batch)
-        axis = QStringLiteral("dim=0");
-    const bool masked = config.mask == MaskKind::Causal || (config.paddingMask && hasPadding);
-    QString formula;
-    if (masked && config.maskStage == MaskStage::AfterSoftmax)
-        formula = QStringLiteral("softmax(%1, %2)⊙(1−M)·V").arg(logits, axis);
-    else
-        formula = QStringLiteral("softmax(%1%2, %3)·V")
-                      .arg(logits, masked ? QStringLiteral(" + M") : QString(), axis);
-
-    // 3. What the formula itself does not show.
+    const Formula formula = formulaOf(config, hasPadding);
+    QString text = writeFormula(formula, FormulaMarkup::PlainText);
+    // What the formula itself does not show.
     QStringList notes;
-    if (tau)
+    if (formula.temperature)
         notes << QStringLiteral("τ = %1").arg(number(config.temperature));
-    if (config.headSplit == HeadSplit::View && config.heads > 1)
+    if (formula.viewSplit)
         notes << QCoreApplication::translate("Comparison", "view split",
                                              "heads split with view(B, H, T, d_k), the bug");
-    if (hasPadding && !config.paddingMask)
+    if (formula.paddingAttended)
         notes << QCoreApplication::translate("Comparison", "<pad> not masked");
     if (!notes.isEmpty())
-        formula += QStringLiteral("  (%1)").arg(notes.join(QStringLiteral(", ")));
-    return formula;
+        text += QStringLiteral("  (%1)").arg(notes.join(QStringLiteral(", ")));
+    return text;
 }
 
 bool hasPadding(const TokenBatch& tokens)

@@ -17,6 +17,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -293,6 +294,19 @@ void EmbeddingEditor::retranslateUi()
     resetButton_->setText(tr("&Reset token"));
     resetAllButton_->setText(tr("Reset &all"));
     showNote();
+}
+
+std::vector<std::string> editableTokens(const Result& result)
+{
+    std::vector<std::string> tokens;
+    for (const TokenBatch* batch : {result.tokens.get(), result.keyTokens.get()})
+        for (std::size_t b = 0; b < batch->tokens.size(); ++b)
+            for (int t = 0; t < batch->lengths[b]; ++t) {
+                const std::string& token = batch->tokens[b][std::size_t(t)];
+                if (std::find(tokens.begin(), tokens.end(), token) == tokens.end())
+                    tokens.push_back(token);
+            }
+    return tokens;
 }
 
 } // namespace attn::ui

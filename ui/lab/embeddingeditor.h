@@ -81,4 +81,8 @@ private:
     QLabel* note_ = nullptr;
 };
 
+// The distinct tokens of `result`'s texts (and the keys' text), <pad> aside: the tokens the
+// editor offers.
+[[nodiscard]] std::vector<std::string> editableTokens(const Result& result);
+
 } // namespace attn::ui

@@ -287,9 +287,7 @@ void PipelineTile::changeEvent(QEvent* event)
 void PipelineTile::keyPressEvent(QKeyEvent* event)
 {
     const int rows = tile_.heatmap.rows(), columns = tile_.heatmap.columns();
-    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
-                       event->key() == Qt::Key_Space;
-    if (enter && tile_.explainsCells() && keyboardCell_.x() >= 0) {
+    if (isActivationKey(*event) && tile_.explainsCells() && keyboardCell_.x() >= 0) {
         emit cellClicked(keyboardCell_.x(), keyboardCell_.y());
         return;
     }
@@ -297,9 +295,8 @@ void PipelineTile::keyPressEvent(QKeyEvent* event)
     QPoint from = keyboardCell_;
     if (from.x() < 0 && highlightRow_ >= 0)
         from = QPoint(highlightRow_, std::max(0, highlightColumn_));
-    const double cell = std::max(1.0, heatmapLayout_.rowHeight());
-    const int page = std::max(1, int(visibleRegion().boundingRect().height() / cell) - 1);
-    const std::optional<QPoint> next = keyboardCellStep(*event, from, rows, columns, page);
+    const std::optional<QPoint> next = keyboardCellStep(
+        *event, from, rows, columns, keyboardPage(this, heatmapLayout_.rowHeight()));
     if (!next) {
         QWidget::keyPressEvent(event);
         return;
@@ -313,10 +310,8 @@ void PipelineTile::focusInEvent(QFocusEvent* event)
 {
     // Tabbed to: the keyboard's cell starts on the highlighted one (the explained cell),
     // else the first; it explains nothing until it moves.
-    const bool tabbed =
-        event->reason() == Qt::TabFocusReason || event->reason() == Qt::BacktabFocusReason;
     const int rows = tile_.heatmap.rows(), columns = tile_.heatmap.columns();
-    if (tabbed && rows > 0 && columns > 0)
+    if (isTabFocus(*event) && rows > 0 && columns > 0)
         showKeyboardCell(std::clamp(highlightRow_, 0, rows - 1),
                          std::clamp(highlightColumn_, 0, columns - 1));
     QWidget::focusInEvent(event);
@@ -327,8 +322,7 @@ void PipelineTile::focusOutEvent(QFocusEvent* event)
 {
     // Tabbing or clicking away gives the outline back to the highlight; a window that goes
     // inactive keeps the keyboard's cell.
-    if (event->reason() != Qt::ActiveWindowFocusReason && event->reason() != Qt::PopupFocusReason &&
-        keyboardCell_.x() >= 0) {
+    if (leftWithinWindow(*event) && keyboardCell_.x() >= 0) {
         QToolTip::hideText();
         showKeyboardCell(-1, -1);
     }
@@ -343,11 +337,7 @@ void PipelineTile::showKeyboardCell(int row, int column)
     describe();
     if (row < 0)
         return;
-    const QRect cell = cellRect(row, column).toAlignedRect();
-    revealInScrollArea(this, cell);
-    if (isVisible())
-        QToolTip::showText(mapToGlobal(cell.bottomRight()), cellText(row, column, false), this,
-                           cell);
+    showKeyboardCellTip(this, cellRect(row, column).toAlignedRect(), cellText(row, column, false));
 }
 
 void PipelineTile::describe()

@@ -3,6 +3,7 @@
 #include "pipelinestrip.h"
 
 #include "explain.h"
+#include "formulatext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -125,19 +126,6 @@ QString maskDescription(const Result& result, int b)
 QString fillSpelling(MaskFill fill)
 {
     return fill == MaskFill::NegInf ? QStringLiteral("-inf") : QStringLiteral("-1e9");
-}
-
-QString dimSpelling(SoftmaxAxis axis)
-{
-    switch (axis) {
-    case SoftmaxAxis::Keys:
-        return QStringLiteral("dim=-1");
-    case SoftmaxAxis::Queries:
-        return QStringLiteral("dim=-2");
-    case SoftmaxAxis::Batch:
-        return QStringLiteral("dim=0");
-    }
-    return {};
 }
 
 const HeadStatistics* headStatistics(const Result& result, int b, int h)
@@ -279,7 +267,9 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
         break;
     default: { // PipelineStage::Weights
         tile.title = PipelineStrip::tr("P — attention weights");
-        const QString softmax = QStringLiteral("P = softmax(L, %1)").arg(dimSpelling(config.axis));
+        const QString softmax =
+            QStringLiteral("P = softmax(L, %1)")
+                .arg(formulaSymbol(axisPart(config.axis), FormulaMarkup::PlainText));
         const bool after = config.maskStage == MaskStage::AfterSoftmax && mask.any();
         tile.formula = after ? softmax + QStringLiteral(".masked_fill(M, 0)") : softmax;
         switch (config.axis) {

@@ -1,5 +1,7 @@
 #include "formulabar.h"
 
+#include "formulatext.h"
+
 #include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -7,22 +9,12 @@
 namespace attn::ui {
 namespace {
 
-// Symbols are written as the tutorial writes them, not translated.
-const QString kQKt = QStringLiteral("<i>QK</i><sup>T</sup>");
-const QString kSqrtDk = QStringLiteral("√<i>d</i><sub>k</sub>");
-const QString kSqrtDModel = QStringLiteral("√<i>d</i><sub>model</sub>");
 const QString kLegendSeparator = QStringLiteral("&nbsp;&nbsp;·&nbsp;&nbsp;");
 
 // τ as the user set it: "0.5", "2", "0.125".
 QString number(double value)
 {
     return QString::number(value, 'g', 4);
-}
-
-// Whether M takes part: a causal mask, or a padding mask over a text that has <pad>.
-bool hasMask(const Config& config, bool hasPadding)
-{
-    return config.mask == MaskKind::Causal || (config.paddingMask && hasPadding);
 }
 
 } // namespace
@@ -101,7 +93,9 @@ void FormulaBar::reserveLines()
         probe.setText(text);
         return probe.sizeHint().height();
     };
-    const QString line = kQKt + QStringLiteral(" / ") + kSqrtDk;
+    const QString line = formulaSymbol(FormulaPart::Scores, FormulaMarkup::RichText) +
+                         QStringLiteral(" / ") +
+                         formulaSymbol(FormulaPart::ScaleSqrtDk, FormulaMarkup::RichText);
     formulaLabel_->setMinimumHeight(height(formulaLabel_, line));
     legendLabel_->setMinimumHeight(height(legendLabel_, line + QStringLiteral("<br/>") + line));
     summaryLabel_->setMinimumHeight(height(summaryLabel_, QStringLiteral("Tg\nTg")));
@@ -109,30 +103,28 @@ void FormulaBar::reserveLines()
 
 QString FormulaBar::alert(const QString& html) const
 {
-    return QStringLiteral("<span style=\"color:%1\">%2</span>")
-        .arg(alertColor(palette()).name(), html);
+    return alertSpan(html, alertColor(palette()));
 }
 
 QStringList FormulaBar::departuresOf(const Config& config, bool hasPadding)
 {
-    const bool masked = hasMask(config, hasPadding);
+    const Formula formula = formulaOf(config, hasPadding);
     QStringList departures;
     if (config.scale == ScaleMode::None)
         departures << tr("no scaling by √d_k");
     else if (config.scale == ScaleMode::SqrtDModel)
         departures << tr("divided by √d_model instead of √d_k");
-    if (!qFuzzyCompare(config.temperature, 1.0f))
+    if (formula.temperature)
         departures << tr("temperature τ = %1 instead of 1").arg(number(config.temperature));
     if (config.axis == SoftmaxAxis::Queries)
         departures << tr("softmax over the queries (dim=-2) instead of the keys (dim=-1)");
     else if (config.axis == SoftmaxAxis::Batch)
         departures << tr("softmax over the batch (dim=0) instead of the keys (dim=-1)");
-    if (masked && config.maskStage == MaskStage::AfterSoftmax)
+    if (formula.maskAfter)
         departures << tr("mask applied after the softmax instead of before");
-    if (hasPadding && !config.paddingMask)
+    if (formula.paddingAttended)
         departures << tr("<pad> tokens not masked");
-    // With one head, view(B, 1, T, C) is the correct split anyway.
-    if (config.headSplit == HeadSplit::View && config.heads > 1)
+    if (formula.viewSplit)
         departures << tr("heads split with view(B, H, T, d_k) instead of "
                          "view(B, T, H, d_k).transpose(1, 2)");
     return departures;
@@ -140,65 +132,33 @@ QStringList FormulaBar::departuresOf(const Config& config, bool hasPadding)
 
 void FormulaBar::rebuild()
 {
-    const bool masked = hasMask(config_, hasPadding_);
-    const bool maskAfter = masked && config_.maskStage == MaskStage::AfterSoftmax;
+    const Formula formula = formulaOf(config_, hasPadding_);
     QStringList legend; // what the symbols stand for
     QStringList notes;  // departures the formula cannot show, in red under the legend
-
-    // 1. The logits: QKᵀ, the scaling, the temperature.
-    QString logits = kQKt;
-    switch (config_.scale) {
-    case ScaleMode::SqrtDk:
-        logits += QStringLiteral(" / ") + kSqrtDk;
+    if (config_.scale == ScaleMode::SqrtDk)
         legend << QStringLiteral("<i>d</i><sub>k</sub> = %1 / %2 = %3")
                       .arg(config_.dModel)
                       .arg(config_.heads)
                       .arg(config_.dK());
-        break;
-    case ScaleMode::None:
-        logits += QLatin1Char(' ') + alert(QStringLiteral("<s>/ %1</s>").arg(kSqrtDk));
-        break;
-    case ScaleMode::SqrtDModel:
-        logits += QLatin1Char(' ') + alert(QStringLiteral("/ ") + kSqrtDModel);
+    else if (config_.scale == ScaleMode::SqrtDModel)
         legend << QStringLiteral("<i>d</i><sub>model</sub> = %1").arg(config_.dModel);
-        break;
-    }
-    if (!qFuzzyCompare(config_.temperature, 1.0f)) {
-        logits += QLatin1Char(' ') + alert(QStringLiteral("/ <i>τ</i>"));
+    if (formula.temperature)
         legend << alert(QStringLiteral("<b><i>τ</i> = %1</b>").arg(number(config_.temperature)));
-    }
-
-    // 2. The axis of the softmax: the keys of each query (dim=-1) in the textbook.
-    QString axis = QStringLiteral("dim=-1");
-    if (config_.axis == SoftmaxAxis::Queries)
-        axis = alert(QStringLiteral("dim=-2"));
-    else if (config_.axis == SoftmaxAxis::Batch)
-        axis = alert(QStringLiteral("dim=0"));
-
-    // 3. The mask: added to the logits, or (the bug) multiplied into the weights.
-    QString formula;
-    if (maskAfter) {
-        formula = QStringLiteral("softmax(%1, %2) %3 · <i>V</i>")
-                      .arg(logits, axis, alert(QStringLiteral("⊙ (1 − <i>M</i>)")));
+    if (formula.maskAfter)
         notes << alert(tr("mask after softmax").toHtmlEscaped());
-    } else {
-        const QString plusMask = masked ? QStringLiteral(" + <i>M</i>") : QString();
-        formula = QStringLiteral("softmax(%1%2, %3) · <i>V</i>").arg(logits, plusMask, axis);
-    }
-    if (masked)
+    if (formula.masked)
         legend.prepend(maskLegend());
     // Cross-attention is no departure, but the reader must know where K and V come from.
     if (config_.attention == AttentionKind::Cross)
         legend.prepend(tr("cross-attention: <i>Q</i> from the text, <i>K</i> and <i>V</i> from "
                           "the second text"));
-    if (hasPadding_ && !config_.paddingMask)
+    if (formula.paddingAttended)
         notes << alert(tr("<pad> tokens not masked").toHtmlEscaped());
-
-    // 4. The head split, which the formula itself does not show.
-    if (config_.headSplit == HeadSplit::View && config_.heads > 1)
+    // The head split, which the formula itself does not show.
+    if (formula.viewSplit)
         notes << alert(tr("heads split with view(B, H, T, d_k)").toHtmlEscaped());
 
-    formulaLabel_->setText(formula);
+    formulaLabel_->setText(writeFormula(formula, FormulaMarkup::RichText, alertColor(palette())));
     QStringList legendLines; // the symbols on one line, the red notes on the next
     for (const QStringList& line : {legend, notes})
         if (!line.isEmpty())

@@ -1,7 +1,9 @@
 #include "helpdialog.h"
 
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QEvent>
+#include <QMessageBox>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -74,6 +76,21 @@ void HelpDialog::retranslateUi()
 {
     setWindowTitle(tr("How to Read These Heatmaps"));
     browser_->setHtml(howToReadHtml());
+}
+
+// The words keep the context of MainWindow (attn::ui::MainWindow), whose Help menu shows them.
+void showAbout(QWidget* parent)
+{
+    QMessageBox::about(
+        parent, QCoreApplication::translate("attn::ui::MainWindow", "About AttnScope"),
+        QCoreApplication::translate(
+            "attn::ui::MainWindow",
+            "<h3>AttnScope %1</h3>"
+            "<p>See softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head, and change "
+            "the formula to watch what each part does.</p>"
+            "<p>With the embedding “torch.randn(B, T, C)” the numbers equal PyTorch's "
+            "torch.manual_seed(seed); torch.randn(…); nn.Linear(…) bit for bit.</p>")
+            .arg(QCoreApplication::applicationVersion()));
 }
 
 } // namespace attn::ui

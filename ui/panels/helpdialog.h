@@ -24,4 +24,7 @@ private:
     QTextBrowser* browser_;
 };
 
+// Help → About AttnScope: the version and what it is for.
+void showAbout(QWidget* parent);
+
 } // namespace attn::ui

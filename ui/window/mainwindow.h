@@ -3,19 +3,18 @@
 #pragma once
 
 #include "engine.h"
+#include "letgo.h"
 #include "settings.h"
+#include "windowactions.h"
+#include "windowdocks.h"
+#include "windowmenus.h"
 
 #include <QMainWindow>
 
+#include <functional>
 #include <optional>
 
-#include <map>
-
-class QActionGroup;
-class QComboBox;
 class QLabel;
-class QMenu;
-class QToolBar;
 
 namespace attn::ui {
 
@@ -33,29 +32,8 @@ class CompareDialog;
 class EmbeddingEditor;
 class PipelineDialog;
 class StatisticsPanel;
-
-// Every action of the window; the table in mainwindow.cpp gives each its text,
-// status tip and shortcut.
-enum class ActionId {
-    OpenSession,
-    SaveSession,
-    SaveSessionAs,
-    ExportFigure,
-    ExportNumbers,
-    Quit,
-    CopyFigure,
-    SharedScale,
-    Annotate,
-    MarginSums,
-    LogScale,
-    DkSweep,
-    Compare,
-    StepByStep,
-    EmbeddingEditor,
-    HowToRead,
-    About,
-    AboutQt,
-};
+struct Session;
+class ViewToolBar;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -64,9 +42,9 @@ public:
     // `settings` null: the application's QSettings.
     explicit MainWindow(Language* language, QSettings* settings = nullptr,
                         QWidget* parent = nullptr);
-    ~MainWindow() override;
+    ~MainWindow() override = default;
 
-    [[nodiscard]] QAction* action(ActionId id) const { return actions_.at(id); }
+    [[nodiscard]] QAction* action(ActionId id) const { return actions_.action(id); }
     [[nodiscard]] ControlPanel* controlPanel() const { return controls_; }
     [[nodiscard]] HeatmapGrid* heatmapGrid() const { return grid_; }
     [[nodiscard]] StatisticsPanel* statisticsPanel() const { return statistics_; }
@@ -94,40 +72,31 @@ public:
     void updateEmbeddingEditor();
     [[nodiscard]] PresetPanel* presetPanel() const { return presets_; }
     // From how many bytes of S and P on screen the window lets go of them while it
-    // computes the next result, so that the engine writes the new ones into their memory
-    // instead of beside them (kLetGoBytes; tests lower it).
-    void setLetGoBytes(double bytes) { letGoBytes_ = bytes; }
-    static constexpr double kLetGoBytes = 128.0 * 1024 * 1024;
+    // computes the next result (kLetGoBytes, letgo.h; tests lower it).
+    void setLetGoBytes(double bytes) { letGo_.setThreshold(bytes); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
-    void dragEnterEvent(QDragEnterEvent* event) override;
-    void dropEvent(QDropEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
-    void createActions();
-    void createMenus();
-    void createToolBar();
-    void createDocks();
-    void createStatusBar();
+    void connectActions();
     void readSettings();
     void writeSettings();
     void retranslateUi();
 
+    // setViewOptions() with what `edit` changes of the current view.
+    void changeView(const std::function<void(ViewOptions&)>& edit);
+    void openSession(const Session& session);
     void submit();
-    // Before a compute: lets go of the shown result's (B, H, T, T) tensors everywhere the
-    // window holds them when they take letGoBytes_ or more (the views keep their
-    // pictures until the new result comes).
+    // Lets go of the shown result's (B, H, T, T) tensors everywhere the window holds them
+    // (the views keep their pictures until the new result comes).
     void letGoOfShownTensors();
     void showResult(const Result& result);
     void showFailure(const QString& message);
-    void updateSequenceChoice();
     void openHead(int head);
-    void about();
-    void exportFigure();
-    void exportNumbers();
-    void copyFigure();
+    // A hovered cell's words in the status bar; empty: none.
+    void showHover(const QString& text);
 
     Language* language_;
     AppSettings settings_;
@@ -136,44 +105,24 @@ private:
     FormulaBar* formula_;
     HeatmapGrid* grid_;
     StatisticsPanel* statistics_;
+    PresetPanel* presets_;
+    SessionFiles* sessions_;
+    WindowActions actions_;
+    WindowMenus menus_;
+    ViewToolBar* toolBar_;
+    WindowDocks docks_;
     HeadDialog* headDialog_ = nullptr;
     HelpDialog* helpDialog_ = nullptr;
-    SessionFiles* sessions_ = nullptr;
-    PresetPanel* presets_ = nullptr;
     SweepDialog* sweepDialog_ = nullptr;
     CompareDialog* compareDialog_ = nullptr;
     PipelineDialog* pipelineDialog_ = nullptr;
     EmbeddingEditor* embeddingEditor_ = nullptr;
-    QMenu* labMenu_ = nullptr;
-    QDockWidget* presetsDock_ = nullptr;
-    QMenu* presetMenu_ = nullptr;
-    QMenu* recentMenu_ = nullptr;
-
-    std::map<ActionId, QAction*> actions_;
-    QActionGroup* colormapGroup_ = nullptr;
-    QActionGroup* languageGroup_ = nullptr;
-    QMenu* fileMenu_ = nullptr;
-    QMenu* editMenu_ = nullptr;
-    QMenu* viewMenu_ = nullptr;
-    QMenu* colormapMenu_ = nullptr;
-    QMenu* languageMenu_ = nullptr;
-    QMenu* helpMenu_ = nullptr;
-    QToolBar* viewToolBar_ = nullptr;
-    QComboBox* sequenceCombo_ = nullptr;
-    QLabel* sequenceLabel_ = nullptr;
-    QComboBox* colormapCombo_ = nullptr;
-    QLabel* shapeLabel_ = nullptr;
-    QLabel* busyLabel_ = nullptr;
-    QDockWidget* controlsDock_ = nullptr;
-    QDockWidget* statisticsDock_ = nullptr;
+    QLabel* shapeLabel_;
+    QLabel* busyLabel_;
 
     Result result_;
     std::optional<InputError> refusal_; // of the newest request, until a result comes
-    double letGoBytes_ = kLetGoBytes;
-    // The request of the result the window let go of, until a result comes: a refusal of
-    // a newer request asks the engine for that result again (it still has it).
-    std::optional<Request> letGoOf_;
-    bool restoring_ = false;             // the result coming is that one, after a refusal
+    LetGo letGo_;
     std::optional<int> pendingHead_;     // clicked while the grid had let go; opens with the result
     std::optional<int> sessionSequence_; // of a session opened, until its result comes
     ViewOptions view_;

@@ -447,9 +447,9 @@ void TestControlPanel::headsAreDivisors()
     QCOMPARE(spy.count(), 1);
     const auto* headsCombo = panel.findChild<QComboBox*>(QStringLiteral("headsCombo"));
     QCOMPARE(comboHeads(headsCombo), bruteForceDivisors(dModel));
-    QCOMPARE(attn::ui::headCounts(dModel), bruteForceDivisors(dModel));
+    QCOMPARE(attn::headCounts(dModel), bruteForceDivisors(dModel));
     QCOMPARE(panel.request().config.heads, expectedHeads);
-    QCOMPARE(attn::ui::nearestHeadCount(dModel, startHeads), expectedHeads);
+    QCOMPARE(attn::nearestHeadCount(dModel, startHeads), expectedHeads);
     QCOMPARE(panel.findChild<QLabel*>(QStringLiteral("dkLabel"))->text(),
              QStringLiteral("d_k = %1").arg(dModel / expectedHeads));
     // A changed head count is said, with the reason; a kept one says nothing.
@@ -540,9 +540,9 @@ void TestControlPanel::invalidHeadsAreReplaced()
 
 void TestControlPanel::temperatureScale()
 {
-    using attn::ui::kTemperatureSteps;
-    using attn::ui::positionOfTemperature;
-    using attn::ui::temperatureAtPosition;
+    using attn::kTemperatureSteps;
+    using attn::positionOfTemperature;
+    using attn::temperatureAtPosition;
 
     QCOMPARE(temperatureAtPosition(0), 0.05f);
     QCOMPARE(temperatureAtPosition(kTemperatureSteps), 20.0f);
@@ -598,7 +598,7 @@ void TestControlPanel::temperatureReset()
     ControlPanel panel;
     panel.setRequest(request);
     auto* slider = panel.findChild<QSlider*>(QStringLiteral("temperatureSlider"));
-    QCOMPARE(slider->value(), attn::ui::kTemperatureSteps / 2);
+    QCOMPARE(slider->value(), attn::kTemperatureSteps / 2);
     QCOMPARE(panel.request().config.temperature, 1.0003f);
     QSignalSpy spy(&panel, &ControlPanel::requestChanged);
 

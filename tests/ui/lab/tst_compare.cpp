@@ -7,8 +7,10 @@
 #include "engine.h"
 #include "heatmapview.h"
 
+#include <QAbstractButton>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,6 +123,7 @@ private slots:
     void switchesOnly();
     void captionNamesTheArgmax();
     void equalConfigurationsGiveZero();
+    void sidesHaveNoMnemonics();
     void startsFromTextbookAndWindow();
     void swapNegates();
     void differenceMatchesEngine_data();
@@ -279,6 +282,25 @@ void TestCompare::equalConfigurationsGiveZero()
     QCOMPARE(dialog.request(CompareDialog::Side::B), dialog.request(CompareDialog::Side::A));
     QVERIFY(settle(dialog));
     verifyZero("after Copy A → B");
+}
+
+// The two sides share one switches editor with the control panel, whose labels have
+// Alt+letters; side by side they would clash with each other and with Sequence.
+void TestCompare::sidesHaveNoMnemonics()
+{
+    CompareDialog dialog(nullptr);
+    for (const char* side : {"switchesA", "switchesB"}) {
+        auto* form = dialog.findChild<QWidget*>(QLatin1String(side));
+        QVERIFY(form);
+        QStringList texts;
+        for (const QLabel* label : form->findChildren<QLabel*>())
+            texts << label->text();
+        for (const QAbstractButton* button : form->findChildren<QAbstractButton*>())
+            texts << button->text();
+        QVERIFY(texts.size() > 8);
+        for (const QString& text : texts)
+            QVERIFY2(!text.contains(u'&'), qPrintable(text));
+    }
 }
 
 void TestCompare::startsFromTextbookAndWindow()

@@ -1,0 +1,26 @@
+// The one spelling of the formula's parts (core/formula): rich text for the formula bar,
+// one compact plain line for figure titles. Symbols are written as the tutorial writes
+// them, not translated.
+#pragma once
+
+#include "formula.h"
+
+#include <QColor>
+#include <QString>
+
+namespace attn::ui {
+
+enum class FormulaMarkup {
+    RichText,  // italic symbols, sub- and superscripts; departures in the alert colour
+    PlainText, // "softmax(QKᵀ/√d_k + M, dim=-1)·V"; a missing scaling is left out
+};
+
+// `formula` written out; in rich text each departing part is coloured `alert`.
+[[nodiscard]] QString writeFormula(const Formula& formula, FormulaMarkup markup,
+                                   const QColor& alert = {});
+// One part's symbol without the space or comma before it, e.g. "dim=-1".
+[[nodiscard]] QString formulaSymbol(FormulaPart part, FormulaMarkup markup);
+// `html` in the alert colour.
+[[nodiscard]] QString alertSpan(const QString& html, const QColor& alert);
+
+} // namespace attn::ui

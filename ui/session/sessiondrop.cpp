@@ -1,0 +1,52 @@
+#include "sessiondrop.h"
+
+#include "sessionfiles.h"
+
+#include <QCoreApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QWidget>
+
+namespace attn::ui {
+namespace {
+
+// The session file a drag carries, or an empty string.
+QString droppedSession(const QMimeData* mime)
+{
+    if (!mime->hasUrls() || mime->urls().size() != 1 || !mime->urls().first().isLocalFile())
+        return {};
+    const QString path = mime->urls().first().toLocalFile();
+    return path.endsWith(QStringLiteral(".attnscope"), Qt::CaseInsensitive) ? path : QString();
+}
+
+} // namespace
+
+SessionDrop::SessionDrop(QWidget* target, SessionFiles* sessions)
+    : QObject(target), target_(target), sessions_(sessions)
+{
+    target->setAcceptDrops(true);
+    target->installEventFilter(this);
+}
+
+bool SessionDrop::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != target_ || (event->type() != QEvent::DragEnter && event->type() != QEvent::Drop))
+        return false;
+    auto* drop = static_cast<QDropEvent*>(event); // QDragEnterEvent is one too
+    const QString path = droppedSession(drop->mimeData());
+    if (path.isEmpty())
+        return false;
+    drop->acceptProposedAction();
+    if (event->type() == QEvent::Drop) {
+        QString error;
+        if (!sessions_->open(path, &error))
+            QMessageBox::warning(
+                target_, QCoreApplication::translate("attn::ui::MainWindow", "Cannot Open Session"),
+                error);
+    }
+    return true;
+}
+
+} // namespace attn::ui

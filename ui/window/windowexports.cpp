@@ -1,0 +1,49 @@
+#include "windowexports.h"
+
+#include "engine.h"
+#include "exportdialog.h"
+#include "settings.h"
+
+#include <QCoreApplication>
+#include <QMainWindow>
+#include <QStatusBar>
+
+namespace attn::ui {
+namespace {
+
+// The texts keep the context of MainWindow (attn::ui::MainWindow), whose words they are.
+bool canExport(QMainWindow* window, const Result& result)
+{
+    if (result.valid())
+        return true;
+    window->statusBar()->showMessage(QCoreApplication::translate(
+        "attn::ui::MainWindow", "Nothing to export yet: the heatmaps are computing."));
+    return false;
+}
+
+} // namespace
+
+void exportFigure(QMainWindow* window, const Result& result, const ViewOptions& view, int head)
+{
+    if (!canExport(window, result))
+        return;
+    ExportDialog dialog(result, view, head, window);
+    dialog.exec();
+}
+
+void exportNumbers(QMainWindow* window, const Result& result)
+{
+    if (canExport(window, result))
+        exportNumbersInteractively(window, result);
+}
+
+void copyFigure(QMainWindow* window, const Result& result, const ViewOptions& view)
+{
+    if (!canExport(window, result))
+        return;
+    copyFigureToClipboard(result, view);
+    window->statusBar()->showMessage(
+        QCoreApplication::translate("attn::ui::MainWindow", "Figure copied."), 3000);
+}
+
+} // namespace attn::ui
