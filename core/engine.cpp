@@ -43,7 +43,7 @@ double bytesOf(const std::vector<Matrix>& matrices)
 Result withoutHeadTensors(Result result)
 {
     result.scores.reset();
-    result.maskedScoresPending = false;
+    result.deferredScores.reset();
     result.weights.reset();
     result.overviews.reset();
     result.aggregation.reset();
@@ -192,7 +192,7 @@ void clearAfter(Result& result, int stage)
         result.split.reset();
     if (stage < stageIndex(Stage::Scores)) {
         result.scores.reset();
-        result.maskedScoresPending = false;
+        result.deferredScores.reset();
     }
     if (stage < stageIndex(Stage::ScaleMask))
         result.mask.reset();

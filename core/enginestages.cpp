@@ -67,81 +67,12 @@ void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>
     }
 }
 
-// Stage 5's blocks of rows: about 1 MB of S each (a core's L2) and no more than 128 rows
-// at a time, at least 64, the rows spread evenly. Where the queries are the keys, a block
-// multiplies in two products: the keys up to its last row, then the keys after it, all of
-// them in a causal mask's future for every row of the block. Every path that makes S takes
-// the same products, whether the second runs at once, later or never: OpenBLAS picks its
-// kernel by a product's shape, and on AVX-512 other shapes give S other last bits.
-struct ScoreBlocks {
-    Eigen::Index rows = 0; // T_q
-    Eigen::Index keys = 0; // T_k
-    int count = 1;
-
-    [[nodiscard]] Eigen::Index begin(int block) const { return rows * block / count; }
-    [[nodiscard]] Eigen::Index end(int block) const { return rows * (block + 1) / count; }
-    // The keys of the block's first product.
-    [[nodiscard]] Eigen::Index nearKeys(int block) const
-    {
-        return rows == keys ? end(block) : keys;
-    }
-};
-
-ScoreBlocks scoreBlocks(Eigen::Index T, Eigen::Index Tk)
-{
-    const Eigen::Index target =
-        std::clamp<Eigen::Index>((1 << 20) / (4 * std::max<Eigen::Index>(Tk, 1)), 64, 128);
-    return {T, Tk, int(std::max<Eigen::Index>(1, T / target))};
-}
-
-// The second product of block `block` of S = Q_h K_hᵀ: the keys after its last row.
-void multiplyFutureScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
-                          int block)
-{
-    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
-    const Eigen::Index near = blocks.nearKeys(block);
-    if (near < blocks.keys)
-        s.block(row, near, rows, blocks.keys - near).noalias() =
-            q.middleRows(row, rows) * k.bottomRows(blocks.keys - near).transpose();
-}
-
-// Block `block` of S: its first product, and the second when `future`.
-void multiplyScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
-                    int block, bool future)
-{
-    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
-    const Eigen::Index near = blocks.nearKeys(block);
-    s.block(row, 0, rows, near).noalias() = q.middleRows(row, rows) * k.topRows(near).transpose();
-    if (future)
-        multiplyFutureScores(q, k, s, blocks, block);
-}
-
 // Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
 // softmax over the keys gives them the fill without reading them.
 bool skipsMaskedScores(const Config& config)
 {
     return config.mask == MaskKind::Causal && config.maskStage == MaskStage::BeforeSoftmax &&
            config.axis == SoftmaxAxis::Keys;
-}
-
-// Computes the cells of S a deferred stage 5 left (Result::maskedScoresPending), in place:
-// each block's second product, as a full stage 5 makes it.
-void completeMaskedScores(Result& result)
-{
-    // Made by the engine as a HeadStack, held const by the results.
-    auto& scores = const_cast<HeadStack&>(*result.scores);
-    const HeadViews& split = *result.split;
-    const int B = scores.batch(), H = scores.heads();
-    const Matrix& first = scores.at(0, 0);
-    const ScoreBlocks blocks = scoreBlocks(first.rows(), first.cols());
-    const int futures = blocks.count - 1; // the last block has no keys after it
-    if (futures > 0)
-        parallelFor(B * H * futures, [&](int item) {
-            const int b = item / (H * futures), h = item / futures % H, block = item % futures;
-            multiplyFutureScores(split.q.at(b, h), split.k.at(b, h), scores.at(b, h), blocks,
-                                 block);
-        });
-    result.maskedScoresPending = false;
 }
 
 // Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
@@ -227,12 +158,18 @@ bool AttentionEngine::Run::tokenize()
 void AttentionEngine::Run::makeRoom()
 {
     Result& previous = engine.result_;
-    auto onlyHere = [](const auto& stage, const auto& recycler) {
+    auto onlyHere = [](const auto& stage, const auto& recycler, long others = 0) {
         // The engine's reference, next's, and the recycler's when it made the object.
-        const long own = recycler.holds(stage.get()) ? 3 : 2;
+        const long own = (recycler.holds(stage.get()) ? 3 : 2) + others;
         return stage && stage.use_count() == own;
     };
-    const bool scoresHere = runs(Stage::Scores) && onlyHere(next.scores, engine.scores_);
+    // S's deferred cells hold S until they are made: one reference more when only the
+    // engine's results hold them (the engine's and next's).
+    const std::shared_ptr<DeferredScores>& deferred = next.deferredScores;
+    const long deferredHolds =
+        deferred && deferred.use_count() == 2 && deferred->holds(next.scores.get()) ? 1 : 0;
+    const bool scoresHere =
+        runs(Stage::Scores) && onlyHere(next.scores, engine.scores_, deferredHolds);
     const bool weightsHere = runs(Stage::Normalize) && onlyHere(next.weights, engine.weights_);
     const bool aggregationHere =
         runs(Stage::Aggregate) && onlyHere(next.aggregation, engine.aggregations_);
@@ -413,27 +350,33 @@ void AttentionEngine::Run::scores()
                                      fusedWeights->at(b, h), row, blocks.end(block) - row);
         }
     });
+    if (deferMasked && blocks.count > 1) {
+        const std::shared_ptr<const HeadViews>& split = next.split;
+        next.deferredScores = std::make_shared<DeferredScores>(
+            scores, std::shared_ptr<const HeadStack>(split, &split->q),
+            std::shared_ptr<const HeadStack>(split, &split->k));
+    } else {
+        next.deferredScores.reset();
+    }
     next.scores = std::move(scores);
-    next.maskedScoresPending = deferMasked && blocks.count > 1;
     ran(Stage::Scores);
-}
-
-// The engine's own result shares S with `result` when this compute reuses it: its cells
-// are made in place for both.
-void AttentionEngine::Run::completeScoresOf(Result& result)
-{
-    completeMaskedScores(result);
-    if (engine.result_.scores == result.scores)
-        engine.result_.maskedScoresPending = false;
 }
 
 // S of an earlier compute, its masked cells still to be made, for a switch that reads them
 // (no mask, the mask after the softmax, another axis) or stops before stage 7.
 void AttentionEngine::Run::completeScores()
 {
-    if (next.maskedScoresPending &&
-        (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config)))
-        completeScoresOf(next);
+    if (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config))
+        makeDeferredScores();
+}
+
+// The masked cells of S that stage 5 left (Result::deferredScores), made in S's memory for
+// every result that shares S, the engine's own among them.
+void AttentionEngine::Run::makeDeferredScores()
+{
+    if (next.deferredScores)
+        next.deferredScores->complete();
+    next.deferredScores.reset();
 }
 
 // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes before
@@ -567,8 +510,7 @@ void AttentionEngine::Run::aggregate()
 // left them.
 void AttentionEngine::Run::statistics()
 {
-    if (next.maskedScoresPending)
-        completeScoresOf(next);
+    makeDeferredScores();
     const int B = next.tokens->batch(), H = config.heads;
     auto stats = std::make_shared<Statistics>();
     stats->heads.resize(static_cast<std::size_t>(B * H));
