@@ -1,5 +1,6 @@
-// The stages of AttentionEngine::compute (engine.cpp), numbered as in ARCHITECTURE.md,
-// and the kernels only they use.
+// The stages of AttentionEngine::compute (engine.cpp), numbered as in ARCHITECTURE.md. The
+// memory checks before stage 2 (makeRoom) are in engine.cpp; the kernels are in their units
+// (projection, softmax, deferredscores, statistics).
 #include "enginerun.h"
 
 #include "blas.h"
@@ -11,61 +12,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <initializer_list>
 #include <utility>
 
 namespace attn {
 namespace {
-
-// exp of logits already shifted by their maximum. Eigen's vectorised exp clamps its
-// argument near −88.4 and returns 2.9e-39 for −inf; torch returns 0, so below the
-// smallest normal float's logarithm we return 0 as well. NaN stays NaN.
-template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shifted)
-{
-    return (shifted < -87.5f).select(0.0f, shifted.exp());
-}
-
-// Stage 7 over the keys with the heads' overview (overviewOfHeads, the same bits) made in
-// the same pass: bands of rows of every head, about 1 MB of P a band (a core's L2), each
-// through its softmax (and the mask after it), then into the mean and the maxima while
-// still in cache, instead of a second pass reading every head from memory.
-// `overviews` is a recycled one of an earlier switch (its means' memory kept) or new.
-void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
-                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
-                          std::vector<HeadsOverview>& overviews)
-{
-    const int B = weights.batch(), H = weights.heads();
-    const int T = B > 0 ? int(weights.at(0, 0).rows()) : 0;
-    const int Tk = B > 0 ? int(weights.at(0, 0).cols()) : 0;
-    const int bandRows =
-        std::max(1, int((1 << 20) / (double(H) * sizeof(float) * std::max(Tk, 1))));
-    const int bands = std::max(1, (T + bandRows - 1) / bandRows);
-    overviews.resize(std::size_t(B));
-    for (HeadsOverview& overview : overviews)
-        HeadStack::resizeKeepingPages(overview.mean, T, Tk);
-    std::vector<float> bandMaxima(std::size_t(B) * std::size_t(bands) * std::size_t(H));
-    parallelFor(B * bands, [&](int item) {
-        const int b = item / bands, band = item % bands;
-        const MaskMatrix& mask = masks[std::size_t(b)];
-        const Eigen::Index row = Eigen::Index(band) * bandRows;
-        const Eigen::Index rows = std::min<Eigen::Index>(bandRows, T - row);
-        for (int h = 0; h < H; ++h) {
-            Matrix& p = weights.at(b, h);
-            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rule, p, row, rows);
-            if (maskAfter)
-                p.middleRows(row, rows) =
-                    mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));
-        }
-        overviewRows(weights, b, row, row + rows, overviews[std::size_t(b)].mean,
-                     bandMaxima.data() + std::size_t(item) * std::size_t(H));
-    });
-    for (int b = 0; b < B; ++b) {
-        const auto from = bandMaxima.begin() + std::ptrdiff_t(b) * bands * H;
-        overviews[std::size_t(b)].maxima =
-            maximaOfBands(std::vector<float>(from, from + std::ptrdiff_t(bands) * H), H);
-    }
-}
 
 // Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
 // softmax over the keys gives them the fill without reading them.
@@ -73,35 +24,6 @@ bool skipsMaskedScores(const Config& config)
 {
     return config.mask == MaskKind::Causal && config.maskStage == MaskStage::BeforeSoftmax &&
            config.axis == SoftmaxAxis::Keys;
-}
-
-// Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
-// result keeps until it ends, would take more than `limit`.
-void refuseWhatWouldNotFit(double alone, double held, double limit)
-{
-    const double gib = double(1ull << 30);
-    auto inGiB = [gib](double bytes) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.1f", bytes / gib);
-        return std::string(text);
-    };
-    char message[320];
-    if (alone > limit) {
-        std::snprintf(message, sizeof message,
-                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
-                      "can give; use fewer tokens, heads or lines",
-                      alone / gib, limit / gib);
-        throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(limit)});
-    }
-    if (alone + held > limit) {
-        std::snprintf(message, sizeof message,
-                      "this needs about %.1f GiB of memory with the %.1f GiB the previous result "
-                      "holds until it is replaced, more than the %.1f GiB this machine can "
-                      "give; use fewer tokens, heads or lines",
-                      (alone + held) / gib, held / gib, limit / gib);
-        throw InputError(message, Refusal::MemoryBeside,
-                         {inGiB(alone + held), inGiB(held), inGiB(limit)});
-    }
 }
 
 } // namespace
@@ -145,66 +67,6 @@ bool AttentionEngine::Run::tokenize()
     next.tokens = std::move(tokens);
     next.keyTokens = std::move(keyTokens);
     return true;
-}
-
-// The previous result's (B, H, T, T) outputs this compute replaces that nobody outside the
-// engine holds (the window lets go of the heatmaps it shows before a large switch): the
-// engine lets go of them too, so that their recyclers hand the same memory to the new
-// outputs instead of a second set beside them. A cancellation then leaves the engine's
-// result current only up to the stage before them. Before any of it, what would not fit
-// is refused: the new outputs, and beside them the previous result's outputs they replace
-// that somebody else still holds (the window while it shows them: at T = 2048 a switch
-// then holds two P at once).
-void AttentionEngine::Run::makeRoom()
-{
-    Result& previous = engine.result_;
-    auto onlyHere = [](const auto& stage, const auto& recycler, long others = 0) {
-        // The engine's reference, next's, and the recycler's when it made the object.
-        const long own = (recycler.holds(stage.get()) ? 3 : 2) + others;
-        return stage && stage.use_count() == own;
-    };
-    // S's deferred cells hold S until they are made: one reference more when only the
-    // engine's results hold them (the engine's and next's).
-    const std::shared_ptr<DeferredScores>& deferred = next.deferredScores;
-    const long deferredHolds =
-        deferred && deferred.use_count() == 2 && deferred->holds(next.scores.get()) ? 1 : 0;
-    const bool scoresHere =
-        runs(Stage::Scores) && onlyHere(next.scores, engine.scores_, deferredHolds);
-    const bool weightsHere = runs(Stage::Normalize) && onlyHere(next.weights, engine.weights_);
-    const bool aggregationHere =
-        runs(Stage::Aggregate) && onlyHere(next.aggregation, engine.aggregations_);
-    int keep = engine.completed_;
-    if (scoresHere)
-        keep = std::min(keep, stageIndex(Stage::Split));
-    if (weightsHere)
-        keep = std::min(keep, stageIndex(Stage::ScaleMask));
-    if (aggregationHere)
-        keep = std::min(keep, stageIndex(Stage::Normalize));
-    auto letGo = [keep](Result& r) {
-        auto mask = std::move(r.mask); // it stays: it is small, and the next compute reuses it
-        clearAfter(r, keep);
-        r.mask = std::move(mask);
-    };
-    Result heldElsewhere = previous; // what stays alive whatever the engine lets go of
-    if (scoresHere)
-        heldElsewhere.scores.reset();
-    if (weightsHere) {
-        heldElsewhere.weights.reset();
-        heldElsewhere.overviews.reset();
-    }
-    if (aggregationHere)
-        heldElsewhere.aggregation.reset();
-    const TokenBatch& tokens = *next.tokens;
-    refuseWhatWouldNotFit(estimatedBytes(tokens.batch(), tokens.length(), next.keyTokens->length(),
-                                         config.dModel, config.heads),
-                          heldBytes(heldElsewhere, Stage(first)), engine.memoryLimit_);
-    heldElsewhere = Result{};
-    if (keep < engine.completed_) {
-        letGo(previous);
-        letGo(next);
-        engine.completed_ = keep;
-    }
-    throwIfCancelled(cancel);
 }
 
 // 2. Embed: torch.manual_seed(seed); x = randn(B, T, C) in mode "torch" (and, in
@@ -420,32 +282,14 @@ void AttentionEngine::Run::normalize()
             });
         }
         break;
-    case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
+    case SoftmaxAxis::Queries: // dim=-2: each column j over queries i
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            Matrix& p = weights->at(b, h);
-            attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, p);
-            const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
-            p = shiftedExp(p.array().rowwise() - max.array());
-            const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
-            p.array().rowwise() /= sum.array();
+            scaleMaskSoftmaxOverQueries(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
         });
         break;
-    case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b, in place of L
-        parallelFor(H, [&](int h) {
-            for (int b = 0; b < B; ++b)
-                attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
-            Matrix max = weights->at(0, h);
-            for (int b = 1; b < B; ++b)
-                max = max.cwiseMax(weights->at(b, h));
-            Matrix sum = Matrix::Zero(T, Tk);
-            for (int b = 0; b < B; ++b) {
-                weights->at(b, h) = shiftedExp((weights->at(b, h) - max).array());
-                sum += weights->at(b, h);
-            }
-            for (int b = 0; b < B; ++b)
-                weights->at(b, h).array() /= sum.array();
-        });
+    case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b
+        parallelFor(H, [&](int h) { scaleMaskSoftmaxOverBatch(scores, masks, rule, h, *weights); });
         break;
     }
     if (maskAfter && !overviews) {
