@@ -4,6 +4,7 @@
 #include "presets.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QCoreApplication>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFontInfo>
@@ -27,7 +28,6 @@ namespace {
 // What the panel says about one preset, translated.
 struct Lesson {
     QString menuText;     // "The tutorial's program (article)"
-    QString summary;      // one line
     QString setup;        // what the preset sets up, and why
     QStringList readings; // "how to read the output": 3–6 points with the numbers to expect
 };
@@ -39,7 +39,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"article")
         return {
             PresetPanel::tr("The tutorial's program (article)"),
-            PresetPanel::tr("The tutorial's 20 lines, number for number."),
             PresetPanel::tr("torch.manual_seed(42), x = torch.randn(2, 4, 16), one head, so "
                             "d_k = C = 16. The words are only labels here: in embedding mode "
                             "“torch” the vectors come from torch.randn, not from the words."),
@@ -60,7 +59,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"saturation")
         return {
             PresetPanel::tr("d_model 512 without √d_k (saturation)"),
-            PresetPanel::tr("Forgetting ÷√d_k at d_model 512: the softmax turns one-hot."),
             PresetPanel::tr("d_model = 512 with one head, so d_k = 512, and the logits are not "
                             "divided by √d_k: the tutorial's first common mistake."),
             {
@@ -80,7 +78,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"wrong-axis-queries")
         return {
             PresetPanel::tr("Softmax over the queries, dim=-2 (wrong-axis-queries)"),
-            PresetPanel::tr("softmax(dim=-2): the columns sum to 1, the rows do not."),
             PresetPanel::tr("The softmax normalises each column (one key, over all queries) "
                             "instead of each row (one query, over all keys): the tutorial's "
                             "second common mistake and exercise 2."),
@@ -97,7 +94,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"wrong-axis-batch")
         return {
             PresetPanel::tr("Softmax over the batch, dim=0 (wrong-axis-batch)"),
-            PresetPanel::tr("softmax(dim=0): the two sentences share each weight."),
             PresetPanel::tr("Two sentences of 7 tokens, and the softmax runs over dim=0: each "
                             "weight is normalised across the sentences of the batch instead of "
                             "across the keys."),
@@ -117,7 +113,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"causal-decoder")
         return {
             PresetPanel::tr("A decoder's causal mask (causal-decoder)"),
-            PresetPanel::tr("The causal mask of a decoder: no token sees the future."),
             PresetPanel::tr("Query i may look only at keys j ≤ i: the logits above the diagonal "
                             "(torch.triu(ones(T, T), 1)) are filled with -inf before the "
                             "softmax, as in GPT."),
@@ -135,7 +130,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"head-split-bug")
         return {
             PresetPanel::tr("Heads split with view only (head-split-bug)"),
-            PresetPanel::tr("view(B, H, T, d_k) instead of transpose: heads mix tokens."),
             PresetPanel::tr("Q, K and V are cut into heads with view(B, H, T, d_k) instead of "
                             "view(B, T, H, d_k).transpose(1, 2): the tutorial's third common "
                             "mistake, “don't squeeze it with view”."),
@@ -154,7 +148,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"mask-after-softmax")
         return {
             PresetPanel::tr("Mask after the softmax (mask-after-softmax)"),
-            PresetPanel::tr("Masking after the softmax: the rows no longer sum to 1."),
             PresetPanel::tr("The causal mask is applied to the weights after the softmax, "
                             "P.masked_fill(M, 0), instead of to the logits before it."),
             {
@@ -172,7 +165,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"fully-masked-row")
         return {
             PresetPanel::tr("A fully masked slice: -inf against -1e9 (fully-masked-row)"),
-            PresetPanel::tr("Every entry of a softmax masked: NaN with -inf, uniform with -1e9."),
             PresetPanel::tr(
                 "“The cat slept .” is padded to 7 tokens: its keys 4–6 are &lt;pad&gt;, "
                 "masked with -inf. The padding mask hides a key from every query, "
@@ -198,8 +190,6 @@ Lesson lessonOf(const QString& name)
         return {
             PresetPanel::tr("Cross-attention: 我 爱 机器学习 reads “I love machine learning” "
                             "(cross-attention)"),
-            PresetPanel::tr("Queries from one sentence, keys and values from another: T_q × T_k "
-                            "heatmaps."),
             PresetPanel::tr("A translation decoder writing 我 爱 机器学习 looks at the English "
                             "source: Q comes from the Chinese words, K and V from “I love "
                             "machine learning”. d_model 16, 2 heads, seed 42, no positional "
@@ -227,7 +217,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"coreference")
         return {
             PresetPanel::tr("Coreference: 它 looks at 猫 (coreference)"),
-            PresetPanel::tr("Exercise 3: a designed vector for 猫 draws 它's attention to 猫."),
             PresetPanel::tr("Exercise 3 of the tutorial: make 它 take its output from 猫. d_model "
                             "16, 2 heads, seed 42, no positional encoding. Every word keeps its "
                             "random vector except 猫: W_q and W_k are the random layers of seed "
@@ -253,8 +242,6 @@ Lesson lessonOf(const QString& name)
     if (name == u"coreference-en")
         return {
             PresetPanel::tr("Coreference: “it” looks at “cat” (coreference-en)"),
-            PresetPanel::tr("Exercise 3 in English: a designed vector for “cat” draws the "
-                            "attention of “it”."),
             PresetPanel::tr("Exercise 3 of the tutorial in English: make “it” take its output "
                             "from “cat”. d_model 16, 2 heads, seed 42, no positional encoding. "
                             "Every word keeps its random vector except “cat”, the shortest "
@@ -457,7 +444,8 @@ QString PresetPanel::displayName(const QString& name)
 
 QString PresetPanel::summary(const QString& name)
 {
-    return lessonOf(name).summary;
+    const Preset* preset = findPreset(name.toStdString());
+    return preset ? QCoreApplication::translate(kPresetContext, preset->tagline) : QString();
 }
 
 QString PresetPanel::explanationHtml(const QString& name)
@@ -470,7 +458,7 @@ QString PresetPanel::explanationHtml(const QString& name)
         items += QStringLiteral("<li>%1</li>").arg(reading);
     return QStringLiteral("<p><i>%1</i></p><p>%2</p><h4>%3</h4><ul>%4</ul><p>%5 "
                           "<code>attnscope compute --preset %6</code></p>")
-        .arg(lesson.summary, lesson.setup,
+        .arg(summary(name), lesson.setup,
              tr("How to read the output", "heading, as in the tutorial's lessons"), items,
              tr("On the command line:"), name);
 }
