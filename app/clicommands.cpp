@@ -6,7 +6,6 @@
 #include "exportcommand.h"
 #include "figurearguments.h"
 #include "labels.h"
-#include "presetpanel.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -203,8 +202,8 @@ int listPresets(const std::vector<std::string>& args)
     try {
         std::optional<QString> languageCode;
         applyOptions(args, {presetsLanguageOption(languageCode)});
-        // In another language, each preset's line is the preset panel's summary, which the
-        // window shows for it; in English the core's line, which names the numbers.
+        // In another language, each preset's line is its tagline, which the window shows
+        // for it; in English the core's summary, which names the numbers.
         std::optional<QGuiApplication> app;
         std::optional<ui::Language> language;
         const bool translated = languageCode && *languageCode != u"en";
@@ -214,8 +213,9 @@ int listPresets(const std::vector<std::string>& args)
         for (const Preset& preset : presets()) {
             const std::string name(preset.name);
             const std::string line =
-                translated ? ui::PresetPanel::summary(QString::fromStdString(name)).toStdString()
-                           : std::string(preset.summary);
+                translated
+                    ? QCoreApplication::translate(kPresetContext, preset.tagline).toStdString()
+                    : std::string(preset.summary);
             out += name + std::string(name.size() < 22 ? 22 - name.size() : 0, ' ') + " " + line +
                    "\n";
         }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <initializer_list>
 #include <optional>
 #include <unistd.h>
@@ -43,7 +44,7 @@ double bytesOf(const std::vector<Matrix>& matrices)
 Result withoutHeadTensors(Result result)
 {
     result.scores.reset();
-    result.maskedScoresPending = false;
+    result.deferredScores.reset();
     result.weights.reset();
     result.overviews.reset();
     result.aggregation.reset();
@@ -101,6 +102,99 @@ double memoryLimitBytes()
     if (pages <= 0 || pageSize <= 0)
         return 4.0 * (1ull << 30); // unknown: assume a small machine
     return 0.75 * double(pages) * double(pageSize);
+}
+
+namespace {
+
+// Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
+// result keeps until it ends, would take more than `limit`.
+void refuseWhatWouldNotFit(double alone, double held, double limit)
+{
+    const double gib = double(1ull << 30);
+    auto inGiB = [gib](double bytes) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f", bytes / gib);
+        return std::string(text);
+    };
+    char message[320];
+    if (alone > limit) {
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
+                      "can give; use fewer tokens, heads or lines",
+                      alone / gib, limit / gib);
+        throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(limit)});
+    }
+    if (alone + held > limit) {
+        std::snprintf(message, sizeof message,
+                      "this needs about %.1f GiB of memory with the %.1f GiB the previous result "
+                      "holds until it is replaced, more than the %.1f GiB this machine can "
+                      "give; use fewer tokens, heads or lines",
+                      (alone + held) / gib, held / gib, limit / gib);
+        throw InputError(message, Refusal::MemoryBeside,
+                         {inGiB(alone + held), inGiB(held), inGiB(limit)});
+    }
+}
+
+} // namespace
+
+// The previous result's (B, H, T, T) outputs this compute replaces that nobody outside the
+// engine holds (the window lets go of the heatmaps it shows before a large switch): the
+// engine lets go of them too, so that their recyclers hand the same memory to the new
+// outputs instead of a second set beside them. A cancellation then leaves the engine's
+// result current only up to the stage before them. Before any of it, what would not fit
+// is refused: the new outputs, and beside them the previous result's outputs they replace
+// that somebody else still holds (the window while it shows them: at T = 2048 a switch
+// then holds two P at once).
+void AttentionEngine::Run::makeRoom()
+{
+    Result& previous = engine.result_;
+    auto onlyHere = [](const auto& stage, const auto& recycler, long others = 0) {
+        // The engine's reference, next's, and the recycler's when it made the object.
+        const long own = (recycler.holds(stage.get()) ? 3 : 2) + others;
+        return stage && stage.use_count() == own;
+    };
+    // S's deferred cells hold S until they are made: one reference more when only the
+    // engine's results hold them (the engine's and next's).
+    const std::shared_ptr<DeferredScores>& deferred = next.deferredScores;
+    const long deferredHolds =
+        deferred && deferred.use_count() == 2 && deferred->holds(next.scores.get()) ? 1 : 0;
+    const bool scoresHere =
+        runs(Stage::Scores) && onlyHere(next.scores, engine.scores_, deferredHolds);
+    const bool weightsHere = runs(Stage::Normalize) && onlyHere(next.weights, engine.weights_);
+    const bool aggregationHere =
+        runs(Stage::Aggregate) && onlyHere(next.aggregation, engine.aggregations_);
+    int keep = engine.completed_;
+    if (scoresHere)
+        keep = std::min(keep, stageIndex(Stage::Split));
+    if (weightsHere)
+        keep = std::min(keep, stageIndex(Stage::ScaleMask));
+    if (aggregationHere)
+        keep = std::min(keep, stageIndex(Stage::Normalize));
+    auto letGo = [keep](Result& r) {
+        auto mask = std::move(r.mask); // it stays: it is small, and the next compute reuses it
+        clearAfter(r, keep);
+        r.mask = std::move(mask);
+    };
+    Result heldElsewhere = previous; // what stays alive whatever the engine lets go of
+    if (scoresHere)
+        heldElsewhere.scores.reset();
+    if (weightsHere) {
+        heldElsewhere.weights.reset();
+        heldElsewhere.overviews.reset();
+    }
+    if (aggregationHere)
+        heldElsewhere.aggregation.reset();
+    const TokenBatch& tokens = *next.tokens;
+    refuseWhatWouldNotFit(estimatedBytes(tokens.batch(), tokens.length(), next.keyTokens->length(),
+                                         config.dModel, config.heads),
+                          heldBytes(heldElsewhere, Stage(first)), engine.memoryLimit_);
+    heldElsewhere = Result{};
+    if (keep < engine.completed_) {
+        letGo(previous);
+        letGo(next);
+        engine.completed_ = keep;
+    }
+    throwIfCancelled(cancel);
 }
 
 TokenBatch previewTokens(const std::string& text, TokenizerMode mode)
@@ -192,7 +286,7 @@ void clearAfter(Result& result, int stage)
         result.split.reset();
     if (stage < stageIndex(Stage::Scores)) {
         result.scores.reset();
-        result.maskedScoresPending = false;
+        result.deferredScores.reset();
     }
     if (stage < stageIndex(Stage::ScaleMask))
         result.mask.reset();

@@ -3,9 +3,11 @@
 // Legend: B sequences, T tokens each, C = d_model, H heads, d_k = C / H.
 // Each stage's output is an immutable shared object: a change recomputes only from
 // the first stage it touches and shares the rest, and a Result handed to another
-// thread stays valid while the engine moves on.
+// thread stays valid while the engine moves on. The one part made later, S's masked
+// cells, is an object of its own with its own synchronisation (DeferredScores).
 #pragma once
 
+#include "deferredscores.h"
 #include "options.h"
 #include "recycler.h"
 #include "statistics.h"
@@ -85,12 +87,13 @@ struct Result {
     std::shared_ptr<const Projection> projection;
     std::shared_ptr<const HeadViews> split;
     std::shared_ptr<const HeadStack> scores; // (B, H, T, T) Q_h K_hᵀ
-    // S's cells a causal mask hides in whole blocks of keys after a block of rows are not
-    // computed yet: a compute that stopped before the statistics, in which the softmax over
-    // the keys, with the mask before it, never reads them. Stage 9 (or a compute that
-    // needs them) computes them in place; until then they hold no values. Every cell
-    // this concerns is masked, so the logits and weights are complete.
-    bool maskedScoresPending = false;
+    // S's cells a causal mask hides in whole blocks of keys after a block of rows, when a
+    // compute that stopped before the statistics left them for later: the softmax over the
+    // keys, with the mask before it, never reads them. Stage 9 (or a compute that needs
+    // them) makes them through this, in S's memory, for every result that shares S; until
+    // then they hold no values (the contract is DeferredScores'). Every cell this concerns
+    // is masked, so the logits and weights are complete. Null when every score was made.
+    std::shared_ptr<DeferredScores> deferredScores;
     std::shared_ptr<const std::vector<MaskMatrix>> mask; // B × (T, T) true = masked
     std::shared_ptr<const HeadStack> weights;            // (B, H, T, T) P
     std::shared_ptr<const Aggregation> aggregation;
@@ -114,6 +117,9 @@ struct Result {
     [[nodiscard]] bool valid() const { return stats != nullptr && weights != nullptr; }
     // The stages up to the softmax are there: enough for the heatmaps.
     [[nodiscard]] bool hasWeights() const { return weights != nullptr; }
+    // Some cells of S are still to be made (deferredScores): read only those the causal
+    // mask leaves visible.
+    [[nodiscard]] bool scoresPending() const { return deferredScores && deferredScores->pending(); }
 
     // L = S·scale/τ of head (b, h), with the mask's fill where the mask comes before the
     // softmax: stage 6's output. It is not stored but made from S when asked for (the

@@ -61,19 +61,19 @@ struct AttentionEngine::Run {
 
     // The stages, numbered as in ARCHITECTURE.md. tokenize() returns false when the
     // tokens are unchanged and nothing the request asks for is left to run.
-    bool tokenize();       // 1
-    void makeRoom();       // before 2: refuse what would not fit, let go of what is replaced
-    void embed();          // 2
-    void project();        // 3 (and 4 with view + transpose, fused into it)
-    void splitHeads();     // 4
-    void scores();         // 5 (and 6–7 over the keys, fused into it)
-    void completeScores(); // 5's deferred cells, for a switch or a stop that reads them
-    void scaleAndMask();   // 6
-    void normalize();      // 7
-    void aggregate();      // 8
-    void statistics();     // 9
-    void makeMask();       // 6's mask, made before 5 when 5 fuses the softmax
-    void completeScoresOf(Result& result);
+    bool tokenize();           // 1
+    void makeRoom();           // before 2: refuse what would not fit, let go of what is replaced
+    void embed();              // 2
+    void project();            // 3 (and 4 with view + transpose, fused into it)
+    void splitHeads();         // 4
+    void scores();             // 5 (and 6–7 over the keys, fused into it)
+    void completeScores();     // 5's deferred cells, for a switch or a stop that reads them
+    void scaleAndMask();       // 6
+    void normalize();          // 7
+    void aggregate();          // 8
+    void statistics();         // 9
+    void makeMask();           // 6's mask, made before 5 when 5 fuses the softmax
+    void makeDeferredScores(); // 5's deferred cells (Result::deferredScores), now
 };
 
 } // namespace attn

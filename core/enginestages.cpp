@@ -1,5 +1,6 @@
-// The stages of AttentionEngine::compute (engine.cpp), numbered as in ARCHITECTURE.md,
-// and the kernels only they use.
+// The stages of AttentionEngine::compute (engine.cpp), numbered as in ARCHITECTURE.md. The
+// memory checks before stage 2 (makeRoom) are in engine.cpp; the kernels are in their units
+// (projection, softmax, deferredscores, statistics).
 #include "enginerun.h"
 
 #include "blas.h"
@@ -11,110 +12,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <initializer_list>
 #include <utility>
 
 namespace attn {
 namespace {
-
-// exp of logits already shifted by their maximum. Eigen's vectorised exp clamps its
-// argument near −88.4 and returns 2.9e-39 for −inf; torch returns 0, so below the
-// smallest normal float's logarithm we return 0 as well. NaN stays NaN.
-template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shifted)
-{
-    return (shifted < -87.5f).select(0.0f, shifted.exp());
-}
-
-// Stage 7 over the keys with the heads' overview (overviewOfHeads, the same bits) made in
-// the same pass: bands of rows of every head, about 1 MB of P a band (a core's L2), each
-// through its softmax (and the mask after it), then into the mean and the maxima while
-// still in cache, instead of a second pass reading every head from memory.
-// `overviews` is a recycled one of an earlier switch (its means' memory kept) or new.
-void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
-                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
-                          std::vector<HeadsOverview>& overviews)
-{
-    const int B = weights.batch(), H = weights.heads();
-    const int T = B > 0 ? int(weights.at(0, 0).rows()) : 0;
-    const int Tk = B > 0 ? int(weights.at(0, 0).cols()) : 0;
-    const int bandRows =
-        std::max(1, int((1 << 20) / (double(H) * sizeof(float) * std::max(Tk, 1))));
-    const int bands = std::max(1, (T + bandRows - 1) / bandRows);
-    overviews.resize(std::size_t(B));
-    for (HeadsOverview& overview : overviews)
-        HeadStack::resizeKeepingPages(overview.mean, T, Tk);
-    std::vector<float> bandMaxima(std::size_t(B) * std::size_t(bands) * std::size_t(H));
-    parallelFor(B * bands, [&](int item) {
-        const int b = item / bands, band = item % bands;
-        const MaskMatrix& mask = masks[std::size_t(b)];
-        const Eigen::Index row = Eigen::Index(band) * bandRows;
-        const Eigen::Index rows = std::min<Eigen::Index>(bandRows, T - row);
-        for (int h = 0; h < H; ++h) {
-            Matrix& p = weights.at(b, h);
-            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rule, p, row, rows);
-            if (maskAfter)
-                p.middleRows(row, rows) =
-                    mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));
-        }
-        overviewRows(weights, b, row, row + rows, overviews[std::size_t(b)].mean,
-                     bandMaxima.data() + std::size_t(item) * std::size_t(H));
-    });
-    for (int b = 0; b < B; ++b) {
-        const auto from = bandMaxima.begin() + std::ptrdiff_t(b) * bands * H;
-        overviews[std::size_t(b)].maxima =
-            maximaOfBands(std::vector<float>(from, from + std::ptrdiff_t(bands) * H), H);
-    }
-}
-
-// Stage 5's blocks of rows: about 1 MB of S each (a core's L2) and no more than 128 rows
-// at a time, at least 64, the rows spread evenly. Where the queries are the keys, a block
-// multiplies in two products: the keys up to its last row, then the keys after it, all of
-// them in a causal mask's future for every row of the block. Every path that makes S takes
-// the same products, whether the second runs at once, later or never: OpenBLAS picks its
-// kernel by a product's shape, and on AVX-512 other shapes give S other last bits.
-struct ScoreBlocks {
-    Eigen::Index rows = 0; // T_q
-    Eigen::Index keys = 0; // T_k
-    int count = 1;
-
-    [[nodiscard]] Eigen::Index begin(int block) const { return rows * block / count; }
-    [[nodiscard]] Eigen::Index end(int block) const { return rows * (block + 1) / count; }
-    // The keys of the block's first product.
-    [[nodiscard]] Eigen::Index nearKeys(int block) const
-    {
-        return rows == keys ? end(block) : keys;
-    }
-};
-
-ScoreBlocks scoreBlocks(Eigen::Index T, Eigen::Index Tk)
-{
-    const Eigen::Index target =
-        std::clamp<Eigen::Index>((1 << 20) / (4 * std::max<Eigen::Index>(Tk, 1)), 64, 128);
-    return {T, Tk, int(std::max<Eigen::Index>(1, T / target))};
-}
-
-// The second product of block `block` of S = Q_h K_hᵀ: the keys after its last row.
-void multiplyFutureScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
-                          int block)
-{
-    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
-    const Eigen::Index near = blocks.nearKeys(block);
-    if (near < blocks.keys)
-        s.block(row, near, rows, blocks.keys - near).noalias() =
-            q.middleRows(row, rows) * k.bottomRows(blocks.keys - near).transpose();
-}
-
-// Block `block` of S: its first product, and the second when `future`.
-void multiplyScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
-                    int block, bool future)
-{
-    const Eigen::Index row = blocks.begin(block), rows = blocks.end(block) - row;
-    const Eigen::Index near = blocks.nearKeys(block);
-    s.block(row, 0, rows, near).noalias() = q.middleRows(row, rows) * k.topRows(near).transpose();
-    if (future)
-        multiplyFutureScores(q, k, s, blocks, block);
-}
 
 // Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
 // softmax over the keys gives them the fill without reading them.
@@ -122,55 +24,6 @@ bool skipsMaskedScores(const Config& config)
 {
     return config.mask == MaskKind::Causal && config.maskStage == MaskStage::BeforeSoftmax &&
            config.axis == SoftmaxAxis::Keys;
-}
-
-// Computes the cells of S a deferred stage 5 left (Result::maskedScoresPending), in place:
-// each block's second product, as a full stage 5 makes it.
-void completeMaskedScores(Result& result)
-{
-    // Made by the engine as a HeadStack, held const by the results.
-    auto& scores = const_cast<HeadStack&>(*result.scores);
-    const HeadViews& split = *result.split;
-    const int B = scores.batch(), H = scores.heads();
-    const Matrix& first = scores.at(0, 0);
-    const ScoreBlocks blocks = scoreBlocks(first.rows(), first.cols());
-    const int futures = blocks.count - 1; // the last block has no keys after it
-    if (futures > 0)
-        parallelFor(B * H * futures, [&](int item) {
-            const int b = item / (H * futures), h = item / futures % H, block = item % futures;
-            multiplyFutureScores(split.q.at(b, h), split.k.at(b, h), scores.at(b, h), blocks,
-                                 block);
-        });
-    result.maskedScoresPending = false;
-}
-
-// Throws InputError when a compute of `alone` bytes, beside the `held` bytes the previous
-// result keeps until it ends, would take more than `limit`.
-void refuseWhatWouldNotFit(double alone, double held, double limit)
-{
-    const double gib = double(1ull << 30);
-    auto inGiB = [gib](double bytes) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.1f", bytes / gib);
-        return std::string(text);
-    };
-    char message[320];
-    if (alone > limit) {
-        std::snprintf(message, sizeof message,
-                      "this needs about %.1f GiB of memory, more than the %.1f GiB this machine "
-                      "can give; use fewer tokens, heads or lines",
-                      alone / gib, limit / gib);
-        throw InputError(message, Refusal::Memory, {inGiB(alone), inGiB(limit)});
-    }
-    if (alone + held > limit) {
-        std::snprintf(message, sizeof message,
-                      "this needs about %.1f GiB of memory with the %.1f GiB the previous result "
-                      "holds until it is replaced, more than the %.1f GiB this machine can "
-                      "give; use fewer tokens, heads or lines",
-                      (alone + held) / gib, held / gib, limit / gib);
-        throw InputError(message, Refusal::MemoryBeside,
-                         {inGiB(alone + held), inGiB(held), inGiB(limit)});
-    }
 }
 
 } // namespace
@@ -214,60 +67,6 @@ bool AttentionEngine::Run::tokenize()
     next.tokens = std::move(tokens);
     next.keyTokens = std::move(keyTokens);
     return true;
-}
-
-// The previous result's (B, H, T, T) outputs this compute replaces that nobody outside the
-// engine holds (the window lets go of the heatmaps it shows before a large switch): the
-// engine lets go of them too, so that their recyclers hand the same memory to the new
-// outputs instead of a second set beside them. A cancellation then leaves the engine's
-// result current only up to the stage before them. Before any of it, what would not fit
-// is refused: the new outputs, and beside them the previous result's outputs they replace
-// that somebody else still holds (the window while it shows them: at T = 2048 a switch
-// then holds two P at once).
-void AttentionEngine::Run::makeRoom()
-{
-    Result& previous = engine.result_;
-    auto onlyHere = [](const auto& stage, const auto& recycler) {
-        // The engine's reference, next's, and the recycler's when it made the object.
-        const long own = recycler.holds(stage.get()) ? 3 : 2;
-        return stage && stage.use_count() == own;
-    };
-    const bool scoresHere = runs(Stage::Scores) && onlyHere(next.scores, engine.scores_);
-    const bool weightsHere = runs(Stage::Normalize) && onlyHere(next.weights, engine.weights_);
-    const bool aggregationHere =
-        runs(Stage::Aggregate) && onlyHere(next.aggregation, engine.aggregations_);
-    int keep = engine.completed_;
-    if (scoresHere)
-        keep = std::min(keep, stageIndex(Stage::Split));
-    if (weightsHere)
-        keep = std::min(keep, stageIndex(Stage::ScaleMask));
-    if (aggregationHere)
-        keep = std::min(keep, stageIndex(Stage::Normalize));
-    auto letGo = [keep](Result& r) {
-        auto mask = std::move(r.mask); // it stays: it is small, and the next compute reuses it
-        clearAfter(r, keep);
-        r.mask = std::move(mask);
-    };
-    Result heldElsewhere = previous; // what stays alive whatever the engine lets go of
-    if (scoresHere)
-        heldElsewhere.scores.reset();
-    if (weightsHere) {
-        heldElsewhere.weights.reset();
-        heldElsewhere.overviews.reset();
-    }
-    if (aggregationHere)
-        heldElsewhere.aggregation.reset();
-    const TokenBatch& tokens = *next.tokens;
-    refuseWhatWouldNotFit(estimatedBytes(tokens.batch(), tokens.length(), next.keyTokens->length(),
-                                         config.dModel, config.heads),
-                          heldBytes(heldElsewhere, Stage(first)), engine.memoryLimit_);
-    heldElsewhere = Result{};
-    if (keep < engine.completed_) {
-        letGo(previous);
-        letGo(next);
-        engine.completed_ = keep;
-    }
-    throwIfCancelled(cancel);
 }
 
 // 2. Embed: torch.manual_seed(seed); x = randn(B, T, C) in mode "torch" (and, in
@@ -413,27 +212,33 @@ void AttentionEngine::Run::scores()
                                      fusedWeights->at(b, h), row, blocks.end(block) - row);
         }
     });
+    if (deferMasked && blocks.count > 1) {
+        const std::shared_ptr<const HeadViews>& split = next.split;
+        next.deferredScores = std::make_shared<DeferredScores>(
+            scores, std::shared_ptr<const HeadStack>(split, &split->q),
+            std::shared_ptr<const HeadStack>(split, &split->k));
+    } else {
+        next.deferredScores.reset();
+    }
     next.scores = std::move(scores);
-    next.maskedScoresPending = deferMasked && blocks.count > 1;
     ran(Stage::Scores);
-}
-
-// The engine's own result shares S with `result` when this compute reuses it: its cells
-// are made in place for both.
-void AttentionEngine::Run::completeScoresOf(Result& result)
-{
-    completeMaskedScores(result);
-    if (engine.result_.scores == result.scores)
-        engine.result_.maskedScoresPending = false;
 }
 
 // S of an earlier compute, its masked cells still to be made, for a switch that reads them
 // (no mask, the mask after the softmax, another axis) or stops before stage 7.
 void AttentionEngine::Run::completeScores()
 {
-    if (next.maskedScoresPending &&
-        (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config)))
-        completeScoresOf(next);
+    if (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config))
+        makeDeferredScores();
+}
+
+// The masked cells of S that stage 5 left (Result::deferredScores), made in S's memory for
+// every result that shares S, the engine's own among them.
+void AttentionEngine::Run::makeDeferredScores()
+{
+    if (next.deferredScores)
+        next.deferredScores->complete();
+    next.deferredScores.reset();
 }
 
 // 6. Scale and mask: L = S·scale/τ, then masked_fill(M, fill) when the mask comes before
@@ -477,32 +282,14 @@ void AttentionEngine::Run::normalize()
             });
         }
         break;
-    case SoftmaxAxis::Queries: // dim=-2: each column j over queries i, in place of L
+    case SoftmaxAxis::Queries: // dim=-2: each column j over queries i
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            Matrix& p = weights->at(b, h);
-            attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, p);
-            const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
-            p = shiftedExp(p.array().rowwise() - max.array());
-            const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
-            p.array().rowwise() /= sum.array();
+            scaleMaskSoftmaxOverQueries(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
         });
         break;
-    case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b, in place of L
-        parallelFor(H, [&](int h) {
-            for (int b = 0; b < B; ++b)
-                attn::scaleAndMask(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
-            Matrix max = weights->at(0, h);
-            for (int b = 1; b < B; ++b)
-                max = max.cwiseMax(weights->at(b, h));
-            Matrix sum = Matrix::Zero(T, Tk);
-            for (int b = 0; b < B; ++b) {
-                weights->at(b, h) = shiftedExp((weights->at(b, h) - max).array());
-                sum += weights->at(b, h);
-            }
-            for (int b = 0; b < B; ++b)
-                weights->at(b, h).array() /= sum.array();
-        });
+    case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b
+        parallelFor(H, [&](int h) { scaleMaskSoftmaxOverBatch(scores, masks, rule, h, *weights); });
         break;
     }
     if (maskAfter && !overviews) {
@@ -567,8 +354,7 @@ void AttentionEngine::Run::aggregate()
 // left them.
 void AttentionEngine::Run::statistics()
 {
-    if (next.maskedScoresPending)
-        completeScoresOf(next);
+    makeDeferredScores();
     const int B = next.tokens->batch(), H = config.heads;
     auto stats = std::make_shared<Statistics>();
     stats->heads.resize(static_cast<std::size_t>(B * H));

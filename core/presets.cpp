@@ -3,6 +3,7 @@
 #include "embedding.h"
 #include "tokenizer.h"
 #include "torchrng.h"
+#include "translatable.h"
 
 #include <Eigen/Dense>
 
@@ -209,6 +210,7 @@ std::vector<Preset> makePresets()
     article.embedding = EmbeddingMode::Torch;
     article.positional = Positional::None;
     list.push_back({"article", "the tutorial's program: std 1.1888 before scaling, 0.2972 after",
+                    QT_TRANSLATE_NOOP("Presets", "The tutorial's 20 lines, number for number."),
                     request("我 喜欢 这个 产品\n它 的 设计 很好", article)});
 
     Config saturation;
@@ -216,33 +218,45 @@ std::vector<Preset> makePresets()
     saturation.heads = 1;
     saturation.scale = ScaleMode::None;
     list.push_back({"saturation", "C = 512 without √d_k: the softmax saturates to one-hot",
+                    QT_TRANSLATE_NOOP(
+                        "Presets", "Forgetting ÷√d_k at d_model 512: the softmax turns one-hot."),
                     request("The cat sat on the mat because it was tired .", saturation)});
 
     Config queries;
     queries.axis = SoftmaxAxis::Queries;
-    list.push_back({"wrong-axis-queries", "softmax over dim=-2: columns sum to 1, rows do not",
-                    request("The cat sat on the mat because it was tired .", queries)});
+    list.push_back(
+        {"wrong-axis-queries", "softmax over dim=-2: columns sum to 1, rows do not",
+         QT_TRANSLATE_NOOP("Presets", "softmax(dim=-2): the columns sum to 1, the rows do not."),
+         request("The cat sat on the mat because it was tired .", queries)});
 
     Config batch;
     batch.axis = SoftmaxAxis::Batch;
-    list.push_back({"wrong-axis-batch", "softmax over dim=0: the two sentences share each weight",
-                    request("The cat sat on the mat .\nA dog slept under the table .", batch)});
+    list.push_back(
+        {"wrong-axis-batch", "softmax over dim=0: the two sentences share each weight",
+         QT_TRANSLATE_NOOP("Presets", "softmax(dim=0): the two sentences share each weight."),
+         request("The cat sat on the mat .\nA dog slept under the table .", batch)});
 
     Config causal;
     causal.mask = MaskKind::Causal;
-    list.push_back({"causal-decoder", "a decoder's causal mask: no token sees the future",
-                    request("The cat sat on the mat because it was tired .", causal)});
+    list.push_back(
+        {"causal-decoder", "a decoder's causal mask: no token sees the future",
+         QT_TRANSLATE_NOOP("Presets", "The causal mask of a decoder: no token sees the future."),
+         request("The cat sat on the mat because it was tired .", causal)});
 
     Config view;
     view.headSplit = HeadSplit::View;
-    list.push_back({"head-split-bug", "view(B, H, T, d_k) instead of transpose: heads mix tokens",
-                    request("The cat sat on the mat because it was tired .", view)});
+    list.push_back(
+        {"head-split-bug", "view(B, H, T, d_k) instead of transpose: heads mix tokens",
+         QT_TRANSLATE_NOOP("Presets", "view(B, H, T, d_k) instead of transpose: heads mix tokens."),
+         request("The cat sat on the mat because it was tired .", view)});
 
     Config after;
     after.mask = MaskKind::Causal;
     after.maskStage = MaskStage::AfterSoftmax;
-    list.push_back({"mask-after-softmax", "masking after the softmax: rows no longer sum to 1",
-                    request("The cat sat on the mat because it was tired .", after)});
+    list.push_back(
+        {"mask-after-softmax", "masking after the softmax: rows no longer sum to 1",
+         QT_TRANSLATE_NOOP("Presets", "Masking after the softmax: the rows no longer sum to 1."),
+         request("The cat sat on the mat because it was tired .", after)});
 
     // The padding mask hides a <pad> key from every query, so over the keys no row is
     // ever fully masked. Over the queries (dim=-2) a <pad> key's column is: every entry
@@ -252,19 +266,32 @@ std::vector<Preset> makePresets()
     fullyMasked.axis = SoftmaxAxis::Queries;
     fullyMasked.maskFill = MaskFill::NegInf;
     fullyMasked.paddingMask = true;
-    list.push_back({"fully-masked-row",
-                    "a softmax slice with every entry masked: NaN with -inf, uniform with -1e9",
-                    request("The cat sat on the mat .\nThe cat slept .", fullyMasked)});
+    list.push_back(
+        {"fully-masked-row",
+         "a softmax slice with every entry masked: NaN with -inf, uniform with -1e9",
+         QT_TRANSLATE_NOOP("Presets",
+                           "Every entry of a softmax masked: NaN with -inf, uniform with -1e9."),
+         request("The cat sat on the mat .\nThe cat slept .", fullyMasked)});
 
-    list.push_back({"cross-attention",
-                    "queries from 我 爱 机器学习, keys and values from \"I love machine learning\"",
-                    crossAttention()});
-    list.push_back({"coreference",
-                    "exercise 3: a designed vector for 猫 draws 它's attention to 猫 in every head",
-                    coreference("猫 坐 在 垫子 上 因为 它 累 了", "它", "猫")});
+    list.push_back(
+        {"cross-attention",
+         "queries from 我 爱 机器学习, keys and values from \"I love machine learning\"",
+         QT_TRANSLATE_NOOP(
+             "Presets",
+             "Queries from one sentence, keys and values from another: T_q × T_k heatmaps."),
+         crossAttention()});
+    list.push_back(
+        {"coreference",
+         "exercise 3: a designed vector for 猫 draws 它's attention to 猫 in every head",
+         QT_TRANSLATE_NOOP("Presets",
+                           "Exercise 3: a designed vector for 猫 draws 它's attention to 猫."),
+         coreference("猫 坐 在 垫子 上 因为 它 累 了", "它", "猫")});
     list.push_back(
         {"coreference-en",
          "exercise 3 in English: a designed vector for \"cat\" draws the attention of \"it\"",
+         QT_TRANSLATE_NOOP(
+             "Presets",
+             "Exercise 3 in English: a designed vector for “cat” draws the attention of “it”."),
          coreference("The cat sat on the mat because it was tired", "it", "cat")});
 
     return list;

@@ -372,18 +372,13 @@ std::string textReport(const Result& r, const ReportWords& words)
     } else {
         listTokens(words.tokens, tokens, T);
     }
-    out += words.config + " d_model=" + std::to_string(C) + " heads=" + std::to_string(H) +
-           " d_k=" + std::to_string(dK) + " seed=" + std::to_string(c.seed) +
-           " embedding=" + std::string(spellingOf(c.embedding)) +
-           " positional=" + std::string(spellingOf(c.positional)) +
-           " scale=" + std::string(spellingOf(c.scale)) +
-           " temperature=" + fixed(c.temperature, 4) + " axis=" + std::string(spellingOf(c.axis)) +
-           " mask=" + std::string(spellingOf(c.mask)) +
-           " mask-fill=" + std::string(spellingOf(c.maskFill)) +
-           " mask-stage=" + std::string(spellingOf(c.maskStage)) +
-           " head-split=" + std::string(spellingOf(c.headSplit)) +
-           " padding-mask=" + (c.paddingMask ? "on" : "off") +
-           " attention=" + std::string(spellingOf(c.attention)) + "\n\n";
+    // Every switch of the field table, as name=value spelled as on the command line (the
+    // JSON report's writeConfig walks the same rows).
+    out += words.config;
+    for (const RequestField& field : requestFields())
+        if (field.inConfig)
+            out += " " + field.name + "=" + field.print(r.request);
+    out += "\n\n";
 
     if (cross) {
         out += "x        (B, T_q, C)        = " + shapeText({B, T, C}) + "\n";

@@ -1,6 +1,8 @@
 #include "softmax.h"
 
 #include "fastexp.h"
+#include "parallel.h"
+#include "statistics.h"
 
 #include <algorithm>
 #include <array>
@@ -12,6 +14,14 @@
 
 namespace attn {
 namespace {
+
+// exp of logits already shifted by their maximum. Eigen's vectorised exp clamps its
+// argument near −88.4 and returns 2.9e-39 for −inf; torch returns 0, so below the
+// smallest normal float's logarithm we return 0 as well. NaN stays NaN.
+template <typename Derived> auto shiftedExp(const Eigen::ArrayBase<Derived>& shifted)
+{
+    return (shifted < -87.5f).select(0.0f, shifted.exp());
+}
 
 using RowArray = Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>>;
 using ConstRowArray = Eigen::Map<const Eigen::Array<float, 1, Eigen::Dynamic>>;
@@ -180,6 +190,71 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
         if (filledFrom < n && !filledWeighZero(rule.fill, max))
             std::fill(row.begin() + filledFrom, row.end(), *rule.fill);
         softmaxRow(row.data(), n, max, weights.row(i).data(), filledFrom, rule.fill);
+    }
+}
+
+void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,
+                                 const LogitRule& rule, Matrix& weights)
+{
+    Matrix& p = weights; // L in place, then P
+    scaleAndMask(scores, mask, rule, p);
+    const Eigen::Matrix<float, 1, Eigen::Dynamic> max = p.colwise().maxCoeff();
+    p = shiftedExp(p.array().rowwise() - max.array());
+    const Eigen::Matrix<float, 1, Eigen::Dynamic> sum = p.colwise().sum();
+    p.array().rowwise() /= sum.array();
+}
+
+void scaleMaskSoftmaxOverBatch(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                               const LogitRule& rule, int h, HeadStack& weights)
+{
+    const int B = weights.batch();
+    for (int b = 0; b < B; ++b) // L in place, then P
+        scaleAndMask(scores.at(b, h), masks[std::size_t(b)], rule, weights.at(b, h));
+    Matrix max = weights.at(0, h);
+    for (int b = 1; b < B; ++b)
+        max = max.cwiseMax(weights.at(b, h));
+    Matrix sum = Matrix::Zero(max.rows(), max.cols());
+    for (int b = 0; b < B; ++b) {
+        weights.at(b, h) = shiftedExp((weights.at(b, h) - max).array());
+        sum += weights.at(b, h);
+    }
+    for (int b = 0; b < B; ++b)
+        weights.at(b, h).array() /= sum.array();
+}
+
+void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
+                          std::vector<HeadsOverview>& overviews)
+{
+    const int B = weights.batch(), H = weights.heads();
+    const int T = B > 0 ? int(weights.at(0, 0).rows()) : 0;
+    const int Tk = B > 0 ? int(weights.at(0, 0).cols()) : 0;
+    const int bandRows =
+        std::max(1, int((1 << 20) / (double(H) * sizeof(float) * std::max(Tk, 1))));
+    const int bands = std::max(1, (T + bandRows - 1) / bandRows);
+    overviews.resize(std::size_t(B));
+    for (HeadsOverview& overview : overviews)
+        HeadStack::resizeKeepingPages(overview.mean, T, Tk);
+    std::vector<float> bandMaxima(std::size_t(B) * std::size_t(bands) * std::size_t(H));
+    parallelFor(B * bands, [&](int item) {
+        const int b = item / bands, band = item % bands;
+        const MaskMatrix& mask = masks[std::size_t(b)];
+        const Eigen::Index row = Eigen::Index(band) * bandRows;
+        const Eigen::Index rows = std::min<Eigen::Index>(bandRows, T - row);
+        for (int h = 0; h < H; ++h) {
+            Matrix& p = weights.at(b, h);
+            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rule, p, row, rows);
+            if (maskAfter)
+                p.middleRows(row, rows) =
+                    mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));
+        }
+        overviewRows(weights, b, row, row + rows, overviews[std::size_t(b)].mean,
+                     bandMaxima.data() + std::size_t(item) * std::size_t(H));
+    });
+    for (int b = 0; b < B; ++b) {
+        const auto from = bandMaxima.begin() + std::ptrdiff_t(b) * bands * H;
+        overviews[std::size_t(b)].maxima =
+            maximaOfBands(std::vector<float>(from, from + std::ptrdiff_t(bands) * H), H);
     }
 }
 

@@ -1,13 +1,16 @@
-// The element-wise stages of one head: scale and mask (stage 6), softmax over the keys
-// (stage 7), and both in one pass over the rows.
+// The element-wise stages: scale and mask (stage 6), the softmax over each axis (stage 7),
+// and both in one pass over the rows.
 #pragma once
 
 #include "options.h"
 #include "tensor.h"
 
 #include <optional>
+#include <vector>
 
 namespace attn {
+
+struct HeadsOverview;
 
 // How stage 6 turns a score into a logit: l = s·scale/τ (torch multiplies by
 // float(scale), then divides by float(τ); so does this), then the fill where the mask
@@ -43,5 +46,24 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
 // The same for `rows` rows from `firstRow` on, into weights already of the scores' shape.
 void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
                               Matrix& weights, Eigen::Index firstRow, Eigen::Index rows);
+
+// One head's P = softmax(L, dim=-2), each column j over the queries i, L made in `weights`.
+void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,
+                                 const LogitRule& rule, Matrix& weights);
+
+// Head h of every sequence: P = softmax(L, dim=0), each (h, i, j) over the sequences b, L
+// made in `weights`. Every sequence's mask is `masks`' of its index.
+void scaleMaskSoftmaxOverBatch(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                               const LogitRule& rule, int h, HeadStack& weights);
+
+// Stage 7 over the keys of every head with the heads' overview (overviewOfHeads, the same
+// bits) made in the same pass: bands of rows of every head, about 1 MB of P a band (a
+// core's L2), each through its softmax (and the mask after it, when `maskAfter`), then
+// into the mean and the maxima while still in cache, instead of a second pass reading
+// every head from memory. `overviews` is a recycled one of an earlier switch (its means'
+// memory kept) or new.
+void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
+                          std::vector<HeadsOverview>& overviews);
 
 } // namespace attn

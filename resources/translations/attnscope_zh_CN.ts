@@ -983,6 +983,53 @@
     </message>
 </context>
 <context>
+    <name>Presets</name>
+    <message>
+        <source>The tutorial&apos;s 20 lines, number for number.</source>
+        <translation>教程里的 20 行代码，数值逐一对得上。</translation>
+    </message>
+    <message>
+        <source>Forgetting ÷√d_k at d_model 512: the softmax turns one-hot.</source>
+        <translation>d_model 为 512 时忘除 √d_k：softmax 变成 one-hot。</translation>
+    </message>
+    <message>
+        <source>softmax(dim=-2): the columns sum to 1, the rows do not.</source>
+        <translation>softmax(dim=-2)：列和为 1，行和却不是。</translation>
+    </message>
+    <message>
+        <source>softmax(dim=0): the two sentences share each weight.</source>
+        <translation>softmax(dim=0)：两个句子分摊每一个权重。</translation>
+    </message>
+    <message>
+        <source>The causal mask of a decoder: no token sees the future.</source>
+        <translation>解码器的因果掩码：任何词元都看不到未来。</translation>
+    </message>
+    <message>
+        <source>view(B, H, T, d_k) instead of transpose: heads mix tokens.</source>
+        <translation>用 view(B, H, T, d_k) 代替 transpose：各个头把词元混在了一起。</translation>
+    </message>
+    <message>
+        <source>Masking after the softmax: the rows no longer sum to 1.</source>
+        <translation>在 softmax 之后施加掩码：行和不再为 1。</translation>
+    </message>
+    <message>
+        <source>Every entry of a softmax masked: NaN with -inf, uniform with -1e9.</source>
+        <translation>softmax 的所有输入都被掩盖：用 -inf 得到 NaN，用 -1e9 得到均匀分布。</translation>
+    </message>
+    <message>
+        <source>Queries from one sentence, keys and values from another: T_q × T_k heatmaps.</source>
+        <translation>查询来自一句话，键和值来自另一句：T_q × T_k 的热力图。</translation>
+    </message>
+    <message>
+        <source>Exercise 3: a designed vector for 猫 draws 它&apos;s attention to 猫.</source>
+        <translation>练习 3：为“猫”设计的向量把“它”的注意力吸引到“猫”上。</translation>
+    </message>
+    <message>
+        <source>Exercise 3 in English: a designed vector for “cat” draws the attention of “it”.</source>
+        <translation>英文版练习 3：为“cat”设计的向量吸引了“it”的注意力。</translation>
+    </message>
+</context>
+<context>
     <name>Refusal</name>
     <message>
         <source>The text is too long: more than 2 GiB.</source>
@@ -2494,10 +2541,6 @@
         <translation>教程中的程序（article）</translation>
     </message>
     <message>
-        <source>The tutorial&apos;s 20 lines, number for number.</source>
-        <translation>教程里的 20 行代码，数值逐一对得上。</translation>
-    </message>
-    <message>
         <source>torch.manual_seed(42), x = torch.randn(2, 4, 16), one head, so d_k = C = 16. The words are only labels here: in embedding mode “torch” the vectors come from torch.randn, not from the words.</source>
         <translation>torch.manual_seed(42)，x = torch.randn(2, 4, 16)，一个头，所以 d_k = C = 16。这里的词只是标签：嵌入方式为“torch”时，向量来自 torch.randn，而不是来自词本身。</translation>
     </message>
@@ -2520,10 +2563,6 @@
     <message>
         <source>d_model 512 without √d_k (saturation)</source>
         <translation>d_model 512 且不除以 √d_k（saturation）</translation>
-    </message>
-    <message>
-        <source>Forgetting ÷√d_k at d_model 512: the softmax turns one-hot.</source>
-        <translation>d_model 为 512 时忘除 √d_k：softmax 变成 one-hot。</translation>
     </message>
     <message>
         <source>d_model = 512 with one head, so d_k = 512, and the logits are not divided by √d_k: the tutorial&apos;s first common mistake.</source>
@@ -2550,10 +2589,6 @@
         <translation>softmax 沿查询归一化，dim=-2（wrong-axis-queries）</translation>
     </message>
     <message>
-        <source>softmax(dim=-2): the columns sum to 1, the rows do not.</source>
-        <translation>softmax(dim=-2)：列和为 1，行和却不是。</translation>
-    </message>
-    <message>
         <source>The softmax normalises each column (one key, over all queries) instead of each row (one query, over all keys): the tutorial&apos;s second common mistake and exercise 2.</source>
         <translation>softmax 对每一列（一个键，跨所有查询）归一化，而不是对每一行（一个查询，跨所有键）：这是教程中的第二个常见错误，也是练习 2。</translation>
     </message>
@@ -2576,10 +2611,6 @@
     <message>
         <source>Softmax over the batch, dim=0 (wrong-axis-batch)</source>
         <translation>softmax 沿批次归一化，dim=0（wrong-axis-batch）</translation>
-    </message>
-    <message>
-        <source>softmax(dim=0): the two sentences share each weight.</source>
-        <translation>softmax(dim=0)：两个句子分摊每一个权重。</translation>
     </message>
     <message>
         <source>Two sentences of 7 tokens, and the softmax runs over dim=0: each weight is normalised across the sentences of the batch instead of across the keys.</source>
@@ -2606,10 +2637,6 @@
         <translation>解码器的因果掩码（causal-decoder）</translation>
     </message>
     <message>
-        <source>The causal mask of a decoder: no token sees the future.</source>
-        <translation>解码器的因果掩码：任何词元都看不到未来。</translation>
-    </message>
-    <message>
         <source>Query i may look only at keys j ≤ i: the logits above the diagonal (torch.triu(ones(T, T), 1)) are filled with -inf before the softmax, as in GPT.</source>
         <translation>查询 i 只能看键 j ≤ i：对角线上方的 logit（torch.triu(ones(T, T), 1)）在 softmax 之前填成 -inf，与 GPT 相同。</translation>
     </message>
@@ -2632,10 +2659,6 @@
     <message>
         <source>Heads split with view only (head-split-bug)</source>
         <translation>只用 view 拆分头（head-split-bug）</translation>
-    </message>
-    <message>
-        <source>view(B, H, T, d_k) instead of transpose: heads mix tokens.</source>
-        <translation>用 view(B, H, T, d_k) 代替 transpose：各个头把词元混在了一起。</translation>
     </message>
     <message>
         <source>Q, K and V are cut into heads with view(B, H, T, d_k) instead of view(B, T, H, d_k).transpose(1, 2): the tutorial&apos;s third common mistake, “don&apos;t squeeze it with view”.</source>
@@ -2662,10 +2685,6 @@
         <translation>softmax 之后才施加掩码（mask-after-softmax）</translation>
     </message>
     <message>
-        <source>Masking after the softmax: the rows no longer sum to 1.</source>
-        <translation>在 softmax 之后施加掩码：行和不再为 1。</translation>
-    </message>
-    <message>
         <source>The causal mask is applied to the weights after the softmax, P.masked_fill(M, 0), instead of to the logits before it.</source>
         <translation>因果掩码在 softmax 之后作用于权重（P.masked_fill(M, 0)），而不是在 softmax 之前作用于 logit。</translation>
     </message>
@@ -2688,10 +2707,6 @@
     <message>
         <source>A fully masked slice: -inf against -1e9 (fully-masked-row)</source>
         <translation>整片被掩盖：-inf 对比 -1e9（fully-masked-row）</translation>
-    </message>
-    <message>
-        <source>Every entry of a softmax masked: NaN with -inf, uniform with -1e9.</source>
-        <translation>softmax 的所有输入都被掩盖：用 -inf 得到 NaN，用 -1e9 得到均匀分布。</translation>
     </message>
     <message>
         <source>“The cat slept .” is padded to 7 tokens: its keys 4–6 are &amp;lt;pad&amp;gt;, masked with -inf. The padding mask hides a key from every query, so over the keys no row is ever fully masked. Here the softmax runs over the queries (dim=-2), and the column of a &amp;lt;pad&amp;gt; key is a slice with every entry masked.</source>
@@ -2718,10 +2733,6 @@
         <translation>指代消解：“它”看向“猫”（coreference）</translation>
     </message>
     <message>
-        <source>Exercise 3: a designed vector for 猫 draws 它&apos;s attention to 猫.</source>
-        <translation>练习 3：为“猫”设计的向量把“它”的注意力吸引到“猫”上。</translation>
-    </message>
-    <message>
         <source>Exercise 3 of the tutorial: make 它 take its output from 猫. d_model 16, 2 heads, seed 42, no positional encoding. Every word keeps its random vector except 猫: W_q and W_k are the random layers of seed 42, so 猫&apos;s score against 它&apos;s query is linear in 猫&apos;s vector, and AttnScope solved for the shortest vector that gives 猫 the weight 0.8 in every head.</source>
         <translation>教程的练习 3：让“它”的输出偏向“猫”。d_model 16，2 个头，种子 42，不加位置编码。除“猫”之外，每个词都保留随机向量：W_q 和 W_k 是种子 42 的随机层，所以“猫”对“它”的查询的分数是“猫”向量的线性函数；AttnScope 求出了在每个头中都让“猫”得到权重 0.8 的最短向量。</translation>
     </message>
@@ -2744,10 +2755,6 @@
     <message>
         <source>Coreference: “it” looks at “cat” (coreference-en)</source>
         <translation>指代消解：“it”看向“cat”（coreference-en）</translation>
-    </message>
-    <message>
-        <source>Exercise 3 in English: a designed vector for “cat” draws the attention of “it”.</source>
-        <translation>英文版练习 3：为“cat”设计的向量吸引了“it”的注意力。</translation>
     </message>
     <message>
         <source>Exercise 3 of the tutorial in English: make “it” take its output from “cat”. d_model 16, 2 heads, seed 42, no positional encoding. Every word keeps its random vector except “cat”, the shortest vector that gives it the weight 0.8 in every head, solved from the random W_q and W_k of seed 42.</source>
@@ -2793,10 +2800,6 @@
     <message>
         <source>Cross-attention: 我 爱 机器学习 reads “I love machine learning” (cross-attention)</source>
         <translation>交叉注意力：“我 爱 机器学习”看向“I love machine learning”（cross-attention）</translation>
-    </message>
-    <message>
-        <source>Queries from one sentence, keys and values from another: T_q × T_k heatmaps.</source>
-        <translation>查询来自一句话，键和值来自另一句：T_q × T_k 的热力图。</translation>
     </message>
     <message>
         <source>A translation decoder writing 我 爱 机器学习 looks at the English source: Q comes from the Chinese words, K and V from “I love machine learning”. d_model 16, 2 heads, seed 42, no positional encoding. The English words&apos; vectors were designed, as in exercise 3, so that each Chinese word&apos;s row gives its source words 0.8 together.</source>

@@ -159,8 +159,10 @@ void TestCli::textReport_data()
     QTest::newRow("tokens") << "tokens (B=2, T=4):";
     QTest::newRow("sequence 0") << "  [0] 我 | 喜欢 | 这个 | 产品";
     QTest::newRow("sequence 1") << "  [1] 它 | 的 | 设计 | 很好";
-    QTest::newRow("config") << "config: d_model=16 heads=1 d_k=16 seed=42 embedding=torch "
-                               "positional=none scale=sqrt-dk temperature=1.0000 axis=keys";
+    QTest::newRow("config") << "config: tokenizer=spaces d-model=16 heads=1 seed=42 "
+                               "embedding=torch positional=none scale=sqrt-dk temperature=1 "
+                               "axis=keys mask=none mask-fill=neg-inf mask-stage=before-softmax "
+                               "head-split=transpose padding-mask=on attention=self\n";
     QTest::newRow("x shape") << "x        (B, T, C)      = (2, 4, 16)";
     QTest::newRow("Q K V shape") << "Q, K, V  (B, H, T, d_k) = (2, 1, 4, 16)";
     QTest::newRow("scores shape") << "scores   (B, H, T, T)   = (2, 1, 4, 4)";
@@ -187,7 +189,7 @@ void TestCli::reportInChinese_data()
                              << QStringList{
                                     "词元 (B=2, T=4):\n",
                                     "  [0] 我 | 喜欢 | 这个 | 产品\n",
-                                    "配置: d_model=16 heads=1 d_k=16 seed=42",
+                                    "配置: tokenizer=spaces d-model=16 heads=1 seed=42",
                                     "x        (B, T, C)      = (2, 4, 16)\n",
                                     "缩放前标准差: 1.1888\n",
                                     "缩放后标准差: 0.2972  (缩放系数 0.2500, 温度 1.0000)\n",

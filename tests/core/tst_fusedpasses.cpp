@@ -204,12 +204,12 @@ void TestFusedPasses::causalScoresWaitForTheStatistics()
     QFETCH(int, length);
     const Request r = longCausalRequest(length);
     const attn::Result atOnce = scoresAtOnce(r);
-    QVERIFY(!atOnce.maskedScoresPending);
+    QVERIFY(!atOnce.scoresPending());
     QVERIFY(scoresAreProducts(atOnce));
 
     AttentionEngine engine;
     const attn::Result heatmaps = engine.compute(r, nullptr, Stage::Normalize);
-    QVERIFY(heatmaps.maskedScoresPending);
+    QVERIFY(heatmaps.scoresPending());
     QVERIFY(sameBits(heatmaps.weights->items(), atOnce.weights->items()));
     // Every score the softmax read is there already.
     for (int b = 0; b < heatmaps.batch(); ++b)
@@ -222,12 +222,12 @@ void TestFusedPasses::causalScoresWaitForTheStatistics()
     QCOMPARE(heatmaps.logit(0, 1, 0, length - 1), -std::numeric_limits<float>::infinity());
 
     const attn::Result output = engine.compute(r, nullptr, Stage::Aggregate);
-    QVERIFY2(output.maskedScoresPending, "the output does not need the masked scores");
+    QVERIFY2(output.scoresPending(), "the output does not need the masked scores");
     QVERIFY(sameBits(output.aggregation->output, atOnce.aggregation->output));
 
     const attn::Result full = engine.compute(r);
-    QVERIFY(!full.maskedScoresPending);
-    QVERIFY(!engine.result().maskedScoresPending);
+    QVERIFY(!full.scoresPending());
+    QVERIFY(!engine.result().scoresPending());
     QCOMPARE(full.scores.get(), heatmaps.scores.get()); // made in place
     QVERIFY(sameBits(full.scores->items(), atOnce.scores->items()));
     QVERIFY(scoresAreProducts(full));
@@ -239,7 +239,7 @@ void TestFusedPasses::causalScoresWaitForTheStatistics()
     QCOMPARE(full.stats->stdScores, atOnce.stats->stdScores);
 
     // A result without S has nothing pending.
-    QVERIFY(!attn::withoutHeadTensors(heatmaps).maskedScoresPending);
+    QVERIFY(!attn::withoutHeadTensors(heatmaps).scoresPending());
 }
 
 void TestFusedPasses::switchMakesTheScoresItReads_data()
@@ -281,12 +281,12 @@ void TestFusedPasses::switchMakesTheScoresItReads()
 
     AttentionEngine engine;
     const attn::Result heatmaps = engine.compute(r, nullptr, Stage::Normalize);
-    QVERIFY(heatmaps.maskedScoresPending);
+    QVERIFY(heatmaps.scoresPending());
     const attn::Result after = engine.compute(switched, nullptr, Stage::Normalize);
     QCOMPARE(engine.runs(Stage::Scores), 1);
     QCOMPARE(after.scores.get(), heatmaps.scores.get());
-    QCOMPARE(after.maskedScoresPending, pending);
-    QCOMPARE(engine.result().maskedScoresPending, pending);
+    QCOMPARE(after.scoresPending(), pending);
+    QCOMPARE(engine.result().scoresPending(), pending);
     const attn::Result atOnce = scoresAtOnce(switched);
     QVERIFY(sameBits(after.weights->items(), atOnce.weights->items()));
     if (!pending)
@@ -298,7 +298,7 @@ void TestFusedPasses::switchMakesTheScoresItReads()
     AttentionEngine second;
     (void)second.compute(r, nullptr, Stage::Normalize);
     const attn::Result masks = second.compute(unscaled, nullptr, Stage::ScaleMask);
-    QVERIFY(!masks.maskedScoresPending);
+    QVERIFY(!masks.scoresPending());
     QVERIFY(sameBits(masks.scores->items(), atOnce.scores->items()));
 }
 

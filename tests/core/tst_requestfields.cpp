@@ -1,5 +1,6 @@
 // The one table of a Request's fields (requestfields.h): it has a row for every field,
 // and each row prints a value that it parses back to the same value.
+#include "report.h"
 #include "requestfields.h"
 
 #include <QTest>
@@ -66,6 +67,8 @@ private slots:
     void membersMatchTheirKind();
     void refusals_data();
     void refusals();
+    void textReportWalksTheTable_data();
+    void textReportWalksTheTable();
 };
 
 void TestRequestFields::everyMemberHasARow()
@@ -205,6 +208,32 @@ void TestRequestFields::refusals()
         QVERIFY2(QString::fromUtf8(error.what()).startsWith(message), error.what());
     }
     QVERIFY(r == Request{}); // a refused value changes nothing
+}
+
+void TestRequestFields::textReportWalksTheTable_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const RequestField& field : requestFields())
+        if (field.inConfig)
+            QTest::newRow(field.name.c_str()) << qs(field.name);
+}
+
+// The text report's config line names every switch of the table as the command line
+// spells it, so that it cannot leave one out (it once left out the tokenizer).
+void TestRequestFields::textReportWalksTheTable()
+{
+    QFETCH(QString, name);
+    const RequestField& field = *findRequestField(name.toStdString());
+    Request changed = everyFieldChanged();
+    changed.config.attention = AttentionKind::Self; // a causal mask needs self-attention
+    AttentionEngine engine;
+    const std::string report = textReport(engine.compute(changed));
+    const std::size_t start = report.find("\nconfig:");
+    QVERIFY2(start != std::string::npos, report.c_str());
+    const std::string line = report.substr(start + 1, report.find('\n', start + 1) - start - 1);
+    const std::string expected = " " + field.name + "=" + field.print(changed);
+    QVERIFY2(line.find(expected + " ") != std::string::npos || line.ends_with(expected),
+             qPrintable(qs(expected + " not in: " + line)));
 }
 
 QTEST_GUILESS_MAIN(TestRequestFields)

@@ -154,7 +154,7 @@ HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels&
     } else {
         data.weights = SharedWeights(result.weights, result.weights->at(b, h));
         data.scores = SharedWeights(result.scores, result.scores->at(b, h));
-        data.maskedScoresPending = result.maskedScoresPending;
+        data.maskedScoresPending = result.scoresPending();
         data.logitRule = logitRule(result.config());
         data.title = HeatmapGrid::tr("Head %1", "heatmap title").arg(h);
     }
