@@ -1,6 +1,6 @@
 // Figures for slides and handouts: one head, every head as a grid, or their mean, with
-// a title and a caption naming the configuration, as PNG, SVG or PDF — and the numbers
-// behind them as CSV, NPY or JSON.
+// a title and a caption naming the configuration, laid out and painted; figurefile.h
+// makes their files (PNG, SVG, PDF) and those of the numbers (CSV, NPY, JSON).
 //
 // A figure is laid out in points (1/72 inch): the label size is in points, an SVG or
 // PDF page is as many points wide, and a PNG has scale (or dpi/72) pixels per point.
