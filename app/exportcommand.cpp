@@ -2,8 +2,8 @@
 
 #include "clicommands.h"
 #include "commandline.h"
-#include "figure.h"
 #include "figurearguments.h"
+#include "figurefile.h"
 #include "offscreen.h"
 #include "session.h"
 

@@ -5,7 +5,7 @@
 #include "colormap.h"
 #include "commandline.h"
 #include "engine.h"
-#include "figure.h"
+#include "figurefile.h"
 #include "language.h"
 #include "offscreen.h"
 

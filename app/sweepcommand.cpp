@@ -6,7 +6,7 @@
 #include "labels.h"
 #include "offscreen.h"
 #include "sweep.h"
-#include "sweepchart.h"
+#include "sweepfigure.h"
 
 #include <QApplication>
 #include <QByteArray>

@@ -3104,10 +3104,6 @@
         <translation>扫描图只能保存为 PNG、SVG 或 PDF 文件，不能是 %1。</translation>
     </message>
     <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
         <source>d_k (each step doubles it)</source>
         <translation>d_k（每一格翻一倍）</translation>
     </message>

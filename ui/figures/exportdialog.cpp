@@ -1,5 +1,7 @@
 #include "exportdialog.h"
 
+#include "exportpath.h"
+
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QClipboard>

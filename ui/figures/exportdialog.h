@@ -2,7 +2,7 @@
 // and the two one-step exports beside it, File → Export Numbers… and Edit → Copy Figure.
 #pragma once
 
-#include "figure.h"
+#include "figurefile.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "figure.h"
 
-#include "heatmapgrid.h"
+#include "headheatmap.h"
 #include "labels.h"
 #include "statistics.h"
 
@@ -8,7 +8,6 @@
 #include <QFontInfo>
 #include <QFontMetricsF>
 #include <QLocale>
-#include <QPaintEngine>
 #include <QPainter>
 
 #include <algorithm>
@@ -28,14 +27,6 @@ QFont exportFont(double points, bool bold = false)
     font.setPixelSize(std::max(1, qRound(points)));
     font.setBold(bold);
     return font;
-}
-
-// The device every figure is measured on, so that its layout does not depend on the
-// screen or on the output format.
-const QPaintDevice* referenceDevice()
-{
-    static const QImage device(1, 1, QImage::Format_RGB32);
-    return &device;
 }
 
 // How a figure shows control characters: a token's as their control pictures (␁), so the
@@ -94,16 +85,26 @@ std::vector<int> tileHeads(const Result& result, const FigureOptions& options)
     return heads;
 }
 
+// The one table of --what spellings; "head:" takes the head's number after the colon.
+struct SelectionRow {
+    FigureWhat what;
+    QLatin1StringView spelling;
+};
+
+constexpr SelectionRow kSelections[] = {
+    {FigureWhat::Grid, QLatin1StringView("heads")},
+    {FigureWhat::Mean, QLatin1StringView("mean")},
+    {FigureWhat::Head, QLatin1StringView("head:")},
+};
+
 // Up to this many tokens a sentence is short: its cells are large enough to read each.
 constexpr int kFewTokens = 24;
 
-bool isVectorDevice(const QPainter& painter)
+QString documentTitle(const FigureLayout& layout)
 {
-    const QPaintEngine* engine = painter.paintEngine();
-    if (!engine)
-        return false;
-    const auto type = engine->type();
-    return type == QPaintEngine::SVG || type == QPaintEngine::Pdf || type == QPaintEngine::Picture;
+    return layout.title.isEmpty()
+               ? QCoreApplication::translate("Figure", "Attention weights", "figure file title")
+               : layout.title;
 }
 
 double pixelsPerPoint(const FigureOptions& options)
@@ -135,6 +136,48 @@ const QStringList& figureFontFamilies()
         return QStringList{found} + latin + chinese;
     }();
     return families;
+}
+
+QString selectionSpelling(const FigureSelection& selection)
+{
+    const auto* row = std::ranges::find(kSelections, selection.what, &SelectionRow::what);
+    Q_ASSERT(row != std::end(kSelections));
+    return selection.what == FigureWhat::Head ? row->spelling + QString::number(selection.head)
+                                              : QString(row->spelling);
+}
+
+std::optional<FigureSelection> selectionFromSpelling(QStringView text)
+{
+    for (const SelectionRow& row : kSelections) {
+        if (row.what != FigureWhat::Head) {
+            if (text == row.spelling)
+                return FigureSelection{row.what, 0};
+            continue;
+        }
+        if (!text.startsWith(row.spelling))
+            continue;
+        const QStringView number = text.sliced(row.spelling.size());
+        // Digits only: no sign, no spaces, at most what an int holds comfortably.
+        if (number.isEmpty() || number.size() > 6 ||
+            !std::ranges::all_of(number, [](QChar c) { return c >= u'0' && c <= u'9'; }))
+            return std::nullopt;
+        return FigureSelection{FigureWhat::Head, number.toInt()};
+    }
+    return std::nullopt;
+}
+
+QString allSelectionSpellings()
+{
+    QStringList spellings;
+    for (const SelectionRow& row : kSelections)
+        spellings << (row.what == FigureWhat::Head ? row.spelling + u'N' : QString(row.spelling));
+    return spellings.join(u'|');
+}
+
+const QPaintDevice* figureReferenceDevice()
+{
+    static const QImage device(1, 1, QImage::Format_RGB32);
+    return &device;
 }
 
 FigureOptions figureOptions(const ViewOptions& view)
@@ -207,7 +250,7 @@ double cellWithLabelsAcross(double cell, int tokens, const FigureTile& tile, dou
     if (tokens > kFewTokens)
         return cell;
     const double across =
-        HeatmapLayout::cellForLabelsAcross(tile.data, tile.style, referenceDevice());
+        HeatmapLayout::cellForLabelsAcross(tile.data, tile.style, figureReferenceDevice());
     return across <= 3.5 * labelPointSize ? std::max(cell, across) : cell;
 }
 
@@ -217,7 +260,6 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     if (!result.valid())
         return figure;
     const double label = options.labelPointSize;
-    const double margin = 1.2 * label;
     const double gap = 1.5 * label;
     const int b = std::clamp(options.sequence, 0, result.batch() - 1);
 
@@ -248,7 +290,8 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     if (count > 0) // every tile has the same keys
         cell = cellWithLabelsAcross(cell, tokens, figure.tiles.front(), label);
     for (FigureTile& tile : figure.tiles)
-        tile.layout = HeatmapLayout::forCellSize(tile.data, tile.style, cell, referenceDevice());
+        tile.layout =
+            HeatmapLayout::forCellSize(tile.data, tile.style, cell, figureReferenceDevice());
 
     // 2. Rows of tiles, as wide as their tiles and gaps.
     std::vector<double> rowWidths, rowHeights;
@@ -267,42 +310,54 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     for (const double height : rowHeights)
         blockHeight += height;
 
-    // 3. The title and caption widen the figure up to a readable line, then wrap or elide.
-    figure.title = printable(options.title, Controls::Drop).simplified();
-    figure.titleFont = exportFont(1.6 * label, true);
-    figure.caption = options.caption ? figureCaption(result, b) : QString();
-    figure.captionFont = exportFont(0.9 * label);
-    const QFontMetricsF titleMetrics(figure.titleFont, referenceDevice());
-    const QFontMetricsF captionMetrics(figure.captionFont, referenceDevice());
-    const double readable = std::max(blockWidth, 46 * label);
-    double width = blockWidth;
-    if (!figure.title.isEmpty())
-        width = std::max(width, std::min(readable, titleMetrics.horizontalAdvance(figure.title)));
-    if (!figure.caption.isEmpty())
-        width = std::max(width,
-                         std::min(readable, captionMetrics.horizontalAdvance(figure.caption) + 1));
-
-    // 4. Top to bottom: title, tiles (centred), caption.
-    double y = margin;
-    if (!figure.title.isEmpty()) {
-        figure.titleRect = QRectF(margin, y, width, titleMetrics.height());
-        y += titleMetrics.height() + 0.6 * label;
-    }
-    const double blockLeft = margin + (width - blockWidth) / 2;
-    double rowTop = y;
+    // 3. The tiles row by row, from the block's top left corner.
+    double rowTop = 0;
     for (int k = 0; k < count; ++k) {
         FigureTile& tile = figure.tiles[std::size_t(k)];
         if (k % columns == 0) {
             if (k > 0)
                 rowTop += rowHeights[std::size_t(k / columns - 1)] + gap;
-            tile.origin = QPointF(blockLeft, rowTop);
+            tile.origin = QPointF(0, rowTop);
         } else {
             const FigureTile& left = figure.tiles[std::size_t(k - 1)];
             tile.origin =
                 QPointF(left.origin.x() + left.layout.boundingRect().width() + gap, rowTop);
         }
     }
-    y += blockHeight;
+
+    // 4. The title above, the caption below.
+    figure.title = printable(options.title, Controls::Drop).simplified();
+    figure.titleFont = exportFont(1.6 * label, true);
+    figure.caption = options.caption ? figureCaption(result, b) : QString();
+    figure.captionFont = exportFont(0.9 * label);
+    arrangeFigure(figure, QSizeF(blockWidth, blockHeight), label);
+    return figure;
+}
+
+void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize)
+{
+    const double label = labelPointSize;
+    const double margin = 1.2 * label;
+    // 1. The title and caption widen the figure up to a readable line, then wrap or elide.
+    const QFontMetricsF titleMetrics(figure.titleFont, figureReferenceDevice());
+    const QFontMetricsF captionMetrics(figure.captionFont, figureReferenceDevice());
+    const double readable = std::max(block.width(), 46 * label);
+    double width = block.width();
+    if (!figure.title.isEmpty())
+        width = std::max(width, std::min(readable, titleMetrics.horizontalAdvance(figure.title)));
+    for (const QString& line : figure.caption.split(u'\n', Qt::SkipEmptyParts))
+        width = std::max(width, std::min(readable, captionMetrics.horizontalAdvance(line) + 1));
+
+    // 2. Top to bottom: title, tiles (centred), caption.
+    double y = margin;
+    if (!figure.title.isEmpty()) {
+        figure.titleRect = QRectF(margin, y, width, titleMetrics.height());
+        y += titleMetrics.height() + 0.6 * label;
+    }
+    const QPointF blockOrigin(margin + (width - block.width()) / 2, y);
+    for (FigureTile& tile : figure.tiles)
+        tile.origin += blockOrigin;
+    y += block.height();
     if (!figure.caption.isEmpty()) {
         y += 0.8 * label;
         const QRectF wrapped = captionMetrics.boundingRect(
@@ -311,7 +366,6 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
         y += wrapped.height();
     }
     figure.size = QSizeF(std::ceil(width + 2 * margin), std::ceil(y + margin));
-    return figure;
 }
 
 QSizeF figureSize(const Result& result, const FigureOptions& options)
@@ -338,7 +392,7 @@ void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& la
     const QSizeF size = layout.size;
     if (size.isEmpty() || target.isEmpty())
         return;
-    const bool vector = isVectorDevice(painter);
+    const bool vector = detail::isVectorDevice(painter);
     painter.save();
     const double s = std::min(target.width() / size.width(), target.height() / size.height());
     painter.translate(target.center() - QPointF(size.width() * s / 2, size.height() * s / 2));
@@ -379,23 +433,24 @@ QImage renderFigureImage(const Result& result, const FigureOptions& options)
 
 QImage renderFigureImage(const FigureLayout& layout, double factor)
 {
-    const QSize pixels(std::max(1, qRound(layout.size.width() * factor)),
-                       std::max(1, qRound(layout.size.height() * factor)));
-    if (layout.size.isEmpty() || !(factor > 0) || pixels.width() > kMaxFigurePixels ||
-        pixels.height() > kMaxFigurePixels)
+    if (layout.size.isEmpty())
         return {};
-    QImage image(pixels, QImage::Format_RGB32);
-    if (image.isNull())
-        return {};
-    image.fill(Qt::white);
-    image.setDevicePixelRatio(factor);
-    // A point is 1/72 inch, so the image holds 72 · factor pixels per inch.
-    const int dotsPerMeter = qRound(72 * factor / 0.0254);
-    image.setDotsPerMeterX(dotsPerMeter);
-    image.setDotsPerMeterY(dotsPerMeter);
-    QPainter painter(&image);
-    paintFigure(painter, QRectF(QPointF(0, 0), layout.size), layout);
-    return image;
+    return renderDocument(figureDocument(layout), factor);
+}
+
+FigureDocument figureDocument(const FigureLayout& layout)
+{
+    // An SVG viewer is told the measured family, then the CJK ones, then sans-serif.
+    const QStringList& families = figureFontFamilies();
+    QStringList svgFamilies = {families.first()};
+    svgFamilies << families.sliced(families.indexOf(QStringLiteral("Noto Sans CJK SC")));
+    FigureDocument document{layout.size, documentTitle(layout), layout.caption, svgFamilies,
+                            [&layout](QPainter& painter, const QRectF& target) {
+                                paintFigure(painter, target, layout);
+                            }};
+    for (const FigureTile& tile : layout.tiles)
+        document.cells += qint64(tile.data.rows()) * tile.data.columns();
+    return document;
 }
 
 } // namespace attn::ui

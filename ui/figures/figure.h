@@ -1,6 +1,6 @@
 // Figures for slides and handouts: one head, every head as a grid, or their mean, with
-// a title and a caption naming the configuration, as PNG, SVG or PDF — and the numbers
-// behind them as CSV, NPY or JSON.
+// a title and a caption naming the configuration, laid out and painted; figurefile.h
+// makes their files (PNG, SVG, PDF) and those of the numbers (CSV, NPY, JSON).
 //
 // A figure is laid out in points (1/72 inch): the label size is in points, an SVG or
 // PDF page is as many points wide, and a PNG has scale (or dpi/72) pixels per point.
@@ -8,8 +8,9 @@
 
 #include "colormap.h"
 #include "engine.h"
+#include "figureencoding.h"
 #include "heatmappainter.h"
-#include "settings.h"
+#include "viewoptions.h"
 
 #include <QFont>
 #include <QImage>
@@ -20,65 +21,17 @@
 #include <QStringList>
 #include <QStringView>
 
-#include <functional>
 #include <optional>
-#include <span>
 #include <vector>
 
 class QPainter;
-
-class QWidget;
+class QPaintDevice;
 
 namespace attn::ui {
-
-struct FigureDocument;
 
 // What a figure shows: one head, all heads as a grid (their mean as the last tile), or
 // the mean of the heads.
 enum class FigureWhat { Head, Grid, Mean };
-
-// The file formats of an export: three figures, then three number formats.
-enum class FigureFormat { Png, Svg, Pdf, Csv, Npy, Json };
-
-// True for PNG, SVG and PDF; false for the number formats.
-[[nodiscard]] bool isFigureFormat(FigureFormat format);
-// "png", "svg", "pdf", "csv", "npy", "json": the command line's spelling and the suffix.
-[[nodiscard]] QString formatSpelling(FigureFormat format);
-// The format spelled `text` (in any case), or nothing.
-[[nodiscard]] std::optional<FigureFormat> formatFromSpelling(QStringView text);
-// The format a file name's suffix names (in any case), or nothing.
-[[nodiscard]] std::optional<FigureFormat> formatFromPath(const QString& path);
-// "png|svg|pdf|csv|npy|json", for help texts and error messages.
-[[nodiscard]] QString allFormatSpellings();
-// A QFileDialog name filter, e.g. "PNG image (*.png)", translated.
-[[nodiscard]] QString formatFilter(FigureFormat format);
-
-// Where the last export of this run went (the Pictures folder at first): every export
-// dialog starts there.
-[[nodiscard]] QString& lastExportDirectory();
-
-// A save dialog offering `formats` (the first is the default) and suggesting
-// `suggestedName` in lastExportDirectory(); a name typed without a suffix takes the
-// chosen filter's. Empty when cancelled; otherwise the folder is remembered.
-[[nodiscard]] QString chooseExportPath(QWidget* parent, const QString& title,
-                                       const QString& suggestedName,
-                                       std::span<const FigureFormat> formats);
-
-// A dialog's Export… button: chooseExportPath(), then `write` to the path chosen; the
-// reason `write` returns, if not empty, is shown in a warning titled `title`.
-void chooseAndExport(QWidget* parent, const QString& title, const QString& suggestedName,
-                     std::span<const FigureFormat> formats,
-                     const std::function<QString(const QString& path)>& write);
-
-// `document` as SVG or PDF (`format`); refused, with a translated reason in `*error`, when
-// it has more than kMaxVectorCells `cells` (a PNG is the way out) or `format` is neither.
-[[nodiscard]] std::optional<QByteArray> vectorFigureBytes(FigureFormat format,
-                                                          const FigureDocument& document,
-                                                          qint64 cells, QString* error);
-
-// The figure format (PNG, SVG or PDF) `path`'s suffix names; else nothing, and a
-// translated reason in `*error`.
-[[nodiscard]] std::optional<FigureFormat> figureFormatOfPath(const QString& path, QString* error);
 
 // What to show, as the command line's --what spells it: "heads", "mean" or "head:N".
 struct FigureSelection {
@@ -121,6 +74,10 @@ struct FigureTile {
     QPointF origin;
 };
 
+// The device every figure is measured on, so that its layout depends neither on the
+// screen nor on the output format.
+[[nodiscard]] const QPaintDevice* figureReferenceDevice();
+
 // A figure's cell for `tokens` tokens in `tileCount` tiles: wide enough that a handful of
 // tokens fill a slide and every label shows, yet a long sentence stays on the page;
 // annotated cells hold a printed weight.
@@ -147,6 +104,14 @@ struct FigureLayout {
     std::vector<FigureTile> tiles;
 };
 
+// Lays a figure out around its body, the tiles in a block `block` points large with their
+// origins relative to the block's top left corner: figure.title (in titleFont) above,
+// figure.caption (in captionFont, one part a line, wrapped) below, both widening the figure
+// up to a readable line, the block centred between them, all within a margin. Sets the
+// title's and caption's rectangles, moves the tiles into place and sets the size. Every
+// figure of heatmaps (a head's, the grid's, Compare's) is laid out by it.
+void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize);
+
 // The caption: "d_model 64 · heads 4 · d_k 16 · seed 42 · scaling … · axis … · mask … · τ 1.00",
 // translated, with the non-default switches (a mask after the softmax, the view-only head
 // split, …) and the sequence appended when they apply.
@@ -161,10 +126,6 @@ struct FigureLayout {
 // The size of the PNG in pixels: the figure size times scale, or times dpi / 72.
 [[nodiscard]] QSize figurePixelSize(const Result& result, const FigureOptions& options);
 
-// Largest PNG side, and most cells a vector figure draws one by one.
-inline constexpr int kMaxFigurePixels = 32768;
-inline constexpr qint64 kMaxVectorCells = 250'000;
-
 // Paints the figure on a white background, scaled to fit `target` and centred in it.
 void paintFigure(QPainter& painter, const QRectF& target, const Result& result,
                  const FigureOptions& options);
@@ -175,35 +136,15 @@ void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& la
 // found on this system first, then Simplified Chinese ones. Needs a QGuiApplication.
 [[nodiscard]] const QStringList& figureFontFamilies();
 
+// The figure as a document for the encoders: its size, its title (or "Attention weights"),
+// its caption as the description, and its painting. It refers to `layout`, which must
+// outlive it.
+[[nodiscard]] FigureDocument figureDocument(const FigureLayout& layout);
+
 // The figure as a raster image of figurePixelSize(), its device-pixel ratio and dots per
 // metre set so a saved PNG carries its DPI. Null when the size is beyond kMaxFigurePixels.
 [[nodiscard]] QImage renderFigureImage(const Result& result, const FigureOptions& options);
 // The same for a figure laid out before, with `pixelsPerPoint` pixels per point.
 [[nodiscard]] QImage renderFigureImage(const FigureLayout& layout, double pixelsPerPoint);
-
-// The file's bytes in `format`; on failure returns nothing with a translated one-line
-// reason in `*error`. Number formats ignore the options: CSV is csvReport, NPY the
-// weights P (B, H, T, T), JSON jsonReport.
-[[nodiscard]] std::optional<QByteArray> figureBytes(FigureFormat format, const Result& result,
-                                                    const FigureOptions& options,
-                                                    QString* error = nullptr);
-
-// The bytes of a figure laid out before (e.g. a comparison of two configurations) as PNG
-// with `pixelsPerPoint` pixels per point, SVG or PDF; nothing for the number formats. On
-// failure returns nothing with a translated one-line reason in `*error`.
-[[nodiscard]] std::optional<QByteArray> figureLayoutBytes(FigureFormat format,
-                                                          const FigureLayout& layout,
-                                                          double pixelsPerPoint,
-                                                          QString* error = nullptr);
-
-// Writes `bytes` to `path` atomically (QSaveFile): on failure no partial file is left and an
-// existing file is untouched. Returns an empty string on success, else a translated reason.
-[[nodiscard]] QString writeFigureFile(const QString& path, const QByteArray& bytes);
-
-// Writes figureBytes() to `path` atomically (QSaveFile): on failure no partial file is
-// left and an existing file is untouched. Returns an empty string on success, else a
-// translated one-line reason.
-[[nodiscard]] QString exportFigure(const QString& path, FigureFormat format, const Result& result,
-                                   const FigureOptions& options);
 
 } // namespace attn::ui

@@ -8,6 +8,8 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include <algorithm>
+
 namespace attn::ui {
 namespace {
 
@@ -31,6 +33,34 @@ QByteArray withFamilies(QByteArray svg, const QStringList& families)
 
 } // namespace
 
+QSize documentUnits(const FigureDocument& document)
+{
+    return (document.size * (document.vectorResolution / 72.0)).toSize();
+}
+
+QImage renderDocument(const FigureDocument& document, double pixelsPerUnit)
+{
+    const QSize units = documentUnits(document);
+    const QSize pixels(std::max(1, qRound(units.width() * pixelsPerUnit)),
+                       std::max(1, qRound(units.height() * pixelsPerUnit)));
+    if (units.isEmpty() || !(pixelsPerUnit > 0) || pixels.width() > kMaxFigurePixels ||
+        pixels.height() > kMaxFigurePixels)
+        return {};
+    QImage image(pixels, QImage::Format_RGB32);
+    if (image.isNull())
+        return {};
+    image.fill(Qt::white);
+    image.setDevicePixelRatio(pixelsPerUnit);
+    // A unit is 1/vectorResolution inch, so the image holds that many times pixelsPerUnit
+    // pixels per inch.
+    const int dotsPerMeter = qRound(document.vectorResolution * pixelsPerUnit / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    QPainter painter(&image);
+    document.paint(painter, QRectF(QPointF(0, 0), QSizeF(units)));
+    return image;
+}
+
 std::optional<QByteArray> encodePng(QImage image, const FigureDocument& document, QString* error)
 {
     image.setText(QStringLiteral("Title"), document.title);
@@ -52,7 +82,7 @@ std::optional<QByteArray> encodeSvg(const FigureDocument& document, QString* err
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     // One SVG unit per point at the usual 72 units per inch.
-    const QSize units = (document.size * (document.vectorResolution / 72.0)).toSize();
+    const QSize units = documentUnits(document);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
     svg.setResolution(document.vectorResolution);

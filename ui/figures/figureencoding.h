@@ -1,9 +1,11 @@
-// The bytes of a figure file, PNG, SVG or PDF, from one painting: what the heatmap
-// figures (figurefile.cpp) and the d_k sweep's figure (sweepfigure.cpp) share.
+// The bytes of a figure file, PNG, SVG or PDF, from one painting: every figure (a head's
+// or the grid's, Compare's, Step by step's and the d_k sweep's) is a FigureDocument,
+// rasterised by renderDocument() and encoded by one encoder per format.
 #pragma once
 
 #include <QByteArray>
 #include <QImage>
+#include <QSize>
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
@@ -28,7 +30,20 @@ struct FigureDocument {
     // points; a screen's 96 for a widget painted as it paints itself, whose fonts are
     // then resolved as on that screen.
     int vectorResolution = 72;
+    // The cells it draws one by one in a vector file (vectorFigureBytes refuses too many).
+    qint64 cells = 0;
 };
+
+// Largest PNG side.
+inline constexpr int kMaxFigurePixels = 32768;
+
+// The document's size in its own units: points, or a widget's screen pixels.
+[[nodiscard]] QSize documentUnits(const FigureDocument& document);
+
+// `document` painted on white into an image of `pixelsPerUnit` pixels per unit (its
+// device-pixel ratio), its dots per metre set so that a saved PNG carries its DPI. Null
+// when a side would be beyond kMaxFigurePixels.
+[[nodiscard]] QImage renderDocument(const FigureDocument& document, double pixelsPerUnit);
 
 // `image`, already painted, as PNG with the document's title and description.
 [[nodiscard]] std::optional<QByteArray> encodePng(QImage image, const FigureDocument& document,

@@ -1,7 +1,9 @@
 // The cells of a heatmap as an image: one pixel per cell, or one per block of cells
 // (level of detail, each block's largest weight).
+#include "cellimage.h"
+
+#include "colormap.h"
 #include "fastexp.h"
-#include "heatmappainter.h"
 #include "parallel.h"
 
 #include <QImage>

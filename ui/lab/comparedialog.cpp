@@ -1,6 +1,7 @@
 #include "comparedialog.h"
 
 #include "computecontroller.h"
+#include "exportpath.h"
 #include "formulabar.h"
 #include "heatmapview.h"
 #include "labels.h"

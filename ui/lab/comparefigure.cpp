@@ -1,7 +1,7 @@
 #include "comparefigure.h"
 
 #include "formulatext.h"
-#include "heatmapgrid.h"
+#include "headheatmap.h"
 #include "labels.h"
 #include "statistics.h"
 
@@ -52,17 +52,10 @@ QString formatValue(float value)
     return locale.toString(double(value), 'f', 2);
 }
 
-// The device every comparison is measured on, as figureLayout() measures its figures.
-const QPaintDevice* referenceDevice()
-{
-    static const QImage device(1, 1, QImage::Format_RGB32);
-    return &device;
-}
-
 // How much wider tile `tile` must be for its title to show whole.
 double titleDeficit(const FigureTile& tile)
 {
-    const QFontMetricsF metrics(tile.layout.titleFont(), referenceDevice());
+    const QFontMetricsF metrics(tile.layout.titleFont(), figureReferenceDevice());
     const double pad = tile.layout.lineHeight() / 4;
     return metrics.horizontalAdvance(tile.data.title) + 2 * pad + 1 -
            tile.layout.boundingRect().width();
@@ -321,7 +314,7 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
         double deficit = 0;
         for (FigureTile& tile : figure.tiles) {
             tile.layout =
-                HeatmapLayout::forCellSize(tile.data, tile.style, cell, referenceDevice());
+                HeatmapLayout::forCellSize(tile.data, tile.style, cell, figureReferenceDevice());
             deficit = std::max(deficit, titleDeficit(tile));
         }
         if (deficit <= 0)
@@ -329,46 +322,19 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
         cell += deficit / columns;
     }
 
-    // 3. The title, the tiles in one row, the caption.
-    const double margin = 1.2 * label;
+    // 3. The tiles in one row; the title above, the caption below.
     const double gap = 1.5 * label;
-    double blockWidth = -gap, blockHeight = 0;
-    for (const FigureTile& tile : figure.tiles) {
-        blockWidth += tile.layout.boundingRect().width() + gap;
+    double x = 0, blockHeight = 0;
+    for (FigureTile& tile : figure.tiles) {
+        tile.origin = QPointF(x, 0);
+        x += tile.layout.boundingRect().width() + gap;
         blockHeight = std::max(blockHeight, tile.layout.boundingRect().height());
     }
     figure.title = lender.title;
     figure.titleFont = lender.titleFont;
     figure.caption = options.caption ? captionOf(a, b, options, comparison) : QString();
     figure.captionFont = lender.captionFont;
-    const QFontMetricsF titleMetrics(figure.titleFont, referenceDevice());
-    const QFontMetricsF captionMetrics(figure.captionFont, referenceDevice());
-    const double readable = std::max(blockWidth, 46 * label);
-    double width = blockWidth;
-    if (!figure.title.isEmpty())
-        width = std::max(width, std::min(readable, titleMetrics.horizontalAdvance(figure.title)));
-    for (const QString& line : figure.caption.split(u'\n', Qt::SkipEmptyParts))
-        width = std::max(width, std::min(readable, captionMetrics.horizontalAdvance(line) + 1));
-
-    double y = margin;
-    if (!figure.title.isEmpty()) {
-        figure.titleRect = QRectF(margin, y, width, titleMetrics.height());
-        y += titleMetrics.height() + 0.6 * label;
-    }
-    double x = margin + (width - blockWidth) / 2;
-    for (FigureTile& tile : figure.tiles) {
-        tile.origin = QPointF(x, y);
-        x += tile.layout.boundingRect().width() + gap;
-    }
-    y += blockHeight;
-    if (!figure.caption.isEmpty()) {
-        y += 0.8 * label;
-        const QRectF wrapped = captionMetrics.boundingRect(
-            QRectF(0, 0, width, 1e6), Qt::AlignHCenter | Qt::TextWordWrap, figure.caption);
-        figure.captionRect = QRectF(margin, y, width, wrapped.height());
-        y += wrapped.height();
-    }
-    figure.size = QSizeF(std::ceil(width + 2 * margin), std::ceil(y + margin));
+    arrangeFigure(figure, QSizeF(x - gap, blockHeight), label);
     return figure;
 }
 

@@ -5,7 +5,7 @@
 
 #include "comparison.h"
 #include "engine.h"
-#include "figure.h"
+#include "figurefile.h"
 #include "heatmappainter.h"
 
 #include <QByteArray>

@@ -1,5 +1,7 @@
 #include "pipelinedialog.h"
 
+#include "exportpath.h"
+#include "figurefile.h"
 #include "pipelinestrip.h"
 
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #include "pipelinestrip.h"
 
-#include "figureencoding.h"
+#include "figurefile.h"
 #include "widgetaccess.h"
 
 #include <QCoreApplication>
@@ -585,11 +585,11 @@ std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double
         appendix.drawContents(&painter);
         painter.restore();
     };
-    if (format != FigureFormat::Png)
-        return vectorFigureBytes(format, document, cells, &reason);
+    document.cells = cells;
     const QSize image(qRound(pixels.width() * pixelsPerPixel),
                       qRound(pixels.height() * pixelsPerPixel));
-    if (image.width() > kMaxFigurePixels || image.height() > kMaxFigurePixels) {
+    if (format == FigureFormat::Png &&
+        (image.width() > kMaxFigurePixels || image.height() > kMaxFigurePixels)) {
         reason = QCoreApplication::translate("Figure",
                                              "The figure would be %1 × %2 pixels, more than %3 "
                                              "on a side; export an SVG or a PDF instead.")
@@ -598,12 +598,7 @@ std::optional<QByteArray> PipelineStrip::figureBytes(FigureFormat format, double
                      .arg(kMaxFigurePixels);
         return std::nullopt;
     }
-    QImage picture(image, QImage::Format_RGB32);
-    picture.setDevicePixelRatio(pixelsPerPixel);
-    QPainter painter(&picture);
-    document.paint(painter, QRectF(QPointF(0, 0), QSizeF(pixels)));
-    painter.end();
-    return encodePng(std::move(picture), document, &reason);
+    return documentBytes(format, document, pixelsPerPixel, &reason);
 }
 
 } // namespace attn::ui

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "engine.h"
-#include "figure.h"
+#include "figureformat.h"
 #include "heatmappainter.h"
 
 #include <QByteArray>

@@ -4,20 +4,16 @@
 // flows back through the softmax (‖diag(p) − ppᵀ‖). Every chart draws the unscaled
 // points in vermilion and the scaled ones in blue; references are grey and dashed.
 //
-// The same charts make the figure of the sweep (PNG, SVG, PDF) for slides and handouts.
+// The same charts make the figure of the sweep (sweepfigure.h).
 #pragma once
 
-#include "figure.h"
 #include "sweep.h"
 
-#include <QByteArray>
 #include <QFont>
-#include <QSizeF>
 #include <QString>
 #include <QWidget>
 
 #include <array>
-#include <optional>
 #include <vector>
 
 class QChart;
@@ -75,31 +71,5 @@ private:
     std::vector<SweepPoint> points_;
     std::array<QChartView*, kSweepPanels.size()> views_{};
 };
-
-// The figure's size in points (a 16:10 slide); a PNG has kSweepFigureScale pixels per point.
-inline constexpr QSizeF kSweepFigureSize(1120, 700);
-inline constexpr double kSweepFigureScale = 2;
-
-// One line naming what every point shares: the text (shortened), H = 1 and d_model = d_k,
-// the seed and the switches that are not the default, translated.
-[[nodiscard]] QString sweepCaption(const Request& base);
-
-// Paints the figure (a title, the four charts, `caption`) on a white background, scaled
-// to fit `target` and centred in it. Needs a QApplication (the charts are widgets).
-void paintSweepFigure(QPainter& painter, const QRectF& target,
-                      const std::vector<SweepPoint>& points, const QString& caption);
-
-// The figure as PNG, SVG or PDF bytes; on failure nothing, with a translated one-line
-// reason in `*error`. The number formats are not figures and fail.
-[[nodiscard]] std::optional<QByteArray> sweepFigureBytes(FigureFormat format,
-                                                         const std::vector<SweepPoint>& points,
-                                                         const QString& caption,
-                                                         QString* error = nullptr);
-
-// Writes sweepFigureBytes() to `path` atomically (QSaveFile): no partial file on failure,
-// an existing file untouched. Returns an empty string on success, else a translated reason.
-[[nodiscard]] QString exportSweepFigure(const QString& path, FigureFormat format,
-                                        const std::vector<SweepPoint>& points,
-                                        const QString& caption);
 
 } // namespace attn::ui

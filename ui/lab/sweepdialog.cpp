@@ -1,6 +1,9 @@
 #include "sweepdialog.h"
 
+#include "exportpath.h"
+#include "figurewriter.h"
 #include "presets.h"
+#include "sweepfigure.h"
 #include "sweeprunner.h"
 
 #include <QComboBox>

@@ -1,17 +1,16 @@
 // The figure of the d_k sweep: a title, the four charts of SweepChart and a caption, laid
 // out in points on a 16:10 page, and its files (PNG, SVG, PDF).
-#include "figureencoding.h"
+#include "sweepfigure.h"
+
+#include "figure.h"
+#include "figurefile.h"
 #include "labels.h"
 #include "sweepchart.h"
-#include "systemerror.h"
 
 #include <QChart>
-#include <QDir>
 #include <QGraphicsScene>
-#include <QImage>
 #include <QLocale>
 #include <QPainter>
-#include <QSaveFile>
 
 #include <cmath>
 
@@ -54,32 +53,14 @@ QString shortText(const std::string& text)
     return joined;
 }
 
-// The sweep's figure as a document; an SVG viewer is told every family of the figure
-// font, so a translated title still finds its glyphs.
+// The sweep's figure as a document in points; an SVG viewer is told every family of the
+// figure font, so a translated title still finds its glyphs.
 FigureDocument sweepDocument(const std::vector<SweepPoint>& points, const QString& caption)
 {
     return {kSweepFigureSize, figureTitle(), caption, figureFontFamilies(),
             [&points, &caption](QPainter& painter, const QRectF& target) {
                 paintSweepFigure(painter, target, points, caption);
             }};
-}
-
-std::optional<QByteArray> pngBytes(const std::vector<SweepPoint>& points, const QString& caption,
-                                   QString* error)
-{
-    const QSize pixels = (kSweepFigureSize * kSweepFigureScale).toSize();
-    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(kSweepFigureScale);
-    // 72 points per inch: a PNG of 2 pixels per point says 144 dots per inch.
-    const int dotsPerMeter = qRound(kSweepFigureScale * 72 / 0.0254);
-    image.setDotsPerMeterX(dotsPerMeter);
-    image.setDotsPerMeterY(dotsPerMeter);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        paintSweepFigure(painter, QRectF(QPointF(0, 0), kSweepFigureSize), points, caption);
-    }
-    return encodePng(std::move(image), sweepDocument(points, caption), error);
 }
 
 } // namespace
@@ -161,18 +142,8 @@ std::optional<QByteArray> sweepFigureBytes(FigureFormat format,
 {
     QString scratch;
     QString& reason = error ? *error : scratch;
-    switch (format) {
-    case FigureFormat::Png:
-        return pngBytes(points, caption, &reason);
-    case FigureFormat::Svg:
-        return encodeSvg(sweepDocument(points, caption), &reason);
-    case FigureFormat::Pdf:
-        return encodePdf(sweepDocument(points, caption), &reason);
-    case FigureFormat::Csv:
-    case FigureFormat::Npy:
-    case FigureFormat::Json:
-        break;
-    }
+    if (isFigureFormat(format))
+        return documentBytes(format, sweepDocument(points, caption), kSweepFigureScale, &reason);
     reason = SweepChart::tr("The sweep's figure is a PNG, SVG or PDF file, not %1.")
                  .arg(formatSpelling(format).toUpper());
     return std::nullopt;
@@ -183,25 +154,7 @@ QString exportSweepFigure(const QString& path, FigureFormat format,
 {
     QString error;
     const std::optional<QByteArray> bytes = sweepFigureBytes(format, points, caption, &error);
-    if (!bytes)
-        return error;
-    // QSaveFile writes a temporary file beside `path` and renames it on commit; until
-    // then, and on any failure, an existing file stays as it was.
-    QSaveFile file(path);
-    const auto failure = [&] {
-        return SweepChart::tr("Cannot write %1: %2")
-            .arg(QDir::toNativeSeparators(path), systemErrorText(file.errorString()));
-    };
-    if (!file.open(QIODevice::WriteOnly))
-        return failure();
-    if (file.write(*bytes) != bytes->size()) {
-        const QString reason = failure();
-        file.cancelWriting();
-        return reason;
-    }
-    if (!file.commit())
-        return failure();
-    return {};
+    return bytes ? writeFigureFile(path, *bytes) : error;
 }
 
 } // namespace attn::ui

@@ -2,25 +2,14 @@
 // QSettings. Switches are stored with the command line's spellings.
 #pragma once
 
-#include "colormap.h"
 #include "engine.h"
+#include "viewoptions.h"
 
 #include <QByteArray>
 #include <QSettings>
 #include <QString>
 
 namespace attn::ui {
-
-// How the heatmaps are drawn; not part of the numbers.
-struct ViewOptions {
-    ColormapName colormap = ColormapName::Viridis;
-    bool sharedScale = true; // one colour scale for all heads, else one per head
-    bool annotate = true;    // print values in cells that are large enough
-    int sequence = 0;        // which sequence of the batch the heatmaps show
-    bool marginSums = false; // each row's and column's sum beside the cells
-    bool logScale = false;   // colours by the weights' logarithm (long sentences, causal masks)
-    bool operator==(const ViewOptions&) const = default;
-};
 
 // The example sentence the window opens with, in the language `languageCode`.
 [[nodiscard]] QString exampleSentence(const QString& languageCode);

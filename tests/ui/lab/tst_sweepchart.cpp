@@ -9,6 +9,7 @@
 #include "processrun.h"
 #include "sweepchart.h"
 #include "sweepdialog.h"
+#include "sweepfigure.h"
 
 #include <QChart>
 #include <QChartView>

@@ -1,7 +1,7 @@
 // .attnscope session files: every switch survives a round trip, every damaged file
 // is refused with a reason, and a failed save never harms the file already there. The
 // window's settings keep every field of the request in the format they always had.
-#include "figure.h"
+#include "figurefile.h"
 #include "json.h"
 #include "language.h"
 #include "report.h"

@@ -7,6 +7,8 @@
 #include "controlpanel.h"
 #include "embeddingeditor.h"
 #include "figure.h"
+#include "figurefile.h"
+#include "figureformat.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"

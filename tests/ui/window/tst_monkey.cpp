@@ -17,7 +17,7 @@
 #include "computecontroller.h"
 #include "controlpanel.h"
 #include "embeddingeditor.h"
-#include "figure.h"
+#include "figurefile.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
