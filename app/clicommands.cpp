@@ -1,5 +1,6 @@
 #include "clicommands.h"
 
+#include "attentioncommand.h"
 #include "blas.h"
 #include "commandline.h"
 #include "comparecommand.h"
@@ -66,7 +67,7 @@ std::string computeHelp()
     std::vector<Option> options = computeOptionTable(scratch, true);
     options.push_back(computeLanguageOption(language));
     return translated(QT_TRANSLATE_NOOP("Command line", "options of compute:")) + "\n" +
-           optionHelp(options, translated);
+           optionHelp(options, translated) + "\n" + attentionFileHelp(translated);
 }
 
 std::string presetsHelp()
@@ -231,6 +232,8 @@ int listPresets(const std::vector<std::string>& args)
 
 int compute(const std::vector<std::string>& args)
 {
+    if (namesAttentionFile(args))
+        return attentionFileCommand(args);
     try {
         std::optional<QString> languageCode;
         const ComputeOptions options =

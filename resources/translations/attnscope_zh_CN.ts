@@ -338,6 +338,26 @@
         <source>open the window, with the first session file given (as a double click does)</source>
         <translation>打开窗口，并打开给出的第一个会话文件（与双击文件相同）</translation>
     </message>
+    <message>
+        <source>the attention weights of a model, computed elsewhere: .npz (array &apos;attentions&apos;, optional &apos;tokens&apos;, &apos;key_tokens&apos;), .npy or .safetensors; the formula&apos;s options do not apply</source>
+        <translation>在别处算出的模型注意力权重：.npz（数组 &apos;attentions&apos;，可选 &apos;tokens&apos;、&apos;key_tokens&apos;）、.npy 或 .safetensors；公式的选项对它不适用</translation>
+    </message>
+    <message>
+        <source>the file&apos;s sequence (batch index) to show, from 0</source>
+        <translation>要显示文件中的哪条序列（批次下标），从 0 数起</translation>
+    </message>
+    <message>
+        <source>only this layer of the file, from 0 (default: all)</source>
+        <translation>只取文件的这一层，从 0 数起（默认：全部）</translation>
+    </message>
+    <message>
+        <source>write the file&apos;s weights, statistics and head patterns as JSON (&apos;-&apos; = standard output)</source>
+        <translation>把文件的权重、统计量和头的模式写成 JSON（&apos;-&apos; 表示标准输出）</translation>
+    </message>
+    <message>
+        <source>options of compute with an attention file (alone):</source>
+        <translation>compute 配合注意力文件（单独使用）时的选项：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
