@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "attentionfileopener.h"
 #include "comparedialog.h"
 #include "computecontroller.h"
 #include "controlpanel.h"
@@ -55,6 +56,10 @@ constexpr ActionSpec kActions[] = {
      QT_TRANSLATE_NOOP("MainWindow",
                        "Open a saved .attnscope session: its text, switches and view"),
      QKeySequence::Open, "Ctrl+O", false},
+    {ActionId::OpenAttention, QT_TRANSLATE_NOOP("MainWindow", "Open &Attention…"),
+     QT_TRANSLATE_NOOP("MainWindow", "Open the attention weights of a real model from a .npz, "
+                                     ".npy or .safetensors file, in a model view of its own"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+O", false},
     {ActionId::SaveSession, QT_TRANSLATE_NOOP("MainWindow", "&Save Session"),
      QT_TRANSLATE_NOOP("MainWindow", "Save the text, every switch and the view to a session file"),
      QKeySequence::Save, "Ctrl+S", false},
@@ -227,6 +232,8 @@ void MainWindow::createActions()
     }
     connect(action(ActionId::OpenSession), &QAction::triggered, sessions_,
             &SessionFiles::openInteractively);
+    connect(action(ActionId::OpenAttention), &QAction::triggered, this,
+            [this] { openAttentionFilesInteractively(this); });
     connect(action(ActionId::SaveSession), &QAction::triggered, sessions_, &SessionFiles::save);
     connect(action(ActionId::SaveSessionAs), &QAction::triggered, sessions_, &SessionFiles::saveAs);
     connect(action(ActionId::ExportFigure), &QAction::triggered, this, &MainWindow::exportFigure);
@@ -292,6 +299,7 @@ void MainWindow::createMenus()
 {
     fileMenu_ = menuBar()->addMenu(QString());
     fileMenu_->addAction(action(ActionId::OpenSession));
+    fileMenu_->addAction(action(ActionId::OpenAttention));
     recentMenu_ = fileMenu_->addMenu(QString());
     sessions_->attachRecentMenu(recentMenu_);
     fileMenu_->addAction(action(ActionId::SaveSession));
@@ -529,12 +537,15 @@ QString droppedSession(const QMimeData* mime)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (!droppedSession(event->mimeData()).isEmpty())
+    if (!droppedSession(event->mimeData()).isEmpty() ||
+        !droppedAttentionFiles(event->mimeData()).isEmpty())
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
+    if (dropAttentionFiles(this, event->mimeData()))
+        return event->acceptProposedAction();
     const QString path = droppedSession(event->mimeData());
     if (path.isEmpty())
         return;

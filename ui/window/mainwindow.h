@@ -38,6 +38,7 @@ class StatisticsPanel;
 // status tip and shortcut.
 enum class ActionId {
     OpenSession,
+    OpenAttention,
     SaveSession,
     SaveSessionAs,
     ExportFigure,
