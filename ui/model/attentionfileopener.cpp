@@ -18,11 +18,6 @@
 namespace attn::ui {
 namespace {
 
-QString trOpener(const char* text)
-{
-    return QCoreApplication::translate("AttentionFile", text);
-}
-
 // Where the last attention file was opened from: the next dialog starts there.
 QString& lastDirectory()
 {
@@ -32,8 +27,10 @@ QString& lastDirectory()
 
 void showOpenError(QWidget* parent, const QString& reason)
 {
-    auto* box = new QMessageBox(QMessageBox::Warning, trOpener("Cannot Open Attention File"),
-                                reason, QMessageBox::Ok, parent);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning,
+                        QCoreApplication::translate("AttentionFile", "Cannot Open Attention File"),
+                        reason, QMessageBox::Ok, parent);
     box->setObjectName("attentionFileError");
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
@@ -52,8 +49,9 @@ bool isAttentionFileName(const QString& path)
 
 QString attentionFileFilter()
 {
-    return trOpener("Attention files (*.npz *.npy *.safetensors)") + QStringLiteral(";;") +
-           trOpener("All files (*)");
+    return QCoreApplication::translate("AttentionFile",
+                                       "Attention files (*.npz *.npy *.safetensors)") +
+           QStringLiteral(";;") + QCoreApplication::translate("AttentionFile", "All files (*)");
 }
 
 ModelWindow* openAttentionFile(QWidget* parent, const QString& path)
@@ -65,9 +63,9 @@ ModelWindow* openAttentionFile(QWidget* parent, const QString& path)
         showOpenError(parent, QString::fromStdString(error.what()));
         return nullptr;
     } catch (const std::bad_alloc&) {
-        showOpenError(
-            parent,
-            trOpener("%1: not enough memory to open it.").arg(QDir::toNativeSeparators(path)));
+        showOpenError(parent, QCoreApplication::translate("AttentionFile",
+                                                          "%1: not enough memory to open it.")
+                                  .arg(QDir::toNativeSeparators(path)));
         return nullptr;
     }
     auto* window = new ModelWindow(std::move(stack), parent);
@@ -79,8 +77,9 @@ ModelWindow* openAttentionFile(QWidget* parent, const QString& path)
 
 void openAttentionFilesInteractively(QWidget* parent)
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(parent, trOpener("Open Attention"),
-                                                            lastDirectory(), attentionFileFilter());
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        parent, QCoreApplication::translate("AttentionFile", "Open Attention"), lastDirectory(),
+        attentionFileFilter());
     if (!paths.isEmpty())
         lastDirectory() = QFileInfo(paths.first()).absolutePath();
     for (const QString& path : paths)

@@ -306,7 +306,7 @@ void ModelWindow::retranslateUi()
                      : QString()));
     sequenceLabel_->setText(tr("Se&quence:"));
     layerLabel_->setText(tr("&Layer:"));
-    colormapLabel_->setText(tr("&Colours:"));
+    colormapLabel_->setText(tr("&Colormap:"));
     for (int b = 0; b < sequenceCombo_->count(); ++b)
         sequenceCombo_->setItemText(b, QLocale().toString(b));
     for (int l = 0; l < layerCombo_->count(); ++l)
