@@ -166,6 +166,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     const int gridWidth = grid_->sizeHint().width() + scroll->frameWidth() * 2 +
                           scroll->verticalScrollBar()->sizeHint().width();
     splitter->setSizes({gridWidth, std::max(360, width() - gridWidth)});
+    grid_->setFocus(); // the arrow keys move over the heads at once
 }
 
 int ModelWindow::layer() const
