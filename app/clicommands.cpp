@@ -67,7 +67,14 @@ std::string computeHelp()
     std::vector<Option> options = computeOptionTable(scratch, true);
     options.push_back(computeLanguageOption(language));
     return translated(QT_TRANSLATE_NOOP("Command line", "options of compute:")) + "\n" +
-           optionHelp(options, translated) + "\n" + attentionFileHelp(translated);
+           optionHelp(options, translated);
+}
+
+// compute's own help: its options, then those it takes with an attention file instead.
+// (The other commands take compute's formula options, not these.)
+std::string computeCommandHelp()
+{
+    return computeHelp() + "\n" + attentionFileHelp(translated);
 }
 
 std::string presetsHelp()
@@ -82,7 +89,7 @@ const std::vector<Command>& commands()
     static const std::vector<Command> all = {
         {"compute", "attnscope compute [options]",
          QT_TRANSLATE_NOOP("Command line", "compute attention; print a report (or --json)"), false,
-         computeHelp},
+         computeCommandHelp},
         {"export", "attnscope export [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "write a figure (png, svg, pdf) or the numbers (csv, "
                                            "npy, json) without opening the window"),
@@ -127,6 +134,11 @@ void printHelp()
                                                      "file given (as a double click does)"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
+    usage += usageLines("attnscope compute --attention-file FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "a model's attention from a file (.npz, .npy, "
+                                          ".safetensors): its weights, statistics and head "
+                                          "patterns"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -135,7 +147,7 @@ void printHelp()
                                           "this text; every help in English (the default) or "
                                           "in Chinese"));
     usage += usageLines("attnscope --version", QT_TRANSLATE_NOOP("Command line", "the version"));
-    std::string options = computeHelp() + "\n";
+    std::string options = computeCommandHelp() + "\n";
     for (const Command& command : commands())
         if (command.computes)
             options += command.options() + "\n";

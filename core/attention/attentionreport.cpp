@@ -81,6 +81,11 @@ void writePatterns(JsonWriter& json, const HeadPatterns& p)
 
 } // namespace
 
+HeadStatistics weightStatistics(const Matrix& weights)
+{
+    return headStatistics(Matrix(), 1.0f, 1.0f, weights, MaskMatrix());
+}
+
 void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer)
 {
     const StackShape& s = stack.shape();
@@ -133,8 +138,7 @@ std::string attentionJson(const AttentionStack& stack, int sequence, std::option
         std::vector<HeadStatistics> stats(std::size_t(s.heads));
         parallelFor(s.heads, [&](int h) {
             heads[std::size_t(h)] = stack.head(l, sequence, h);
-            stats[std::size_t(h)] =
-                headStatistics(Matrix(), 1.0f, 1.0f, heads[std::size_t(h)], MaskMatrix());
+            stats[std::size_t(h)] = weightStatistics(heads[std::size_t(h)]);
         });
         json.beginObject();
         json.key("layer");

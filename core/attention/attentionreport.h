@@ -3,6 +3,7 @@
 #pragma once
 
 #include "attentionstack.h"
+#include "statistics.h"
 
 #include <optional>
 #include <string>
@@ -22,6 +23,10 @@ namespace attn {
 // The file's shape and tokens, and a table of every head's patterns, for a terminal.
 [[nodiscard]] std::string attentionSummary(const AttentionStack& stack, int sequence,
                                            std::optional<int> layer = std::nullopt);
+
+// The statistics of a head known by its weights alone (T_q, T_k): no scores, no mask. The
+// figures of the scores (std_scores, std_scaled) are NaN; every key counts as unmasked.
+[[nodiscard]] HeadStatistics weightStatistics(const Matrix& weights);
 
 // Throws InputError unless 0 ≤ sequence < B and (when given) 0 ≤ layer < L.
 void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer);

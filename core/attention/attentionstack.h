@@ -13,6 +13,7 @@
 #include "tensor.h"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -100,7 +101,9 @@ public:
     // without a float copy of the head. `size` ≥ 1.
     [[nodiscard]] Thumbnail thumbnail(int layer, int sequence, int head, int size) const;
     // Every head of `sequence`, [l·H + h], computed on every core: the model view's grid.
-    [[nodiscard]] std::vector<Thumbnail> thumbnails(int sequence, int size) const;
+    // Throws Cancelled (engine.h) when `cancel` becomes true (a worker thread's newer job).
+    [[nodiscard]] std::vector<Thumbnail>
+    thumbnails(int sequence, int size, const std::atomic<bool>* cancel = nullptr) const;
 
 protected:
     // Throws InputError, naming `source`, when the shape has an empty or negative axis.

@@ -1,5 +1,6 @@
 #include "headpatterns.h"
 
+#include "engine.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -53,12 +54,15 @@ HeadPatterns headPatterns(const Matrix& weights, bool cross)
     return out;
 }
 
-std::vector<HeadPatterns> stackPatterns(const AttentionStack& stack, int sequence)
+std::vector<HeadPatterns> stackPatterns(const AttentionStack& stack, int sequence,
+                                        const std::atomic<bool>* cancel)
 {
     const StackShape& s = stack.shape();
     std::vector<HeadPatterns> all(std::size_t(s.layers) * std::size_t(s.heads));
     const bool cross = stack.isCross();
     parallelFor(int(all.size()), [&](int k) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw Cancelled();
         all[std::size_t(k)] = headPatterns(stack.head(k / s.heads, sequence, k % s.heads), cross);
     });
     return all;

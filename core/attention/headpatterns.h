@@ -32,8 +32,10 @@ struct HeadPatterns {
 // The patterns of one head's weights (T_q, T_k).
 [[nodiscard]] HeadPatterns headPatterns(const Matrix& weights, bool cross);
 
-// Every head of `sequence`, [l·H + h], on every core, each head converted once.
-[[nodiscard]] std::vector<HeadPatterns> stackPatterns(const AttentionStack& stack, int sequence);
+// Every head of `sequence`, [l·H + h], on every core, each head converted once. Throws
+// Cancelled (engine.h) when `cancel` becomes true.
+[[nodiscard]] std::vector<HeadPatterns> stackPatterns(const AttentionStack& stack, int sequence,
+                                                      const std::atomic<bool>* cancel = nullptr);
 
 // The heads ordered by how like head `index` they are ("show heads like this one"): the
 // Euclidean distance over previous, self, first and entropy / log2 T_k (each in [0, 1]

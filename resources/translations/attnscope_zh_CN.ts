@@ -381,6 +381,10 @@
         <source>options of compute with an attention file (alone):</source>
         <translation>compute 配合注意力文件（单独使用）时的选项：</translation>
     </message>
+    <message>
+        <source>a model&apos;s attention from a file (.npz, .npy, .safetensors): its weights, statistics and head patterns</source>
+        <translation>读入文件（.npz、.npy、.safetensors）中某个模型的注意力：输出其权重、统计量和头的模式</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>

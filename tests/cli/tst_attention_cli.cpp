@@ -264,6 +264,12 @@ void TestAttentionCli::help()
     QCOMPARE(run.exitCode, 0);
     for (const char* option : {"--attention-file FILE", "--sequence N", "--layer N"})
         QVERIFY2(run.out.contains(option), option);
+    // The other commands take the formula's options, not these (export has no
+    // --attention-file yet, and a --sequence of its own).
+    const Run exportHelp = attnscope({QStringLiteral("export"), QStringLiteral("--help")});
+    QVERIFY(!exportHelp.out.contains("--attention-file"));
+    const Run all = attnscope({QStringLiteral("--help")});
+    QVERIFY(all.out.contains("attnscope compute --attention-file FILE"));
 }
 
 QTEST_GUILESS_MAIN(TestAttentionCli)

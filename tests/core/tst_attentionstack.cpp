@@ -4,6 +4,7 @@
 //
 // Legend: L layers, B sequences, H heads, T_q queries (rows), T_k keys (columns).
 #include "attentionfile.h"
+#include "engine.h"
 #include "headpatterns.h"
 #include "options.h"
 
@@ -145,6 +146,10 @@ void TestAttentionStack::thumbnailIsBlockMaxima()
     const std::vector<Thumbnail> all = stack.thumbnails(0, size);
     QCOMPARE(all.size(), std::size_t(2));
     QCOMPARE(all[1].values.size(), stack.thumbnail(0, 0, 1, size).values.size());
+    // A newer job's flag stops the pass.
+    const std::atomic<bool> cancel{true};
+    QVERIFY_THROWS_EXCEPTION(Cancelled, (void)stack.thumbnails(0, size, &cancel));
+    QVERIFY_THROWS_EXCEPTION(Cancelled, (void)stackPatterns(stack, 0, &cancel));
 }
 
 void TestAttentionStack::patterns_data()
