@@ -1,5 +1,7 @@
 #include "fileheaddialog.h"
 
+#include "attentionreport.h"
+
 #include <QBoxLayout>
 #include <QCheckBox>
 #include <QEvent>
@@ -124,7 +126,7 @@ void FileHeadDialog::showHead(const AttentionStack& stack, int layer, int sequen
     layer_ = layer;
     head_ = head;
     const HeatmapData data = fileHeadHeatmap(stack, layer, sequence, head);
-    stats_ = headStatistics(Matrix(), 1.0f, 1.0f, data.weights, MaskMatrix());
+    stats_ = weightStatistics(data.weights);
     style_ = HeatmapStyle();
     style_.colormap = colormap;
     const float top = finiteMax(data.weights);
