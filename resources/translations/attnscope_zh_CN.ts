@@ -2467,6 +2467,10 @@
         <source>&amp;Colormap:</source>
         <translation>色图(&amp;C)：</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Head patterns&lt;/b&gt; — computing, every weight of the sequence is read…</source>
+        <translation>&lt;b&gt;头的模式&lt;/b&gt; — 正在计算，需要读取该序列的每个权重…</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::PipelineDialog</name>

@@ -5,6 +5,8 @@
 #include "modelexport.h"
 #include "modelgrid.h"
 
+#include "engine.h"
+
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
@@ -28,6 +30,10 @@ namespace {
 // The thumbnails' largest side in cells: a head of up to 32 tokens shows every weight,
 // a longer one the largest of each block (level of detail).
 constexpr int kThumbnailCells = 32;
+// Up to this many weights in a sequence the head patterns are computed at once; beyond,
+// on a thread of their own, so that the grid of a file of gigabytes shows first (the
+// patterns read every weight, the thumbnails one pass of maxima).
+constexpr std::int64_t kInlinePatternWeights = std::int64_t(1) << 24;
 
 constexpr std::array kNumberFormats{FigureFormat::Json, FigureFormat::Csv, FigureFormat::Npy};
 constexpr std::array kFigureFormats{FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf};
@@ -169,6 +175,11 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     grid_->setFocus(); // the arrow keys move over the heads at once
 }
 
+ModelWindow::~ModelWindow()
+{
+    stopPatterns();
+}
+
 int ModelWindow::layer() const
 {
     return grid_->current().x();
@@ -194,14 +205,60 @@ void ModelWindow::showSequence()
     const StackShape& shape = stack_->shape();
     const QPoint current = grid_->current();
     grid_->setThumbnails(stack_->thumbnails(sequence_, kThumbnailCells), shape.layers, shape.heads);
-    patterns_->setPatterns(stackPatterns(*stack_, sequence_), shape.heads, shape.keys);
-    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    computePatterns();
     if (current.x() >= 0) {
         grid_->setCurrent(-1, -1);
         setCurrentHead(current.x(), current.y());
     }
     if (headDialog_ && headDialog_->isVisible())
         openHead(headDialog_->layer(), headDialog_->head());
+}
+
+void ModelWindow::computePatterns()
+{
+    stopPatterns();
+    const StackShape& s = stack_->shape();
+    if (std::int64_t(s.layers) * s.heads * s.queries * s.keys <= kInlinePatternWeights) {
+        showPatterns(stackPatterns(*stack_, sequence_));
+        return;
+    }
+    patterns_->setPatterns({}, s.heads, s.keys);
+    patternsPending_ = true;
+    retranslateUi();
+    cancelPatterns_ = false;
+    patternsThread_ = std::thread([this, stack = stack_, sequence = sequence_] {
+        try {
+            std::vector<HeadPatterns> patterns = stackPatterns(*stack, sequence, &cancelPatterns_);
+            // Posted to the window: dropped if it is gone by then (its destructor waits
+            // for this thread, so `this` is alive while the call is posted).
+            QMetaObject::invokeMethod(
+                this,
+                [this, sequence, patterns = std::move(patterns)]() mutable {
+                    if (sequence == sequence_)
+                        showPatterns(std::move(patterns));
+                },
+                Qt::QueuedConnection);
+        } catch (const Cancelled&) {
+            // a newer sequence, or the window closed
+        }
+    });
+}
+
+void ModelWindow::showPatterns(std::vector<HeadPatterns> patterns)
+{
+    patterns_->setPatterns(std::move(patterns), stack_->shape().heads, stack_->shape().keys);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    patternsPending_ = false;
+    selectTableRow(layer(), head());
+    retranslateUi();
+}
+
+void ModelWindow::stopPatterns()
+{
+    if (!patternsThread_.joinable())
+        return;
+    cancelPatterns_ = true;
+    patternsThread_.join();
 }
 
 void ModelWindow::setCurrentHead(int layer, int head)
@@ -214,6 +271,8 @@ void ModelWindow::selectTableRow(int layer, int head)
     if (layer < 0)
         return;
     const int row = patterns_->rowOf(layer * stack_->shape().heads + head);
+    if (row < 0)
+        return; // the patterns are still being computed
     const QModelIndex index = patterns_->index(row, 0);
     if (table_->selectionModel()->currentIndex().row() != row)
         table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
@@ -241,7 +300,7 @@ void ModelWindow::openHead(int layer, int head)
 
 void ModelWindow::showHeadsLikeCurrent()
 {
-    if (layer() < 0)
+    if (layer() < 0 || patternsPending_)
         return;
     // The table's order is the likeness now, not a column's.
     table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
@@ -315,9 +374,13 @@ void ModelWindow::retranslateUi()
     for (int i = 0; i < colormapCombo_->count(); ++i)
         colormapCombo_->setItemText(
             i, Colormap::displayName(ColormapName(colormapCombo_->itemData(i).toInt())));
-    patternsTitle_->setText(tr("<b>Head patterns</b> — click a column to sort; previous, self "
-                               "and first are mean weights, entropy in bits"));
+    patternsTitle_->setText(
+        patternsPending_
+            ? tr("<b>Head patterns</b> — computing, every weight of the sequence is read…")
+            : tr("<b>Head patterns</b> — click a column to sort; previous, self and first are "
+                 "mean weights, entropy in bits"));
     patternsTitle_->setWordWrap(true);
+    likeButton_->setEnabled(!patternsPending_);
     likeButton_->setText(tr("Show Heads &Like This One"));
     likeButton_->setToolTip(tr("Order the table by how alike the heads' patterns are to the "
                                "chosen head's"));

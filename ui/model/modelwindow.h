@@ -5,10 +5,13 @@
 
 #include "attentionstack.h"
 #include "colormap.h"
+#include "headpatterns.h"
 
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
+#include <thread>
 
 class QComboBox;
 class QLabel;
@@ -26,6 +29,7 @@ class ModelWindow : public QWidget {
 
 public:
     explicit ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* parent = nullptr);
+    ~ModelWindow() override;
 
     [[nodiscard]] const AttentionStack& stack() const { return *stack_; }
     [[nodiscard]] int sequence() const { return sequence_; }
@@ -45,6 +49,9 @@ public:
     // The head view, once a head was opened; else null.
     [[nodiscard]] FileHeadDialog* headDialog() const { return headDialog_; }
     [[nodiscard]] QString hoverText() const;
+    // The head patterns of a large stack are computed on a thread of their own, after the
+    // grid shows; meanwhile the table is empty and this is true.
+    [[nodiscard]] bool patternsPending() const { return patternsPending_; }
 
     // Writes the chosen layer's numbers (by the suffix: .json, .csv, .npy) or the chosen
     // head's figure (.png, .svg, .pdf) to `path`; an empty string, else the reason.
@@ -55,6 +62,10 @@ protected:
 
 private:
     void showSequence();
+    void computePatterns();
+    void showPatterns(std::vector<HeadPatterns> patterns);
+    // Cancels the patterns' thread, if any, and waits for it.
+    void stopPatterns();
     void exportNumbers();
     void exportFigure();
     void selectTableRow(int layer, int head);
@@ -80,6 +91,9 @@ private:
     QPushButton* numbersButton_;
     QPushButton* figureButton_;
     FileHeadDialog* headDialog_ = nullptr;
+    std::atomic<bool> cancelPatterns_{false};
+    std::thread patternsThread_;
+    bool patternsPending_ = false;
 };
 
 } // namespace attn::ui

@@ -95,6 +95,7 @@ private slots:
     void headsLikeThisOne_data();
     void headsLikeThisOne();
     void sequenceSelectorShowsThatSequence();
+    void aLargeFilesPatternsComeAfterItsGrid();
     void exportsTheLayersNumbers();
 };
 
@@ -395,6 +396,31 @@ void TestModelView::sequenceSelectorShowsThatSequence()
     QCOMPARE(window.grid()->thumbnail(1, 2).values, expected.values);
     window.openHead(1, 2);
     QVERIFY(Matrix(window.headDialog()->view()->data().weights) == stack->head(1, 1, 2));
+}
+
+void TestModelView::aLargeFilesPatternsComeAfterItsGrid()
+{
+    // 2 × 2 heads of 2100 × 2100: 17.6 M weights, beyond what is computed at once.
+    const int tokens = 2100;
+    const StackShape shape{2, 1, 2, tokens, tokens};
+    std::vector<float> weights(std::size_t(4) * tokens * tokens, 1.0f / tokens);
+    for (std::size_t i = 0; i < weights.size(); i += tokens + 1)
+        weights[i] += 0.5f; // something on the diagonal: "self"
+    auto stack = std::make_shared<MemoryAttentionStack>(shape, std::move(weights));
+    ModelWindow window(stack);
+    window.show();
+    QCOMPARE(window.grid()->layers(), 2); // the grid at once
+    QVERIFY(window.patternsPending());
+    QCOMPARE(window.patternsModel()->rowCount(), 0);
+    QVERIFY(!window.findChild<QPushButton*>("headsLike")->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.patternsPending(), 60000);
+    QCOMPARE(window.patternsModel()->rowCount(), 4);
+    const std::vector<HeadPatterns> expected = stackPatterns(*stack, 0);
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(window.patternsModel()->patterns()[std::size_t(i)].self,
+                 expected[std::size_t(i)].self);
+    QVERIFY(window.findChild<QPushButton*>("headsLike")->isEnabled());
+    QCOMPARE(window.patternsTable()->currentIndex().row(), 0); // layer 0, head 0 selected
 }
 
 void TestModelView::exportsTheLayersNumbers()
