@@ -1,5 +1,6 @@
 #include "clicommands.h"
 
+#include "attentioncommand.h"
 #include "blas.h"
 #include "commandline.h"
 #include "comparecommand.h"
@@ -68,6 +69,13 @@ std::string computeHelp()
            optionHelp(options, translated);
 }
 
+// compute's own help: its options, then those it takes with an attention file instead.
+// (The other commands take compute's formula options, not these.)
+std::string computeCommandHelp()
+{
+    return computeHelp() + "\n" + attentionFileHelp(translated);
+}
+
 std::string presetsHelp()
 {
     std::optional<QString> language;
@@ -80,7 +88,7 @@ const std::vector<Command>& commands()
     static const std::vector<Command> all = {
         {"compute", "attnscope compute [options]",
          QT_TRANSLATE_NOOP("Command line", "compute attention; print a report (or --json)"), false,
-         computeHelp},
+         computeCommandHelp},
         {"export", "attnscope export [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "write a figure (png, svg, pdf) or the numbers (csv, "
                                            "npy, json) without opening the window"),
@@ -125,6 +133,11 @@ void printHelp()
                                                      "file given (as a double click does)"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
+    usage += usageLines("attnscope compute --attention-file FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "a model's attention from a file (.npz, .npy, "
+                                          ".safetensors): its weights, statistics and head "
+                                          "patterns"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -133,7 +146,7 @@ void printHelp()
                                           "this text; every help in English (the default) or "
                                           "in Chinese"));
     usage += usageLines("attnscope --version", QT_TRANSLATE_NOOP("Command line", "the version"));
-    std::string options = computeHelp() + "\n";
+    std::string options = computeCommandHelp() + "\n";
     for (const Command& command : commands())
         if (command.computes)
             options += command.options() + "\n";
@@ -231,6 +244,8 @@ int listPresets(const std::vector<std::string>& args)
 
 int compute(const std::vector<std::string>& args)
 {
+    if (namesAttentionFile(args))
+        return attentionFileCommand(args);
     try {
         std::optional<QString> languageCode;
         const ComputeOptions options =

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AttentionFile</name>
+    <message>
+        <source>Cannot Open Attention File</source>
+        <translation>无法打开注意力文件</translation>
+    </message>
+    <message>
+        <source>Attention files (*.npz *.npy *.safetensors)</source>
+        <translation>注意力文件 (*.npz *.npy *.safetensors)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1: not enough memory to open it.</source>
+        <translation>%1：内存不足，无法打开。</translation>
+    </message>
+    <message>
+        <source>Open Attention</source>
+        <translation>打开注意力文件</translation>
+    </message>
+</context>
+<context>
     <name>Colormap</name>
     <message>
         <source>Viridis</source>
@@ -337,6 +360,30 @@
     <message>
         <source>open the window, with the first session file given (as a double click does)</source>
         <translation>打开窗口，并打开给出的第一个会话文件（与双击文件相同）</translation>
+    </message>
+    <message>
+        <source>the attention weights of a model, computed elsewhere: .npz (array &apos;attentions&apos;, optional &apos;tokens&apos;, &apos;key_tokens&apos;), .npy or .safetensors; the formula&apos;s options do not apply</source>
+        <translation>在别处算出的模型注意力权重：.npz（数组 &apos;attentions&apos;，可选 &apos;tokens&apos;、&apos;key_tokens&apos;）、.npy 或 .safetensors；公式的选项对它不适用</translation>
+    </message>
+    <message>
+        <source>the file&apos;s sequence (batch index) to show, from 0</source>
+        <translation>要显示文件中的哪条序列（批次下标），从 0 数起</translation>
+    </message>
+    <message>
+        <source>only this layer of the file, from 0 (default: all)</source>
+        <translation>只取文件的这一层，从 0 数起（默认：全部）</translation>
+    </message>
+    <message>
+        <source>write the file&apos;s weights, statistics and head patterns as JSON (&apos;-&apos; = standard output)</source>
+        <translation>把文件的权重、统计量和头的模式写成 JSON（&apos;-&apos; 表示标准输出）</translation>
+    </message>
+    <message>
+        <source>options of compute with an attention file (alone):</source>
+        <translation>compute 配合注意力文件（单独使用）时的选项：</translation>
+    </message>
+    <message>
+        <source>a model&apos;s attention from a file (.npz, .npy, .safetensors): its weights, statistics and head patterns</source>
+        <translation>读入文件（.npz、.npy、.safetensors）中某个模型的注意力：输出其权重、统计量和头的模式</translation>
     </message>
 </context>
 <context>
@@ -980,6 +1027,14 @@
     <message>
         <source>Colour by the weights&apos; logarithm, a few decades below the largest: in long sentences and under a causal mask most weights are small, and a linear scale shows them all in its darkest colour</source>
         <translation>按权重的对数着色，色标从最大值往下延伸几个数量级：长句子和因果掩码下大多数权重都很小，线性色标会把它们全都画成最暗的颜色</translation>
+    </message>
+    <message>
+        <source>Open &amp;Attention…</source>
+        <translation>打开注意力文件(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open the attention weights of a real model from a .npz, .npy or .safetensors file, in a model view of its own</source>
+        <translation>打开真实模型的注意力权重（.npz、.npy 或 .safetensors 文件），在单独的模型视图中显示</translation>
     </message>
 </context>
 <context>
@@ -1913,6 +1968,51 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::FileHeadDialog</name>
+    <message>
+        <source>Layer %1 · head %2 · sequence %3</source>
+        <translation>层 %1 · 头 %2 · 序列 %3</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>层 %1 · 头 %2</translation>
+    </message>
+    <message>
+        <source>%1 queries × %2 keys · rows sum to %3 … %4 · mean entropy %5 of %6 bits · mean largest weight %7</source>
+        <translation>%1 个查询 × %2 个键 · 行和 %3 … %4 · 平均熵 %5 比特（最多 %6 比特） · 平均最大权重 %7</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) of this head do not sum to 1 (sums from %1 to %2). The file&apos;s weights are shown as stored, not rescaled: a softmax over the keys makes every row sum to 1, so these weights were normalised otherwise, masked after the softmax, rounded, or are not attention weights.</source>
+        <translation>
+            <numerusform>这个头有 %n 行的和不为 1（行和从 %1 到 %2）。文件中的权重按原样显示，没有重新缩放：对键做 softmax 会让每一行的和都为 1，所以这些权重要么用了别的归一化，要么在 softmax 之后才做了掩盖、被舍入过，或者根本不是注意力权重。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n weight(s) are NaN or infinite (NaN %1, +inf %2, −inf %3): shown in magenta, counted, and left out of the head patterns.</source>
+        <translation>
+            <numerusform>%n 个权重是 NaN 或无穷大（NaN %1 个，+inf %2 个，−inf %3 个）：以品红色显示并计数，不计入头的模式。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 % of the queries put %2 or more of their weight on one key.</source>
+        <translation>%1 % 的查询把 %2 或更多的权重给了一个键。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n query row(s) spread their weight evenly over every key.</source>
+        <translation>
+            <numerusform>%n 个查询行把权重均匀地分给了所有键。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show &amp;values in cells</source>
+        <translation>在格子中显示数值(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Row and column &amp;sums</source>
+        <translation>行和与列和(&amp;S)</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::FormulaBar</name>
     <message>
         <source>no scaling by √d_k</source>
@@ -2007,6 +2107,62 @@
     <message>
         <source>Hover a cell to read its weight, logit and score.</source>
         <translation>把鼠标悬停在格子上，可查看它的权重、logit 和分数。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadPatternsModel</name>
+    <message>
+        <source>—</source>
+        <comment>a measure that has no meaning here</comment>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Not measured: previous and self have no meaning in cross-attention</source>
+        <translation>未测量：在交叉注意力中，“前一个”和“自身”没有意义</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <comment>head pattern: weight on the previous token</comment>
+        <translation>前一个</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <comment>head pattern: weight on the token itself</comment>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>First</source>
+        <comment>head pattern: weight on the first token</comment>
+        <translation>首个</translation>
+    </message>
+    <message>
+        <source>Entropy</source>
+        <comment>head pattern: mean entropy in bits</comment>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <source>Mean weight each query gives the token just before it</source>
+        <translation>每个查询给紧挨在它前面的词元的平均权重</translation>
+    </message>
+    <message>
+        <source>Mean weight each query gives itself</source>
+        <translation>每个查询给自身的平均权重</translation>
+    </message>
+    <message>
+        <source>Mean weight on the first token (the &quot;sink&quot;)</source>
+        <translation>给第一个词元（“汇聚点”）的平均权重</translation>
+    </message>
+    <message>
+        <source>Mean entropy of a query&apos;s weights in bits: 0 when it looks at one key, log2 T_k when at all alike</source>
+        <translation>一个查询的权重的平均熵（比特）：只看一个键时为 0，均匀看所有键时为 log2 T_k</translation>
     </message>
 </context>
 <context>
@@ -2202,6 +2358,119 @@
         <source>B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6</source>
         <comment>cross-attention: T_q query tokens, T_k key tokens</comment>
         <translation>B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelGrid</name>
+    <message>
+        <source>Layer %1, head %2</source>
+        <translation>层 %1，头 %2</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <comment>a row of the model view</comment>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>%1: largest weight %2</source>
+        <translation>%1：最大权重 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n weight(s) NaN or infinite)</source>
+        <translation>
+            <numerusform>（%n 个权重为 NaN 或无穷大）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 layers × %2 heads; the arrow keys move, Enter opens a head</source>
+        <translation>%1 层 × %2 个头；方向键移动，回车键打开一个头</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <translation>模型视图</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelWindow</name>
+    <message>
+        <source>%1 · largest weight %2 · click or press Enter to open it</source>
+        <translation>%1 · 最大权重 %2 · 单击或按回车键打开</translation>
+    </message>
+    <message>
+        <source>Cannot tell the format of %1: name it .json, .csv, .npy, .png, .svg or .pdf.</source>
+        <translation>无法判断 %1 的格式：请以 .json、.csv、.npy、.png、.svg 或 .pdf 结尾命名。</translation>
+    </message>
+    <message>
+        <source>Export Numbers</source>
+        <translation>导出数值</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>导出图片</translation>
+    </message>
+    <message>
+        <source>%1 — Attention File</source>
+        <translation>%1 — 注意力文件</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · layers × sequences × heads × queries × keys = %3 × %4 × %5 × %6 × %7%8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · 层 × 序列 × 头 × 查询 × 键 = %3 × %4 × %5 × %6 × %7%8</translation>
+    </message>
+    <message>
+        <source> · no tokens in the file: rows and columns are numbered</source>
+        <translation> · 文件中没有词元：行和列用编号表示</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence:</source>
+        <translation>序列(&amp;Q)：</translation>
+    </message>
+    <message>
+        <source>&amp;Layer:</source>
+        <translation>层(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Head patterns&lt;/b&gt; — click a column to sort; previous, self and first are mean weights, entropy in bits</source>
+        <translation>&lt;b&gt;头的模式&lt;/b&gt; — 单击列标题排序；“前一个”“自身”“首个”是平均权重，熵以比特为单位</translation>
+    </message>
+    <message>
+        <source>Show Heads &amp;Like This One</source>
+        <translation>显示与此相似的头(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Order the table by how alike the heads&apos; patterns are to the chosen head&apos;s</source>
+        <translation>按各个头的模式与所选头的相似程度排列表格</translation>
+    </message>
+    <message>
+        <source>&amp;Open Head</source>
+        <translation>打开头(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Numbers…</source>
+        <translation>导出数值(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Save the chosen layer&apos;s weights as JSON (with statistics and patterns), CSV or NPY</source>
+        <translation>把所选层的权重保存为 JSON（含统计和模式）、CSV 或 NPY</translation>
+    </message>
+    <message>
+        <source>Export &amp;Figure…</source>
+        <translation>导出图片(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Save the chosen head as a PNG, SVG or PDF figure</source>
+        <translation>把所选的头保存为 PNG、SVG 或 PDF 图片</translation>
+    </message>
+    <message>
+        <source>&amp;Colormap:</source>
+        <translation>色图(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Head patterns&lt;/b&gt; — computing, every weight of the sequence is read…</source>
+        <translation>&lt;b&gt;头的模式&lt;/b&gt; — 正在计算，需要读取该序列的每个权重…</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "sessiondrop.h"
 
+#include "attentionfileopener.h"
 #include "sessionfiles.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,13 @@ bool SessionDrop::eventFilter(QObject* watched, QEvent* event)
     if (watched != target_ || (event->type() != QEvent::DragEnter && event->type() != QEvent::Drop))
         return false;
     auto* drop = static_cast<QDropEvent*>(event); // QDragEnterEvent is one too
+    // Attention files (.npz, .npy, .safetensors) open in a model window each.
+    if (!droppedAttentionFiles(drop->mimeData()).isEmpty()) {
+        drop->acceptProposedAction();
+        if (event->type() == QEvent::Drop)
+            dropAttentionFiles(target_, drop->mimeData());
+        return true;
+    }
     const QString path = droppedSession(drop->mimeData());
     if (path.isEmpty())
         return false;

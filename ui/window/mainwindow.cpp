@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "attentionfileopener.h"
 #include "comparedialog.h"
 #include "comparefigure.h"
 #include "computecontroller.h"
@@ -124,6 +125,7 @@ void MainWindow::connectActions()
         connect(action(id), &QAction::triggered, this, slot);
     };
     on(ActionId::OpenSession, [this] { sessions_->openInteractively(); });
+    on(ActionId::OpenAttention, [this] { openAttentionFilesInteractively(this); });
     on(ActionId::SaveSession, [this] { sessions_->save(); });
     on(ActionId::SaveSessionAs, [this] { sessions_->saveAs(); });
     on(ActionId::ExportFigure, [this] { exportFigure(this, result_, view_, openHead_); });

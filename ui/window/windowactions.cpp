@@ -27,6 +27,10 @@ constexpr ActionSpec kActions[] = {
      QT_TRANSLATE_NOOP("MainWindow",
                        "Open a saved .attnscope session: its text, switches and view"),
      QKeySequence::Open, "Ctrl+O", false},
+    {ActionId::OpenAttention, QT_TRANSLATE_NOOP("MainWindow", "Open &Attention…"),
+     QT_TRANSLATE_NOOP("MainWindow", "Open the attention weights of a real model from a .npz, "
+                                     ".npy or .safetensors file, in a model view of its own"),
+     QKeySequence::UnknownKey, "Ctrl+Shift+O", false},
     {ActionId::SaveSession, QT_TRANSLATE_NOOP("MainWindow", "&Save Session"),
      QT_TRANSLATE_NOOP("MainWindow", "Save the text, every switch and the view to a session file"),
      QKeySequence::Save, "Ctrl+S", false},

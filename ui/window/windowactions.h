@@ -16,6 +16,7 @@ namespace attn::ui {
 // status tip and shortcut.
 enum class ActionId {
     OpenSession,
+    OpenAttention,
     SaveSession,
     SaveSessionAs,
     ExportFigure,

@@ -16,6 +16,7 @@ WindowMenus::WindowMenus(QMainWindow* window, const WindowActions& actions, Sess
     QMenuBar* bar = window->menuBar();
     file_ = bar->addMenu(QString());
     file_->addAction(actions.action(ActionId::OpenSession));
+    file_->addAction(actions.action(ActionId::OpenAttention));
     recent_ = file_->addMenu(QString());
     sessions->attachRecentMenu(recent_);
     file_->addAction(actions.action(ActionId::SaveSession));

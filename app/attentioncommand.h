@@ -1,0 +1,21 @@
+// `attnscope compute --attention-file FILE`: the weights of a file (any model's, computed
+// elsewhere) as JSON or a summary, instead of the formula's.
+#pragma once
+
+#include "commandline.h"
+
+#include <string>
+#include <vector>
+
+namespace attn::cli {
+
+// Whether compute's `args` name an attention file (--attention-file FILE or =FILE).
+[[nodiscard]] bool namesAttentionFile(const std::vector<std::string>& args);
+
+// compute with --attention-file: exit status as in clicommands.h.
+int attentionFileCommand(const std::vector<std::string>& args);
+
+// The help of these options (English; `translate` gives another language).
+[[nodiscard]] std::string attentionFileHelp(const HelpTranslator& translate);
+
+} // namespace attn::cli

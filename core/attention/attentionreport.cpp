@@ -1,0 +1,211 @@
+#include "attentionreport.h"
+
+#include "headpatterns.h"
+#include "json.h"
+#include "options.h"
+#include "parallel.h"
+#include "statistics.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attn {
+namespace {
+
+template <typename T> void writeList(JsonWriter& json, const std::vector<T>& values)
+{
+    json.beginArray();
+    for (const T& v : values)
+        json.value(v);
+    json.endArray();
+}
+
+void writeTokens(JsonWriter& json, const char* key, const std::vector<std::string>& tokens)
+{
+    json.key(key);
+    json.beginArray();
+    for (const std::string& token : tokens)
+        json.value(token);
+    json.endArray();
+}
+
+// A file's head has no scores and no mask: the figures of its weights alone.
+void writeStatistics(JsonWriter& json, const HeadStatistics& s)
+{
+    json.beginObject();
+    json.key("row_sums");
+    writeList(json, s.rowSums);
+    json.key("col_sums");
+    writeList(json, s.colSums);
+    json.key("row_entropy");
+    writeList(json, s.rowEntropy);
+    json.key("row_max");
+    writeList(json, s.rowMax);
+    json.key("mean_entropy");
+    json.value(s.meanEntropy);
+    json.key("mean_row_max");
+    json.value(s.meanRowMax);
+    json.key("saturated_share");
+    json.value(s.saturatedShare);
+    json.key("nan_count");
+    json.value(s.nanCount);
+    json.key("pos_inf_count");
+    json.value(s.posInfCount);
+    json.key("neg_inf_count");
+    json.value(s.negInfCount);
+    json.key("nan_rows");
+    writeList(json, s.nanRows);
+    // Imported rows that do not sum to 1 (within 1e-3) are a finding of their own.
+    json.key("not_normalized_rows");
+    writeList(json, s.notNormalizedRows);
+    json.key("uniform_rows");
+    writeList(json, s.uniformRows);
+    json.endObject();
+}
+
+void writePatterns(JsonWriter& json, const HeadPatterns& p)
+{
+    json.beginObject();
+    json.key("previous");
+    json.value(p.previous);
+    json.key("self");
+    json.value(p.self);
+    json.key("first");
+    json.value(p.first);
+    json.key("entropy");
+    json.value(p.entropy);
+    json.key("queries");
+    json.value(p.queries);
+    json.endObject();
+}
+
+} // namespace
+
+HeadStatistics weightStatistics(const Matrix& weights)
+{
+    return headStatistics(Matrix(), 1.0f, 1.0f, weights, MaskMatrix());
+}
+
+void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer)
+{
+    const StackShape& s = stack.shape();
+    if (sequence < 0 || sequence >= s.sequences)
+        throw InputError("--sequence " + std::to_string(sequence) + ": " + stack.source() +
+                         " has " + std::to_string(s.sequences) + " sequence(s), 0 to " +
+                         std::to_string(s.sequences - 1));
+    if (layer && (*layer < 0 || *layer >= s.layers))
+        throw InputError("--layer " + std::to_string(*layer) + ": " + stack.source() + " has " +
+                         std::to_string(s.layers) + " layer(s), 0 to " +
+                         std::to_string(s.layers - 1));
+}
+
+std::string attentionJson(const AttentionStack& stack, int sequence, std::optional<int> layer)
+{
+    checkSequenceAndLayer(stack, sequence, layer);
+    const StackShape& s = stack.shape();
+    JsonWriter json;
+    json.beginObject();
+    json.key("file");
+    json.value(stack.source());
+    json.key("dtype");
+    json.value(elementName(stack.storedType()));
+    json.key("shape");
+    json.beginObject();
+    for (const auto& [name, n] : {std::pair{"layers", s.layers},
+                                  {"sequences", s.sequences},
+                                  {"heads", s.heads},
+                                  {"queries", s.queries},
+                                  {"keys", s.keys}}) {
+        json.key(name);
+        json.value(n);
+    }
+    json.endObject();
+    json.key("sequence");
+    json.value(sequence);
+    json.key("cross");
+    json.value(stack.isCross());
+    if (!stack.queryTokens(sequence).empty())
+        writeTokens(json, "tokens", stack.queryTokens(sequence));
+    if (stack.isCross() && !stack.keyTokens(sequence).empty())
+        writeTokens(json, "key_tokens", stack.keyTokens(sequence));
+    json.key("layers");
+    json.beginArray();
+    const int firstLayer = layer.value_or(0);
+    const int endLayer = layer ? *layer + 1 : s.layers;
+    for (int l = firstLayer; l < endLayer; ++l) {
+        // 1. The layer's heads converted and measured on every core, then written in order.
+        std::vector<Matrix> heads(std::size_t(s.heads));
+        std::vector<HeadStatistics> stats(std::size_t(s.heads));
+        parallelFor(s.heads, [&](int h) {
+            heads[std::size_t(h)] = stack.head(l, sequence, h);
+            stats[std::size_t(h)] = weightStatistics(heads[std::size_t(h)]);
+        });
+        json.beginObject();
+        json.key("layer");
+        json.value(l);
+        json.key("heads");
+        json.beginArray();
+        for (int h = 0; h < s.heads; ++h) {
+            const Matrix& m = heads[std::size_t(h)];
+            json.beginObject();
+            json.key("head");
+            json.value(h);
+            json.key("weights");
+            json.beginArray();
+            for (Eigen::Index i = 0; i < m.rows(); ++i) {
+                json.beginArray();
+                for (Eigen::Index j = 0; j < m.cols(); ++j)
+                    json.value(m(i, j));
+                json.endArray();
+            }
+            json.endArray();
+            json.key("statistics");
+            writeStatistics(json, stats[std::size_t(h)]);
+            json.key("patterns");
+            writePatterns(json, headPatterns(m, stack.isCross()));
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    return json.take() + "\n";
+}
+
+std::string attentionSummary(const AttentionStack& stack, int sequence, std::optional<int> layer)
+{
+    checkSequenceAndLayer(stack, sequence, layer);
+    const StackShape& s = stack.shape();
+    std::string out = stack.source() + ": " + elementName(stack.storedType()) + ", " +
+                      std::to_string(s.layers) + " layers × " + std::to_string(s.sequences) +
+                      " sequences × " + std::to_string(s.heads) + " heads × " +
+                      std::to_string(s.queries) + " queries × " + std::to_string(s.keys) + " keys" +
+                      (stack.isCross() ? " (cross-attention)" : "") + "\n";
+    const auto tokenLine = [&out](const char* label, const std::vector<std::string>& tokens) {
+        out += label;
+        for (const std::string& t : tokens)
+            out += " " + t;
+        out += "\n";
+    };
+    if (!stack.queryTokens(sequence).empty())
+        tokenLine("tokens:", stack.queryTokens(sequence));
+    if (stack.isCross() && !stack.keyTokens(sequence).empty())
+        tokenLine("key tokens:", stack.keyTokens(sequence));
+    out += "sequence " + std::to_string(sequence) +
+           "; head patterns (mean weight on the previous token, itself, the first token; "
+           "mean row entropy in bits):\n";
+    out += "layer  head  previous    self   first  entropy\n";
+    const std::vector<HeadPatterns> all = stackPatterns(stack, sequence);
+    for (int l = layer.value_or(0); l < (layer ? *layer + 1 : s.layers); ++l)
+        for (int h = 0; h < s.heads; ++h) {
+            const HeadPatterns& p = all[std::size_t(l * s.heads + h)];
+            char line[96];
+            std::snprintf(line, sizeof line, "%5d  %4d  %8.3f  %6.3f  %6.3f  %7.3f\n", l, h,
+                          p.previous, p.self, p.first, p.entropy);
+            out += line;
+        }
+    return out;
+}
+
+} // namespace attn

@@ -1,0 +1,46 @@
+// Head patterns: four numbers that say what a trained head does, for teaching.
+//
+// For a head's weights P (T_q, T_k), row i the query, column j the key, the measures are
+// means over the head's measured queries:
+//   previous  P[i][i−1]                      the weight on the token just before
+//   self      P[i][i]                        the weight on the token itself
+//   first     P[i][0]                        the weight on the first token (the "sink")
+//   entropy   −Σ_j P[i][j]·log2 P[i][j]      in bits, 0·log2 0 = 0; 0 when a query looks
+//                                            at one key, log2 T_k when at all alike
+// The measured queries are i = 1 … T_q − 1 in self-attention (query 0 has no previous
+// token, and under a causal mask its one key makes it trivially "self" and "first"),
+// and all queries in cross-attention, where previous and self have no meaning (NaN).
+// A query whose row holds a NaN or an infinity is left out; `queries` counts the rest.
+// The weights are taken as stored: rows that do not sum to 1 are not rescaled.
+#pragma once
+
+#include "attentionstack.h"
+#include "tensor.h"
+
+#include <vector>
+
+namespace attn {
+
+struct HeadPatterns {
+    double previous = 0;
+    double self = 0;
+    double first = 0;
+    double entropy = 0; // bits
+    int queries = 0;    // queries measured; the means are NaN when 0
+};
+
+// The patterns of one head's weights (T_q, T_k).
+[[nodiscard]] HeadPatterns headPatterns(const Matrix& weights, bool cross);
+
+// Every head of `sequence`, [l·H + h], on every core, each head converted once. Throws
+// Cancelled (engine.h) when `cancel` becomes true.
+[[nodiscard]] std::vector<HeadPatterns> stackPatterns(const AttentionStack& stack, int sequence,
+                                                      const std::atomic<bool>* cancel = nullptr);
+
+// The heads ordered by how like head `index` they are ("show heads like this one"): the
+// Euclidean distance over previous, self, first and entropy / log2 T_k (each in [0, 1]
+// for rows that sum to 1), the measures NaN in either left out. Head `index` comes first.
+[[nodiscard]] std::vector<int> headsLike(const std::vector<HeadPatterns>& patterns, int index,
+                                         int keys);
+
+} // namespace attn

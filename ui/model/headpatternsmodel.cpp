@@ -1,0 +1,162 @@
+#include "headpatternsmodel.h"
+
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace attn::ui {
+
+HeadPatternsModel::HeadPatternsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HeadPatternsModel::setPatterns(std::vector<HeadPatterns> patterns, int heads, int keys)
+{
+    beginResetModel();
+    patterns_ = std::move(patterns);
+    heads_ = std::max(1, heads);
+    keys_ = std::max(1, keys);
+    order_.resize(patterns_.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    endResetModel();
+}
+
+int HeadPatternsModel::rowOf(int index) const
+{
+    const auto it = std::ranges::find(order_, index);
+    return it == order_.end() ? -1 : int(it - order_.begin());
+}
+
+void HeadPatternsModel::orderLike(int index)
+{
+    emit layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> heads;
+    for (const QModelIndex& i : before)
+        heads.push_back(headAt(i.row()));
+    order_ = headsLike(patterns_, index, keys_);
+    for (std::size_t k = 0; k < heads.size(); ++k)
+        changePersistentIndex(before[qsizetype(k)],
+                              createIndex(rowOf(heads[k]), before[qsizetype(k)].column()));
+    emit layoutChanged();
+}
+
+int HeadPatternsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(order_.size());
+}
+
+int HeadPatternsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+double HeadPatternsModel::value(int index, int column) const
+{
+    const HeadPatterns& p = patterns_[std::size_t(index)];
+    switch (column) {
+    case Layer:
+        return index / heads_;
+    case Head:
+        return index % heads_;
+    case Previous:
+        return p.previous;
+    case Self:
+        return p.self;
+    case First:
+        return p.first;
+    case Entropy:
+        return p.entropy;
+    default:
+        return std::nan("");
+    }
+}
+
+QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const int head = headAt(index.row());
+    const double v = value(head, index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        if (index.column() <= Head)
+            return QLocale().toString(int(v));
+        return std::isnan(v) ? tr("—", "a measure that has no meaning here")
+                             : QLocale().toString(v, 'f', index.column() == Entropy ? 2 : 3);
+    case Qt::UserRole:
+        return v;
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (std::isnan(v))
+            return tr("Not measured: previous and self have no meaning in cross-attention");
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant HeadPatternsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Layer:
+            return tr("Layer");
+        case Head:
+            return tr("Head");
+        case Previous:
+            return tr("Previous", "head pattern: weight on the previous token");
+        case Self:
+            return tr("Self", "head pattern: weight on the token itself");
+        case First:
+            return tr("First", "head pattern: weight on the first token");
+        case Entropy:
+            return tr("Entropy", "head pattern: mean entropy in bits");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Previous:
+            return tr("Mean weight each query gives the token just before it");
+        case Self:
+            return tr("Mean weight each query gives itself");
+        case First:
+            return tr("Mean weight on the first token (the \"sink\")");
+        case Entropy:
+            return tr("Mean entropy of a query's weights in bits: 0 when it looks at one key, "
+                      "log2 T_k when at all alike");
+        default:
+            return {};
+        }
+    }
+    return {};
+}
+
+void HeadPatternsModel::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= ColumnCount)
+        return;
+    emit layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> heads;
+    for (const QModelIndex& i : before)
+        heads.push_back(headAt(i.row()));
+    std::ranges::stable_sort(order_, [&](int a, int b) {
+        const double x = value(a, column);
+        const double y = value(b, column);
+        if (std::isnan(x) || std::isnan(y))
+            return !std::isnan(x) && std::isnan(y);
+        return order == Qt::AscendingOrder ? x < y : x > y;
+    });
+    for (std::size_t k = 0; k < heads.size(); ++k)
+        changePersistentIndex(before[qsizetype(k)],
+                              createIndex(rowOf(heads[k]), before[qsizetype(k)].column()));
+    emit layoutChanged();
+}
+
+} // namespace attn::ui

@@ -1,0 +1,267 @@
+#include "modelgrid.h"
+
+#include "heatmappainter.h"
+#include "widgetaccess.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+namespace {
+
+constexpr int kGap = 3; // between tiles
+// The tiles share about this many pixels a row: 12 heads get 50 px tiles, 32 heads 18 px.
+constexpr int kRowWidth = 640;
+constexpr int kMinTile = 18;
+constexpr int kMaxTile = 56;
+
+} // namespace
+
+QImage thumbnailImage(const Thumbnail& thumbnail, const Colormap& colormap)
+{
+    // (rows, cols) → one pixel a cell
+    QImage image(std::max(1, thumbnail.cols), std::max(1, thumbnail.rows), QImage::Format_RGB32);
+    image.fill(colormap.color(0));
+    const double scale = thumbnail.maximum > 0 ? 1.0 / thumbnail.maximum : 1.0;
+    for (int r = 0; r < thumbnail.rows; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
+        for (int c = 0; c < thumbnail.cols; ++c) {
+            const float value =
+                thumbnail.values[std::size_t(r) * std::size_t(thumbnail.cols) + std::size_t(c)];
+            line[c] = std::isfinite(value) ? colormap.color(std::max(0.0, value * scale))
+                                           : heatmapInvalidFill;
+        }
+    }
+    return image;
+}
+
+ModelGrid::ModelGrid(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent, false);
+    describe();
+}
+
+void ModelGrid::setThumbnails(std::vector<Thumbnail> thumbnails, int layers, int heads)
+{
+    Q_ASSERT(thumbnails.size() == std::size_t(layers) * std::size_t(heads));
+    thumbnails_ = std::move(thumbnails);
+    layers_ = layers;
+    heads_ = heads;
+    tile_ = std::clamp(kRowWidth / std::max(1, heads) - kGap, kMinTile, kMaxTile);
+    if (current_.x() >= layers_ || current_.y() >= heads_)
+        current_ = {-1, -1};
+    hovered_ = {-1, -1};
+    rebuildImages();
+    updateGeometry();
+    resize(sizeHint()); // inside a scroll area that does not resize it
+    update();
+    describe();
+}
+
+void ModelGrid::setColormap(ColormapName name)
+{
+    colormap_ = Colormap(name);
+    rebuildImages();
+    update();
+}
+
+const Thumbnail& ModelGrid::thumbnail(int layer, int head) const
+{
+    return thumbnails_.at(std::size_t(layer) * std::size_t(heads_) + std::size_t(head));
+}
+
+void ModelGrid::rebuildImages()
+{
+    images_.clear();
+    images_.reserve(thumbnails_.size());
+    for (const Thumbnail& thumbnail : thumbnails_)
+        images_.push_back(thumbnailImage(thumbnail, colormap_));
+}
+
+QString ModelGrid::tileName(int layer, int head)
+{
+    return tr("Layer %1, head %2").arg(layer).arg(head);
+}
+
+int ModelGrid::labelWidth() const
+{
+    return fontMetrics().horizontalAdvance(QLocale().toString(std::max(0, layers_ - 1))) +
+           fontMetrics().horizontalAdvance(tr("layer", "a row of the model view")) + 12;
+}
+
+int ModelGrid::headerHeight() const
+{
+    return fontMetrics().height() + 4;
+}
+
+QRect ModelGrid::tileRect(int layer, int head) const
+{
+    return {labelWidth() + head * (tile_ + kGap), headerHeight() + layer * (tile_ + kGap), tile_,
+            tile_};
+}
+
+std::optional<QPoint> ModelGrid::tileAt(QPoint pos) const
+{
+    const int x = pos.x() - labelWidth();
+    const int y = pos.y() - headerHeight();
+    if (x < 0 || y < 0)
+        return std::nullopt;
+    const int head = x / (tile_ + kGap);
+    const int layer = y / (tile_ + kGap);
+    if (layer >= layers_ || head >= heads_ || !tileRect(layer, head).contains(pos))
+        return std::nullopt;
+    return QPoint(layer, head);
+}
+
+void ModelGrid::setCurrent(int layer, int head)
+{
+    const QPoint cell = layer < 0 || head < 0 ? QPoint(-1, -1) : QPoint(layer, head);
+    if (cell == current_)
+        return;
+    current_ = cell;
+    update();
+    describe();
+    if (cell.x() >= 0)
+        revealInScrollArea(this, tileRect(cell.x(), cell.y()));
+    emit currentChanged(cell.x(), cell.y());
+}
+
+QSize ModelGrid::sizeHint() const
+{
+    return {labelWidth() + heads_ * (tile_ + kGap) + 4, headerHeight() + layers_ * (tile_ + kGap)};
+}
+
+void ModelGrid::describe()
+{
+    QString description;
+    if (current_.x() >= 0) {
+        const Thumbnail& t = thumbnail(current_.x(), current_.y());
+        description =
+            tr("%1: largest weight %2")
+                .arg(tileName(current_.x(), current_.y()), QLocale().toString(t.maximum, 'f', 3));
+        if (t.nonFinite > 0)
+            description += u' ' + tr("(%n weight(s) NaN or infinite)", "", int(t.nonFinite));
+    } else {
+        description = tr("%1 layers × %2 heads; the arrow keys move, Enter opens a head")
+                          .arg(layers_)
+                          .arg(heads_);
+    }
+    setAccessibleText(this, tr("Model view"), description);
+}
+
+bool ModelGrid::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        if (const std::optional<QPoint> tile = tileAt(help->pos())) {
+            QToolTip::showText(help->globalPos(), tileName(tile->x(), tile->y()), this,
+                               tileRect(tile->x(), tile->y()));
+        } else {
+            QToolTip::hideText();
+            event->ignore();
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void ModelGrid::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    const QPalette& colours = palette();
+    painter.setPen(colours.color(QPalette::WindowText));
+    const int left = labelWidth();
+    const QFontMetrics metrics = fontMetrics();
+    // Header: head numbers, every one that fits.
+    const int step =
+        std::max(1, (metrics.horizontalAdvance(QStringLiteral("00")) + 4) / (tile_ + kGap) + 1);
+    for (int h = 0; h < heads_; h += step)
+        painter.drawText(QRect(left + h * (tile_ + kGap), 0, tile_, headerHeight()),
+                         Qt::AlignHCenter | Qt::AlignBottom, QLocale().toString(h));
+    for (int l = 0; l < layers_; ++l) {
+        const QRect row(0, headerHeight() + l * (tile_ + kGap), left - 6, tile_);
+        painter.drawText(row, Qt::AlignRight | Qt::AlignVCenter,
+                         tr("layer", "a row of the model view") + u' ' + QLocale().toString(l));
+        for (int h = 0; h < heads_; ++h)
+            painter.drawImage(tileRect(l, h),
+                              images_[std::size_t(l) * std::size_t(heads_) + std::size_t(h)]);
+    }
+    const auto outline = [&](QPoint tile, const QColor& colour, int width) {
+        if (tile.x() < 0)
+            return;
+        painter.setPen(QPen(colour, width));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(tileRect(tile.x(), tile.y()).adjusted(-2, -2, 1, 1));
+    };
+    outline(hovered_, colours.color(QPalette::Mid), 1);
+    outline(current_, colours.color(QPalette::Highlight), hasFocus() ? 3 : 2);
+}
+
+void ModelGrid::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
+        updateGeometry();
+        describe();
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+void ModelGrid::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint tile = tileAt(event->position().toPoint()).value_or(QPoint(-1, -1));
+    if (tile != hovered_) {
+        hovered_ = tile;
+        update();
+        emit hovered(tile.x(), tile.y());
+    }
+}
+
+void ModelGrid::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    if (const std::optional<QPoint> tile = tileAt(event->position().toPoint())) {
+        setCurrent(tile->x(), tile->y());
+        emit activated(tile->x(), tile->y());
+    }
+}
+
+void ModelGrid::leaveEvent(QEvent*)
+{
+    if (hovered_.x() >= 0) {
+        hovered_ = {-1, -1};
+        update();
+        emit hovered(-1, -1);
+    }
+}
+
+void ModelGrid::keyPressEvent(QKeyEvent* event)
+{
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
+         event->key() == Qt::Key_Space) &&
+        current_.x() >= 0) {
+        emit activated(current_.x(), current_.y());
+        return;
+    }
+    const int page = std::max(1, height() / (tile_ + kGap) - 1);
+    if (const std::optional<QPoint> step =
+            keyboardCellStep(*event, current_, layers_, heads_, page)) {
+        setCurrent(step->x(), step->y());
+        emit hovered(step->x(), step->y());
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+} // namespace attn::ui

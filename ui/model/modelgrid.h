@@ -1,0 +1,82 @@
+// The model view: every head of one sequence as a small thumbnail, layers as rows and
+// heads as columns (as BertViz's model view), drawn from AttentionStack::thumbnails().
+// Hover names a tile's layer and head; the arrow keys move over the tiles, Enter opens one.
+#pragma once
+
+#include "attentionstack.h"
+#include "colormap.h"
+
+#include <QImage>
+#include <QPoint>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+namespace attn::ui {
+
+// The colours of one thumbnail: cell (r, c) is `colormap` at value / the head's largest
+// finite weight (each head its own scale, so that its pattern shows whatever its size);
+// NaN and ±inf magenta (heatmapInvalidFill), as in the heatmaps.
+[[nodiscard]] QImage thumbnailImage(const Thumbnail& thumbnail, const Colormap& colormap);
+
+class ModelGrid : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ModelGrid(QWidget* parent = nullptr);
+
+    // The thumbnails of one sequence, [l·H + h], of a stack of `layers` × `heads`.
+    void setThumbnails(std::vector<Thumbnail> thumbnails, int layers, int heads);
+    void setColormap(ColormapName name);
+
+    [[nodiscard]] int layers() const { return layers_; }
+    [[nodiscard]] int heads() const { return heads_; }
+    [[nodiscard]] const Thumbnail& thumbnail(int layer, int head) const;
+
+    // The tile in the widget's coordinates, and the tile under `pos` as (layer, head).
+    [[nodiscard]] QRect tileRect(int layer, int head) const;
+    [[nodiscard]] std::optional<QPoint> tileAt(QPoint pos) const;
+    // The outlined tile (x the layer, y the head), (−1, −1) when none.
+    [[nodiscard]] QPoint current() const { return current_; }
+    void setCurrent(int layer, int head);
+    // "Layer 3, head 7" (numbered from 0, as PyTorch indexes them).
+    [[nodiscard]] static QString tileName(int layer, int head);
+
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override { return sizeHint(); }
+
+signals:
+    // The tile under the mouse or the keyboard's, (−1, −1) when it left the tiles.
+    void hovered(int layer, int head);
+    // The outlined tile changed (a click, the keys, setCurrent).
+    void currentChanged(int layer, int head);
+    // A tile was clicked, or Enter pressed on the current one.
+    void activated(int layer, int head);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    [[nodiscard]] int labelWidth() const;
+    [[nodiscard]] int headerHeight() const;
+    void rebuildImages();
+    void describe();
+
+    std::vector<Thumbnail> thumbnails_;
+    std::vector<QImage> images_;
+    Colormap colormap_;
+    int layers_ = 0;
+    int heads_ = 0;
+    int tile_ = 48; // a tile's side in pixels
+    QPoint current_{-1, -1};
+    QPoint hovered_{-1, -1};
+};
+
+} // namespace attn::ui

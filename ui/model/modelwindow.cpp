@@ -1,0 +1,402 @@
+#include "modelwindow.h"
+
+#include "fileheaddialog.h"
+#include "headpatternsmodel.h"
+#include "modelexport.h"
+#include "modelgrid.h"
+
+#include "engine.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <array>
+
+namespace attn::ui {
+namespace {
+
+// The thumbnails' largest side in cells: a head of up to 32 tokens shows every weight,
+// a longer one the largest of each block (level of detail).
+constexpr int kThumbnailCells = 32;
+// Up to this many weights in a sequence the head patterns are computed at once; beyond,
+// on a thread of their own, so that the grid of a file of gigabytes shows first (the
+// patterns read every weight, the thumbnails one pass of maxima).
+constexpr std::int64_t kInlinePatternWeights = std::int64_t(1) << 24;
+
+constexpr std::array kNumberFormats{FigureFormat::Json, FigureFormat::Csv, FigureFormat::Npy};
+constexpr std::array kFigureFormats{FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf};
+
+} // namespace
+
+ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* parent)
+    : QWidget(parent, Qt::Window), stack_(std::move(stack)), grid_(new ModelGrid),
+      patterns_(new HeadPatternsModel(this)), table_(new QTableView), sequenceCombo_(new QComboBox),
+      layerCombo_(new QComboBox), colormapCombo_(new QComboBox), sequenceLabel_(new QLabel),
+      layerLabel_(new QLabel), colormapLabel_(new QLabel), fileLabel_(new QLabel),
+      hover_(new QLabel), patternsTitle_(new QLabel), likeButton_(new QPushButton),
+      openButton_(new QPushButton), numbersButton_(new QPushButton), figureButton_(new QPushButton)
+{
+    setObjectName("modelWindow");
+    setAttribute(Qt::WA_DeleteOnClose);
+    sequenceCombo_->setObjectName("sequence");
+    layerCombo_->setObjectName("layer");
+    likeButton_->setObjectName("headsLike");
+    openButton_->setObjectName("openHead");
+    numbersButton_->setObjectName("exportNumbers");
+    figureButton_->setObjectName("exportFigure");
+    hover_->setObjectName("hover");
+    fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    sequenceLabel_->setBuddy(sequenceCombo_);
+    layerLabel_->setBuddy(layerCombo_);
+    colormapLabel_->setBuddy(colormapCombo_);
+    for (const ColormapName name : Colormap::names())
+        colormapCombo_->addItem(QString(), int(name));
+
+    auto* controls = new QHBoxLayout;
+    for (QWidget* widget :
+         std::initializer_list<QWidget*>{sequenceLabel_, sequenceCombo_, layerLabel_, layerCombo_,
+                                         colormapLabel_, colormapCombo_})
+        controls->addWidget(widget);
+    controls->addStretch(1);
+
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(grid_);
+    scroll->setWidgetResizable(false);
+    scroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(hover_);
+
+    table_->setModel(patterns_);
+    table_->setSortingEnabled(true);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    auto* tableButtons = new QHBoxLayout;
+    tableButtons->addWidget(likeButton_);
+    tableButtons->addWidget(openButton_);
+    tableButtons->addStretch(1);
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(patternsTitle_);
+    rightLayout->addWidget(table_, 1);
+    rightLayout->addLayout(tableButtons);
+
+    auto* splitter = new QSplitter;
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+
+    auto* exports = new QHBoxLayout;
+    exports->addStretch(1);
+    exports->addWidget(numbersButton_);
+    exports->addWidget(figureButton_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(fileLabel_);
+    layout->addLayout(controls);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(exports);
+
+    const StackShape& shape = stack_->shape();
+    for (int b = 0; b < shape.sequences; ++b)
+        sequenceCombo_->addItem(QString(), b);
+    sequenceCombo_->setEnabled(shape.sequences > 1);
+    for (int l = 0; l < shape.layers; ++l)
+        layerCombo_->addItem(QString(), l);
+
+    connect(sequenceCombo_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setSequence(index); });
+    connect(layerCombo_, &QComboBox::activated, this,
+            [this](int layer) { setCurrentHead(layer, std::max(0, head())); });
+    connect(colormapCombo_, &QComboBox::currentIndexChanged, this,
+            [this] { grid_->setColormap(ColormapName(colormapCombo_->currentData().toInt())); });
+    connect(grid_, &ModelGrid::hovered, this, [this](int layer, int head) {
+        hover_->setText(layer < 0 ? QString()
+                                  : tr("%1 · largest weight %2 · click or press Enter to open it")
+                                        .arg(ModelGrid::tileName(layer, head),
+                                             QLocale().toString(
+                                                 grid_->thumbnail(layer, head).maximum, 'f', 3)));
+    });
+    connect(grid_, &ModelGrid::currentChanged, this, [this](int layer, int head) {
+        selectTableRow(layer, head);
+        updateLayerCombo();
+    });
+    connect(grid_, &ModelGrid::activated, this, &ModelWindow::openHead);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& index) {
+                if (!index.isValid())
+                    return;
+                const int head = patterns_->headAt(index.row());
+                const int heads = stack_->shape().heads;
+                grid_->setCurrent(head / heads, head % heads);
+            });
+    connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const int head = patterns_->headAt(index.row());
+        openHead(head / stack_->shape().heads, head % stack_->shape().heads);
+    });
+    connect(likeButton_, &QPushButton::clicked, this, &ModelWindow::showHeadsLikeCurrent);
+    connect(openButton_, &QPushButton::clicked, this, [this] {
+        if (layer() >= 0)
+            openHead(layer(), head());
+    });
+    connect(numbersButton_, &QPushButton::clicked, this, &ModelWindow::exportNumbers);
+    connect(figureButton_, &QPushButton::clicked, this, &ModelWindow::exportFigure);
+
+    showSequence();
+    setCurrentHead(0, 0);
+    retranslateUi();
+    resize(1320, 820);
+    // The grid whole when it fits, the table the rest.
+    const int gridWidth = grid_->sizeHint().width() + scroll->frameWidth() * 2 +
+                          scroll->verticalScrollBar()->sizeHint().width();
+    splitter->setSizes({gridWidth, std::max(360, width() - gridWidth)});
+    grid_->setFocus(); // the arrow keys move over the heads at once
+}
+
+ModelWindow::~ModelWindow()
+{
+    stopPatterns();
+}
+
+int ModelWindow::layer() const
+{
+    return grid_->current().x();
+}
+int ModelWindow::head() const
+{
+    return grid_->current().y();
+}
+
+void ModelWindow::setSequence(int sequence)
+{
+    sequence = std::clamp(sequence, 0, stack_->shape().sequences - 1);
+    if (sequence == sequence_)
+        return;
+    sequence_ = sequence;
+    const QSignalBlocker blocker(sequenceCombo_);
+    sequenceCombo_->setCurrentIndex(sequence);
+    showSequence();
+}
+
+void ModelWindow::showSequence()
+{
+    const StackShape& shape = stack_->shape();
+    const QPoint current = grid_->current();
+    grid_->setThumbnails(stack_->thumbnails(sequence_, kThumbnailCells), shape.layers, shape.heads);
+    computePatterns();
+    if (current.x() >= 0) {
+        grid_->setCurrent(-1, -1);
+        setCurrentHead(current.x(), current.y());
+    }
+    if (headDialog_ && headDialog_->isVisible())
+        openHead(headDialog_->layer(), headDialog_->head());
+}
+
+void ModelWindow::computePatterns()
+{
+    stopPatterns();
+    const StackShape& s = stack_->shape();
+    if (std::int64_t(s.layers) * s.heads * s.queries * s.keys <= kInlinePatternWeights) {
+        showPatterns(stackPatterns(*stack_, sequence_));
+        return;
+    }
+    patterns_->setPatterns({}, s.heads, s.keys);
+    patternsPending_ = true;
+    retranslateUi();
+    cancelPatterns_ = false;
+    patternsThread_ = std::thread([this, stack = stack_, sequence = sequence_] {
+        try {
+            std::vector<HeadPatterns> patterns = stackPatterns(*stack, sequence, &cancelPatterns_);
+            // Posted to the window: dropped if it is gone by then (its destructor waits
+            // for this thread, so `this` is alive while the call is posted).
+            QMetaObject::invokeMethod(
+                this,
+                [this, sequence, patterns = std::move(patterns)]() mutable {
+                    if (sequence == sequence_)
+                        showPatterns(std::move(patterns));
+                },
+                Qt::QueuedConnection);
+        } catch (const Cancelled&) {
+            // a newer sequence, or the window closed
+        }
+    });
+}
+
+void ModelWindow::showPatterns(std::vector<HeadPatterns> patterns)
+{
+    patterns_->setPatterns(std::move(patterns), stack_->shape().heads, stack_->shape().keys);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    patternsPending_ = false;
+    selectTableRow(layer(), head());
+    retranslateUi();
+}
+
+void ModelWindow::stopPatterns()
+{
+    if (!patternsThread_.joinable())
+        return;
+    cancelPatterns_ = true;
+    patternsThread_.join();
+}
+
+void ModelWindow::setCurrentHead(int layer, int head)
+{
+    grid_->setCurrent(layer, head);
+}
+
+void ModelWindow::selectTableRow(int layer, int head)
+{
+    if (layer < 0)
+        return;
+    const int row = patterns_->rowOf(layer * stack_->shape().heads + head);
+    if (row < 0)
+        return; // the patterns are still being computed
+    const QModelIndex index = patterns_->index(row, 0);
+    if (table_->selectionModel()->currentIndex().row() != row)
+        table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
+    table_->scrollTo(index);
+}
+
+void ModelWindow::updateLayerCombo()
+{
+    const QSignalBlocker blocker(layerCombo_);
+    layerCombo_->setCurrentIndex(std::max(0, layer()));
+}
+
+void ModelWindow::openHead(int layer, int head)
+{
+    setCurrentHead(layer, head);
+    if (!headDialog_)
+        headDialog_ = new FileHeadDialog(this);
+    headDialog_->showHead(*stack_, layer, sequence_, head,
+                          ColormapName(colormapCombo_->currentData().toInt()));
+    headDialog_->show();
+    headDialog_->raise();
+    headDialog_->activateWindow();
+}
+
+void ModelWindow::showHeadsLikeCurrent()
+{
+    if (layer() < 0 || patternsPending_)
+        return;
+    // The table's order is the likeness now, not a column's.
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    patterns_->orderLike(layer() * stack_->shape().heads + head());
+    selectTableRow(layer(), head());
+}
+
+QString ModelWindow::hoverText() const
+{
+    return hover_->text();
+}
+
+QString ModelWindow::exportTo(const QString& path) const
+{
+    QString error;
+    const std::optional<FigureFormat> format = formatFromPath(path);
+    if (!format) {
+        return tr("Cannot tell the format of %1: name it .json, .csv, .npy, .png, .svg or .pdf.")
+            .arg(QFileInfo(path).fileName());
+    }
+    if (!isFigureFormat(*format))
+        return writeFigureFile(path,
+                               layerNumbers(*stack_, sequence_, std::max(0, layer()), *format));
+    const std::optional<QByteArray> bytes =
+        headFigure(*stack_, sequence_, std::max(0, layer()), std::max(0, head()),
+                   ColormapName(colormapCombo_->currentData().toInt()), *format, &error);
+    return bytes ? writeFigureFile(path, *bytes) : error;
+}
+
+void ModelWindow::exportNumbers()
+{
+    const QString name = QFileInfo(QString::fromStdString(stack_->source())).completeBaseName() +
+                         QStringLiteral("-layer%1").arg(std::max(0, layer()));
+    chooseAndExport(this, tr("Export Numbers"), name, kNumberFormats,
+                    [this](const QString& path) { return exportTo(path); });
+}
+
+void ModelWindow::exportFigure()
+{
+    const QString name =
+        QFileInfo(QString::fromStdString(stack_->source())).completeBaseName() +
+        QStringLiteral("-layer%1-head%2").arg(std::max(0, layer())).arg(std::max(0, head()));
+    chooseAndExport(this, tr("Export Figure"), name, kFigureFormats,
+                    [this](const QString& path) { return exportTo(path); });
+}
+
+void ModelWindow::retranslateUi()
+{
+    const StackShape& s = stack_->shape();
+    const QString file = QFileInfo(QString::fromStdString(stack_->source())).fileName();
+    setWindowTitle(tr("%1 — Attention File").arg(file));
+    fileLabel_->setText(
+        tr("<b>%1</b> · %2 · layers × sequences × heads × queries × keys = %3 × %4 × %5 × %6 × "
+           "%7%8")
+            .arg(file.toHtmlEscaped(), QString::fromLatin1(elementName(stack_->storedType())))
+            .arg(s.layers)
+            .arg(s.sequences)
+            .arg(s.heads)
+            .arg(s.queries)
+            .arg(s.keys)
+            .arg(stack_->queryTokens(sequence_).empty()
+                     ? tr(" · no tokens in the file: rows and columns are numbered")
+                     : QString()));
+    sequenceLabel_->setText(tr("Se&quence:"));
+    layerLabel_->setText(tr("&Layer:"));
+    colormapLabel_->setText(tr("&Colormap:"));
+    for (int b = 0; b < sequenceCombo_->count(); ++b)
+        sequenceCombo_->setItemText(b, QLocale().toString(b));
+    for (int l = 0; l < layerCombo_->count(); ++l)
+        layerCombo_->setItemText(l, tr("Layer %1").arg(l));
+    for (int i = 0; i < colormapCombo_->count(); ++i)
+        colormapCombo_->setItemText(
+            i, Colormap::displayName(ColormapName(colormapCombo_->itemData(i).toInt())));
+    patternsTitle_->setText(
+        patternsPending_
+            ? tr("<b>Head patterns</b> — computing, every weight of the sequence is read…")
+            : tr("<b>Head patterns</b> — click a column to sort; previous, self and first are "
+                 "mean weights, entropy in bits"));
+    patternsTitle_->setWordWrap(true);
+    likeButton_->setEnabled(!patternsPending_);
+    likeButton_->setText(tr("Show Heads &Like This One"));
+    likeButton_->setToolTip(tr("Order the table by how alike the heads' patterns are to the "
+                               "chosen head's"));
+    openButton_->setText(tr("&Open Head"));
+    numbersButton_->setText(tr("Export &Numbers…"));
+    numbersButton_->setToolTip(tr("Save the chosen layer's weights as JSON (with statistics and "
+                                  "patterns), CSV or NPY"));
+    figureButton_->setText(tr("Export &Figure…"));
+    figureButton_->setToolTip(tr("Save the chosen head as a PNG, SVG or PDF figure"));
+}
+
+void ModelWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+} // namespace attn::ui
