@@ -2,11 +2,15 @@
 // the token its first byte is in.
 #include "gpt2labels.h"
 
+#include <unicode/brkiter.h>
+#include <unicode/locid.h>
 #include <unicode/uchar.h>
+#include <unicode/unistr.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 namespace attn {
 namespace {
@@ -68,6 +72,46 @@ std::string hex(std::string_view bytes)
     return out;
 }
 
+// The characters of `bytes` in order (invalid subsequences as negative code points).
+std::vector<Char> codePoints(std::string_view bytes)
+{
+    std::vector<Char> chars;
+    for (std::size_t pos = 0; pos < bytes.size();) {
+        chars.push_back(charAt(bytes, pos));
+        pos += chars.back().length;
+    }
+    return chars;
+}
+
+// Where each grapheme cluster of `chars` ends (an index into `chars`), by ICU's rules for
+// the root locale; an invalid subsequence counts as U+FFFD.
+std::vector<std::size_t> graphemeClusterEnds(const std::vector<Char>& chars)
+{
+    icu::UnicodeString text;
+    std::vector<std::size_t> charAtUnit; // UTF-16 index → index into chars
+    for (std::size_t i = 0; i < chars.size(); ++i) {
+        text.append(chars[i].c < 0 ? UChar32{0xFFFD} : chars[i].c);
+        charAtUnit.resize(static_cast<std::size_t>(text.length()), i);
+    }
+    charAtUnit.push_back(chars.size());
+    std::vector<std::size_t> ends;
+    UErrorCode status = U_ZERO_ERROR;
+    std::unique_ptr<icu::BreakIterator> clusters(
+        icu::BreakIterator::createCharacterInstance(icu::Locale::getRoot(), status));
+    if (U_FAILURE(status)) {
+        // No break iterator: each code point is its own cluster.
+        for (std::size_t i = 1; i <= chars.size(); ++i)
+            ends.push_back(i);
+        return ends;
+    }
+    clusters->setText(text);
+    clusters->first();
+    for (std::int32_t end = clusters->next(); end != icu::BreakIterator::DONE;
+         end = clusters->next())
+        ends.push_back(charAtUnit[static_cast<std::size_t>(end)]);
+    return ends;
+}
+
 } // namespace
 
 std::string decodeUtf8Replacing(std::string_view bytes)
@@ -112,23 +156,28 @@ std::vector<TokenLabel> labelTokens(const std::vector<std::string>& bytes,
         labels[t].continuation = true;
         runOf[t] = t;
     }
-    // 2. Each character goes to the token of its first byte; the tokens its other bytes
-    // fall in join that token's run.
-    for (std::size_t pos = 0; pos < stream.size();) {
-        const Char ch = charAt(stream, pos);
-        const std::size_t owner = tokenAt(pos);
-        const std::size_t last = tokenAt(pos + ch.length - 1);
+    // 2. Each user-perceived character (a grapheme cluster: an emoji with its modifiers
+    // or ZWJ partners, a letter with its combining accents) goes to the token its first
+    // byte is in; the tokens its other bytes fall in join that token's run.
+    const std::vector<Char> chars = codePoints(stream);
+    const std::vector<std::size_t> clusterEnds = graphemeClusterEnds(chars);
+    std::size_t pos = 0;
+    for (std::size_t first = 0, k = 0; k < clusterEnds.size(); first = clusterEnds[k++]) {
+        const std::size_t start = pos;
+        const std::size_t owner = tokenAt(start);
         TokenLabel& label = labels[owner];
         label.continuation = false;
-        if (ch.c < 0)
-            label.label += kReplacement;
-        else
-            appendVisible(label.label, ch.c);
-        if (ch.c < 0 || !u_hasBinaryProperty(ch.c, UCHAR_WHITE_SPACE))
-            allSpace[owner] = false;
-        for (std::size_t t = owner + 1; t <= last; ++t)
+        for (std::size_t i = first; i < clusterEnds[k]; ++i) {
+            if (chars[i].c < 0)
+                label.label += kReplacement;
+            else
+                appendVisible(label.label, chars[i].c);
+            if (chars[i].c < 0 || !u_hasBinaryProperty(chars[i].c, UCHAR_WHITE_SPACE))
+                allSpace[owner] = false;
+            pos += chars[i].length;
+        }
+        for (std::size_t t = owner + 1; t <= tokenAt(pos - 1); ++t)
             runOf[t] = runOf[owner];
-        pos += ch.length;
     }
     // 3. A token of white space only shows ␣ for each space-like character, else it would
     // be blank; line breaks and tabs already have their pictures.

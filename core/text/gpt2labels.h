@@ -11,7 +11,8 @@ namespace attn {
 inline constexpr std::string_view kContinuationMark = "\u22EF"; // ⋯
 
 // One token's label. A character whose UTF-8 bytes are spread over several tokens (a
-// Chinese character, an emoji, an accent) is shown whole by the token its first byte is
+// Chinese character, an emoji with its modifiers or ZWJ partners, a letter with its
+// combining accent: one grapheme cluster) is shown whole by the token its first byte is
 // in; a token holding only later bytes shows kContinuationMark. The tokens so joined form
 // a run, whose characters runText spells for a hover.
 struct TokenLabel {

@@ -74,6 +74,10 @@ struct Gpt2Tokenizer::Cache {
     std::unordered_map<std::string, std::vector<int>> pieces; // raw bytes → ids
 };
 
+Gpt2Tokenizer::Gpt2Tokenizer(Gpt2Tokenizer&&) noexcept = default;
+Gpt2Tokenizer& Gpt2Tokenizer::operator=(Gpt2Tokenizer&&) noexcept = default;
+Gpt2Tokenizer::~Gpt2Tokenizer() = default;
+
 Gpt2Tokenizer Gpt2Tokenizer::fromFolder(const std::filesystem::path& folder)
 {
     const auto vocabPath = folder / "vocab.json";

@@ -38,6 +38,9 @@ public:
     Gpt2Tokenizer(std::string_view vocabJson, std::string_view mergesText,
                   const std::filesystem::path& vocabPath = "vocab.json",
                   const std::filesystem::path& mergesPath = "merges.txt");
+    Gpt2Tokenizer(Gpt2Tokenizer&&) noexcept;
+    Gpt2Tokenizer& operator=(Gpt2Tokenizer&&) noexcept;
+    ~Gpt2Tokenizer();
 
     // The ids and tokens of `text`. Throws InputError (Refusal::InvalidUtf8) for invalid
     // UTF-8.
