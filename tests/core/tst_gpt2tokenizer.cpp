@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using attn::Gpt2Tokenizer;
@@ -73,6 +74,7 @@ private slots:
     void unknownIdIsRefused();
     void invalidUtf8TextIsRefused();
     void cacheGivesTheSameIds();
+    void encodeFromSeveralThreads();
     void vocabEscapes();
     void badFiles_data();
     void badFiles();
@@ -285,6 +287,36 @@ void TestGpt2Tokenizer::cacheGivesTheSameIds()
     const auto first = tokenizer_->encode(text);
     QCOMPARE(tokenizer_->encode(text), first);
     QCOMPARE(tokenizer_->decode(first.ids), text);
+}
+
+// The shared cache of merged pieces under a lock: threads encoding different texts at
+// once each get what one thread alone gets (a sanitizer build would report a race).
+void TestGpt2Tokenizer::encodeFromSeveralThreads()
+{
+    std::vector<std::string> texts;
+    for (int k = 0; k < 4; ++k)
+        texts.push_back("thread " + std::to_string(k) + " \u6CE8\u610F\u529B attention's weights " +
+                        std::string(static_cast<std::size_t>(k + 1), '!'));
+    std::vector<attn::Gpt2Encoding> alone;
+    {
+        const auto fresh = Gpt2Tokenizer::fromFolder(utf8(kDataDir));
+        for (const auto& text : texts)
+            alone.push_back(fresh.encode(text));
+    }
+    const auto shared = Gpt2Tokenizer::fromFolder(utf8(kDataDir));
+    std::vector<std::vector<attn::Gpt2Encoding>> found(texts.size());
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t k = 0; k < texts.size(); ++k)
+            threads.emplace_back([&, k] {
+                for (int round = 0; round < 50; ++round)
+                    found[k].push_back(
+                        shared.encode(texts[(k + static_cast<std::size_t>(round)) % texts.size()]));
+            });
+    }
+    for (std::size_t k = 0; k < texts.size(); ++k)
+        for (std::size_t round = 0; round < found[k].size(); ++round)
+            QCOMPARE(found[k][round], alone[(k + round) % texts.size()]);
 }
 
 // vocab.json's escapes, surrogate pairs included, as json.dump writes them.
