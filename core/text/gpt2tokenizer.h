@@ -1,0 +1,82 @@
+// GPT-2's byte-level BPE tokenizer, as OpenAI's encoder.py: the pre-tokenizer's pieces,
+// each piece's UTF-8 bytes spelt in the bytes-to-unicode alphabet, merged by rank.
+#pragma once
+
+#include "gpt2files.h"
+#include "gpt2labels.h"
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace attn {
+
+// A text as GPT-2's tokens.
+struct Gpt2Encoding {
+    std::vector<int> ids;
+    std::vector<std::string> tokens; // each id's spelling in the vocabulary, "Ġthe"
+    bool operator==(const Gpt2Encoding&) const = default;
+};
+
+// GPT-2's tokenizer. Thread-safe: encode() shares a cache of merged pieces under a lock.
+// "<|endoftext|>" in a text is ordinary text, as in encoder.py's encode().
+class Gpt2Tokenizer {
+public:
+    // The tokenizer of a model folder in Hugging Face's layout: `folder`/vocab.json and
+    // `folder`/merges.txt. Throws TokenizerFileError naming the file and its fault.
+    [[nodiscard]] static Gpt2Tokenizer fromFolder(const std::filesystem::path& folder);
+
+    // A tokenizer from the two files' contents; the paths only name them in errors.
+    // Throws TokenizerFileError when either is corrupt or they do not fit together (a
+    // byte or a merge's result missing from the vocabulary).
+    Gpt2Tokenizer(std::string_view vocabJson, std::string_view mergesText,
+                  const std::filesystem::path& vocabPath = "vocab.json",
+                  const std::filesystem::path& mergesPath = "merges.txt");
+    Gpt2Tokenizer(Gpt2Tokenizer&&) noexcept;
+    Gpt2Tokenizer& operator=(Gpt2Tokenizer&&) noexcept;
+    ~Gpt2Tokenizer();
+
+    // The ids and tokens of `text`. Throws InputError (Refusal::InvalidUtf8) for invalid
+    // UTF-8.
+    [[nodiscard]] Gpt2Encoding encode(std::string_view text) const;
+
+    // The text of `ids`, invalid UTF-8 replaced by U+FFFD (encoder.py's errors="replace").
+    // Throws std::out_of_range for an id the vocabulary does not have.
+    [[nodiscard]] std::string decode(std::span<const int> ids) const;
+
+    // A readable label per id (see TokenLabel). Throws std::out_of_range as decode().
+    [[nodiscard]] std::vector<TokenLabel> labels(std::span<const int> ids) const;
+
+    // One more than the largest id.
+    [[nodiscard]] int vocabularySize() const { return static_cast<int>(tokens_.size()); }
+    // The spelling of `id` ("Ġthe"); throws std::out_of_range for an unknown id.
+    [[nodiscard]] const std::string& token(int id) const;
+    // The id of a spelling, if the vocabulary has it.
+    [[nodiscard]] std::optional<int> id(std::string_view token) const;
+    // The raw bytes `id` stands for; throws std::out_of_range for an unknown id.
+    [[nodiscard]] const std::string& bytes(int id) const;
+
+private:
+    struct Cache;
+
+    void appendPiece(std::string_view piece, std::vector<int>& ids) const;
+    [[nodiscard]] std::vector<int> mergePiece(std::string_view piece) const;
+    [[nodiscard]] std::size_t checkedIndex(int id) const;
+
+    std::unordered_map<std::string, int> ids_;   // spelling → id
+    std::vector<std::string> tokens_;            // id → spelling ("" for an unused id)
+    std::vector<std::string> tokenBytes_;        // id → raw bytes
+    std::vector<bool> used_;                     // id → the vocabulary has it
+    std::unordered_map<std::string, int> ranks_; // "left right" → rank
+    std::array<std::string, 256> byteSymbols_;   // byte → its letter in the alphabet
+    std::array<int, 256> byteIds_{};             // byte → the id of that letter
+    std::unique_ptr<Cache> cache_;
+};
+
+} // namespace attn
