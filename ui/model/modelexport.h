@@ -6,6 +6,8 @@
 #include "attentionstack.h"
 #include "colormap.h"
 #include "figure.h"
+#include "figurefile.h"
+#include "figureformat.h"
 
 #include <QByteArray>
 #include <QString>

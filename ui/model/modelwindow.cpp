@@ -1,5 +1,6 @@
 #include "modelwindow.h"
 
+#include "exportpath.h"
 #include "fileheaddialog.h"
 #include "headpatternsmodel.h"
 #include "modelexport.h"
