@@ -26,7 +26,7 @@ struct HeatmapData {
     // How S becomes L (scaling, τ, the fill before the softmax), when the scores are given:
     // a hover shows L without a stored copy of it.
     std::optional<LogitRule> logitRule;
-    // S's masked cells are not computed yet (Result::maskedScoresPending: the heatmaps come
+    // S's masked cells are not computed yet (Result::scoresPending(): the heatmaps come
     // before the statistics): a hover leaves their score out until the complete result.
     bool maskedScoresPending = false;
     QStringList queryLabels; // T_q tokens; a missing one is shown as its index
