@@ -1,9 +1,11 @@
-// The request the engine tests start from, and matrices compared bit for bit.
+// The requests the engine tests start from, and matrices compared bit for bit.
 #pragma once
 
 #include "engine.h"
 
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace attn::test {
@@ -15,6 +17,31 @@ inline attn::Request baseRequest()
     r.config.dModel = 32;
     r.config.heads = 4;
     return r;
+}
+
+// `length` tokens on one line and a shorter second line (padded keys), under a causal
+// mask before a softmax over the keys: what stage 5 defers the masked scores for.
+inline attn::Request longCausalRequest(int length)
+{
+    attn::Request r;
+    for (int t = 0; t < length; ++t)
+        r.text += "w" + std::to_string(t % 97) + (t + 1 < length ? " " : "\n");
+    for (int t = 0; t < length * 2 / 3; ++t)
+        r.text += "v" + std::to_string(t % 89) + " ";
+    r.config.tokenizer = attn::TokenizerMode::Spaces;
+    r.config.dModel = 64;
+    r.config.heads = 2;
+    r.config.mask = attn::MaskKind::Causal;
+    return r;
+}
+
+// S and P as a compute makes them that multiplies every score at once: stopped after S,
+// then on to the rest (the softmax then reads the stored S, none deferred).
+inline attn::Result scoresAtOnce(const attn::Request& r)
+{
+    auto engine = std::make_shared<attn::AttentionEngine>();
+    (void)engine->compute(r, nullptr, attn::Stage::Scores);
+    return engine->compute(r);
 }
 
 // Bit for bit, NaN included (over the queries axis a <pad> key's column is all masked: NaN).

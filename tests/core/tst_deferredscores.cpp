@@ -1,6 +1,7 @@
 // S's masked cells that stage 5 leaves for later: an object of their own beside the
 // immutable result (DeferredScores), made once for every result that shares S.
 #include "engine.h"
+#include "enginerequests.h"
 
 #include <QtTest>
 
@@ -11,45 +12,9 @@
 using attn::AttentionEngine;
 using attn::Request;
 using attn::Stage;
-
-namespace {
-
-// `length` tokens on one line and a shorter second line (padded keys), under a causal
-// mask before a softmax over the keys: what stage 5 defers for.
-Request longCausalRequest(int length)
-{
-    Request r;
-    for (int t = 0; t < length; ++t)
-        r.text += "w" + std::to_string(t % 97) + (t + 1 < length ? " " : "\n");
-    for (int t = 0; t < length * 2 / 3; ++t)
-        r.text += "v" + std::to_string(t % 89) + " ";
-    r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.dModel = 64;
-    r.config.heads = 2;
-    r.config.mask = attn::MaskKind::Causal;
-    return r;
-}
-
-// S as a compute makes it that multiplies every score at once (stopped after S).
-attn::Result scoresAtOnce(const Request& r)
-{
-    AttentionEngine engine;
-    (void)engine.compute(r, nullptr, Stage::Scores);
-    return engine.compute(r);
-}
-
-bool sameBits(const std::vector<attn::Matrix>& a, const std::vector<attn::Matrix>& b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t k = 0; k < a.size(); ++k)
-        if (a[k].rows() != b[k].rows() || a[k].cols() != b[k].cols() ||
-            std::memcmp(a[k].data(), b[k].data(), sizeof(float) * std::size_t(a[k].size())) != 0)
-            return false;
-    return true;
-}
-
-} // namespace
+using attn::test::longCausalRequest;
+using attn::test::sameBits;
+using attn::test::scoresAtOnce;
 
 class TestDeferredScores : public QObject {
     Q_OBJECT

@@ -18,37 +18,15 @@ using attn::AttentionEngine;
 using attn::Request;
 using attn::Stage;
 using attn::test::baseRequest;
+using attn::test::longCausalRequest;
 using attn::test::sameBits;
+using attn::test::scoresAtOnce;
 
 Q_DECLARE_METATYPE(attn::SoftmaxAxis)
 Q_DECLARE_METATYPE(attn::MaskKind)
 Q_DECLARE_METATYPE(attn::MaskStage)
 
 namespace {
-
-// A sentence of `length` tokens on a line, and a second, shorter line: padded keys.
-Request longCausalRequest(int length)
-{
-    Request r;
-    for (int t = 0; t < length; ++t)
-        r.text += "w" + std::to_string(t % 97) + (t + 1 < length ? " " : "\n");
-    for (int t = 0; t < length * 2 / 3; ++t)
-        r.text += "v" + std::to_string(t % 89) + " ";
-    r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.dModel = 64;
-    r.config.heads = 2;
-    r.config.mask = attn::MaskKind::Causal;
-    return r;
-}
-
-// S and P as a compute makes them that multiplies every score at once: stopped after S,
-// then on to the rest (the softmax then reads the stored S).
-attn::Result scoresAtOnce(const Request& r)
-{
-    auto engine = std::make_shared<AttentionEngine>();
-    (void)engine->compute(r, nullptr, Stage::Scores);
-    return engine->compute(r);
-}
 
 // Every cell of S against q·k summed in double from the result's own heads.
 bool scoresAreProducts(const attn::Result& result)
