@@ -86,6 +86,9 @@ private:
     [[nodiscard]] static int sideIndex(Side side) { return side == Side::A ? 0 : 1; }
 
     // The two sides (comparesides.cpp).
+    // After the shared input changed: the heads, the shared line and both sides' notes
+    // again, and both sides computed.
+    void showInputAndSubmit();
     void submit(Side side);
     void receive(Side side, const Result& result);
     void showFailure(Side side, const QString& message);

@@ -23,11 +23,7 @@ void CompareDialog::setBase(const Request& current)
     base_ = current;
     forms_[0]->setConfig(textbookSwitches(current.config));
     forms_[1]->setConfig(current.config);
-    rebuildHeads();
-    showSharedInput();
-    showNotes();
-    submit(Side::A);
-    submit(Side::B);
+    showInputAndSubmit();
 }
 
 void CompareDialog::setSharedInput(const Request& current)
@@ -35,6 +31,11 @@ void CompareDialog::setSharedInput(const Request& current)
     base_ = current;
     for (SwitchesForm* form : forms_)
         form->setConfig(withSwitches(current.config, form->config()));
+    showInputAndSubmit();
+}
+
+void CompareDialog::showInputAndSubmit()
+{
     rebuildHeads();
     showSharedInput();
     showNotes();
