@@ -82,14 +82,21 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // A side's place in the arrays below: 0 for A, 1 for B.
+    [[nodiscard]] static int sideIndex(Side side) { return side == Side::A ? 0 : 1; }
+
+    // The two sides (comparesides.cpp).
+    // After the shared input changed: the heads, the shared line and both sides' notes
+    // again, and both sides computed.
+    void showInputAndSubmit();
     void submit(Side side);
     void receive(Side side, const Result& result);
     void showFailure(Side side, const QString& message);
-    void showComparison();
     void showNotes();
     void showSharedInput();
-    void showBusy();
-    void updateEnabled();
+
+    // The choosers and the three heatmaps (compareheatmaps.cpp).
+    void showComparison();
     void applyStyles();
     // The style of view `index` (0 A, 1 B, 2 B − A) without the hover.
     [[nodiscard]] HeatmapStyle style(int index) const;
@@ -98,6 +105,10 @@ private:
     void rebuildHeads();
     void rebuildSequences(int batch);
     void hoverCell(int row, int column);
+
+    // The dialog (comparedialog.cpp).
+    void showBusy();
+    void updateEnabled();
     void chooseFileAndExport();
     void retranslateUi();
     [[nodiscard]] ComparisonOptions exportOptions() const;

@@ -3,6 +3,9 @@
 // and the output — each with its formula and its shape written as the tutorial prints it.
 //
 // Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H.
+//
+// pipelinetiles.cpp makes the tiles (pipelineTiles), pipelinetilewidget.cpp draws one
+// (PipelineTile), pipelinestrip.cpp lines them up (PipelineStrip) and writes its figure.
 #pragma once
 
 #include "engine.h"

@@ -1,5 +1,6 @@
 // What each tile of the step-by-step strip shows: the engine's matrix of the stage, its
-// formula and its shape. The widgets that draw them are in pipelinestrip.cpp.
+// formula and its shape. The widgets that draw them are in pipelinetilewidget.cpp (a tile)
+// and pipelinestrip.cpp (the strip).
 #include "pipelinestrip.h"
 
 #include "explain.h"

@@ -5,6 +5,7 @@
 #include "figure.h"
 #include "figurefile.h"
 #include "labels.h"
+#include "sentenceline.h"
 #include "sweepchart.h"
 
 #include <QChart>
@@ -41,18 +42,6 @@ QString figureTitle()
     return SweepChart::tr("Why divide QKᵀ by √d_k? The same text at growing d_k");
 }
 
-// "a / b": the text's lines on one line, shortened with an ellipsis.
-QString shortText(const std::string& text)
-{
-    QStringList lines = QString::fromStdString(text).split(u'\n', Qt::SkipEmptyParts);
-    for (QString& line : lines)
-        line = line.simplified();
-    QString joined = lines.join(QStringLiteral(" / "));
-    if (joined.size() > kCaptionTextLimit)
-        joined = joined.left(kCaptionTextLimit - 1).trimmed() + QChar(0x2026);
-    return joined;
-}
-
 // The sweep's figure as a document in points; an SVG viewer is told every family of the
 // figure font, so a translated title still finds its glyphs.
 FigureDocument sweepDocument(const std::vector<SweepPoint>& points, const QString& caption)
@@ -70,7 +59,8 @@ QString sweepCaption(const Request& base)
     const Config& c = base.config;
     const Config defaults;
     QStringList parts = {
-        SweepChart::tr("“%1”", "the sentence, quoted").arg(shortText(base.text)),
+        SweepChart::tr("“%1”", "the sentence, quoted")
+            .arg(sentenceLine(base.text, kCaptionTextLimit)),
         SweepChart::tr("H = 1, d_model = d_k"),
         SweepChart::tr("seed %1").arg(qulonglong(c.seed)),
         captionPhrase(c.embedding),
