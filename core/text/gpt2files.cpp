@@ -24,7 +24,10 @@ std::vector<VocabEntry> parseVocabJson(std::string_view json, const std::filesys
         throw TokenizerFileError(file, "the vocabulary is empty");
     std::vector<VocabEntry> entries;
     entries.reserve(vocabulary.members().size());
-    for (const auto& [token, value] : vocabulary.members()) {
+    for (const auto& member : vocabulary.members()) {
+        // Not a structured binding: clang before 16 cannot capture one in a lambda.
+        const std::string& token = member.first;
+        const JsonValue& value = member.second;
         const auto fault = [&file, &token](const std::string& what) {
             return TokenizerFileError(file, "the id of the token \"" + token + "\" " + what);
         };
