@@ -1,7 +1,11 @@
 #include "jsonread.h"
 
+#include "utf8.h"
+
 #include <algorithm>
 #include <charconv>
+#include <functional>
+#include <unordered_set>
 
 namespace attn {
 
@@ -39,9 +43,19 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const
+    [[noreturn]] void fail(const std::string& what) const { failAt(at_, what); }
+
+    // Past the end, any fault is that the text ends early; what was expected stays.
+    [[noreturn]] void failAt(std::size_t at, const std::string& what) const
     {
-        throw JsonParseError(what + " at byte " + std::to_string(at_));
+        std::size_t line = 1, lineStart = 0;
+        for (std::size_t k = 0; k < at && k < text_.size(); ++k)
+            if (text_[k] == '\n') {
+                ++line;
+                lineStart = k + 1;
+            }
+        throw JsonParseError(at, line, at - lineStart + 1,
+                             at >= text_.size() ? "the text ends early (" + what + ")" : what);
     }
 
     void skipSpace()
@@ -100,6 +114,16 @@ private:
 
     void parseObject(JsonValue& object, int depth)
     {
+        // The keys seen, as indexes into members_ (which may move as it grows): a
+        // vocabulary holds 50,000 of them, too many to search one by one.
+        const auto& members = object.members_;
+        const auto hash = [&members](std::size_t k) {
+            return std::hash<std::string_view>()(members[k].first);
+        };
+        const auto same = [&members](std::size_t a, std::size_t b) {
+            return members[a].first == members[b].first;
+        };
+        std::unordered_set<std::size_t, decltype(hash), decltype(same)> keys(0, hash, same);
         ++at_; // {
         skipSpace();
         if (peek() == '}') {
@@ -110,14 +134,15 @@ private:
             skipSpace();
             if (peek() != '"')
                 fail("expected a key in quotes");
-            std::string key = parseString();
-            if (object.find(key))
-                fail("duplicate key \"" + key + "\"");
+            const std::size_t keyStart = at_;
+            object.members_.emplace_back(parseString(), JsonValue());
+            if (!keys.insert(object.members_.size() - 1).second)
+                failAt(keyStart, "duplicate key \"" + object.members_.back().first + "\"");
             skipSpace();
             if (peek() != ':')
                 fail("expected ':'");
             ++at_;
-            object.members_.emplace_back(std::move(key), parseValue(depth + 1));
+            object.members_.back().second = parseValue(depth + 1);
             skipSpace();
             if (peek() == ',') {
                 ++at_;
@@ -203,57 +228,14 @@ private:
         return value;
     }
 
-    static void appendUtf8(std::string& out, char32_t c)
-    {
-        if (c < 0x80) {
-            out += char(c);
-        } else if (c < 0x800) {
-            out += char(0xC0 | (c >> 6));
-            out += char(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            out += char(0xE0 | (c >> 12));
-            out += char(0x80 | ((c >> 6) & 0x3F));
-            out += char(0x80 | (c & 0x3F));
-        } else {
-            out += char(0xF0 | (c >> 18));
-            out += char(0x80 | ((c >> 12) & 0x3F));
-            out += char(0x80 | ((c >> 6) & 0x3F));
-            out += char(0x80 | (c & 0x3F));
-        }
-    }
-
     // One UTF-8 sequence starting at at_, checked (no overlong forms, no surrogates).
     void copyUtf8(std::string& out)
     {
-        const auto byte = [this](std::size_t k) {
-            return k < text_.size() ? static_cast<unsigned char>(text_[k]) : 0u;
-        };
-        const unsigned lead = byte(at_);
-        int length = 0;
-        char32_t c = 0;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            length = 2;
-            c = lead & 0x1F;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            c = lead & 0x0F;
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            c = lead & 0x07;
-        } else {
+        const Utf8Char c = utf8CharAt(text_, at_);
+        if (c.code < 0)
             fail("invalid UTF-8");
-        }
-        for (int k = 1; k < length; ++k) {
-            const unsigned next = byte(at_ + std::size_t(k));
-            if ((next & 0xC0) != 0x80)
-                fail("invalid UTF-8");
-            c = (c << 6) | (next & 0x3F);
-        }
-        const char32_t smallest = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
-        if (c < smallest || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-            fail("invalid UTF-8");
-        out.append(text_.substr(at_, std::size_t(length)));
-        at_ += std::size_t(length);
+        out.append(text_.substr(at_, c.length));
+        at_ += c.length;
     }
 
     std::string parseString()
@@ -274,11 +256,18 @@ private:
                 copyUtf8(out);
                 continue;
             }
-            ++at_;
-            if (c != '\\') {
-                out += char(c);
+            if (c != '\\') { // a run of plain ASCII, copied at once
+                std::size_t end = at_ + 1;
+                while (end < text_.size() && text_[end] != '"' && text_[end] != '\\' &&
+                       static_cast<unsigned char>(text_[end]) >= 0x20 &&
+                       static_cast<unsigned char>(text_[end]) < 0x80)
+                    ++end;
+                out.append(text_.substr(at_, end - at_));
+                at_ = end;
                 continue;
             }
+            ++at_;
+            const std::size_t escapeStart = at_ - 1; // the backslash
             const char escape = peek();
             ++at_;
             switch (escape) {
@@ -305,21 +294,21 @@ private:
             case 'u': {
                 char32_t code = hex4();
                 if (code >= 0xDC00 && code <= 0xDFFF)
-                    fail("a lone low surrogate");
+                    failAt(escapeStart, "a lone low surrogate in a \\u escape");
                 if (code >= 0xD800 && code <= 0xDBFF) {
                     if (text_.substr(at_, 2) != "\\u")
-                        fail("a lone high surrogate");
+                        failAt(escapeStart, "a high surrogate without its low surrogate");
                     at_ += 2;
                     const char32_t low = hex4();
                     if (low < 0xDC00 || low > 0xDFFF)
-                        fail("a lone high surrogate");
+                        failAt(escapeStart, "a high surrogate without its low surrogate");
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
                 }
                 appendUtf8(out, code);
                 break;
             }
             default:
-                fail("an unknown escape");
+                failAt(escapeStart, "an unknown escape");
             }
         }
     }

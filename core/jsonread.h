@@ -1,5 +1,5 @@
-// A small strict JSON reader (RFC 8259) for the headers of files AttnScope opens: the
-// safetensors header, and the token lists in its metadata. No Qt.
+// A small strict JSON reader (RFC 8259) for the files AttnScope opens: the safetensors
+// header, the token lists in its metadata, GPT-2's vocab.json. No Qt.
 //
 // Strict: one value and nothing after it but white space; no comments, no trailing
 // commas, no duplicate keys in an object, no control characters or invalid UTF-8 in
@@ -7,6 +7,7 @@
 // their text, so that a byte offset of 2^64 − 1 reads back exactly (asUnsigned).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -19,10 +20,24 @@ namespace attn {
 
 inline constexpr int kMaxJsonDepth = 64;
 
-// A JSON text that is not JSON; what() says what and at which byte.
+// A JSON text that is not JSON. what() says where and what, as an editor counts
+// ("line 3, column 17: expected ':'"; lines from 1, columns in bytes from 1); fault() is
+// the what alone and offset() the byte, from 0.
 class JsonParseError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    JsonParseError(std::size_t offset, std::size_t line, std::size_t column, std::string fault)
+        : std::runtime_error("line " + std::to_string(line) + ", column " + std::to_string(column) +
+                             ": " + fault),
+          offset_(offset), line_(line), column_(column), fault_(std::move(fault))
+    {}
+    [[nodiscard]] std::size_t offset() const { return offset_; }
+    [[nodiscard]] std::size_t line() const { return line_; }
+    [[nodiscard]] std::size_t column() const { return column_; }
+    [[nodiscard]] const std::string& fault() const { return fault_; }
+
+private:
+    std::size_t offset_, line_, column_;
+    std::string fault_;
 };
 
 class JsonValue {

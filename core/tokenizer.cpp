@@ -1,5 +1,7 @@
 #include "tokenizer.h"
 
+#include "utf8.h"
+
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
 #include <unicode/uchar.h>
@@ -44,7 +46,7 @@ const std::uint8_t* bytesOf(std::string_view text)
 }
 
 // Throws InputError naming the byte offset of the first ill-formed sequence of `text`.
-// U8_NEXT rejects overlongs, surrogates, code points above U+10FFFF, bytes 0xF5..0xFF,
+// utf8.h (U8_NEXT) rejects overlongs, surrogates, code points above U+10FFFF, bytes 0xF5..0xFF,
 // stray continuation bytes and truncated sequences; the offset is where the bad
 // sequence starts, which is where an editor's cursor should go.
 void requireUtf8(std::string_view text)
@@ -52,16 +54,9 @@ void requireUtf8(std::string_view text)
     // ICU indexes with int32_t; a text that long would never reach the heatmap anyway.
     if (text.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
         throw InputError("the text is too long: more than 2 GiB", Refusal::TextTooLong);
-    const auto* s = bytesOf(text);
-    const auto length = static_cast<std::int32_t>(text.size());
-    for (std::int32_t i = 0; i < length;) {
-        const std::int32_t start = i;
-        UChar32 c;
-        U8_NEXT(s, i, length, c);
-        if (c < 0)
-            throw InputError("invalid UTF-8 at byte " + std::to_string(start), Refusal::InvalidUtf8,
-                             {std::to_string(start)});
-    }
+    if (const std::size_t start = invalidUtf8At(text); start != std::string_view::npos)
+        throw InputError("invalid UTF-8 at byte " + std::to_string(start), Refusal::InvalidUtf8,
+                         {std::to_string(start)});
 }
 
 // Turns lines into tokens with one break iterator, created once and reused for every

@@ -1,6 +1,7 @@
 #include "npy.h"
 
 #include "options.h"
+#include "utf8.h"
 
 #include <cctype>
 #include <charconv>
@@ -141,44 +142,6 @@ std::uint32_t littleEndian(const std::byte* p, int bytes)
     for (int k = bytes - 1; k >= 0; --k)
         value = (value << 8) | std::to_integer<std::uint32_t>(p[k]);
     return value;
-}
-
-void appendUtf8(std::string& out, char32_t c)
-{
-    if (c < 0x80) {
-        out += char(c);
-    } else if (c < 0x800) {
-        out += char(0xC0 | (c >> 6));
-        out += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += char(0xE0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    } else {
-        out += char(0xF0 | (c >> 18));
-        out += char(0x80 | ((c >> 12) & 0x3F));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    }
-}
-
-bool validUtf8(std::string_view s)
-{
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const int n = c < 0x80         ? 1
-                      : (c >> 5) == 6  ? 2
-                      : (c >> 4) == 14 ? 3
-                      : (c >> 3) == 30 ? 4
-                                       : 0;
-        if (n == 0 || i + std::size_t(n) > s.size())
-            return false;
-        for (int k = 1; k < n; ++k)
-            if ((static_cast<unsigned char>(s[i + std::size_t(k)]) & 0xC0) != 0x80)
-                return false;
-        i += std::size_t(n);
-    }
-    return true;
 }
 
 } // namespace

@@ -11,7 +11,7 @@
 namespace attn {
 
 // A tokenizer file that is missing, unreadable or corrupt. what() names the file and the
-// fault ("…/vocab.json: line 1, column 17: expected ':' after a key").
+// fault ("…/vocab.json: line 1, column 17: expected ':'").
 class TokenizerFileError : public std::runtime_error {
 public:
     TokenizerFileError(std::filesystem::path file, const std::string& fault)
@@ -31,9 +31,10 @@ struct VocabEntry {
     int id = 0;
 };
 
-// The flat object {"token": id, …} of vocab.json, in file order. Strict JSON: one object
-// of string keys and non-negative integer values, no duplicate key, nothing after it.
-// Throws TokenizerFileError naming `file`, the line and column, and the fault.
+// The flat object {"token": id, …} of vocab.json, in file order. Strict JSON (jsonread.h):
+// one object of string keys and non-negative integer values, no duplicate key, nothing
+// after it. Throws TokenizerFileError naming `file` and the fault: for JSON that is not
+// JSON the line and column, for an id that is not one the token.
 [[nodiscard]] std::vector<VocabEntry> parseVocabJson(std::string_view json,
                                                      const std::filesystem::path& file);
 

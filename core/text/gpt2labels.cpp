@@ -2,11 +2,12 @@
 // the token its first byte is in.
 #include "gpt2labels.h"
 
+#include "utf8.h"
+
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -17,31 +18,6 @@ namespace {
 
 constexpr std::string_view kReplacement = "\uFFFD";
 
-// The character at byte `pos`: its code point (negative when the bytes there are not valid
-// UTF-8) and its length (the maximal invalid subsequence when invalid; ICU ≥ 60).
-struct Char {
-    UChar32 c;
-    std::size_t length;
-};
-
-Char charAt(std::string_view bytes, std::size_t pos)
-{
-    const auto* s = reinterpret_cast<const std::uint8_t*>(bytes.data() + pos);
-    const auto window = static_cast<std::int32_t>(std::min<std::size_t>(bytes.size() - pos, 4));
-    std::int32_t used = 0;
-    UChar32 c = 0;
-    U8_NEXT(s, used, window, c);
-    return {c, static_cast<std::size_t>(used)};
-}
-
-void appendCodePoint(std::string& out, UChar32 c)
-{
-    char buffer[4];
-    std::int32_t length = 0;
-    U8_APPEND_UNSAFE(buffer, length, c); // c is a valid code point
-    out.append(buffer, static_cast<std::size_t>(length));
-}
-
 // How a character shows on an axis: line breaks and other control characters as their
 // pictures, so that a label never breaks a line or vanishes.
 void appendVisible(std::string& out, UChar32 c)
@@ -51,11 +27,11 @@ void appendVisible(std::string& out, UChar32 c)
     else if (c == '\t')
         out += "\u21E5"; // ⇥
     else if (c < 0x20)
-        appendCodePoint(out, 0x2400 + c); // ␀ … ␟, ␍ for \r
+        appendUtf8(out, static_cast<char32_t>(0x2400 + c)); // ␀ … ␟, ␍ for \r
     else if (c == 0x7F)
         out += "\u2421"; // ␡
     else
-        appendCodePoint(out, c);
+        appendUtf8(out, static_cast<char32_t>(c));
 }
 
 std::string hex(std::string_view bytes)
@@ -73,11 +49,11 @@ std::string hex(std::string_view bytes)
 }
 
 // The characters of `bytes` in order (invalid subsequences as negative code points).
-std::vector<Char> codePoints(std::string_view bytes)
+std::vector<Utf8Char> codePoints(std::string_view bytes)
 {
-    std::vector<Char> chars;
+    std::vector<Utf8Char> chars;
     for (std::size_t pos = 0; pos < bytes.size();) {
-        chars.push_back(charAt(bytes, pos));
+        chars.push_back(utf8CharAt(bytes, pos));
         pos += chars.back().length;
     }
     return chars;
@@ -85,12 +61,12 @@ std::vector<Char> codePoints(std::string_view bytes)
 
 // Where each grapheme cluster of `chars` ends (an index into `chars`), by ICU's rules for
 // the root locale; an invalid subsequence counts as U+FFFD.
-std::vector<std::size_t> graphemeClusterEnds(const std::vector<Char>& chars)
+std::vector<std::size_t> graphemeClusterEnds(const std::vector<Utf8Char>& chars)
 {
     icu::UnicodeString text;
     std::vector<std::size_t> charAtUnit; // UTF-16 index → index into chars
     for (std::size_t i = 0; i < chars.size(); ++i) {
-        text.append(chars[i].c < 0 ? UChar32{0xFFFD} : chars[i].c);
+        text.append(chars[i].code < 0 ? UChar32{0xFFFD} : chars[i].code);
         charAtUnit.resize(static_cast<std::size_t>(text.length()), i);
     }
     charAtUnit.push_back(chars.size());
@@ -119,8 +95,8 @@ std::string decodeUtf8Replacing(std::string_view bytes)
     std::string out;
     out.reserve(bytes.size());
     for (std::size_t pos = 0; pos < bytes.size();) {
-        const Char ch = charAt(bytes, pos);
-        if (ch.c < 0)
+        const Utf8Char ch = utf8CharAt(bytes, pos);
+        if (ch.code < 0)
             out += kReplacement;
         else
             out.append(bytes.substr(pos, ch.length));
@@ -159,7 +135,7 @@ std::vector<TokenLabel> labelTokens(const std::vector<std::string>& bytes,
     // 2. Each user-perceived character (a grapheme cluster: an emoji with its modifiers
     // or ZWJ partners, a letter with its combining accents) goes to the token its first
     // byte is in; the tokens its other bytes fall in join that token's run.
-    const std::vector<Char> chars = codePoints(stream);
+    const std::vector<Utf8Char> chars = codePoints(stream);
     const std::vector<std::size_t> clusterEnds = graphemeClusterEnds(chars);
     std::size_t pos = 0;
     for (std::size_t first = 0, k = 0; k < clusterEnds.size(); first = clusterEnds[k++]) {
@@ -168,11 +144,11 @@ std::vector<TokenLabel> labelTokens(const std::vector<std::string>& bytes,
         TokenLabel& label = labels[owner];
         label.continuation = false;
         for (std::size_t i = first; i < clusterEnds[k]; ++i) {
-            if (chars[i].c < 0)
+            if (chars[i].code < 0)
                 label.label += kReplacement;
             else
-                appendVisible(label.label, chars[i].c);
-            if (chars[i].c < 0 || !u_hasBinaryProperty(chars[i].c, UCHAR_WHITE_SPACE))
+                appendVisible(label.label, chars[i].code);
+            if (chars[i].code < 0 || !u_hasBinaryProperty(chars[i].code, UCHAR_WHITE_SPACE))
                 allSpace[owner] = false;
             pos += chars[i].length;
         }
@@ -186,8 +162,8 @@ std::vector<TokenLabel> labelTokens(const std::vector<std::string>& bytes,
             continue;
         std::string visible;
         for (std::size_t pos = 0; pos < labels[t].label.size();) {
-            const Char ch = charAt(labels[t].label, pos);
-            if (ch.c >= 0 && u_hasBinaryProperty(ch.c, UCHAR_WHITE_SPACE))
+            const Utf8Char ch = utf8CharAt(labels[t].label, pos);
+            if (ch.code >= 0 && u_hasBinaryProperty(ch.code, UCHAR_WHITE_SPACE))
                 visible += "\u2423"; // ␣
             else
                 visible.append(labels[t].label, pos, ch.length);

@@ -4,9 +4,9 @@
 #include "gpt2pretokenizer.h"
 
 #include "options.h"
+#include "utf8.h"
 
 #include <unicode/uchar.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -44,19 +44,14 @@ CodePoints decode(std::string_view text)
     cps.offsets.reserve(text.size() + 1);
     std::size_t i = 0;
     while (i < text.size()) {
-        // ICU indexes with int32_t: walk in windows so that any length is fine.
-        const auto* s = reinterpret_cast<const std::uint8_t*>(text.data() + i);
-        const auto window = static_cast<std::int32_t>(std::min<std::size_t>(text.size() - i, 4));
-        std::int32_t used = 0;
-        UChar32 c = 0;
-        U8_NEXT(s, used, window, c);
-        if (c < 0)
+        const Utf8Char c = utf8CharAt(text, i);
+        if (c.code < 0)
             throw InputError("the text is not valid UTF-8 at byte " + std::to_string(i),
                              Refusal::InvalidUtf8, {std::to_string(i)});
-        cps.chars.push_back(c);
-        cps.classes.push_back(classify(c));
+        cps.chars.push_back(c.code);
+        cps.classes.push_back(classify(c.code));
         cps.offsets.push_back(i);
-        i += static_cast<std::size_t>(used);
+        i += c.length;
     }
     cps.offsets.push_back(text.size());
     return cps;

@@ -3,8 +3,7 @@
 #include "gpt2tokenizer.h"
 
 #include "gpt2pretokenizer.h"
-
-#include <unicode/utf8.h>
+#include "utf8.h"
 
 #include <algorithm>
 #include <climits>
@@ -30,14 +29,6 @@ std::array<char32_t, 256> bytesToUnicode()
     return map;
 }
 
-std::string utf8(char32_t c)
-{
-    char buffer[4];
-    std::int32_t length = 0;
-    U8_APPEND_UNSAFE(buffer, length, static_cast<UChar32>(c)); // c is a valid code point
-    return {buffer, static_cast<std::size_t>(length)};
-}
-
 // The raw bytes a spelling stands for, or nothing when it has a letter outside the
 // alphabet or is not UTF-8.
 std::optional<std::string> spellingBytes(std::string_view spelling,
@@ -45,19 +36,14 @@ std::optional<std::string> spellingBytes(std::string_view spelling,
 {
     std::string out;
     for (std::size_t pos = 0; pos < spelling.size();) {
-        const auto* s = reinterpret_cast<const std::uint8_t*>(spelling.data() + pos);
-        const auto window =
-            static_cast<std::int32_t>(std::min<std::size_t>(spelling.size() - pos, 4));
-        std::int32_t used = 0;
-        UChar32 c = 0;
-        U8_NEXT(s, used, window, c);
-        if (c < 0)
+        const Utf8Char c = utf8CharAt(spelling, pos);
+        if (c.code < 0)
             return std::nullopt;
-        const auto b = byteOf.find(static_cast<char32_t>(c));
+        const auto b = byteOf.find(static_cast<char32_t>(c.code));
         if (b == byteOf.end())
             return std::nullopt;
         out += static_cast<char>(b->second);
-        pos += static_cast<std::size_t>(used);
+        pos += c.length;
     }
     return out;
 }
@@ -96,7 +82,8 @@ Gpt2Tokenizer::Gpt2Tokenizer(std::string_view vocabJson, std::string_view merges
     const auto alphabet = bytesToUnicode();
     std::unordered_map<char32_t, int> byteOf;
     for (int b = 0; b < 256; ++b) {
-        byteSymbols_[static_cast<std::size_t>(b)] = utf8(alphabet[static_cast<std::size_t>(b)]);
+        appendUtf8(byteSymbols_[static_cast<std::size_t>(b)],
+                   alphabet[static_cast<std::size_t>(b)]);
         byteOf[alphabet[static_cast<std::size_t>(b)]] = b;
     }
 

@@ -5,6 +5,7 @@
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys; expected.json holds the
 // generator's (L, B, H, T, T) stack as float32 and as converted from float16/bfloat16.
 #include "attentionfile.h"
+#include "npy.h"
 #include "options.h"
 
 #include <QFile>
@@ -80,6 +81,8 @@ private slots:
     void opens();
     void refuses_data();
     void refuses();
+    void npyByteStrings_data();
+    void npyByteStrings();
     void keepsNonFiniteWeights();
     void fileOnDisk();
 };
@@ -292,7 +295,7 @@ void TestAttentionFiles::refuses_data()
     row("st header over 100 MB", "a.safetensors", safetensors(one, 16, 200000000),
         "the header's length 200000000 is over the limit of 100 MB");
     row("st not JSON", "a.safetensors", safetensors("{\"a\": [1, 2,]}", 0),
-        "the header is not valid JSON");
+        "the header is not valid JSON: line 1, column 13: not a JSON value");
     row("st data past end", "a.safetensors",
         safetensors(R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[8,24]}})", 16),
         "tensor 'a': its data_offsets [8, 24] go past the end of the data (16 bytes)");
@@ -330,7 +333,8 @@ void TestAttentionFiles::refuses_data()
         safetensors(R"({"__metadata__":{"tokens":"a b"},)"
                     R"("a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})",
                     16),
-        "__metadata__[\"tokens\"] is not a JSON list of strings");
+        "__metadata__[\"tokens\"] is not a JSON list of strings: line 1, column 1: not a JSON "
+        "value");
     row("st tokens length", "a.safetensors",
         safetensors(R"({"__metadata__":{"tokens":"[\"a\"]"},)"
                     R"("a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})",
@@ -357,6 +361,43 @@ void TestAttentionFiles::refuses()
         const QString message = QString::fromUtf8(error.what());
         QVERIFY2(message.startsWith(file + QStringLiteral(": ")), qPrintable(message));
         QVERIFY2(message.contains(fault), qPrintable(message));
+    }
+}
+
+// Tokens as bytes ('|S4', one token): well-formed UTF-8 reads back without its padding
+// NULs; what U+10FFFF-bounded, surrogate-free UTF-8 forbids is refused, as for text.
+void TestAttentionFiles::npyByteStrings_data()
+{
+    QTest::addColumn<QByteArray>("item"); // the token's four bytes
+    QTest::addColumn<bool>("valid");
+    QTest::newRow("ASCII") << QByteArray("cat\0", 4) << true;
+    QTest::newRow("two bytes") << QByteArray("\xC3\xA9\0\0", 4) << true;
+    QTest::newRow("four bytes") << QByteArray("\xF0\x9F\x98\x80", 4) << true;
+    QTest::newRow("stray continuation byte") << QByteArray("\x80"
+                                                           "a\0\0",
+                                                           4)
+                                             << false;
+    QTest::newRow("cut sequence") << QByteArray("\xE4\xB8\0\0", 4) << false;
+    QTest::newRow("overlong") << QByteArray("\xC0\xAF\0\0", 4) << false;
+    QTest::newRow("surrogate") << QByteArray("\xED\xA0\x80\0", 4) << false;
+    QTest::newRow("above U+10FFFF") << QByteArray("\xF5\x80\x80\x80", 4) << false;
+}
+
+void TestAttentionFiles::npyByteStrings()
+{
+    QFETCH(QByteArray, item);
+    QFETCH(bool, valid);
+    const QByteArray bytes =
+        npy("{'descr': '|S4', 'fortran_order': False, 'shape': (1,), }", 0) + item;
+    const NpyArray array = parseNpy(bytesOf(bytes), "t.npy");
+    try {
+        const auto lists = npyStrings(array, "t.npy");
+        QVERIFY2(valid, "ill-formed UTF-8 was accepted");
+        const std::string token(item.constData()); // up to the first NUL
+        QCOMPARE(lists, std::vector<std::vector<std::string>>{{token}});
+    } catch (const InputError& error) {
+        QVERIFY2(!valid, error.what());
+        QCOMPARE(QString::fromUtf8(error.what()), QStringLiteral("t.npy: token 0 is not UTF-8"));
     }
 }
 

@@ -349,22 +349,33 @@ void TestGpt2Tokenizer::badFiles_data()
     unknownMerge.append("zq xj\n");
     QTest::newRow("vocab missing") << "vocab.json" << QByteArray() << "the file is missing";
     QTest::newRow("merges missing") << "merges.txt" << QByteArray() << "the file is missing";
-    QTest::newRow("vocab empty") << "vocab.json" << QByteArray("") << "the file ends early";
-    QTest::newRow("vocab truncated") << "vocab.json" << vocab.left(5000) << "line 1, column 5001";
-    QTest::newRow("vocab an array") << "vocab.json" << QByteArray("[1, 2]") << "expected '{'";
-    QTest::newRow("vocab string id")
-        << "vocab.json" << QByteArray("{\"a\": \"1\"}") << "expected an integer id";
-    QTest::newRow("vocab negative id")
-        << "vocab.json" << QByteArray("{\"a\": -1}") << "a negative id";
-    QTest::newRow("vocab fraction id")
-        << "vocab.json" << QByteArray("{\"a\": 1.5}") << "not an integer";
-    QTest::newRow("vocab trailing text")
-        << "vocab.json" << QByteArray("{\"a\": 1} x") << "unexpected text after";
+    QTest::newRow("vocab empty") << "vocab.json" << QByteArray("")
+                                 << "line 1, column 1: the text ends early";
+    QTest::newRow("vocab truncated")
+        << "vocab.json" << vocab.left(5000) << "line 1, column 5001: the text ends early";
+    QTest::newRow("vocab an array")
+        << "vocab.json" << QByteArray("[1, 2]") << "the vocabulary is not a JSON object";
+    QTest::newRow("vocab string id") << "vocab.json" << QByteArray("{\"a\": \"1\"}")
+                                     << "the id of the token \"a\" is not a number";
+    QTest::newRow("vocab negative id") << "vocab.json" << QByteArray("{\"a\": -1}")
+                                       << "the id of the token \"a\" is negative (-1)";
+    QTest::newRow("vocab fraction id") << "vocab.json" << QByteArray("{\"a\": 1.5}")
+                                       << "the id of the token \"a\" is not an integer (1.5)";
+    QTest::newRow("vocab trailing text") << "vocab.json" << QByteArray("{\"a\": 1} x")
+                                         << "line 1, column 10: text after the JSON value";
     QTest::newRow("vocab bad escape")
-        << "vocab.json" << QByteArray("{\"\\x\": 1}") << "an unknown escape";
+        << "vocab.json" << QByteArray("{\"\\x\": 1}") << "line 1, column 3: an unknown escape";
     QTest::newRow("vocab lone surrogate")
-        << "vocab.json" << QByteArray("{\"\\ud83d\": 1}") << "without its low surrogate";
-    QTest::newRow("vocab token twice") << "vocab.json" << twice << "appears twice";
+        << "vocab.json" << QByteArray("{\"\\ud83d\": 1}")
+        << "line 1, column 3: a high surrogate without its low surrogate";
+    QTest::newRow("vocab id too large") << "vocab.json" << QByteArray("{\"a\": 2147483648}")
+                                        << "the id of the token \"a\" is too large (2147483648)";
+    QTest::newRow("vocab fault on line 3")
+        << "vocab.json" << QByteArray("{\n\"a\": 0,\n\"b\" 1}") << "line 3, column 5: expected ':'";
+    QTest::newRow("vocab invalid UTF-8")
+        << "vocab.json" << QByteArray("{\"\xC3\x28\": 0}") << "line 1, column 3: invalid UTF-8";
+    QTest::newRow("vocab token twice")
+        << "vocab.json" << twice << "line 1, column 10: duplicate key \"!\"";
     QTest::newRow("vocab id twice") << "vocab.json" << sameId << "the id 0 is given to both";
     QTest::newRow("vocab byte missing") << "vocab.json" << noByte << "the token of byte 33";
     QTest::newRow("vocab token outside the byte alphabet")

@@ -33,34 +33,66 @@ void TestJsonRead::accepts()
     (void)parseJson(text.toStdString());
 }
 
+// Each fault says where, as an editor counts (lines and byte columns from 1), and what.
 void TestJsonRead::refuses_data()
 {
     QTest::addColumn<QByteArray>("text");
-    QTest::newRow("empty") << QByteArray("");
-    QTest::newRow("trailing comma") << QByteArray("[1, 2,]");
-    QTest::newRow("trailing text") << QByteArray("{} x");
-    QTest::newRow("duplicate key") << QByteArray(R"({"a": 1, "a": 2})");
-    QTest::newRow("single quotes") << QByteArray("['a']");
-    QTest::newRow("leading zero") << QByteArray("[01]");
-    QTest::newRow("bare dot") << QByteArray("[1.]");
-    QTest::newRow("plus sign") << QByteArray("[+1]");
-    QTest::newRow("NaN") << QByteArray("[NaN]");
-    QTest::newRow("control character") << QByteArray("[\"a\tb\"]");
-    QTest::newRow("lone high surrogate") << QByteArray(R"(["\ud83d"])");
-    QTest::newRow("lone low surrogate") << QByteArray(R"(["\ude00"])");
-    QTest::newRow("bad escape") << QByteArray(R"(["\x41"])");
-    QTest::newRow("invalid UTF-8") << QByteArray("[\"\xC3\x28\"]");
-    QTest::newRow("overlong UTF-8") << QByteArray("[\"\xC0\xAF\"]");
-    QTest::newRow("UTF-8 surrogate") << QByteArray("[\"\xED\xA0\x80\"]");
-    QTest::newRow("unterminated") << QByteArray("{\"a\": \"b");
-    QTest::newRow("too deep") << QByteArray(66, '[') + QByteArray(66, ']');
-    QTest::newRow("comment") << QByteArray("[1 /* x */]");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("empty") << QByteArray("")
+                           << "line 1, column 1: the text ends early (not a JSON value)";
+    QTest::newRow("trailing comma")
+        << QByteArray("[1, 2,]") << "line 1, column 7: not a JSON value";
+    QTest::newRow("trailing text")
+        << QByteArray("{} x") << "line 1, column 4: text after the JSON value";
+    QTest::newRow("duplicate key")
+        << QByteArray(R"({"a": 1, "a": 2})") << "line 1, column 10: duplicate key \"a\"";
+    QTest::newRow("single quotes") << QByteArray("['a']") << "line 1, column 2: not a JSON value";
+    QTest::newRow("leading zero") << QByteArray("[01]") << "line 1, column 3: expected ',' or ']'";
+    QTest::newRow("bare dot") << QByteArray("[1.]")
+                              << "line 1, column 4: a number needs digits after '.'";
+    QTest::newRow("plus sign") << QByteArray("[+1]") << "line 1, column 2: not a JSON value";
+    QTest::newRow("NaN") << QByteArray("[NaN]") << "line 1, column 2: not a JSON value";
+    QTest::newRow("control character")
+        << QByteArray("[\"a\tb\"]") << "line 1, column 4: a control character in a string";
+    QTest::newRow("lone high surrogate")
+        << QByteArray(R"(["\ud83d"])")
+        << "line 1, column 3: a high surrogate without its low surrogate";
+    QTest::newRow("lone low surrogate")
+        << QByteArray(R"(["\ude00"])") << "line 1, column 3: a lone low surrogate in a \\u escape";
+    QTest::newRow("bad escape") << QByteArray(R"(["\x41"])")
+                                << "line 1, column 3: an unknown escape";
+    QTest::newRow("invalid UTF-8")
+        << QByteArray("[\"\xC3\x28\"]") << "line 1, column 3: invalid UTF-8";
+    QTest::newRow("overlong UTF-8")
+        << QByteArray("[\"\xC0\xAF\"]") << "line 1, column 3: invalid UTF-8";
+    QTest::newRow("UTF-8 surrogate")
+        << QByteArray("[\"\xED\xA0\x80\"]") << "line 1, column 3: invalid UTF-8";
+    QTest::newRow("unterminated") << QByteArray("{\"a\": \"b")
+                                  << "line 1, column 9: the text ends early (unterminated string)";
+    QTest::newRow("too deep") << QByteArray(66, '[') + QByteArray(66, ']')
+                              << "line 1, column 66: nesting deeper than 64";
+    QTest::newRow("comment") << QByteArray("[1 /* x */]")
+                             << "line 1, column 4: expected ',' or ']'";
+    QTest::newRow("fault on line 3")
+        << QByteArray("[1,\n 2,\n x]") << "line 3, column 2: not a JSON value";
+    QTest::newRow("column after CR LF")
+        << QByteArray("{\r\n  \"a\" 1}") << "line 2, column 7: expected ':'";
 }
 
 void TestJsonRead::refuses()
 {
     QFETCH(QByteArray, text);
-    QVERIFY_THROWS_EXCEPTION(JsonParseError, (void)parseJson(text.toStdString()));
+    QFETCH(QString, what);
+    try {
+        (void)parseJson(text.toStdString());
+        QFAIL("not JSON, but accepted");
+    } catch (const JsonParseError& error) {
+        QCOMPARE(QString::fromUtf8(error.what()), what);
+        QCOMPARE(QString::fromStdString("line " + std::to_string(error.line()) + ", column " +
+                                        std::to_string(error.column()) + ": " + error.fault()),
+                 what);
+        QVERIFY(error.offset() <= std::size_t(text.size()));
+    }
 }
 
 void TestJsonRead::readsValues()
