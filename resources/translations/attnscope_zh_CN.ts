@@ -2389,6 +2389,18 @@
         <source>Model view</source>
         <translation>模型视图</translation>
     </message>
+    <message>
+        <source>%1: computing the thumbnails…</source>
+        <translation>%1：正在计算缩略图…</translation>
+    </message>
+    <message>
+        <source>%1 layers × %2 heads, computing the thumbnails; the arrow keys move, Enter opens a head</source>
+        <translation>%1 层 × %2 个头，正在计算缩略图；方向键移动，回车键打开一个头</translation>
+    </message>
+    <message>
+        <source>Computing the thumbnails…</source>
+        <translation>正在计算缩略图…</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ModelWindow</name>
@@ -2471,6 +2483,10 @@
     <message>
         <source>&lt;b&gt;Head patterns&lt;/b&gt; — computing, every weight of the sequence is read…</source>
         <translation>&lt;b&gt;头的模式&lt;/b&gt; — 正在计算，需要读取该序列的每个权重…</translation>
+    </message>
+    <message>
+        <source>%1 · click or press Enter to open it</source>
+        <translation>%1 · 单击或按回车键打开</translation>
     </message>
 </context>
 <context>

@@ -54,12 +54,26 @@ void ModelGrid::setThumbnails(std::vector<Thumbnail> thumbnails, int layers, int
 {
     Q_ASSERT(thumbnails.size() == std::size_t(layers) * std::size_t(heads));
     thumbnails_ = std::move(thumbnails);
+    computing_ = false;
+    setFrame(layers, heads);
+}
+
+void ModelGrid::setComputing(int layers, int heads)
+{
+    thumbnails_.clear();
+    computing_ = true;
+    setFrame(layers, heads);
+}
+
+void ModelGrid::setFrame(int layers, int heads)
+{
     layers_ = layers;
     heads_ = heads;
     tile_ = std::clamp(kRowWidth / std::max(1, heads) - kGap, kMinTile, kMaxTile);
     if (current_.x() >= layers_ || current_.y() >= heads_)
         current_ = {-1, -1};
-    hovered_ = {-1, -1};
+    if (hovered_.x() >= layers_ || hovered_.y() >= heads_)
+        hovered_ = {-1, -1};
     rebuildImages();
     updateGeometry();
     resize(sizeHint()); // inside a scroll area that does not resize it
@@ -143,7 +157,14 @@ QSize ModelGrid::sizeHint() const
 void ModelGrid::describe()
 {
     QString description;
-    if (current_.x() >= 0) {
+    if (computing_ && current_.x() >= 0) {
+        description = tr("%1: computing the thumbnails…").arg(tileName(current_.x(), current_.y()));
+    } else if (computing_) {
+        description = tr("%1 layers × %2 heads, computing the thumbnails; the arrow keys move, "
+                         "Enter opens a head")
+                          .arg(layers_)
+                          .arg(heads_);
+    } else if (current_.x() >= 0) {
         const Thumbnail& t = thumbnail(current_.x(), current_.y());
         description =
             tr("%1: largest weight %2")
@@ -192,10 +213,16 @@ void ModelGrid::paintEvent(QPaintEvent*)
         const QRect row(0, headerHeight() + l * (tile_ + kGap), left - 6, tile_);
         painter.drawText(row, Qt::AlignRight | Qt::AlignVCenter,
                          tr("layer", "a row of the model view") + u' ' + QLocale().toString(l));
-        for (int h = 0; h < heads_; ++h)
-            painter.drawImage(tileRect(l, h),
-                              images_[std::size_t(l) * std::size_t(heads_) + std::size_t(h)]);
+        for (int h = 0; h < heads_; ++h) {
+            if (computing_)
+                painter.fillRect(tileRect(l, h), colours.color(QPalette::Midlight));
+            else
+                painter.drawImage(tileRect(l, h),
+                                  images_[std::size_t(l) * std::size_t(heads_) + std::size_t(h)]);
+        }
     }
+    if (computing_)
+        paintComputing(painter);
     const auto outline = [&](QPoint tile, const QColor& colour, int width) {
         if (tile.x() < 0)
             return;
@@ -205,6 +232,22 @@ void ModelGrid::paintEvent(QPaintEvent*)
     };
     outline(hovered_, colours.color(QPalette::Mid), 1);
     outline(current_, colours.color(QPalette::Highlight), hasFocus() ? 3 : 2);
+}
+
+// Over the first rows of empty tiles, where the grid opens: what it is waiting for.
+void ModelGrid::paintComputing(QPainter& painter)
+{
+    const QPalette& colours = palette();
+    const QString text = tr("Computing the thumbnails…");
+    const QRect tiles(tileRect(0, 0).topLeft(), tileRect(layers_ - 1, heads_ - 1).bottomRight());
+    QRect box = painter.fontMetrics().boundingRect(text).adjusted(-10, -6, 10, 6);
+    box.moveCenter({tiles.center().x(), tiles.top() + std::min(tiles.height() / 2, 60)});
+    box.moveLeft(std::max(box.left(), 1)); // a grid of few heads is narrower than the words
+    painter.setPen(colours.color(QPalette::Mid));
+    painter.setBrush(colours.color(QPalette::Base));
+    painter.drawRoundedRect(box, 4, 4);
+    painter.setPen(colours.color(QPalette::Text));
+    painter.drawText(box, Qt::AlignCenter, text);
 }
 
 void ModelGrid::changeEvent(QEvent* event)

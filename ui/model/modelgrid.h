@@ -1,6 +1,8 @@
 // The model view: every head of one sequence as a small thumbnail, layers as rows and
 // heads as columns (as BertViz's model view), drawn from AttentionStack::thumbnails().
 // Hover names a tile's layer and head; the arrow keys move over the tiles, Enter opens one.
+// Until a large stack's thumbnails come from the worker, the grid shows its tiles empty and
+// says that they are being computed.
 #pragma once
 
 #include "attentionstack.h"
@@ -12,6 +14,8 @@
 
 #include <optional>
 #include <vector>
+
+class QPainter;
 
 namespace attn::ui {
 
@@ -28,10 +32,16 @@ public:
 
     // The thumbnails of one sequence, [l·H + h], of a stack of `layers` × `heads`.
     void setThumbnails(std::vector<Thumbnail> thumbnails, int layers, int heads);
+    // A grid of `layers` × `heads` empty tiles that says its thumbnails are being
+    // computed, until setThumbnails(). Hover, the keys and clicks work meanwhile.
+    void setComputing(int layers, int heads);
+    // The thumbnails are being computed: thumbnail() has none to give.
+    [[nodiscard]] bool computing() const { return computing_; }
     void setColormap(ColormapName name);
 
     [[nodiscard]] int layers() const { return layers_; }
     [[nodiscard]] int heads() const { return heads_; }
+    // The head's thumbnail; not while computing().
     [[nodiscard]] const Thumbnail& thumbnail(int layer, int head) const;
 
     // The tile in the widget's coordinates, and the tile under `pos` as (layer, head).
@@ -66,7 +76,9 @@ protected:
 private:
     [[nodiscard]] int labelWidth() const;
     [[nodiscard]] int headerHeight() const;
+    void setFrame(int layers, int heads);
     void rebuildImages();
+    void paintComputing(QPainter& painter);
     void describe();
 
     std::vector<Thumbnail> thumbnails_;
@@ -77,6 +89,7 @@ private:
     int tile_ = 48; // a tile's side in pixels
     QPoint current_{-1, -1};
     QPoint hovered_{-1, -1};
+    bool computing_ = false;
 };
 
 } // namespace attn::ui

@@ -31,9 +31,13 @@ namespace {
 // The thumbnails' largest side in cells: a head of up to 32 tokens shows every weight,
 // a longer one the largest of each block (level of detail).
 constexpr int kThumbnailCells = 32;
-// Up to this many weights in a sequence the head patterns are computed at once; beyond,
-// on a thread of their own, so that the grid of a file of gigabytes shows first (the
-// patterns read every weight, the thumbnails one pass of maxima).
+// Up to this many weights in a sequence the thumbnails are computed at once, so that a
+// small file's first paint holds its grid (2^25 weights take about 30 ms at the 0.38 s for
+// 400 M weights that bench_attention measures); beyond, on the worker.
+constexpr std::int64_t kInlineThumbnailWeights = std::int64_t(1) << 25;
+// Likewise the head patterns, which take longer a weight (a logarithm each): up to 2^24
+// weights at once, beyond on the worker after the thumbnails, so that the grid shows
+// first.
 constexpr std::int64_t kInlinePatternWeights = std::int64_t(1) << 24;
 
 constexpr std::array kNumberFormats{FigureFormat::Json, FigureFormat::Csv, FigureFormat::Npy};
@@ -47,7 +51,9 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
       layerCombo_(new QComboBox), colormapCombo_(new QComboBox), sequenceLabel_(new QLabel),
       layerLabel_(new QLabel), colormapLabel_(new QLabel), fileLabel_(new QLabel),
       hover_(new QLabel), patternsTitle_(new QLabel), likeButton_(new QPushButton),
-      openButton_(new QPushButton), numbersButton_(new QPushButton), figureButton_(new QPushButton)
+      openButton_(new QPushButton), numbersButton_(new QPushButton), figureButton_(new QPushButton),
+      worker_(
+          [this](SequenceJob& job, const std::atomic<bool>& cancel) { return run(job, cancel); })
 {
     setObjectName("modelWindow");
     setAttribute(Qt::WA_DeleteOnClose);
@@ -133,13 +139,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
             [this](int layer) { setCurrentHead(layer, std::max(0, head())); });
     connect(colormapCombo_, &QComboBox::currentIndexChanged, this,
             [this] { grid_->setColormap(ColormapName(colormapCombo_->currentData().toInt())); });
-    connect(grid_, &ModelGrid::hovered, this, [this](int layer, int head) {
-        hover_->setText(layer < 0 ? QString()
-                                  : tr("%1 · largest weight %2 · click or press Enter to open it")
-                                        .arg(ModelGrid::tileName(layer, head),
-                                             QLocale().toString(
-                                                 grid_->thumbnail(layer, head).maximum, 'f', 3)));
-    });
+    connect(grid_, &ModelGrid::hovered, this, &ModelWindow::showHover);
     connect(grid_, &ModelGrid::currentChanged, this, [this](int layer, int head) {
         selectTableRow(layer, head);
         updateLayerCombo();
@@ -176,10 +176,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     grid_->setFocus(); // the arrow keys move over the heads at once
 }
 
-ModelWindow::~ModelWindow()
-{
-    stopPatterns();
-}
+ModelWindow::~ModelWindow() = default;
 
 int ModelWindow::layer() const
 {
@@ -203,10 +200,26 @@ void ModelWindow::setSequence(int sequence)
 
 void ModelWindow::showSequence()
 {
-    const StackShape& shape = stack_->shape();
+    const StackShape& s = stack_->shape();
     const QPoint current = grid_->current();
-    grid_->setThumbnails(stack_->thumbnails(sequence_, kThumbnailCells), shape.layers, shape.heads);
-    computePatterns();
+    const std::int64_t weights = std::int64_t(s.layers) * s.heads * s.queries * s.keys;
+    SequenceJob job{stack_, sequence_, weights > kInlineThumbnailWeights,
+                    weights > kInlinePatternWeights, ++newestJob_};
+    if (job.thumbnails)
+        grid_->setComputing(s.layers, s.heads);
+    else
+        grid_->setThumbnails(stack_->thumbnails(sequence_, kThumbnailCells), s.layers, s.heads);
+    showHover(hovered_.x(), hovered_.y()); // this sequence's largest weight, or none yet
+    if (job.patterns) {
+        patterns_->setPatterns({}, s.heads, s.keys);
+        patternsPending_ = true;
+        retranslateUi();
+    } else {
+        showPatterns(stackPatterns(*stack_, sequence_));
+    }
+    // Replaces the older sequence's job, cancelling it if it runs.
+    if (job.thumbnails || job.patterns)
+        worker_.submit(std::move(job));
     if (current.x() >= 0) {
         grid_->setCurrent(-1, -1);
         setCurrentHead(current.x(), current.y());
@@ -215,34 +228,62 @@ void ModelWindow::showSequence()
         openHead(headDialog_->layer(), headDialog_->head());
 }
 
-void ModelWindow::computePatterns()
+// On the worker thread. What it computes is posted to the window, where newestJob_ lives:
+// a job's outcome posted just before a newer job was submitted is dropped there. The
+// window's destructor joins this thread, so `this` is alive while a call is posted.
+std::function<void()> ModelWindow::run(const SequenceJob& job, const std::atomic<bool>& cancel)
 {
-    stopPatterns();
-    const StackShape& s = stack_->shape();
-    if (std::int64_t(s.layers) * s.heads * s.queries * s.keys <= kInlinePatternWeights) {
-        showPatterns(stackPatterns(*stack_, sequence_));
-        return;
-    }
-    patterns_->setPatterns({}, s.heads, s.keys);
-    patternsPending_ = true;
-    retranslateUi();
-    cancelPatterns_ = false;
-    patternsThread_ = std::thread([this, stack = stack_, sequence = sequence_] {
-        try {
-            std::vector<HeadPatterns> patterns = stackPatterns(*stack, sequence, &cancelPatterns_);
-            // Posted to the window: dropped if it is gone by then (its destructor waits
-            // for this thread, so `this` is alive while the call is posted).
+    const std::uint64_t number = job.number;
+    try {
+        if (job.thumbnails) {
+            std::vector<Thumbnail> thumbnails =
+                job.stack->thumbnails(job.sequence, kThumbnailCells, &cancel);
+            worker_.unlessSuperseded([this, &thumbnails, number] {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, thumbnails = std::move(thumbnails), number]() mutable {
+                        if (number == newestJob_)
+                            showThumbnails(std::move(thumbnails));
+                    },
+                    Qt::QueuedConnection);
+            });
+        }
+        if (!job.patterns)
+            return {};
+        std::vector<HeadPatterns> patterns = stackPatterns(*job.stack, job.sequence, &cancel);
+        return [this, patterns = std::move(patterns), number]() mutable {
             QMetaObject::invokeMethod(
                 this,
-                [this, sequence, patterns = std::move(patterns)]() mutable {
-                    if (sequence == sequence_)
+                [this, patterns = std::move(patterns), number]() mutable {
+                    if (number == newestJob_)
                         showPatterns(std::move(patterns));
                 },
                 Qt::QueuedConnection);
-        } catch (const Cancelled&) {
-            // a newer sequence, or the window closed
-        }
-    });
+        };
+    } catch (const Cancelled&) {
+        return {}; // a newer sequence, or the window closed
+    }
+}
+
+void ModelWindow::showThumbnails(std::vector<Thumbnail> thumbnails)
+{
+    grid_->setThumbnails(std::move(thumbnails), stack_->shape().layers, stack_->shape().heads);
+    showHover(hovered_.x(), hovered_.y()); // now with its largest weight
+}
+
+void ModelWindow::showHover(int layer, int head)
+{
+    hovered_ = {layer, head};
+    if (layer < 0)
+        hover_->clear();
+    else if (grid_->computing())
+        hover_->setText(
+            tr("%1 · click or press Enter to open it").arg(ModelGrid::tileName(layer, head)));
+    else
+        hover_->setText(
+            tr("%1 · largest weight %2 · click or press Enter to open it")
+                .arg(ModelGrid::tileName(layer, head),
+                     QLocale().toString(grid_->thumbnail(layer, head).maximum, 'f', 3)));
 }
 
 void ModelWindow::showPatterns(std::vector<HeadPatterns> patterns)
@@ -252,14 +293,6 @@ void ModelWindow::showPatterns(std::vector<HeadPatterns> patterns)
     patternsPending_ = false;
     selectTableRow(layer(), head());
     retranslateUi();
-}
-
-void ModelWindow::stopPatterns()
-{
-    if (!patternsThread_.joinable())
-        return;
-    cancelPatterns_ = true;
-    patternsThread_.join();
 }
 
 void ModelWindow::setCurrentHead(int layer, int head)
@@ -312,6 +345,11 @@ void ModelWindow::showHeadsLikeCurrent()
 QString ModelWindow::hoverText() const
 {
     return hover_->text();
+}
+
+bool ModelWindow::thumbnailsPending() const
+{
+    return grid_->computing();
 }
 
 QString ModelWindow::exportTo(const QString& path) const

@@ -1,17 +1,24 @@
 // The window of one attention file: the model view (every head of a sequence as a
 // thumbnail, layers as rows), the head patterns beside it, sequence and layer selectors,
 // and the head view for the head one opens. A top-level window of its own, one a file.
+//
+// A large stack's thumbnails and head patterns are computed on a worker thread that runs
+// only the newest sequence's job (LatestWorker): the window opens at once, says what it
+// waits for, and a newer sequence cancels the older one's job.
 #pragma once
 
 #include "attentionstack.h"
 #include "colormap.h"
 #include "headpatterns.h"
+#include "latestworker.h"
 
+#include <QPoint>
 #include <QWidget>
 
 #include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
-#include <thread>
 
 class QComboBox;
 class QLabel;
@@ -49,8 +56,11 @@ public:
     // The head view, once a head was opened; else null.
     [[nodiscard]] FileHeadDialog* headDialog() const { return headDialog_; }
     [[nodiscard]] QString hoverText() const;
-    // The head patterns of a large stack are computed on a thread of their own, after the
-    // grid shows; meanwhile the table is empty and this is true.
+    // The thumbnails of a large stack are computed on the worker; meanwhile the grid says
+    // so and this is true.
+    [[nodiscard]] bool thumbnailsPending() const;
+    // The head patterns of a large stack are computed on the worker, after the thumbnails;
+    // meanwhile the table is empty and this is true.
     [[nodiscard]] bool patternsPending() const { return patternsPending_; }
 
     // Writes the chosen layer's numbers (by the suffix: .json, .csv, .npy) or the chosen
@@ -61,11 +71,23 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // What the worker computes for one sequence: its thumbnails, then its patterns, each
+    // when asked for. The job holds the stack itself: the window may close while it runs.
+    struct SequenceJob {
+        std::shared_ptr<const AttentionStack> stack;
+        int sequence = 0;
+        bool thumbnails = false;
+        bool patterns = false;
+        std::uint64_t number = 0;
+    };
+
     void showSequence();
-    void computePatterns();
+    // On the worker thread.
+    std::function<void()> run(const SequenceJob& job, const std::atomic<bool>& cancel);
+    void showThumbnails(std::vector<Thumbnail> thumbnails);
+    // Names the tile the mouse or the keys are on, (−1, −1) for none, under the grid.
+    void showHover(int layer, int head);
     void showPatterns(std::vector<HeadPatterns> patterns);
-    // Cancels the patterns' thread, if any, and waits for it.
-    void stopPatterns();
     void exportNumbers();
     void exportFigure();
     void selectTableRow(int layer, int head);
@@ -91,9 +113,12 @@ private:
     QPushButton* numbersButton_;
     QPushButton* figureButton_;
     FileHeadDialog* headDialog_ = nullptr;
-    std::atomic<bool> cancelPatterns_{false};
-    std::thread patternsThread_;
+    QPoint hovered_{-1, -1}; // the tile showHover() names
     bool patternsPending_ = false;
+    std::uint64_t newestJob_ = 0; // GUI thread only
+    // Last: destroyed first, it cancels the running job and joins its thread before
+    // anything the job reports to goes.
+    LatestWorker<SequenceJob> worker_;
 };
 
 } // namespace attn::ui

@@ -1,6 +1,6 @@
 // The model window of an attention file: the grid of thumbnails read back pixel by pixel,
 // hover, opening a head with the file's exact numbers and its findings, the head patterns
-// table, and the numbers it exports.
+// table, and the numbers it exports; a large stack's thumbnails and patterns from the worker.
 #include "attentionfile.h"
 #include "colormap.h"
 #include "exporters.h"
@@ -10,20 +10,27 @@
 #include "heatmappainter.h"
 #include "modelgrid.h"
 #include "modelwindow.h"
+#include "parallel.h"
 
 #include <QtTest>
 
 #include <QComboBox>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolTip>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <thread>
 
 using namespace attn;
 using namespace attn::ui;
@@ -64,6 +71,99 @@ QString writeNpy(const AttentionStack& stack, const QString& path)
     return path;
 }
 
+// A stack large to the window (L·H·T² weights a sequence) that holds only a few distinct
+// heads a sequence, which its heads repeat, so that a test needs megabytes, not
+// gigabytes. Its reads can be held at a gate: those of one sequence, after the first
+// `after`, wait until release(), so that a test knows the worker's job is running and
+// where. The test's own thread is never held, and a read held for 30 s goes on: a window
+// that computed on the test's thread (through the pool's threads, held here) would fail
+// its checks rather than hang.
+class RepeatingStack : public AttentionStack {
+public:
+    RepeatingStack(StackShape shape, int distinct)
+        : AttentionStack(shape, ElementType::F32, "repeating"), distinct_(distinct),
+          reads_(std::size_t(shape.sequences))
+    {
+        const std::size_t cells = std::size_t(shape.queries) * std::size_t(shape.keys);
+        weights_.resize(std::size_t(shape.sequences) * std::size_t(distinct) * cells);
+        std::mt19937 generator(7);
+        std::uniform_real_distribution<float> logit(-3.0f, 3.0f);
+        for (std::size_t row = 0; row < weights_.size() / std::size_t(shape.keys); ++row) {
+            float* p = weights_.data() + row * std::size_t(shape.keys);
+            float sum = 0;
+            for (int j = 0; j < shape.keys; ++j)
+                sum += p[j] = std::exp(logit(generator));
+            for (int j = 0; j < shape.keys; ++j)
+                p[j] /= sum;
+        }
+    }
+    ~RepeatingStack() override { release(); }
+
+    void hold(int sequence, int after)
+    {
+        const std::lock_guard lock(mutex_);
+        heldSequence_ = sequence;
+        heldAfter_ = after;
+    }
+    void release()
+    {
+        {
+            const std::lock_guard lock(mutex_);
+            heldSequence_ = -1;
+        }
+        opened_.notify_all();
+    }
+    // Reads waiting at the gate now.
+    [[nodiscard]] int waiting() const
+    {
+        const std::lock_guard lock(mutex_);
+        return waiting_;
+    }
+    // Heads of `sequence` read so far.
+    [[nodiscard]] int reads(int sequence) const { return reads_[std::size_t(sequence)]; }
+
+private:
+    [[nodiscard]] HeadView headView(int layer, int sequence, int head) const override
+    {
+        const int read = reads_[std::size_t(sequence)]++;
+        if (std::this_thread::get_id() != owner_) {
+            std::unique_lock lock(mutex_);
+            if (sequence == heldSequence_ && read >= heldAfter_) {
+                ++waiting_;
+                opened_.wait_for(lock, std::chrono::seconds(30),
+                                 [&] { return heldSequence_ != sequence; });
+                --waiting_;
+            }
+        }
+        const StackShape& s = shape();
+        const std::size_t cells = std::size_t(s.queries) * std::size_t(s.keys);
+        const int distinct = (layer * s.heads + head) % distinct_;
+        const float* p =
+            weights_.data() + (std::size_t(sequence) * std::size_t(distinct_) + distinct) * cells;
+        return {reinterpret_cast<const std::byte*>(p),
+                ElementType::F32,
+                false,
+                s.keys,
+                1,
+                s.queries,
+                s.keys};
+    }
+
+    int distinct_;
+    std::vector<float> weights_;
+    const std::thread::id owner_ = std::this_thread::get_id();
+    mutable std::vector<std::atomic<int>> reads_;
+    mutable std::mutex mutex_;
+    mutable std::condition_variable opened_;
+    int heldSequence_ = -1;
+    int heldAfter_ = 0;
+    mutable int waiting_ = 0;
+};
+
+// Over 2^25 weights a sequence (12 × 12 heads of 512 × 512 = 37.7 M): the thumbnails are
+// computed on the worker.
+const StackShape kLargeShape{12, 2, 12, 512, 512};
+
 QPoint tileCentre(const ModelGrid* grid, int layer, int head)
 {
     return grid->tileRect(layer, head).center();
@@ -96,6 +196,12 @@ private slots:
     void headsLikeThisOne();
     void sequenceSelectorShowsThatSequence();
     void aLargeFilesPatternsComeAfterItsGrid();
+    void aLargeFilesThumbnailsComeAfterItsWindow_data();
+    void aLargeFilesThumbnailsComeAfterItsWindow();
+    void keysAndHoverWhileThumbnailsCompute();
+    void aNewerSequenceCancelsTheOlder();
+    void closingWhileComputingIsClean_data();
+    void closingWhileComputingIsClean();
     void exportsTheLayersNumbers();
 };
 
@@ -421,6 +527,185 @@ void TestModelView::aLargeFilesPatternsComeAfterItsGrid()
                  expected[std::size_t(i)].self);
     QVERIFY(window.findChild<QPushButton*>("headsLike")->isEnabled());
     QCOMPARE(window.patternsTable()->currentIndex().row(), 0); // layer 0, head 0 selected
+}
+
+void TestModelView::aLargeFilesThumbnailsComeAfterItsWindow_data()
+{
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("tokens");
+    QTest::newRow("12 layers × 12 heads of 512 tokens") << 12 << 12 << 512;
+    QTest::newRow("4 layers × 40 heads of 720 tokens") << 4 << 40 << 720;
+}
+
+void TestModelView::aLargeFilesThumbnailsComeAfterItsWindow()
+{
+    QFETCH(int, layers);
+    QFETCH(int, heads);
+    QFETCH(int, tokens);
+    auto stack = std::make_shared<RepeatingStack>(StackShape{layers, 2, heads, tokens, tokens}, 5);
+    stack->hold(0, 0); // the worker's thumbnails wait until release()
+    ModelWindow window(stack);
+    // A failing check must not leave the worker held: the window's destructor joins it.
+    const auto opened = qScopeGuard([&] { stack->release(); });
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ModelGrid* grid = window.grid();
+
+    // 1. The window at once, its grid of empty tiles saying what it waits for.
+    QVERIFY(window.thumbnailsPending());
+    QVERIFY(grid->computing());
+    QVERIFY(window.patternsPending());
+    QCOMPARE(grid->layers(), layers);
+    QCOMPARE(grid->heads(), heads);
+    QVERIFY2(grid->accessibleDescription().contains(QStringLiteral("computing the thumbnails")),
+             qPrintable(grid->accessibleDescription()));
+    const QRect last = grid->tileRect(layers - 1, heads - 1); // under neither words nor outline
+    QImage empty(last.size(), QImage::Format_RGB32);
+    empty.fill(grid->palette().color(QPalette::Midlight));
+    QCOMPARE(grid->grab().toImage().convertToFormat(QImage::Format_RGB32).copy(last), empty);
+
+    // 2. Then the same thumbnails, and pixels, as a grid given them at once.
+    stack->release();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.thumbnailsPending(), 60000);
+    const std::vector<Thumbnail> expected = stack->thumbnails(0, 32);
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h)
+            QVERIFY2(grid->thumbnail(l, h).values == expected[std::size_t(l * heads + h)].values,
+                     qPrintable(QStringLiteral("layer %1 head %2").arg(l).arg(h)));
+    window.setCurrentHead(-1, -1); // no outline over the tiles
+    ModelGrid today;
+    today.setThumbnails(expected, layers, heads);
+    const QImage shown = grid->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QImage atOnce = today.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(shown.size(), atOnce.size());
+    int wrong = 0;
+    QString first;
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h)
+            if (shown.copy(grid->tileRect(l, h)) != atOnce.copy(today.tileRect(l, h)) &&
+                wrong++ == 0)
+                first = QStringLiteral("layer %1 head %2").arg(l).arg(h);
+    QVERIFY2(wrong == 0,
+             qPrintable(QStringLiteral("%1 tiles differ, first %2").arg(wrong).arg(first)));
+
+    // 3. The patterns after them.
+    QTRY_VERIFY_WITH_TIMEOUT(!window.patternsPending(), 60000);
+    QCOMPARE(window.patternsModel()->rowCount(), layers * heads);
+}
+
+void TestModelView::keysAndHoverWhileThumbnailsCompute()
+{
+    auto stack = std::make_shared<RepeatingStack>(kLargeShape, 5);
+    stack->hold(0, 0);
+    ModelWindow window(stack);
+    // A failing check must not leave the worker held: the window's destructor joins it.
+    const auto opened = qScopeGuard([&] { stack->release(); });
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ModelGrid* grid = window.grid();
+    QVERIFY(window.thumbnailsPending());
+
+    // The keys move the outline and Enter opens the head, its numbers the file's.
+    grid->setFocus();
+    window.setCurrentHead(0, 0);
+    QTest::keyClick(grid, Qt::Key_Down);
+    QTest::keyClick(grid, Qt::Key_Down);
+    QTest::keyClick(grid, Qt::Key_Right);
+    QCOMPARE(grid->current(), QPoint(2, 1));
+    const QString description = grid->accessibleDescription();
+    QVERIFY2(description.startsWith(QStringLiteral("Layer 2, head 1: computing the thumbnails")),
+             qPrintable(description));
+    QTest::keyClick(grid, Qt::Key_Return);
+    FileHeadDialog* dialog = window.headDialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QCOMPARE(dialog->layer(), 2);
+    QCOMPARE(dialog->head(), 1);
+    QVERIFY(Matrix(dialog->view()->data().weights) == stack->head(2, 0, 1));
+
+    // Hover names the tile, its largest weight not known yet.
+    QTest::mouseMove(grid, tileCentre(grid, 1, 2));
+    QTRY_COMPARE(window.hoverText(),
+                 QStringLiteral("Layer 1, head 2 · click or press Enter to open it"));
+    QHelpEvent help(QEvent::ToolTip, tileCentre(grid, 1, 2),
+                    grid->mapToGlobal(tileCentre(grid, 1, 2)));
+    QApplication::sendEvent(grid, &help);
+    QTRY_COMPARE(QToolTip::text(), QStringLiteral("Layer 1, head 2"));
+    QToolTip::hideText();
+    QVERIFY(window.thumbnailsPending());
+
+    // Once the thumbnails come, the named tile gets its largest weight.
+    stack->release();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.thumbnailsPending(), 60000);
+    const QString weight = QLocale().toString(stack->thumbnail(1, 0, 2, 32).maximum, 'f', 3);
+    QCOMPARE(window.hoverText(),
+             QStringLiteral("Layer 1, head 2 · largest weight %1 · click or press Enter to open it")
+                 .arg(weight));
+    QVERIFY2(
+        grid->accessibleDescription().startsWith(QStringLiteral("Layer 2, head 1: largest weight")),
+        qPrintable(grid->accessibleDescription()));
+}
+
+void TestModelView::aNewerSequenceCancelsTheOlder()
+{
+    auto stack = std::make_shared<RepeatingStack>(kLargeShape, 5);
+    stack->hold(0, 0);
+    ModelWindow window(stack);
+    // A failing check must not leave the worker held: the window's destructor joins it.
+    const auto opened = qScopeGuard([&] { stack->release(); });
+    window.show();
+    QTRY_VERIFY(stack->waiting() > 0); // sequence 0's job is reading its heads
+    window.findChild<QComboBox*>("sequence")->setCurrentIndex(1);
+    QCOMPARE(window.sequence(), 1);
+    QVERIFY(window.thumbnailsPending());
+    QVERIFY(window.patternsPending());
+    stack->release();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.thumbnailsPending(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.patternsPending(), 60000);
+
+    // The older job stopped at its next head: no more read than were in flight.
+    const int heads = kLargeShape.layers * kLargeShape.heads;
+    QVERIFY2(stack->reads(0) <= std::min(heads - 1, coreCount()),
+             qPrintable(QStringLiteral("%1 heads of sequence 0 read").arg(stack->reads(0))));
+    const std::vector<Thumbnail> thumbnails = stack->thumbnails(1, 32);
+    const std::vector<HeadPatterns> patterns = stackPatterns(*stack, 1);
+    for (int k = 0; k < heads; ++k) {
+        QVERIFY2(window.grid()->thumbnail(k / kLargeShape.heads, k % kLargeShape.heads).values ==
+                     thumbnails[std::size_t(k)].values,
+                 qPrintable(QStringLiteral("head %1").arg(k)));
+        QCOMPARE(window.patternsModel()->patterns()[std::size_t(k)].entropy,
+                 patterns[std::size_t(k)].entropy);
+    }
+}
+
+void TestModelView::closingWhileComputingIsClean_data()
+{
+    QTest::addColumn<int>("after"); // the worker's reads let through before the gate
+    QTest::newRow("while its thumbnails compute") << 0;
+    QTest::newRow("while its patterns compute") << kLargeShape.layers * kLargeShape.heads;
+}
+
+void TestModelView::closingWhileComputingIsClean()
+{
+    QFETCH(int, after);
+    auto stack = std::make_shared<RepeatingStack>(kLargeShape, 5);
+    stack->hold(0, after);
+    QPointer<ModelWindow> window = new ModelWindow(stack);
+    const auto cleanup = qScopeGuard([&] {
+        stack->release(); // after a failing check: the destructor joins the worker
+        delete window.data();
+    });
+    window->show();
+    QTRY_VERIFY(stack->waiting() > 0);
+    QTRY_COMPARE(window->thumbnailsPending(), after == 0); // the thumbnails shown first
+    window->close(); // deleted from the event loop (Qt::WA_DeleteOnClose)
+    stack->release();
+    QTRY_VERIFY(window.isNull());
+    // The job was cancelled and its thread joined: the worker let go of the stack, and
+    // nothing it posted is left to run.
+    QCOMPARE(stack.use_count(), 1L);
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
 }
 
 void TestModelView::exportsTheLayersNumbers()
