@@ -1,0 +1,143 @@
+// A trained language model run natively, with the formula's switches inside every layer.
+//
+// A model folder in Hugging Face's layout (config.json, model.safetensors, the tokenizer's
+// files) is opened once (openModel); its weights stay memory-mapped. run() tokenizes a text
+// and runs the forward pass, every layer's attention computed by the same kernels as the
+// engine's (core/softmax, core/projection) under the request's switches, and returns every
+// layer's weights as an AttentionStack (L, 1, H, T, T) and the final hidden states, from
+// which predictions() makes any position's next-token distribution on demand.
+//
+// The GPT-2 family is the first implementation (gpt2model); the Qwen/Llama family and BERT
+// come through the same interface. No Qt.
+#pragma once
+
+#include "attention/attentionstack.h"
+#include "options.h"
+#include "tensor.h"
+#include "text/gpt2labels.h"
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// A model folder or one of its files that cannot be used: what() names the file (or the
+// folder) and the fault in one English line, e.g. "config.json: n_embd 100 is not divisible
+// by n_head 12". The command line prints it and exits 2; the window shows it and keeps
+// what it had.
+class ModelError : public std::runtime_error {
+public:
+    ModelError(const std::filesystem::path& file, const std::string& fault);
+    [[nodiscard]] const std::filesystem::path& file() const { return file_; }
+    [[nodiscard]] const std::string& fault() const { return fault_; }
+
+private:
+    std::filesystem::path file_;
+    std::string fault_;
+};
+
+// What a model is, from its config.json.
+struct ModelInfo {
+    std::string family;     // config's model_type: "gpt2", later "qwen2", "llama", "bert"
+    std::string name;       // the folder's name, or the hub's "gpt2" from models--gpt2
+    int layers = 0;         // L (n_layer)
+    int heads = 0;          // H (n_head)
+    int dModel = 0;         // C (n_embd)
+    int headDim = 0;        // C / H
+    int maxPositions = 0;   // the longest text in tokens (n_positions)
+    int vocabulary = 0;     // V (vocab_size)
+    std::string weightType; // the stored dtype of the weights: "F32", "F16" or "BF16"
+    bool causal = true;     // a decoder: the textbook formula masks the future
+    std::filesystem::path folder;
+};
+
+// The switches of the formula a model run uses: the request's scale, temperature, softmax
+// axis, mask kind, fill and stage, and head split (Config's other fields, C, H, the seed,
+// the embedding and the tokenizer, come from the model and are ignored). `onlyLayer` ≥ 0
+// applies them to that layer alone, every other layer runs the textbook formula
+// ("break only layer 5"); -1 applies them to every layer.
+struct ModelSwitches {
+    Config formula = textbookFormula();
+    int onlyLayer = -1;
+    bool operator==(const ModelSwitches&) const = default;
+
+    // The formula the model was trained with: scaled by 1/√d_k, τ = 1, softmax over the
+    // keys, a causal mask before it filled with −∞ (what finfo.min gives after the
+    // softmax), heads split by transpose.
+    [[nodiscard]] static Config textbookFormula(bool causal = true);
+};
+
+// One candidate for the next token.
+struct Prediction {
+    int id = 0;
+    std::string token;     // the vocabulary's spelling ("Ġmat")
+    std::string label;     // readable (" mat"), as TokenLabel::label
+    float probability = 0; // softmax of the logits at that position
+    float logit = 0;
+    bool operator==(const Prediction&) const = default;
+};
+
+class LanguageModel;
+
+// One forward pass over one text.
+struct ModelRun {
+    std::vector<int> ids;           // T token ids
+    std::vector<TokenLabel> labels; // T readable labels (a run of byte tokens spelt out)
+    ModelSwitches switches;
+    // Every layer's attention weights P, (L, 1, H, T, T), with the labels' texts as tokens.
+    std::shared_ptr<const MemoryAttentionStack> attention;
+    // The last layer's output after the final norm, (T, C): predictions() reads it.
+    Matrix hidden;
+    // Which model made it; predictions() needs its output embedding.
+    std::shared_ptr<const LanguageModel> model;
+
+    // The k most probable next tokens after position `position` (0 … T−1; the last
+    // position predicts the text's continuation), most probable first, ties by lower id.
+    // Throws std::out_of_range for a position outside 0 … T−1.
+    [[nodiscard]] std::vector<Prediction> predictions(int position, int k = 10) const;
+    // The logits (V values) at `position`.
+    [[nodiscard]] std::vector<float> logits(int position) const;
+};
+
+class LanguageModel : public std::enable_shared_from_this<LanguageModel> {
+public:
+    virtual ~LanguageModel() = default;
+
+    [[nodiscard]] virtual const ModelInfo& info() const = 0;
+
+    // The text's token ids and readable labels, without running the model (the chips).
+    // Throws InputError for invalid UTF-8.
+    virtual void tokenize(const std::string& text, std::vector<int>& ids,
+                          std::vector<TokenLabel>& labels) const = 0;
+
+    // Runs the model on `text` under `switches`. Throws InputError for an empty text
+    // (Refusal::EmptyText), a text longer than info().maxPositions tokens
+    // (Refusal::TextTooLong, naming both counts) and invalid UTF-8; Cancelled (engine.h)
+    // when `cancel` becomes true between layers.
+    [[nodiscard]] virtual ModelRun run(const std::string& text, const ModelSwitches& switches,
+                                       const std::atomic<bool>* cancel = nullptr) const = 0;
+
+    // Logits at one position from a final hidden row (C values): the output embedding
+    // (lm_head, tied to the input embedding in GPT-2). V values.
+    [[nodiscard]] virtual std::vector<float> logitsOf(const float* hiddenRow) const = 0;
+
+    // The vocabulary's spelling and readable label of an id.
+    [[nodiscard]] virtual std::string tokenSpelling(int id) const = 0;
+    [[nodiscard]] virtual std::string tokenLabel(int id) const = 0;
+
+protected:
+    LanguageModel() = default;
+};
+
+// Opens the model folder `folder` (config.json, model.safetensors and the tokenizer's
+// files) after config.json's model_type. Throws ModelError naming the file and the fault:
+// a missing file, a config that is not JSON or lacks a field, a model_type not supported,
+// n_embd not divisible by n_head, a tensor missing or of the wrong shape, a truncated
+// weights file, an unknown dtype.
+[[nodiscard]] std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder);
+
+} // namespace attn
