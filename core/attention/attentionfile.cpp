@@ -173,7 +173,10 @@ std::unique_ptr<AttentionStack> openNpz(std::span<const std::byte> bytes, const 
         }
         name = arrays.front();
     }
-    const ZipMemberBytes member = *zip.read(name);
+    const std::optional<ZipMemberBytes> read = zip.read(name);
+    if (!read)
+        throw InputError(where + ": member " + name + " cannot be read");
+    const ZipMemberBytes& member = *read;
     const std::string memberWhere = where + ": member " + name;
     const NpyArray array = parseNpy(member.bytes, memberWhere);
     const ElementType type = npyElementType(array, memberWhere);

@@ -112,8 +112,10 @@ NpzReader::NpzReader(std::span<const std::byte> archive, std::string where,
     zip_ = zip;
     const zip_int64_t count = zip_get_num_entries(zip, 0);
     for (zip_int64_t i = 0; i < count; ++i)
-        if (const char* name = zip_get_name(zip, zip_uint64_t(i), ZIP_FL_ENC_RAW))
+        if (const char* name = zip_get_name(zip, zip_uint64_t(i), ZIP_FL_ENC_RAW)) {
             names_.emplace_back(name);
+            indices_.push_back(std::uint64_t(i));
+        }
 }
 
 NpzReader::~NpzReader()
@@ -126,9 +128,12 @@ NpzReader::~NpzReader()
 std::optional<ZipMemberBytes> NpzReader::read(const std::string& name)
 {
     auto* zip = static_cast<zip_t*>(zip_);
-    const zip_int64_t index = zip_name_locate(zip, name.c_str(), ZIP_FL_ENC_RAW);
-    if (index < 0)
+    // By the index names() came from, not by libzip's lookup of the name: a name with a
+    // NUL byte in it is listed cut at the NUL, and libzip's lookup would not find it.
+    const auto listed = std::ranges::find(names_, name);
+    if (listed == names_.end())
         return std::nullopt;
+    const auto index = indices_[std::size_t(listed - names_.begin())];
     const std::string member = where_ + ": member " + name;
     zip_stat_t st;
     zip_stat_init(&st);

@@ -53,6 +53,7 @@ private:
     std::unique_ptr<Source> source_;
     void* zip_ = nullptr; // zip_t
     std::vector<std::string> names_;
+    std::vector<std::uint64_t> indices_; // each name's index in the archive
 };
 
 } // namespace attn

@@ -84,6 +84,7 @@ private slots:
     void npyByteStrings_data();
     void npyByteStrings();
     void keepsNonFiniteWeights();
+    void memberNameLookupFails();
     void fileOnDisk();
 };
 
@@ -412,6 +413,20 @@ void TestAttentionFiles::keepsNonFiniteWeights()
     QVERIFY(std::isnan(all[0].values[0])); // the NaN's block shows as NaN
     QCOMPARE(stack->thumbnail(1, 1, 2, 8).nonFinite, 1);
     QCOMPARE(stack->thumbnail(1, 0, 2, 8).nonFinite, 0);
+}
+
+// An archive whose member libzip lists under a name its own lookup by that name does not
+// find (the fuzzer found one: "attentions." with a control byte): the member is read by the index it was
+// listed with, not dereferenced as found.
+void TestAttentionFiles::memberNameLookupFails()
+{
+    const QByteArray data = fixture(QStringLiteral("name_lookup_fails.npz"));
+    try {
+        const auto stack = openAttentionBytes(bytesOf(data), "odd.npz");
+        QCOMPARE(stack->shape().layers, 2);
+    } catch (const InputError& error) {
+        QFAIL(error.what());
+    }
 }
 
 // A file on disk is mapped, and stays readable however it was opened; one that cannot
