@@ -416,8 +416,8 @@ void TestAttentionFiles::keepsNonFiniteWeights()
 }
 
 // An archive whose member libzip lists under a name its own lookup by that name does not
-// find (the fuzzer found one: "attentions." with a control byte): the member is read by the index it was
-// listed with, not dereferenced as found.
+// find (the fuzzer found one: "attentions." with a control byte): the member is read by the index
+// it was listed with, not dereferenced as found.
 void TestAttentionFiles::memberNameLookupFails()
 {
     const QByteArray data = fixture(QStringLiteral("name_lookup_fails.npz"));
