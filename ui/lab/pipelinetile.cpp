@@ -1,13 +1,12 @@
-// Step by step's tile: the widget that draws one stage (a StageTile, made in
-// pipelinetiles.cpp) under its title, formula and shape, and reads its cells to the mouse,
-// the keyboard and a screen reader. The strip that lines the tiles up is pipelinestrip.cpp.
-#include "pipelinestrip.h"
+// Step by step's tile: the widget that shows one stage (a StageTile, made in
+// pipelinetiles.cpp) as paintTile draws it (pipelinefigure.cpp), and reads its cells to
+// the mouse, the keyboard and a screen reader. The strip that lines the tiles up is
+// pipelinestrip.cpp.
+#include "pipelinetile.h"
 
 #include "widgetaccess.h"
 
 #include <QEvent>
-#include <QFontDatabase>
-#include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
@@ -20,56 +19,6 @@
 
 namespace attn::ui {
 namespace {
-
-constexpr double kPad = 10;           // inside a tile, around its parts
-constexpr double kMinTextWidth = 250; // the header wraps at this width at least
-constexpr double kTargetExtent = 260; // a matrix's longer side, when its cells allow
-constexpr double kMaxCell = 40;
-constexpr double kMaxExtent = 1400; // beyond it cells shrink and labels thin out
-
-QFont scaled(QFont font, double factor, bool bold = false)
-{
-    if (font.pointSizeF() > 0)
-        font.setPointSizeF(font.pointSizeF() * factor);
-    else
-        font.setPixelSize(std::max(1, qRound(font.pixelSize() * factor)));
-    font.setBold(bold);
-    return font;
-}
-
-QFont monospace(const QFont& like)
-{
-    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    if (like.pointSizeF() > 0)
-        font.setPointSizeF(like.pointSizeF());
-    else
-        font.setPixelSize(like.pixelSize());
-    return font;
-}
-
-// Square cells: large enough for a token label per row, small enough that the longer
-// side stays near kTargetExtent, and never past kMaxExtent. A matrix of a few tokens by
-// many features (X, Q_h, K_h, V_h at d_model 512) keeps rows a label tall, its columns
-// narrower: square cells there were 2–3 px a row.
-QSizeF cellSizeFor(int rows, int columns, double lineHeight)
-{
-    const double extent = std::max({rows, columns, 1});
-    const double cell = std::clamp(kTargetExtent / extent, lineHeight + 2, kMaxCell);
-    const double width = std::max(2.0, std::min(cell, kMaxExtent / extent));
-    const double height = std::max(width, std::min(lineHeight + 2, kMaxExtent / std::max(rows, 1)));
-    return {width, height};
-}
-
-// The rectangle `text` takes when wrapped at `width`, placed at (x, y).
-QRectF wrapped(const QFont& font, const QString& text, double x, double y, double width,
-               const QPaintDevice* device)
-{
-    if (text.isEmpty())
-        return QRectF(x, y, width, 0);
-    const QRectF bounds =
-        QFontMetricsF(font, device).boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text);
-    return QRectF(x, y, width, std::ceil(bounds.height()));
-}
 
 QString valueText(float value)
 {
@@ -112,60 +61,32 @@ void PipelineTile::setHighlight(int row, int column)
 
 HeatmapStyle PipelineTile::paintedStyle() const
 {
-    HeatmapStyle style = tile_.style;
-    style.labelFont = scaled(font(), 0.9);
-    style.textColor = palette().color(QPalette::Text);
     const bool keyboard = keyboardCell_.x() >= 0;
-    style.highlightRow = keyboard ? keyboardCell_.x() : highlightRow_;
-    style.highlightCol = keyboard ? keyboardCell_.y() : highlightColumn_;
-    return style;
+    return paintedTileStyle(tile_, font(), palette(),
+                            keyboard ? keyboardCell_ : QPoint(highlightRow_, highlightColumn_));
 }
 
 void PipelineTile::relayout()
 {
-    // 1. The matrix at a cell size that shows every token label.
-    const HeatmapStyle style = paintedStyle();
-    const double lineHeight = QFontMetricsF(style.labelFont, this).height();
-    const QSizeF cell = cellSizeFor(tile_.heatmap.rows(), tile_.heatmap.columns(), lineHeight);
-    heatmapLayout_ = HeatmapLayout::forCellSize(tile_.heatmap, style, cell, this);
-    const QSizeF heatmap = heatmapLayout_.boundingRect().size();
-
-    // 2. The header wraps at the matrix's width, or kMinTextWidth when it is narrower.
-    const double width = std::max(heatmap.width(), kMinTextWidth);
-    double y = kPad;
-    titleRect_ = wrapped(scaled(font(), 1.1, true), tile_.title, kPad, y, width, this);
-    y = titleRect_.bottom() + 2;
-    formulaRect_ = wrapped(font(), tile_.formula, kPad, y, width, this);
-    y = formulaRect_.bottom() + 2;
-    shapeRect_ = wrapped(monospace(font()), tile_.shape, kPad, y, width, this);
-    y = shapeRect_.bottom() + 2;
-    noteRect_ = wrapped(scaled(font(), 0.9), tile_.note, kPad, y, width, this);
-    y = noteRect_.bottom() + kPad / 2;
-
-    // 3. The matrix, centred, and what its axes are below it.
-    heatmapOrigin_ = QPointF(kPad + (width - heatmap.width()) / 2, y);
-    y += heatmap.height();
-    axesRect_ = wrapped(scaled(font(), 0.9), tile_.axes, kPad, y, width, this);
-    y = axesRect_.bottom() + kPad;
-    size_ = QSize(int(std::ceil(width + 2 * kPad)), int(std::ceil(y)));
-    resize(size_);
+    placement_ = placeTile(tile_, paintedStyle(), font(), this);
+    resize(placement_.size);
     updateGeometry();
     update();
 }
 
 QRectF PipelineTile::cellRect(int row, int column) const
 {
-    return heatmapLayout_.cellRect(row, column).translated(heatmapOrigin_);
+    return placement_.cellRect(row, column);
 }
 
 std::optional<QPoint> PipelineTile::cellAt(const QPointF& pos) const
 {
-    return heatmapLayout_.cellAt(pos - heatmapOrigin_);
+    return placement_.heatmap.cellAt(pos - placement_.heatmapOrigin);
 }
 
 QSize PipelineTile::sizeHint() const
 {
-    return size_;
+    return placement_.size;
 }
 
 QString PipelineTile::cellText(int row, int column, bool clickHint) const
@@ -204,55 +125,8 @@ bool PipelineTile::event(QEvent* event)
 void PipelineTile::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    painter.setRenderHint(QPainter::Antialiasing);
-    const QPalette& colors = palette();
-
-    // The card: the base colour, a thin frame; tiles one can click get an accent frame.
-    const QRectF card = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
-    painter.setPen(QPen(colors.color(QPalette::Mid), 1));
-    painter.setBrush(colors.color(QPalette::Base));
-    painter.drawRoundedRect(card, 6, 6);
-    if (tile_.explainsCells()) {
-        painter.setPen(QPen(colors.color(QPalette::Highlight), 1.5));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRoundedRect(card.adjusted(1, 1, -1, -1), 5, 5);
-    }
-
-    const auto text = [&](const QRectF& where, const QFont& font, const QColor& color,
-                          const QString& line) {
-        painter.setFont(font);
-        painter.setPen(color);
-        painter.drawText(where, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, line);
-    };
-    const QColor ink = colors.color(QPalette::Text);
-    const QColor quiet = colors.color(QPalette::PlaceholderText);
-    text(titleRect_, scaled(font(), 1.1, true), ink, tile_.title);
-    text(formulaRect_, font(), ink, tile_.formula);
-    text(shapeRect_, monospace(font()), colors.color(QPalette::Link), tile_.shape);
-    text(noteRect_, scaled(font(), 0.9), quiet, tile_.note);
-    text(axesRect_, scaled(font(), 0.9), quiet, tile_.axes);
-    if (hasFocus()) { // which tile the arrow keys move over
-        painter.setPen(QPen(colors.color(QPalette::Highlight), 2.5, Qt::DashLine));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRoundedRect(card.adjusted(2.5, 2.5, -2.5, -2.5), 4, 4);
-    }
-
-    painter.save();
-    painter.translate(heatmapOrigin_);
-    paintHeatmap(painter, heatmapLayout_, tile_.heatmap, paintedStyle(), &cellImage_, &texts_);
-    painter.restore();
-
-    // Head h's columns in the concatenation.
-    if (tile_.blockColumns > 0 && tile_.heatmap.rows() > 0) {
-        const QRectF block = cellRect(0, tile_.blockFirstColumn)
-                                 .united(cellRect(tile_.heatmap.rows() - 1,
-                                                  tile_.blockFirstColumn + tile_.blockColumns - 1));
-        painter.setBrush(Qt::NoBrush);
-        painter.setPen(QPen(Qt::white, 4));
-        painter.drawRect(block);
-        painter.setPen(QPen(Qt::black, 2));
-        painter.drawRect(block);
-    }
+    paintTile(painter, tile_, placement_, paintedStyle(), font(), palette(), hasFocus(),
+              &cellImage_, &texts_);
 }
 
 void PipelineTile::mouseMoveEvent(QMouseEvent* event)
@@ -291,7 +165,7 @@ void PipelineTile::keyPressEvent(QKeyEvent* event)
     if (from.x() < 0 && highlightRow_ >= 0)
         from = QPoint(highlightRow_, std::max(0, highlightColumn_));
     const std::optional<QPoint> next = keyboardCellStep(
-        *event, from, rows, columns, keyboardPage(this, heatmapLayout_.rowHeight()));
+        *event, from, rows, columns, keyboardPage(this, placement_.heatmap.rowHeight()));
     if (!next) {
         QWidget::keyPressEvent(event);
         return;
