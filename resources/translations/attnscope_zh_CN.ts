@@ -1355,11 +1355,6 @@
         <translation>此会话由较新版本的 AttnScope 保存（格式 %1）；当前版本只能读取格式 %2。</translation>
     </message>
     <message>
-        <source>only %1 of %2 bytes could be written; is the disk full?</source>
-        <extracomment>%1 and %2 are numbers of bytes.</extracomment>
-        <translation>%2 字节中只写入了 %1 字节；磁盘是否已满？</translation>
-    </message>
-    <message>
         <source>Cannot save %1: %2</source>
         <extracomment>%1 is a file path, %2 the system&apos;s reason.</extracomment>
         <translation>无法保存 %1：%2</translation>
