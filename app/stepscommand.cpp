@@ -3,13 +3,14 @@
 #include "clicommands.h"
 #include "commandline.h"
 #include "explain.h"
+#include "explanationhtml.h"
 #include "exportcommand.h"
 #include "figurearguments.h"
-#include "pipelinedialog.h"
-#include "pipelinestrip.h"
+#include "pipelinefigure.h"
+#include "pipelinetiles.h"
 
-#include <QApplication>
 #include <QByteArray>
+#include <QGuiApplication>
 
 #include <algorithm>
 #include <charconv>
@@ -143,28 +144,29 @@ int stepsCommand(const std::vector<std::string>& args)
                              " queries and " + std::to_string(result.keyLength()) +
                              " keys, numbered from 0");
 
-        // 4. The strip, laid out offscreen as the dialog lays it out, then the file.
-        std::optional<QApplication> app;
+        // 4. The tiles, laid out as the dialog lays them out, then the file.
+        std::optional<QGuiApplication> app;
         std::optional<ui::Language> language;
         startFigures(app, language, a.figure);
-        ui::PipelineStrip strip;
         const ui::ColormapName colormap = a.figure.colormap.value_or(
             session ? session->view.colormap : ui::ColormapName::Viridis);
-        strip.setWeightColours(
+        const std::vector<ui::StageTile> tiles = ui::numberedPipelineTiles(
+            result, b, a.head,
             {colormap, a.figure.logScale.value_or(session && session->view.logScale)});
-        strip.setResult(result, b, a.head);
-        strip.setSelectedCell(i, j);
-        strip.layOut(a.width);
         // Below the tiles, the arithmetic of the outlined cell as the dialog's panel gives it.
         QString explanation;
-        if (const ui::PipelineTile* weights = strip.tile(ui::PipelineStage::Weights);
-            a.explanation && weights)
-            explanation = ui::explanationHtml(explainCell(result, b, a.head, i, j),
-                                              weights->tile().heatmap.queryLabel(i),
-                                              weights->tile().heatmap.keyLabel(j));
+        const auto weights = std::find_if(tiles.begin(), tiles.end(), [](const ui::StageTile& t) {
+            return t.stage == ui::PipelineStage::Weights;
+        });
+        if (a.explanation && weights != tiles.end())
+            explanation =
+                ui::explanationHtml(explainCell(result, b, a.head, i, j),
+                                    weights->heatmap.queryLabel(i), weights->heatmap.keyLabel(j));
         QString error;
-        const std::optional<QByteArray> bytes = strip.figureBytes(
-            format, a.figure.scale.value_or(kDefaultPixelRatio), &error, explanation);
+        const std::optional<QByteArray> bytes = ui::pipelineFigureBytes(
+            format, tiles, QSize(a.width, 0), QPoint(i, j),
+            {QGuiApplication::font(), QGuiApplication::palette(), nullptr},
+            a.figure.scale.value_or(kDefaultPixelRatio), &error, explanation);
         return writeFigure(bytes, error, a.figure.out);
     } catch (const InputError& error) {
         return fail(kExitUsage, error.what());

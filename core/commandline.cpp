@@ -4,14 +4,8 @@
 #include "report.h"
 #include "requestfields.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace attn {
 namespace {
@@ -255,52 +249,6 @@ std::string helpParagraph(const std::string& paragraph, int indent, const HelpTr
          wrapColumns(translate ? translate(paragraph) : paragraph, kHelpWidth - indent))
         out += std::string(std::size_t(indent), ' ') + line + "\n";
     return out;
-}
-
-std::string writeFileAtomically(const std::string& path, const std::string& content)
-{
-    if (path == "-") {
-        if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
-            std::fflush(stdout) != 0)
-            return "cannot write to standard output";
-        return {};
-    }
-    // 1. Write a temporary file beside the target, so the rename stays on one file system.
-    std::string temporary = path + ".XXXXXX";
-    const int fd = mkstemp(temporary.data());
-    if (fd < 0)
-        return "cannot write " + path + ": " + std::strerror(errno);
-    const char* data = content.data();
-    std::size_t left = content.size();
-    while (left > 0) {
-        const ssize_t written = ::write(fd, data, left);
-        if (written < 0) {
-            if (errno == EINTR)
-                continue;
-            const std::string reason = std::strerror(errno);
-            ::close(fd);
-            ::unlink(temporary.c_str());
-            return "cannot write " + path + ": " + reason;
-        }
-        data += written;
-        left -= static_cast<std::size_t>(written);
-    }
-    // 2. mkstemp makes the file private; give it the usual permissions of a new file.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    // 3. Flush to disk, then replace the target in one step.
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const std::string reason = std::strerror(errno);
-        ::unlink(temporary.c_str());
-        return "cannot write " + path + ": " + reason;
-    }
-    if (::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        ::unlink(temporary.c_str());
-        return "cannot write " + path + ": " + reason;
-    }
-    return {};
 }
 
 } // namespace attn

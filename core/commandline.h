@@ -1,6 +1,7 @@
 // The command line's options: one table gives parsing, validation and the help text.
 #pragma once
 
+#include "atomicwrite.h" // the commands write their files through it
 #include "engine.h"
 #include "translatable.h"
 
@@ -73,10 +74,5 @@ void applyOptions(const std::vector<std::string>& args, const std::vector<Option
                                      long long max);
 [[nodiscard]] std::uint64_t parseSeed(std::string_view option, std::string_view text);
 [[nodiscard]] double parseReal(std::string_view option, std::string_view text);
-
-// Writes `content` to `path` through a temporary file and a rename, so a failure
-// never leaves a partial file; "-" writes to standard output. Returns an empty
-// string on success, else a one-line reason.
-[[nodiscard]] std::string writeFileAtomically(const std::string& path, const std::string& content);
 
 } // namespace attn

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "json.h"
+#include "reportjson.h"
 #include "requestfields.h"
 
 #include <unicode/uchar.h>
@@ -32,18 +33,6 @@ std::string padRight(std::string text, int width)
     return text;
 }
 
-void writeMatrix(JsonWriter& json, const Matrix& m)
-{
-    json.beginArray();
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        json.beginArray();
-        for (Eigen::Index j = 0; j < m.cols(); ++j)
-            json.value(m(i, j));
-        json.endArray();
-    }
-    json.endArray();
-}
-
 template <typename T> void writeList(JsonWriter& json, const std::vector<T>& values)
 {
     json.beginArray();
@@ -51,46 +40,6 @@ template <typename T> void writeList(JsonWriter& json, const std::vector<T>& val
         json.value(v);
     json.endArray();
 }
-
-void writeHeadStats(JsonWriter& json, const HeadStatistics& s)
-{
-    json.beginObject();
-    json.key("std_scores");
-    json.value(s.stdScores);
-    json.key("std_scaled");
-    json.value(s.stdLogits);
-    json.key("row_sums");
-    writeList(json, s.rowSums);
-    json.key("col_sums");
-    writeList(json, s.colSums);
-    json.key("row_entropy");
-    writeList(json, s.rowEntropy);
-    json.key("row_entropy_max");
-    writeList(json, s.rowEntropyMax);
-    json.key("row_max");
-    writeList(json, s.rowMax);
-    json.key("jacobian_norm");
-    writeList(json, s.jacobianNorm);
-    json.key("mean_entropy");
-    json.value(s.meanEntropy);
-    json.key("mean_entropy_max");
-    json.value(s.meanEntropyMax);
-    json.key("mean_row_max");
-    json.value(s.meanRowMax);
-    json.key("saturated_share");
-    json.value(s.saturatedShare);
-    json.key("nan_count");
-    json.value(s.nanCount);
-    json.key("nan_rows");
-    writeList(json, s.nanRows);
-    json.key("fully_masked_rows");
-    writeList(json, s.fullyMaskedRows);
-    json.endObject();
-}
-
-} // namespace
-
-namespace {
 
 bool isWide(UChar32 c)
 {
@@ -326,7 +275,8 @@ std::string jsonReport(const Result& r)
             json.key("weights");
             writeMatrix(json, r.weights->at(b, h));
             json.key("stats");
-            writeHeadStats(json, stats.heads[static_cast<std::size_t>(b * r.heads() + h)]);
+            writeHeadStatistics(json, stats.heads[static_cast<std::size_t>(b * r.heads() + h)],
+                                StatisticsReport::Engine);
             json.endObject();
         }
     }

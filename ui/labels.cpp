@@ -387,14 +387,12 @@ SweepWords sweepWords()
     return words;
 }
 
-// The shape line of the status bar, "B = 2 · T = 6 · d_model = 16 · H = 2 · d_k = 8". Its
-// words keep the context of MainWindow (attn::ui::MainWindow), whose status bar shows them.
+// The shape line of the status bar, "B = 2 · T = 6 · d_model = 16 · H = 2 · d_k = 8".
 QString shapeText(const Result& result)
 {
     if (result.isCross())
         return QCoreApplication::translate(
-                   "attn::ui::MainWindow",
-                   "B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6",
+                   "Labels", "B = %1 · T_q = %2 · T_k = %3 · d_model = %4 · H = %5 · d_k = %6",
                    "cross-attention: T_q query tokens, T_k key tokens")
             .arg(result.batch())
             .arg(result.length())
@@ -402,7 +400,7 @@ QString shapeText(const Result& result)
             .arg(result.dModel())
             .arg(result.heads())
             .arg(result.dK());
-    return QCoreApplication::translate("attn::ui::MainWindow",
+    return QCoreApplication::translate("Labels",
                                        "B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5")
         .arg(result.batch())
         .arg(result.length())

@@ -58,4 +58,9 @@ QString systemErrorText(const QString& systemText)
     return systemText;
 }
 
+QString systemErrorText(int code)
+{
+    return systemErrorText(QString::fromLocal8Bit(std::strerror(code)));
+}
+
 } // namespace attn::ui

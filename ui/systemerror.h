@@ -11,5 +11,7 @@ namespace attn::ui {
 // ("没有权限（Permission denied）"); any other reason, and every reason in English, as the
 // system says it.
 [[nodiscard]] QString systemErrorText(const QString& systemText);
+// The same for the system's error number `code` (errno), as core reports a failure.
+[[nodiscard]] QString systemErrorText(int code);
 
 } // namespace attn::ui

@@ -4,6 +4,7 @@
 #include "json.h"
 #include "options.h"
 #include "parallel.h"
+#include "reportjson.h"
 #include "statistics.h"
 
 #include <cmath>
@@ -12,14 +13,6 @@
 namespace attn {
 namespace {
 
-template <typename T> void writeList(JsonWriter& json, const std::vector<T>& values)
-{
-    json.beginArray();
-    for (const T& v : values)
-        json.value(v);
-    json.endArray();
-}
-
 void writeTokens(JsonWriter& json, const char* key, const std::vector<std::string>& tokens)
 {
     json.key(key);
@@ -27,40 +20,6 @@ void writeTokens(JsonWriter& json, const char* key, const std::vector<std::strin
     for (const std::string& token : tokens)
         json.value(token);
     json.endArray();
-}
-
-// A file's head has no scores and no mask: the figures of its weights alone.
-void writeStatistics(JsonWriter& json, const HeadStatistics& s)
-{
-    json.beginObject();
-    json.key("row_sums");
-    writeList(json, s.rowSums);
-    json.key("col_sums");
-    writeList(json, s.colSums);
-    json.key("row_entropy");
-    writeList(json, s.rowEntropy);
-    json.key("row_max");
-    writeList(json, s.rowMax);
-    json.key("mean_entropy");
-    json.value(s.meanEntropy);
-    json.key("mean_row_max");
-    json.value(s.meanRowMax);
-    json.key("saturated_share");
-    json.value(s.saturatedShare);
-    json.key("nan_count");
-    json.value(s.nanCount);
-    json.key("pos_inf_count");
-    json.value(s.posInfCount);
-    json.key("neg_inf_count");
-    json.value(s.negInfCount);
-    json.key("nan_rows");
-    writeList(json, s.nanRows);
-    // Imported rows that do not sum to 1 (within 1e-3) are a finding of their own.
-    json.key("not_normalized_rows");
-    writeList(json, s.notNormalizedRows);
-    json.key("uniform_rows");
-    writeList(json, s.uniformRows);
-    json.endObject();
 }
 
 void writePatterns(JsonWriter& json, const HeadPatterns& p)
@@ -151,16 +110,10 @@ std::string attentionJson(const AttentionStack& stack, int sequence, std::option
             json.key("head");
             json.value(h);
             json.key("weights");
-            json.beginArray();
-            for (Eigen::Index i = 0; i < m.rows(); ++i) {
-                json.beginArray();
-                for (Eigen::Index j = 0; j < m.cols(); ++j)
-                    json.value(m(i, j));
-                json.endArray();
-            }
-            json.endArray();
+            writeMatrix(json, m);
             json.key("statistics");
-            writeStatistics(json, stats[std::size_t(h)]);
+            // A file's head has no scores and no mask: the figures of its weights alone.
+            writeHeadStatistics(json, stats[std::size_t(h)], StatisticsReport::File);
             json.key("patterns");
             writePatterns(json, headPatterns(m, stack.isCross()));
             json.endObject();

@@ -48,7 +48,7 @@ inline constexpr qint64 kMaxVectorCells = 250'000;
                                                           double pixelsPerPoint,
                                                           QString* error = nullptr);
 
-// Writes figureBytes() to `path` atomically (QSaveFile): on failure no partial file is
+// Writes figureBytes() to `path` atomically (writeFigureFile): on failure no partial file is
 // left and an existing file is untouched. Returns an empty string on success, else a
 // translated one-line reason.
 [[nodiscard]] QString exportFigure(const QString& path, FigureFormat format, const Result& result,

@@ -1,32 +1,33 @@
 #include "figurewriter.h"
 
+#include "atomicwrite.h"
 #include "systemerror.h"
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QSaveFile>
+#include <QFile>
 
 namespace attn::ui {
 
+std::optional<QString> writeFile(const QString& path, const QByteArray& bytes)
+{
+    // The window's "-" is a file of that name, not standard output as on the command line.
+    const QString target = path == QLatin1String("-") ? QStringLiteral("./-") : path;
+    const std::optional<WriteFailure> failure =
+        writeAtomically(QFile::encodeName(target).toStdString(),
+                        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (!failure)
+        return std::nullopt;
+    return systemErrorText(failure->code);
+}
+
 QString writeFigureFile(const QString& path, const QByteArray& bytes)
 {
-    // QSaveFile writes a temporary file beside `path` and renames it on commit; until
-    // then, and on any failure, an existing file stays as it was.
-    QSaveFile file(path);
-    const auto failure = [&] {
-        return QCoreApplication::translate("Figure", "Cannot write %1: %2")
-            .arg(QDir::toNativeSeparators(path), systemErrorText(file.errorString()));
-    };
-    if (!file.open(QIODevice::WriteOnly))
-        return failure();
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = failure();
-        file.cancelWriting();
-        return reason;
-    }
-    if (!file.commit())
-        return failure();
-    return {};
+    const std::optional<QString> reason = writeFile(path, bytes);
+    if (!reason)
+        return {};
+    return QCoreApplication::translate("Figure", "Cannot write %1: %2")
+        .arg(QDir::toNativeSeparators(path), *reason);
 }
 
 } // namespace attn::ui

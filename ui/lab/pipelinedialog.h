@@ -6,6 +6,7 @@
 #include "colormap.h"
 #include "engine.h"
 #include "explain.h"
+#include "explanationhtml.h"
 
 #include <QDialog>
 
@@ -20,12 +21,6 @@ class QTextBrowser;
 namespace attn::ui {
 
 class PipelineStrip;
-
-// The explanation of `e` as HTML: the dot product's terms (all when d_k ≤ 16, else the
-// first 8), the scaling, the mask and the softmax's sum (its terms when there are ≤ 12).
-// The labels name the query and key of the cell.
-[[nodiscard]] QString explanationHtml(const CellExplanation& e, const QString& queryLabel,
-                                      const QString& keyLabel);
 
 class PipelineDialog : public QDialog {
     Q_OBJECT

@@ -1,16 +1,23 @@
 // What each tile of the step-by-step strip shows: the engine's matrix of the stage, its
-// formula and its shape. The widgets that draw them are in pipelinetilewidget.cpp (a tile)
-// and pipelinestrip.cpp (the strip).
-#include "pipelinestrip.h"
+// formula and its shape. pipelinefigure.cpp lays a tile out and paints it; the widgets
+// that show them are PipelineTile and PipelineStrip.
+#include "pipelinetiles.h"
 
 #include "explain.h"
 #include "formulatext.h"
+
+#include <QCoreApplication>
 
 #include <algorithm>
 #include <cmath>
 
 namespace attn::ui {
 namespace {
+
+// The tiles' words keep the context they were translated in, the strip's.
+class StripWords {
+    Q_DECLARE_TR_FUNCTIONS(attn::ui::PipelineStrip)
+};
 
 // A number in a formula: "0.25", "16", "0.125".
 QString number(double value)
@@ -99,15 +106,15 @@ QString scaleNote(const Config& config)
         factor = QStringLiteral("× %1 = 1/√%2").arg(number(scale)).arg(config.dK());
         break;
     case ScaleMode::None:
-        factor = PipelineStrip::tr("× 1 (no scaling)");
+        factor = StripWords::tr("× 1 (no scaling)");
         break;
     case ScaleMode::SqrtDModel:
-        factor = PipelineStrip::tr("× %1 = 1/√%2 (√C instead of √d_k)")
+        factor = StripWords::tr("× %1 = 1/√%2 (√C instead of √d_k)")
                      .arg(number(scale))
                      .arg(config.dModel);
         break;
     }
-    return PipelineStrip::tr("%1, then / τ = %2", "the scale factor, then the temperature")
+    return StripWords::tr("%1, then / τ = %2", "the scale factor, then the temperature")
         .arg(factor, number(config.temperature));
 }
 
@@ -118,9 +125,9 @@ QString maskDescription(const Result& result, int b)
                         result.keyTokens->lengths[std::size_t(b)] < result.keyTokens->length();
     QStringList parts;
     if (config.mask == MaskKind::Causal)
-        parts << PipelineStrip::tr("M = triu(ones(T, T), 1): key j > query i is hidden");
+        parts << StripWords::tr("M = triu(ones(T, T), 1): key j > query i is hidden");
     if (padded)
-        parts << PipelineStrip::tr("the <pad> keys are hidden");
+        parts << StripWords::tr("the <pad> keys are hidden");
     return parts.join(QStringLiteral("; "));
 }
 
@@ -155,10 +162,10 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
         const HeadStack* split;
     };
     const Names names = stage == PipelineStage::Queries
-                            ? Names{PipelineStrip::tr("Q_h — queries"), "Q", "q", &result.split->q}
+                            ? Names{StripWords::tr("Q_h — queries"), "Q", "q", &result.split->q}
                         : stage == PipelineStage::Keys
-                            ? Names{PipelineStrip::tr("K_h — keys"), "K", "k", &result.split->k}
-                            : Names{PipelineStrip::tr("V_h — values"), "V", "v", &result.split->v};
+                            ? Names{StripWords::tr("K_h — keys"), "K", "k", &result.split->k}
+                            : Names{StripWords::tr("V_h — values"), "V", "v", &result.split->v};
     StageTile tile;
     tile.stage = stage;
     tile.title = names.title;
@@ -168,25 +175,24 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
     tile.formula =
         config.headSplit == HeadSplit::Transpose
             ? project + QStringLiteral(" → .view(B, %1, H, d_k).transpose(1, 2)").arg(length)
-            : project + PipelineStrip::tr(" → .view(B, H, %1, d_k) (bug)").arg(length);
+            : project + StripWords::tr(" → .view(B, H, %1, d_k) (bug)").arg(length);
     tile.shape = shapeLine({"B", "H", length, "d_k"}, {B, H, T, dK});
-    tile.note =
-        config.headSplit == HeadSplit::Transpose
-            ? PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7")
-                  .arg(b)
-                  .arg(h)
-                  .arg(T)
-                  .arg(dK)
-                  .arg(h * dK)
-                  .arg((h + 1) * dK - 1)
-                  .arg(names.symbol)
-            : PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4); each row is a "
-                                "piece of one token, as its label shows")
-                  .arg(b)
-                  .arg(h)
-                  .arg(T)
-                  .arg(dK);
-    tile.axes = PipelineStrip::tr("↓ token   → feature of the head");
+    tile.note = config.headSplit == HeadSplit::Transpose
+                    ? StripWords::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7")
+                          .arg(b)
+                          .arg(h)
+                          .arg(T)
+                          .arg(dK)
+                          .arg(h * dK)
+                          .arg((h + 1) * dK - 1)
+                          .arg(names.symbol)
+                    : StripWords::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4); each row is a "
+                                     "piece of one token, as its label shows")
+                          .arg(b)
+                          .arg(h)
+                          .arg(T)
+                          .arg(dK);
+    tile.axes = StripWords::tr("↓ token   → feature of the head");
     tile.values = names.split->at(b, h);
     tile.heatmap = heatmapOf(tile.values, {}, headRowLabels(result, b, h, keys), {});
     tile.style = divergingStyle(tile.values);
@@ -211,63 +217,60 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
     const HeadStatistics* stats = headStatistics(result, b, h);
     StageTile tile;
     tile.stage = stage;
-    tile.axes = PipelineStrip::tr("↓ query i   → key j");
+    tile.axes = StripWords::tr("↓ query i   → key j");
     QString drawn;
     if (result.isCross()) {
         tile.shape = shapeLine({"B", "H", "T_q", "T_k"}, {B, H, T, Tk});
-        drawn = PipelineStrip::tr("drawn: [%1, %2] → (T_q, T_k) = (%3, %4)")
-                    .arg(b)
-                    .arg(h)
-                    .arg(T)
-                    .arg(Tk);
+        drawn =
+            StripWords::tr("drawn: [%1, %2] → (T_q, T_k) = (%3, %4)").arg(b).arg(h).arg(T).arg(Tk);
     } else {
         tile.shape = shapeLine({"B", "H", "T", "T"}, {B, H, T, T});
-        drawn = PipelineStrip::tr("drawn: [%1, %2] → (T, T) = (%3, %3)").arg(b).arg(h).arg(T);
+        drawn = StripWords::tr("drawn: [%1, %2] → (T, T) = (%3, %3)").arg(b).arg(h).arg(T);
     }
     MaskMatrix hatched;
     switch (stage) {
     case PipelineStage::Scores:
-        tile.title = PipelineStrip::tr("S — scores");
+        tile.title = StripWords::tr("S — scores");
         tile.formula = QStringLiteral("S = Q_h·K_hᵀ,   S[i][j] = q_i · k_j");
         tile.values = result.scores->at(b, h);
         tile.note = drawn;
         if (result.stats)
-            tile.note += PipelineStrip::tr("; std(S) = %1 over the whole tensor")
+            tile.note += StripWords::tr("; std(S) = %1 over the whole tensor")
                              .arg(result.stats->stdScores, 0, 'f', 4);
         break;
     case PipelineStage::Logits:
-        tile.title = PipelineStrip::tr("L — scaled");
+        tile.title = StripWords::tr("L — scaled");
         tile.formula = QStringLiteral("L = S × scale / τ");
         tile.values = scores.scaled;
-        tile.note = scaleNote(config) + PipelineStrip::tr("; drawn on S's colour scale");
+        tile.note = scaleNote(config) + StripWords::tr("; drawn on S's colour scale");
         if (result.stats)
-            tile.note += PipelineStrip::tr("; std(L) = %1 over the whole tensor")
+            tile.note += StripWords::tr("; std(L) = %1 over the whole tensor")
                              .arg(result.stats->stdLogits, 0, 'f', 4);
         break;
     case PipelineStage::Masked:
         tile.values = result.logits(b, h);
         if (config.maskStage == MaskStage::AfterSoftmax) {
-            tile.title = PipelineStrip::tr("L + M — the mask comes later");
-            tile.formula = PipelineStrip::tr("mask after the softmax (bug): the softmax gets L "
-                                             "unmasked");
+            tile.title = StripWords::tr("L + M — the mask comes later");
+            tile.formula = StripWords::tr("mask after the softmax (bug): the softmax gets L "
+                                          "unmasked");
             tile.note = maskDescription(result, b);
         } else if (mask.any()) {
-            tile.title = PipelineStrip::tr("L + M — the mask");
+            tile.title = StripWords::tr("L + M — the mask");
             tile.formula =
                 QStringLiteral("L.masked_fill(M, %1)").arg(fillSpelling(config.maskFill));
-            tile.note = PipelineStrip::tr("%1; %2 of %3 cells hidden (hatched)")
+            tile.note = StripWords::tr("%1; %2 of %3 cells hidden (hatched)")
                             .arg(maskDescription(result, b))
                             .arg(mask.count())
                             .arg(mask.size());
             hatched = mask;
         } else {
-            tile.title = PipelineStrip::tr("L + M — no mask");
-            tile.formula = PipelineStrip::tr("no mask: the softmax gets L as it is");
-            tile.note = PipelineStrip::tr("every key is visible to every query");
+            tile.title = StripWords::tr("L + M — no mask");
+            tile.formula = StripWords::tr("no mask: the softmax gets L as it is");
+            tile.note = StripWords::tr("every key is visible to every query");
         }
         break;
     default: { // PipelineStage::Weights
-        tile.title = PipelineStrip::tr("P — attention weights");
+        tile.title = StripWords::tr("P — attention weights");
         const QString softmax =
             QStringLiteral("P = softmax(L, %1)")
                 .arg(formulaSymbol(axisPart(config.axis), FormulaMarkup::PlainText));
@@ -275,19 +278,19 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
         tile.formula = after ? softmax + QStringLiteral(".masked_fill(M, 0)") : softmax;
         switch (config.axis) {
         case SoftmaxAxis::Keys:
-            tile.note = PipelineStrip::tr("each row sums to 1");
+            tile.note = StripWords::tr("each row sums to 1");
             break;
         case SoftmaxAxis::Queries:
-            tile.note = PipelineStrip::tr("each column sums to 1, the rows do not");
+            tile.note = StripWords::tr("each column sums to 1, the rows do not");
             break;
         case SoftmaxAxis::Batch:
-            tile.note = PipelineStrip::tr("each [h][i][j] sums to 1 over the %1 sequences").arg(B);
+            tile.note = StripWords::tr("each [h][i][j] sums to 1 over the %1 sequences").arg(B);
             break;
         }
         if (after)
-            tile.note += PipelineStrip::tr("; then masked to 0, so the rows no longer sum to 1");
+            tile.note += StripWords::tr("; then masked to 0, so the rows no longer sum to 1");
         if (stats)
-            tile.note += PipelineStrip::tr("; row sums %1 … %2")
+            tile.note += StripWords::tr("; row sums %1 … %2")
                              .arg(stats->rowSumMin, 0, 'f', 4)
                              .arg(stats->rowSumMax, 0, 'f', 4);
         tile.values = result.weights->at(b, h);
@@ -348,18 +351,18 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
     // 1. X (B, T, C).
     StageTile input;
     input.stage = PipelineStage::Input;
-    input.title = PipelineStrip::tr("X — the tokens' vectors");
+    input.title = StripWords::tr("X — the tokens' vectors");
     input.formula = config.embedding == EmbeddingMode::Torch
                         ? QStringLiteral("X = torch.randn(B, T, C)")
-                        : PipelineStrip::tr("X = E[token]", "E: the embedding table");
+                        : StripWords::tr("X = E[token]", "E: the embedding table");
     if (config.positional == Positional::Sinusoidal)
         input.formula += QStringLiteral(" + PE(t)");
     input.shape = shapeLine({"B", Tq, "C"}, {B, T, C});
-    input.note = PipelineStrip::tr("drawn: [%1] → (T, C) = (%2, %3)").arg(b).arg(T).arg(C);
-    input.axes = PipelineStrip::tr("↓ token t   → feature c");
+    input.note = StripWords::tr("drawn: [%1] → (T, C) = (%2, %3)").arg(b).arg(T).arg(C);
+    input.axes = StripWords::tr("↓ token t   → feature c");
     if (result.isCross())
-        input.note += PipelineStrip::tr("; K and V come from Y, the second text's vectors "
-                                        "(B, T_k, C) = (%1, %2, %3)")
+        input.note += StripWords::tr("; K and V come from Y, the second text's vectors "
+                                     "(B, T_k, C) = (%1, %2, %3)")
                           .arg(B)
                           .arg(result.keyLength())
                           .arg(C);
@@ -387,12 +390,12 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
     // 9. O_h = P·V_h (B, H, T, d_k).
     StageTile head;
     head.stage = PipelineStage::HeadOutput;
-    head.title = PipelineStrip::tr("O_h — head output");
+    head.title = StripWords::tr("O_h — head output");
     head.formula = QStringLiteral("O_h = P·V_h,   o_i = Σ_j P[i][j]·v_j");
     head.shape = shapeLine({"B", "H", Tq, "d_k"}, {B, H, T, dK});
     head.note =
-        PipelineStrip::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4)").arg(b).arg(h).arg(T).arg(dK);
-    head.axes = PipelineStrip::tr("↓ query i   → feature of the head");
+        StripWords::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4)").arg(b).arg(h).arg(T).arg(dK);
+    head.axes = StripWords::tr("↓ query i   → feature of the head");
     head.values = result.aggregation->headOutputs.at(b, h);
     head.heatmap = heatmapOf(head.values, {}, headRowLabels(result, b, h), {});
     head.style = divergingStyle(head.values);
@@ -401,16 +404,16 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
     // 10. The heads side by side (B, T, C); head h's block outlined.
     StageTile concat;
     concat.stage = PipelineStage::Concat;
-    concat.title = PipelineStrip::tr("concat — every head");
+    concat.title = StripWords::tr("concat — every head");
     concat.formula = QStringLiteral("(P·V).transpose(1, 2).reshape(B, T, C)");
     concat.shape = shapeLine({"B", Tq, "C"}, {B, T, C});
-    concat.note = H == 1 ? PipelineStrip::tr("drawn: [%1]; one head, so concat = O_h").arg(b)
-                         : PipelineStrip::tr("drawn: [%1]; head %2 fills features %3–%4 (outlined)")
+    concat.note = H == 1 ? StripWords::tr("drawn: [%1]; one head, so concat = O_h").arg(b)
+                         : StripWords::tr("drawn: [%1]; head %2 fills features %3–%4 (outlined)")
                                .arg(b)
                                .arg(h)
                                .arg(h * dK)
                                .arg((h + 1) * dK - 1);
-    concat.axes = PipelineStrip::tr("↓ token t   → feature c");
+    concat.axes = StripWords::tr("↓ token t   → feature c");
     concat.values = result.aggregation->merged[std::size_t(b)];
     concat.heatmap = heatmapOf(concat.values, {}, tokens, {});
     concat.style = divergingStyle(concat.values);
@@ -423,17 +426,46 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
     // 11. The output (B, T, C): the shape X came in with.
     StageTile output;
     output.stage = PipelineStage::Output;
-    output.title = PipelineStrip::tr("output — through W_o");
+    output.title = StripWords::tr("output — through W_o");
     output.formula = QStringLiteral("out = concat·W_oᵀ + b_o");
     output.shape = shapeLine({"B", Tq, "C"}, {B, T, C});
     output.note =
-        PipelineStrip::tr("drawn: [%1]; the same shape as X, so layers can be stacked").arg(b);
-    output.axes = PipelineStrip::tr("↓ token t   → feature c");
+        StripWords::tr("drawn: [%1]; the same shape as X, so layers can be stacked").arg(b);
+    output.axes = StripWords::tr("↓ token t   → feature c");
     output.values = result.aggregation->output[std::size_t(b)];
     output.heatmap = heatmapOf(output.values, {}, tokens, {});
     output.style = divergingStyle(output.values);
     tiles.push_back(std::move(output));
     return tiles;
+}
+
+std::vector<StageTile> numberedPipelineTiles(const Result& result, int b, int h,
+                                             const WeightColours& colours)
+{
+    std::vector<StageTile> tiles = pipelineTiles(result, b, h, colours);
+    for (std::size_t k = 0; k < tiles.size(); ++k)
+        tiles[k].title = StripWords::tr("%1. %2", "step number, then the step's title")
+                             .arg(k + 1)
+                             .arg(tiles[k].title);
+    return tiles;
+}
+
+QPoint pipelineHighlight(PipelineStage stage, int i, int j)
+{
+    switch (stage) {
+    case PipelineStage::Queries:
+    case PipelineStage::HeadOutput:
+        return {i, -1}; // q_i, and o_i = Σ_j P[i][j]·v_j
+    case PipelineStage::Keys:
+        return {j, -1}; // k_j
+    case PipelineStage::Scores:
+    case PipelineStage::Logits:
+    case PipelineStage::Masked:
+    case PipelineStage::Weights:
+        return {i, j};
+    default:
+        return {-1, -1};
+    }
 }
 
 } // namespace attn::ui

@@ -39,7 +39,7 @@ void paintSweepFigure(QPainter& painter, const QRectF& target,
                                                          const QString& caption,
                                                          QString* error = nullptr);
 
-// Writes sweepFigureBytes() to `path` atomically (QSaveFile): no partial file on failure,
+// Writes sweepFigureBytes() to `path` atomically (writeFigureFile): no partial file on failure,
 // an existing file untouched. Returns an empty string on success, else a translated reason.
 [[nodiscard]] QString exportSweepFigure(const QString& path, FigureFormat format,
                                         const std::vector<SweepPoint>& points,

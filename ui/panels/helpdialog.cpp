@@ -78,13 +78,11 @@ void HelpDialog::retranslateUi()
     browser_->setHtml(howToReadHtml());
 }
 
-// The words keep the context of MainWindow (attn::ui::MainWindow), whose Help menu shows them.
 void showAbout(QWidget* parent)
 {
     QMessageBox::about(
-        parent, QCoreApplication::translate("attn::ui::MainWindow", "About AttnScope"),
-        QCoreApplication::translate(
-            "attn::ui::MainWindow",
+        parent, HelpDialog::tr("About AttnScope"),
+        HelpDialog::tr(
             "<h3>AttnScope %1</h3>"
             "<p>See softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head, and change "
             "the formula to watch what each part does.</p>"

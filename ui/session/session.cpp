@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include "figurewriter.h"
 #include "labels.h"
 #include "requestfields.h"
 #include "sessionvalues.h"
@@ -11,7 +12,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cmath>
 #include <string_view>
@@ -274,27 +274,14 @@ std::optional<Session> sessionFromJson(const QByteArray& json, QString* error)
 
 bool saveSession(const QString& path, const Session& session, QString* error)
 {
-    const QByteArray json = sessionToJson(session);
-    QSaveFile file(path);
-    // Until commit() the data goes to a temporary file beside `path`; when any step
-    // fails, QSaveFile's destructor removes it and the old file stays as it was.
-    qint64 written = -1;
-    if (file.open(QIODevice::WriteOnly)) {
-        written = file.write(json);
-        if (written == json.size() && file.commit())
-            return true;
-    }
-    // A short write sets no error of its own (the system wrote what it could).
-    QString reason = systemErrorText(file.errorString());
-    if (file.error() == QFileDevice::NoError && written >= 0 && written < json.size())
-        //: %1 and %2 are numbers of bytes.
-        reason = QCoreApplication::translate(
-                     "Session", "only %1 of %2 bytes could be written; is the disk full?")
-                     .arg(written)
-                     .arg(json.size());
+    // Until the rename the data goes to a temporary file beside `path`; when any step
+    // fails, the temporary file is removed and the old file stays as it was.
+    const std::optional<QString> reason = writeFile(path, sessionToJson(session));
+    if (!reason)
+        return true;
     //: %1 is a file path, %2 the system's reason.
     setError(error, QCoreApplication::translate("Session", "Cannot save %1: %2")
-                        .arg(QDir::toNativeSeparators(path), reason));
+                        .arg(QDir::toNativeSeparators(path), *reason));
     return false;
 }
 

@@ -44,7 +44,7 @@ struct Session {
 [[nodiscard]] std::optional<Session> sessionFromJson(const QByteArray& json,
                                                      QString* error = nullptr);
 
-// Writes `session` to `path` with QSaveFile: the previous file is replaced only once
+// Writes `session` to `path` atomically (writeFile): the previous file is replaced only once
 // the new one is complete, so a failed save never damages it. On failure returns
 // false with a one-line reason naming the path in `*error`.
 [[nodiscard]] bool saveSession(const QString& path, const Session& session,

@@ -50,9 +50,7 @@ bool SessionDrop::eventFilter(QObject* watched, QEvent* event)
     if (event->type() == QEvent::Drop) {
         QString error;
         if (!sessions_->open(path, &error))
-            QMessageBox::warning(
-                target_, QCoreApplication::translate("attn::ui::MainWindow", "Cannot Open Session"),
-                error);
+            QMessageBox::warning(target_, tr("Cannot Open Session"), error);
     }
     return true;
 }

@@ -40,10 +40,8 @@ void ViewToolBar::setSequences(const Result& result, int current)
         const auto& tokens = result.tokens->tokens[std::size_t(b)];
         for (int t = 0; t < std::min(result.tokens->lengths[std::size_t(b)], 4); ++t)
             words << QString::fromStdString(tokens[std::size_t(t)]);
-        sequenceCombo_->addItem(QCoreApplication::translate("attn::ui::MainWindow", "%1: %2…",
-                                                            "sequence number: first words")
-                                    .arg(b)
-                                    .arg(words.join(u' ')));
+        sequenceCombo_->addItem(
+            tr("%1: %2…", "sequence number: first words").arg(b).arg(words.join(u' ')));
     }
     sequenceCombo_->setCurrentIndex(current);
     sequenceCombo_->setEnabled(result.batch() > 1);
@@ -55,16 +53,12 @@ void ViewToolBar::showView(const ViewOptions& view)
     sequenceCombo_->setCurrentIndex(view.sequence);
 }
 
-// The texts keep the context of MainWindow (attn::ui::MainWindow), whose words they are.
 void ViewToolBar::retranslate()
 {
-    setWindowTitle(QCoreApplication::translate("attn::ui::MainWindow", "View"));
-    sequenceLabel_->setText(QCoreApplication::translate("attn::ui::MainWindow", "Sequence:") +
-                            u' ');
-    sequenceCombo_->setToolTip(QCoreApplication::translate(
-        "attn::ui::MainWindow", "Which line of the batch the heatmaps show"));
-    colormapCombo_->setToolTip(
-        QCoreApplication::translate("attn::ui::MainWindow", "Colour scale of the heatmaps"));
+    setWindowTitle(tr("View"));
+    sequenceLabel_->setText(tr("Sequence:") + u' ');
+    sequenceCombo_->setToolTip(tr("Which line of the batch the heatmaps show"));
+    colormapCombo_->setToolTip(tr("Colour scale of the heatmaps"));
     for (int k = 0; k < colormapCombo_->count(); ++k)
         colormapCombo_->setItemText(
             k, Colormap::displayName(ColormapName(colormapCombo_->itemData(k).toInt())));

@@ -44,14 +44,12 @@ WindowDocks::WindowDocks(QMainWindow* window, ControlPanel* controlPanel,
     presets->hide(); // shown when a preset is chosen
 }
 
-// The titles keep the context of MainWindow (attn::ui::MainWindow), whose words they are.
 void WindowDocks::retranslate()
 {
-    controls->setWindowTitle(
-        QCoreApplication::translate("attn::ui::MainWindow", "Sentence and Formula"));
+    controls->setWindowTitle(QCoreApplication::translate("WindowDocks", "Sentence and Formula"));
     statistics->setWindowTitle(
-        QCoreApplication::translate("attn::ui::MainWindow", "Statistics and Warnings"));
-    presets->setWindowTitle(QCoreApplication::translate("attn::ui::MainWindow", "Preset"));
+        QCoreApplication::translate("WindowDocks", "Statistics and Warnings"));
+    presets->setWindowTitle(QCoreApplication::translate("WindowDocks", "Preset"));
 }
 
 void bringForward(QWidget* widget, bool activate)

@@ -11,13 +11,12 @@
 namespace attn::ui {
 namespace {
 
-// The texts keep the context of MainWindow (attn::ui::MainWindow), whose words they are.
 bool canExport(QMainWindow* window, const Result& result)
 {
     if (result.valid())
         return true;
     window->statusBar()->showMessage(QCoreApplication::translate(
-        "attn::ui::MainWindow", "Nothing to export yet: the heatmaps are computing."));
+        "WindowExports", "Nothing to export yet: the heatmaps are computing."));
     return false;
 }
 
@@ -42,8 +41,8 @@ void copyFigure(QMainWindow* window, const Result& result, const ViewOptions& vi
     if (!canExport(window, result))
         return;
     copyFigureToClipboard(result, view);
-    window->statusBar()->showMessage(
-        QCoreApplication::translate("attn::ui::MainWindow", "Figure copied."), 3000);
+    window->statusBar()->showMessage(QCoreApplication::translate("WindowExports", "Figure copied."),
+                                     3000);
 }
 
 } // namespace attn::ui

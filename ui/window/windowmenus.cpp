@@ -54,17 +54,16 @@ WindowMenus::WindowMenus(QMainWindow* window, const WindowActions& actions, Sess
     help_->addAction(actions.action(ActionId::AboutQt));
 }
 
-// The titles keep the context of MainWindow (attn::ui::MainWindow), whose words they are.
 void WindowMenus::retranslate()
 {
-    file_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&File"));
-    edit_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&Edit"));
-    view_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&View"));
-    colormap_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&Colormap"));
-    language_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&Language"));
-    help_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&Help"));
-    recent_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "Open &Recent"));
-    lab_->setTitle(QCoreApplication::translate("attn::ui::MainWindow", "&Lab"));
+    file_->setTitle(tr("&File"));
+    edit_->setTitle(tr("&Edit"));
+    view_->setTitle(tr("&View"));
+    colormap_->setTitle(tr("&Colormap"));
+    language_->setTitle(tr("&Language"));
+    help_->setTitle(tr("&Help"));
+    recent_->setTitle(tr("Open &Recent"));
+    lab_->setTitle(tr("&Lab"));
 }
 
 } // namespace attn::ui

@@ -1,6 +1,8 @@
 // The menu bar, built from the window's actions: File, Edit, View, Presets, Lab, Help.
 #pragma once
 
+#include <QCoreApplication>
+
 class QMainWindow;
 class QMenu;
 
@@ -10,6 +12,8 @@ class SessionFiles;
 class WindowActions;
 
 class WindowMenus {
+    Q_DECLARE_TR_FUNCTIONS(attn::ui::WindowMenus)
+
 public:
     // Adds the menus to `window`'s menu bar; Open Recent is `sessions`', and `presets` is
     // the Presets menu.
