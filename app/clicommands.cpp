@@ -1,6 +1,7 @@
 #include "clicommands.h"
 
 #include "attentioncommand.h"
+#include "attentionexport.h"
 #include "blas.h"
 #include "commandline.h"
 #include "comparecommand.h"
@@ -76,6 +77,12 @@ std::string computeCommandHelp()
     return computeHelp() + "\n" + attentionFileHelp(translated);
 }
 
+// export's own help: its options, then those it takes with an attention file instead.
+std::string exportCommandHelp()
+{
+    return exportHelp() + "\n" + attentionExportHelp(translated);
+}
+
 std::string presetsHelp()
 {
     std::optional<QString> language;
@@ -92,7 +99,7 @@ const std::vector<Command>& commands()
         {"export", "attnscope export [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "write a figure (png, svg, pdf) or the numbers (csv, "
                                            "npy, json) without opening the window"),
-         true, exportHelp},
+         true, exportCommandHelp},
         {"sweep", "attnscope sweep [options] [--from 16 --to 1024] [--json FILE] [--out FILE]",
          QT_TRANSLATE_NOOP("Command line",
                            "the same text at d_k = 16 … 1024, with and without the 1/√d_k "
@@ -131,6 +138,10 @@ void printHelp()
         usageLines("attnscope [FILE.attnscope …]",
                    QT_TRANSLATE_NOOP("Command line", "open the window, with the first session "
                                                      "file given (as a double click does)"));
+    usage += usageLines("attnscope FILE.npz|.npy|.safetensors …",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "open the window with each attention file's model "
+                                          "view"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
     usage += usageLines("attnscope compute --attention-file FILE",
@@ -138,6 +149,11 @@ void printHelp()
                                           "a model's attention from a file (.npz, .npy, "
                                           ".safetensors): its weights, statistics and head "
                                           "patterns"));
+    usage += usageLines("attnscope export --attention-file FILE --what W --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "W: head:H or mean (of --layer L), or model: a "
+                                          "figure of a file's attention (png, svg, pdf), or "
+                                          "its numbers (csv, npy, json)"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -307,7 +323,7 @@ int run(const std::vector<std::string>& args)
     if (command == "presets")
         return listPresets(rest);
     if (command == "export")
-        return exportCommand(rest);
+        return namesAttentionFile(rest) ? attentionExportCommand(rest) : exportCommand(rest);
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")

@@ -156,12 +156,13 @@ ui::FigureFormat requiredFormatOf(const FigureArguments& a, bool numbers,
 void checkHeadAndSequence(const Result& result, std::optional<int> head, const FigureArguments& a)
 {
     if (head && *head >= result.heads())
-        throw InputError("--what head:" + std::to_string(*head) + " is not a head: " +
-                         std::to_string(result.heads()) + " head(s), numbered from 0");
+        throw InputError("--what head:" + std::to_string(*head) +
+                         " is not a head: " + std::to_string(result.heads()) +
+                         (result.heads() == 1 ? " head" : " heads") + ", numbered from 0");
     if (a.sequence && *a.sequence >= result.batch())
         throw InputError("--sequence " + std::to_string(*a.sequence) +
                          " is not a line of the text: " + std::to_string(result.batch()) +
-                         " sequence(s), numbered from 0");
+                         (result.batch() == 1 ? " sequence" : " sequences") + ", numbered from 0");
 }
 
 std::string translated(const std::string& english)

@@ -1,4 +1,5 @@
-// attnscope: the window (with the session files given, if any), or a command (compute, help …).
+// attnscope: the window (with the session and attention files given, if any), or a command
+// (compute, help …).
 #include "clicommands.h"
 #include "desktopintegration.h"
 #include "interfacefont.h"
@@ -26,8 +27,8 @@ int runWindow(int argc, char* argv[])
 
     attn::ui::Language language;
     const std::unique_ptr<attn::ui::MainWindow> window = attn::ui::openMainWindow(language);
-    // Session files (a double click, the desktop entry's %F); Qt took its own options. A
-    // crash's autosave stays until its question is answered, whatever they open.
+    // Session and attention files (a double click, the desktop entry's %F); Qt took its own
+    // options. A crash's autosave stays until its question is answered, whatever they open.
     attn::ui::openSessionArguments(*window, QCoreApplication::arguments().mid(1));
     return app.exec();
 }
@@ -37,9 +38,10 @@ int runWindow(int argc, char* argv[])
 int main(int argc, char* argv[])
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    // Qt's own options (-platform, -style …) and session files also open the window.
+    // Qt's own options (-platform, -style …), session and attention files also open the
+    // window.
     if (args.empty() || args[0].starts_with("-platform") || args[0].starts_with("-style") ||
-        attn::ui::isSessionArgument(args[0]))
+        attn::ui::isWindowArgument(args[0]))
         return runWindow(argc, argv);
     return attn::cli::run(args);
 }

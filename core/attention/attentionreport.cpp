@@ -38,31 +38,11 @@ void writePatterns(JsonWriter& json, const HeadPatterns& p)
     json.endObject();
 }
 
-} // namespace
-
-HeadStatistics weightStatistics(const Matrix& weights)
-{
-    return headStatistics(Matrix(), 1.0f, 1.0f, weights, MaskMatrix());
-}
-
-void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer)
+// {"file", "dtype", "shape", "sequence", "cross", "tokens", "key_tokens", "layers": [
+// — the layers follow, then endStackJson().
+void beginStackJson(JsonWriter& json, const AttentionStack& stack, int sequence)
 {
     const StackShape& s = stack.shape();
-    if (sequence < 0 || sequence >= s.sequences)
-        throw InputError("--sequence " + std::to_string(sequence) + ": " + stack.source() +
-                         " has " + std::to_string(s.sequences) + " sequence(s), 0 to " +
-                         std::to_string(s.sequences - 1));
-    if (layer && (*layer < 0 || *layer >= s.layers))
-        throw InputError("--layer " + std::to_string(*layer) + ": " + stack.source() + " has " +
-                         std::to_string(s.layers) + " layer(s), 0 to " +
-                         std::to_string(s.layers - 1));
-}
-
-std::string attentionJson(const AttentionStack& stack, int sequence, std::optional<int> layer)
-{
-    checkSequenceAndLayer(stack, sequence, layer);
-    const StackShape& s = stack.shape();
-    JsonWriter json;
     json.beginObject();
     json.key("file");
     json.value(stack.source());
@@ -89,41 +69,108 @@ std::string attentionJson(const AttentionStack& stack, int sequence, std::option
         writeTokens(json, "key_tokens", stack.keyTokens(sequence));
     json.key("layers");
     json.beginArray();
+}
+
+std::string endStackJson(JsonWriter& json)
+{
+    json.endArray();
+    json.endObject();
+    return json.take() + "\n";
+}
+
+// A head's "weights", "statistics" and "patterns", inside its object.
+void writeHead(JsonWriter& json, const Matrix& m, const HeadStatistics& stats, bool cross)
+{
+    json.key("weights");
+    writeMatrix(json, m);
+    json.key("statistics");
+    // A file's head has no scores and no mask: the figures of its weights alone.
+    writeHeadStatistics(json, stats, StatisticsReport::File);
+    json.key("patterns");
+    writePatterns(json, headPatterns(m, cross));
+}
+
+} // namespace
+
+HeadStatistics weightStatistics(const Matrix& weights)
+{
+    return headStatistics(Matrix(), 1.0f, 1.0f, weights, MaskMatrix());
+}
+
+void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer,
+                           std::optional<int> head)
+{
+    const StackShape& s = stack.shape();
+    // "--layer 7: gpt2.npz has 1 layer, 0 to 0"
+    const auto refuse = [&stack](const std::string& given, int count, const char* one,
+                                 const char* many) {
+        throw InputError(given + ": " + stack.source() + " has " + std::to_string(count) + " " +
+                         (count == 1 ? one : many) + ", 0 to " + std::to_string(count - 1));
+    };
+    if (sequence < 0 || sequence >= s.sequences)
+        refuse("--sequence " + std::to_string(sequence), s.sequences, "sequence", "sequences");
+    if (layer && (*layer < 0 || *layer >= s.layers))
+        refuse("--layer " + std::to_string(*layer), s.layers, "layer", "layers");
+    if (head && (*head < 0 || *head >= s.heads))
+        refuse("--what head:" + std::to_string(*head), s.heads, "head", "heads");
+}
+
+std::string attentionJson(const AttentionStack& stack, int sequence, std::optional<int> layer,
+                          std::optional<int> head)
+{
+    checkSequenceAndLayer(stack, sequence, layer, head);
+    const StackShape& s = stack.shape();
+    JsonWriter json;
+    beginStackJson(json, stack, sequence);
     const int firstLayer = layer.value_or(0);
     const int endLayer = layer ? *layer + 1 : s.layers;
+    const int firstHead = head.value_or(0);
+    const int heads = head ? 1 : s.heads;
     for (int l = firstLayer; l < endLayer; ++l) {
         // 1. The layer's heads converted and measured on every core, then written in order.
-        std::vector<Matrix> heads(std::size_t(s.heads));
-        std::vector<HeadStatistics> stats(std::size_t(s.heads));
-        parallelFor(s.heads, [&](int h) {
-            heads[std::size_t(h)] = stack.head(l, sequence, h);
-            stats[std::size_t(h)] = weightStatistics(heads[std::size_t(h)]);
+        std::vector<Matrix> weights(static_cast<std::size_t>(heads));
+        std::vector<HeadStatistics> stats(static_cast<std::size_t>(heads));
+        parallelFor(heads, [&](int k) {
+            weights[std::size_t(k)] = stack.head(l, sequence, firstHead + k);
+            stats[std::size_t(k)] = weightStatistics(weights[std::size_t(k)]);
         });
         json.beginObject();
         json.key("layer");
         json.value(l);
         json.key("heads");
         json.beginArray();
-        for (int h = 0; h < s.heads; ++h) {
-            const Matrix& m = heads[std::size_t(h)];
+        for (int k = 0; k < heads; ++k) {
             json.beginObject();
             json.key("head");
-            json.value(h);
-            json.key("weights");
-            writeMatrix(json, m);
-            json.key("statistics");
-            // A file's head has no scores and no mask: the figures of its weights alone.
-            writeHeadStatistics(json, stats[std::size_t(h)], StatisticsReport::File);
-            json.key("patterns");
-            writePatterns(json, headPatterns(m, stack.isCross()));
+            json.value(firstHead + k);
+            writeHead(json, weights[std::size_t(k)], stats[std::size_t(k)], stack.isCross());
             json.endObject();
         }
         json.endArray();
         json.endObject();
     }
+    return endStackJson(json);
+}
+
+std::string attentionMeanJson(const AttentionStack& stack, int sequence, int layer)
+{
+    checkSequenceAndLayer(stack, sequence, layer);
+    const Matrix mean = meanHead(stack, layer, sequence);
+    JsonWriter json;
+    beginStackJson(json, stack, sequence);
+    json.beginObject();
+    json.key("layer");
+    json.value(layer);
+    json.key("heads");
+    json.beginArray();
+    json.beginObject();
+    json.key("head");
+    json.value("mean");
+    writeHead(json, mean, weightStatistics(mean), stack.isCross());
+    json.endObject();
     json.endArray();
     json.endObject();
-    return json.take() + "\n";
+    return endStackJson(json);
 }
 
 std::string attentionSummary(const AttentionStack& stack, int sequence, std::optional<int> layer)

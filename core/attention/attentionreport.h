@@ -15,10 +15,15 @@ namespace attn {
 //  "heads": [{"head", "weights": T_q × T_k nested lists, "statistics": {…},
 //  "patterns": {previous, self, first, entropy, queries}}]}]}. Weights are printed as the
 // shortest decimals that read back as the same floats; NaN and ±inf as null (counted in
-// the statistics). `layer`: that layer alone, else all. Throws InputError for a sequence
-// or layer outside the stack.
+// the statistics). `layer`: that layer alone, else all; `head`: that head of each layer
+// alone, else all. Throws InputError for a sequence, layer or head outside the stack.
 [[nodiscard]] std::string attentionJson(const AttentionStack& stack, int sequence,
-                                        std::optional<int> layer = std::nullopt);
+                                        std::optional<int> layer = std::nullopt,
+                                        std::optional<int> head = std::nullopt);
+
+// The mean of layer `layer`'s heads (meanHead) as attentionJson writes a layer, its one
+// head {"head": "mean", "weights", "statistics", "patterns"}. Throws as attentionJson.
+[[nodiscard]] std::string attentionMeanJson(const AttentionStack& stack, int sequence, int layer);
 
 // The file's shape and tokens, and a table of every head's patterns, for a terminal.
 [[nodiscard]] std::string attentionSummary(const AttentionStack& stack, int sequence,
@@ -28,7 +33,10 @@ namespace attn {
 // figures of the scores (std_scores, std_scaled) are NaN; every key counts as unmasked.
 [[nodiscard]] HeadStatistics weightStatistics(const Matrix& weights);
 
-// Throws InputError unless 0 ≤ sequence < B and (when given) 0 ≤ layer < L.
-void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer);
+// Throws InputError unless 0 ≤ sequence < B and (when given) 0 ≤ layer < L and
+// 0 ≤ head < H; the message names the option (--sequence, --layer, --what head:N), the
+// file and the range.
+void checkSequenceAndLayer(const AttentionStack& stack, int sequence, std::optional<int> layer,
+                           std::optional<int> head = std::nullopt);
 
 } // namespace attn

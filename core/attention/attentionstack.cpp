@@ -248,6 +248,16 @@ Matrix AttentionStack::head(int layer, int sequence, int head) const
     return out;
 }
 
+Matrix meanHead(const AttentionStack& stack, int layer, int sequence)
+{
+    // (T_q, T_k): 1. sum the heads in float, 2. divide once by H.
+    const int heads = stack.shape().heads;
+    Matrix sum = stack.head(layer, sequence, 0);
+    for (int h = 1; h < heads; ++h)
+        sum += stack.head(layer, sequence, h);
+    return sum / float(heads);
+}
+
 Thumbnail AttentionStack::thumbnail(int layer, int sequence, int head, int size) const
 {
     const HeadView v = view(layer, sequence, head);

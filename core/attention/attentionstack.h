@@ -124,6 +124,11 @@ private:
     std::vector<std::vector<std::string>> keyTokens_;
 };
 
+// The mean of layer l's H heads of sequence b, (T_q, T_k): what a figure or the head view
+// shows as the layer's "mean head". A NaN or ±inf weight of any head carries into its cell,
+// where it is shown and counted like a head's. Throws std::out_of_range as view() does.
+[[nodiscard]] Matrix meanHead(const AttentionStack& stack, int layer, int sequence);
+
 // A stack that holds its float32 weights in memory, in (L, B, H, T_q, T_k) order: for
 // tests, and for a model's forward pass to fill.
 class MemoryAttentionStack : public AttentionStack {

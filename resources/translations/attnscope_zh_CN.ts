@@ -385,6 +385,34 @@
         <source>a model&apos;s attention from a file (.npz, .npy, .safetensors): its weights, statistics and head patterns</source>
         <translation>读入文件（.npz、.npy、.safetensors）中某个模型的注意力：输出其权重、统计量和头的模式</translation>
     </message>
+    <message>
+        <source>open the window with each attention file&apos;s model view</source>
+        <translation>打开窗口，并为每个注意力文件打开其模型视图</translation>
+    </message>
+    <message>
+        <source>W: head:H or mean (of --layer L), or model: a figure of a file&apos;s attention (png, svg, pdf), or its numbers (csv, npy, json)</source>
+        <translation>W：head:H 或 mean（--layer L 这一层的），或 model：文件中注意力的图片（png、svg、pdf），或其数值（csv、npy、json）</translation>
+    </message>
+    <message>
+        <source>the attention weights of a model, computed elsewhere (.npz, .npy, .safetensors); the formula&apos;s options do not apply</source>
+        <translation>在别处算好的某个模型的注意力权重（.npz、.npy、.safetensors）；公式的选项不适用</translation>
+    </message>
+    <message>
+        <source>the file&apos;s layer, from 0 (required, except with --what model)</source>
+        <translation>文件中的层，从 0 数起（必需，--what model 时除外）</translation>
+    </message>
+    <message>
+        <source>head H of the layer, the mean of its heads, or the model: every layer and head as thumbnails (layers as rows); required</source>
+        <translation>该层的第 H 个头、该层各头平均，或整个模型：每一层每个头的缩略图（每层一行）；必需</translation>
+    </message>
+    <message>
+        <source>leave out the caption naming the file</source>
+        <translation>不要注明文件的图注</translation>
+    </message>
+    <message>
+        <source>options of export with an attention file (alone):</source>
+        <translation>export 配合注意力文件时的选项（单独使用）：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -734,6 +762,47 @@
     <message>
         <source>heads split by view + transpose</source>
         <translation>分头用 view + transpose</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>mean of the heads (H = %1)</source>
+        <translation>各头平均（H = %1）</translation>
+    </message>
+    <message>
+        <source>layers × heads: %1 × %2</source>
+        <comment>the model figure&apos;s grid</comment>
+        <translation>层 × 头：%1 × %2</translation>
+    </message>
+    <message>
+        <source>sequence %1 (B = %2)</source>
+        <comment>numbered from 0, as the file&apos;s</comment>
+        <translation>序列 %1（B = %2）</translation>
+    </message>
+    <message>
+        <source>no tokens in the file</source>
+        <translation>文件中没有词元</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <comment>a row of the model figure</comment>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>head →</source>
+        <comment>the model figure&apos;s columns</comment>
+        <translation>头 →</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <comment>the model figure&apos;s default title</comment>
+        <translation>模型视图</translation>
     </message>
 </context>
 <context>
@@ -2011,27 +2080,9 @@
         <source>%1 queries × %2 keys · rows sum to %3 … %4 · mean entropy %5 of %6 bits · mean largest weight %7</source>
         <translation>%1 个查询 × %2 个键 · 行和 %3 … %4 · 平均熵 %5 比特（最多 %6 比特） · 平均最大权重 %7</translation>
     </message>
-    <message numerus="yes">
-        <source>%n row(s) of this head do not sum to 1 (sums from %1 to %2). The file&apos;s weights are shown as stored, not rescaled: a softmax over the keys makes every row sum to 1, so these weights were normalised otherwise, masked after the softmax, rounded, or are not attention weights.</source>
-        <translation>
-            <numerusform>这个头有 %n 行的和不为 1（行和从 %1 到 %2）。文件中的权重按原样显示，没有重新缩放：对键做 softmax 会让每一行的和都为 1，所以这些权重要么用了别的归一化，要么在 softmax 之后才做了掩盖、被舍入过，或者根本不是注意力权重。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n weight(s) are NaN or infinite (NaN %1, +inf %2, −inf %3): shown in magenta, counted, and left out of the head patterns.</source>
-        <translation>
-            <numerusform>%n 个权重是 NaN 或无穷大（NaN %1 个，+inf %2 个，−inf %3 个）：以品红色显示并计数，不计入头的模式。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1 % of the queries put %2 or more of their weight on one key.</source>
         <translation>%1 % 的查询把 %2 或更多的权重给了一个键。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n query row(s) spread their weight evenly over every key.</source>
-        <translation>
-            <numerusform>%n 个查询行把权重均匀地分给了所有键。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Show &amp;values in cells</source>
@@ -2040,6 +2091,48 @@
     <message>
         <source>Row and column &amp;sums</source>
         <translation>行和与列和(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean of the heads · sequence %2</source>
+        <translation>层 %1 · 各头平均 · 序列 %2</translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean of the heads</source>
+        <translation>层 %1 · 各头平均</translation>
+    </message>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg, .pdf, .csv, .npy or .json.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg、.pdf、.csv、.npy 或 .json 结尾命名。</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save what is shown as a figure (PNG, SVG, PDF) with its title and a caption naming the file, or its numbers (CSV, NPY, JSON)</source>
+        <translation>把显示的内容保存为图片（PNG、SVG、PDF，带标题和注明文件的图注），或保存其数值（CSV、NPY、JSON）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rows of this head that do not sum to 1: %n (sums from %1 to %2). The file&apos;s weights are shown as stored, not rescaled: a softmax over the keys makes every row sum to 1, so these weights were normalised otherwise, masked after the softmax, rounded, or are not attention weights.</source>
+        <translation>
+            <numerusform>这个头中行和不为 1 的行：%n 行（行和从 %1 到 %2）。文件中的权重按原样显示，没有重新缩放：对键做 softmax 会让每一行的和都为 1，所以这些权重要么用了别的归一化，要么在 softmax 之后才做了掩盖、被舍入过，或者根本不是注意力权重。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>NaN or infinite weights: %n (NaN %1, +inf %2, −inf %3), shown in magenta, counted, and left out of the head patterns.</source>
+        <translation>
+            <numerusform>NaN 或无穷大的权重：%n 个（NaN %1 个，+inf %2 个，−inf %3 个），以品红色显示并计数，不计入头的模式。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Query rows that spread their weight evenly over every key: %n.</source>
+        <translation>
+            <numerusform>把权重均匀地分给所有键的查询行：%n 行。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2319,16 +2412,6 @@
         <source>%1: largest weight %2</source>
         <translation>%1：最大权重 %2</translation>
     </message>
-    <message numerus="yes">
-        <source>(%n weight(s) NaN or infinite)</source>
-        <translation>
-            <numerusform>（%n 个权重为 NaN 或无穷大）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 layers × %2 heads; the arrow keys move, Enter opens a head</source>
-        <translation>%1 层 × %2 个头；方向键移动，回车键打开一个头</translation>
-    </message>
     <message>
         <source>Model view</source>
         <translation>模型视图</translation>
@@ -2338,12 +2421,22 @@
         <translation>%1：正在计算缩略图…</translation>
     </message>
     <message>
-        <source>%1 layers × %2 heads, computing the thumbnails; the arrow keys move, Enter opens a head</source>
-        <translation>%1 层 × %2 个头，正在计算缩略图；方向键移动，回车键打开一个头</translation>
-    </message>
-    <message>
         <source>Computing the thumbnails…</source>
         <translation>正在计算缩略图…</translation>
+    </message>
+    <message>
+        <source>layers × heads: %1 × %2, computing the thumbnails; the arrow keys move, Enter opens a head</source>
+        <translation>层 × 头：%1 × %2，正在计算缩略图；方向键移动，回车键打开一个头</translation>
+    </message>
+    <message numerus="yes">
+        <source>(NaN or infinite weights: %n)</source>
+        <translation>
+            <numerusform>（NaN 或无穷大的权重：%n 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>layers × heads: %1 × %2; the arrow keys move, Enter opens a head</source>
+        <translation>层 × 头：%1 × %2；方向键移动，回车键打开一个头</translation>
     </message>
 </context>
 <context>
@@ -2431,6 +2524,14 @@
     <message>
         <source>%1 · click or press Enter to open it</source>
         <translation>%1 · 单击或按回车键打开</translation>
+    </message>
+    <message>
+        <source>Open Layer &amp;Mean</source>
+        <translation>打开该层各头平均(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Open the mean of the chosen layer&apos;s heads in the head view</source>
+        <translation>在头视图中打开所选层各头的平均</translation>
     </message>
 </context>
 <context>

@@ -232,10 +232,10 @@ void TestAttentionCli::refuses_data()
         << QStringList{"--attention-file", file("expected.json")} << "not an attention file";
     QTest::newRow("sequence out of range")
         << QStringList{"--attention-file", file("stack5_f32.npy"), "--sequence", "2"}
-        << "--sequence 2: " + file("stack5_f32.npy") + " has 2 sequence(s), 0 to 1";
+        << "--sequence 2: " + file("stack5_f32.npy") + " has 2 sequences, 0 to 1";
     QTest::newRow("layer out of range")
         << QStringList{"--attention-file", file("stack5_f32.npy"), "--layer", "9"}
-        << "--layer 9: " + file("stack5_f32.npy") + " has 2 layer(s), 0 to 1";
+        << "--layer 9: " + file("stack5_f32.npy") + " has 2 layers, 0 to 1";
     QTest::newRow("a formula option")
         << QStringList{"--attention-file", file("stack5_f32.npy"), "--text", "hi"} << "--text";
     QTest::newRow("negative sequence")
@@ -264,10 +264,10 @@ void TestAttentionCli::help()
     QCOMPARE(run.exitCode, 0);
     for (const char* option : {"--attention-file FILE", "--sequence N", "--layer N"})
         QVERIFY2(run.out.contains(option), option);
-    // The other commands take the formula's options, not these (export has no
-    // --attention-file yet, and a --sequence of its own).
+    // export takes an attention file too, with --layer and --what head:H|mean|model.
     const Run exportHelp = attnscope({QStringLiteral("export"), QStringLiteral("--help")});
-    QVERIFY(!exportHelp.out.contains("--attention-file"));
+    for (const char* option : {"--attention-file FILE", "--layer L", "--what head:H|mean|model"})
+        QVERIFY2(exportHelp.out.contains(option), option);
     const Run all = attnscope({QStringLiteral("--help")});
     QVERIFY(all.out.contains("attnscope compute --attention-file FILE"));
 }

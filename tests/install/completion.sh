@@ -10,7 +10,7 @@ source /usr/share/bash-completion/bash_completion
 # shellcheck disable=SC1090
 source "$script"
 cd "$(mktemp -d)" || exit 1
-touch lesson.attnscope other.attnscope notes.txt
+touch lesson.attnscope other.attnscope notes.txt gpt2.npz
 mkdir figures
 
 failures=0
@@ -38,8 +38,8 @@ expect() {
 expect "attnscope co" "compare compute"
 expect "attnscope s" "steps sweep"
 expect "attnscope --v" "--version"
-expect "attnscope " "compare compute export figures help lesson.attnscope other.attnscope presets steps sweep"
-expect "attnscope lesson.attnscope " "figures lesson.attnscope other.attnscope"
+expect "attnscope " "compare compute export figures gpt2.npz help lesson.attnscope other.attnscope presets steps sweep"
+expect "attnscope lesson.attnscope " "figures gpt2.npz lesson.attnscope other.attnscope"
 expect "attnscope compute --mask-" "--mask-fill --mask-stage"
 expect "attnscope compute --mask " "causal none"
 expect "attnscope compute --axis q" "queries"

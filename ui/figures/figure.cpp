@@ -334,7 +334,7 @@ FigureLayout figureLayout(const Result& result, const FigureOptions& options)
     return figure;
 }
 
-void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize)
+void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize, QPointF* blockOrigin)
 {
     const double label = labelPointSize;
     const double margin = 1.2 * label;
@@ -354,9 +354,11 @@ void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize)
         figure.titleRect = QRectF(margin, y, width, titleMetrics.height());
         y += titleMetrics.height() + 0.6 * label;
     }
-    const QPointF blockOrigin(margin + (width - block.width()) / 2, y);
+    const QPointF origin(margin + (width - block.width()) / 2, y);
     for (FigureTile& tile : figure.tiles)
-        tile.origin += blockOrigin;
+        tile.origin += origin;
+    if (blockOrigin)
+        *blockOrigin = origin;
     y += block.height();
     if (!figure.caption.isEmpty()) {
         y += 0.8 * label;
@@ -436,6 +438,16 @@ QImage renderFigureImage(const FigureLayout& layout, double factor)
     if (layout.size.isEmpty())
         return {};
     return renderDocument(figureDocument(layout), factor);
+}
+
+QFont figureFont(double points, bool bold)
+{
+    return exportFont(points, bold);
+}
+
+QString printableToken(const QString& token)
+{
+    return printable(token, Controls::Show);
 }
 
 FigureDocument figureDocument(const FigureLayout& layout)

@@ -109,8 +109,10 @@ struct FigureLayout {
 // figure.caption (in captionFont, one part a line, wrapped) below, both widening the figure
 // up to a readable line, the block centred between them, all within a margin. Sets the
 // title's and caption's rectangles, moves the tiles into place and sets the size. Every
-// figure of heatmaps (a head's, the grid's, Compare's) is laid out by it.
-void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize);
+// figure of heatmaps (a head's, the grid's, Compare's) is laid out by it; a body of its own
+// (the model figure's thumbnails) goes to `*blockOrigin`, the block's top left corner.
+void arrangeFigure(FigureLayout& figure, QSizeF block, double labelPointSize,
+                   QPointF* blockOrigin = nullptr);
 
 // The caption: "d_model 64 · heads 4 · d_k 16 · seed 42 · scaling … · axis … · mask … · τ 1.00",
 // translated, with the non-default switches (a mask after the softmax, the view-only head
@@ -135,6 +137,12 @@ void paintFigure(QPainter& painter, const QRectF& target, const FigureLayout& la
 // The font families of a figure's text, tried in order for each character: the Latin sans
 // found on this system first, then Simplified Chinese ones. Needs a QGuiApplication.
 [[nodiscard]] const QStringList& figureFontFamilies();
+
+// A figure's font of `points` points (bold for titles), measured alike on every device.
+[[nodiscard]] QFont figureFont(double points, bool bold = false);
+// `token` as a figure prints it: control characters as their pictures (␁), characters an
+// SVG may not hold left out.
+[[nodiscard]] QString printableToken(const QString& token);
 
 // The figure as a document for the encoders: its size, its title (or "Attention weights"),
 // its caption as the description, and its painting. It refers to `layout`, which must

@@ -26,17 +26,6 @@ constexpr double kCaptionSize = 13;
 constexpr double kGap = 10;           // between the parts
 constexpr int kCaptionTextLimit = 60; // characters of the text in the caption
 
-QFont figureFont(double points, bool bold = false)
-{
-    QFont font;
-    font.setFamilies(figureFontFamilies());
-    font.setStyleHint(QFont::SansSerif);
-    font.setHintingPreference(QFont::PreferNoHinting);
-    font.setPixelSize(std::max(1, qRound(points))); // one scene unit is one point
-    font.setBold(bold);
-    return font;
-}
-
 QString figureTitle()
 {
     return SweepChart::tr("Why divide QKᵀ by √d_k? The same text at growing d_k");

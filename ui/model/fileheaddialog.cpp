@@ -1,49 +1,34 @@
 #include "fileheaddialog.h"
 
 #include "attentionreport.h"
+#include "exportpath.h"
+#include "figurewriter.h"
+#include "modelexport.h"
 
 #include <QBoxLayout>
 #include <QCheckBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace attn::ui {
 namespace {
-
-QStringList tokenLabels(const std::vector<std::string>& tokens)
-{
-    QStringList labels;
-    labels.reserve(qsizetype(tokens.size()));
-    for (const std::string& token : tokens)
-        labels << QString::fromStdString(token);
-    return labels;
-}
 
 QString number(double value, int decimals = 3)
 {
     return QLocale().toString(value, 'f', decimals);
 }
 
-} // namespace
+constexpr std::array kExportFormats{FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf,
+                                    FigureFormat::Csv, FigureFormat::Npy, FigureFormat::Json};
 
-HeatmapData fileHeadHeatmap(const AttentionStack& stack, int layer, int sequence, int head)
-{
-    HeatmapData data;
-    data.weights = stack.head(layer, sequence, head); // (T_q, T_k), converted to float
-    data.queryLabels = tokenLabels(stack.queryTokens(sequence));
-    data.keyLabels = tokenLabels(stack.keyTokens(sequence));
-    data.title = stack.shape().sequences > 1
-                     ? FileHeadDialog::tr("Layer %1 · head %2 · sequence %3")
-                           .arg(layer)
-                           .arg(head)
-                           .arg(sequence)
-                     : FileHeadDialog::tr("Layer %1 · head %2").arg(layer).arg(head);
-    return data;
-}
+} // namespace
 
 QString fileHeadSummary(const HeadStatistics& s)
 {
@@ -62,7 +47,7 @@ QStringList fileHeadFindings(const HeadStatistics& s)
     QStringList findings;
     if (!s.notNormalizedRows.empty())
         findings << FileHeadDialog::tr(
-                        "%n row(s) of this head do not sum to 1 (sums from %1 to %2). The "
+                        "Rows of this head that do not sum to 1: %n (sums from %1 to %2). The "
                         "file's weights are shown as stored, not rescaled: a softmax over the "
                         "keys makes every row sum to 1, so these weights were normalised "
                         "otherwise, masked after the softmax, rounded, or are not attention "
@@ -71,8 +56,8 @@ QStringList fileHeadFindings(const HeadStatistics& s)
                         .arg(number(s.rowSumMin, 4), number(s.rowSumMax, 4));
     const int nonFinite = s.nanCount + s.posInfCount + s.negInfCount;
     if (nonFinite > 0)
-        findings << FileHeadDialog::tr("%n weight(s) are NaN or infinite (NaN %1, +inf %2, −inf "
-                                       "%3): shown in magenta, counted, and left out of the "
+        findings << FileHeadDialog::tr("NaN or infinite weights: %n (NaN %1, +inf %2, −inf "
+                                       "%3), shown in magenta, counted, and left out of the "
                                        "head patterns.",
                                        "", nonFinite)
                         .arg(s.nanCount)
@@ -84,18 +69,20 @@ QStringList fileHeadFindings(const HeadStatistics& s)
                         .arg(std::lround(100 * s.saturatedShare))
                         .arg(number(kSaturatedRowMax, 2));
     if (s.choiceRows > 0 && double(s.uniformRows.size()) >= kWarnShare * s.choiceRows)
-        findings << FileHeadDialog::tr("%n query row(s) spread their weight evenly over every key.",
+        findings << FileHeadDialog::tr("Query rows that spread their weight evenly over every "
+                                       "key: %n.",
                                        "", int(s.uniformRows.size()));
     return findings;
 }
 
 FileHeadDialog::FileHeadDialog(QWidget* parent)
-    : HeadDialog(parent), annotate_(new QCheckBox), sums_(new QCheckBox), summary_(new QLabel),
-      findings_(new QLabel)
+    : HeadDialog(parent), annotate_(new QCheckBox), sums_(new QCheckBox), export_(new QPushButton),
+      summary_(new QLabel), findings_(new QLabel)
 {
     setObjectName("fileHeadDialog");
     annotate_->setObjectName("annotate");
     sums_->setObjectName("marginSums");
+    export_->setObjectName("exportHead");
     findings_->setObjectName("findings");
     summary_->setObjectName("summary");
     summary_->setWordWrap(true);
@@ -105,11 +92,13 @@ FileHeadDialog::FileHeadDialog(QWidget* parent)
     findings_->setStyleSheet(QStringLiteral("color: #b3261e"));
     connect(annotate_, &QCheckBox::toggled, this, &FileHeadDialog::applyStyle);
     connect(sums_, &QCheckBox::toggled, this, &FileHeadDialog::applyStyle);
+    connect(export_, &QPushButton::clicked, this, &FileHeadDialog::exportInteractively);
 
     auto* checks = new QHBoxLayout;
     checks->addWidget(annotate_);
     checks->addWidget(sums_);
     checks->addStretch(1);
+    checks->addWidget(export_);
     // HeadDialog lays out its view, zoom and hover line in a QVBoxLayout; the figures go
     // under them.
     if (auto* box = qobject_cast<QBoxLayout*>(layout())) {
@@ -123,9 +112,18 @@ FileHeadDialog::FileHeadDialog(QWidget* parent)
 void FileHeadDialog::showHead(const AttentionStack& stack, int layer, int sequence, int head,
                               ColormapName colormap)
 {
+    showSelection(stack, layer, sequence, {FileWhat::Head, head}, colormap);
+}
+
+void FileHeadDialog::showSelection(const AttentionStack& stack, int layer, int sequence,
+                                   const FileSelection& selection, ColormapName colormap)
+{
+    stack_ = &stack;
+    sequence_ = sequence;
+    selection_ = selection;
     layer_ = layer;
-    head_ = head;
-    const HeatmapData data = fileHeadHeatmap(stack, layer, sequence, head);
+    head_ = selection.what == FileWhat::Head ? selection.head : -1;
+    const HeatmapData data = fileHeatmap(stack, layer, sequence, selection);
     stats_ = weightStatistics(data.weights);
     style_ = HeatmapStyle();
     style_.colormap = colormap;
@@ -135,6 +133,40 @@ void FileHeadDialog::showHead(const AttentionStack& stack, int layer, int sequen
     style_.marginSums = sums_->isChecked();
     setHeatmap(data, style_);
     retranslate();
+}
+
+QString FileHeadDialog::exportTo(const QString& path) const
+{
+    const std::optional<FigureFormat> format = formatFromPath(path);
+    if (!format)
+        return tr("Cannot tell the format of %1: name it .png, .svg, .pdf, .csv, .npy or .json.")
+            .arg(QFileInfo(path).fileName());
+    if (!stack_)
+        return {};
+    if (!isFigureFormat(*format))
+        return writeFigureFile(path,
+                               selectionNumbers(*stack_, sequence_, layer_, selection_, *format));
+    FileFigureOptions options;
+    options.selection = selection_;
+    options.layer = layer_;
+    options.sequence = sequence_;
+    options.colormap = style_.colormap;
+    options.annotate = style_.annotate;
+    options.marginSums = style_.marginSums;
+    QString error;
+    const std::optional<QByteArray> bytes = fileFigureBytes(*format, *stack_, options, &error);
+    return bytes ? writeFigureFile(path, *bytes) : error;
+}
+
+void FileHeadDialog::exportInteractively()
+{
+    if (!stack_)
+        return;
+    const QString name = QFileInfo(QString::fromStdString(stack_->source())).completeBaseName() +
+                         (head_ >= 0 ? QStringLiteral("-layer%1-head%2").arg(layer_).arg(head_)
+                                     : QStringLiteral("-layer%1-mean").arg(layer_));
+    chooseAndExport(this, tr("Export"), name, kExportFormats,
+                    [this](const QString& path) { return exportTo(path); });
 }
 
 QString FileHeadDialog::summaryText() const
@@ -154,6 +186,9 @@ void FileHeadDialog::retranslate()
 {
     annotate_->setText(tr("Show &values in cells"));
     sums_->setText(tr("Row and column &sums"));
+    export_->setText(tr("&Export…"));
+    export_->setToolTip(tr("Save what is shown as a figure (PNG, SVG, PDF) with its title and "
+                           "a caption naming the file, or its numbers (CSV, NPY, JSON)"));
     if (layer_ < 0)
         return;
     setWindowTitle(view()->data().title);

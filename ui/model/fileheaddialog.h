@@ -1,23 +1,21 @@
-// One head of an attention file, large: the head view (hover, zoom, values in cells, row
-// and column sums) with the head's statistics and what they reveal. Imported weights are
-// taken as stored, so rows that do not sum to 1 are a finding, not an error.
+// One head of an attention file, or its layer's mean head, large: the head view (hover,
+// zoom, values in cells, row and column sums) with the head's statistics and what they
+// reveal, and its export (a figure with title and caption, or its numbers). Imported
+// weights are taken as stored, so rows that do not sum to 1 are a finding, not an error.
 #pragma once
 
 #include "attentionstack.h"
 #include "headdialog.h"
+#include "modelfigure.h"
 #include "statistics.h"
 
 #include <QStringList>
 
 class QCheckBox;
 class QLabel;
+class QPushButton;
 
 namespace attn::ui {
-
-// Head h of sequence b in layer l as a heatmap: the file's weights, exactly, titled with
-// the layer and head, labelled with the file's tokens (indices when it has none).
-[[nodiscard]] HeatmapData fileHeadHeatmap(const AttentionStack& stack, int layer, int sequence,
-                                          int head);
 
 // The head's figures, one line: shape, row sums, entropy, largest weights.
 [[nodiscard]] QString fileHeadSummary(const HeadStatistics& stats);
@@ -34,8 +32,19 @@ public:
     // Shows head (layer, head) of `sequence`, with its statistics and findings.
     void showHead(const AttentionStack& stack, int layer, int sequence, int head,
                   ColormapName colormap);
+    // Shows what `selection` names of layer `layer` (a head, or the mean of its heads) as
+    // showHead does. `stack` must outlive the dialog (its model window owns both).
+    void showSelection(const AttentionStack& stack, int layer, int sequence,
+                       const FileSelection& selection, ColormapName colormap);
     [[nodiscard]] int layer() const { return layer_; }
+    // The head shown; −1 for the mean head.
     [[nodiscard]] int head() const { return head_; }
+    [[nodiscard]] const FileSelection& selection() const { return selection_; }
+
+    // Writes what is shown to `path`, by its suffix: a figure (.png, .svg, .pdf) with the
+    // dialog's colours, values in cells and sums, or the numbers (.csv, .npy, .json);
+    // an empty string, else the reason.
+    [[nodiscard]] QString exportTo(const QString& path) const;
     [[nodiscard]] const HeadStatistics& statistics() const { return stats_; }
     [[nodiscard]] QString summaryText() const;
     [[nodiscard]] QStringList findings() const { return fileHeadFindings(stats_); }
@@ -45,14 +54,19 @@ protected:
 
 private:
     void applyStyle();
+    void exportInteractively();
     void retranslate();
 
     QCheckBox* annotate_;
     QCheckBox* sums_;
+    QPushButton* export_;
     QLabel* summary_;
     QLabel* findings_;
     HeatmapStyle style_;
     HeadStatistics stats_;
+    const AttentionStack* stack_ = nullptr;
+    int sequence_ = 0;
+    FileSelection selection_;
     int layer_ = -1;
     int head_ = -1;
 };

@@ -2,7 +2,6 @@
 
 #include "attentionreport.h"
 #include "exporters.h"
-#include "fileheaddialog.h"
 
 #include <charconv>
 #include <cmath>
@@ -30,24 +29,42 @@ std::string tokenAt(const std::vector<std::string>& tokens, int index)
                                       : std::to_string(index);
 }
 
-std::string layerCsv(const AttentionStack& stack, int sequence, int layer)
+// The CSV's header and one line a weight of `weights`, named (layer, head), CRLF as RFC
+// 4180 has it.
+constexpr const char* kCsvHeader = "\xEF\xBB\xBFlayer,head,i,j,query,key,weight\r\n";
+
+void appendCsvRows(std::string& out, const AttentionStack& stack, int sequence, int layer,
+                   const std::string& head, const Matrix& weights)
 {
-    // (H, T_q, T_k) of one layer, one line a weight, CRLF as RFC 4180 has it
-    std::string out = "\xEF\xBB\xBFlayer,head,i,j,query,key,weight\r\n";
+    // (T_q, T_k)
     const std::vector<std::string>& queries = stack.queryTokens(sequence);
     const std::vector<std::string>& keys = stack.keyTokens(sequence);
-    for (int h = 0; h < stack.shape().heads; ++h) {
-        const Matrix weights = stack.head(layer, sequence, h);
-        for (Eigen::Index i = 0; i < weights.rows(); ++i)
-            for (Eigen::Index j = 0; j < weights.cols(); ++j) {
-                out += std::to_string(layer) + ',' + std::to_string(h) + ',' + std::to_string(i) +
-                       ',' + std::to_string(j) + ',' + tokenAt(queries, int(i)) + ',' +
-                       tokenAt(keys, int(j)) + ',';
-                appendFloat(out, weights(i, j));
-                out += "\r\n";
-            }
-    }
+    for (Eigen::Index i = 0; i < weights.rows(); ++i)
+        for (Eigen::Index j = 0; j < weights.cols(); ++j) {
+            out += std::to_string(layer) + ',' + head + ',' + std::to_string(i) + ',' +
+                   std::to_string(j) + ',' + tokenAt(queries, int(i)) + ',' +
+                   tokenAt(keys, int(j)) + ',';
+            appendFloat(out, weights(i, j));
+            out += "\r\n";
+        }
+}
+
+std::string layerCsv(const AttentionStack& stack, int sequence, int layer)
+{
+    // (H, T_q, T_k) of one layer
+    std::string out = kCsvHeader;
+    for (int h = 0; h < stack.shape().heads; ++h)
+        appendCsvRows(out, stack, sequence, layer, std::to_string(h),
+                      stack.head(layer, sequence, h));
     return out;
+}
+
+// One (T_q, T_k) matrix as (1, 1, T_q, T_k) float32.
+std::string npyOne(const Matrix& weights)
+{
+    HeadStack one(1, 1, weights.rows(), weights.cols());
+    one.at(0, 0) = weights;
+    return npyMatrixStack(one);
 }
 
 } // namespace
@@ -76,29 +93,62 @@ QByteArray layerNumbers(const AttentionStack& stack, int sequence, int layer, Fi
     return QByteArray::fromStdString(bytes);
 }
 
+QByteArray selectionNumbers(const AttentionStack& stack, int sequence, int layer,
+                            const FileSelection& selection, FigureFormat format)
+{
+    const StackShape& s = stack.shape();
+    std::string bytes;
+    switch (selection.what) {
+    case FileWhat::Head: {
+        const Matrix weights = stack.head(layer, sequence, selection.head);
+        if (format == FigureFormat::Json)
+            bytes = attentionJson(stack, sequence, layer, selection.head);
+        else if (format == FigureFormat::Csv)
+            appendCsvRows(bytes.assign(kCsvHeader), stack, sequence, layer,
+                          std::to_string(selection.head), weights);
+        else if (format == FigureFormat::Npy)
+            bytes = npyOne(weights);
+        break;
+    }
+    case FileWhat::Mean:
+        if (format == FigureFormat::Json)
+            bytes = attentionMeanJson(stack, sequence, layer);
+        else if (format == FigureFormat::Csv)
+            appendCsvRows(bytes.assign(kCsvHeader), stack, sequence, layer, "mean",
+                          meanHead(stack, layer, sequence));
+        else if (format == FigureFormat::Npy)
+            bytes = npyOne(meanHead(stack, layer, sequence));
+        break;
+    case FileWhat::Model:
+        if (format == FigureFormat::Json) {
+            bytes = attentionJson(stack, sequence);
+        } else if (format == FigureFormat::Csv) {
+            bytes = kCsvHeader;
+            for (int l = 0; l < s.layers; ++l)
+                for (int h = 0; h < s.heads; ++h)
+                    appendCsvRows(bytes, stack, sequence, l, std::to_string(h),
+                                  stack.head(l, sequence, h));
+        } else if (format == FigureFormat::Npy) {
+            HeadStack all(s.layers, s.heads, s.queries, s.keys); // (L, H, T_q, T_k)
+            for (int l = 0; l < s.layers; ++l)
+                for (int h = 0; h < s.heads; ++h)
+                    all.at(l, h) = stack.head(l, sequence, h);
+            bytes = npyMatrixStack(all);
+        }
+        break;
+    }
+    return QByteArray::fromStdString(bytes);
+}
+
 std::optional<QByteArray> headFigure(const AttentionStack& stack, int sequence, int layer, int head,
                                      ColormapName colormap, FigureFormat format, QString* error)
 {
-    constexpr double kLabelPoints = 10;
-    constexpr double kMargin = 12;
-    FigureTile tile;
-    tile.data = fileHeadHeatmap(stack, layer, sequence, head);
-    tile.style.colormap = colormap;
-    const float top = finiteMax(tile.data.weights);
-    tile.style.vmax = top > 0 ? top : 1.0;
-    tile.style.vectorCells = format != FigureFormat::Png;
-    tile.style.labelFont = QFont(figureFontFamilies());
-    tile.style.labelFont.setPointSizeF(kLabelPoints);
-    const int tokens = std::max(tile.data.rows(), tile.data.columns());
-    const double cell = figureCellSize(tokens, 1, kLabelPoints, false);
-    tile.layout = HeatmapLayout::forCellSize(tile.data, tile.style, cell);
-    tile.origin = QPointF(kMargin, kMargin) - tile.layout.boundingRect().topLeft();
-
-    FigureLayout figure;
-    figure.size = QSizeF(std::ceil(tile.layout.boundingRect().width() + 2 * kMargin),
-                         std::ceil(tile.layout.boundingRect().height() + 2 * kMargin));
-    figure.tiles.push_back(std::move(tile));
-    return figureLayoutBytes(format, figure, 2.0, error);
+    FileFigureOptions options;
+    options.selection = {FileWhat::Head, head};
+    options.layer = layer;
+    options.sequence = sequence;
+    options.colormap = colormap;
+    return fileFigureBytes(format, stack, options, error);
 }
 
 } // namespace attn::ui

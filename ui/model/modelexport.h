@@ -1,6 +1,7 @@
-// What the model window exports: the numbers of one layer of one sequence (JSON as
-// `attnscope compute --attention-file` writes it, a CSV long table, or NPY), and the shown
-// head as a figure (PNG, SVG or PDF) through the figures' own layout and encoders.
+// What the model window and `attnscope export --attention-file` export: the numbers of one
+// layer, one head, the mean head or every layer of one sequence (JSON as `attnscope compute
+// --attention-file` writes it, a CSV long table, or NPY), and a head as a figure (PNG, SVG or
+// PDF) through modelfigure.h. No widget: attn_figures.
 #pragma once
 
 #include "attentionstack.h"
@@ -8,6 +9,7 @@
 #include "figure.h"
 #include "figurefile.h"
 #include "figureformat.h"
+#include "modelfigure.h"
 
 #include <QByteArray>
 #include <QString>
@@ -23,6 +25,14 @@ namespace attn::ui {
 //  * NPY: the layer's heads as float32 (1, H, T_q, T_k).
 [[nodiscard]] QByteArray layerNumbers(const AttentionStack& stack, int sequence, int layer,
                                       FigureFormat format);
+
+// What `selection` shows of `sequence` as `format` (Json, Csv or Npy): head:H of layer
+// `layer` (JSON attentionJson(stack, sequence, layer, H), CSV its rows, NPY (1, 1, T_q, T_k)),
+// the mean head (attentionMeanJson, CSV rows of head "mean", NPY (1, 1, T_q, T_k)), or the
+// model, every layer (attentionJson(stack, sequence), CSV every row, NPY (L, H, T_q, T_k)).
+// Indices must be in range (checkSequenceAndLayer).
+[[nodiscard]] QByteArray selectionNumbers(const AttentionStack& stack, int sequence, int layer,
+                                          const FileSelection& selection, FigureFormat format);
 
 // Head (layer, head) of `sequence` as a figure of one heatmap in `format` (Png, Svg or Pdf);
 // nothing, with a translated reason in `*error`, when it cannot be made.

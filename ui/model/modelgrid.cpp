@@ -24,24 +24,6 @@ constexpr int kMaxTile = 56;
 
 } // namespace
 
-QImage thumbnailImage(const Thumbnail& thumbnail, const Colormap& colormap)
-{
-    // (rows, cols) → one pixel a cell
-    QImage image(std::max(1, thumbnail.cols), std::max(1, thumbnail.rows), QImage::Format_RGB32);
-    image.fill(colormap.color(0));
-    const double scale = thumbnail.maximum > 0 ? 1.0 / thumbnail.maximum : 1.0;
-    for (int r = 0; r < thumbnail.rows; ++r) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
-        for (int c = 0; c < thumbnail.cols; ++c) {
-            const float value =
-                thumbnail.values[std::size_t(r) * std::size_t(thumbnail.cols) + std::size_t(c)];
-            line[c] = std::isfinite(value) ? colormap.color(std::max(0.0, value * scale))
-                                           : heatmapInvalidFill;
-        }
-    }
-    return image;
-}
-
 ModelGrid::ModelGrid(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
@@ -160,8 +142,8 @@ void ModelGrid::describe()
     if (computing_ && current_.x() >= 0) {
         description = tr("%1: computing the thumbnails…").arg(tileName(current_.x(), current_.y()));
     } else if (computing_) {
-        description = tr("%1 layers × %2 heads, computing the thumbnails; the arrow keys move, "
-                         "Enter opens a head")
+        description = tr("layers × heads: %1 × %2, computing the thumbnails; the arrow keys "
+                         "move, Enter opens a head")
                           .arg(layers_)
                           .arg(heads_);
     } else if (current_.x() >= 0) {
@@ -170,9 +152,9 @@ void ModelGrid::describe()
             tr("%1: largest weight %2")
                 .arg(tileName(current_.x(), current_.y()), QLocale().toString(t.maximum, 'f', 3));
         if (t.nonFinite > 0)
-            description += u' ' + tr("(%n weight(s) NaN or infinite)", "", int(t.nonFinite));
+            description += u' ' + tr("(NaN or infinite weights: %n)", "", int(t.nonFinite));
     } else {
-        description = tr("%1 layers × %2 heads; the arrow keys move, Enter opens a head")
+        description = tr("layers × heads: %1 × %2; the arrow keys move, Enter opens a head")
                           .arg(layers_)
                           .arg(heads_);
     }

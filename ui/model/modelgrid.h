@@ -7,6 +7,7 @@
 
 #include "attentionstack.h"
 #include "colormap.h"
+#include "modelfigure.h" // thumbnailImage
 
 #include <QImage>
 #include <QPoint>
@@ -18,11 +19,6 @@
 class QPainter;
 
 namespace attn::ui {
-
-// The colours of one thumbnail: cell (r, c) is `colormap` at value / the head's largest
-// finite weight (each head its own scale, so that its pattern shows whatever its size);
-// NaN and ±inf magenta (heatmapInvalidFill), as in the heatmaps.
-[[nodiscard]] QImage thumbnailImage(const Thumbnail& thumbnail, const Colormap& colormap);
 
 class ModelGrid : public QWidget {
     Q_OBJECT

@@ -51,7 +51,8 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
       layerCombo_(new QComboBox), colormapCombo_(new QComboBox), sequenceLabel_(new QLabel),
       layerLabel_(new QLabel), colormapLabel_(new QLabel), fileLabel_(new QLabel),
       hover_(new QLabel), patternsTitle_(new QLabel), likeButton_(new QPushButton),
-      openButton_(new QPushButton), numbersButton_(new QPushButton), figureButton_(new QPushButton),
+      openButton_(new QPushButton), meanButton_(new QPushButton), numbersButton_(new QPushButton),
+      figureButton_(new QPushButton),
       worker_(
           [this](SequenceJob& job, const std::atomic<bool>& cancel) { return run(job, cancel); })
 {
@@ -61,6 +62,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     layerCombo_->setObjectName("layer");
     likeButton_->setObjectName("headsLike");
     openButton_->setObjectName("openHead");
+    meanButton_->setObjectName("openMean");
     numbersButton_->setObjectName("exportNumbers");
     figureButton_->setObjectName("exportFigure");
     hover_->setObjectName("hover");
@@ -101,6 +103,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     auto* tableButtons = new QHBoxLayout;
     tableButtons->addWidget(likeButton_);
     tableButtons->addWidget(openButton_);
+    tableButtons->addWidget(meanButton_);
     tableButtons->addStretch(1);
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
@@ -162,6 +165,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
         if (layer() >= 0)
             openHead(layer(), head());
     });
+    connect(meanButton_, &QPushButton::clicked, this, [this] { openMean(std::max(0, layer())); });
     connect(numbersButton_, &QPushButton::clicked, this, &ModelWindow::exportNumbers);
     connect(figureButton_, &QPushButton::clicked, this, &ModelWindow::exportFigure);
 
@@ -224,8 +228,12 @@ void ModelWindow::showSequence()
         grid_->setCurrent(-1, -1);
         setCurrentHead(current.x(), current.y());
     }
-    if (headDialog_ && headDialog_->isVisible())
-        openHead(headDialog_->layer(), headDialog_->head());
+    if (headDialog_ && headDialog_->isVisible()) {
+        if (headDialog_->head() < 0)
+            openMean(headDialog_->layer());
+        else
+            openHead(headDialog_->layer(), headDialog_->head());
+    }
 }
 
 // On the worker thread. What it computes is posted to the window, where newestJob_ lives:
@@ -332,6 +340,17 @@ void ModelWindow::openHead(int layer, int head)
     headDialog_->activateWindow();
 }
 
+void ModelWindow::openMean(int layer)
+{
+    if (!headDialog_)
+        headDialog_ = new FileHeadDialog(this);
+    headDialog_->showSelection(*stack_, layer, sequence_, {FileWhat::Mean, 0},
+                               ColormapName(colormapCombo_->currentData().toInt()));
+    headDialog_->show();
+    headDialog_->raise();
+    headDialog_->activateWindow();
+}
+
 void ModelWindow::showHeadsLikeCurrent()
 {
     if (layer() < 0 || patternsPending_)
@@ -424,6 +443,8 @@ void ModelWindow::retranslateUi()
     likeButton_->setToolTip(tr("Order the table by how alike the heads' patterns are to the "
                                "chosen head's"));
     openButton_->setText(tr("&Open Head"));
+    meanButton_->setText(tr("Open Layer &Mean"));
+    meanButton_->setToolTip(tr("Open the mean of the chosen layer's heads in the head view"));
     numbersButton_->setText(tr("Export &Numbers…"));
     numbersButton_->setToolTip(tr("Save the chosen layer's weights as JSON (with statistics and "
                                   "patterns), CSV or NPY"));

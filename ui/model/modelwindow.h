@@ -47,6 +47,8 @@ public:
     void setCurrentHead(int layer, int head);
     // Opens head (layer, head) of the shown sequence in the head view.
     void openHead(int layer, int head);
+    // Opens the mean of layer `layer`'s heads in the head view, as a head.
+    void openMean(int layer);
     // Orders the patterns table by likeness to the chosen head.
     void showHeadsLikeCurrent();
 
@@ -110,6 +112,7 @@ private:
     QLabel* patternsTitle_;
     QPushButton* likeButton_;
     QPushButton* openButton_;
+    QPushButton* meanButton_;
     QPushButton* numbersButton_;
     QPushButton* figureButton_;
     FileHeadDialog* headDialog_ = nullptr;

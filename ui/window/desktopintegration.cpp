@@ -1,5 +1,6 @@
 #include "desktopintegration.h"
 
+#include "attentionfileopener.h"
 #include "mainwindow.h"
 #include "sessionfiles.h"
 
@@ -31,8 +32,21 @@ bool isSessionArgument(std::string_view argument)
     return true;
 }
 
-QString openSessionArguments(MainWindow& window, const QStringList& paths)
+bool isWindowArgument(std::string_view argument)
 {
+    return isSessionArgument(argument) ||
+           isAttentionFileName(QString::fromUtf8(argument.data(), qsizetype(argument.size())));
+}
+
+QString openSessionArguments(MainWindow& window, const QStringList& arguments)
+{
+    QStringList paths; // the sessions
+    for (const QString& path : arguments) {
+        if (isAttentionFileName(path))
+            openAttentionFile(&window, QFileInfo(path).absoluteFilePath());
+        else
+            paths << path;
+    }
     QStringList problems;
     qsizetype next = 0;
     QString opened;

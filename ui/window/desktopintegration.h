@@ -1,6 +1,6 @@
 // How AttnScope meets the desktop: its id (the desktop entry's, the AppStream
-// component's, the icon's), its icon, and the session files a double click or the
-// desktop entry's %F hand to `attnscope FILE…`.
+// component's, the icon's), its icon, and the session and attention files a double click
+// or the desktop entry's %F hand to `attnscope FILE…`.
 #pragma once
 
 #include <QIcon>
@@ -24,11 +24,17 @@ inline constexpr auto kDesktopId = "io.github.attnscope.attnscope";
 // case), so that `attnscope lesson.attnscope` opens the window instead of a command.
 [[nodiscard]] bool isSessionArgument(std::string_view argument);
 
-// Opens the first of `paths` that can be opened in `window` (a missing or damaged one
-// changes nothing). Everything else worth saying (a file that could not be opened,
-// files left unopened because one window shows one session) goes to standard error
-// and into a message box over the window, and is returned; empty when the first file
-// opened and was the only one.
+// Whether a command-line argument opens the window: a session file, or an attention file
+// (.npz, .npy, .safetensors, in any case), so that `attnscope gpt2.npz` shows its model.
+[[nodiscard]] bool isWindowArgument(std::string_view argument);
+
+// Opens each attention file among `paths` in a model window over `window` (one that cannot
+// be read gets its warning, attentionfileopener.h), then the first of the other paths, the
+// session files, that can be opened in `window` (a missing or damaged one changes
+// nothing). Everything else worth saying about the sessions (a file that could not be
+// opened, files left unopened because one window shows one session) goes to standard
+// error and into a message box over the window, and is returned; empty when the first
+// session opened and was the only one.
 QString openSessionArguments(MainWindow& window, const QStringList& paths);
 
 } // namespace attn::ui

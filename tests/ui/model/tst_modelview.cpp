@@ -2,6 +2,7 @@
 // hover, opening a head with the file's exact numbers and its findings, the head patterns
 // table, and the numbers it exports; a large stack's thumbnails and patterns from the worker.
 #include "attentionfile.h"
+#include "attentionreport.h"
 #include "colormap.h"
 #include "exporters.h"
 #include "fileheaddialog.h"
@@ -188,6 +189,8 @@ private slots:
     void openingAHeadShowsTheFilesNumbers();
     void headViewTellsWhatStandsOut_data();
     void headViewTellsWhatStandsOut();
+    void findingsCountInEnglish_data();
+    void findingsCountInEnglish();
     void tokensLabelTheHead_data();
     void tokensLabelTheHead();
     void patternsTableSorts_data();
@@ -393,6 +396,36 @@ void TestModelView::headViewTellsWhatStandsOut()
         QVERIFY(label->text().contains(finding));
     }
     QVERIFY(dialog->summaryText().contains(QStringLiteral("6 queries × 6 keys")));
+}
+
+void TestModelView::findingsCountInEnglish_data()
+{
+    // A head of 4 rows: `halved` rows scaled to sum to 0.5, `nans` NaN weights.
+    QTest::addColumn<int>("halved");
+    QTest::addColumn<int>("nans");
+    QTest::addColumn<QString>("finding");
+    QTest::newRow("one row off") << 1 << 0 << "Rows of this head that do not sum to 1: 1 (";
+    QTest::newRow("three rows off") << 3 << 0 << "Rows of this head that do not sum to 1: 3 (";
+    QTest::newRow("one NaN") << 0 << 1 << "NaN or infinite weights: 1 (NaN 1,";
+    QTest::newRow("two NaN") << 0 << 2 << "NaN or infinite weights: 2 (NaN 2,";
+}
+
+// A count reads right in English whatever it is: no "row(s)".
+void TestModelView::findingsCountInEnglish()
+{
+    QFETCH(int, halved);
+    QFETCH(int, nans);
+    QFETCH(QString, finding);
+    Matrix weights(4, 4);
+    weights << 0.7f, 0.1f, 0.1f, 0.1f, 0.1f, 0.7f, 0.1f, 0.1f, 0.1f, 0.1f, 0.7f, 0.1f, 0.1f, 0.1f,
+        0.1f, 0.7f;
+    weights.topRows(halved) *= 0.5f;
+    for (int k = 0; k < nans; ++k)
+        weights(3, k) = std::numeric_limits<float>::quiet_NaN();
+    const QStringList findings = fileHeadFindings(weightStatistics(weights));
+    QVERIFY2(!findings.isEmpty() && findings.first().startsWith(finding),
+             qPrintable(findings.join(u'\n')));
+    QVERIFY2(!findings.join(u' ').contains(u"(s)"), qPrintable(findings.join(u'\n')));
 }
 
 void TestModelView::tokensLabelTheHead_data()

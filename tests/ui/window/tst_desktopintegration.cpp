@@ -1,10 +1,12 @@
 // The desktop's way in: `attnscope FILE…` (a double click, the desktop entry's %F) opens
 // the window with the first session that opens and says what happened to the others;
-// a missing or damaged file changes nothing. The icon comes at every size.
+// a missing or damaged file changes nothing. An attention file opens the window with its
+// model window. The icon comes at every size.
 #include "controlpanel.h"
 #include "desktopintegration.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "modelwindow.h"
 #include "session.h"
 #include "sessionfiles.h"
 
@@ -29,6 +31,10 @@ private slots:
     void isSessionArgument();
     void openSessionArguments_data();
     void openSessionArguments();
+    void isWindowArgument_data();
+    void isWindowArgument();
+    void openAttentionArguments_data();
+    void openAttentionArguments();
     void iconAtEverySize();
 
 private:
@@ -144,6 +150,89 @@ void TestDesktopIntegration::openSessionArguments()
             word = word.arg(dir_->path());
         QVERIFY2(message.contains(word), qPrintable(message + "\nlacks: " + word));
     }
+}
+
+void TestDesktopIntegration::isWindowArgument_data()
+{
+    QTest::addColumn<QString>("argument");
+    QTest::addColumn<bool>("window");
+
+    QTest::newRow("a session: lesson.attnscope") << "lesson.attnscope" << true;
+    QTest::newRow("gpt2.npz") << "gpt2.npz" << true;
+    QTest::newRow("a path: /data/注意力.npy") << "/data/注意力.npy" << true;
+    QTest::newRow("upper case: MODEL.SAFETENSORS") << "MODEL.SAFETENSORS" << true;
+    QTest::newRow("a command: export") << "export" << false;
+    QTest::newRow("an option: --attention-file") << "--attention-file" << false;
+    QTest::newRow("another extension: gpt2.json") << "gpt2.json" << false;
+    QTest::newRow("extension inside: gpt2.npz.bak") << "gpt2.npz.bak" << false;
+}
+
+void TestDesktopIntegration::isWindowArgument()
+{
+    QFETCH(QString, argument);
+    QFETCH(bool, window);
+    QCOMPARE(attn::ui::isWindowArgument(argument.toStdString()), window);
+}
+
+void TestDesktopIntegration::openAttentionArguments_data()
+{
+    // Paths: a name of tests/reference/attention, "missing.npz" (no such file), or
+    // "session" (a valid session file).
+    QTest::addColumn<QStringList>("files");
+    QTest::addColumn<QStringList>("modelWindows"); // the files shown, in order
+    QTest::addColumn<bool>("error");               // the attention file warning is shown
+    QTest::addColumn<bool>("sessionOpened");
+
+    QTest::newRow("an attention file alone")
+        << QStringList{"stack5_f32.npy"} << QStringList{"stack5_f32.npy"} << false << false;
+    QTest::newRow("two attention files")
+        << QStringList{"hf_snippet.npz", "layers_bf16.safetensors"}
+        << QStringList{"hf_snippet.npz", "layers_bf16.safetensors"} << false << false;
+    QTest::newRow("a missing attention file")
+        << QStringList{"missing.npz"} << QStringList{} << true << false;
+    QTest::newRow("a damaged attention file: a zip bomb")
+        << QStringList{"bomb_claims.npz"} << QStringList{} << true << false;
+    QTest::newRow("a session and an attention file")
+        << QStringList{"session", "stack5_f32.npy"} << QStringList{"stack5_f32.npy"} << false
+        << true;
+}
+
+void TestDesktopIntegration::openAttentionArguments()
+{
+    QFETCH(QStringList, files);
+    QFETCH(QStringList, modelWindows);
+    QFETCH(bool, error);
+    QFETCH(bool, sessionOpened);
+
+    MainWindow window(language_.get(), settings_.get());
+    window.show();
+    QStringList paths;
+    for (const QString& file : files) {
+        if (file == u"session") {
+            paths << dir_->filePath("lesson.attnscope");
+            Session session{window.controlPanel()->request(), window.viewOptions()};
+            session.request.text = "a session beside a file";
+            QVERIFY(saveSession(paths.last(), session));
+        } else {
+            paths << QStringLiteral(ATTN_REFERENCE_DIR "/attention/") + file;
+        }
+    }
+
+    const QString message = attn::ui::openSessionArguments(window, paths);
+
+    QCOMPARE(message, QString()); // the sessions' message: none here
+    QStringList shown;
+    for (const ModelWindow* model : window.findChildren<ModelWindow*>()) {
+        QVERIFY2(model->isVisible(), "the model window is shown");
+        shown << QFileInfo(QString::fromStdString(model->stack().source())).fileName();
+    }
+    QCOMPARE(shown, modelWindows);
+    auto* box = window.findChild<QMessageBox*>("attentionFileError");
+    QCOMPARE(box != nullptr, error);
+    if (box)
+        QVERIFY2(box->text().contains(files.first()), qPrintable(box->text()));
+    QCOMPARE(window.sessionFiles()->currentPath(),
+             sessionOpened ? dir_->filePath("lesson.attnscope") : QString());
 }
 
 void TestDesktopIntegration::iconAtEverySize()
