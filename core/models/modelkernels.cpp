@@ -1,0 +1,69 @@
+#include "modelkernels.h"
+
+#include "parallel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn {
+
+void layerNorm(const Matrix& x, const WeightView& weight, const WeightView& bias, double epsilon,
+               Matrix& y)
+{
+    // x, y: (T, C)
+    const Eigen::Index T = x.rows(), C = x.cols();
+    y.resize(T, C);
+    const auto w = weight.row();
+    const auto b = bias.row();
+    for (Eigen::Index t = 0; t < T; ++t) {
+        // 1. mean and biased variance, summed in double so that a row of large values
+        //    loses nothing to cancellation.
+        double sum = 0, squares = 0;
+        for (Eigen::Index c = 0; c < C; ++c)
+            sum += x(t, c);
+        const double mean = sum / double(C);
+        for (Eigen::Index c = 0; c < C; ++c) {
+            const double d = x(t, c) - mean;
+            squares += d * d;
+        }
+        const double rstd = 1.0 / std::sqrt(squares / double(C) + epsilon);
+        // 2. normalize, then scale and shift.
+        for (Eigen::Index c = 0; c < C; ++c)
+            y(t, c) = float((x(t, c) - mean) * rstd) * w(c) + b(c);
+    }
+}
+
+void geluTanh(Matrix& x)
+{
+    const float k = std::sqrt(2.0f / float(M_PI));
+    float* v = x.data();
+    const Eigen::Index n = x.size();
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const float u = v[i];
+        v[i] = 0.5f * u * (1.0f + std::tanh(k * (u + 0.044715f * u * u * u)));
+    }
+}
+
+void conv1d(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
+{
+    // x: (T, in), W: (in, N) → y: (T, N)
+    const Eigen::Index T = x.rows(), N = weight.cols;
+    y.resize(T, N);
+    const Eigen::Map<const Matrix> w = weight.matrix();
+    const auto b = bias.row();
+    // Tiles of 128 rows × 256 columns: enough of them to keep both cores busy at T = 128,
+    // each large enough for sgemm's own blocking.
+    constexpr Eigen::Index kRows = 128, kCols = 256;
+    const int rowTiles = int((T + kRows - 1) / kRows);
+    const int colTiles = int((N + kCols - 1) / kCols);
+    parallelFor(rowTiles * colTiles, [&](int item) {
+        const Eigen::Index r = Eigen::Index(item / colTiles) * kRows;
+        const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
+        const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
+        auto tile = y.block(r, c, rows, cols);
+        tile.noalias() = x.middleRows(r, rows) * w.middleCols(c, cols);
+        tile.rowwise() += b.segment(c, cols);
+    });
+}
+
+} // namespace attn
