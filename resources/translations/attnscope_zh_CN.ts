@@ -1036,6 +1036,25 @@
         <source>Open the attention weights of a real model from a .npz, .npy or .safetensors file, in a model view of its own</source>
         <translation>打开真实模型的注意力权重（.npz、.npy 或 .safetensors 文件），在单独的模型视图中显示</translation>
     </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Run a language model (GPT-2) from its Hugging Face folder, with every switch of the formula inside its layers</source>
+        <translation>从 Hugging Face 文件夹运行语言模型（GPT-2），公式的每个开关都作用于其各层之内</translation>
+    </message>
+</context>
+<context>
+    <name>Model</name>
+    <message>
+        <source>%1: not enough memory to open the model.</source>
+        <translation>%1：内存不足，无法打开模型。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation>无法打开模型</translation>
+    </message>
 </context>
 <context>
     <name>Presets</name>
@@ -2252,6 +2271,78 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::LanguageModelWindow</name>
+    <message>
+        <source>Not enough memory to run the model.</source>
+        <translation>内存不足，无法运行模型。</translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens; the model reads at most %2.</source>
+        <translation>文本有 %1 个词元；模型最多读取 %2 个。</translation>
+    </message>
+    <message>
+        <source>no causal mask: every token sees the ones after it</source>
+        <translation>没有因果掩码：每个词元都能看到其后的词元</translation>
+    </message>
+    <message>
+        <source>in every layer</source>
+        <translation>在每一层中</translation>
+    </message>
+    <message>
+        <source>in layer %1 only</source>
+        <translation>仅在第 %1 层中</translation>
+    </message>
+    <message>
+        <source>The model&apos;s textbook formula, as it was trained.</source>
+        <translation>模型训练时所用的标准公式。</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;Departs from the textbook %2: %3.&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;%2与标准公式不同：%3。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between departures</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>%1 — Language Model</source>
+        <translation>%1 — 语言模型</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 layers × %4 heads · d_model %5 · %6 tokens at most · %7 weights · %8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 层 × %4 个头 · d_model %5 · 最多 %6 个词元 · %7 权重 · %8</translation>
+    </message>
+    <message>
+        <source>&amp;Text:</source>
+        <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Type a sentence; the model predicts what comes next</source>
+        <translation>输入一个句子；模型预测接下来的内容</translation>
+    </message>
+    <message>
+        <source>Cut to %1 Tokens</source>
+        <translation>截断为 %1 个词元</translation>
+    </message>
+    <message>
+        <source>&amp;Apply the switches to:</source>
+        <translation>开关作用于(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Every layer</source>
+        <translation>每一层</translation>
+    </message>
+    <message>
+        <source>Only layer %1</source>
+        <translation>仅第 %1 层</translation>
+    </message>
+    <message>
+        <source>Break one layer alone: the others keep the textbook formula</source>
+        <translation>只改动一层：其余各层保持标准公式</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::MainWindow</name>
     <message>
         <source>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</source>
@@ -2487,6 +2578,45 @@
     <message>
         <source>%1 · click or press Enter to open it</source>
         <translation>%1 · 单击或按回车键打开</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::OpenModelDialog</name>
+    <message>
+        <source>Model Folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>A model folder as the Hugging Face hub keeps it: config.json, model.safetensors, vocab.json and merges.txt (the GPT-2 family). AttnScope runs the model itself and downloads nothing.</source>
+        <translation>按 Hugging Face Hub 布局保存的模型文件夹：config.json、model.safetensors、vocab.json 和 merges.txt（GPT-2 系列）。AttnScope 自己运行模型，不下载任何内容。</translation>
+    </message>
+    <message>
+        <source>Models in your Hugging Face &amp;cache:</source>
+        <translation>Hugging Face 缓存中的模型(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>None in %1</source>
+        <translation>%1 中没有模型</translation>
+    </message>
+    <message>
+        <source>(no cache)</source>
+        <translation>（没有缓存）</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>To get GPT-2 (about 550 MB), run in a terminal:&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;then choose that folder; without &lt;tt&gt;--local-dir&lt;/tt&gt; it goes to the cache and appears in the list above.</source>
+        <translation>获取 GPT-2（约 550 MB），请在终端中运行：&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;然后选择该文件夹；不加 &lt;tt&gt;--local-dir&lt;/tt&gt; 时文件存入缓存，并出现在上面的列表中。</translation>
     </message>
 </context>
 <context>
@@ -2817,6 +2947,29 @@
         <source>%1: %2</source>
         <comment>a cell of a step&apos;s matrix: where it is, its value</comment>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PredictionPanel</name>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt;</source>
+        <translation>&lt;b&gt;下一个词元&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after %1, the text&apos;s last (position %2): the model&apos;s continuation</source>
+        <translation>&lt;b&gt;下一个词元&lt;/b&gt;：在文本最后的 %1（位置 %2）之后，即模型的续写</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after %1 at position %2, the query row pointed at: what the model predicts there</source>
+        <translation>&lt;b&gt;下一个词元&lt;/b&gt;：在位置 %2 的 %1 之后（鼠标所指的查询行），即模型在该处的预测</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;The probabilities are not numbers (NaN): a row of the softmax had no finite score (0/0), and the NaN spread through every later layer.&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;这些概率不是数（NaN）：softmax 的某一行没有有限的分数（0/0），NaN 传播到了之后的每一层。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Most probable next tokens</source>
+        <translation>最可能的下一个词元</translation>
     </message>
 </context>
 <context>

@@ -126,8 +126,6 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     retranslateUi();
     resize(1440, 900);
     splitter->setSizes({1060, 380});
-    modelView_->resize(1060, modelView_->height());
-    modelView_->fitGrid();
 }
 
 LanguageModelWindow::~LanguageModelWindow() = default;
@@ -311,6 +309,14 @@ void LanguageModelWindow::retranslateUi()
         scope_->setItemText(i, tr("Only layer %1").arg(scope_->itemData(i).toInt()));
     scope_->setToolTip(tr("Break one layer alone: the others keep the textbook formula"));
     updateDepartures();
+}
+
+void LanguageModelWindow::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!shownBefore_) // the model view's width is known now
+        modelView_->fitGrid();
+    shownBefore_ = true;
 }
 
 void LanguageModelWindow::changeEvent(QEvent* event)

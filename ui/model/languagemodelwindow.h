@@ -72,6 +72,7 @@ signals:
     void runShown();
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -110,6 +111,7 @@ private:
     QTimer debounce_;
     QString refusal_;
     bool pending_ = false;
+    bool shownBefore_ = false;
     std::uint64_t newestJob_ = 0; // GUI thread only
     // Last: destroyed first, it cancels the running job and joins its thread.
     LatestWorker<RunJob> worker_;
