@@ -139,6 +139,7 @@ private slots:
     void modelInfo();
     void predictionsAreOrdered();
     void onlyLayerLeavesOtherLayersTextbook();
+    void nanLogitsTieByLowerId();
     void badFolders_data();
     void badFolders();
     void badTexts_data();
@@ -327,6 +328,22 @@ void TestGpt2Model::onlyLayerLeavesOtherLayersTextbook()
     QVERIFY(run.attention->head(1, 0, 0) != textbook.attention->head(1, 0, 0));
     QVERIFY(run.attention->head(2, 0, 0) != textbook.attention->head(2, 0, 0));
     QCOMPARE(run.switches, broken);
+}
+
+void TestGpt2Model::nanLogitsTieByLowerId()
+{
+    // Softmax over a batch of one with −∞ in the masked cells: NaN weights (as torch),
+    // which reach every logit. Every logit then ties, and the lower id comes first.
+    const auto lm = model(QStringLiteral("small-f32"));
+    ModelSwitches batch;
+    batch.formula.axis = attn::SoftmaxAxis::Batch;
+    const attn::ModelRun run = lm->run("The cat sat", batch);
+    const std::vector<attn::Prediction> top = run.predictions(2, 3);
+    QCOMPARE(int(top.size()), 3);
+    for (int n = 0; n < 3; ++n) {
+        QCOMPARE(top[std::size_t(n)].id, n);
+        QVERIFY(std::isnan(top[std::size_t(n)].probability));
+    }
 }
 
 void TestGpt2Model::badFolders_data()
