@@ -4,6 +4,7 @@
 // switch and a switch on one layer only; and refusals of broken model folders and texts.
 #include "gpt2model.h"
 #include "languagemodel.h"
+#include "modelattention.h"
 #include "options.h"
 
 #include <QJsonArray>
@@ -140,6 +141,8 @@ private slots:
     void predictionsAreOrdered();
     void onlyLayerLeavesOtherLayersTextbook();
     void nanLogitsTieByLowerId();
+    void longTextsSkipTheMaskedBlocks_data();
+    void longTextsSkipTheMaskedBlocks();
     void badFolders_data();
     void badFolders();
     void badTexts_data();
@@ -344,6 +347,60 @@ void TestGpt2Model::nanLogitsTieByLowerId()
         QCOMPARE(top[std::size_t(n)].id, n);
         QVERIFY(std::isnan(top[std::size_t(n)].probability));
     }
+}
+
+void TestGpt2Model::longTextsSkipTheMaskedBlocks_data()
+{
+    QTest::addColumn<int>("T");
+    QTest::addColumn<int>("maskStage");
+    QTest::newRow("T=300 mask before") << 300 << int(attn::MaskStage::BeforeSoftmax);
+    QTest::newRow("T=300 mask after") << 300 << int(attn::MaskStage::AfterSoftmax);
+    QTest::newRow("T=256 mask before") << 256 << int(attn::MaskStage::BeforeSoftmax);
+    QTest::newRow("T=255 mask before") << 255 << int(attn::MaskStage::BeforeSoftmax);
+}
+
+void TestGpt2Model::longTextsSkipTheMaskedBlocks()
+{
+    // From T = 256 a causal layer makes S and P·V only up to each block of rows' last key;
+    // the weights and the merged heads are those of the whole products, worked out here
+    // in double: P = softmax(S/√d_k masked), merged_h = P V_h.
+    QFETCH(int, T);
+    QFETCH(int, maskStage);
+    const int C = 32, H = 4, dK = C / H;
+    attn::Config formula = ModelSwitches::textbookFormula();
+    formula.dModel = C;
+    formula.heads = H;
+    formula.maskStage = attn::MaskStage(maskStage);
+    std::srand(7);
+    const attn::Matrix qkv = attn::Matrix::Random(T, 3 * C);
+    const attn::MaskMatrix mask = attn::attentionMask(formula, T);
+    attn::AttentionBuffers buffers;
+    std::vector<float> weights(std::size_t(H) * std::size_t(T) * std::size_t(T));
+    attn::Matrix merged;
+    attn::multiHeadAttention(qkv, formula, mask, buffers, weights.data(), merged);
+    const bool after = formula.maskStage == attn::MaskStage::AfterSoftmax;
+    double worstWeight = 0, worstOutput = 0;
+    for (int h = 0; h < H; ++h) {
+        const Eigen::MatrixXd q = qkv.middleCols(h * dK, dK).cast<double>();
+        const Eigen::MatrixXd k = qkv.middleCols(C + h * dK, dK).cast<double>();
+        const Eigen::MatrixXd v = qkv.middleCols(2 * C + h * dK, dK).cast<double>();
+        Eigen::MatrixXd p = q * k.transpose() / std::sqrt(double(dK));
+        for (int i = 0; i < T; ++i) {
+            const int keys = after ? T : i + 1; // before: a softmax over the visible keys
+            const double top = p.row(i).head(keys).maxCoeff();
+            const Eigen::RowVectorXd e = (p.row(i).head(keys).array() - top).exp().matrix();
+            p.row(i).setZero();
+            p.row(i).head(keys) = e / e.sum();
+            p.row(i).tail(T - i - 1).setZero(); // after: the future zeroed
+        }
+        const Eigen::MatrixXd o = p * v;
+        const Eigen::Map<const attn::Matrix> got(weights.data() + std::size_t(h) * T * T, T, T);
+        worstWeight = std::max(worstWeight, (got.cast<double>() - p).cwiseAbs().maxCoeff());
+        worstOutput = std::max(
+            worstOutput, (merged.middleCols(h * dK, dK).cast<double>() - o).cwiseAbs().maxCoeff());
+    }
+    QVERIFY2(worstWeight < 1e-6, qPrintable(QString::number(worstWeight)));
+    QVERIFY2(worstOutput < 1e-5, qPrintable(QString::number(worstOutput)));
 }
 
 void TestGpt2Model::badFolders_data()
