@@ -7,6 +7,7 @@
 #include "exportcommand.h"
 #include "figurearguments.h"
 #include "labels.h"
+#include "modelcommand.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -73,7 +74,7 @@ std::string computeHelp()
 // (The other commands take compute's formula options, not these.)
 std::string computeCommandHelp()
 {
-    return computeHelp() + "\n" + attentionFileHelp(translated);
+    return computeHelp() + "\n" + attentionFileHelp(translated) + "\n" + modelHelp(translated);
 }
 
 std::string presetsHelp()
@@ -138,6 +139,11 @@ void printHelp()
                                           "a model's attention from a file (.npz, .npy, "
                                           ".safetensors): its weights, statistics and head "
                                           "patterns"));
+    usage +=
+        usageLines("attnscope compute --model DIR --text TEXT --json OUT",
+                   QT_TRANSLATE_NOOP("Command line", "run GPT-2 from its folder with the formula's "
+                                                     "switches inside every layer: every layer's "
+                                                     "weights and the next tokens as JSON"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -246,6 +252,8 @@ int compute(const std::vector<std::string>& args)
 {
     if (namesAttentionFile(args))
         return attentionFileCommand(args);
+    if (namesModel(args))
+        return modelCommand(args);
     try {
         std::optional<QString> languageCode;
         const ComputeOptions options =

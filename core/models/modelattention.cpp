@@ -47,9 +47,23 @@ void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatr
     b.weights.reshape(1, H, T, T);
     const LogitRule rule = logitRule(formula);
     const bool overKeys = formula.axis == SoftmaxAxis::Keys;
+    // A causal mask before the softmax over the keys: the softmax does not read the
+    // scores of the keys after each block of rows, so their products are not made (at
+    // long T nearly half of S's work). The cells left are never read.
+    constexpr Eigen::Index kRows = 128;
+    const bool causalBlocks = overKeys && formula.mask == MaskKind::Causal &&
+                              formula.maskStage == MaskStage::BeforeSoftmax && T >= 2 * kRows;
     parallelFor(H, [&](int h) {
         Matrix& s = b.scores.at(0, h);
-        s.noalias() = Q.at(0, h) * K.at(0, h).transpose();
+        if (causalBlocks) {
+            for (Eigen::Index row = 0; row < T; row += kRows) {
+                const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
+                s.block(row, 0, rows, row + rows).noalias() =
+                    Q.at(0, h).middleRows(row, rows) * K.at(0, h).topRows(row + rows).transpose();
+            }
+        } else {
+            s.noalias() = Q.at(0, h) * K.at(0, h).transpose();
+        }
         if (overKeys)
             scaleMaskSoftmaxOverKeys(s, mask, rule, b.weights.at(0, h));
         else if (formula.axis == SoftmaxAxis::Queries)
@@ -72,7 +86,25 @@ void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatr
         if (maskAfter)
             p = mask.select(0.0f, p);
         Matrix& o = b.outputs.at(0, h);
-        o.noalias() = p * V.at(0, h);
+        // A causal mask leaves each row's future keys a weight of exactly 0 (the fill's
+        // exp, or the 0 written after the softmax); where one cell a row says so, a block of
+        // rows needs only the keys up to its last row, as the engine's stage 8.
+        const bool causalRows =
+            formula.mask == MaskKind::Causal && T >= 2 * kRows && (overKeys || maskAfter);
+        if (causalRows) {
+            const Matrix& v = V.at(0, h);
+            for (Eigen::Index row = 0; row < T; row += kRows) {
+                const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
+                const Eigen::Index keys = row + rows;
+                bool futureIsZero = true;
+                for (Eigen::Index i = row; i < keys && i + 1 < T; ++i)
+                    futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
+                const Eigen::Index used = futureIsZero ? keys : T;
+                o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
+            }
+        } else {
+            o.noalias() = p * V.at(0, h);
+        }
         merged.middleCols(h * dK, dK) = o;
         std::memcpy(weights + std::size_t(h) * std::size_t(T) * std::size_t(T), p.data(),
                     sizeof(float) * std::size_t(p.size()));

@@ -385,6 +385,22 @@
         <source>a model&apos;s attention from a file (.npz, .npy, .safetensors): its weights, statistics and head patterns</source>
         <translation>读入文件（.npz、.npy、.safetensors）中某个模型的注意力：输出其权重、统计量和头的模式</translation>
     </message>
+    <message>
+        <source>run GPT-2 from its folder with the formula&apos;s switches inside every layer: every layer&apos;s weights and the next tokens as JSON</source>
+        <translation>从文件夹运行 GPT-2，公式的开关作用于每一层：以 JSON 输出每一层的权重和下一个词元</translation>
+    </message>
+    <message>
+        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors, vocab.json, merges.txt; GPT-2 family) with the formula&apos;s switches inside every layer; --json is required</source>
+        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors、vocab.json、merges.txt；GPT-2 系列），公式的开关作用于每一层；必须给出 --json</translation>
+    </message>
+    <message>
+        <source>apply the switches to this layer only, from 0; every other layer runs the textbook formula</source>
+        <translation>开关只作用于这一层（从 0 起）；其余各层按标准公式计算</translation>
+    </message>
+    <message>
+        <source>options of compute with a model (beside --text, --json and the switches --scale, --temperature, --axis, --mask, --mask-fill, --mask-stage and --head-split):</source>
+        <translation>compute 使用模型时的选项（另有 --text、--json 以及开关 --scale、--temperature、--axis、--mask、--mask-fill、--mask-stage 和 --head-split）：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
