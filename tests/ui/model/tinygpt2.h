@@ -28,9 +28,11 @@ struct TinyGpt2 {
     int dModel = 16;
     int positions = 24;
     unsigned seed = 7;
-    // Faults a bad checkpoint has: a tensor left out, a dtype the reader does not know.
+    // Faults a bad checkpoint has: a tensor left out, a dtype the reader does not know, a
+    // tensor of the wrong shape.
     std::string missingTensor;
     std::string wrongDtype = "F32";
+    std::string transposedTensor; // its two axes swapped in the header
 };
 
 // GPT-2's printable stand-ins for the 256 bytes (OpenAI's bytes_to_unicode), as UTF-8.
@@ -131,6 +133,8 @@ inline QString writeTinyGpt2(const QString& folder, const TinyGpt2& spec = {})
         QJsonArray shape;
         for (std::int64_t n : tensor.first)
             shape.append(qint64(n));
+        if (name == spec.transposedTensor && shape.size() == 2)
+            shape = QJsonArray{shape[1], shape[0]};
         const qint64 begin = data.size();
         data.append(reinterpret_cast<const char*>(tensor.second.data()),
                     qsizetype(tensor.second.size() * sizeof(float)));

@@ -160,6 +160,8 @@ void TestModelOpener::aBadFolderShowsAMessageAndChangesNothing_data()
                                 << "model.safetensors";
     QTest::newRow("a tensor missing") << "missing h.1.ln_2.bias"
                                       << "model.safetensors";
+    QTest::newRow("a tensor of the wrong shape") << "transposed h.0.attn.c_attn.weight"
+                                                 << "model.safetensors";
     QTest::newRow("an unknown dtype") << "dtype Q4"
                                       << "model.safetensors";
     QTest::newRow("a truncated weights file") << "truncate"
@@ -180,6 +182,8 @@ void TestModelOpener::aBadFolderShowsAMessageAndChangesNothing()
     TinyGpt2 spec;
     if (fault.startsWith("missing "))
         spec.missingTensor = fault.section(' ', 1).toStdString();
+    if (fault.startsWith("transposed "))
+        spec.transposedTensor = fault.section(' ', 1).toStdString();
     if (fault.startsWith("dtype "))
         spec.wrongDtype = fault.section(' ', 1).toStdString();
     writeTinyGpt2(folder, spec);
