@@ -43,9 +43,7 @@ std::shared_ptr<const Gpt2Model> Gpt2Model::open(const std::filesystem::path& fo
     ModelInfo info;
     info.family = config.modelType;
     info.folder = folder;
-    info.name = folder.filename().string();
-    if (info.name.empty())
-        info.name = folder.parent_path().filename().string();
+    info.name = modelName(folder);
     info.layers = config.layers;
     info.heads = config.heads;
     info.dModel = config.dModel;

@@ -67,6 +67,21 @@ std::vector<Prediction> ModelRun::predictions(int position, int k) const
     return out;
 }
 
+std::string modelName(const std::filesystem::path& folder)
+{
+    // The hub's cache: …/models--openai-community--gpt2/snapshots/<revision>/.
+    const std::filesystem::path path = folder.filename().empty() ? folder.parent_path() : folder;
+    const std::filesystem::path snapshots = path.parent_path();
+    const std::string repository = snapshots.parent_path().filename().string();
+    if (snapshots.filename() == "snapshots" && repository.starts_with("models--")) {
+        std::string name = repository.substr(std::string("models--").size());
+        for (std::size_t at = name.find("--"); at != std::string::npos; at = name.find("--", at))
+            name.replace(at, 2, "/");
+        return name;
+    }
+    return path.filename().string();
+}
+
 std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder)
 {
     if (!std::filesystem::is_directory(folder))

@@ -138,6 +138,8 @@ private slots:
     void parity_data();
     void parity();
     void modelInfo();
+    void modelName_data();
+    void modelName();
     void predictionsAreOrdered();
     void onlyLayerLeavesOtherLayersTextbook();
     void nanLogitsTieByLowerId();
@@ -293,6 +295,30 @@ void TestGpt2Model::modelInfo()
     QCOMPARE(real->info().weightType, std::string("F16"));
     QCOMPARE(real->tokenSpelling(2603), std::string("Ġmat"));
     QCOMPARE(real->tokenLabel(2603), std::string(" mat"));
+}
+
+void TestGpt2Model::modelName_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("a folder") << "/home/me/models/gpt2"
+                              << "gpt2";
+    QTest::newRow("a folder with a slash") << "/home/me/models/gpt2/"
+                                           << "gpt2";
+    QTest::newRow("the hub's cache")
+        << "/home/me/.cache/huggingface/hub/models--openai-community--gpt2/snapshots/607a30d"
+        << "openai-community/gpt2";
+    QTest::newRow("the hub's cache, one name") << "/h/hub/models--distilgpt2/snapshots/2290a62/"
+                                               << "distilgpt2";
+    QTest::newRow("snapshots elsewhere") << "/data/snapshots/gpt2"
+                                         << "gpt2";
+}
+
+void TestGpt2Model::modelName()
+{
+    QFETCH(QString, folder);
+    QFETCH(QString, name);
+    QCOMPARE(QString::fromStdString(attn::modelName(folder.toStdString())), name);
 }
 
 void TestGpt2Model::predictionsAreOrdered()
