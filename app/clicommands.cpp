@@ -8,6 +8,7 @@
 #include "exportcommand.h"
 #include "figurearguments.h"
 #include "labels.h"
+#include "modelcommand.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -74,7 +75,7 @@ std::string computeHelp()
 // (The other commands take compute's formula options, not these.)
 std::string computeCommandHelp()
 {
-    return computeHelp() + "\n" + attentionFileHelp(translated);
+    return computeHelp() + "\n" + attentionFileHelp(translated) + "\n" + modelHelp(translated);
 }
 
 // export's own help: its options, then those it takes with an attention file instead.
@@ -154,6 +155,11 @@ void printHelp()
                                           "W: head:H or mean (of --layer L), or model: a "
                                           "figure of a file's attention (png, svg, pdf), or "
                                           "its numbers (csv, npy, json)"));
+    usage +=
+        usageLines("attnscope compute --model DIR --text TEXT --json OUT",
+                   QT_TRANSLATE_NOOP("Command line", "run GPT-2 from its folder with the formula's "
+                                                     "switches inside every layer: every layer's "
+                                                     "weights and the next tokens as JSON"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -262,6 +268,8 @@ int compute(const std::vector<std::string>& args)
 {
     if (namesAttentionFile(args))
         return attentionFileCommand(args);
+    if (namesModel(args))
+        return modelCommand(args);
     try {
         std::optional<QString> languageCode;
         const ComputeOptions options =

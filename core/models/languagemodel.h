@@ -140,4 +140,9 @@ protected:
 // weights file, an unknown dtype.
 [[nodiscard]] std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder);
 
+// A model folder's name for titles: the folder's own ("gpt2"), or in the Hugging Face
+// cache the repository's ("openai-community/gpt2" for
+// …/models--openai-community--gpt2/snapshots/<revision>).
+[[nodiscard]] std::string modelName(const std::filesystem::path& folder);
+
 } // namespace attn

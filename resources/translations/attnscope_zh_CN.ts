@@ -413,6 +413,22 @@
         <source>options of export with an attention file (alone):</source>
         <translation>export 配合注意力文件时的选项（单独使用）：</translation>
     </message>
+    <message>
+        <source>run GPT-2 from its folder with the formula&apos;s switches inside every layer: every layer&apos;s weights and the next tokens as JSON</source>
+        <translation>从文件夹运行 GPT-2，公式的开关作用于每一层：以 JSON 输出每一层的权重和下一个词元</translation>
+    </message>
+    <message>
+        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors, vocab.json, merges.txt; GPT-2 family) with the formula&apos;s switches inside every layer; --json is required</source>
+        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors、vocab.json、merges.txt；GPT-2 系列），公式的开关作用于每一层；必须给出 --json</translation>
+    </message>
+    <message>
+        <source>apply the switches to this layer only, from 0; every other layer runs the textbook formula</source>
+        <translation>开关只作用于这一层（从 0 起）；其余各层按标准公式计算</translation>
+    </message>
+    <message>
+        <source>options of compute with a model (beside --text, --json and the switches --scale, --temperature, --axis, --mask, --mask-fill, --mask-stage and --head-split):</source>
+        <translation>compute 使用模型时的选项（另有 --text、--json 以及开关 --scale、--temperature、--axis、--mask、--mask-fill、--mask-stage 和 --head-split）：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -1113,6 +1129,25 @@
     <message>
         <source>Open the attention weights of a real model from a .npz, .npy or .safetensors file, in a model view of its own</source>
         <translation>打开真实模型的注意力权重（.npz、.npy 或 .safetensors 文件），在单独的模型视图中显示</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Run a language model (GPT-2) from its Hugging Face folder, with every switch of the formula inside its layers</source>
+        <translation>从 Hugging Face 文件夹运行语言模型（GPT-2），公式的每个开关都作用于其各层之内</translation>
+    </message>
+</context>
+<context>
+    <name>Model</name>
+    <message>
+        <source>%1: not enough memory to open the model.</source>
+        <translation>%1：内存不足，无法打开模型。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Model</source>
+        <translation>无法打开模型</translation>
     </message>
 </context>
 <context>
@@ -2373,6 +2408,94 @@
         <source>&lt;h2&gt;How to read these heatmaps&lt;/h2&gt;&lt;p&gt;Each square is one head&apos;s attention weights &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;. &lt;b&gt;Row i&lt;/b&gt; is the query token i: the word that is looking. &lt;b&gt;Column j&lt;/b&gt; is the key token j: the word being looked at. The colour of cell (i, j) is how much of word j&apos;s value vector flows into word i&apos;s output. Rows and columns are numbered from 0, as PyTorch indexes them.&lt;/p&gt;&lt;h3&gt;What to look for&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Every row sums to 1.&lt;/b&gt; The softmax runs over the keys (dim=-1), so each query hands out exactly one unit of attention. If the sums in the statistics are not 1, the softmax ran over the wrong axis, or the mask came after it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A bright diagonal&lt;/b&gt;: tokens attend to themselves. Common in untrained weights.&lt;/li&gt;&lt;li&gt;&lt;b&gt;One bright cell per row&lt;/b&gt;: the row is saturated (largest weight ≥ 0.99). The softmax is almost one-hot and passes almost no gradient. Without √d_k scaling this happens as d_model grows: try d_model 512 with scaling off.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Flat rows&lt;/b&gt;: every key gets the same weight; the head only averages.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Hatched grey cells&lt;/b&gt; are masked: the causal mask hides future keys (j &amp;gt; i), the padding mask hides &amp;lt;pad&amp;gt; keys. &lt;b&gt;Magenta cells&lt;/b&gt; are NaN or ±∞: a row whose keys are all masked with -inf has nothing to normalise.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A long sentence under a causal mask looks dark&lt;/b&gt;: the first row&apos;s only weight is 1 and later rows&apos; weights are about 1/i, so the linear colour scale leaves them in its darkest colours. View → Logarithmic Colour Scale gives each decade of weight the same share of colours.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A rectangle, not a square&lt;/b&gt;: cross-attention. The rows are the sentence&apos;s tokens (T_q queries), the columns the second text&apos;s (T_k keys), as a translation decoder looks at its source; rows still sum to 1, and there is no causal mask.&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;Try this&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;Raise d_model from 16 to 512 and watch the std before scaling grow like √d_k, while the std after scaling stays near 1.&lt;/li&gt;&lt;li&gt;Set the softmax axis to queries (dim=-2) and compare the row sums with the column sums.&lt;/li&gt;&lt;li&gt;Switch the head split to “view only” and see the heads lose the token structure.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Hover a cell to read its weight, its logit (after scaling and mask) and its raw score q·k. Click a head to open it large.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;如何阅读这些热力图&lt;/h2&gt;&lt;p&gt;每个方块是一个头的注意力权重 &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;。&lt;b&gt;第 i 行&lt;/b&gt;是查询词元（token）i：正在“看”的那个词。&lt;b&gt;第 j 列&lt;/b&gt;是键词元 j：被看的那个词。格子 (i, j) 的颜色表示词 j 的值向量有多少流入词 i 的输出。行和列都从 0 开始编号，与 PyTorch 的索引一致。&lt;/p&gt;&lt;h3&gt;看什么&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;每行之和为 1。&lt;/b&gt;softmax 沿键（dim=-1）归一化，所以每个查询正好分出一份注意力。如果统计中的行和不是 1，说明 softmax 的维度选错了，或者掩码放在了它之后。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对角线很亮&lt;/b&gt;：词元在关注自己。未训练的权重中很常见。&lt;/li&gt;&lt;li&gt;&lt;b&gt;每行只有一个亮格&lt;/b&gt;：这一行已饱和（最大权重 ≥ 0.99）。softmax 几乎成了 one-hot，几乎传不回梯度（梯度消失）。不做 √d_k 缩放时，d_model 越大越容易出现：试试 d_model 取 512 并关闭缩放。&lt;/li&gt;&lt;li&gt;&lt;b&gt;平坦的行&lt;/b&gt;：每个键得到相同的权重；这个头只是在求平均。&lt;/li&gt;&lt;li&gt;&lt;b&gt;灰色斜纹格子&lt;/b&gt;是被掩盖的：因果掩码遮住未来的键（j &amp;gt; i），填充掩码遮住 &amp;lt;pad&amp;gt; 键。&lt;b&gt;品红色格子&lt;/b&gt;是 NaN 或 ±∞：所有键都被 -inf 掩盖的行没有可以归一化的东西。&lt;/li&gt;&lt;li&gt;&lt;b&gt;因果掩码下的长句子看起来一片暗&lt;/b&gt;：第一行唯一的权重是 1，之后各行的权重大约是 1/i，线性色标把它们都画成最暗的几种颜色。视图 → 对数色标让每个数量级的权重分到同样多的颜色。&lt;/li&gt;&lt;li&gt;&lt;b&gt;矩形而不是正方形&lt;/b&gt;：这是交叉注意力。行是句子的词元（T_q 个查询），列是第二段文本的词元（T_k 个键），就像翻译模型的解码器回看源句子；每行仍然和为 1，也没有因果掩码。&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;动手试试&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;把 d_model 从 16 调到 512，观察缩放前的标准差随 √d_k 增大，而缩放后的标准差保持在 1 附近。&lt;/li&gt;&lt;li&gt;把 softmax 维度设为查询（dim=-2），比较行和与列和。&lt;/li&gt;&lt;li&gt;把分头方式切换为“只用 view”，看各个头如何失去词元结构。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;把鼠标悬停在格子上，可以查看它的权重、logit（缩放和掩码之后）以及原始分数 q·k。点击一个头可以放大查看。&lt;/p&gt;</translation>
     </message>
+</context>
+<context>
+    <name>attn::ui::LanguageModelWindow</name>
+    <message>
+        <source>Not enough memory to run the model.</source>
+        <translation>内存不足，无法运行模型。</translation>
+    </message>
+    <message>
+        <source>The text has %1 tokens; the model reads at most %2.</source>
+        <translation>文本有 %1 个词元；模型最多读取 %2 个。</translation>
+    </message>
+    <message>
+        <source>no causal mask: every token sees the ones after it</source>
+        <translation>没有因果掩码：每个词元都能看到其后的词元</translation>
+    </message>
+    <message>
+        <source>in every layer</source>
+        <translation>在每一层中</translation>
+    </message>
+    <message>
+        <source>in layer %1 only</source>
+        <translation>仅在第 %1 层中</translation>
+    </message>
+    <message>
+        <source>The model&apos;s textbook formula, as it was trained.</source>
+        <translation>模型训练时所用的标准公式。</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;Departs from the textbook %2: %3.&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;%2与标准公式不同：%3。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between departures</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>%1 — Language Model</source>
+        <translation>%1 — 语言模型</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 layers × %4 heads · d_model %5 · %6 tokens at most · %7 weights · %8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 层 × %4 个头 · d_model %5 · 最多 %6 个词元 · %7 权重 · %8</translation>
+    </message>
+    <message>
+        <source>&amp;Text:</source>
+        <translation>文本(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Type a sentence; the model predicts what comes next</source>
+        <translation>输入一个句子；模型预测接下来的内容</translation>
+    </message>
+    <message>
+        <source>Cut to %1 Tokens</source>
+        <translation>截断为 %1 个词元</translation>
+    </message>
+    <message>
+        <source>&amp;Apply the switches to:</source>
+        <translation>开关作用于(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Every layer</source>
+        <translation>每一层</translation>
+    </message>
+    <message>
+        <source>Only layer %1</source>
+        <translation>仅第 %1 层</translation>
+    </message>
+    <message>
+        <source>Break one layer alone: the others keep the textbook formula</source>
+        <translation>只改动一层：其余各层保持标准公式</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::MainWindow</name>
+    <message>
+        <source>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</source>
+        <translation>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</translation>
+    </message>
+    <message>
+        <source>Cannot compute: %1</source>
+        <translation>无法计算：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2…</source>
+        <comment>sequence number: first words</comment>
+        <translation>%1：%2…</translation>
+    </message>
     <message>
         <source>About AttnScope</source>
         <translation>关于 AttnScope</translation>
@@ -2532,6 +2655,45 @@
     <message>
         <source>Open the mean of the chosen layer&apos;s heads in the head view</source>
         <translation>在头视图中打开所选层各头的平均</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::OpenModelDialog</name>
+    <message>
+        <source>Model Folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>A model folder as the Hugging Face hub keeps it: config.json, model.safetensors, vocab.json and merges.txt (the GPT-2 family). AttnScope runs the model itself and downloads nothing.</source>
+        <translation>按 Hugging Face Hub 布局保存的模型文件夹：config.json、model.safetensors、vocab.json 和 merges.txt（GPT-2 系列）。AttnScope 自己运行模型，不下载任何内容。</translation>
+    </message>
+    <message>
+        <source>Models in your Hugging Face &amp;cache:</source>
+        <translation>Hugging Face 缓存中的模型(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>None in %1</source>
+        <translation>%1 中没有模型</translation>
+    </message>
+    <message>
+        <source>(no cache)</source>
+        <translation>（没有缓存）</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>To get GPT-2 (about 550 MB), run in a terminal:&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;then choose that folder; without &lt;tt&gt;--local-dir&lt;/tt&gt; it goes to the cache and appears in the list above.</source>
+        <translation>获取 GPT-2（约 550 MB），请在终端中运行：&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;然后选择该文件夹；不加 &lt;tt&gt;--local-dir&lt;/tt&gt; 时文件存入缓存，并出现在上面的列表中。</translation>
     </message>
 </context>
 <context>
@@ -2862,6 +3024,29 @@
         <source>%1: %2</source>
         <comment>a cell of a step&apos;s matrix: where it is, its value</comment>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::PredictionPanel</name>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt;</source>
+        <translation>&lt;b&gt;下一个词元&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after %1, the text&apos;s last (position %2): the model&apos;s continuation</source>
+        <translation>&lt;b&gt;下一个词元&lt;/b&gt;：在文本最后的 %1（位置 %2）之后，即模型的续写</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Next token&lt;/b&gt; after %1 at position %2, the query row pointed at: what the model predicts there</source>
+        <translation>&lt;b&gt;下一个词元&lt;/b&gt;：在位置 %2 的 %1 之后（鼠标所指的查询行），即模型在该处的预测</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;The probabilities are not numbers (NaN): a row of the softmax had no finite score (0/0), and the NaN spread through every later layer.&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:%1&apos;&gt;这些概率不是数（NaN）：softmax 的某一行没有有限的分数（0/0），NaN 传播到了之后的每一层。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Most probable next tokens</source>
+        <translation>最可能的下一个词元</translation>
     </message>
 </context>
 <context>

@@ -250,6 +250,14 @@ void ModelGrid::mouseMoveEvent(QMouseEvent* event)
         update();
         emit hovered(tile.x(), tile.y());
     }
+    if (tile.x() < 0) {
+        emit rowHovered(-1, -1, -1);
+        return;
+    }
+    const QRect rect = tileRect(tile.x(), tile.y());
+    emit rowHovered(tile.x(), tile.y(),
+                    std::clamp(double(event->position().y() - rect.top()) / rect.height(), 0.0,
+                               std::nextafter(1.0, 0.0)));
 }
 
 void ModelGrid::mousePressEvent(QMouseEvent* event)
@@ -268,6 +276,7 @@ void ModelGrid::leaveEvent(QEvent*)
         hovered_ = {-1, -1};
         update();
         emit hovered(-1, -1);
+        emit rowHovered(-1, -1, -1);
     }
 }
 

@@ -55,6 +55,9 @@ public:
 signals:
     // The tile under the mouse or the keyboard's, (−1, −1) when it left the tiles.
     void hovered(int layer, int head);
+    // The mouse is `fraction` (0 ≤ fraction < 1) of the way down tile (layer, head): the
+    // query row it points at is fraction · T_q. (−1, −1, −1) when it left the tiles.
+    void rowHovered(int layer, int head, double fraction);
     // The outlined tile changed (a click, the keys, setCurrent).
     void currentChanged(int layer, int head);
     // A tile was clicked, or Enter pressed on the current one.

@@ -80,7 +80,8 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
         controls->addWidget(widget);
     controls->addStretch(1);
 
-    auto* scroll = new QScrollArea;
+    scroll_ = new QScrollArea;
+    QScrollArea* scroll = scroll_;
     scroll->setWidget(grid_);
     scroll->setWidgetResizable(false);
     scroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
@@ -112,7 +113,8 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     rightLayout->addWidget(table_, 1);
     rightLayout->addLayout(tableButtons);
 
-    auto* splitter = new QSplitter;
+    splitter_ = new QSplitter;
+    QSplitter* splitter = splitter_;
     splitter->addWidget(left);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 1);
@@ -129,12 +131,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     layout->addWidget(splitter, 1);
     layout->addLayout(exports);
 
-    const StackShape& shape = stack_->shape();
-    for (int b = 0; b < shape.sequences; ++b)
-        sequenceCombo_->addItem(QString(), b);
-    sequenceCombo_->setEnabled(shape.sequences > 1);
-    for (int l = 0; l < shape.layers; ++l)
-        layerCombo_->addItem(QString(), l);
+    fillCombos();
 
     connect(sequenceCombo_, &QComboBox::currentIndexChanged, this,
             [this](int index) { setSequence(index); });
@@ -148,6 +145,9 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
         updateLayerCombo();
     });
     connect(grid_, &ModelGrid::activated, this, &ModelWindow::openHead);
+    connect(grid_, &ModelGrid::rowHovered, this, [this](int layer, int, double fraction) {
+        setHoveredQuery(layer < 0 ? -1 : int(fraction * stack_->shape().queries));
+    });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& index) {
                 if (!index.isValid())
@@ -173,14 +173,72 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     setCurrentHead(0, 0);
     retranslateUi();
     resize(1320, 820);
-    // The grid whole when it fits, the table the rest.
-    const int gridWidth = grid_->sizeHint().width() + scroll->frameWidth() * 2 +
-                          scroll->verticalScrollBar()->sizeHint().width();
-    splitter->setSizes({gridWidth, std::max(360, width() - gridWidth)});
+    fitGrid();
     grid_->setFocus(); // the arrow keys move over the heads at once
 }
 
 ModelWindow::~ModelWindow() = default;
+
+void ModelWindow::fillCombos()
+{
+    const QSignalBlocker sequences(sequenceCombo_);
+    const QSignalBlocker layers(layerCombo_);
+    const StackShape& shape = stack_->shape();
+    sequenceCombo_->clear();
+    for (int b = 0; b < shape.sequences; ++b)
+        sequenceCombo_->addItem(QString(), b);
+    sequenceCombo_->setEnabled(shape.sequences > 1);
+    layerCombo_->clear();
+    for (int l = 0; l < shape.layers; ++l)
+        layerCombo_->addItem(QString(), l);
+}
+
+void ModelWindow::setStack(std::shared_ptr<const AttentionStack> stack)
+{
+    const StackShape before = stack_->shape();
+    stack_ = std::move(stack);
+    const StackShape& after = stack_->shape();
+    if (after.layers != before.layers || after.sequences != before.sequences) {
+        fillCombos();
+        retranslateUi();
+    }
+    sequence_ = std::clamp(sequence_, 0, after.sequences - 1);
+    sequenceCombo_->setCurrentIndex(sequence_);
+    if (layer() >= after.layers || head() >= after.heads)
+        grid_->setCurrent(-1, -1);
+    if (headDialog_ && (headDialog_->layer() >= after.layers || headDialog_->head() >= after.heads))
+        headDialog_->hide();
+    showSequence();
+    if (layer() < 0)
+        setCurrentHead(0, 0);
+    if (hoveredQuery_ >= after.queries)
+        setHoveredQuery(-1);
+    retranslateUi();
+}
+
+void ModelWindow::fitGrid()
+{
+    // The grid whole when it fits, the table the rest.
+    const int gridWidth = grid_->sizeHint().width() + scroll_->frameWidth() * 2 +
+                          scroll_->verticalScrollBar()->sizeHint().width();
+    splitter_->setSizes({gridWidth, std::max(360, width() - gridWidth)});
+}
+
+void ModelWindow::setEmbedded()
+{
+    setWindowFlags(Qt::Widget); // this hides it, as a new parent would
+    setAttribute(Qt::WA_DeleteOnClose, false);
+    fileLabel_->hide();
+    show();
+}
+
+void ModelWindow::setHoveredQuery(int query)
+{
+    if (query == hoveredQuery_)
+        return;
+    hoveredQuery_ = query;
+    emit queryHovered(query);
+}
 
 int ModelWindow::layer() const
 {
@@ -331,8 +389,11 @@ void ModelWindow::updateLayerCombo()
 void ModelWindow::openHead(int layer, int head)
 {
     setCurrentHead(layer, head);
-    if (!headDialog_)
+    if (!headDialog_) {
         headDialog_ = new FileHeadDialog(this);
+        connect(headDialog_->view(), &HeatmapView::cellHovered, this,
+                [this](int row, int) { setHoveredQuery(row); });
+    }
     headDialog_->showHead(*stack_, layer, sequence_, head,
                           ColormapName(colormapCombo_->currentData().toInt()));
     headDialog_->show();

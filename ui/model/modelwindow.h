@@ -23,6 +23,8 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QScrollArea;
+class QSplitter;
 class QTableView;
 
 namespace attn::ui {
@@ -39,6 +41,14 @@ public:
     ~ModelWindow() override;
 
     [[nodiscard]] const AttentionStack& stack() const { return *stack_; }
+    // Shows `stack` instead (a model run again under other switches or on another text):
+    // the chosen head, the sequence and an open head view stay where they are when the
+    // new stack has them.
+    void setStack(std::shared_ptr<const AttentionStack> stack);
+    // A part of another window (a language model's): no title line of its own.
+    void setEmbedded();
+    // Gives the grid the room to show all its tiles, the table the rest.
+    void fitGrid();
     [[nodiscard]] int sequence() const { return sequence_; }
     void setSequence(int sequence);
     // The chosen head (layer, head): outlined in the grid, selected in the table.
@@ -58,6 +68,9 @@ public:
     // The head view, once a head was opened; else null.
     [[nodiscard]] FileHeadDialog* headDialog() const { return headDialog_; }
     [[nodiscard]] QString hoverText() const;
+    // The query row the mouse points at in a tile of the grid or in the head view; −1 when
+    // none.
+    [[nodiscard]] int hoveredQuery() const { return hoveredQuery_; }
     // The thumbnails of a large stack are computed on the worker; meanwhile the grid says
     // so and this is true.
     [[nodiscard]] bool thumbnailsPending() const;
@@ -68,6 +81,10 @@ public:
     // Writes the chosen layer's numbers (by the suffix: .json, .csv, .npy) or the chosen
     // head's figure (.png, .svg, .pdf) to `path`; an empty string, else the reason.
     [[nodiscard]] QString exportTo(const QString& path) const;
+
+signals:
+    // hoveredQuery() changed.
+    void queryHovered(int query);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -94,11 +111,15 @@ private:
     void exportFigure();
     void selectTableRow(int layer, int head);
     void updateLayerCombo();
+    void fillCombos();
+    void setHoveredQuery(int query);
     void retranslateUi();
 
     std::shared_ptr<const AttentionStack> stack_;
     int sequence_ = 0;
     ModelGrid* grid_;
+    QScrollArea* scroll_ = nullptr;
+    QSplitter* splitter_ = nullptr;
     HeadPatternsModel* patterns_;
     QTableView* table_;
     QComboBox* sequenceCombo_;
@@ -117,6 +138,7 @@ private:
     QPushButton* figureButton_;
     FileHeadDialog* headDialog_ = nullptr;
     QPoint hovered_{-1, -1}; // the tile showHover() names
+    int hoveredQuery_ = -1;
     bool patternsPending_ = false;
     std::uint64_t newestJob_ = 0; // GUI thread only
     // Last: destroyed first, it cancels the running job and joins its thread before

@@ -1,6 +1,7 @@
 #include "sessiondrop.h"
 
 #include "attentionfileopener.h"
+#include "modelopener.h"
 #include "sessionfiles.h"
 
 #include <QCoreApplication>
@@ -24,8 +25,8 @@ QString droppedSession(const QMimeData* mime)
 
 } // namespace
 
-SessionDrop::SessionDrop(QWidget* target, SessionFiles* sessions)
-    : QObject(target), target_(target), sessions_(sessions)
+SessionDrop::SessionDrop(QWidget* target, SessionFiles* sessions, ModelOpener* models)
+    : QObject(target), target_(target), sessions_(sessions), models_(models)
 {
     target->setAcceptDrops(true);
     target->installEventFilter(this);
@@ -41,6 +42,13 @@ bool SessionDrop::eventFilter(QObject* watched, QEvent* event)
         drop->acceptProposedAction();
         if (event->type() == QEvent::Drop)
             dropAttentionFiles(target_, drop->mimeData());
+        return true;
+    }
+    // A model's folder (one holding a config.json) opens in a language model window.
+    if (models_ && !droppedModelFolders(drop->mimeData()).isEmpty()) {
+        drop->acceptProposedAction();
+        if (event->type() == QEvent::Drop)
+            models_->openDropped(drop->mimeData());
         return true;
     }
     const QString path = droppedSession(drop->mimeData());

@@ -12,6 +12,7 @@
 #include "helpdialog.h"
 #include "labels.h"
 #include "language.h"
+#include "modelopener.h"
 #include "pipelinedialog.h"
 #include "presetpanel.h"
 #include "presets.h"
@@ -76,7 +77,8 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     layout->addWidget(scroll, 1);
     setCentralWidget(centre);
     addToolBar(toolBar_);
-    new SessionDrop(this, sessions_);
+    modelOpener_ = new ModelOpener(this);
+    new SessionDrop(this, sessions_, modelOpener_);
 
     statusBar()->addPermanentWidget(busyLabel_);
     statusBar()->addPermanentWidget(shapeLabel_);
@@ -126,6 +128,7 @@ void MainWindow::connectActions()
     };
     on(ActionId::OpenSession, [this] { sessions_->openInteractively(); });
     on(ActionId::OpenAttention, [this] { openAttentionFilesInteractively(this); });
+    on(ActionId::OpenModel, [this] { modelOpener_->openInteractively(); });
     on(ActionId::SaveSession, [this] { sessions_->save(); });
     on(ActionId::SaveSessionAs, [this] { sessions_->saveAs(); });
     on(ActionId::ExportFigure, [this] { exportFigure(this, result_, view_, openHead_); });

@@ -24,6 +24,7 @@ class FormulaBar;
 class HeadDialog;
 class HeatmapGrid;
 class HelpDialog;
+class ModelOpener;
 class Language;
 class PresetPanel;
 class SessionFiles;
@@ -56,6 +57,8 @@ public:
     // Chooses the interface language ("en", "zh_CN") as the View menu does.
     void setLanguage(const QString& code);
     [[nodiscard]] SessionFiles* sessionFiles() const { return sessions_; }
+    // Opens language models (File → Open Model…, dropped folders) on its worker.
+    [[nodiscard]] ModelOpener* modelOpener() const { return modelOpener_; }
     // After a crash, asks whether to restore the autosaved session (call once shown); the
     // question waits window-modal, without blocking, and nothing overwrites the autosave
     // before its answer.
@@ -107,6 +110,7 @@ private:
     StatisticsPanel* statistics_;
     PresetPanel* presets_;
     SessionFiles* sessions_;
+    ModelOpener* modelOpener_;
     WindowActions actions_;
     WindowMenus menus_;
     ViewToolBar* toolBar_;

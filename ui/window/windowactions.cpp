@@ -31,6 +31,10 @@ constexpr ActionSpec kActions[] = {
      QT_TRANSLATE_NOOP("MainWindow", "Open the attention weights of a real model from a .npz, "
                                      ".npy or .safetensors file, in a model view of its own"),
      QKeySequence::UnknownKey, "Ctrl+Shift+O", false},
+    {ActionId::OpenModel, QT_TRANSLATE_NOOP("MainWindow", "Open &Model…"),
+     QT_TRANSLATE_NOOP("MainWindow", "Run a language model (GPT-2) from its Hugging Face folder, "
+                                     "with every switch of the formula inside its layers"),
+     QKeySequence::UnknownKey, "Ctrl+M", false},
     {ActionId::SaveSession, QT_TRANSLATE_NOOP("MainWindow", "&Save Session"),
      QT_TRANSLATE_NOOP("MainWindow", "Save the text, every switch and the view to a session file"),
      QKeySequence::Save, "Ctrl+S", false},

@@ -17,6 +17,7 @@ namespace attn::ui {
 enum class ActionId {
     OpenSession,
     OpenAttention,
+    OpenModel,
     SaveSession,
     SaveSessionAs,
     ExportFigure,

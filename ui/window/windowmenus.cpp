@@ -17,6 +17,7 @@ WindowMenus::WindowMenus(QMainWindow* window, const WindowActions& actions, Sess
     file_ = bar->addMenu(QString());
     file_->addAction(actions.action(ActionId::OpenSession));
     file_->addAction(actions.action(ActionId::OpenAttention));
+    file_->addAction(actions.action(ActionId::OpenModel));
     recent_ = file_->addMenu(QString());
     sessions->attachRecentMenu(recent_);
     file_->addAction(actions.action(ActionId::SaveSession));

@@ -1,0 +1,21 @@
+// `attnscope compute --model DIR --text TEXT`: a real model (GPT-2) run natively, with the
+// formula's switches inside every layer (or one layer, --only-layer), written as JSON.
+#pragma once
+
+#include "commandline.h"
+
+#include <string>
+#include <vector>
+
+namespace attn::cli {
+
+// Whether compute's `args` name a model folder (--model DIR or =DIR).
+[[nodiscard]] bool namesModel(const std::vector<std::string>& args);
+
+// compute with --model: exit status as in clicommands.h.
+int modelCommand(const std::vector<std::string>& args);
+
+// The help of these options (English; `translate` gives another language).
+[[nodiscard]] std::string modelHelp(const HelpTranslator& translate);
+
+} // namespace attn::cli

@@ -1,0 +1,154 @@
+// GPT-2 small's forward (12 layers, C 768, 12 heads, V 50257; random weights made here,
+// in memory) at T tokens, under the textbook formula: BM_Gpt2Forward/T. Its counters: the
+// FLOPs it does per second, and x_sgemm_limit, its time over the time its FLOPs take at this
+// machine's sgemm rate (BM_Sgemm's product on every core, run after every forward).
+#include "gpt2model.h"
+#include "parallel.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace {
+
+constexpr int kLayers = 12, kDModel = 768, kHeads = 12, kVocabulary = 50257, kPositions = 1024;
+
+// A view of `count` new values, normal with standard deviation `std` (and mean `mean`),
+// kept in `weights`.
+attn::WeightView randomTensor(attn::Gpt2Weights& weights, std::mt19937& generator,
+                              Eigen::Index rows, Eigen::Index cols, float std, float mean = 0)
+{
+    std::normal_distribution<float> normal(mean, std);
+    std::vector<float>& values = weights.converted.emplace_back(std::size_t(rows * cols));
+    for (float& v : values)
+        v = normal(generator);
+    return {values.data(), rows, cols};
+}
+
+std::shared_ptr<const attn::Gpt2Model> gpt2Small()
+{
+    static const std::shared_ptr<const attn::Gpt2Model> model = [] {
+        attn::Gpt2Config config;
+        config.layers = kLayers;
+        config.heads = kHeads;
+        config.dModel = kDModel;
+        config.positions = kPositions;
+        config.vocabulary = kVocabulary;
+        config.inner = 4 * kDModel;
+        attn::Gpt2Weights w;
+        w.converted.reserve(4 + 12 * kLayers); // the views point into these: none may move
+        std::mt19937 generator(42);
+        const Eigen::Index C = kDModel;
+        auto random = [&](Eigen::Index rows, Eigen::Index cols, float std, float mean = 0) {
+            return randomTensor(w, generator, rows, cols, std, mean);
+        };
+        w.tokenEmbedding = random(kVocabulary, C, 0.02f);
+        w.positionEmbedding = random(kPositions, C, 0.01f);
+        for (int l = 0; l < kLayers; ++l) {
+            attn::Gpt2Block b;
+            b.ln1Weight = random(1, C, 0.1f, 1);
+            b.ln1Bias = random(1, C, 0.02f);
+            b.attnWeight = random(C, 3 * C, 0.02f);
+            b.attnBias = random(1, 3 * C, 0.02f);
+            b.projWeight = random(C, C, 0.02f);
+            b.projBias = random(1, C, 0.02f);
+            b.ln2Weight = random(1, C, 0.1f, 1);
+            b.ln2Bias = random(1, C, 0.02f);
+            b.fcWeight = random(C, 4 * C, 0.02f);
+            b.fcBias = random(1, 4 * C, 0.02f);
+            b.fcProjWeight = random(4 * C, C, 0.02f);
+            b.fcProjBias = random(1, C, 0.02f);
+            w.blocks.push_back(b);
+        }
+        w.finalNormWeight = random(1, C, 0.1f, 1);
+        w.finalNormBias = random(1, C, 0.02f);
+        w.storedType = "F32";
+        attn::ModelInfo info;
+        info.family = "gpt2";
+        info.name = "random GPT-2 small";
+        info.layers = kLayers;
+        info.heads = kHeads;
+        info.dModel = kDModel;
+        info.headDim = kDModel / kHeads;
+        info.maxPositions = kPositions;
+        info.vocabulary = kVocabulary;
+        info.weightType = "F32";
+        return std::make_shared<const attn::Gpt2Model>(std::move(info), std::move(config),
+                                                       std::move(w), nullptr);
+    }();
+    return model;
+}
+
+// How long `flops` take at this machine's float multiply rate on every core: BM_Sgemm's
+// product (N = 1024, its rows split over the cores) run as many times as make that many
+// FLOPs. Measured right after each forward, so that the machine's other load weighs on
+// both alike.
+double sgemmSeconds(double flops)
+{
+    const Eigen::Index N = 1024;
+    static const attn::Matrix a = attn::Matrix::Random(N, N), b = attn::Matrix::Random(N, N);
+    static attn::Matrix c(N, N);
+    const int blocks = attn::coreCount();
+    const double perProduct = 2.0 * N * N * N;
+    const int products = std::max(1, int(std::ceil(flops / perProduct)));
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < products; ++k)
+        attn::parallelFor(blocks, [&](int block) {
+            const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
+            c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
+        });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return seconds * flops / (products * perProduct);
+}
+
+double gpt2Flops(double T)
+{
+    // Per layer: c_attn 6TC², attn.c_proj 2TC², c_fc 8TC², mlp.c_proj 8TC²; QKᵀ and P·V
+    // 2 · 2T²C over the heads.
+    const double C = kDModel;
+    return kLayers * (24 * T * C * C + 4 * T * T * C);
+}
+
+void BM_Gpt2Forward(benchmark::State& state)
+{
+    const int T = int(state.range(0));
+    const auto model = gpt2Small();
+    std::vector<int> ids(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t)
+        ids[std::size_t(t)] = (t * 7919) % kVocabulary;
+    const attn::ModelSwitches textbook;
+    const double flops = gpt2Flops(T);
+    (void)sgemmSeconds(flops); // the products' first touch of their memory
+    double seconds = 0, limit = 0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        attn::Gpt2Forward out = model->forward(ids, textbook);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        benchmark::DoNotOptimize(out.hidden.data());
+        state.SetIterationTime(s);
+        seconds += s;
+        state.PauseTiming();
+        limit += sgemmSeconds(flops);
+        state.ResumeTiming();
+    }
+    state.counters["FLOPS"] =
+        benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["x_sgemm_limit"] = seconds / limit;
+    state.counters["sgemm_GFLOPS"] = flops * double(state.iterations()) / limit / 1e9;
+}
+
+} // namespace
+
+BENCHMARK(BM_Gpt2Forward)
+    ->Arg(128)
+    ->Arg(1024)
+    ->MinTime(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);

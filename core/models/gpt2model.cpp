@@ -1,0 +1,176 @@
+#include "gpt2model.h"
+
+#include "engine.h"
+#include "modelattention.h"
+#include "modelkernels.h"
+
+#include <stdexcept>
+
+namespace attn {
+
+Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
+                     std::unique_ptr<Gpt2Tokenizer> tokenizer)
+    : info_(std::move(info)), config_(std::move(config)), weights_(std::move(weights)),
+      tokenizer_(std::move(tokenizer))
+{}
+
+std::shared_ptr<const Gpt2Model> Gpt2Model::open(const std::filesystem::path& folder)
+{
+    // 1. config.json.
+    const std::filesystem::path configFile = folder / "config.json";
+    std::string configText;
+    try {
+        configText = readTokenizerFile(configFile);
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(configFile, error.fault());
+    }
+    Gpt2Config config = parseGpt2Config(configText, configFile);
+    // 2. The tokenizer, before the weights: a folder without merges.txt fails at once.
+    std::unique_ptr<Gpt2Tokenizer> tokenizer;
+    try {
+        tokenizer = std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::fromFolder(folder));
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
+    if (tokenizer->vocabularySize() > config.vocabulary)
+        throw ModelError(
+            folder / "vocab.json",
+            "the vocabulary has ids up to " + std::to_string(tokenizer->vocabularySize() - 1) +
+                ", more than config.json's vocab_size " + std::to_string(config.vocabulary));
+    // 3. The weights, mapped.
+    Gpt2Weights weights = loadGpt2Weights(folder / "model.safetensors", config);
+
+    ModelInfo info;
+    info.family = config.modelType;
+    info.folder = folder;
+    info.name = modelName(folder);
+    info.layers = config.layers;
+    info.heads = config.heads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim();
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.weightType = weights.storedType;
+    info.causal = true;
+    return std::make_shared<const Gpt2Model>(std::move(info), std::move(config), std::move(weights),
+                                             std::move(tokenizer));
+}
+
+void Gpt2Model::tokenize(const std::string& text, std::vector<int>& ids,
+                         std::vector<TokenLabel>& labels) const
+{
+    Gpt2Encoding encoding = tokenizer_->encode(text);
+    ids = std::move(encoding.ids);
+    labels = tokenizer_->labels(ids);
+}
+
+Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                               const std::atomic<bool>* cancel) const
+{
+    const int T = int(ids.size()), C = config_.dModel, H = config_.heads, L = config_.layers;
+    const Gpt2Weights& w = weights_;
+    if (T < 1 || T > config_.positions)
+        throw std::out_of_range("GPT-2: " + std::to_string(T) + " tokens, at most " +
+                                std::to_string(config_.positions));
+    // The switched formula and the textbook one, sized to this model.
+    Config switched = switches.formula, textbook = ModelSwitches::textbookFormula(true);
+    for (Config* formula : {&switched, &textbook}) {
+        formula->dModel = C;
+        formula->heads = H;
+    }
+    const MaskMatrix switchedMask = attentionMask(switched, T);
+    const MaskMatrix textbookMask = attentionMask(textbook, T);
+
+    Gpt2Forward out;
+    const std::size_t headSize = std::size_t(T) * std::size_t(T);
+    out.weights.resize(std::size_t(L) * std::size_t(H) * headSize);
+
+    // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
+    Matrix x(T, C);
+    const auto wte = w.tokenEmbedding.matrix();
+    const auto wpe = w.positionEmbedding.matrix();
+    for (int t = 0; t < T; ++t) {
+        if (ids[std::size_t(t)] < 0 || ids[std::size_t(t)] >= config_.vocabulary)
+            throw std::out_of_range("GPT-2: token id " + std::to_string(ids[std::size_t(t)]) +
+                                    " outside the vocabulary");
+        x.row(t) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
+    }
+
+    Matrix normed, qkv, merged, projected, hidden; // (T, C), (T, 3C), (T, C), (T, C), (T, 4C)
+    AttentionBuffers buffers;
+    for (int l = 0; l < L; ++l) {
+        if (cancel && cancel->load())
+            throw Cancelled();
+        const Gpt2Block& b = w.blocks[std::size_t(l)];
+        const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == l;
+        // 2. attention: x += c_proj(attention(c_attn(ln_1(x))))
+        layerNorm(x, b.ln1Weight, b.ln1Bias, config_.epsilon, normed);
+        conv1d(normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
+        multiHeadAttention(qkv, broken ? switched : textbook, broken ? switchedMask : textbookMask,
+                           buffers, out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
+                           merged);
+        conv1d(merged, b.projWeight, b.projBias, projected);
+        x += projected;
+        // 3. MLP: x += c_proj(gelu(c_fc(ln_2(x))))
+        layerNorm(x, b.ln2Weight, b.ln2Bias, config_.epsilon, normed);
+        conv1d(normed, b.fcWeight, b.fcBias, hidden); // (T, 4C)
+        geluTanh(hidden);
+        conv1d(hidden, b.fcProjWeight, b.fcProjBias, projected);
+        x += projected;
+    }
+    // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).
+    layerNorm(x, w.finalNormWeight, w.finalNormBias, config_.epsilon, out.hidden);
+    return out;
+}
+
+ModelRun Gpt2Model::run(const std::string& text, const ModelSwitches& switches,
+                        const std::atomic<bool>* cancel) const
+{
+    ModelRun run;
+    tokenize(text, run.ids, run.labels);
+    const int T = int(run.ids.size());
+    if (T == 0)
+        throw InputError("the text is empty", Refusal::EmptyText);
+    if (T > config_.positions)
+        throw InputError("the text has " + std::to_string(T) + " tokens, the model reads at most " +
+                             std::to_string(config_.positions),
+                         Refusal::TextTooLong);
+    Gpt2Forward forwarded = forward(run.ids, switches, cancel);
+    std::vector<std::string> tokens;
+    tokens.reserve(run.labels.size());
+    for (const TokenLabel& label : run.labels)
+        tokens.push_back(label.label);
+    const StackShape shape{config_.layers, 1, config_.heads, T, T};
+    run.attention = std::make_shared<const MemoryAttentionStack>(
+        shape, std::move(forwarded.weights), std::vector<std::vector<std::string>>{tokens},
+        std::vector<std::vector<std::string>>{}, info_.name);
+    run.hidden = std::move(forwarded.hidden);
+    run.switches = switches;
+    run.model = shared_from_this();
+    return run;
+}
+
+std::vector<float> Gpt2Model::logitsOf(const float* hiddenRow) const
+{
+    // logits = h · wteᵀ: lm_head is tied to the token embedding.   (V)
+    const auto wte = weights_.tokenEmbedding.matrix();
+    const Eigen::Map<const Vector> h(hiddenRow, config_.dModel);
+    std::vector<float> logits(std::size_t(config_.vocabulary));
+    Eigen::Map<Vector>(logits.data(), config_.vocabulary).noalias() = wte * h;
+    return logits;
+}
+
+std::string Gpt2Model::tokenSpelling(int id) const
+{
+    return tokenizer_ ? tokenizer_->token(id) : std::to_string(id);
+}
+
+std::string Gpt2Model::tokenLabel(int id) const
+{
+    if (!tokenizer_)
+        return std::to_string(id);
+    const int ids[] = {id};
+    return tokenizer_->labels(ids).front().label;
+}
+
+} // namespace attn

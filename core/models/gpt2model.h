@@ -1,0 +1,55 @@
+// The GPT-2 family run natively: the forward pass of Hugging Face's modeling_gpt2.py
+// (eager attention) and llm.c's train_gpt2.c, with the formula's switches inside every
+// layer's attention (modelattention.h). No Qt.
+//
+// Legend: T tokens, C = d_model, H heads, d_k = C / H (64 in every GPT-2), V vocabulary,
+// L layers.
+#pragma once
+
+#include "gpt2config.h"
+#include "gpt2tokenizer.h"
+#include "gpt2weights.h"
+#include "languagemodel.h"
+
+#include <memory>
+
+namespace attn {
+
+// One forward pass's numbers, without tokens.
+struct Gpt2Forward {
+    std::vector<float> weights; // (L, 1, H, T, T) every layer's P
+    Matrix hidden;              // (T, C) after ln_f
+};
+
+class Gpt2Model final : public LanguageModel {
+public:
+    // A model of these parts; `tokenizer` may be null (forward() needs none: the
+    // benchmark's random model).
+    Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
+              std::unique_ptr<Gpt2Tokenizer> tokenizer);
+
+    // Opens a folder: config.json, model.safetensors, vocab.json and merges.txt.
+    [[nodiscard]] static std::shared_ptr<const Gpt2Model> open(const std::filesystem::path& folder);
+
+    [[nodiscard]] const ModelInfo& info() const override { return info_; }
+    void tokenize(const std::string& text, std::vector<int>& ids,
+                  std::vector<TokenLabel>& labels) const override;
+    [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
+                               const std::atomic<bool>* cancel = nullptr) const override;
+    [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override;
+    [[nodiscard]] std::string tokenSpelling(int id) const override;
+    [[nodiscard]] std::string tokenLabel(int id) const override;
+
+    // The forward pass over token ids (1 … n_positions of them, each below V). Throws
+    // Cancelled when `cancel` becomes true between layers.
+    [[nodiscard]] Gpt2Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                                      const std::atomic<bool>* cancel = nullptr) const;
+
+private:
+    ModelInfo info_;
+    Gpt2Config config_;
+    Gpt2Weights weights_;
+    std::unique_ptr<Gpt2Tokenizer> tokenizer_;
+};
+
+} // namespace attn

@@ -1,0 +1,50 @@
+// GPT-2's weights from model.safetensors, as float views the forward reads. No Qt.
+//
+// F32 tensors are read in place from the memory-mapped file (no copy: the pages are read
+// when a product first touches them). F16 and BF16 tensors are converted to float once, at
+// open: sgemm multiplies floats, and converting per use would add a pass over every weight
+// to every run (a switch re-runs every layer), where a conversion at open costs it once.
+#pragma once
+
+#include "gpt2config.h"
+#include "mappedfile.h"
+#include "modelkernels.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// One transformer block's tensors (HF's names under h.N.). Conv1D weights are [in, out].
+struct Gpt2Block {
+    WeightView ln1Weight, ln1Bias;       // (C)
+    WeightView attnWeight, attnBias;     // c_attn (C, 3C), (3C): Q, K, V columns
+    WeightView projWeight, projBias;     // attn.c_proj (C, C), (C)
+    WeightView ln2Weight, ln2Bias;       // (C)
+    WeightView fcWeight, fcBias;         // mlp.c_fc (C, 4C), (4C)
+    WeightView fcProjWeight, fcProjBias; // mlp.c_proj (4C, C), (C)
+};
+
+struct Gpt2Weights {
+    WeightView tokenEmbedding;    // wte (V, C); also the output embedding (lm_head is tied)
+    WeightView positionEmbedding; // wpe (n_positions, C)
+    std::vector<Gpt2Block> blocks;
+    WeightView finalNormWeight, finalNormBias; // ln_f (C)
+    std::string storedType;                    // wte's dtype: "F32", "F16" or "BF16"
+
+    // What the views point into.
+    std::shared_ptr<const MappedFile> file;
+    std::vector<std::vector<float>> converted;
+};
+
+// Reads `file` (model.safetensors) for a model of `config`. Tensor names may carry the
+// "transformer." prefix; h.N.attn.bias and masked_bias (the causal mask as a buffer) and
+// lm_head.weight (tied to wte) are not read. Throws ModelError naming the file and the
+// tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a file
+// that is not safetensors (truncated, a corrupt header, an unknown dtype).
+[[nodiscard]] Gpt2Weights loadGpt2Weights(const std::filesystem::path& file,
+                                          const Gpt2Config& config);
+
+} // namespace attn

@@ -1,0 +1,96 @@
+#include "languagemodel.h"
+
+#include "gpt2model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace attn {
+
+ModelError::ModelError(const std::filesystem::path& file, const std::string& fault)
+    : std::runtime_error(file.string() + ": " + fault), file_(file), fault_(fault)
+{}
+
+Config ModelSwitches::textbookFormula(bool causal)
+{
+    Config formula;
+    formula.scale = ScaleMode::SqrtDk;
+    formula.temperature = 1.0f;
+    formula.axis = SoftmaxAxis::Keys;
+    formula.mask = causal ? MaskKind::Causal : MaskKind::None;
+    formula.maskFill = MaskFill::NegInf;
+    formula.maskStage = MaskStage::BeforeSoftmax;
+    formula.headSplit = HeadSplit::Transpose;
+    formula.paddingMask = false;
+    return formula;
+}
+
+std::vector<float> ModelRun::logits(int position) const
+{
+    if (position < 0 || position >= hidden.rows())
+        throw std::out_of_range("position " + std::to_string(position) + " outside 0 … " +
+                                std::to_string(hidden.rows() - 1));
+    return model->logitsOf(hidden.row(position).data());
+}
+
+std::vector<Prediction> ModelRun::predictions(int position, int k) const
+{
+    const std::vector<float> z = logits(position);
+    const int V = int(z.size());
+    // softmax(z): subtract the maximum only for numerical stability; sum in double.
+    const float top = *std::max_element(z.begin(), z.end());
+    double sum = 0;
+    for (float value : z)
+        sum += std::exp(double(value) - double(top));
+    // The k largest logits (the same order as their probabilities), ties by lower id.
+    std::vector<int> order(static_cast<std::size_t>(V));
+    std::iota(order.begin(), order.end(), 0);
+    const int count = std::clamp(k, 0, V);
+    std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int a, int b) {
+        const float za = z[std::size_t(a)], zb = z[std::size_t(b)];
+        return za != zb ? za > zb : a < b;
+    });
+    std::vector<Prediction> out;
+    out.reserve(std::size_t(count));
+    for (int i = 0; i < count; ++i) {
+        const int id = order[std::size_t(i)];
+        Prediction p;
+        p.id = id;
+        p.token = model->tokenSpelling(id);
+        p.label = model->tokenLabel(id);
+        p.logit = z[std::size_t(id)];
+        p.probability = float(std::exp(double(p.logit) - double(top)) / sum);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::string modelName(const std::filesystem::path& folder)
+{
+    // The hub's cache: …/models--openai-community--gpt2/snapshots/<revision>/.
+    const std::filesystem::path path = folder.filename().empty() ? folder.parent_path() : folder;
+    const std::filesystem::path snapshots = path.parent_path();
+    const std::string repository = snapshots.parent_path().filename().string();
+    if (snapshots.filename() == "snapshots" && repository.starts_with("models--")) {
+        std::string name = repository.substr(std::string("models--").size());
+        for (std::size_t at = name.find("--"); at != std::string::npos; at = name.find("--", at))
+            name.replace(at, 2, "/");
+        return name;
+    }
+    return path.filename().string();
+}
+
+std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder)
+{
+    if (!std::filesystem::is_directory(folder))
+        throw ModelError(folder, "not a folder");
+    if (!std::filesystem::exists(folder / "config.json"))
+        throw ModelError(folder / "config.json", "missing: a model folder holds config.json, "
+                                                 "model.safetensors, vocab.json and merges.txt");
+    // Every family reads its own config; GPT-2's reader refuses any other model_type.
+    return Gpt2Model::open(folder);
+}
+
+} // namespace attn

@@ -1,0 +1,117 @@
+#include "modeljson.h"
+
+#include "json.h"
+
+namespace attn {
+
+std::string modelRunJson(const ModelRun& run, int topK)
+{
+    JsonWriter w;
+    const ModelInfo& info = run.model->info();
+    const AttentionStack& stack = *run.attention;
+    const StackShape& shape = stack.shape();
+    w.beginObject();
+    // 1. The model and the switches.
+    w.key("model");
+    w.beginObject();
+    w.key("family");
+    w.value(info.family);
+    w.key("name");
+    w.value(info.name);
+    w.key("layers");
+    w.value(info.layers);
+    w.key("heads");
+    w.value(info.heads);
+    w.key("d_model");
+    w.value(info.dModel);
+    w.key("head_dim");
+    w.value(info.headDim);
+    w.key("vocabulary");
+    w.value(info.vocabulary);
+    w.key("weight_type");
+    w.value(info.weightType);
+    w.endObject();
+    const Config& f = run.switches.formula;
+    w.key("switches");
+    w.beginObject();
+    w.key("scale");
+    w.value(spellingOf(f.scale));
+    w.key("temperature");
+    w.value(f.temperature);
+    w.key("axis");
+    w.value(spellingOf(f.axis));
+    w.key("mask");
+    w.value(spellingOf(f.mask));
+    w.key("mask_fill");
+    w.value(spellingOf(f.maskFill));
+    w.key("mask_stage");
+    w.value(spellingOf(f.maskStage));
+    w.key("head_split");
+    w.value(spellingOf(f.headSplit));
+    w.key("only_layer");
+    w.value(run.switches.onlyLayer);
+    w.endObject();
+    // 2. The tokens.
+    w.key("token_ids");
+    w.beginArray();
+    for (int id : run.ids)
+        w.value(id);
+    w.endArray();
+    w.key("tokens");
+    w.beginArray();
+    for (const TokenLabel& label : run.labels)
+        w.value(label.label);
+    w.endArray();
+    w.key("pieces");
+    w.beginArray();
+    for (const TokenLabel& label : run.labels)
+        w.value(label.piece);
+    w.endArray();
+    // 3. Every layer's heads, (T, T) each.
+    w.key("layers");
+    w.beginArray();
+    for (int l = 0; l < shape.layers; ++l) {
+        w.beginObject();
+        w.key("heads");
+        w.beginArray();
+        for (int h = 0; h < shape.heads; ++h) {
+            const Matrix p = stack.head(l, 0, h);
+            w.beginObject();
+            w.key("weights");
+            w.beginArray();
+            for (Eigen::Index i = 0; i < p.rows(); ++i) {
+                w.beginArray();
+                for (Eigen::Index j = 0; j < p.cols(); ++j)
+                    w.value(p(i, j));
+                w.endArray();
+            }
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    // 4. What the model predicts after the text.
+    w.key("next_tokens");
+    w.beginArray();
+    for (const Prediction& p : run.predictions(int(run.ids.size()) - 1, topK)) {
+        w.beginObject();
+        w.key("id");
+        w.value(p.id);
+        w.key("token");
+        w.value(p.label);
+        w.key("piece");
+        w.value(p.token);
+        w.key("probability");
+        w.value(p.probability);
+        w.key("logit");
+        w.value(p.logit);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.take() + "\n";
+}
+
+} // namespace attn

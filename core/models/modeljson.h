@@ -1,0 +1,18 @@
+// A model run as JSON: what `attnscope compute --model DIR --json OUT` writes. No Qt.
+#pragma once
+
+#include "languagemodel.h"
+
+#include <string>
+
+namespace attn {
+
+// {"model": {"family", "name", "layers", "heads", "d_model", "head_dim", "vocabulary",
+//  "weight_type"}, "switches": {"scale", "temperature", "axis", "mask", "mask_fill",
+//  "mask_stage", "head_split", "only_layer"}, "token_ids": [T], "tokens": [T readable
+//  labels], "pieces": [T vocabulary spellings], "layers": [L × {"heads": [H × {"weights":
+//  T × T}]}], "next_tokens": [k × {"id", "token" (readable), "piece", "probability",
+//  "logit"}] at the last position, most probable first}. A NaN weight or logit is null.
+[[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10);
+
+} // namespace attn

@@ -1,0 +1,37 @@
+// The kernels a transformer block is made of besides attention (modelattention.h):
+// LayerNorm, GELU and the Conv1D of GPT-2 (a linear layer stored [in, out]). No Qt.
+//
+// Legend: T tokens, C = d_model, N a layer's output width.
+#pragma once
+
+#include "tensor.h"
+
+#include <Eigen/Core>
+
+namespace attn {
+
+// A weight tensor as floats somewhere (a mapped file or a converted copy): row-major
+// (rows, cols); a vector is (1, n).
+struct WeightView {
+    const float* data = nullptr;
+    Eigen::Index rows = 0;
+    Eigen::Index cols = 0;
+    [[nodiscard]] Eigen::Map<const Matrix> matrix() const { return {data, rows, cols}; }
+    [[nodiscard]] Eigen::Map<const Eigen::RowVectorXf> row() const { return {data, rows * cols}; }
+};
+
+// y = LayerNorm(x) over each row: (x − mean) / √(var + ε) · weight + bias, the biased
+// variance as torch's layer_norm. x, y: (T, C); weight, bias: C values.
+void layerNorm(const Matrix& x, const WeightView& weight, const WeightView& bias, double epsilon,
+               Matrix& y);
+
+// x = GELU(x) in its tanh form (HF's gelu_new, llm.c's gelu_forward):
+// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), in place.
+void geluTanh(Matrix& x);
+
+// y = x·W + b, GPT-2's Conv1D: W stored [in, out] (the transpose of nn.Linear's). x: (T, in),
+// W: (in, N), b: N values → y: (T, N). Tiles of rows and columns run on every core, each
+// an sgemm on its caller's thread.
+void conv1d(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
+} // namespace attn

@@ -1,0 +1,261 @@
+// `attnscope compute --model DIR`: the JSON holds the tokens, every layer's heads and the
+// next tokens, equal to the PyTorch reference's (tests/reference/gen_gpt2_model.py) under
+// each switch given on the command line; a bad folder or argument is exit status 2 with
+// one line naming it.
+#include "clirun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using attn::test::Run;
+
+namespace {
+
+const QString kReference = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/");
+const QString kRealVocabulary = QStringLiteral(ATTN_REFERENCE_DIR "/../data/gpt2/");
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// The reference case named `name` of `model`.
+QJsonObject referenceCase(const QJsonObject& expected, const QString& name)
+{
+    for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray())
+        if (c.toObject().value(QLatin1String("name")).toString() == name)
+            return c.toObject();
+    qFatal("no reference case %s", qPrintable(name));
+}
+
+bool copyFiles(const QString& from, const QString& to, const QStringList& names)
+{
+    for (const QString& name : names)
+        if (!QFile::copy(from + name, to + QLatin1Char('/') + name))
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestModelCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void json_data();
+    void json();
+    void refusals_data();
+    void refusals();
+
+private:
+    QString folderOf(const QString& model) const;
+    QTemporaryDir realModel_;
+};
+
+void TestModelCli::initTestCase()
+{
+    // GPT-2's vocabulary is committed once, in tests/data/gpt2.
+    QVERIFY(realModel_.isValid());
+    QVERIFY(copyFiles(kReference + QLatin1String("real-f16/"), realModel_.path(),
+                      {"config.json", "model.safetensors"}));
+    QVERIFY(copyFiles(kRealVocabulary, realModel_.path(), {"vocab.json", "merges.txt"}));
+}
+
+QString TestModelCli::folderOf(const QString& model) const
+{
+    return model == QLatin1String("real-f16") ? realModel_.path() : kReference + model;
+}
+
+void TestModelCli::json_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("referenceName");
+    const QList<std::pair<QStringList, QString>> cases{
+        {{}, "textbook"},
+        {{"--scale", "none"}, "scale=none"},
+        {{"--scale=sqrt-dmodel"}, "scale=sqrt-dmodel"},
+        {{"--temperature", "0.5"}, "temperature=0.5"},
+        {{"--axis", "queries"}, "axis=queries"},
+        {{"--axis", "batch", "--mask-stage", "after-softmax"},
+         "axis=batch mask_stage=after-softmax"},
+        {{"--mask", "none"}, "mask=none"},
+        {{"--mask-fill", "-1e9"}, "mask_fill=-1e9"},
+        {{"--mask-stage", "after-softmax"}, "mask_stage=after-softmax"},
+        {{"--head-split", "view"}, "head_split=view"},
+        {{"--only-layer", "1", "--scale", "none"}, "only_layer=1 scale=none"},
+    };
+    for (const char* model : {"small-f32", "real-f16"})
+        for (const auto& [options, name] : cases)
+            QTest::newRow(qPrintable(QLatin1String(model) + QLatin1String(": ") + name))
+                << QString::fromLatin1(model) << options << name;
+}
+
+void TestModelCli::json()
+{
+    QFETCH(QString, model);
+    QFETCH(QStringList, options);
+    QFETCH(QString, referenceName);
+    const QJsonObject expected = readJson(kReference + model + QLatin1String(".json"));
+    const QJsonObject reference = referenceCase(expected, referenceName);
+    const Run run = attn::test::attnscope(
+        QStringList{"compute", "--model", folderOf(model), "--text",
+                    expected.value(QLatin1String("text")).toString(), "--json", "-"} +
+        options);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+
+    // 1. The model and the tokens.
+    const QJsonObject info = out.value(QLatin1String("model")).toObject();
+    QCOMPARE(info.value(QLatin1String("family")).toString(), QStringLiteral("gpt2"));
+    QCOMPARE(info.value(QLatin1String("layers")).toInt(),
+             expected.value(QLatin1String("layers")).toInt());
+    QCOMPARE(info.value(QLatin1String("heads")).toInt(),
+             expected.value(QLatin1String("heads")).toInt());
+    QCOMPARE(info.value(QLatin1String("d_model")).toInt(),
+             expected.value(QLatin1String("d_model")).toInt());
+    QCOMPARE(out.value(QLatin1String("token_ids")).toArray(),
+             expected.value(QLatin1String("ids")).toArray());
+    const QJsonArray tokens = out.value(QLatin1String("tokens")).toArray();
+    const QJsonArray pieces = out.value(QLatin1String("pieces")).toArray();
+    const int T = int(tokens.size());
+    QCOMPARE(T, int(expected.value(QLatin1String("ids")).toArray().size()));
+    QCOMPARE(pieces.size(), qsizetype(T));
+    if (model == QLatin1String("real-f16")) {
+        QCOMPARE(tokens[5].toString(), QStringLiteral(" mat"));
+        QCOMPARE(pieces[5].toString(), QStringLiteral("Ġmat"));
+    }
+
+    // 2. Every layer's heads: T × T weights, equal to torch's within 1e-5 (NaN as null).
+    const QJsonArray layers = out.value(QLatin1String("layers")).toArray();
+    const QJsonArray wantLayers = reference.value(QLatin1String("attention")).toArray();
+    QCOMPARE(layers.size(), wantLayers.size());
+    for (int l = 0; l < layers.size(); ++l) {
+        const QJsonArray heads = layers[l].toObject().value(QLatin1String("heads")).toArray();
+        const QJsonArray wantHeads = wantLayers[l].toArray();
+        QCOMPARE(heads.size(), wantHeads.size());
+        for (int h = 0; h < heads.size(); ++h) {
+            const QJsonArray rows = heads[h].toObject().value(QLatin1String("weights")).toArray();
+            const QJsonArray wantRows = wantHeads[h].toArray();
+            QCOMPARE(rows.size(), qsizetype(T));
+            for (int i = 0; i < T; ++i) {
+                const QJsonArray row = rows[i].toArray(), want = wantRows[i].toArray();
+                QCOMPARE(row.size(), qsizetype(T));
+                for (int j = 0; j < T; ++j) {
+                    const bool same =
+                        row[j].isNull() ? want[j].isNull()
+                                        : std::abs(row[j].toDouble() - want[j].toDouble()) <= 1e-5;
+                    QVERIFY2(same, qPrintable(QStringLiteral("layer %1 head %2 (%3, %4)")
+                                                  .arg(l)
+                                                  .arg(h)
+                                                  .arg(i)
+                                                  .arg(j)));
+                }
+            }
+        }
+    }
+
+    // 3. The next tokens: torch's top 10, most probable first.
+    const QJsonArray next = out.value(QLatin1String("next_tokens")).toArray();
+    const QJsonArray top = reference.value(QLatin1String("top10")).toArray();
+    QCOMPARE(next.size(), qsizetype(10));
+    double previous = 2;
+    for (int n = 0; n < 10; ++n) {
+        const QJsonObject token = next[n].toObject();
+        QCOMPARE(token.value(QLatin1String("id")).toInt(), top[n].toInt());
+        QVERIFY(token.contains(QLatin1String("token")));
+        const double p = token.value(QLatin1String("probability")).toDouble();
+        QVERIFY(p > 0 && p <= previous);
+        previous = p;
+    }
+}
+
+void TestModelCli::refusals_data()
+{
+    QTest::addColumn<QString>("breakage");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("keyword");
+    const QString small = kReference + QLatin1String("small-f32");
+    QTest::newRow("no folder") << "" << QStringList{"--model", "/nonexistent/gpt2", "--text", "cat"}
+                               << "/nonexistent/gpt2: not a folder";
+    QTest::newRow("no config.json")
+        << "no config.json" << QStringList{"--text", "cat"} << "config.json: missing";
+    QTest::newRow("no weights") << "no weights" << QStringList{"--text", "cat"}
+                                << "model.safetensors";
+    QTest::newRow("no merges") << "no merges" << QStringList{"--text", "cat"} << "merges.txt";
+    QTest::newRow("n_embd not divisible") << "n_embd not divisible" << QStringList{"--text", "cat"}
+                                          << "config.json: n_embd 30 is not divisible by n_head 4";
+    QTest::newRow("truncated weights")
+        << "truncated weights" << QStringList{"--text", "cat"} << "model.safetensors";
+    QTest::newRow("empty text") << "" << QStringList{"--model", small, "--text", ""} << "no text";
+    QTest::newRow("text longer than n_positions")
+        << "" << QStringList{"--model", small, "--text", QString("cat ").repeated(40).trimmed()}
+        << "the text has 40 tokens, the model reads at most 32";
+    QTest::newRow("no --json") << "" << QStringList{"--model", small, "--text", "cat"}
+                               << "give --json FILE";
+    QTest::newRow("--heads with a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--heads", "2"}
+        << "--heads does not apply with --model";
+    QTest::newRow("--only-layer past the last")
+        << "" << QStringList{"--model", small, "--text", "cat", "--only-layer", "2"}
+        << "--only-layer 2: the model has 2 layers";
+    QTest::newRow("--only-layer negative")
+        << "" << QStringList{"--model", small, "--text", "cat", "--only-layer", "-1"}
+        << "--only-layer";
+    QTest::newRow("--scale unknown")
+        << "" << QStringList{"--model", small, "--text", "cat", "--scale", "half"} << "--scale";
+}
+
+void TestModelCli::refusals()
+{
+    QFETCH(QString, breakage);
+    QFETCH(QStringList, options);
+    QFETCH(QString, keyword);
+    QTemporaryDir dir;
+    QStringList arguments{"compute"};
+    if (!breakage.isEmpty()) {
+        // A copy of the small checkpoint, broken.
+        QVERIFY(copyFiles(kReference + QLatin1String("small-f32/"), dir.path(),
+                          {"config.json", "model.safetensors", "vocab.json", "merges.txt"}));
+        const QString folder = dir.path() + QLatin1Char('/');
+        if (breakage == QLatin1String("no config.json"))
+            QVERIFY(QFile::remove(folder + "config.json"));
+        else if (breakage == QLatin1String("no weights"))
+            QVERIFY(QFile::remove(folder + "model.safetensors"));
+        else if (breakage == QLatin1String("no merges"))
+            QVERIFY(QFile::remove(folder + "merges.txt"));
+        else if (breakage == QLatin1String("truncated weights"))
+            QVERIFY(QFile(folder + "model.safetensors").resize(4000));
+        else if (breakage == QLatin1String("n_embd not divisible")) {
+            QFile config(folder + "config.json");
+            QVERIFY(config.open(QIODevice::ReadOnly));
+            QByteArray text = config.readAll().replace("\"n_embd\": 32", "\"n_embd\": 30");
+            config.close();
+            QVERIFY(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            config.write(text);
+        }
+        arguments << "--model" << dir.path();
+    }
+    // Every row but "no --json" asks for the JSON, so that the refusal is the row's own.
+    const bool json = QTest::currentDataTag() != QLatin1String("no --json");
+    const Run run = attn::test::attnscope(arguments + options +
+                                          (json ? QStringList{"--json", "-"} : QStringList{}));
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY2(attn::test::oneErrorLine(run.err, keyword).isEmpty(),
+             attn::test::oneErrorLine(run.err, keyword).constData());
+}
+
+QTEST_GUILESS_MAIN(TestModelCli)
+#include "tst_model_cli.moc"

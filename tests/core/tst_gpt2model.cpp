@@ -1,0 +1,578 @@
+// Gpt2Model: every layer's attention, the logits and the top 10 of three tiny random GPT-2
+// checkpoints (F32 and BF16 with a small vocabulary, F16 with GPT-2's own) against a plain
+// PyTorch forward (tests/reference/gen_gpt2_model.py) under the textbook formula, each
+// switch and a switch on one layer only; and refusals of broken model folders and texts.
+#include "gpt2model.h"
+#include "languagemodel.h"
+#include "modelattention.h"
+#include "options.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using attn::ModelError;
+using attn::ModelSwitches;
+
+namespace {
+
+const fs::path kReference = ATTN_REFERENCE_DIR "/gpt2";
+const fs::path kRealVocabulary = ATTN_REFERENCE_DIR "/../data/gpt2";
+
+std::string readFile(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void writeFile(const fs::path& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+}
+
+QJsonObject readJson(const fs::path& path)
+{
+    const std::string text = readFile(path);
+    return QJsonDocument::fromJson(QByteArray(text.data(), qsizetype(text.size()))).object();
+}
+
+// A JSON number of the reference: null is NaN, "inf" and "-inf" the infinities.
+double numberOf(const QJsonValue& value)
+{
+    if (value.isNull())
+        return std::nan("");
+    if (value.isString())
+        return value.toString() == QLatin1String("inf") ? INFINITY : -INFINITY;
+    return value.toDouble();
+}
+
+// Whether a and b agree within `tolerance` (absolute), NaN agreeing with NaN and an
+// infinity with the same infinity.
+bool agrees(double a, double b, double tolerance)
+{
+    if (std::isnan(a) || std::isnan(b))
+        return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b))
+        return a == b;
+    return std::abs(a - b) <= tolerance;
+}
+
+// The switches of a reference case ({"scale": "none", …}) on the textbook formula.
+ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
+{
+    ModelSwitches s;
+    s.onlyLayer = onlyLayer;
+    attn::Config& f = s.formula;
+    for (auto it = switches.begin(); it != switches.end(); ++it) {
+        const std::string value = it.value().toString().toStdString();
+        const QString key = it.key();
+        if (key == QLatin1String("scale"))
+            f.scale = *attn::fromString<attn::ScaleMode>(value);
+        else if (key == QLatin1String("temperature"))
+            f.temperature = float(it.value().toDouble());
+        else if (key == QLatin1String("axis"))
+            f.axis = *attn::fromString<attn::SoftmaxAxis>(value);
+        else if (key == QLatin1String("mask"))
+            f.mask = *attn::fromString<attn::MaskKind>(value);
+        else if (key == QLatin1String("mask_fill"))
+            f.maskFill = *attn::fromString<attn::MaskFill>(value);
+        else if (key == QLatin1String("mask_stage"))
+            f.maskStage = *attn::fromString<attn::MaskStage>(value);
+        else if (key == QLatin1String("head_split"))
+            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
+        else
+            qFatal("unknown switch %s", qPrintable(key));
+    }
+    return s;
+}
+
+// A copy of the small F32 checkpoint in `dir`, to break.
+fs::path copyOfSmallModel(const QTemporaryDir& dir)
+{
+    const fs::path folder = fs::path(dir.path().toStdString()) / "model";
+    fs::create_directories(folder);
+    for (const char* name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
+        fs::copy_file(kReference / "small-f32" / name, folder / name);
+    return folder;
+}
+
+// model.safetensors with its JSON header edited: `from` replaced by `to` once.
+void editHeader(const fs::path& file, const std::string& from, const std::string& to)
+{
+    std::string bytes = readFile(file);
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i)
+        length = length << 8 | std::uint8_t(bytes[std::size_t(i)]);
+    std::string header = bytes.substr(8, length);
+    const std::size_t at = header.find(from);
+    QVERIFY2(at != std::string::npos, from.c_str());
+    header.replace(at, from.size(), to);
+    std::string out(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        out[std::size_t(i)] = char(std::uint64_t(header.size()) >> (8 * i) & 0xff);
+    writeFile(file, out + header + bytes.substr(8 + length));
+}
+
+} // namespace
+
+class TestGpt2Model : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void parity_data();
+    void parity();
+    void modelInfo();
+    void modelName_data();
+    void modelName();
+    void predictionsAreOrdered();
+    void onlyLayerLeavesOtherLayersTextbook();
+    void nanLogitsTieByLowerId();
+    void longTextsSkipTheMaskedBlocks_data();
+    void longTextsSkipTheMaskedBlocks();
+    void badFolders_data();
+    void badFolders();
+    void badTexts_data();
+    void badTexts();
+
+private:
+    [[nodiscard]] fs::path folderOf(const QString& model) const;
+    std::shared_ptr<const attn::LanguageModel> model(const QString& name);
+
+    QTemporaryDir realVocabulary_;
+    std::map<QString, std::shared_ptr<const attn::LanguageModel>> models_;
+};
+
+void TestGpt2Model::initTestCase()
+{
+    // The real-vocabulary checkpoint is committed without GPT-2's vocab.json and
+    // merges.txt (tests/data/gpt2 has them): its folder is put together here.
+    QVERIFY(realVocabulary_.isValid());
+    const fs::path folder = fs::path(realVocabulary_.path().toStdString());
+    for (const char* name : {"config.json", "model.safetensors"})
+        fs::copy_file(kReference / "real-f16" / name, folder / name);
+    for (const char* name : {"vocab.json", "merges.txt"})
+        fs::copy_file(kRealVocabulary / name, folder / name);
+}
+
+fs::path TestGpt2Model::folderOf(const QString& model) const
+{
+    if (model == QLatin1String("real-f16"))
+        return fs::path(realVocabulary_.path().toStdString());
+    return kReference / model.toStdString();
+}
+
+std::shared_ptr<const attn::LanguageModel> TestGpt2Model::model(const QString& name)
+{
+    auto& slot = models_[name];
+    if (!slot)
+        slot = attn::openModel(folderOf(name));
+    return slot;
+}
+
+void TestGpt2Model::parity_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QJsonObject>("expected");
+    QTest::addColumn<QJsonObject>("caseData");
+    for (const char* name : {"small-f32", "small-bf16", "real-f16"}) {
+        const QJsonObject expected = readJson(kReference / (std::string(name) + ".json"));
+        QVERIFY2(!expected.isEmpty(), name);
+        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
+            const QString row = QLatin1String(name) + QLatin1String(": ") +
+                                c.toObject().value(QLatin1String("name")).toString();
+            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
+        }
+    }
+}
+
+void TestGpt2Model::parity()
+{
+    QFETCH(QString, model);
+    QFETCH(QJsonObject, expected);
+    QFETCH(QJsonObject, caseData);
+    const auto lm = this->model(model);
+    const ModelSwitches switches = switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                                              caseData.value(QLatin1String("only_layer")).toInt());
+    const attn::ModelRun run =
+        lm->run(expected.value(QLatin1String("text")).toString().toStdString(), switches);
+
+    // 1. The tokens.
+    std::vector<int> ids;
+    for (const QJsonValue id : expected.value(QLatin1String("ids")).toArray())
+        ids.push_back(id.toInt());
+    QCOMPARE(run.ids, ids);
+    const int T = int(ids.size());
+
+    // 2. Every layer's attention, every head: ≤ 1e-5.
+    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
+    QCOMPARE(run.attention->shape(),
+             (attn::StackShape{int(layers.size()), 1, lm->info().heads, T, T}));
+    double worst = 0;
+    QString where;
+    int disagreements = 0;
+    for (int l = 0; l < layers.size(); ++l) {
+        const QJsonArray heads = layers[l].toArray();
+        for (int h = 0; h < heads.size(); ++h) {
+            const attn::Matrix p = run.attention->head(l, 0, h);
+            const QJsonArray rows = heads[h].toArray();
+            for (int i = 0; i < T; ++i) {
+                const QJsonArray row = rows[i].toArray();
+                for (int j = 0; j < T; ++j) {
+                    const double want = numberOf(row[j]), got = p(i, j);
+                    if (!agrees(got, want, 1e-5)) {
+                        ++disagreements;
+                        where = QStringLiteral("layer %1 head %2 (%3, %4): %5 vs torch %6")
+                                    .arg(l)
+                                    .arg(h)
+                                    .arg(i)
+                                    .arg(j)
+                                    .arg(got)
+                                    .arg(want);
+                    } else if (std::isfinite(want)) {
+                        worst = std::max(worst, std::abs(got - want));
+                    }
+                }
+            }
+        }
+    }
+    QVERIFY2(disagreements == 0, qPrintable(QStringLiteral("%1 weights differ by more than 1e-5, "
+                                                           "e.g. %2")
+                                                .arg(disagreements)
+                                                .arg(where)));
+
+    // 3. The logits at the last position: ≤ 1e-4.
+    const std::vector<float> logits = run.logits(T - 1);
+    QCOMPARE(int(logits.size()), expected.value(QLatin1String("vocab_size")).toInt());
+    const QJsonArray logitIds = caseData.value(QLatin1String("logit_ids")).toArray();
+    const QJsonArray wantLogits = caseData.value(QLatin1String("logits")).toArray();
+    for (int n = 0; n < logitIds.size(); ++n) {
+        const int id = logitIds[n].toInt();
+        const double want = numberOf(wantLogits[n]), got = logits[std::size_t(id)];
+        QVERIFY2(agrees(got, want, 1e-4),
+                 qPrintable(
+                     QStringLiteral("logit of id %1: %2 vs torch %3").arg(id).arg(got).arg(want)));
+    }
+
+    // 4. The top 10 (where the logits are numbers).
+    const QJsonArray top = caseData.value(QLatin1String("top10")).toArray();
+    if (!top.isEmpty()) {
+        const std::vector<attn::Prediction> predictions = run.predictions(T - 1, 10);
+        QCOMPARE(int(predictions.size()), 10);
+        for (int n = 0; n < 10; ++n)
+            QCOMPARE(predictions[std::size_t(n)].id, top[n].toInt());
+    }
+}
+
+void TestGpt2Model::modelInfo()
+{
+    const auto small = model(QStringLiteral("small-bf16"));
+    QCOMPARE(small->info().family, std::string("gpt2"));
+    QCOMPARE(small->info().layers, 3);
+    QCOMPARE(small->info().heads, 2);
+    QCOMPARE(small->info().dModel, 32);
+    QCOMPARE(small->info().headDim, 16);
+    QCOMPARE(small->info().maxPositions, 24);
+    QCOMPARE(small->info().weightType, std::string("BF16"));
+    QCOMPARE(small->info().name, std::string("small-bf16"));
+    const auto real = model(QStringLiteral("real-f16"));
+    QCOMPARE(real->info().vocabulary, 50257);
+    QCOMPARE(real->info().weightType, std::string("F16"));
+    QCOMPARE(real->tokenSpelling(2603), std::string("Ġmat"));
+    QCOMPARE(real->tokenLabel(2603), std::string(" mat"));
+}
+
+void TestGpt2Model::modelName_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("a folder") << "/home/me/models/gpt2"
+                              << "gpt2";
+    QTest::newRow("a folder with a slash") << "/home/me/models/gpt2/"
+                                           << "gpt2";
+    QTest::newRow("the hub's cache")
+        << "/home/me/.cache/huggingface/hub/models--openai-community--gpt2/snapshots/607a30d"
+        << "openai-community/gpt2";
+    QTest::newRow("the hub's cache, one name") << "/h/hub/models--distilgpt2/snapshots/2290a62/"
+                                               << "distilgpt2";
+    QTest::newRow("snapshots elsewhere") << "/data/snapshots/gpt2"
+                                         << "gpt2";
+}
+
+void TestGpt2Model::modelName()
+{
+    QFETCH(QString, folder);
+    QFETCH(QString, name);
+    QCOMPARE(QString::fromStdString(attn::modelName(folder.toStdString())), name);
+}
+
+void TestGpt2Model::predictionsAreOrdered()
+{
+    const auto lm = model(QStringLiteral("real-f16"));
+    const attn::ModelRun run = lm->run("The cat sat on the", ModelSwitches{});
+    const std::vector<attn::Prediction> all = run.predictions(4, 50257);
+    QCOMPARE(int(all.size()), 50257);
+    double sum = 0;
+    for (std::size_t n = 0; n < all.size(); ++n) {
+        sum += all[n].probability;
+        if (n > 0) {
+            const attn::Prediction &a = all[n - 1], &b = all[n];
+            QVERIFY(a.logit > b.logit || (a.logit == b.logit && a.id < b.id));
+        }
+    }
+    QVERIFY(std::abs(sum - 1.0) < 1e-4);
+    QCOMPARE(all.front().token, lm->tokenSpelling(all.front().id));
+    // Every position predicts; outside 0 … T−1 is refused.
+    QCOMPARE(int(run.predictions(0, 3).size()), 3);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)run.predictions(5));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)run.logits(-1));
+}
+
+void TestGpt2Model::onlyLayerLeavesOtherLayersTextbook()
+{
+    const auto lm = model(QStringLiteral("small-bf16"));
+    const std::string text = "The cat sat on the mat";
+    const attn::ModelRun textbook = lm->run(text, ModelSwitches{});
+    ModelSwitches broken;
+    broken.formula.scale = attn::ScaleMode::None;
+    broken.onlyLayer = 1;
+    const attn::ModelRun run = lm->run(text, broken);
+    // Layer 0 comes before the switch; layer 1 is switched; layer 2 sees layer 1's change.
+    QCOMPARE(run.attention->head(0, 0, 0), textbook.attention->head(0, 0, 0));
+    QVERIFY(run.attention->head(1, 0, 0) != textbook.attention->head(1, 0, 0));
+    QVERIFY(run.attention->head(2, 0, 0) != textbook.attention->head(2, 0, 0));
+    QCOMPARE(run.switches, broken);
+}
+
+void TestGpt2Model::nanLogitsTieByLowerId()
+{
+    // Softmax over a batch of one with −∞ in the masked cells: NaN weights (as torch),
+    // which reach every logit. Every logit then ties, and the lower id comes first.
+    const auto lm = model(QStringLiteral("small-f32"));
+    ModelSwitches batch;
+    batch.formula.axis = attn::SoftmaxAxis::Batch;
+    const attn::ModelRun run = lm->run("The cat sat", batch);
+    const std::vector<attn::Prediction> top = run.predictions(2, 3);
+    QCOMPARE(int(top.size()), 3);
+    for (int n = 0; n < 3; ++n) {
+        QCOMPARE(top[std::size_t(n)].id, n);
+        QVERIFY(std::isnan(top[std::size_t(n)].probability));
+    }
+}
+
+void TestGpt2Model::longTextsSkipTheMaskedBlocks_data()
+{
+    QTest::addColumn<int>("T");
+    QTest::addColumn<int>("maskStage");
+    QTest::newRow("T=300 mask before") << 300 << int(attn::MaskStage::BeforeSoftmax);
+    QTest::newRow("T=300 mask after") << 300 << int(attn::MaskStage::AfterSoftmax);
+    QTest::newRow("T=256 mask before") << 256 << int(attn::MaskStage::BeforeSoftmax);
+    QTest::newRow("T=255 mask before") << 255 << int(attn::MaskStage::BeforeSoftmax);
+}
+
+void TestGpt2Model::longTextsSkipTheMaskedBlocks()
+{
+    // From T = 256 a causal layer makes S and P·V only up to each block of rows' last key;
+    // the weights and the merged heads are those of the whole products, worked out here
+    // in double: P = softmax(S/√d_k masked), merged_h = P V_h.
+    QFETCH(int, T);
+    QFETCH(int, maskStage);
+    const int C = 32, H = 4, dK = C / H;
+    attn::Config formula = ModelSwitches::textbookFormula();
+    formula.dModel = C;
+    formula.heads = H;
+    formula.maskStage = attn::MaskStage(maskStage);
+    std::srand(7);
+    const attn::Matrix qkv = attn::Matrix::Random(T, 3 * C);
+    const attn::MaskMatrix mask = attn::attentionMask(formula, T);
+    attn::AttentionBuffers buffers;
+    std::vector<float> weights(std::size_t(H) * std::size_t(T) * std::size_t(T));
+    attn::Matrix merged;
+    attn::multiHeadAttention(qkv, formula, mask, buffers, weights.data(), merged);
+    const bool after = formula.maskStage == attn::MaskStage::AfterSoftmax;
+    double worstWeight = 0, worstOutput = 0;
+    for (int h = 0; h < H; ++h) {
+        const Eigen::MatrixXd q = qkv.middleCols(h * dK, dK).cast<double>();
+        const Eigen::MatrixXd k = qkv.middleCols(C + h * dK, dK).cast<double>();
+        const Eigen::MatrixXd v = qkv.middleCols(2 * C + h * dK, dK).cast<double>();
+        Eigen::MatrixXd p = q * k.transpose() / std::sqrt(double(dK));
+        for (int i = 0; i < T; ++i) {
+            const int keys = after ? T : i + 1; // before: a softmax over the visible keys
+            const double top = p.row(i).head(keys).maxCoeff();
+            const Eigen::RowVectorXd e = (p.row(i).head(keys).array() - top).exp().matrix();
+            p.row(i).setZero();
+            p.row(i).head(keys) = e / e.sum();
+            p.row(i).tail(T - i - 1).setZero(); // after: the future zeroed
+        }
+        const Eigen::MatrixXd o = p * v;
+        const Eigen::Map<const attn::Matrix> got(weights.data() + std::size_t(h) * T * T, T, T);
+        worstWeight = std::max(worstWeight, (got.cast<double>() - p).cwiseAbs().maxCoeff());
+        worstOutput = std::max(
+            worstOutput, (merged.middleCols(h * dK, dK).cast<double>() - o).cwiseAbs().maxCoeff());
+    }
+    QVERIFY2(worstWeight < 1e-6, qPrintable(QString::number(worstWeight)));
+    QVERIFY2(worstOutput < 1e-5, qPrintable(QString::number(worstOutput)));
+}
+
+void TestGpt2Model::badFolders_data()
+{
+    QTest::addColumn<QString>("breakage");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("no config.json") << "no config.json"
+                                    << "config.json"
+                                    << "missing";
+    QTest::newRow("no weights") << "no weights"
+                                << "model.safetensors"
+                                << "No such file";
+    QTest::newRow("no merges") << "no merges"
+                               << "merges.txt"
+                               << "";
+    QTest::newRow("no vocab") << "no vocab"
+                              << "vocab.json"
+                              << "";
+    QTest::newRow("config not JSON") << "config not JSON"
+                                     << "config.json"
+                                     << "not JSON: line 1";
+    QTest::newRow("n_embd not divisible") << "n_embd not divisible"
+                                          << "config.json"
+                                          << "n_embd 30 is not divisible by n_head 4";
+    QTest::newRow("n_layer missing") << "n_layer missing"
+                                     << "config.json"
+                                     << "the field n_layer is missing";
+    QTest::newRow("n_head a string") << "n_head a string"
+                                     << "config.json"
+                                     << "n_head is not a number";
+    QTest::newRow("n_layer 0") << "n_layer 0"
+                               << "config.json"
+                               << "n_layer 0 is not a positive whole number";
+    QTest::newRow("model_type bert") << "model_type bert"
+                                     << "config.json"
+                                     << "model_type \"bert\" is not supported";
+    QTest::newRow("activation relu") << "activation relu"
+                                     << "config.json"
+                                     << "activation_function \"relu\" is not supported";
+    QTest::newRow("missing tensor") << "missing tensor"
+                                    << "model.safetensors"
+                                    << "the tensor ln_f.bias is missing";
+    QTest::newRow("wrong shape") << "wrong shape"
+                                 << "model.safetensors"
+                                 << "the tensor ln_f.weight has the shape [2, 16], expected [32]";
+    QTest::newRow("truncated weights") << "truncated weights"
+                                       << "model.safetensors"
+                                       << "";
+    QTest::newRow("unknown dtype") << "unknown dtype"
+                                   << "model.safetensors"
+                                   << "Q4";
+    QTest::newRow("dtype I32") << "dtype I32"
+                               << "model.safetensors"
+                               << "is stored as I32, not F32, F16 or BF16";
+}
+
+void TestGpt2Model::badFolders()
+{
+    QFETCH(QString, breakage);
+    QFETCH(QString, file);
+    QFETCH(QString, fault);
+    QTemporaryDir dir;
+    const fs::path folder = copyOfSmallModel(dir);
+    const fs::path config = folder / "config.json", weights = folder / "model.safetensors";
+    auto editConfig = [&](const std::string& from, const std::string& to) {
+        std::string text = readFile(config);
+        const std::size_t at = text.find(from);
+        QVERIFY2(at != std::string::npos, from.c_str());
+        writeFile(config, text.replace(at, from.size(), to));
+    };
+    const std::string b = breakage.toStdString();
+    if (b == "no config.json")
+        fs::remove(config);
+    else if (b == "no weights")
+        fs::remove(weights);
+    else if (b == "no merges")
+        fs::remove(folder / "merges.txt");
+    else if (b == "no vocab")
+        fs::remove(folder / "vocab.json");
+    else if (b == "config not JSON")
+        writeFile(config, "{model_type: gpt2}");
+    else if (b == "n_embd not divisible")
+        editConfig("\"n_embd\": 32", "\"n_embd\": 30");
+    else if (b == "n_layer missing")
+        editConfig("\"n_layer\": 2,", "");
+    else if (b == "n_head a string")
+        editConfig("\"n_head\": 4", "\"n_head\": \"4\"");
+    else if (b == "n_layer 0")
+        editConfig("\"n_layer\": 2", "\"n_layer\": 0");
+    else if (b == "model_type bert")
+        editConfig("\"gpt2\"", "\"bert\"");
+    else if (b == "activation relu")
+        editConfig("\"gelu_new\"", "\"relu\"");
+    else if (b == "missing tensor")
+        editHeader(weights, "\"ln_f.bias\"", "\"ln_f.bias_\"");
+    else if (b == "wrong shape")
+        editHeader(weights, "\"shape\":[32],\"data_offsets\":[145024,",
+                   "\"shape\":[2,16],\"data_offsets\":[145024,");
+    else if (b == "truncated weights")
+        fs::resize_file(weights, fs::file_size(weights) / 2);
+    else if (b == "unknown dtype")
+        editHeader(weights, "\"dtype\":\"F32\"", "\"dtype\":\"Q4\"");
+    else if (b == "dtype I32")
+        editHeader(weights, "\"dtype\":\"F32\"", "\"dtype\":\"I32\"");
+    try {
+        (void)attn::openModel(folder);
+        QFAIL("opened");
+    } catch (const ModelError& error) {
+        const QString message = QString::fromStdString(error.what());
+        QVERIFY2(message.contains(file), qPrintable(message));
+        QVERIFY2(message.contains(fault), qPrintable(message));
+        QCOMPARE(QString::fromStdString(error.file().filename().string()), file);
+    }
+}
+
+void TestGpt2Model::badTexts_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("refusal");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("empty") << "" << int(attn::Refusal::EmptyText) << "the text is empty";
+    // small-f32 reads at most 32 tokens.
+    QTest::newRow("longer than n_positions")
+        << QString("cat ").repeated(40) << int(attn::Refusal::TextTooLong)
+        << "the text has 41 tokens, the model reads at most 32";
+    QTest::newRow("invalid UTF-8") << QString() << int(attn::Refusal::InvalidUtf8) << "UTF-8";
+}
+
+void TestGpt2Model::badTexts()
+{
+    QFETCH(QString, text);
+    QFETCH(int, refusal);
+    QFETCH(QString, message);
+    const auto lm = model(QStringLiteral("small-f32"));
+    std::string bytes = text.toStdString();
+    if (refusal == int(attn::Refusal::InvalidUtf8))
+        bytes = "cat \xff";
+    try {
+        (void)lm->run(bytes, ModelSwitches{});
+        QFAIL("ran");
+    } catch (const attn::InputError& error) {
+        QCOMPARE(int(error.refusal()), refusal);
+        QVERIFY2(QString::fromStdString(error.what()).contains(message), error.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestGpt2Model)
+#include "tst_gpt2model.moc"

@@ -1,0 +1,27 @@
+// libFuzzer target: GPT-2's config.json reader on arbitrary bytes. It either refuses them
+// with a ModelError naming config.json, or returns sizes a model can be built from.
+#include "gpt2config.h"
+#include "languagemodel.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    try {
+        const attn::Gpt2Config c = attn::parseGpt2Config(text, "config.json");
+        const bool sane = c.layers > 0 && c.heads > 0 && c.dModel > 0 && c.positions > 0 &&
+                          c.vocabulary > 0 && c.inner > 0 && c.dModel % c.heads == 0 &&
+                          c.headDim() * c.heads == c.dModel && c.epsilon >= 0 &&
+                          c.layers <= attn::kMaxConfigSize && c.dModel <= attn::kMaxConfigSize;
+        if (!sane)
+            std::abort();
+    } catch (const attn::ModelError& error) {
+        if (error.file() != "config.json" || error.fault().empty())
+            std::abort();
+    }
+    return 0;
+}

@@ -1,0 +1,329 @@
+#include "languagemodelwindow.h"
+
+#include "controlpanel.h"
+#include "engine.h"
+#include "formulabar.h"
+#include "labels.h"
+#include "modelwindow.h"
+#include "predictionpanel.h"
+#include "switchesform.h"
+#include "tokenchips.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <new>
+
+namespace attn::ui {
+namespace {
+
+// The chips of a run: one sequence of its readable labels.
+TokenBatch chipTokens(const std::vector<TokenLabel>& labels)
+{
+    TokenBatch batch;
+    batch.tokens.emplace_back();
+    for (const TokenLabel& label : labels)
+        batch.tokens[0].push_back(label.label);
+    batch.lengths.push_back(int(labels.size()));
+    return batch;
+}
+
+} // namespace
+
+LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> model, ModelRun run,
+                                         const QString& text, QWidget* parent)
+    : QWidget(parent, Qt::Window), model_(std::move(model)),
+      run_(std::make_shared<const ModelRun>(std::move(run))), caption_(new QLabel),
+      textLabel_(new QLabel), text_(new QLineEdit(text)), refusalLabel_(new QLabel),
+      cutButton_(new QPushButton), chips_(new TokenChips),
+      modelView_(new ModelWindow(run_->attention, this)), switches_(new SwitchesForm),
+      scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
+      predictions_(new PredictionPanel),
+      worker_([this](RunJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
+{
+    setObjectName("languageModelWindow");
+    setAttribute(Qt::WA_DeleteOnClose);
+    text_->setObjectName("modelText");
+    refusalLabel_->setObjectName("modelRefusal");
+    cutButton_->setObjectName("cutText");
+    scope_->setObjectName("switchScope");
+    departures_->setObjectName("departures");
+    caption_->setObjectName("modelCaption");
+    caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caption_->setWordWrap(true);
+    departures_->setWordWrap(true);
+    refusalLabel_->setWordWrap(true);
+    refusalLabel_->setStyleSheet(QStringLiteral("color: %1").arg(alertColor(palette()).name()));
+    refusalLabel_->hide();
+    cutButton_->hide();
+    textLabel_->setBuddy(text_);
+    scopeLabel_->setBuddy(scope_);
+    modelView_->setEmbedded();
+
+    // A model's own formula: its mask is causal (or not) by its kind; no <pad> in one text.
+    switches_->setConfig(ModelSwitches::textbookFormula(model_->info().causal));
+    if (auto* padding = switches_->findChild<QCheckBox*>(QStringLiteral("paddingCheck")))
+        padding->hide();
+    scope_->addItem(QString(), -1);
+    for (int l = 0; l < model_->info().layers; ++l)
+        scope_->addItem(QString(), l);
+
+    auto* textRow = new QHBoxLayout;
+    textRow->addWidget(textLabel_);
+    textRow->addWidget(text_, 1);
+    auto* refusalRow = new QHBoxLayout;
+    refusalRow->addWidget(refusalLabel_, 1);
+    refusalRow->addWidget(cutButton_);
+
+    auto* scopeRow = new QHBoxLayout;
+    scopeRow->addWidget(scopeLabel_);
+    scopeRow->addWidget(scope_, 1);
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(switches_);
+    sideLayout->addLayout(scopeRow);
+    sideLayout->addWidget(departures_);
+    sideLayout->addSpacing(8);
+    sideLayout->addWidget(predictions_, 1);
+
+    auto* splitter = new QSplitter;
+    splitter->addWidget(modelView_);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(caption_);
+    layout->addLayout(textRow);
+    layout->addLayout(refusalRow);
+    layout->addWidget(chips_);
+    layout->addWidget(splitter, 1);
+
+    debounce_.setSingleShot(true);
+    debounce_.setInterval(ControlPanel::kDebounceMs); // as the main window's sentence
+    connect(&debounce_, &QTimer::timeout, this, &LanguageModelWindow::submit);
+    connect(text_, &QLineEdit::textEdited, this, [this] {
+        pending_ = true;
+        debounce_.start();
+    });
+    connect(switches_, &SwitchesForm::switchesChanged, this, &LanguageModelWindow::submit);
+    connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
+    connect(cutButton_, &QPushButton::clicked, this, &LanguageModelWindow::cutText);
+    connect(modelView_, &ModelWindow::queryHovered, this, &LanguageModelWindow::showPredictionsAt);
+
+    chips_->setTokens(chipTokens(run_->labels));
+    showPredictionsAt(-1);
+    updateDepartures();
+    retranslateUi();
+    resize(1440, 900);
+    splitter->setSizes({1060, 380});
+}
+
+LanguageModelWindow::~LanguageModelWindow() = default;
+
+QString LanguageModelWindow::text() const
+{
+    return text_->text();
+}
+
+void LanguageModelWindow::setText(const QString& text)
+{
+    text_->setText(text);
+    emit text_->textEdited(text);
+}
+
+ModelSwitches LanguageModelWindow::switches() const
+{
+    return {switches_->config(), scope_->currentData().toInt()};
+}
+
+void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
+{
+    switches_->setConfig(switches.formula);
+    const QSignalBlocker blocker(scope_);
+    scope_->setCurrentIndex(std::max(0, scope_->findData(switches.onlyLayer)));
+    submit();
+}
+
+QString LanguageModelWindow::departuresText() const
+{
+    return departures_->text();
+}
+
+void LanguageModelWindow::submit()
+{
+    debounce_.stop();
+    updateDepartures();
+    pending_ = true;
+    worker_.submit({model_, text_->text().toStdString(), switches(), ++newestJob_});
+}
+
+// On the worker thread. What it reports is posted to the window, where newestJob_ lives;
+// the window's destructor joins this thread, so `this` is alive while a call is posted.
+std::function<void()> LanguageModelWindow::compute(const RunJob& job,
+                                                   const std::atomic<bool>& cancel)
+{
+    const std::uint64_t number = job.number;
+    const auto post = [this, number](auto show) {
+        return [this, number, show = std::move(show)]() mutable {
+            QMetaObject::invokeMethod(
+                this,
+                [this, number, show = std::move(show)]() mutable {
+                    if (number == newestJob_)
+                        show();
+                },
+                Qt::QueuedConnection);
+        };
+    };
+    try {
+        auto run = std::make_shared<ModelRun>(job.model->run(job.text, job.switches, &cancel));
+        return post([this, run] { showRun(std::move(*run)); });
+    } catch (const Cancelled&) {
+        return {}; // a newer request, or the window closed
+    } catch (const InputError& error) {
+        const QString message = refusalText(error);
+        return post([this, message] { showRefusal(message); });
+    } catch (const std::bad_alloc&) {
+        return post([this] { showRefusal(tr("Not enough memory to run the model.")); });
+    } catch (const std::exception& error) {
+        const QString message = QString::fromStdString(error.what());
+        return post([this, message] { showRefusal(message); });
+    }
+}
+
+void LanguageModelWindow::showRun(ModelRun run)
+{
+    pending_ = false;
+    refusal_.clear();
+    refusalLabel_->hide();
+    cutButton_->hide();
+    const int shown = predictions_->atLast() ? -1 : predictions_->position();
+    run_ = std::make_shared<const ModelRun>(std::move(run));
+    modelView_->setStack(run_->attention);
+    chips_->setTokens(chipTokens(run_->labels));
+    showPredictionsAt(modelView_->hoveredQuery() >= 0 ? modelView_->hoveredQuery() : shown);
+    emit runShown();
+}
+
+void LanguageModelWindow::showRefusal(const QString& message)
+{
+    pending_ = false;
+    // "Too long": say by how much, and offer to cut the text to what the model reads.
+    const int limit = model_->info().maxPositions;
+    std::vector<int> ids;
+    std::vector<TokenLabel> labels;
+    try {
+        model_->tokenize(text_->text().toStdString(), ids, labels);
+    } catch (const InputError&) {
+    }
+    const bool tooLong = int(ids.size()) > limit;
+    refusal_ =
+        tooLong
+            ? tr("The text has %1 tokens; the model reads at most %2.").arg(ids.size()).arg(limit)
+            : message;
+    refusalLabel_->setText(refusal_);
+    refusalLabel_->show();
+    cutButton_->setVisible(tooLong);
+    emit runShown();
+}
+
+void LanguageModelWindow::cutText()
+{
+    std::vector<int> ids;
+    std::vector<TokenLabel> labels;
+    try {
+        model_->tokenize(text_->text().toStdString(), ids, labels);
+    } catch (const InputError&) {
+        return;
+    }
+    // Byte-level tokens spell the text's bytes exactly: the first n tokens' bytes are
+    // a prefix of it.
+    const std::size_t keep = std::min(labels.size(), std::size_t(model_->info().maxPositions));
+    qsizetype bytes = 0;
+    for (std::size_t i = 0; i < keep; ++i)
+        bytes += (qsizetype(labels[i].bytes.size()) + 1) / 3; // "E4 BD": 2 bytes
+    text_->setText(QString::fromUtf8(text_->text().toUtf8().left(bytes)));
+    submit();
+}
+
+void LanguageModelWindow::showPredictionsAt(int position)
+{
+    const int tokens = int(run_->ids.size());
+    const bool last = position < 0 || position >= tokens - 1;
+    const int shown = last ? tokens - 1 : position;
+    if (shown < 0)
+        return;
+    predictions_->setPredictions(run_->predictions(shown, 10), shown,
+                                 QString::fromStdString(run_->labels[std::size_t(shown)].label),
+                                 last);
+}
+
+void LanguageModelWindow::updateDepartures()
+{
+    const Config config = switches_->config();
+    QStringList departures = FormulaBar::departuresOf(config, false);
+    if (model_->info().causal && config.mask == MaskKind::None)
+        departures.prepend(tr("no causal mask: every token sees the ones after it"));
+    const int only = scope_->currentData().toInt();
+    const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
+    if (departures.isEmpty())
+        departures_->setText(tr("The model's textbook formula, as it was trained."));
+    else
+        departures_->setText(
+            tr("<span style='color:%1'>Departs from the textbook %2: %3.</span>")
+                .arg(alertColor(palette()).name(), where,
+                     departures.join(tr("; ", "separator between departures")).toHtmlEscaped()));
+}
+
+void LanguageModelWindow::retranslateUi()
+{
+    const ModelInfo& info = model_->info();
+    const QString name = QString::fromStdString(info.name);
+    setWindowTitle(tr("%1 — Language Model").arg(name));
+    caption_->setText(
+        tr("<b>%1</b> · %2 · %3 layers × %4 heads · d_model %5 · %6 tokens at most · %7 "
+           "weights · %8")
+            .arg(name.toHtmlEscaped(), QString::fromStdString(info.family).toHtmlEscaped())
+            .arg(info.layers)
+            .arg(info.heads)
+            .arg(info.dModel)
+            .arg(info.maxPositions)
+            .arg(QString::fromStdString(info.weightType),
+                 QDir::toNativeSeparators(QString::fromStdString(info.folder.string()))
+                     .toHtmlEscaped()));
+    textLabel_->setText(tr("&Text:"));
+    text_->setPlaceholderText(tr("Type a sentence; the model predicts what comes next"));
+    cutButton_->setText(tr("Cut to %1 Tokens").arg(info.maxPositions));
+    scopeLabel_->setText(tr("&Apply the switches to:"));
+    scope_->setItemText(0, tr("Every layer"));
+    for (int i = 1; i < scope_->count(); ++i)
+        scope_->setItemText(i, tr("Only layer %1").arg(scope_->itemData(i).toInt()));
+    scope_->setToolTip(tr("Break one layer alone: the others keep the textbook formula"));
+    updateDepartures();
+}
+
+void LanguageModelWindow::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!shownBefore_) // the model view's width is known now
+        modelView_->fitGrid();
+    shownBefore_ = true;
+}
+
+void LanguageModelWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+} // namespace attn::ui

@@ -1,0 +1,120 @@
+// The window of one language model run natively (GPT-2 first): the sentence and its
+// tokens, the model view of every layer and head (ModelWindow), the switches of the
+// formula with the layers they apply to, and the prediction panel.
+//
+// Every change (the text after the typing debounce, a switch, the layers they apply to)
+// runs the model again on a worker thread that runs only the newest job (LatestWorker):
+// an older run still going is cancelled between layers, and its result, if it came,
+// dropped. Until the new run arrives the window shows the last one; a text the model
+// refuses (empty, too long) is said under the text and the last run stays.
+#pragma once
+
+#include "languagemodel.h"
+#include "latestworker.h"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace attn::ui {
+
+class ModelWindow;
+class PredictionPanel;
+class SwitchesForm;
+class TokenChips;
+
+class LanguageModelWindow : public QWidget {
+    Q_OBJECT
+
+public:
+    // The text the window opens with: its last token is where "the mat" is predicted.
+    static constexpr const char* kFirstText = "The cat sat on the";
+
+    // Shows `run`, made by `model` from `text` (the opener's first run, on its worker).
+    LanguageModelWindow(std::shared_ptr<const LanguageModel> model, ModelRun run,
+                        const QString& text, QWidget* parent = nullptr);
+    ~LanguageModelWindow() override;
+
+    [[nodiscard]] const LanguageModel& model() const { return *model_; }
+    // The run shown.
+    [[nodiscard]] const ModelRun& shownRun() const { return *run_; }
+    [[nodiscard]] QString text() const;
+    // Types `text` as the user would: it runs after the debounce.
+    void setText(const QString& text);
+    [[nodiscard]] ModelSwitches switches() const;
+    // Shows `switches` and runs the model under them at once.
+    void setSwitches(const ModelSwitches& switches);
+
+    [[nodiscard]] ModelWindow* modelView() const { return modelView_; }
+    [[nodiscard]] PredictionPanel* predictionPanel() const { return predictions_; }
+    [[nodiscard]] SwitchesForm* switchesForm() const { return switches_; }
+    [[nodiscard]] QComboBox* scopeCombo() const { return scope_; }
+    [[nodiscard]] TokenChips* tokenChips() const { return chips_; }
+    // The line of departures from the model's textbook formula.
+    [[nodiscard]] QString departuresText() const;
+    // Why the last request was refused (empty text, too long …); empty when it ran.
+    [[nodiscard]] QString refusal() const { return refusal_; }
+
+    // A run is waiting or running (tests).
+    [[nodiscard]] bool running() const { return pending_; }
+
+signals:
+    // A new run is shown.
+    void runShown();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct RunJob {
+        std::shared_ptr<const LanguageModel> model;
+        std::string text;
+        ModelSwitches switches;
+        std::uint64_t number = 0;
+    };
+
+    // On the worker thread.
+    std::function<void()> compute(const RunJob& job, const std::atomic<bool>& cancel);
+    void submit();
+    void showRun(ModelRun run);
+    void showRefusal(const QString& message);
+    // The predictions after `position`; −1 or a position past the text: the last.
+    void showPredictionsAt(int position);
+    void cutText();
+    void updateDepartures();
+    void retranslateUi();
+
+    std::shared_ptr<const LanguageModel> model_;
+    std::shared_ptr<const ModelRun> run_;
+    QLabel* caption_;
+    QLabel* textLabel_;
+    QLineEdit* text_;
+    QLabel* refusalLabel_;
+    QPushButton* cutButton_;
+    TokenChips* chips_;
+    ModelWindow* modelView_;
+    SwitchesForm* switches_;
+    QLabel* scopeLabel_;
+    QComboBox* scope_;
+    QLabel* departures_;
+    PredictionPanel* predictions_;
+    QTimer debounce_;
+    QString refusal_;
+    bool pending_ = false;
+    bool shownBefore_ = false;
+    std::uint64_t newestJob_ = 0; // GUI thread only
+    // Last: destroyed first, it cancels the running job and joins its thread.
+    LatestWorker<RunJob> worker_;
+};
+
+} // namespace attn::ui

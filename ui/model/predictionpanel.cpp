@@ -1,0 +1,166 @@
+#include "predictionpanel.h"
+
+#include "formulabar.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QLocale>
+#include <QPainter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::ui {
+
+// The rows: a token, its bar and its probability, painted.
+class PredictionBars : public QWidget {
+public:
+    explicit PredictionBars(QWidget* parent) : QWidget(parent)
+    {
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    }
+
+    void setPredictions(std::vector<Prediction> predictions)
+    {
+        predictions_ = std::move(predictions);
+        QStringList lines;
+        for (const Prediction& p : predictions_)
+            lines << QStringLiteral("%1 %2").arg(PredictionPanel::displayToken(p.label),
+                                                 percent(p.probability));
+        setAccessibleDescription(lines.join(QStringLiteral("; ")));
+        updateGeometry();
+        update();
+    }
+    [[nodiscard]] const std::vector<Prediction>& predictions() const { return predictions_; }
+
+    [[nodiscard]] QSize sizeHint() const override
+    {
+        return {260, rowHeight() * int(std::max<std::size_t>(predictions_.size(), 10))};
+    }
+
+    [[nodiscard]] static QString percent(float probability)
+    {
+        return QLocale().toString(100.0 * probability, 'f', probability < 0.001f ? 3 : 1) +
+               QStringLiteral(" %");
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const QFontMetrics metrics = fontMetrics();
+        const int tokenWidth = std::min(width() / 3, metrics.horizontalAdvance(QString(14, 'M')));
+        const int numberWidth = metrics.horizontalAdvance(QStringLiteral("100.000 %")) + 6;
+        const int barRoom = std::max(10, width() - tokenWidth - numberWidth - 12);
+        for (std::size_t i = 0; i < predictions_.size(); ++i) {
+            const Prediction& p = predictions_[i];
+            const QRect row(0, int(i) * rowHeight(), width(), rowHeight());
+            const QRect token(row.left(), row.top(), tokenWidth, row.height());
+            painter.setPen(palette().color(QPalette::WindowText));
+            painter.drawText(token, Qt::AlignVCenter | Qt::AlignLeft,
+                             metrics.elidedText(PredictionPanel::displayToken(p.label),
+                                                Qt::ElideRight, tokenWidth));
+            if (std::isnan(p.probability)) {
+                painter.drawText(row.adjusted(tokenWidth + 6, 0, 0, 0),
+                                 Qt::AlignVCenter | Qt::AlignLeft, QStringLiteral("NaN"));
+                continue; // the title says why
+            }
+            const QRect bar(token.right() + 6, row.top() + 3,
+                            std::max(1, int(barRoom * double(p.probability))), row.height() - 6);
+            painter.fillRect(bar, palette().color(QPalette::Highlight));
+            painter.drawText(QRect(bar.right() + 6, row.top(), numberWidth, row.height()),
+                             Qt::AlignVCenter | Qt::AlignLeft, percent(p.probability));
+        }
+    }
+
+private:
+    [[nodiscard]] int rowHeight() const { return fontMetrics().height() + 6; }
+
+    std::vector<Prediction> predictions_;
+};
+
+PredictionPanel::PredictionPanel(QWidget* parent)
+    : QWidget(parent), title_(new QLabel), bars_(new PredictionBars(this))
+{
+    setObjectName("predictions");
+    title_->setObjectName("predictionsTitle");
+    title_->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(title_);
+    layout->addWidget(bars_);
+    layout->addStretch(1);
+    retranslateUi();
+}
+
+void PredictionPanel::setPredictions(std::vector<Prediction> predictions, int position,
+                                     const QString& token, bool last)
+{
+    position_ = position;
+    token_ = token;
+    last_ = last;
+    message_.clear();
+    bars_->setPredictions(std::move(predictions));
+    retranslateUi();
+}
+
+void PredictionPanel::setMessage(const QString& message)
+{
+    message_ = message;
+    position_ = -1;
+    bars_->setPredictions({});
+    retranslateUi();
+}
+
+const std::vector<Prediction>& PredictionPanel::predictions() const
+{
+    return bars_->predictions();
+}
+
+QString PredictionPanel::title() const
+{
+    return title_->text();
+}
+
+QString PredictionPanel::displayToken(const std::string& label)
+{
+    QString text = QString::fromStdString(label);
+    text.replace(QLatin1Char(' '), QChar(0x2423)); // ␣: a leading space is GPT-2's word start
+    return QChar(0x201C) + text + QChar(0x201D);
+}
+
+void PredictionPanel::retranslateUi()
+{
+    if (!message_.isEmpty())
+        title_->setText(message_);
+    else if (position_ < 0)
+        title_->setText(tr("<b>Next token</b>"));
+    else if (last_)
+        title_->setText(tr("<b>Next token</b> after %1, the text's last (position %2): the "
+                           "model's continuation")
+                            .arg(displayToken(token_.toStdString()).toHtmlEscaped())
+                            .arg(position_));
+    else
+        title_->setText(tr("<b>Next token</b> after %1 at position %2, the query row pointed "
+                           "at: what the model predicts there")
+                            .arg(displayToken(token_.toStdString()).toHtmlEscaped())
+                            .arg(position_));
+    const std::vector<Prediction>& shown = bars_->predictions();
+    if (!shown.empty() && std::isnan(shown.front().probability))
+        title_->setText(title_->text() + QStringLiteral("<br/>") +
+                        tr("<span style='color:%1'>The probabilities are not numbers (NaN): a "
+                           "row of the softmax had no finite score (0/0), and the NaN spread "
+                           "through every later layer.</span>")
+                            .arg(alertColor(palette()).name()));
+    bars_->setAccessibleName(tr("Most probable next tokens"));
+}
+
+void PredictionPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+} // namespace attn::ui
