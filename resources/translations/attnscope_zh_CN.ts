@@ -2408,6 +2408,14 @@
         <source>&lt;h2&gt;How to read these heatmaps&lt;/h2&gt;&lt;p&gt;Each square is one head&apos;s attention weights &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;. &lt;b&gt;Row i&lt;/b&gt; is the query token i: the word that is looking. &lt;b&gt;Column j&lt;/b&gt; is the key token j: the word being looked at. The colour of cell (i, j) is how much of word j&apos;s value vector flows into word i&apos;s output. Rows and columns are numbered from 0, as PyTorch indexes them.&lt;/p&gt;&lt;h3&gt;What to look for&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Every row sums to 1.&lt;/b&gt; The softmax runs over the keys (dim=-1), so each query hands out exactly one unit of attention. If the sums in the statistics are not 1, the softmax ran over the wrong axis, or the mask came after it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A bright diagonal&lt;/b&gt;: tokens attend to themselves. Common in untrained weights.&lt;/li&gt;&lt;li&gt;&lt;b&gt;One bright cell per row&lt;/b&gt;: the row is saturated (largest weight ≥ 0.99). The softmax is almost one-hot and passes almost no gradient. Without √d_k scaling this happens as d_model grows: try d_model 512 with scaling off.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Flat rows&lt;/b&gt;: every key gets the same weight; the head only averages.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Hatched grey cells&lt;/b&gt; are masked: the causal mask hides future keys (j &amp;gt; i), the padding mask hides &amp;lt;pad&amp;gt; keys. &lt;b&gt;Magenta cells&lt;/b&gt; are NaN or ±∞: a row whose keys are all masked with -inf has nothing to normalise.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A long sentence under a causal mask looks dark&lt;/b&gt;: the first row&apos;s only weight is 1 and later rows&apos; weights are about 1/i, so the linear colour scale leaves them in its darkest colours. View → Logarithmic Colour Scale gives each decade of weight the same share of colours.&lt;/li&gt;&lt;li&gt;&lt;b&gt;A rectangle, not a square&lt;/b&gt;: cross-attention. The rows are the sentence&apos;s tokens (T_q queries), the columns the second text&apos;s (T_k keys), as a translation decoder looks at its source; rows still sum to 1, and there is no causal mask.&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;Try this&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;Raise d_model from 16 to 512 and watch the std before scaling grow like √d_k, while the std after scaling stays near 1.&lt;/li&gt;&lt;li&gt;Set the softmax axis to queries (dim=-2) and compare the row sums with the column sums.&lt;/li&gt;&lt;li&gt;Switch the head split to “view only” and see the heads lose the token structure.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;Hover a cell to read its weight, its logit (after scaling and mask) and its raw score q·k. Click a head to open it large.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;如何阅读这些热力图&lt;/h2&gt;&lt;p&gt;每个方块是一个头的注意力权重 &lt;b&gt;P = softmax(QKᵀ/√d_k + M)&lt;/b&gt;。&lt;b&gt;第 i 行&lt;/b&gt;是查询词元（token）i：正在“看”的那个词。&lt;b&gt;第 j 列&lt;/b&gt;是键词元 j：被看的那个词。格子 (i, j) 的颜色表示词 j 的值向量有多少流入词 i 的输出。行和列都从 0 开始编号，与 PyTorch 的索引一致。&lt;/p&gt;&lt;h3&gt;看什么&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;每行之和为 1。&lt;/b&gt;softmax 沿键（dim=-1）归一化，所以每个查询正好分出一份注意力。如果统计中的行和不是 1，说明 softmax 的维度选错了，或者掩码放在了它之后。&lt;/li&gt;&lt;li&gt;&lt;b&gt;对角线很亮&lt;/b&gt;：词元在关注自己。未训练的权重中很常见。&lt;/li&gt;&lt;li&gt;&lt;b&gt;每行只有一个亮格&lt;/b&gt;：这一行已饱和（最大权重 ≥ 0.99）。softmax 几乎成了 one-hot，几乎传不回梯度（梯度消失）。不做 √d_k 缩放时，d_model 越大越容易出现：试试 d_model 取 512 并关闭缩放。&lt;/li&gt;&lt;li&gt;&lt;b&gt;平坦的行&lt;/b&gt;：每个键得到相同的权重；这个头只是在求平均。&lt;/li&gt;&lt;li&gt;&lt;b&gt;灰色斜纹格子&lt;/b&gt;是被掩盖的：因果掩码遮住未来的键（j &amp;gt; i），填充掩码遮住 &amp;lt;pad&amp;gt; 键。&lt;b&gt;品红色格子&lt;/b&gt;是 NaN 或 ±∞：所有键都被 -inf 掩盖的行没有可以归一化的东西。&lt;/li&gt;&lt;li&gt;&lt;b&gt;因果掩码下的长句子看起来一片暗&lt;/b&gt;：第一行唯一的权重是 1，之后各行的权重大约是 1/i，线性色标把它们都画成最暗的几种颜色。视图 → 对数色标让每个数量级的权重分到同样多的颜色。&lt;/li&gt;&lt;li&gt;&lt;b&gt;矩形而不是正方形&lt;/b&gt;：这是交叉注意力。行是句子的词元（T_q 个查询），列是第二段文本的词元（T_k 个键），就像翻译模型的解码器回看源句子；每行仍然和为 1，也没有因果掩码。&lt;/li&gt;&lt;/ul&gt;&lt;h3&gt;动手试试&lt;/h3&gt;&lt;ol&gt;&lt;li&gt;把 d_model 从 16 调到 512，观察缩放前的标准差随 √d_k 增大，而缩放后的标准差保持在 1 附近。&lt;/li&gt;&lt;li&gt;把 softmax 维度设为查询（dim=-2），比较行和与列和。&lt;/li&gt;&lt;li&gt;把分头方式切换为“只用 view”，看各个头如何失去词元结构。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;把鼠标悬停在格子上，可以查看它的权重、logit（缩放和掩码之后）以及原始分数 q·k。点击一个头可以放大查看。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>About AttnScope</source>
+        <translation>关于 AttnScope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;AttnScope %1&lt;/h3&gt;&lt;p&gt;See softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head, and change the formula to watch what each part does.&lt;/p&gt;&lt;p&gt;With the embedding “torch.randn(B, T, C)” the numbers equal PyTorch&apos;s torch.manual_seed(seed); torch.randn(…); nn.Linear(…) bit for bit.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AttnScope %1&lt;/h3&gt;&lt;p&gt;用你自己的句子，逐个头地查看 softmax(QKᵀ/√d_k + M)·V；修改公式的各个部分，观察每一部分起什么作用。&lt;/p&gt;&lt;p&gt;嵌入选择“torch.randn(B, T, C)”时，得到的数值与 PyTorch 的 torch.manual_seed(seed); torch.randn(…); nn.Linear(…) 逐位相同。&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::LanguageModelWindow</name>
@@ -2479,30 +2487,6 @@
     <message>
         <source>Break one layer alone: the others keep the textbook formula</source>
         <translation>只改动一层：其余各层保持标准公式</translation>
-    </message>
-</context>
-<context>
-    <name>attn::ui::MainWindow</name>
-    <message>
-        <source>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</source>
-        <translation>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</translation>
-    </message>
-    <message>
-        <source>Cannot compute: %1</source>
-        <translation>无法计算：%1</translation>
-    </message>
-    <message>
-        <source>%1: %2…</source>
-        <comment>sequence number: first words</comment>
-        <translation>%1：%2…</translation>
-    </message>
-    <message>
-        <source>About AttnScope</source>
-        <translation>关于 AttnScope</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;AttnScope %1&lt;/h3&gt;&lt;p&gt;See softmax(QKᵀ/√d_k + M)·V for your own sentence, head by head, and change the formula to watch what each part does.&lt;/p&gt;&lt;p&gt;With the embedding “torch.randn(B, T, C)” the numbers equal PyTorch&apos;s torch.manual_seed(seed); torch.randn(…); nn.Linear(…) bit for bit.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;AttnScope %1&lt;/h3&gt;&lt;p&gt;用你自己的句子，逐个头地查看 softmax(QKᵀ/√d_k + M)·V；修改公式的各个部分，观察每一部分起什么作用。&lt;/p&gt;&lt;p&gt;嵌入选择“torch.randn(B, T, C)”时，得到的数值与 PyTorch 的 torch.manual_seed(seed); torch.randn(…); nn.Linear(…) 逐位相同。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
