@@ -81,7 +81,8 @@ std::string computeCommandHelp()
 // export's own help: its options, then those it takes with an attention file instead.
 std::string exportCommandHelp()
 {
-    return exportHelp() + "\n" + attentionExportHelp(translated);
+    return exportHelp() + "\n" + attentionExportHelp(translated) + "\n" +
+           modelExportHelp(translated);
 }
 
 std::string presetsHelp()
@@ -331,7 +332,9 @@ int run(const std::vector<std::string>& args)
     if (command == "presets")
         return listPresets(rest);
     if (command == "export")
-        return namesAttentionFile(rest) ? attentionExportCommand(rest) : exportCommand(rest);
+        return namesAttentionFile(rest) ? attentionExportCommand(rest)
+               : namesModel(rest)       ? modelExportCommand(rest)
+                                        : exportCommand(rest);
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")
