@@ -161,6 +161,10 @@ void printHelp()
                    QT_TRANSLATE_NOOP("Command line", "run GPT-2 from its folder with the formula's "
                                                      "switches inside every layer: every layer's "
                                                      "weights and the next tokens as JSON"));
+    usage += usageLines("attnscope export --model DIR --text TEXT --what W --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "the run's attention (with the switches) as export "
+                                          "--attention-file draws a file's"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
