@@ -19,30 +19,30 @@ namespace {
 using ui::FileSelection;
 using ui::FileWhat;
 
-struct AttentionExportArguments {
-    std::string file;
-    std::optional<int> layer;
-    std::optional<FileSelection> selection;
-    FigureArguments figure; // --out, --format, --sequence and the look
-    bool annotate = false;
-    bool marginSums = false;
-    bool colorbar = true;
-    bool caption = true;
-};
-
-std::vector<Option> attentionExportOptions(AttentionExportArguments& a)
+std::vector<Option> attentionExportOptions(std::string& file, StackExportArguments& a)
 {
-    const std::string selections = ui::allFileSelectionSpellings().toStdString();
     std::vector<Option> table = {
         {"attention-file", "FILE",
          QT_TRANSLATE_NOOP("Command line",
                            "the attention weights of a model, computed elsewhere (.npz, .npy, "
                            ".safetensors); the formula's options do not apply"),
-         [&a](std::string_view value) {
+         [&file](std::string_view value) {
              if (value.empty())
                  throw InputError("--attention-file needs a file name");
-             a.file = value;
+             file = value;
          }},
+    };
+    for (Option& option : stackExportOptions(a))
+        table.push_back(std::move(option));
+    return table;
+}
+
+} // namespace
+
+std::vector<Option> stackExportOptions(StackExportArguments& a)
+{
+    const std::string selections = ui::allFileSelectionSpellings().toStdString();
+    std::vector<Option> table = {
         {"layer", "L",
          QT_TRANSLATE_NOOP("Command line",
                            "the file's layer, from 0 (required, except with --what model)"),
@@ -86,7 +86,9 @@ std::vector<Option> attentionExportOptions(AttentionExportArguments& a)
     return table;
 }
 
-ui::FileFigureOptions figureOptionsFrom(const AttentionExportArguments& a)
+namespace {
+
+ui::FileFigureOptions figureOptionsFrom(const StackExportArguments& a)
 {
     ui::FileFigureOptions options;
     options.selection = *a.selection;
@@ -107,52 +109,66 @@ ui::FileFigureOptions figureOptionsFrom(const AttentionExportArguments& a)
 
 } // namespace
 
+void checkStackExportArguments(const StackExportArguments& a, const std::string& command)
+{
+    static_cast<void>(requiredFormatOf(a.figure, /*numbers*/ true, "export"));
+    if (!a.selection)
+        throw InputError(command + " needs --what " +
+                         ui::allFileSelectionSpellings().toStdString());
+    if (a.selection->what != FileWhat::Model && !a.layer)
+        throw InputError(command + " --what " +
+                         ui::fileSelectionSpelling(*a.selection).toStdString() +
+                         " needs --layer L");
+}
+
+int exportStack(const AttentionStack& stack, const StackExportArguments& a,
+                const std::function<QStringList()>& captionNotes)
+{
+    const ui::FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ true, "export");
+    ui::FileFigureOptions options = figureOptionsFrom(a);
+    const bool model = a.selection->what == FileWhat::Model;
+    checkSequenceAndLayer(
+        stack, options.sequence, model ? std::nullopt : std::optional(options.layer),
+        a.selection->what == FileWhat::Head ? std::optional(a.selection->head) : std::nullopt);
+
+    // The bytes (a figure is drawn offscreen), written atomically.
+    if (!ui::isFigureFormat(format))
+        return writeFigure(
+            ui::selectionNumbers(stack, options.sequence, options.layer, options.selection, format),
+            QString(), a.figure.out);
+    std::optional<QGuiApplication> app;
+    std::optional<ui::Language> language;
+    startFigures(app, language, a.figure);
+    if (captionNotes)
+        options.captionNotes = captionNotes();
+    QString error;
+    const std::optional<QByteArray> bytes = ui::fileFigureBytes(format, stack, options, &error);
+    return writeFigure(bytes, error, a.figure.out);
+}
+
 std::string attentionExportHelp(const HelpTranslator& translate)
 {
-    AttentionExportArguments scratch;
+    std::string file;
+    StackExportArguments scratch;
     const std::string title =
         QT_TRANSLATE_NOOP("Command line", "options of export with an attention file (alone):");
     return (translate ? translate(title) : title) + "\n" +
-           optionHelp(attentionExportOptions(scratch), translate);
+           optionHelp(attentionExportOptions(file, scratch), translate);
 }
 
 int attentionExportCommand(const std::vector<std::string>& args)
 {
     try {
         // 1. The arguments, each checked before the file is opened.
-        AttentionExportArguments a;
-        applyOptions(args, attentionExportOptions(a));
-        if (a.file.empty())
+        std::string file;
+        StackExportArguments a;
+        applyOptions(args, attentionExportOptions(file, a));
+        if (file.empty())
             throw InputError("export --attention-file needs a file name");
-        const ui::FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ true, "export");
-        if (!a.selection)
-            throw InputError("export --attention-file needs --what " +
-                             ui::allFileSelectionSpellings().toStdString());
-        const bool model = a.selection->what == FileWhat::Model;
-        if (!model && !a.layer)
-            throw InputError("export --attention-file --what " +
-                             ui::fileSelectionSpelling(*a.selection).toStdString() +
-                             " needs --layer L");
-
-        // 2. The file (a bad one names itself and its fault), then the indices in it.
-        const std::unique_ptr<AttentionStack> stack = openAttentionFile(a.file);
-        const ui::FileFigureOptions options = figureOptionsFrom(a);
-        checkSequenceAndLayer(
-            *stack, options.sequence, model ? std::nullopt : std::optional(options.layer),
-            a.selection->what == FileWhat::Head ? std::optional(a.selection->head) : std::nullopt);
-
-        // 3. The bytes (a figure is drawn offscreen), written atomically.
-        if (!ui::isFigureFormat(format))
-            return writeFigure(ui::selectionNumbers(*stack, options.sequence, options.layer,
-                                                    options.selection, format),
-                               QString(), a.figure.out);
-        std::optional<QGuiApplication> app;
-        std::optional<ui::Language> language;
-        startFigures(app, language, a.figure);
-        QString error;
-        const std::optional<QByteArray> bytes =
-            ui::fileFigureBytes(format, *stack, options, &error);
-        return writeFigure(bytes, error, a.figure.out);
+        checkStackExportArguments(a, "export --attention-file");
+        // 2. The file (a bad one names itself and its fault), then the figure or numbers.
+        const std::unique_ptr<AttentionStack> stack = openAttentionFile(file);
+        return exportStack(*stack, a);
     } catch (const InputError& error) {
         return fail(kExitUsage, error.what());
     } catch (const std::bad_alloc&) {

@@ -81,7 +81,8 @@ std::string computeCommandHelp()
 // export's own help: its options, then those it takes with an attention file instead.
 std::string exportCommandHelp()
 {
-    return exportHelp() + "\n" + attentionExportHelp(translated);
+    return exportHelp() + "\n" + attentionExportHelp(translated) + "\n" +
+           modelExportHelp(translated);
 }
 
 std::string presetsHelp()
@@ -160,6 +161,10 @@ void printHelp()
                    QT_TRANSLATE_NOOP("Command line", "run GPT-2 from its folder with the formula's "
                                                      "switches inside every layer: every layer's "
                                                      "weights and the next tokens as JSON"));
+    usage += usageLines("attnscope export --model DIR --text TEXT --what W --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "the run's attention (with the switches) as export "
+                                          "--attention-file draws a file's"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -331,7 +336,9 @@ int run(const std::vector<std::string>& args)
     if (command == "presets")
         return listPresets(rest);
     if (command == "export")
-        return namesAttentionFile(rest) ? attentionExportCommand(rest) : exportCommand(rest);
+        return namesAttentionFile(rest) ? attentionExportCommand(rest)
+               : namesModel(rest)       ? modelExportCommand(rest)
+                                        : exportCommand(rest);
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")

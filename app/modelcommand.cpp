@@ -1,8 +1,12 @@
 #include "modelcommand.h"
 
+#include "attentionexport.h"
 #include "clicommands.h"
+#include "formulabar.h"
 #include "languagemodel.h"
 #include "modeljson.h"
+
+#include <QCoreApplication>
 
 #include <array>
 #include <cstdint>
@@ -17,14 +21,19 @@ struct ModelArguments {
     int onlyLayer = -1;
 };
 
-std::vector<Option> modelOptions(ModelArguments& a)
+// compute's (`figure` false) or export's.
+std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
 {
     return {
         {"model", "DIR",
-         QT_TRANSLATE_NOOP("Command line",
-                           "run a model folder as Hugging Face downloads it (config.json, "
-                           "model.safetensors, vocab.json, merges.txt; GPT-2 family) with the "
-                           "formula's switches inside every layer; --json is required"),
+         figure ? QT_TRANSLATE_NOOP("Command line",
+                                    "run a model folder as compute --model does and draw its "
+                                    "attention as an attention file's (--layer, --what, --out)")
+                : QT_TRANSLATE_NOOP(
+                      "Command line",
+                      "run a model folder as Hugging Face downloads it (config.json, "
+                      "model.safetensors, vocab.json, merges.txt; GPT-2 family) with the "
+                      "formula's switches inside every layer; --json is required"),
          [&a](std::string_view value) {
              if (value.empty())
                  throw InputError("--model needs a folder");
@@ -45,14 +54,52 @@ constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "toke
                                    "embedding", "positional",   "preset",  "cross-text",
                                    "attention", "padding-mask", "language"};
 
-void refuseOptionsNotForModels(const std::vector<std::string>& args)
+// (export keeps --language: the figure's words.)
+void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false)
 {
     for (const std::string& arg : args)
         for (const std::string_view name : kNotForModels) {
+            if (figure && name == "language")
+                continue;
             const std::string option = "--" + std::string(name);
             if (arg == option || arg.starts_with(option + "="))
                 throw InputError(option + " does not apply with --model: the model has its own");
         }
+}
+
+// The model, checked --only-layer against it, run with the switches `options` give.
+ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+{
+    const std::shared_ptr<const LanguageModel> model = openModel(a.folder);
+    if (a.onlyLayer >= model->info().layers)
+        throw InputError("--only-layer " + std::to_string(a.onlyLayer) + ": the model has " +
+                         std::to_string(model->info().layers) + " layers (0 … " +
+                         std::to_string(model->info().layers - 1) + ")");
+    ModelSwitches switches;
+    switches.formula = options.request.config;
+    switches.onlyLayer = a.onlyLayer;
+    return model->run(options.request.text, switches);
+}
+
+// The caption's end: each departure from the model's textbook formula, and where it acts.
+QStringList departureNotes(const ModelRun& run)
+{
+    const char* const context = "attn::ui::LanguageModelWindow";
+    const Config& config = run.switches.formula;
+    QStringList notes = ui::FormulaBar::departuresOf(config, false);
+    if (run.model->info().causal && config.mask == MaskKind::None)
+        notes.prepend(QCoreApplication::translate(
+            context, "no causal mask: every token sees the ones after it"));
+    if (!notes.isEmpty() && run.switches.onlyLayer >= 0)
+        notes
+            << QCoreApplication::translate(context, "in layer %1 only").arg(run.switches.onlyLayer);
+    return notes;
+}
+
+int failWith(int status, const char* message)
+{
+    std::fprintf(stderr, "attnscope: %s\n", message);
+    return status;
 }
 
 } // namespace
@@ -75,6 +122,16 @@ std::string modelHelp(const HelpTranslator& translate)
     return helpParagraph(title, 0, translate) + optionHelp(modelOptions(scratch), translate);
 }
 
+std::string modelExportHelp(const HelpTranslator& translate)
+{
+    ModelArguments scratch;
+    const std::string title = QT_TRANSLATE_NOOP(
+        "Command line", "options of export with a model (beside --text, the switches compute "
+                        "--model takes and the options of export with an attention file):");
+    return helpParagraph(title, 0, translate) +
+           optionHelp(modelOptions(scratch, /*figure*/ true), translate);
+}
+
 int modelCommand(const std::vector<std::string>& args)
 {
     try {
@@ -89,15 +146,7 @@ int modelCommand(const std::vector<std::string>& args)
             throw InputError("--model writes JSON: give --json FILE (or --json - for standard "
                              "output)");
         // 2. The model and the run.
-        const std::shared_ptr<const LanguageModel> model = openModel(a.folder);
-        if (a.onlyLayer >= model->info().layers)
-            throw InputError("--only-layer " + std::to_string(a.onlyLayer) + ": the model has " +
-                             std::to_string(model->info().layers) + " layers (0 … " +
-                             std::to_string(model->info().layers - 1) + ")");
-        ModelSwitches switches;
-        switches.formula = options.request.config;
-        switches.onlyLayer = a.onlyLayer;
-        const ModelRun run = model->run(options.request.text, switches);
+        const ModelRun run = runModel(a, options);
         // 3. The JSON.
         if (const std::string problem = writeFileAtomically(options.jsonPath, modelRunJson(run));
             !problem.empty()) {
@@ -114,6 +163,34 @@ int modelCommand(const std::vector<std::string>& args)
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "attnscope: not enough memory for the model's run\n");
         return kExitUsage;
+    }
+}
+
+int modelExportCommand(const std::vector<std::string>& args)
+{
+    try {
+        // 1. The options: the text, the switches (from the model's own formula), --model,
+        // --only-layer and those of an attention file's figure, each checked before the run.
+        refuseOptionsNotForModels(args, /*figure*/ true);
+        ModelArguments a;
+        StackExportArguments figure;
+        std::vector<Option> extra = modelOptions(a, /*figure*/ true);
+        for (Option& option : stackExportOptions(figure))
+            extra.push_back(std::move(option));
+        Request start;
+        start.config = ModelSwitches::textbookFormula();
+        const ComputeOptions options = parseComputeArguments(args, extra, false, start);
+        checkStackExportArguments(figure, "export --model");
+        // 2. The run; its attention is drawn as an attention file's, the caption naming the
+        // model and the formula's departures.
+        const ModelRun run = runModel(a, options);
+        return exportStack(*run.attention, figure, [&run] { return departureNotes(run); });
+    } catch (const InputError& error) {
+        return failWith(kExitUsage, error.what());
+    } catch (const ModelError& error) {
+        return failWith(kExitUsage, error.what());
+    } catch (const std::bad_alloc&) {
+        return failWith(kExitUsage, "not enough memory for the model's run");
     }
 }
 

@@ -429,6 +429,18 @@
         <source>options of compute with a model (beside --text, --json and the switches --scale, --temperature, --axis, --mask, --mask-fill, --mask-stage and --head-split):</source>
         <translation>compute 使用模型时的选项（另有 --text、--json 以及开关 --scale、--temperature、--axis、--mask、--mask-fill、--mask-stage 和 --head-split）：</translation>
     </message>
+    <message>
+        <source>run a model folder as compute --model does and draw its attention as an attention file&apos;s (--layer, --what, --out)</source>
+        <translation>像 compute --model 一样运行模型文件夹，并像绘制注意力文件一样绘制其注意力（--layer、--what、--out）</translation>
+    </message>
+    <message>
+        <source>options of export with a model (beside --text, the switches compute --model takes and the options of export with an attention file):</source>
+        <translation>export 使用模型时的选项（另有 --text、compute --model 接受的开关以及 export 配合注意力文件时的选项）：</translation>
+    </message>
+    <message>
+        <source>the run&apos;s attention (with the switches) as export --attention-file draws a file&apos;s</source>
+        <translation>运行的注意力（带开关），像 export --attention-file 绘制文件那样输出</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>

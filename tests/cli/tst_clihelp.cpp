@@ -49,6 +49,10 @@ void TestCliHelp::versionAndHelp_data()
         << QStringList{"export", "--help"}
         << R"(^usage:\n  attnscope export \[options\] --out FILE\s+write a figure[\s\S]*)"
            R"(options of compute:\n  --text TEXT[\s\S]*options of export[\s\S]*--png-scale)";
+    QTest::newRow("export --help, with a model")
+        << QStringList{"export", "--help"}
+        << R"(options of export with a model[^\n]*\n[^\n]*\n  --model DIR +run a model folder as )"
+           R"(compute --model does[\s\S]*--only-layer N)";
     QTest::newRow("sweep -h")
         << QStringList{"sweep", "-h"}
         << R"(^usage:\n  attnscope sweep [\s\S]*options of sweep[\s\S]*--from N)";
@@ -89,6 +93,8 @@ void TestCliHelp::helpInChinese_data()
     QTest::newRow("--help") << QStringList{"--help"} << "compute 的选项：";
     QTest::newRow("help export") << QStringList{"help", "export"}
                                  << "export 的选项（以及 compute 的选项，--json 除外）：";
+    QTest::newRow("help export, with a model")
+        << QStringList{"help", "export"} << "export 使用模型时的选项";
     QTest::newRow("sweep --help") << QStringList{"sweep", "--help"}
                                   << "sweep 的选项（以及 compute 的选项，--d-model、--heads 和 "
                                      "--scale 除外）：";

@@ -216,6 +216,7 @@ QString fileFigureCaption(const AttentionStack& stack, const FileFigureOptions& 
     parts << QString::fromLatin1(elementName(stack.storedType()));
     if (stack.queryTokens(options.sequence).empty())
         parts << QCoreApplication::translate("Figure", "no tokens in the file");
+    parts << options.captionNotes;
     return joinParts(parts);
 }
 

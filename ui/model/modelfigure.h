@@ -18,6 +18,7 @@
 #include <QByteArray>
 #include <QImage>
 #include <QString>
+#include <QStringList>
 #include <QStringView>
 
 #include <optional>
@@ -46,6 +47,7 @@ struct FileFigureOptions {
     int sequence = 0; // b
     QString title;    // empty: the head's ("Layer 3 · head 2"), the model's ("Model view")
     bool caption = true;
+    QStringList captionNotes; // end the caption (a model run's departures from its formula)
     bool colorbar = true;
     bool annotate = false;
     bool marginSums = false;
