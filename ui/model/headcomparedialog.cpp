@@ -6,7 +6,6 @@
 
 #include <QComboBox>
 #include <QEvent>
-#include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QSpinBox>
@@ -67,8 +66,8 @@ std::pair<int, FileSelection> defaultComparison(const StackShape& shape, int lay
 
 HeadCompareDialog::HeadCompareDialog(QWidget* parent)
     : QDialog(parent), layer_(new QSpinBox), head_(new QComboBox), layerLabel_(new QLabel),
-      headLabel_(new QLabel), titleA_(new QLabel), titleB_(new QLabel), viewA_(new HeatmapView),
-      viewB_(new HeatmapView), hover_(new QLabel), numbers_(new QLabel)
+      headLabel_(new QLabel), viewA_(new HeatmapView), viewB_(new HeatmapView), hover_(new QLabel),
+      numbers_(new QLabel)
 {
     setObjectName("headCompareDialog");
     layer_->setObjectName("compareLayer");
@@ -81,12 +80,6 @@ HeadCompareDialog::HeadCompareDialog(QWidget* parent)
     headLabel_->setBuddy(head_);
     numbers_->setWordWrap(true);
     numbers_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    for (QLabel* title : {titleA_, titleB_}) {
-        title->setAlignment(Qt::AlignCenter);
-        QFont font = title->font();
-        font.setBold(true);
-        title->setFont(font);
-    }
     connect(layer_, &QSpinBox::valueChanged, this, [this] {
         if (!filling_)
             refresh();
@@ -105,12 +98,9 @@ HeadCompareDialog::HeadCompareDialog(QWidget* parent)
     choose->addWidget(headLabel_);
     choose->addWidget(head_);
     choose->addStretch(1);
-    auto* sides = new QGridLayout;
-    sides->addWidget(titleA_, 0, 0);
-    sides->addWidget(titleB_, 0, 1);
-    sides->addWidget(viewA_, 1, 0);
-    sides->addWidget(viewB_, 1, 1);
-    sides->setRowStretch(1, 1);
+    auto* sides = new QHBoxLayout;
+    sides->addWidget(viewA_);
+    sides->addWidget(viewB_);
     auto* box = new QVBoxLayout(this);
     box->addLayout(choose);
     box->addLayout(sides, 1);
@@ -173,8 +163,12 @@ void HeadCompareDialog::refresh()
 {
     if (!stack_)
         return;
-    const HeatmapData a = fileHeatmap(*stack_, layerA_, sequence_, selectionA_);
-    const HeatmapData b = fileHeatmap(*stack_, otherLayer(), sequence_, otherSelection());
+    HeatmapData a = fileHeatmap(*stack_, layerA_, sequence_, selectionA_);
+    HeatmapData b = fileHeatmap(*stack_, otherLayer(), sequence_, otherSelection());
+    setWindowTitle(tr("Compare: %1 and %2").arg(a.title, b.title));
+    // Each view draws its title: "A: Layer 0 · head 1".
+    a.title = tr("A: %1").arg(a.title);
+    b.title = tr("B: %1").arg(b.title);
     difference_ = headDifference(a.weights, b.weights);
     // One scale for both sides, so that a colour means the same weight left and right.
     const float top = std::max(finiteMax(a.weights), finiteMax(b.weights));
@@ -219,9 +213,6 @@ void HeadCompareDialog::retranslate()
         return;
     const HeatmapData& a = viewA_->data();
     const HeatmapData& b = viewB_->data();
-    setWindowTitle(tr("Compare: %1 and %2").arg(a.title, b.title));
-    titleA_->setText(tr("A: %1").arg(a.title));
-    titleB_->setText(tr("B: %1").arg(b.title));
     QStringList lines;
     if (difference_.row >= 0)
         lines << tr("Largest |A − B| %1 at query %2 (row %3) → key %4 (column %5) · mean "

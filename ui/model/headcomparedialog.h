@@ -72,8 +72,6 @@ private:
     QComboBox* head_;
     QLabel* layerLabel_;
     QLabel* headLabel_;
-    QLabel* titleA_;
-    QLabel* titleB_;
     HeatmapView* viewA_;
     HeatmapView* viewB_;
     QLabel* hover_;

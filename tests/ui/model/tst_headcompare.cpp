@@ -131,6 +131,11 @@ void TestHeadCompare::opensWithTheDefault()
                                 weightsOf(*stack, otherLayer, otherHead).maxCoeff());
     QCOMPARE(dialog->viewA()->heatmapStyle().vmax, top);
     QCOMPARE(dialog->viewB()->heatmapStyle().vmax, top);
+    QVERIFY2(dialog->viewA()->data().title.startsWith(QStringLiteral("A: Layer %1").arg(layer)),
+             qPrintable(dialog->viewA()->data().title));
+    QVERIFY2(
+        dialog->viewB()->data().title.startsWith(QStringLiteral("B: Layer %1").arg(otherLayer)),
+        qPrintable(dialog->viewB()->data().title));
     QVERIFY2(dialog->windowTitle().startsWith(QStringLiteral("Compare: Layer %1").arg(layer)),
              qPrintable(dialog->windowTitle()));
 }
