@@ -2181,6 +2181,14 @@
             <numerusform>把权重均匀地分给所有键的查询行：%n 行。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Compare…</source>
+        <translation>对比(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Show this head beside another head or layer mean of the same sequence, on one colour scale, with where and how much they differ</source>
+        <translation>把这个头与同一序列的另一个头或某层的各头平均并排显示，使用同一色标，并给出两者差异的位置和大小</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::FormulaBar</name>
@@ -2258,6 +2266,53 @@
     <message>
         <source>cross-attention: &lt;i&gt;Q&lt;/i&gt; from the text, &lt;i&gt;K&lt;/i&gt; and &lt;i&gt;V&lt;/i&gt; from the second text</source>
         <translation>交叉注意力：&lt;i&gt;Q&lt;/i&gt; 来自文本，&lt;i&gt;K&lt;/i&gt; 和 &lt;i&gt;V&lt;/i&gt; 来自第二段文本</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadCompareDialog</name>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Mean of the heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>query %1 (row %2) → key %3 (column %4): A %5 · B %6 · B − A %7</source>
+        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：A %5 · B %6 · B − A %7</translation>
+    </message>
+    <message>
+        <source>Compare with &amp;layer</source>
+        <translation>对比的层(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;head</source>
+        <translation>头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Compare: %1 and %2</source>
+        <translation>对比：%1 与 %2</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>Largest |A − B| %1 at query %2 (row %3) → key %4 (column %5) · mean |A − B| %6</source>
+        <translation>最大 |A − B| 为 %1，在查询 %2（第 %3 行）→ 键 %4（第 %5 列） · 平均 |A − B| %6</translation>
+    </message>
+    <message>
+        <source>No cell where both weights are finite.</source>
+        <translation>没有两边权重都有限的格子。</translation>
+    </message>
+    <message>
+        <source>%1: rows sum to %2 … %3 · mean entropy %4 bits</source>
+        <translation>%1：行和 %2 … %3 · 平均熵 %4 比特</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "attentionreport.h"
 #include "exportpath.h"
 #include "figurewriter.h"
+#include "headcomparedialog.h"
 #include "modelexport.h"
 
 #include <QBoxLayout>
@@ -77,12 +78,13 @@ QStringList fileHeadFindings(const HeadStatistics& s)
 
 FileHeadDialog::FileHeadDialog(QWidget* parent)
     : HeadDialog(parent), annotate_(new QCheckBox), sums_(new QCheckBox), export_(new QPushButton),
-      summary_(new QLabel), findings_(new QLabel)
+      compare_(new QPushButton), summary_(new QLabel), findings_(new QLabel)
 {
     setObjectName("fileHeadDialog");
     annotate_->setObjectName("annotate");
     sums_->setObjectName("marginSums");
     export_->setObjectName("exportHead");
+    compare_->setObjectName("compareHead");
     findings_->setObjectName("findings");
     summary_->setObjectName("summary");
     summary_->setWordWrap(true);
@@ -93,11 +95,13 @@ FileHeadDialog::FileHeadDialog(QWidget* parent)
     connect(annotate_, &QCheckBox::toggled, this, &FileHeadDialog::applyStyle);
     connect(sums_, &QCheckBox::toggled, this, &FileHeadDialog::applyStyle);
     connect(export_, &QPushButton::clicked, this, &FileHeadDialog::exportInteractively);
+    connect(compare_, &QPushButton::clicked, this, &FileHeadDialog::openCompare);
 
     auto* checks = new QHBoxLayout;
     checks->addWidget(annotate_);
     checks->addWidget(sums_);
     checks->addStretch(1);
+    checks->addWidget(compare_);
     checks->addWidget(export_);
     // HeadDialog lays out its view, zoom and hover line in a QVBoxLayout; the figures go
     // under them.
@@ -133,6 +137,15 @@ void FileHeadDialog::showSelection(const AttentionStack& stack, int layer, int s
     style_.marginSums = sums_->isChecked();
     setHeatmap(data, style_);
     retranslate();
+    if (compareDialog_ && compareDialog_->isVisible()) {
+        // A (the new head, sequence or stack) against the same B when it still exists.
+        const int otherLayer = compareDialog_->otherLayer();
+        const FileSelection other = compareDialog_->otherSelection();
+        compareDialog_->compare(stack, layer, sequence, selection, colormap);
+        if (otherLayer < stack.shape().layers &&
+            (other.what != FileWhat::Head || other.head < stack.shape().heads))
+            compareDialog_->setOther(otherLayer, other);
+    }
 }
 
 QString FileHeadDialog::exportTo(const QString& path) const
@@ -169,6 +182,18 @@ void FileHeadDialog::exportInteractively()
                     [this](const QString& path) { return exportTo(path); });
 }
 
+void FileHeadDialog::openCompare()
+{
+    if (!stack_)
+        return;
+    if (!compareDialog_)
+        compareDialog_ = new HeadCompareDialog(this);
+    compareDialog_->compare(*stack_, layer_, sequence_, selection_, style_.colormap);
+    compareDialog_->show();
+    compareDialog_->raise();
+    compareDialog_->activateWindow();
+}
+
 QString FileHeadDialog::summaryText() const
 {
     return summary_->text();
@@ -189,6 +214,11 @@ void FileHeadDialog::retranslate()
     export_->setText(tr("&Export…"));
     export_->setToolTip(tr("Save what is shown as a figure (PNG, SVG, PDF) with its title and "
                            "a caption naming the file, or its numbers (CSV, NPY, JSON)"));
+    compare_->setText(tr("&Compare…"));
+    compare_->setToolTip(tr("Show this head beside another head or layer mean of the same "
+                            "sequence, on one colour scale, with where and how much they "
+                            "differ"));
+    compare_->setEnabled(layer_ >= 0);
     if (layer_ < 0)
         return;
     setWindowTitle(view()->data().title);
@@ -196,6 +226,13 @@ void FileHeadDialog::retranslate()
     const QStringList findings = fileHeadFindings(stats_);
     findings_->setText(findings.join(u'\n'));
     findings_->setVisible(!findings.isEmpty());
+}
+
+void FileHeadDialog::hideEvent(QHideEvent* event)
+{
+    HeadDialog::hideEvent(event);
+    if (compareDialog_)
+        compareDialog_->hide();
 }
 
 void FileHeadDialog::changeEvent(QEvent* event)

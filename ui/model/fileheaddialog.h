@@ -17,6 +17,8 @@ class QPushButton;
 
 namespace attn::ui {
 
+class HeadCompareDialog;
+
 // The head's figures, one line: shape, row sums, entropy, largest weights.
 [[nodiscard]] QString fileHeadSummary(const HeadStatistics& stats);
 // What the figures reveal, most important first: rows that do not sum to 1, NaN and
@@ -48,9 +50,16 @@ public:
     [[nodiscard]] const HeadStatistics& statistics() const { return stats_; }
     [[nodiscard]] QString summaryText() const;
     [[nodiscard]] QStringList findings() const { return fileHeadFindings(stats_); }
+    // Compare…: opens (or brings up) the comparison of what is shown with another head of
+    // the stack, by default the same head in the next layer.
+    void openCompare();
+    // The comparison dialog, once Compare… made it; nullptr before.
+    [[nodiscard]] HeadCompareDialog* compareDialog() const { return compareDialog_; }
 
 protected:
     void changeEvent(QEvent* event) override;
+    // Hides the comparison too: the model window may replace the stack while both are hidden.
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void applyStyle();
@@ -60,6 +69,8 @@ private:
     QCheckBox* annotate_;
     QCheckBox* sums_;
     QPushButton* export_;
+    QPushButton* compare_;
+    HeadCompareDialog* compareDialog_ = nullptr;
     QLabel* summary_;
     QLabel* findings_;
     HeatmapStyle style_;
