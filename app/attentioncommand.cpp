@@ -55,14 +55,6 @@ std::vector<Option> attentionOptions(AttentionArguments& a)
 
 } // namespace
 
-bool namesAttentionFile(const std::vector<std::string>& args)
-{
-    for (const std::string& arg : args)
-        if (arg == "--attention-file" || arg.starts_with("--attention-file="))
-            return true;
-    return false;
-}
-
 std::string attentionFileHelp(const HelpTranslator& translate)
 {
     AttentionArguments scratch;

@@ -9,9 +9,6 @@
 
 namespace attn::cli {
 
-// Whether compute's `args` name an attention file (--attention-file FILE or =FILE).
-[[nodiscard]] bool namesAttentionFile(const std::vector<std::string>& args);
-
 // compute with --attention-file: exit status as in clicommands.h.
 int attentionFileCommand(const std::vector<std::string>& args);
 

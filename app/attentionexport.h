@@ -42,7 +42,7 @@ int exportStack(const AttentionStack& stack, const StackExportArguments& a,
                 const std::function<QStringList()>& captionNotes = {});
 
 // Runs export with `args` (after the command word) that name an attention file
-// (namesAttentionFile); returns the exit status as in clicommands.h.
+// (namesOption(args, "attention-file")); returns the exit status as in clicommands.h.
 int attentionExportCommand(const std::vector<std::string>& args);
 
 // The help of these options (English; `translate` gives another language).

@@ -271,9 +271,9 @@ int listPresets(const std::vector<std::string>& args)
 
 int compute(const std::vector<std::string>& args)
 {
-    if (namesAttentionFile(args))
+    if (namesOption(args, "attention-file"))
         return attentionFileCommand(args);
-    if (namesModel(args))
+    if (namesOption(args, "model"))
         return modelCommand(args);
     try {
         std::optional<QString> languageCode;
@@ -336,9 +336,9 @@ int run(const std::vector<std::string>& args)
     if (command == "presets")
         return listPresets(rest);
     if (command == "export")
-        return namesAttentionFile(rest) ? attentionExportCommand(rest)
-               : namesModel(rest)       ? modelExportCommand(rest)
-                                        : exportCommand(rest);
+        return namesOption(rest, "attention-file") ? attentionExportCommand(rest)
+               : namesOption(rest, "model")        ? modelExportCommand(rest)
+                                                   : exportCommand(rest);
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")

@@ -104,14 +104,6 @@ int failWith(int status, const char* message)
 
 } // namespace
 
-bool namesModel(const std::vector<std::string>& args)
-{
-    for (const std::string& arg : args)
-        if (arg == "--model" || arg.starts_with("--model="))
-            return true;
-    return false;
-}
-
 std::string modelHelp(const HelpTranslator& translate)
 {
     ModelArguments scratch;

@@ -10,9 +10,6 @@
 
 namespace attn::cli {
 
-// Whether compute's `args` name a model folder (--model DIR or =DIR).
-[[nodiscard]] bool namesModel(const std::vector<std::string>& args);
-
 // compute with --model: exit status as in clicommands.h.
 int modelCommand(const std::vector<std::string>& args);
 

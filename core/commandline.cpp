@@ -17,6 +17,15 @@ std::string quoted(std::string_view text)
 
 } // namespace
 
+bool namesOption(const std::vector<std::string>& args, std::string_view name)
+{
+    for (const std::string& arg : args)
+        if (arg.starts_with("--") && std::string_view(arg).substr(2, name.size()) == name &&
+            (arg.size() == name.size() + 2 || arg[name.size() + 2] == '='))
+            return true;
+    return false;
+}
+
 long long parseInteger(std::string_view option, std::string_view text, long long min, long long max)
 {
     long long value = 0;

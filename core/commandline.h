@@ -70,6 +70,11 @@ void applyOptions(const std::vector<std::string>& args, const std::vector<Option
                                         const HelpTranslator& translate = {});
 
 // Strict number parsing for option values; throw InputError naming `option`.
+// Whether `args` give the option --`name` (as "--name VALUE" or "--name=VALUE"): what picks
+// the form of a command (compute --model, export --attention-file …) before its options
+// are parsed.
+[[nodiscard]] bool namesOption(const std::vector<std::string>& args, std::string_view name);
+
 [[nodiscard]] long long parseInteger(std::string_view option, std::string_view text, long long min,
                                      long long max);
 [[nodiscard]] std::uint64_t parseSeed(std::string_view option, std::string_view text);

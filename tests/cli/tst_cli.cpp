@@ -111,6 +111,8 @@ class TestCli : public QObject {
 
 private slots:
     void initTestCase();
+    void namesOption_data();
+    void namesOption();
     void textReport_data();
     void textReport();
     void reportInChinese_data();
@@ -643,6 +645,39 @@ void TestCli::seeds()
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QCOMPARE(run.err, QByteArray());
     QVERIFY2(run.out.contains(" seed=" + shown.toUtf8() + " "), run.out.constData());
+}
+
+// What picks compute's and export's form: --model and --attention-file, spelt alone or with
+// "=", and nothing that only begins like them.
+void TestCli::namesOption_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("names");
+    const auto row = [](const char* tag, QStringList args, const char* name, bool names) {
+        QTest::newRow(tag) << args << QString::fromLatin1(name) << names;
+    };
+    row("alone", {"--text", "a", "--model", "dir"}, "model", true);
+    row("with =", {"--model=dir"}, "model", true);
+    row("empty after =", {"--model="}, "model", true);
+    row("absent", {"--text", "a"}, "model", false);
+    row("a longer option", {"--models", "dir"}, "model", false);
+    row("a longer option with =", {"--model-x=1"}, "model", false);
+    row("a value, not an option", {"--text", "model"}, "model", false);
+    row("one dash", {"-model", "dir"}, "model", false);
+    row("attention file", {"--attention-file", "a.npz"}, "attention-file", true);
+    row("attention, not the file", {"--attention", "cross"}, "attention-file", false);
+}
+
+void TestCli::namesOption()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, name);
+    QFETCH(bool, names);
+    std::vector<std::string> list;
+    for (const QString& arg : args)
+        list.push_back(arg.toStdString());
+    QCOMPARE(attn::namesOption(list, name.toStdString()), names);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
