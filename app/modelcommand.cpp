@@ -57,14 +57,10 @@ constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "toke
 // (export keeps --language: the figure's words.)
 void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false)
 {
-    for (const std::string& arg : args)
-        for (const std::string_view name : kNotForModels) {
-            if (figure && name == "language")
-                continue;
-            const std::string option = "--" + std::string(name);
-            if (arg == option || arg.starts_with(option + "="))
-                throw InputError(option + " does not apply with --model: the model has its own");
-        }
+    for (const std::string_view name : kNotForModels)
+        if (!(figure && name == "language") && namesOption(args, name))
+            throw InputError("--" + std::string(name) +
+                             " does not apply with --model: the model has its own");
 }
 
 // The model, checked --only-layer against it, run with the switches `options` give.

@@ -153,15 +153,17 @@ std::string shapeText(std::initializer_list<long long> dims)
     return out + ")";
 }
 
-void writeConfig(JsonWriter& json, const Config& c)
+namespace {
+
+// Every field of the table that `keep` keeps, into the open object.
+template <typename Keep> void writeConfigFields(JsonWriter& json, const Config& c, Keep keep)
 {
     // Every switch of the field table, keyed and spelled as on the command line; numbers and
     // the seed as numbers. The texts are not the config's: the report writes tokens instead.
     Request request;
     request.config = c;
-    json.beginObject();
     for (const RequestField& field : requestFields()) {
-        if (!field.inConfig)
+        if (!field.inConfig || !keep(field))
             continue;
         json.key(field.name);
         if (const auto* m = std::get_if<int Config::*>(&field.member))
@@ -173,7 +175,23 @@ void writeConfig(JsonWriter& json, const Config& c)
         else
             json.value(field.print(request)); // spellings, and on|off
     }
+}
+
+} // namespace
+
+void writeConfig(JsonWriter& json, const Config& c)
+{
+    json.beginObject();
+    writeConfigFields(json, c, [](const RequestField&) { return true; });
     json.endObject();
+}
+
+void beginConfigObject(JsonWriter& json, const Config& c, std::span<const std::string_view> names)
+{
+    json.beginObject();
+    writeConfigFields(json, c, [names](const RequestField& field) {
+        return std::ranges::find(names, std::string_view(field.name)) != names.end();
+    });
 }
 
 std::string jsonReport(const Result& r)

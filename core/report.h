@@ -1,6 +1,9 @@
 // What `attnscope compute` prints: a readable report, or every number as JSON.
 #pragma once
 
+#include <span>
+#include <string_view>
+
 #include "engine.h"
 #include "warnings.h"
 
@@ -71,4 +74,8 @@ namespace attn {
 class JsonWriter;
 // The "config" object: every switch, keyed and spelled as on the command line.
 void writeConfig(JsonWriter& json, const Config& config);
+// The same for the switches named in `names` alone (in the table's order), the object left
+// open so that the caller can add keys of its own; close it with json.endObject().
+void beginConfigObject(JsonWriter& json, const Config& config,
+                       std::span<const std::string_view> names);
 } // namespace attn

@@ -16,11 +16,13 @@
 #include "tensor.h"
 #include "text/gpt2labels.h"
 
+#include <array>
 #include <atomic>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn {
@@ -54,6 +56,12 @@ struct ModelInfo {
     bool causal = true;     // a decoder: the textbook formula masks the future
     std::filesystem::path folder;
 };
+
+// The fields of the configuration table (core/requestfields) a model run takes, as the
+// command line, the JSON and the window spell them: the formula's switches. The others
+// (C, H, the seed, the embedding, the tokenizer …) are the model's own.
+inline constexpr std::array<std::string_view, 7> kModelSwitchFields{
+    "scale", "temperature", "axis", "mask", "mask-fill", "mask-stage", "head-split"};
 
 // The switches of the formula a model run uses: the request's scale, temperature, softmax
 // axis, mask kind, fill and stage, and head split (Config's other fields, C, H, the seed,

@@ -1,6 +1,7 @@
 #include "modeljson.h"
 
 #include "json.h"
+#include "report.h"
 
 namespace attn {
 
@@ -31,24 +32,10 @@ std::string modelRunJson(const ModelRun& run, int topK)
     w.key("weight_type");
     w.value(info.weightType);
     w.endObject();
-    const Config& f = run.switches.formula;
+    // The switches keyed and spelled as compute's "config" and the command line spell them.
     w.key("switches");
-    w.beginObject();
-    w.key("scale");
-    w.value(spellingOf(f.scale));
-    w.key("temperature");
-    w.value(f.temperature);
-    w.key("axis");
-    w.value(spellingOf(f.axis));
-    w.key("mask");
-    w.value(spellingOf(f.mask));
-    w.key("mask_fill");
-    w.value(spellingOf(f.maskFill));
-    w.key("mask_stage");
-    w.value(spellingOf(f.maskStage));
-    w.key("head_split");
-    w.value(spellingOf(f.headSplit));
-    w.key("only_layer");
+    beginConfigObject(w, run.switches.formula, kModelSwitchFields);
+    w.key("only-layer");
     w.value(run.switches.onlyLayer);
     w.endObject();
     // 2. The tokens.

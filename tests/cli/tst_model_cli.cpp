@@ -137,6 +137,25 @@ void TestModelCli::json()
         QCOMPARE(pieces[5].toString(), QStringLiteral("Ġmat"));
     }
 
+    // The switches, keyed and spelled as the options that set them (and as compute's
+    // "config"): the formula's seven and only-layer, nothing else.
+    const QJsonObject switches = out.value(QLatin1String("switches")).toObject();
+    QCOMPARE(switches.keys(), (QStringList{"axis", "head-split", "mask", "mask-fill", "mask-stage",
+                                           "only-layer", "scale", "temperature"}));
+    for (int k = 0; k < options.size(); ++k) {
+        QString name = options[k].mid(2), value;
+        if (name.contains(QLatin1Char('='))) {
+            value = name.section(QLatin1Char('='), 1);
+            name = name.section(QLatin1Char('='), 0, 0);
+        } else {
+            value = options[++k];
+        }
+        const QJsonValue written = switches.value(name);
+        QVERIFY2(written.isDouble() ? written.toDouble() == value.toDouble()
+                                    : written.toString() == value,
+                 qPrintable(name));
+    }
+
     // 2. Every layer's heads: T × T weights, equal to torch's within 1e-5 (NaN as null).
     const QJsonArray layers = out.value(QLatin1String("layers")).toArray();
     const QJsonArray wantLayers = reference.value(QLatin1String("attention")).toArray();
