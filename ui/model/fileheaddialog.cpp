@@ -3,6 +3,7 @@
 #include "attentionreport.h"
 #include "exportpath.h"
 #include "figurewriter.h"
+#include "formulabar.h"
 #include "headcomparedialog.h"
 #include "modelexport.h"
 
@@ -91,7 +92,7 @@ FileHeadDialog::FileHeadDialog(QWidget* parent)
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     findings_->setWordWrap(true);
     findings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    findings_->setStyleSheet(QStringLiteral("color: #b3261e"));
+    findings_->setStyleSheet(QStringLiteral("color: %1").arg(alertColor(palette()).name()));
     connect(annotate_, &QCheckBox::toggled, this, &FileHeadDialog::applyStyle);
     connect(sums_, &QCheckBox::toggled, this, &FileHeadDialog::applyStyle);
     connect(export_, &QPushButton::clicked, this, &FileHeadDialog::exportInteractively);
