@@ -144,6 +144,11 @@ void printHelp()
                         QT_TRANSLATE_NOOP("Command line",
                                           "open the window with each attention file's model "
                                           "view"));
+    usage += usageLines("attnscope MODEL_DIR",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "open the window running the model in that folder "
+                                          "(one holding a config.json), as File → Open Model… "
+                                          "does"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
     usage += usageLines("attnscope compute --attention-file FILE",

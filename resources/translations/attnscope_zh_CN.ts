@@ -441,6 +441,10 @@
         <source>the run&apos;s attention (with the switches) as export --attention-file draws a file&apos;s</source>
         <translation>运行的注意力（带开关），像 export --attention-file 绘制文件那样输出</translation>
     </message>
+    <message>
+        <source>open the window running the model in that folder (one holding a config.json), as File → Open Model… does</source>
+        <translation>打开窗口，运行该文件夹（含 config.json）中的模型，如同“文件 → 打开模型…”</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
