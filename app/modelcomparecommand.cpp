@@ -1,5 +1,6 @@
 #include "modelcomparecommand.h"
 
+#include "attentionreport.h"
 #include "clicommands.h"
 #include "figurearguments.h"
 #include "modelcommand.h"
@@ -106,21 +107,14 @@ int modelCompareCommand(const std::vector<std::string>& args)
         const ui::FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ false, "compare");
         if (!a.layer)
             throw InputError("compare --model needs --layer L");
-        if (a.figure.sequence.value_or(0) != 0)
-            throw InputError("--sequence " + std::to_string(*a.figure.sequence) +
-                             ": a model's run has one sequence (0)");
 
         // 2. B, the switched run, then A, the textbook run of the same text.
         const ModelRun switched = runModel(a.model, options);
         const ModelInfo& info = switched.model->info();
-        if (*a.layer >= info.layers)
-            throw InputError("--layer " + std::to_string(*a.layer) + ": the model has " +
-                             std::to_string(info.layers) + " layers (0 … " +
-                             std::to_string(info.layers - 1) + ")");
-        if (a.selection.what == ui::FileWhat::Head && a.selection.head >= info.heads)
-            throw InputError("--what head:" + std::to_string(a.selection.head) +
-                             ": the model has " + std::to_string(info.heads) + " heads (0 … " +
-                             std::to_string(info.heads - 1) + ")");
+        checkSequenceAndLayer(*switched.attention, a.figure.sequence.value_or(0), *a.layer,
+                              a.selection.what == ui::FileWhat::Head
+                                  ? std::optional(a.selection.head)
+                                  : std::nullopt);
         ModelSwitches textbook;
         textbook.formula = ModelSwitches::textbookFormula(info.causal);
         const ModelRun textbookRun = switched.model->run(options.request.text, textbook);
