@@ -51,7 +51,7 @@ void ModelCompareButton::follow()
 
 void ModelCompareButton::retranslate()
 {
-    setText(tr("Compare &A/B…"));
+    setText(tr("Compare A/&B…"));
     setToolTip(tr("The textbook model (A) beside the switched one (B): heads, B − A and both "
                   "predictions"));
 }

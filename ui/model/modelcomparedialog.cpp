@@ -114,10 +114,10 @@ ModelCompareDialog::ModelCompareDialog(QWidget* parent)
     buttons->addWidget(closeButton_);
     auto* box = new QVBoxLayout(this);
     box->addLayout(choose);
-    box->addLayout(views, 3);
+    box->addLayout(views, 1);
     box->addWidget(hover_);
     box->addWidget(difference_);
-    box->addLayout(lists, 2);
+    box->addLayout(lists);
     box->addWidget(summary_);
     box->addLayout(buttons);
     resize(1320, 860);
@@ -263,6 +263,11 @@ void ModelCompareDialog::fillPredictions()
     };
     fill(predictionsA_, predictions.a, 'A');
     fill(predictionsB_, predictions.b, 'B');
+    // Each list as tall as its rows, no taller: the heatmaps take the rest.
+    for (QTreeWidget* list : {predictionsA_, predictionsB_})
+        list->setFixedHeight(list->header()->sizeHint().height() +
+                             list->topLevelItemCount() * std::max(1, list->sizeHintForRow(0)) +
+                             2 * list->frameWidth() + 2);
     const QStringList departures =
         modelDepartures(switched_->switches, switched_->model->info().causal);
     summary_->setText(predictionSummary(predictions, departures));

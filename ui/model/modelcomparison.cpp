@@ -122,11 +122,14 @@ QString predictionSummary(const PredictionComparison& predictions, const QString
         shared += std::ranges::any_of(predictions.a, [&](const RankedPrediction& a) {
             return a.prediction.id == b.prediction.id;
         });
-    return sentence + u' ' +
-           QCoreApplication::translate("ModelComparison", "Their top %1 share %2 tokens.",
-                                       "%1 is k, as in top 10")
-               .arg(predictions.b.size())
-               .arg(shared);
+    const QString overlap =
+        QCoreApplication::translate("ModelComparison", "Their top %1 share %2 tokens.",
+                                    "%1 is k, as in top 10")
+            .arg(predictions.b.size())
+            .arg(shared);
+    return QCoreApplication::translate("ModelComparison", "%1 %2",
+                                       "two sentences, one after the other")
+        .arg(sentence, overlap);
 }
 
 QString modelComparisonCaption(const ModelRun& a, const ModelRun& b,
