@@ -9,6 +9,7 @@
 #include "figurearguments.h"
 #include "labels.h"
 #include "modelcommand.h"
+#include "modelcomparecommand.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -78,6 +79,12 @@ std::string computeCommandHelp()
     return computeHelp() + "\n" + attentionFileHelp(translated) + "\n" + modelHelp(translated);
 }
 
+// compare's own help: its options, then those it takes with a model instead.
+std::string compareCommandHelp()
+{
+    return compareHelp() + "\n" + modelCompareHelp(translated);
+}
+
 // export's own help: its options, then those it takes with an attention file instead.
 std::string exportCommandHelp()
 {
@@ -110,7 +117,7 @@ const std::vector<Command>& commands()
         {"compare", "attnscope compare [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "the textbook formula (A), your switches (B) and B − A "
                                            "side by side as a figure (png, svg, pdf)"),
-         true, compareHelp},
+         true, compareCommandHelp},
         {"steps", "attnscope steps [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "one head's pipeline, X to the output, as Step by Step "
                                            "shows it, as a figure (png, svg, pdf)"),
@@ -170,6 +177,11 @@ void printHelp()
                         QT_TRANSLATE_NOOP("Command line",
                                           "the run's attention (with the switches) as export "
                                           "--attention-file draws a file's"));
+    usage += usageLines("attnscope compare --model DIR --text TEXT --layer L --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "the model with its textbook formula (A) beside the "
+                                          "switched one (B): one head, B − A and both top-10 "
+                                          "next tokens as a figure"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -347,7 +359,7 @@ int run(const std::vector<std::string>& args)
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")
-        return compareCommand(rest);
+        return namesOption(rest, "model") ? modelCompareCommand(rest) : compareCommand(rest);
     if (command == "steps")
         return stepsCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");

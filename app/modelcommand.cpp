@@ -2,8 +2,8 @@
 
 #include "attentionexport.h"
 #include "clicommands.h"
-#include "formulabar.h"
 #include "languagemodel.h"
+#include "modelcomparedialog.h"
 #include "modeljson.h"
 
 #include <QCoreApplication>
@@ -14,26 +14,36 @@
 #include <string_view>
 
 namespace attn::cli {
+
 namespace {
 
-struct ModelArguments {
-    std::string folder;
-    int onlyLayer = -1;
-};
+const char* modelHelpText(ModelCommand command)
+{
+    switch (command) {
+    case ModelCommand::Export:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder as compute --model does and draw its "
+                                 "attention as an attention file's (--layer, --what, --out)");
+    case ModelCommand::Compare:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder twice, textbook (A) and with the switches "
+                                 "(B), and draw head --what of --layer of both, B − A and both "
+                                 "top-10 next tokens");
+    case ModelCommand::Compute:
+        break;
+    }
+    return QT_TRANSLATE_NOOP("Command line",
+                             "run a model folder as Hugging Face downloads it (config.json, "
+                             "model.safetensors, vocab.json, merges.txt; GPT-2 family) with the "
+                             "formula's switches inside every layer; --json is required");
+}
 
-// compute's (`figure` false) or export's.
-std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
+} // namespace
+
+std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
 {
     return {
-        {"model", "DIR",
-         figure ? QT_TRANSLATE_NOOP("Command line",
-                                    "run a model folder as compute --model does and draw its "
-                                    "attention as an attention file's (--layer, --what, --out)")
-                : QT_TRANSLATE_NOOP(
-                      "Command line",
-                      "run a model folder as Hugging Face downloads it (config.json, "
-                      "model.safetensors, vocab.json, merges.txt; GPT-2 family) with the "
-                      "formula's switches inside every layer; --json is required"),
+        {"model", "DIR", modelHelpText(command),
          [&a](std::string_view value) {
              if (value.empty())
                  throw InputError("--model needs a folder");
@@ -49,13 +59,16 @@ std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
     };
 }
 
+namespace {
+
 // The compute options a model has its own values for (or that have no meaning there).
 constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "tokenizer",
                                    "embedding", "positional",   "preset",  "cross-text",
                                    "attention", "padding-mask", "language"};
 
-// (export keeps --language: the figure's words.)
-void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false)
+} // namespace
+
+void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure)
 {
     for (const std::string_view name : kNotForModels)
         if (!(figure && name == "language") && namesOption(args, name))
@@ -63,7 +76,6 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
                              " does not apply with --model: the model has its own");
 }
 
-// The model, checked --only-layer against it, run with the switches `options` give.
 ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
 {
     const std::shared_ptr<const LanguageModel> model = openModel(a.folder);
@@ -77,20 +89,7 @@ ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
     return model->run(options.request.text, switches);
 }
 
-// The caption's end: each departure from the model's textbook formula, and where it acts.
-QStringList departureNotes(const ModelRun& run)
-{
-    const char* const context = "attn::ui::LanguageModelWindow";
-    const Config& config = run.switches.formula;
-    QStringList notes = ui::FormulaBar::departuresOf(config, false);
-    if (run.model->info().causal && config.mask == MaskKind::None)
-        notes.prepend(QCoreApplication::translate(
-            context, "no causal mask: every token sees the ones after it"));
-    if (!notes.isEmpty() && run.switches.onlyLayer >= 0)
-        notes
-            << QCoreApplication::translate(context, "in layer %1 only").arg(run.switches.onlyLayer);
-    return notes;
-}
+namespace {
 
 int failWith(int status, const char* message)
 {
@@ -107,7 +106,8 @@ std::string modelHelp(const HelpTranslator& translate)
         "Command line", "options of compute with a model (beside --text, --json and the "
                         "switches --scale, --temperature, --axis, --mask, --mask-fill, "
                         "--mask-stage and --head-split):");
-    return helpParagraph(title, 0, translate) + optionHelp(modelOptions(scratch), translate);
+    return helpParagraph(title, 0, translate) +
+           optionHelp(modelOptions(scratch, ModelCommand::Compute), translate);
 }
 
 std::string modelExportHelp(const HelpTranslator& translate)
@@ -117,7 +117,7 @@ std::string modelExportHelp(const HelpTranslator& translate)
         "Command line", "options of export with a model (beside --text, the switches compute "
                         "--model takes and the options of export with an attention file):");
     return helpParagraph(title, 0, translate) +
-           optionHelp(modelOptions(scratch, /*figure*/ true), translate);
+           optionHelp(modelOptions(scratch, ModelCommand::Export), translate);
 }
 
 int modelCommand(const std::vector<std::string>& args)
@@ -129,7 +129,8 @@ int modelCommand(const std::vector<std::string>& args)
         ModelArguments a;
         Request start;
         start.config = ModelSwitches::textbookFormula();
-        const ComputeOptions options = parseComputeArguments(args, modelOptions(a), true, start);
+        const ComputeOptions options =
+            parseComputeArguments(args, modelOptions(a, ModelCommand::Compute), true, start);
         if (options.jsonPath.empty())
             throw InputError("--model writes JSON: give --json FILE (or --json - for standard "
                              "output)");
@@ -162,7 +163,7 @@ int modelExportCommand(const std::vector<std::string>& args)
         refuseOptionsNotForModels(args, /*figure*/ true);
         ModelArguments a;
         StackExportArguments figure;
-        std::vector<Option> extra = modelOptions(a, /*figure*/ true);
+        std::vector<Option> extra = modelOptions(a, ModelCommand::Export);
         for (Option& option : stackExportOptions(figure))
             extra.push_back(std::move(option));
         Request start;
@@ -172,7 +173,9 @@ int modelExportCommand(const std::vector<std::string>& args)
         // 2. The run; its attention is drawn as an attention file's, the caption naming the
         // model and the formula's departures.
         const ModelRun run = runModel(a, options);
-        return exportStack(*run.attention, figure, [&run] { return departureNotes(run); });
+        return exportStack(*run.attention, figure, [&run] {
+            return ui::modelDepartures(run.switches, run.model->info().causal);
+        });
     } catch (const InputError& error) {
         return failWith(kExitUsage, error.what());
     } catch (const ModelError& error) {

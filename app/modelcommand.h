@@ -4,11 +4,32 @@
 #pragma once
 
 #include "commandline.h"
+#include "languagemodel.h"
 
 #include <string>
 #include <vector>
 
 namespace attn::cli {
+
+// What compute, export and compare with --model read: the folder and --only-layer.
+struct ModelArguments {
+    std::string folder;
+    int onlyLayer = -1;
+};
+
+// Which command's --model (its help says what the command does with the model).
+enum class ModelCommand { Compute, Export, Compare };
+
+// --model DIR and --only-layer N.
+[[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
+
+// Throws InputError for a compute option the model has its own value for (--d-model,
+// --heads, --seed …); `figure` keeps --language (a figure's words).
+void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false);
+
+// Opens the model, checks --only-layer against it, and runs it on the text `options` give
+// under their switches. Throws InputError or ModelError.
+[[nodiscard]] ModelRun runModel(const ModelArguments& a, const ComputeOptions& options);
 
 // compute with --model: exit status as in clicommands.h.
 int modelCommand(const std::vector<std::string>& args);

@@ -49,6 +49,10 @@ expect "attnscope export --preset coref" "coreference coreference-en"
 expect "attnscope export --session " "figures lesson.attnscope other.attnscope"
 expect "attnscope export --out n" "notes.txt"
 expect "attnscope export --annotate --no-a" "--no-annotate"
+# compare takes a model (its own options, read from the same help).
+expect "attnscope compare --mod" "--model"
+expect "attnscope compare --only" "--only-layer"
+expect "attnscope compare --lay" "--layer"
 # Options a command leaves out ("except --json") are not offered.
 expect "attnscope export --js" ""
 expect "attnscope sweep --sc" ""

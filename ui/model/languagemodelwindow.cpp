@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "formulabar.h"
 #include "labels.h"
+#include "modelcomparebutton.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "switchesform.h"
@@ -92,6 +93,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(switches_);
     sideLayout->addLayout(scopeRow);
     sideLayout->addWidget(departures_);
+    sideLayout->addWidget(new ModelCompareButton(this), 0, Qt::AlignLeft);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
 
