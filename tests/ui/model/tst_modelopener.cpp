@@ -137,7 +137,7 @@ void TestModelOpener::opensAGoodFolder()
     QCOMPARE(window->modelView()->grid()->heads(), 2);
     QCOMPARE(window->text(), QString::fromUtf8(LanguageModelWindow::kFirstText));
     const int tokens = int(window->shownRun().ids.size());
-    QCOMPARE(window->predictionPanel()->position(), tokens - 1);
+    QTRY_COMPARE(window->predictionPanel()->position(), tokens - 1); // from its worker
     QCOMPARE(window->predictionPanel()->predictions(), window->shownRun().predictions(tokens - 1));
     QCOMPARE(window->predictionPanel()->predictions().size(), std::size_t(10));
     QVERIFY(w->modelOpener()->idle());
