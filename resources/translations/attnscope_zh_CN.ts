@@ -2959,6 +2959,21 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::OpeningIndicator</name>
+    <message>
+        <source>Opening %1…</source>
+        <comment>a language model&apos;s name</comment>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n more waiting)</source>
+        <comment>models to open after this one</comment>
+        <translation>
+            <numerusform>（另有 %n 个等待中）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::PipelineDialog</name>
     <message>
         <source>softmax over the keys (dim=-1): row %1 of L</source>
