@@ -96,7 +96,7 @@ Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches&
         x.row(t) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
     }
 
-    Matrix normed, qkv, merged, projected, hidden; // (T, C), (T, 3C), (T, C), (T, C), (T, 4C)
+    Matrix normed, qkv, merged, hidden; // (T, C), (T, 3C), (T, C), (T, 4C)
     AttentionBuffers buffers;
     for (int l = 0; l < L; ++l) {
         if (cancel && cancel->load())
@@ -109,14 +109,11 @@ Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches&
         multiHeadAttention(qkv, broken ? switched : textbook, broken ? switchedMask : textbookMask,
                            buffers, out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
                            merged);
-        conv1d(merged, b.projWeight, b.projBias, projected);
-        x += projected;
+        conv1dAdd(merged, b.projWeight, b.projBias, x); // the residual summed in each tile
         // 3. MLP: x += c_proj(gelu(c_fc(ln_2(x))))
         layerNorm(x, b.ln2Weight, b.ln2Bias, config_.epsilon, normed);
-        conv1d(normed, b.fcWeight, b.fcBias, hidden); // (T, 4C)
-        geluTanh(hidden);
-        conv1d(hidden, b.fcProjWeight, b.fcProjBias, projected);
-        x += projected;
+        conv1dGelu(normed, b.fcWeight, b.fcBias, hidden); // (T, 4C), GELU on each tile
+        conv1dAdd(hidden, b.fcProjWeight, b.fcProjBias, x);
     }
     // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).
     layerNorm(x, w.finalNormWeight, w.finalNormBias, config_.epsilon, out.hidden);
