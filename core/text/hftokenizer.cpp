@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace attn {
 namespace {
@@ -97,6 +98,9 @@ ByteLevelBpe readModel(const JsonValue* model, const std::vector<HfAddedToken>& 
     const JsonValue* vocab = model->find("vocab");
     if (!vocab || !vocab->isObject())
         throw TokenizerFileError(file, "the model has no \"vocab\" object");
+    std::unordered_set<int> addedIds;
+    for (const HfAddedToken& token : added)
+        addedIds.insert(token.id);
     std::vector<VocabEntry> entries;
     entries.reserve(vocab->members().size());
     for (const auto& [token, value] : vocab->members()) {
@@ -105,9 +109,7 @@ ByteLevelBpe readModel(const JsonValue* model, const std::vector<HfAddedToken>& 
             throw TokenizerFileError(file, "the vocab's id of \"" + token +
                                                "\" is not a whole number below " +
                                                std::to_string(kMaxId));
-        const bool addedId =
-            std::any_of(added.begin(), added.end(), [&](const auto& a) { return a.id == *id; });
-        if (!addedId)
+        if (!addedIds.contains(*id))
             entries.push_back({token, *id});
     }
     // 2. The merges.

