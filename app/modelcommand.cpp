@@ -16,13 +16,14 @@
 namespace attn::cli {
 namespace {
 
-struct ModelArguments {
-    std::string folder;
-    int onlyLayer = -1;
-};
+// The compute options a model has its own values for (or that have no meaning there).
+constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "tokenizer",
+                                   "embedding", "positional",   "preset",  "cross-text",
+                                   "attention", "padding-mask", "language"};
 
-// compute's (`figure` false) or export's.
-std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
+} // namespace
+
+std::vector<Option> modelOptions(ModelArguments& a, bool figure)
 {
     return {
         {"model", "DIR",
@@ -49,13 +50,7 @@ std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
     };
 }
 
-// The compute options a model has its own values for (or that have no meaning there).
-constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "tokenizer",
-                                   "embedding", "positional",   "preset",  "cross-text",
-                                   "attention", "padding-mask", "language"};
-
-// (export keeps --language: the figure's words.)
-void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false)
+void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure)
 {
     for (const std::string_view name : kNotForModels)
         if (!(figure && name == "language") && namesOption(args, name))
@@ -63,18 +58,30 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
                              " does not apply with --model: the model has its own");
 }
 
-// The model, checked --only-layer against it, run with the switches `options` give.
-ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
 {
-    const std::shared_ptr<const LanguageModel> model = openModel(a.folder);
+    std::shared_ptr<const LanguageModel> model = openModel(a.folder);
     if (a.onlyLayer >= model->info().layers)
         throw InputError("--only-layer " + std::to_string(a.onlyLayer) + ": the model has " +
                          std::to_string(model->info().layers) + " layers (0 … " +
                          std::to_string(model->info().layers - 1) + ")");
+    return model;
+}
+
+ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options)
+{
     ModelSwitches switches;
     switches.formula = options.request.config;
     switches.onlyLayer = a.onlyLayer;
-    return model->run(options.request.text, switches);
+    return switches;
+}
+
+namespace {
+
+// The model, checked --only-layer against it, run with the switches `options` give.
+ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+{
+    return openModelOf(a)->run(options.request.text, switchesOf(a, options));
 }
 
 // The caption's end: each departure from the model's textbook formula, and where it acts.

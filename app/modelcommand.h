@@ -4,11 +4,33 @@
 #pragma once
 
 #include "commandline.h"
+#include "languagemodel.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace attn::cli {
+
+// What --model and --only-layer give.
+struct ModelArguments {
+    std::string folder;
+    int onlyLayer = -1;
+};
+
+// --model (compute's help, or with `figure` export's) and --only-layer.
+[[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, bool figure = false);
+
+// Throws InputError when `args` name a compute option the model has its own value for
+// (--d-model, --heads, --seed …); a figure's (`figure`) keeps --language, its words.
+void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false);
+
+// The model of a.folder, with a.onlyLayer checked against its layers (InputError).
+// Throws ModelError for a folder that cannot be used.
+[[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a);
+
+// The switches of `options`' formula, on a.onlyLayer.
+[[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options);
 
 // compute with --model: exit status as in clicommands.h.
 int modelCommand(const std::vector<std::string>& args);
