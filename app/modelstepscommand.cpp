@@ -36,8 +36,10 @@ std::vector<Option> modelStepsOptions(ModelStepsArguments& a)
              a.head = int(parseInteger("--head", value, 0, INT32_MAX));
          }},
     };
+    // A model reads one text: no --sequence.
     for (Option& option : stepsFigureOptions(a.steps, std::move(which)))
-        table.push_back(std::move(option));
+        if (option.name != "sequence")
+            table.push_back(std::move(option));
     return table;
 }
 
@@ -97,7 +99,6 @@ int modelStepsCommand(const std::vector<std::string>& args)
 
         // 3. The strip, as steps draws the lab's, from the trace.
         const Result result = headTraceResult(trace);
-        checkHeadAndSequence(result, trace.head, a.steps.figure);
         return writeStepsFigure(result, trace.head, a.steps, format, {},
                                 [&trace](const ui::WeightColours& colours) {
                                     return ui::headTraceTiles(trace, colours);

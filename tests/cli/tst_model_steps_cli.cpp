@@ -210,9 +210,9 @@ void TestModelStepsCli::refuses_data()
     QTest::newRow("--cell outside the text")
         << steps + QStringList{"--layer", "0", "--head", "0", "--cell", "30,0"} + png << 2
         << "--cell 30,0 is not a cell";
-    QTest::newRow("--sequence 1 of one")
-        << steps + QStringList{"--layer", "0", "--head", "0", "--sequence", "1"} + png << 2
-        << "--sequence 1";
+    QTest::newRow("--sequence: a model reads one text")
+        << steps + QStringList{"--layer", "0", "--head", "0", "--sequence", "0"} + png << 2
+        << "unknown option --sequence";
     QTest::newRow("no --out") << steps + QStringList{"--layer", "0", "--head", "0"} << 2
                               << "steps --model needs --out";
     QTest::newRow("no such folder")
