@@ -10,6 +10,7 @@
 #include "labels.h"
 #include "modelcommand.h"
 #include "modelcomparecommand.h"
+#include "modelstepscommand.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -92,6 +93,12 @@ std::string exportCommandHelp()
            modelExportHelp(translated);
 }
 
+// steps' own help: its options, then those it takes with a model instead.
+std::string stepsCommandHelp()
+{
+    return stepsHelp() + "\n" + modelStepsHelp(translated);
+}
+
 std::string presetsHelp()
 {
     std::optional<QString> language;
@@ -121,7 +128,7 @@ const std::vector<Command>& commands()
         {"steps", "attnscope steps [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "one head's pipeline, X to the output, as Step by Step "
                                            "shows it, as a figure (png, svg, pdf)"),
-         true, stepsHelp},
+         true, stepsCommandHelp},
         {"presets", "attnscope presets [--language en|zh_CN]",
          QT_TRANSLATE_NOOP("Command line", "list the ready-made configurations"), false,
          presetsHelp},
@@ -182,6 +189,10 @@ void printHelp()
                                           "the model with its textbook formula (A) beside the "
                                           "switched one (B): one head, B − A and both top-10 "
                                           "next tokens as a figure"));
+    usage += usageLines("attnscope steps --model DIR --text TEXT --layer L --head H --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "one head's pipeline inside the model's layer, with "
+                                          "its own numbers and the switches, as steps draws it"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -361,7 +372,7 @@ int run(const std::vector<std::string>& args)
     if (command == "compare")
         return namesOption(rest, "model") ? modelCompareCommand(rest) : compareCommand(rest);
     if (command == "steps")
-        return stepsCommand(rest);
+        return namesOption(rest, "model") ? modelStepsCommand(rest) : stepsCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");
 }
 

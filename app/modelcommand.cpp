@@ -29,6 +29,11 @@ const char* modelHelpText(ModelCommand command)
                                  "run a model folder twice, textbook (A) and with the switches "
                                  "(B), and draw head --what of --layer of both, B − A and both "
                                  "top-10 next tokens");
+    case ModelCommand::Steps:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder as compute --model does and draw one "
+                                 "head's pipeline inside layer --layer with the model's own "
+                                 "numbers");
     case ModelCommand::Compute:
         break;
     }
@@ -76,17 +81,27 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
                              " does not apply with --model: the model has its own");
 }
 
-ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
 {
-    const std::shared_ptr<const LanguageModel> model = openModel(a.folder);
+    std::shared_ptr<const LanguageModel> model = openModel(a.folder);
     if (a.onlyLayer >= model->info().layers)
         throw InputError("--only-layer " + std::to_string(a.onlyLayer) + ": the model has " +
                          std::to_string(model->info().layers) + " layers (0 … " +
                          std::to_string(model->info().layers - 1) + ")");
+    return model;
+}
+
+ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options)
+{
     ModelSwitches switches;
     switches.formula = options.request.config;
     switches.onlyLayer = a.onlyLayer;
-    return model->run(options.request.text, switches);
+    return switches;
+}
+
+ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+{
+    return openModelOf(a)->run(options.request.text, switchesOf(a, options));
 }
 
 namespace {

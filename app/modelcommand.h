@@ -18,7 +18,7 @@ struct ModelArguments {
 };
 
 // Which command's --model (its help says what the command does with the model).
-enum class ModelCommand { Compute, Export, Compare };
+enum class ModelCommand { Compute, Export, Compare, Steps };
 
 // --model DIR and --only-layer N.
 [[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
@@ -27,8 +27,15 @@ enum class ModelCommand { Compute, Export, Compare };
 // --heads, --seed …); `figure` keeps --language (a figure's words).
 void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false);
 
-// Opens the model, checks --only-layer against it, and runs it on the text `options` give
-// under their switches. Throws InputError or ModelError.
+// The model of a.folder, with a.onlyLayer checked against its layers (InputError).
+// Throws ModelError for a folder that cannot be used.
+[[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a);
+
+// The switches of `options`' formula, on a.onlyLayer.
+[[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options);
+
+// Opens the model (openModelOf) and runs it on the text `options` give under their
+// switches (switchesOf). Throws InputError or ModelError.
 [[nodiscard]] ModelRun runModel(const ModelArguments& a, const ComputeOptions& options);
 
 // compute with --model: exit status as in clicommands.h.

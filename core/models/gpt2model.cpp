@@ -107,7 +107,7 @@ void Gpt2Model::tokenize(const std::string& text, std::vector<int>& ids,
 }
 
 Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& switches,
-                               const std::atomic<bool>* cancel) const
+                               const std::atomic<bool>* cancel, Gpt2LayerCapture* capture) const
 {
     const int T = int(ids.size()), C = config_.dModel, H = config_.heads, L = config_.layers;
     const Gpt2Weights& w = weights_;
@@ -154,6 +154,13 @@ Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches&
         multiHeadAttention(qkv, broken ? switched : textbook, broken ? switchedMask : textbookMask,
                            buffers, out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
                            merged);
+        if (capture && capture->layer == l) { // trace(): this layer's stages, then stop
+            conv1d(merged, b.projWeight, b.projBias, capture->projected);
+            capture->input = normed;
+            capture->qkv = qkv;
+            capture->merged = merged;
+            return out;
+        }
         conv1dAdd(merged, b.projWeight, b.projBias, x); // the residual summed in each tile
         // 3. MLP: x += c_proj(gelu(c_fc(ln_2(x))))
         layerNorm(x, b.ln2Weight, b.ln2Bias, config_.epsilon, normed);

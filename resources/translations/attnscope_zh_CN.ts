@@ -469,6 +469,26 @@
         <source>options of compare with a model (beside --text and the switches compute --model takes, which make B; A is the model&apos;s textbook formula):</source>
         <translation>compare 使用模型时的选项（另有 --text 以及 compute --model 接受的开关，它们决定 B；A 是模型的标准公式）：</translation>
     </message>
+    <message>
+        <source>one head&apos;s pipeline inside the model&apos;s layer, with its own numbers and the switches, as steps draws it</source>
+        <translation>模型某一层中一个头的整条流水线，用模型自己的数值并带上开关，像 steps 那样绘制</translation>
+    </message>
+    <message>
+        <source>run a model folder as compute --model does and draw one head&apos;s pipeline inside layer --layer with the model&apos;s own numbers</source>
+        <translation>像 compute --model 一样运行模型文件夹，并用模型自己的数值绘制 --layer 层中一个头的流水线</translation>
+    </message>
+    <message>
+        <source>the model&apos;s layer, from 0 (required)</source>
+        <translation>模型的层，从 0 数起（必需）</translation>
+    </message>
+    <message>
+        <source>the layer&apos;s head, from 0 (required)</source>
+        <translation>该层的头，从 0 数起（必需）</translation>
+    </message>
+    <message>
+        <source>options of steps with a model (beside --text and the switches compute --model takes):</source>
+        <translation>steps 使用模型时的选项（另有 --text 以及 compute --model 接受的开关）：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -4116,6 +4136,29 @@
         <source>Tokens</source>
         <comment>for screen readers</comment>
         <translation>词元</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TraceTiles</name>
+    <message>
+        <source>X — layer %1&apos;s input after ln_1</source>
+        <translation>X —— 第 %1 层经过 ln_1 后的输入</translation>
+    </message>
+    <message>
+        <source>; h_%1: the residual stream after layer %2</source>
+        <translation>；h_%1：第 %2 层之后的残差流</translation>
+    </message>
+    <message>
+        <source>; c_attn&apos;s columns %1–%2</source>
+        <translation>；c_attn 的第 %1–%2 列</translation>
+    </message>
+    <message>
+        <source>output — through c_proj</source>
+        <translation>输出 —— 经过 c_proj</translation>
+    </message>
+    <message>
+        <source>drawn: [0]; layer %1 adds it to its residual stream: h_%2 = h_%1 + out + MLP(…)</source>
+        <translation>图中为 [0]；第 %1 层把它加到残差流上：h_%2 = h_%1 + out + MLP(…)</translation>
     </message>
 </context>
 <context>
