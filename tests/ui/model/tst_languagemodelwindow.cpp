@@ -298,6 +298,7 @@ void TestLanguageModelWindow::hoverMovesThePredictionPanel()
         QTest::mouseMove(grid, QPoint(tile.center().x(), y));
         QTRY_COMPARE(window_->modelView()->hoveredQuery(), row);
         QTRY_COMPARE(panel->position(), row); // from the prediction worker
+        QCOMPARE(grid->tileRect(1, 1), tile); // hovering does not resize the tiles
         QVERIFY(!panel->atLast());
         QCOMPARE(panel->predictions(), run.predictions(row));
         QVERIFY2(panel->title().contains(QString("position %1").arg(row)),
