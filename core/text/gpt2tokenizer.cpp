@@ -43,25 +43,4 @@ Gpt2Encoding Gpt2Tokenizer::encode(std::string_view text) const
     return encoding;
 }
 
-std::string Gpt2Tokenizer::decode(std::span<const int> ids) const
-{
-    std::string raw;
-    for (const int id : ids)
-        raw += bytes(id);
-    return decodeUtf8Replacing(raw);
-}
-
-std::vector<TokenLabel> Gpt2Tokenizer::labels(std::span<const int> ids) const
-{
-    std::vector<std::string> raw;
-    std::vector<std::string> pieces;
-    raw.reserve(ids.size());
-    pieces.reserve(ids.size());
-    for (const int id : ids) {
-        raw.push_back(bytes(id));
-        pieces.push_back(token(id));
-    }
-    return labelTokens(raw, pieces);
-}
-
 } // namespace attn

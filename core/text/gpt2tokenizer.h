@@ -46,12 +46,7 @@ public:
         return encode(text).ids;
     }
 
-    // The text of `ids`, invalid UTF-8 replaced by U+FFFD (encoder.py's errors="replace").
-    // Throws std::out_of_range for an id the vocabulary does not have.
-    [[nodiscard]] std::string decode(std::span<const int> ids) const override;
-
-    // A readable label per id (see TokenLabel). Throws std::out_of_range as decode().
-    [[nodiscard]] std::vector<TokenLabel> labels(std::span<const int> ids) const override;
+    // decode() (encoder.py's errors="replace") and labels() are ModelTokenizer's.
 
     // One more than the largest id.
     [[nodiscard]] int vocabularySize() const override { return bpe_.vocabularySize(); }

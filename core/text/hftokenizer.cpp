@@ -299,25 +299,4 @@ std::optional<int> HfTokenizer::id(std::string_view token) const
     return bpe_.id(token);
 }
 
-std::string HfTokenizer::decode(std::span<const int> ids) const
-{
-    std::string raw;
-    for (const int id : ids)
-        raw += bytes(id);
-    return decodeUtf8Replacing(raw);
-}
-
-std::vector<TokenLabel> HfTokenizer::labels(std::span<const int> ids) const
-{
-    std::vector<std::string> raw;
-    std::vector<std::string> pieces;
-    raw.reserve(ids.size());
-    pieces.reserve(ids.size());
-    for (const int id : ids) {
-        raw.push_back(bytes(id));
-        pieces.push_back(token(id));
-    }
-    return labelTokens(raw, pieces);
-}
-
 } // namespace attn

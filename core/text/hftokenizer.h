@@ -59,8 +59,6 @@ public:
     // Throws InputError (Refusal::InvalidUtf8) for invalid UTF-8.
     [[nodiscard]] std::vector<int> encodeIds(std::string_view text, bool addSpecialTokens) const;
 
-    [[nodiscard]] std::string decode(std::span<const int> ids) const override;
-    [[nodiscard]] std::vector<TokenLabel> labels(std::span<const int> ids) const override;
     [[nodiscard]] int vocabularySize() const override { return vocabularySize_; }
     [[nodiscard]] const std::string& token(int id) const override;
     [[nodiscard]] std::optional<int> id(std::string_view token) const override;

@@ -27,12 +27,13 @@ public:
     // The ids of `text`, as the model reads it. Throws InputError (Refusal::InvalidUtf8)
     // for invalid UTF-8. Thread-safe.
     [[nodiscard]] virtual std::vector<int> encodeIds(std::string_view text) const = 0;
-    // The text of `ids`, invalid UTF-8 replaced by U+FFFD. Throws std::out_of_range for an
-    // id the vocabulary does not have.
-    [[nodiscard]] virtual std::string decode(std::span<const int> ids) const = 0;
-    // A readable label per id (see TokenLabel): a character spread over several tokens is
-    // shown whole by the first. Throws std::out_of_range as decode().
-    [[nodiscard]] virtual std::vector<TokenLabel> labels(std::span<const int> ids) const = 0;
+    // The text of `ids` (their bytes() joined), invalid UTF-8 replaced by U+FFFD. Throws
+    // std::out_of_range for an id the vocabulary does not have.
+    [[nodiscard]] std::string decode(std::span<const int> ids) const;
+    // A readable label per id (see TokenLabel) from its bytes() and token(): a character
+    // spread over several tokens is shown whole by the first. Throws std::out_of_range as
+    // decode().
+    [[nodiscard]] std::vector<TokenLabel> labels(std::span<const int> ids) const;
 
     // One more than the largest id.
     [[nodiscard]] virtual int vocabularySize() const = 0;
