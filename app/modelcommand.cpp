@@ -11,7 +11,9 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 namespace attn::cli {
 namespace {
@@ -19,7 +21,23 @@ namespace {
 struct ModelArguments {
     std::string folder;
     int onlyLayer = -1;
+    std::optional<std::vector<int>> ids; // --ids: token ids instead of a text
+    std::optional<bool> rope;            // --rope on|off
 };
+
+// "3,17,42" → the ids, each from 0 to 2^31 − 1.
+std::vector<int> parseIds(std::string_view text)
+{
+    std::vector<int> ids;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        ids.push_back(int(parseInteger("--ids", text.substr(start, comma - start), 0, INT32_MAX)));
+        if (comma == std::string_view::npos)
+            return ids;
+        start = comma + 1;
+    }
+}
 
 // compute's (`figure` false) or export's.
 std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
@@ -46,6 +64,21 @@ std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
          [&a](std::string_view value) {
              a.onlyLayer = int(parseInteger("--only-layer", value, 0, INT32_MAX));
          }},
+        {"rope", "on|off",
+         QT_TRANSLATE_NOOP("Command line",
+                           "rotary positions on Q and K, or none (models with rotary positions: "
+                           "qwen2, qwen3, llama); off leaves only the causal mask to tell "
+                           "positions apart"),
+         [&a](std::string_view value) {
+             if (value != "on" && value != "off")
+                 throw InputError("--rope must be on|off, not '" + std::string(value) + "'");
+             a.rope = value == "on";
+         }},
+        {"ids", "N,N,…",
+         QT_TRANSLATE_NOOP("Command line",
+                           "run the model on these token ids (comma-separated) instead of a "
+                           "--text: for a model whose tokenizer this version does not read"),
+         [&a](std::string_view value) { a.ids = parseIds(value); }},
     };
 }
 
@@ -63,6 +96,17 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
                              " does not apply with --model: the model has its own");
 }
 
+// --ids stands for the text: refused beside --text, and the text the parser requires is
+// a placeholder the run does not read.
+void idsOrText(const std::vector<std::string>& args, Request& start)
+{
+    if (!namesOption(args, "ids"))
+        return;
+    if (namesOption(args, "text"))
+        throw InputError("--ids and --text: give the token ids or the text, not both");
+    start.text = "--ids";
+}
+
 // The model, checked --only-layer against it, run with the switches `options` give.
 ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
 {
@@ -74,7 +118,20 @@ ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
     ModelSwitches switches;
     switches.formula = options.request.config;
     switches.onlyLayer = a.onlyLayer;
-    return model->run(options.request.text, switches);
+    if (a.rope) {
+        if (!model->info().rotary)
+            throw InputError("--rope applies to models with rotary positions (qwen2, qwen3, "
+                             "llama), not to " +
+                             model->info().family);
+        switches.rope = *a.rope;
+    }
+    if (!a.ids)
+        return model->run(options.request.text, switches);
+    for (int id : *a.ids)
+        if (id >= model->info().vocabulary)
+            throw InputError("--ids: " + std::to_string(id) + " is outside the vocabulary (0 … " +
+                             std::to_string(model->info().vocabulary - 1) + ")");
+    return model->runIds(*a.ids, switches);
 }
 
 // The caption's end: each departure from the model's textbook formula, and where it acts.
@@ -129,6 +186,7 @@ int modelCommand(const std::vector<std::string>& args)
         ModelArguments a;
         Request start;
         start.config = ModelSwitches::textbookFormula();
+        idsOrText(args, start);
         const ComputeOptions options = parseComputeArguments(args, modelOptions(a), true, start);
         if (options.jsonPath.empty())
             throw InputError("--model writes JSON: give --json FILE (or --json - for standard "
@@ -167,6 +225,7 @@ int modelExportCommand(const std::vector<std::string>& args)
             extra.push_back(std::move(option));
         Request start;
         start.config = ModelSwitches::textbookFormula();
+        idsOrText(args, start);
         const ComputeOptions options = parseComputeArguments(args, extra, false, start);
         checkStackExportArguments(figure, "export --model");
         // 2. The run; its attention is drawn as an attention file's, the caption naming the

@@ -441,6 +441,14 @@
         <source>the run&apos;s attention (with the switches) as export --attention-file draws a file&apos;s</source>
         <translation>运行的注意力（带开关），像 export --attention-file 绘制文件那样输出</translation>
     </message>
+    <message>
+        <source>rotary positions on Q and K, or none (models with rotary positions: qwen2, qwen3, llama); off leaves only the causal mask to tell positions apart</source>
+        <translation>在 Q 和 K 上施加旋转位置编码，或不施加（适用于带旋转位置编码的模型：qwen2、qwen3、llama）；关闭时只剩因果掩盖能区分位置</translation>
+    </message>
+    <message>
+        <source>run the model on these token ids (comma-separated) instead of a --text: for a model whose tokenizer this version does not read</source>
+        <translation>用这些词元 id（以逗号分隔）运行模型，代替 --text：用于本版本还读不了其分词器的模型</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
