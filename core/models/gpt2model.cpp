@@ -127,12 +127,8 @@ Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches&
 ModelRun Gpt2Model::run(const std::string& text, const ModelSwitches& switches,
                         const std::atomic<bool>* cancel) const
 {
-    std::vector<int> ids;
-    std::vector<TokenLabel> labels;
-    tokenize(text, ids, labels);
-    ModelRun run = runIds(ids, switches, cancel);
-    run.labels = std::move(labels);
-    return run;
+    // runIds labels the ids with the same tokenizer.
+    return runIds(tokenizer_->encode(text).ids, switches, cancel);
 }
 
 ModelRun Gpt2Model::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
