@@ -9,6 +9,8 @@
 #include "figurearguments.h"
 #include "labels.h"
 #include "modelcommand.h"
+#include "modelcomparecommand.h"
+#include "modelstepscommand.h"
 #include "presets.h"
 #include "report.h"
 #include "stepscommand.h"
@@ -78,11 +80,23 @@ std::string computeCommandHelp()
     return computeHelp() + "\n" + attentionFileHelp(translated) + "\n" + modelHelp(translated);
 }
 
+// compare's own help: its options, then those it takes with a model instead.
+std::string compareCommandHelp()
+{
+    return compareHelp() + "\n" + modelCompareHelp(translated);
+}
+
 // export's own help: its options, then those it takes with an attention file instead.
 std::string exportCommandHelp()
 {
     return exportHelp() + "\n" + attentionExportHelp(translated) + "\n" +
            modelExportHelp(translated);
+}
+
+// steps' own help: its options, then those it takes with a model instead.
+std::string stepsCommandHelp()
+{
+    return stepsHelp() + "\n" + modelStepsHelp(translated);
 }
 
 std::string presetsHelp()
@@ -110,11 +124,11 @@ const std::vector<Command>& commands()
         {"compare", "attnscope compare [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "the textbook formula (A), your switches (B) and B − A "
                                            "side by side as a figure (png, svg, pdf)"),
-         true, compareHelp},
+         true, compareCommandHelp},
         {"steps", "attnscope steps [options] --out FILE",
          QT_TRANSLATE_NOOP("Command line", "one head's pipeline, X to the output, as Step by Step "
                                            "shows it, as a figure (png, svg, pdf)"),
-         true, stepsHelp},
+         true, stepsCommandHelp},
         {"presets", "attnscope presets [--language en|zh_CN]",
          QT_TRANSLATE_NOOP("Command line", "list the ready-made configurations"), false,
          presetsHelp},
@@ -144,6 +158,11 @@ void printHelp()
                         QT_TRANSLATE_NOOP("Command line",
                                           "open the window with each attention file's model "
                                           "view"));
+    usage += usageLines("attnscope MODEL_DIR",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "open the window running the model in that folder "
+                                          "(one holding a config.json), as File → Open Model… "
+                                          "does"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
     usage += usageLines("attnscope compute --attention-file FILE",
@@ -165,6 +184,15 @@ void printHelp()
                         QT_TRANSLATE_NOOP("Command line",
                                           "the run's attention (with the switches) as export "
                                           "--attention-file draws a file's"));
+    usage += usageLines("attnscope compare --model DIR --text TEXT --layer L --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "the model with its textbook formula (A) beside the "
+                                          "switched one (B): one head, B − A and both top-10 "
+                                          "next tokens as a figure"));
+    usage += usageLines("attnscope steps --model DIR --text TEXT --layer L --head H --out FILE",
+                        QT_TRANSLATE_NOOP("Command line",
+                                          "one head's pipeline inside the model's layer, with "
+                                          "its own numbers and the switches, as steps draws it"));
     usage += usageLines("attnscope COMMAND --help",
                         QT_TRANSLATE_NOOP("Command line", "one command's usage and options "
                                                           "(also: attnscope help COMMAND)"));
@@ -342,9 +370,9 @@ int run(const std::vector<std::string>& args)
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")
-        return compareCommand(rest);
+        return namesOption(rest, "model") ? modelCompareCommand(rest) : compareCommand(rest);
     if (command == "steps")
-        return stepsCommand(rest);
+        return namesOption(rest, "model") ? modelStepsCommand(rest) : stepsCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");
 }
 

@@ -2,8 +2,8 @@
 
 #include "attentionexport.h"
 #include "clicommands.h"
-#include "formulabar.h"
 #include "languagemodel.h"
+#include "modelcomparedialog.h"
 #include "modeljson.h"
 
 #include <QCoreApplication>
@@ -11,19 +11,38 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <string_view>
 #include <vector>
 
 namespace attn::cli {
+
 namespace {
 
-struct ModelArguments {
-    std::string folder;
-    int onlyLayer = -1;
-    std::optional<std::vector<int>> ids; // --ids: token ids instead of a text
-    std::optional<bool> rope;            // --rope on|off
-};
+const char* modelHelpText(ModelCommand command)
+{
+    switch (command) {
+    case ModelCommand::Export:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder as compute --model does and draw its "
+                                 "attention as an attention file's (--layer, --what, --out)");
+    case ModelCommand::Compare:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder twice, textbook (A) and with the switches "
+                                 "(B), and draw head --what of --layer of both, B − A and both "
+                                 "top-10 next tokens");
+    case ModelCommand::Steps:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder as compute --model does and draw one "
+                                 "head's pipeline inside layer --layer with the model's own "
+                                 "numbers");
+    case ModelCommand::Compute:
+        break;
+    }
+    return QT_TRANSLATE_NOOP("Command line",
+                             "run a model folder as Hugging Face downloads it (config.json, "
+                             "model.safetensors, vocab.json, merges.txt; GPT-2 family) with the "
+                             "formula's switches inside every layer; --json is required");
+}
 
 // "3,17,42" → the ids, each from 0 to 2^31 − 1.
 std::vector<int> parseIds(std::string_view text)
@@ -39,19 +58,12 @@ std::vector<int> parseIds(std::string_view text)
     }
 }
 
-// compute's (`figure` false) or export's.
-std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
+} // namespace
+
+std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
 {
-    return {
-        {"model", "DIR",
-         figure ? QT_TRANSLATE_NOOP("Command line",
-                                    "run a model folder as compute --model does and draw its "
-                                    "attention as an attention file's (--layer, --what, --out)")
-                : QT_TRANSLATE_NOOP(
-                      "Command line",
-                      "run a model folder as Hugging Face downloads it (config.json, "
-                      "model.safetensors, vocab.json, merges.txt; GPT-2 family) with the "
-                      "formula's switches inside every layer; --json is required"),
+    std::vector<Option> options{
+        {"model", "DIR", modelHelpText(command),
          [&a](std::string_view value) {
              if (value.empty())
                  throw InputError("--model needs a folder");
@@ -64,6 +76,11 @@ std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
          [&a](std::string_view value) {
              a.onlyLayer = int(parseInteger("--only-layer", value, 0, INT32_MAX));
          }},
+    };
+    // compute and export run a model on token ids, and switch its rotary positions.
+    if (command != ModelCommand::Compute && command != ModelCommand::Export)
+        return options;
+    options.push_back(
         {"rope", "on|off",
          QT_TRANSLATE_NOOP("Command line",
                            "rotary positions on Q and K, or none (models with rotary positions: "
@@ -73,22 +90,26 @@ std::vector<Option> modelOptions(ModelArguments& a, bool figure = false)
              if (value != "on" && value != "off")
                  throw InputError("--rope must be on|off, not '" + std::string(value) + "'");
              a.rope = value == "on";
-         }},
+         }});
+    options.push_back(
         {"ids", "N,N,…",
          QT_TRANSLATE_NOOP("Command line",
                            "run the model on these token ids (comma-separated) instead of a "
-                           "--text: for a model whose tokenizer this version does not read"),
-         [&a](std::string_view value) { a.ids = parseIds(value); }},
-    };
+                           "--text, each below the model's vocab_size"),
+         [&a](std::string_view value) { a.ids = parseIds(value); }});
+    return options;
 }
+
+namespace {
 
 // The compute options a model has its own values for (or that have no meaning there).
 constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "tokenizer",
                                    "embedding", "positional",   "preset",  "cross-text",
                                    "attention", "padding-mask", "language"};
 
-// (export keeps --language: the figure's words.)
-void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false)
+} // namespace
+
+void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure)
 {
     for (const std::string_view name : kNotForModels)
         if (!(figure && name == "language") && namesOption(args, name))
@@ -96,8 +117,6 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
                              " does not apply with --model: the model has its own");
 }
 
-// --ids stands for the text: refused beside --text, and the text the parser requires is
-// a placeholder the run does not read.
 void idsOrText(const std::vector<std::string>& args, Request& start)
 {
     if (!namesOption(args, "ids"))
@@ -107,47 +126,43 @@ void idsOrText(const std::vector<std::string>& args, Request& start)
     start.text = "--ids";
 }
 
-// The model, checked --only-layer against it, run with the switches `options` give.
-ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
 {
-    const std::shared_ptr<const LanguageModel> model = openModel(a.folder);
+    std::shared_ptr<const LanguageModel> model = openModel(a.folder);
     if (a.onlyLayer >= model->info().layers)
         throw InputError("--only-layer " + std::to_string(a.onlyLayer) + ": the model has " +
                          std::to_string(model->info().layers) + " layers (0 … " +
                          std::to_string(model->info().layers - 1) + ")");
+    if (a.rope && !model->info().rotary)
+        throw InputError("--rope applies to models with rotary positions (qwen2, qwen3, "
+                         "llama), not to " +
+                         model->info().family);
+    return model;
+}
+
+ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options)
+{
     ModelSwitches switches;
     switches.formula = options.request.config;
     switches.onlyLayer = a.onlyLayer;
-    if (a.rope) {
-        if (!model->info().rotary)
-            throw InputError("--rope applies to models with rotary positions (qwen2, qwen3, "
-                             "llama), not to " +
-                             model->info().family);
+    if (a.rope)
         switches.rope = *a.rope;
-    }
+    return switches;
+}
+
+ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+{
+    const std::shared_ptr<const LanguageModel> model = openModelOf(a);
     if (!a.ids)
-        return model->run(options.request.text, switches);
+        return model->run(options.request.text, switchesOf(a, options));
     for (int id : *a.ids)
         if (id >= model->info().vocabulary)
             throw InputError("--ids: " + std::to_string(id) + " is outside the vocabulary (0 … " +
                              std::to_string(model->info().vocabulary - 1) + ")");
-    return model->runIds(*a.ids, switches);
+    return model->runIds(*a.ids, switchesOf(a, options));
 }
 
-// The caption's end: each departure from the model's textbook formula, and where it acts.
-QStringList departureNotes(const ModelRun& run)
-{
-    const char* const context = "attn::ui::LanguageModelWindow";
-    const Config& config = run.switches.formula;
-    QStringList notes = ui::FormulaBar::departuresOf(config, false);
-    if (run.model->info().causal && config.mask == MaskKind::None)
-        notes.prepend(QCoreApplication::translate(
-            context, "no causal mask: every token sees the ones after it"));
-    if (!notes.isEmpty() && run.switches.onlyLayer >= 0)
-        notes
-            << QCoreApplication::translate(context, "in layer %1 only").arg(run.switches.onlyLayer);
-    return notes;
-}
+namespace {
 
 int failWith(int status, const char* message)
 {
@@ -164,7 +179,8 @@ std::string modelHelp(const HelpTranslator& translate)
         "Command line", "options of compute with a model (beside --text, --json and the "
                         "switches --scale, --temperature, --axis, --mask, --mask-fill, "
                         "--mask-stage and --head-split):");
-    return helpParagraph(title, 0, translate) + optionHelp(modelOptions(scratch), translate);
+    return helpParagraph(title, 0, translate) +
+           optionHelp(modelOptions(scratch, ModelCommand::Compute), translate);
 }
 
 std::string modelExportHelp(const HelpTranslator& translate)
@@ -174,7 +190,7 @@ std::string modelExportHelp(const HelpTranslator& translate)
         "Command line", "options of export with a model (beside --text, the switches compute "
                         "--model takes and the options of export with an attention file):");
     return helpParagraph(title, 0, translate) +
-           optionHelp(modelOptions(scratch, /*figure*/ true), translate);
+           optionHelp(modelOptions(scratch, ModelCommand::Export), translate);
 }
 
 int modelCommand(const std::vector<std::string>& args)
@@ -187,7 +203,8 @@ int modelCommand(const std::vector<std::string>& args)
         Request start;
         start.config = ModelSwitches::textbookFormula();
         idsOrText(args, start);
-        const ComputeOptions options = parseComputeArguments(args, modelOptions(a), true, start);
+        const ComputeOptions options =
+            parseComputeArguments(args, modelOptions(a, ModelCommand::Compute), true, start);
         if (options.jsonPath.empty())
             throw InputError("--model writes JSON: give --json FILE (or --json - for standard "
                              "output)");
@@ -220,7 +237,7 @@ int modelExportCommand(const std::vector<std::string>& args)
         refuseOptionsNotForModels(args, /*figure*/ true);
         ModelArguments a;
         StackExportArguments figure;
-        std::vector<Option> extra = modelOptions(a, /*figure*/ true);
+        std::vector<Option> extra = modelOptions(a, ModelCommand::Export);
         for (Option& option : stackExportOptions(figure))
             extra.push_back(std::move(option));
         Request start;
@@ -231,7 +248,9 @@ int modelExportCommand(const std::vector<std::string>& args)
         // 2. The run; its attention is drawn as an attention file's, the caption naming the
         // model and the formula's departures.
         const ModelRun run = runModel(a, options);
-        return exportStack(*run.attention, figure, [&run] { return departureNotes(run); });
+        return exportStack(*run.attention, figure, [&run] {
+            return ui::modelDepartures(run.switches, run.model->info().causal);
+        });
     } catch (const InputError& error) {
         return failWith(kExitUsage, error.what());
     } catch (const ModelError& error) {

@@ -22,17 +22,13 @@ namespace {
 
 using attn::ui::FigureFormat;
 
-constexpr int kDefaultWidth = 1300; // the dialog's strip, in screen pixels
 constexpr int kMinWidth = 400;
 constexpr int kMaxWidth = 8000;
 constexpr double kDefaultPixelRatio = 2; // PNG pixels a strip pixel, as the dialog exports
 
 struct StepsArguments {
-    FigureArguments figure;
+    StepsFigureArguments steps;
     int head = 0;
-    int width = kDefaultWidth;
-    std::optional<std::pair<int, int>> cell; // the outlined query i and key j
-    bool explanation = true;                 // its arithmetic below the strip
 };
 
 std::vector<Option> stepsOptionTable(StepsArguments& a)
@@ -45,23 +41,33 @@ std::vector<Option> stepsOptionTable(StepsArguments& a)
                  throw InputError("--session needs a file name");
          }},
     };
-    for (Option& option :
-         fileOptions(a.figure, /*numbers*/ false,
-                     QT_TRANSLATE_NOOP(
-                         "Command line",
-                         "the figure to write (required; - is standard output): png, svg or pdf, "
-                         "by the extension")))
+    std::vector<Option> what;
+    what.push_back({"what", "head:N",
+                    QT_TRANSLATE_NOOP("Command line", "which head's pipeline (default head:0)"),
+                    [&a](std::string_view value) {
+                        const auto selection = ui::selectionFromSpelling(
+                            QString::fromUtf8(value.data(), qsizetype(value.size())));
+                        if (!selection || selection->what != ui::FigureWhat::Head)
+                            throw InputError("--what must be head:N for the steps, not " +
+                                             quoted(value));
+                        a.head = selection->head;
+                    }});
+    for (Option& option : stepsFigureOptions(a.steps, std::move(what)))
         table.push_back(std::move(option));
-    table.push_back({"what", "head:N",
-                     QT_TRANSLATE_NOOP("Command line", "which head's pipeline (default head:0)"),
-                     [&a](std::string_view value) {
-                         const auto selection = ui::selectionFromSpelling(
-                             QString::fromUtf8(value.data(), qsizetype(value.size())));
-                         if (!selection || selection->what != ui::FigureWhat::Head)
-                             throw InputError("--what must be head:N for the steps, not " +
-                                              quoted(value));
-                         a.head = selection->head;
-                     }});
+    return table;
+}
+
+} // namespace
+
+std::vector<Option> stepsFigureOptions(StepsFigureArguments& a, std::vector<Option> afterOut)
+{
+    std::vector<Option> table =
+        fileOptions(a.figure, /*numbers*/ false,
+                    QT_TRANSLATE_NOOP("Command line",
+                                      "the figure to write (required; - is standard output): png, "
+                                      "svg or pdf, by the extension"));
+    for (Option& option : afterOut)
+        table.push_back(std::move(option));
     table.push_back(
         {"cell", "I,J",
          QT_TRANSLATE_NOOP("Command line",
@@ -104,7 +110,43 @@ std::vector<Option> stepsOptionTable(StepsArguments& a)
     return table;
 }
 
-} // namespace
+int writeStepsFigure(const Result& result, int head, const StepsFigureArguments& a,
+                     FigureFormat format, ui::WeightColours colours, const StepsTileMaker& tilesOf)
+{
+    const int b = a.figure.sequence.value_or(0);
+    const int lastQuery = std::max(0, result.tokens->lengths[std::size_t(b)] - 1);
+    const auto [i, j] = a.cell.value_or(std::pair{lastQuery, 0});
+    if (i >= result.length() || j >= result.keyLength())
+        throw InputError("--cell " + std::to_string(i) + "," + std::to_string(j) +
+                         " is not a cell: " + std::to_string(result.length()) + " queries and " +
+                         std::to_string(result.keyLength()) + " keys, numbered from 0");
+
+    // The tiles, laid out as the dialog lays them out, then the file.
+    std::optional<QGuiApplication> app;
+    std::optional<ui::Language> language;
+    startFigures(app, language, a.figure);
+    if (a.figure.colormap)
+        colours.colormap = *a.figure.colormap;
+    if (a.figure.logScale)
+        colours.logScale = *a.figure.logScale;
+    const std::vector<ui::StageTile> tiles =
+        tilesOf ? tilesOf(colours) : ui::numberedPipelineTiles(result, b, head, colours);
+    // Below the tiles, the arithmetic of the outlined cell as the dialog's panel gives it.
+    QString explanation;
+    const auto weights = std::find_if(tiles.begin(), tiles.end(), [](const ui::StageTile& t) {
+        return t.stage == ui::PipelineStage::Weights;
+    });
+    if (a.explanation && weights != tiles.end())
+        explanation =
+            ui::explanationHtml(explainCell(result, b, head, i, j), weights->heatmap.queryLabel(i),
+                                weights->heatmap.keyLabel(j));
+    QString error;
+    const std::optional<QByteArray> bytes =
+        ui::pipelineFigureBytes(format, tiles, QSize(a.width, 0), QPoint(i, j),
+                                {QGuiApplication::font(), QGuiApplication::palette(), nullptr},
+                                a.figure.scale.value_or(kDefaultPixelRatio), &error, explanation);
+    return writeFigure(bytes, error, a.figure.out);
+}
 
 std::string stepsHelp()
 {
@@ -129,45 +171,18 @@ int stepsCommand(const std::vector<std::string>& args)
         const ComputeOptions parsed = parseWithSession(args, extra, session);
 
         // 2. Where to, and in which format.
-        const FigureFormat format = requiredFormatOf(a.figure, /*numbers*/ false, "steps");
+        const FigureFormat format = requiredFormatOf(a.steps.figure, /*numbers*/ false, "steps");
 
-        // 3. The numbers, then the checks that need them.
+        // 3. The numbers, then the checks that need them; 4. the figure.
         AttentionEngine engine;
         const Result result = engine.compute(parsed.request);
-        checkHeadAndSequence(result, a.head, a.figure);
-        const int b = a.figure.sequence.value_or(0);
-        const int lastQuery = std::max(0, result.tokens->lengths[std::size_t(b)] - 1);
-        const auto [i, j] = a.cell.value_or(std::pair{lastQuery, 0});
-        if (i >= result.length() || j >= result.keyLength())
-            throw InputError("--cell " + std::to_string(i) + "," + std::to_string(j) +
-                             " is not a cell: " + std::to_string(result.length()) +
-                             " queries and " + std::to_string(result.keyLength()) +
-                             " keys, numbered from 0");
-
-        // 4. The tiles, laid out as the dialog lays them out, then the file.
-        std::optional<QGuiApplication> app;
-        std::optional<ui::Language> language;
-        startFigures(app, language, a.figure);
-        const ui::ColormapName colormap = a.figure.colormap.value_or(
-            session ? session->view.colormap : ui::ColormapName::Viridis);
-        const std::vector<ui::StageTile> tiles = ui::numberedPipelineTiles(
-            result, b, a.head,
-            {colormap, a.figure.logScale.value_or(session && session->view.logScale)});
-        // Below the tiles, the arithmetic of the outlined cell as the dialog's panel gives it.
-        QString explanation;
-        const auto weights = std::find_if(tiles.begin(), tiles.end(), [](const ui::StageTile& t) {
-            return t.stage == ui::PipelineStage::Weights;
-        });
-        if (a.explanation && weights != tiles.end())
-            explanation =
-                ui::explanationHtml(explainCell(result, b, a.head, i, j),
-                                    weights->heatmap.queryLabel(i), weights->heatmap.keyLabel(j));
-        QString error;
-        const std::optional<QByteArray> bytes = ui::pipelineFigureBytes(
-            format, tiles, QSize(a.width, 0), QPoint(i, j),
-            {QGuiApplication::font(), QGuiApplication::palette(), nullptr},
-            a.figure.scale.value_or(kDefaultPixelRatio), &error, explanation);
-        return writeFigure(bytes, error, a.figure.out);
+        checkHeadAndSequence(result, a.head, a.steps.figure);
+        ui::WeightColours colours;
+        if (session) {
+            colours.colormap = session->view.colormap;
+            colours.logScale = session->view.logScale;
+        }
+        return writeStepsFigure(result, a.head, a.steps, format, colours);
     } catch (const InputError& error) {
         return fail(kExitUsage, error.what());
     }

@@ -1,7 +1,9 @@
 // GPT-2 small's forward (12 layers, C 768, 12 heads, V 50257; random weights made here,
 // in memory) at T tokens, under the textbook formula: BM_Gpt2Forward/T. Its counters: the
 // FLOPs it does per second, and x_sgemm_limit, its time over the time its FLOPs take at this
-// machine's sgemm rate (BM_Sgemm's product on every core, run after every forward).
+// machine's sgemm rate (BM_Sgemm's product on every core, run after every forward);
+// x_sgemm_limit_cpu, the same in the CPU time of all the process's threads, which the
+// machine's other load moves far less than the wall time.
 #include "gpt2model.h"
 #include "parallel.h"
 
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <memory>
 #include <random>
 #include <vector>
@@ -88,7 +91,16 @@ std::shared_ptr<const attn::Gpt2Model> gpt2Small()
 // product (N = 1024, its rows split over the cores) run as many times as make that many
 // FLOPs. Measured right after each forward, so that the machine's other load weighs on
 // both alike.
-double sgemmSeconds(double flops)
+// The CPU time of every thread of this process so far, in seconds: beside the wall time,
+// a figure the machine's other load barely moves (the threads' waits and spins count).
+double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
 {
     const Eigen::Index N = 1024;
     static const attn::Matrix a = attn::Matrix::Random(N, N), b = attn::Matrix::Random(N, N);
@@ -96,6 +108,7 @@ double sgemmSeconds(double flops)
     const int blocks = attn::coreCount();
     const double perProduct = 2.0 * N * N * N;
     const int products = std::max(1, int(std::ceil(flops / perProduct)));
+    const double cpuStart = processCpuSeconds();
     const auto start = std::chrono::steady_clock::now();
     for (int k = 0; k < products; ++k)
         attn::parallelFor(blocks, [&](int block) {
@@ -104,6 +117,8 @@ double sgemmSeconds(double flops)
         });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (cpuSeconds)
+        *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
     return seconds * flops / (products * perProduct);
 }
 
@@ -125,22 +140,26 @@ void BM_Gpt2Forward(benchmark::State& state)
     const attn::ModelSwitches textbook;
     const double flops = gpt2Flops(T);
     (void)sgemmSeconds(flops); // the products' first touch of their memory
-    double seconds = 0, limit = 0;
+    double seconds = 0, limit = 0, cpu = 0, cpuLimit = 0;
     for (auto _ : state) {
+        const double cpuStart = processCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
         attn::Gpt2Forward out = model->forward(ids, textbook);
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        cpu += processCpuSeconds() - cpuStart;
         benchmark::DoNotOptimize(out.hidden.data());
         state.SetIterationTime(s);
         seconds += s;
         state.PauseTiming();
-        limit += sgemmSeconds(flops);
+        limit += sgemmSeconds(flops, &cpuLimit);
         state.ResumeTiming();
     }
     state.counters["FLOPS"] =
         benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["x_sgemm_limit"] = seconds / limit;
+    // The same in CPU time: what the forward costs the machine over what its FLOPs cost it.
+    state.counters["x_sgemm_limit_cpu"] = cpu / cpuLimit;
     state.counters["sgemm_GFLOPS"] = flops * double(state.iterations()) / limit / 1e9;
 }
 

@@ -21,6 +21,16 @@ struct Gpt2Forward {
     Matrix hidden;              // (T, C) after ln_f
 };
 
+// What forward() keeps of one layer when asked (HeadTrace is made of it): the layer's
+// intermediates, after which the forward stops.
+struct Gpt2LayerCapture {
+    int layer = 0;
+    Matrix input;     // ln_1(x) (T, C)
+    Matrix qkv;       // c_attn's output (T, 3C)
+    Matrix merged;    // the heads' P·V side by side (T, C)
+    Matrix projected; // c_proj(merged) (T, C)
+};
+
 class Gpt2Model final : public LanguageModel {
 public:
     // A model of these parts; `tokenizer` may be null (forward() needs none: the
@@ -42,10 +52,17 @@ public:
     [[nodiscard]] std::string tokenSpelling(int id) const override;
     [[nodiscard]] std::string tokenLabel(int id) const override;
 
+    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches, int layer,
+                                  int head,
+                                  const std::atomic<bool>* cancel = nullptr) const override;
+
     // The forward pass over token ids (1 … n_positions of them, each below V). Throws
-    // Cancelled when `cancel` becomes true between layers.
+    // Cancelled when `cancel` becomes true between layers. With `capture`, it stops after
+    // the attention of layer capture->layer, having kept that layer's intermediates there
+    // (the weights of the layers up to it are made, `hidden` is not).
     [[nodiscard]] Gpt2Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
-                                      const std::atomic<bool>* cancel = nullptr) const;
+                                      const std::atomic<bool>* cancel = nullptr,
+                                      Gpt2LayerCapture* capture = nullptr) const;
 
 private:
     ModelInfo info_;

@@ -105,6 +105,31 @@ struct Prediction {
 
 class LanguageModel;
 
+// One head of one layer inside a run, stage by stage: what Lab → Step by Step draws,
+// with the model's own numbers (headtrace.h makes the figure's Result of it).
+// T tokens, C = d_model, H heads, d_k = C / H.
+struct HeadTrace {
+    std::vector<int> ids;           // T token ids
+    std::vector<TokenLabel> labels; // T readable labels
+    ModelSwitches switches;
+    int layer = 0;
+    int head = 0;
+    // The formula this layer ran: the switches', or the textbook one when switches.onlyLayer
+    // names another layer; its dModel and heads are the model's C and H.
+    Config formula;
+    Matrix input;      // X (T, C): the layer's input after its first norm (GPT-2's ln_1)
+    Matrix queries;    // Q_h (T, d_k): the head's slice of the query projection, split as
+    Matrix keys;       // K_h  the formula's head split says (GPT-2: c_attn's columns
+    Matrix values;     // V_h  [0, C), [C, 2C), [2C, 3C), 64 columns a head)
+    Matrix scores;     // S = Q_h K_hᵀ (T, T), before any scaling
+    MaskMatrix mask;   // (T, T) true = key j hidden from query i
+    Matrix weights;    // P (T, T): the run's attention of this layer and head, bit for bit
+    Matrix headOutput; // O_h = P·V_h (T, d_k)
+    Matrix merged;     // every head's O_h side by side (T, C)
+    Matrix output;     // the attention's output projection of `merged` (T, C): what the
+                       // layer adds to its residual stream (GPT-2's c_proj)
+};
+
 // One forward pass over one text.
 struct ModelRun {
     std::vector<int> ids;           // T token ids
@@ -150,6 +175,13 @@ public:
     [[nodiscard]] virtual ModelRun runIds(const std::vector<int>& ids,
                                           const ModelSwitches& switches,
                                           const std::atomic<bool>* cancel = nullptr) const = 0;
+
+    // The forward pass on `text` under `switches` up to layer `layer`, and that layer's
+    // stages for head `head` (HeadTrace). Throws as run() does, and std::out_of_range for a
+    // layer or head the model does not have. A family that cannot trace throws ModelError.
+    [[nodiscard]] virtual HeadTrace trace(const std::string& text, const ModelSwitches& switches,
+                                          int layer, int head,
+                                          const std::atomic<bool>* cancel = nullptr) const;
 
     // Logits at one position from a final hidden row (C values): the output embedding
     // (lm_head, tied to the input embedding in GPT-2). V values.

@@ -83,7 +83,7 @@ void LlamaModel::tokenize(const std::string& text, std::vector<int>& ids,
         throw ModelError(info_.folder / "tokenizer.json",
                          "this version runs the " + info_.family +
                              " family on token ids only: its tokenizer is not read yet");
-    ids = tokenizer_->encode(text);
+    ids = tokenizer_->encodeIds(text);
     labels = tokenizer_->labels(ids);
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 namespace attn {
 
@@ -23,67 +24,69 @@ MaskMatrix attentionMask(const Config& formula, int T)
 
 namespace {
 
-// Steps 3–5 of an attention over heads already split, H of each of Q, K, V in b.heads:
-// S = Q_h K_hᵀ, P under the formula's switches with `rule`'s scale, merged = concat_h(P_h V_h).
-void attendHeads(const Config& formula, const LogitRule& rule, const MaskMatrix& mask,
-                 AttentionBuffers& b, float* weights, Matrix& merged)
-{
-    const HeadStack &Q = b.heads[0], &K = b.heads[1], &V = b.heads[2];
-    const int H = Q.heads();
-    const int T = int(Q.at(0, 0).rows()), dK = int(Q.at(0, 0).cols()), C = H * dK;
+using HeadMap = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
+// (which of Q, K, V, head h) → that head's (T, d_k) rows.
+using HeadAccess = std::function<HeadMap(int, int)>;
 
-    // 3. S = Q_h K_hᵀ and, for the softmax over the keys, stages 6–7 on each head at once
-    //    while S is in cache. The other axes need every head's S (over the batch) or a
-    //    whole head (over the queries) first.
+HeadMap headOf(const Matrix& m)
+{
+    return HeadMap(m.data(), m.rows(), m.cols(), Eigen::OuterStride<>(m.cols()));
+}
+
+// The attention of H heads of (T, d_k) each, read through `head`, with `rule`'s scale:
+// S, P under the formula's switches, merged = concat_h(P_h V_h). Shared by every family.
+void attendHeads(const Config& formula, const LogitRule& rule, const MaskMatrix& mask, int H, int T,
+                 int dK, const HeadAccess& head, AttentionBuffers& b, float* weights,
+                 Matrix& merged)
+{
+    // 2. Each head at once, while its S and P are in cache: S = Q_h K_hᵀ, the scale, mask
+    //    and softmax over the formula's axis (each axis needs only this head's S: over the
+    //    batch it is a batch of one), the mask after the softmax, O_h = P_h V_h into its
+    //    d_k columns of `merged`, and P copied out.
     b.scores.reshape(1, H, T, T);
     b.weights.reshape(1, H, T, T);
+    merged.resize(T, H * dK);
     const bool overKeys = formula.axis == SoftmaxAxis::Keys;
+    const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
     // A causal mask before the softmax over the keys: the softmax does not read the
     // scores of the keys after each block of rows, so their products are not made (at
     // long T nearly half of S's work). The cells left are never read.
     constexpr Eigen::Index kRows = 128;
     const bool causalBlocks = overKeys && formula.mask == MaskKind::Causal &&
                               formula.maskStage == MaskStage::BeforeSoftmax && T >= 2 * kRows;
+    // A causal mask leaves each row's future keys a weight of exactly 0 (the fill's exp,
+    // or the 0 written after the softmax); where one cell a row says so, a block of rows
+    // needs only the keys up to its last row, as the engine's stage 8.
+    const bool causalRows =
+        formula.mask == MaskKind::Causal && T >= 2 * kRows && (overKeys || maskAfter);
+    const std::vector<MaskMatrix> masks = formula.axis == SoftmaxAxis::Batch
+                                              ? std::vector<MaskMatrix>{mask}
+                                              : std::vector<MaskMatrix>{};
     parallelFor(H, [&](int h) {
+        const HeadMap q = head(0, h), k = head(1, h), v = head(2, h);
         Matrix& s = b.scores.at(0, h);
         if (causalBlocks) {
             for (Eigen::Index row = 0; row < T; row += kRows) {
                 const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
                 s.block(row, 0, rows, row + rows).noalias() =
-                    Q.at(0, h).middleRows(row, rows) * K.at(0, h).topRows(row + rows).transpose();
+                    q.middleRows(row, rows) * k.topRows(row + rows).transpose();
             }
         } else {
-            s.noalias() = Q.at(0, h) * K.at(0, h).transpose();
+            s.noalias() = q * k.transpose();
         }
-        if (overKeys)
-            scaleMaskSoftmaxOverKeys(s, mask, rule, b.weights.at(0, h));
-        else if (formula.axis == SoftmaxAxis::Queries)
-            scaleMaskSoftmaxOverQueries(s, mask, rule, b.weights.at(0, h));
-    });
-    // With one sequence, softmax over dim=0 is over a batch of one: every unmasked weight
-    // is exactly 1 (and a −∞ cell NaN), as torch gives.
-    if (formula.axis == SoftmaxAxis::Batch) {
-        const std::vector<MaskMatrix> masks{mask};
-        parallelFor(H,
-                    [&](int h) { scaleMaskSoftmaxOverBatch(b.scores, masks, rule, h, b.weights); });
-    }
-
-    // 4. The mask after the softmax: masked_fill(M, 0). 5. O_h = P_h V_h, concatenated.
-    const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
-    b.outputs.reshape(1, H, T, dK);
-    merged.resize(T, C);
-    parallelFor(H, [&](int h) {
         Matrix& p = b.weights.at(0, h);
+        if (overKeys)
+            scaleMaskSoftmaxOverKeys(s, mask, rule, p);
+        else if (formula.axis == SoftmaxAxis::Queries)
+            scaleMaskSoftmaxOverQueries(s, mask, rule, p);
+        else // with one sequence, softmax over dim=0 is over a batch of one: every
+             // unmasked weight is exactly 1 (and a −∞ cell NaN), as torch gives.
+            scaleMaskSoftmaxOverBatch(b.scores, masks, rule, h, b.weights);
+        // The mask after the softmax: masked_fill(M, 0).
         if (maskAfter)
             p = mask.select(0.0f, p);
-        Matrix& o = b.outputs.at(0, h);
-        // A causal mask leaves each row's future keys a weight of exactly 0 (the fill's
-        // exp, or the 0 written after the softmax); where one cell a row says so, a block of
-        // rows needs only the keys up to its last row, as the engine's stage 8.
-        const bool causalRows =
-            formula.mask == MaskKind::Causal && T >= 2 * kRows && (overKeys || maskAfter);
+        auto o = merged.middleCols(h * dK, dK);
         if (causalRows) {
-            const Matrix& v = V.at(0, h);
             for (Eigen::Index row = 0; row < T; row += kRows) {
                 const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
                 const Eigen::Index keys = row + rows;
@@ -94,9 +97,8 @@ void attendHeads(const Config& formula, const LogitRule& rule, const MaskMatrix&
                 o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
             }
         } else {
-            o.noalias() = p * V.at(0, h);
+            o.noalias() = p * v;
         }
-        merged.middleCols(h * dK, dK) = o;
         std::memcpy(weights + std::size_t(h) * std::size_t(T) * std::size_t(T), p.data(),
                     sizeof(float) * std::size_t(p.size()));
     });
@@ -108,21 +110,32 @@ void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatr
                         AttentionBuffers& buffers, float* weights, Matrix& merged)
 {
     // qkv: (T, 3C) → weights (H, T, T), merged (T, C)
-    const int C = formula.dModel, H = formula.heads;
+    const int T = int(qkv.rows()), C = formula.dModel, H = formula.heads, dK = C / H;
     AttentionBuffers& b = buffers;
 
-    // 1. q, k, v: c_attn's 3C columns are Q, K, V in this order.
-    b.q.resize(1);
-    b.k.resize(1);
-    b.v.resize(1);
-    b.q[0] = qkv.leftCols(C);
-    b.k[0] = qkv.middleCols(C, C);
-    b.v[0] = qkv.rightCols(C);
-
-    // 2. (T, C) → (H, T, d_k), as the formula's head split says. 3–5. The attention.
-    splitHeads({{&b.q, &b.heads[0]}, {&b.k, &b.heads[1]}, {&b.v, &b.heads[2]}}, H,
-               formula.headSplit);
-    attendHeads(formula, logitRule(formula), mask, b, weights, merged);
+    // 1. Q_h, K_h, V_h: c_attn's 3C columns are Q, K, V in this order. Split by transpose
+    //    (the textbook), head h of each is the d_k columns from h·d_k on: read in place,
+    //    as blocks of qkv, with no copy. The view bug reorders the values, so there the
+    //    engine's splitHeads makes (H, T, d_k) stacks from copies of q, k and v.
+    HeadAccess head;
+    if (formula.headSplit == HeadSplit::Transpose) {
+        head = [&](int which, int h) {
+            return HeadMap(qkv.data() + std::ptrdiff_t(which) * C + std::ptrdiff_t(h) * dK, T, dK,
+                           Eigen::OuterStride<>(qkv.cols()));
+        };
+    } else {
+        b.q.resize(1);
+        b.k.resize(1);
+        b.v.resize(1);
+        b.q[0] = qkv.leftCols(C);
+        b.k[0] = qkv.middleCols(C, C);
+        b.v[0] = qkv.rightCols(C);
+        splitHeads({{&b.q, &b.heads[0]}, {&b.k, &b.heads[1]}, {&b.v, &b.heads[2]}}, H,
+                   formula.headSplit);
+        head = [&](int which, int h) { return headOf(b.heads[which].at(0, h)); };
+    }
+    // 2. Each head at once (attendHeads).
+    attendHeads(formula, logitRule(formula), mask, H, T, dK, head, b, weights, merged);
 }
 
 RotaryTable rotaryTable(int T, int headDim, double theta)
@@ -183,16 +196,14 @@ void groupedQueryAttention(const Matrix& q, const Matrix& k, const Matrix& v, co
         if (grouped.rope)
             applyRotary(x, *grouped.rope);
     });
-    // 3. repeat_kv: query head h reads K/V head h / (H / H_kv).
-    const Eigen::Index T = q.rows(), dK = b.grouped[0].at(0, 0).cols();
-    b.heads[1].reshape(1, H, T, dK);
-    b.heads[2].reshape(1, H, T, dK);
-    for (int h = 0; h < H; ++h) {
-        b.heads[1].at(0, h) = b.grouped[0].at(0, h / group);
-        b.heads[2].at(0, h) = b.grouped[1].at(0, h / group);
-    }
+    // 3. repeat_kv without the copies: query head h reads K/V head h / (H / H_kv) in place.
+    const int T = int(q.rows()), dK = int(b.grouped[0].at(0, 0).cols());
+    const HeadAccess head = [&](int which, int h) {
+        return which == 0 ? headOf(b.heads[0].at(0, h))
+                          : headOf(b.grouped[which - 1].at(0, h / group));
+    };
     // 4. S, P and the merged output, as every family's.
-    attendHeads(formula, rule, mask, b, weights, merged);
+    attendHeads(formula, rule, mask, H, T, dK, head, b, weights, merged);
 }
 
 } // namespace attn

@@ -27,13 +27,22 @@ void layerNorm(const Matrix& x, const WeightView& weight, const WeightView& bias
                Matrix& y);
 
 // x = GELU(x) in its tanh form (HF's gelu_new, llm.c's gelu_forward):
-// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), in place.
+// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), in place. Eigen's tanh, eight values at a
+// time where the CPU has AVX2 and FMA (chosen at run time, as the softmax's passes).
 void geluTanh(Matrix& x);
 
 // y = x·W + b, GPT-2's Conv1D: W stored [in, out] (the transpose of nn.Linear's). x: (T, in),
 // W: (in, N), b: N values → y: (T, N). Tiles of rows and columns run on every core, each
 // an sgemm on its caller's thread.
 void conv1d(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
+// y = GELU(x·W + b) (conv1d, then geluTanh on each tile while it is in cache): an MLP's
+// first half with one pass over y less.
+void conv1dGelu(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
+// y += x·W + b, y already (T, N): a residual connection summed into each tile of the
+// stream by the product itself (sgemm with β = 1), without a (T, N) temporary.
+void conv1dAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
 // y = RMSNorm(x) over each row, in float32 as HF's Qwen2RMSNorm/LlamaRMSNorm:
 // x · rsqrt(mean(x²) + ε) · weight. x, y: (T, n); weight: n values. rmsNormRows does it in

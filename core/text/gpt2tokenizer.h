@@ -2,17 +2,16 @@
 // each piece's UTF-8 bytes spelt in the bytes-to-unicode alphabet, merged by rank.
 #pragma once
 
+#include "bytebpe.h"
 #include "gpt2files.h"
 #include "gpt2labels.h"
+#include "modeltokenizer.h"
 
-#include <array>
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace attn {
@@ -26,7 +25,7 @@ struct Gpt2Encoding {
 
 // GPT-2's tokenizer. Thread-safe: encode() shares a cache of merged pieces under a lock.
 // "<|endoftext|>" in a text is ordinary text, as in encoder.py's encode().
-class Gpt2Tokenizer {
+class Gpt2Tokenizer final : public ModelTokenizer {
 public:
     // The tokenizer of a model folder in Hugging Face's layout: `folder`/vocab.json and
     // `folder`/merges.txt. Throws TokenizerFileError naming the file and its fault.
@@ -38,45 +37,36 @@ public:
     Gpt2Tokenizer(std::string_view vocabJson, std::string_view mergesText,
                   const std::filesystem::path& vocabPath = "vocab.json",
                   const std::filesystem::path& mergesPath = "merges.txt");
-    Gpt2Tokenizer(Gpt2Tokenizer&&) noexcept;
-    Gpt2Tokenizer& operator=(Gpt2Tokenizer&&) noexcept;
-    ~Gpt2Tokenizer();
 
     // The ids and tokens of `text`. Throws InputError (Refusal::InvalidUtf8) for invalid
     // UTF-8.
     [[nodiscard]] Gpt2Encoding encode(std::string_view text) const;
+    [[nodiscard]] std::vector<int> encodeIds(std::string_view text) const override
+    {
+        return encode(text).ids;
+    }
 
     // The text of `ids`, invalid UTF-8 replaced by U+FFFD (encoder.py's errors="replace").
     // Throws std::out_of_range for an id the vocabulary does not have.
-    [[nodiscard]] std::string decode(std::span<const int> ids) const;
+    [[nodiscard]] std::string decode(std::span<const int> ids) const override;
 
     // A readable label per id (see TokenLabel). Throws std::out_of_range as decode().
-    [[nodiscard]] std::vector<TokenLabel> labels(std::span<const int> ids) const;
+    [[nodiscard]] std::vector<TokenLabel> labels(std::span<const int> ids) const override;
 
     // One more than the largest id.
-    [[nodiscard]] int vocabularySize() const { return static_cast<int>(tokens_.size()); }
+    [[nodiscard]] int vocabularySize() const override { return bpe_.vocabularySize(); }
     // The spelling of `id` ("Ġthe"); throws std::out_of_range for an unknown id.
-    [[nodiscard]] const std::string& token(int id) const;
+    [[nodiscard]] const std::string& token(int id) const override { return bpe_.token(id); }
     // The id of a spelling, if the vocabulary has it.
-    [[nodiscard]] std::optional<int> id(std::string_view token) const;
+    [[nodiscard]] std::optional<int> id(std::string_view token) const override
+    {
+        return bpe_.id(token);
+    }
     // The raw bytes `id` stands for; throws std::out_of_range for an unknown id.
-    [[nodiscard]] const std::string& bytes(int id) const;
+    [[nodiscard]] const std::string& bytes(int id) const override { return bpe_.bytes(id); }
 
 private:
-    struct Cache;
-
-    void appendPiece(std::string_view piece, std::vector<int>& ids) const;
-    [[nodiscard]] std::vector<int> mergePiece(std::string_view piece) const;
-    [[nodiscard]] std::size_t checkedIndex(int id) const;
-
-    std::unordered_map<std::string, int> ids_;   // spelling → id
-    std::vector<std::string> tokens_;            // id → spelling ("" for an unused id)
-    std::vector<std::string> tokenBytes_;        // id → raw bytes
-    std::vector<bool> used_;                     // id → the vocabulary has it
-    std::unordered_map<std::string, int> ranks_; // "left right" → rank
-    std::array<std::string, 256> byteSymbols_;   // byte → its letter in the alphabet
-    std::array<int, 256> byteIds_{};             // byte → the id of that letter
-    std::unique_ptr<Cache> cache_;
+    ByteLevelBpe bpe_;
 };
 
 } // namespace attn

@@ -446,8 +446,56 @@
         <translation>在 Q 和 K 上施加旋转位置编码，或不施加（适用于带旋转位置编码的模型：qwen2、qwen3、llama）；关闭时只剩因果掩盖能区分位置</translation>
     </message>
     <message>
-        <source>run the model on these token ids (comma-separated) instead of a --text: for a model whose tokenizer this version does not read</source>
-        <translation>用这些词元 id（以逗号分隔）运行模型，代替 --text：用于本版本还读不了其分词器的模型</translation>
+        <source>run the model on these token ids (comma-separated) instead of a --text, each below the model&apos;s vocab_size</source>
+        <translation>用这些词元 id（以逗号分隔）运行模型，代替 --text；每个 id 都须小于模型的 vocab_size</translation>
+    </message>
+    <message>
+        <source>open the window running the model in that folder (one holding a config.json), as File → Open Model… does</source>
+        <translation>打开窗口，运行该文件夹（含 config.json）中的模型，如同“文件 → 打开模型…”</translation>
+    </message>
+    <message>
+        <source>the model with its textbook formula (A) beside the switched one (B): one head, B − A and both top-10 next tokens as a figure</source>
+        <translation>模型按标准公式（A）与改了开关的模型（B）并排：一个头、B − A 以及两边的前 10 个下一个词元，输出为图片</translation>
+    </message>
+    <message>
+        <source>run a model folder twice, textbook (A) and with the switches (B), and draw head --what of --layer of both, B − A and both top-10 next tokens</source>
+        <translation>运行模型文件夹两次，按标准公式（A）和带开关（B），画出两边 --layer 层的 --what 头、B − A 以及两边的前 10 个下一个词元</translation>
+    </message>
+    <message>
+        <source>the layer both sides show, from 0 (required with --model)</source>
+        <translation>两边显示的层，从 0 数起（使用 --model 时必需）</translation>
+    </message>
+    <message>
+        <source>head H of the layer (default head:0) or the mean of its heads</source>
+        <translation>该层的第 H 个头（默认 head:0）或该层各头平均</translation>
+    </message>
+    <message>
+        <source>leave out the caption naming both sides and their predictions</source>
+        <translation>不加说明两边及其预测的图注</translation>
+    </message>
+    <message>
+        <source>options of compare with a model (beside --text and the switches compute --model takes, which make B; A is the model&apos;s textbook formula):</source>
+        <translation>compare 使用模型时的选项（另有 --text 以及 compute --model 接受的开关，它们决定 B；A 是模型的标准公式）：</translation>
+    </message>
+    <message>
+        <source>one head&apos;s pipeline inside the model&apos;s layer, with its own numbers and the switches, as steps draws it</source>
+        <translation>模型某一层中一个头的整条流水线，用模型自己的数值并带上开关，像 steps 那样绘制</translation>
+    </message>
+    <message>
+        <source>run a model folder as compute --model does and draw one head&apos;s pipeline inside layer --layer with the model&apos;s own numbers</source>
+        <translation>像 compute --model 一样运行模型文件夹，并用模型自己的数值绘制 --layer 层中一个头的流水线</translation>
+    </message>
+    <message>
+        <source>the model&apos;s layer, from 0 (required)</source>
+        <translation>模型的层，从 0 数起（必需）</translation>
+    </message>
+    <message>
+        <source>the layer&apos;s head, from 0 (required)</source>
+        <translation>该层的头，从 0 数起（必需）</translation>
+    </message>
+    <message>
+        <source>options of steps with a model (beside --text and the switches compute --model takes):</source>
+        <translation>steps 使用模型时的选项（另有 --text 以及 compute --model 接受的开关）：</translation>
     </message>
 </context>
 <context>
@@ -1168,6 +1216,94 @@
     <message>
         <source>Cannot Open Model</source>
         <translation>无法打开模型</translation>
+    </message>
+</context>
+<context>
+    <name>ModelComparison</name>
+    <message>
+        <source>A #%1</source>
+        <comment>the rank the textbook model gives this token</comment>
+        <translation>A 中第 %1</translation>
+    </message>
+    <message>
+        <source>A: textbook · %1</source>
+        <comment>heatmap title; %1 is the layer and head</comment>
+        <translation>A：标准公式 · %1</translation>
+    </message>
+    <message>
+        <source>B: switched · %1</source>
+        <comment>heatmap title; %1 is the layer and head</comment>
+        <translation>B：改了开关 · %1</translation>
+    </message>
+    <message>
+        <source>same rank in B</source>
+        <translation>在 B 中名次相同</translation>
+    </message>
+    <message>
+        <source>same rank in A</source>
+        <translation>在 A 中名次相同</translation>
+    </message>
+    <message>
+        <source>#%1 in B (%2)</source>
+        <comment>rank and probability in the switched model</comment>
+        <translation>在 B 中第 %1（%2）</translation>
+    </message>
+    <message>
+        <source>#%1 in A (%2)</source>
+        <comment>rank and probability in the textbook model</comment>
+        <translation>在 A 中第 %1（%2）</translation>
+    </message>
+    <message>
+        <source>The top prediction changes from %1 to %2.</source>
+        <translation>最可能的预测从 %1 变为 %2。</translation>
+    </message>
+    <message>
+        <source>With %1, the top prediction changes from %2 to %3.</source>
+        <comment>%1 lists the departures from the textbook formula</comment>
+        <translation>%1时，最可能的预测从 %2 变为 %3。</translation>
+    </message>
+    <message>
+        <source>Both predict %1 first (A %2, B %3).</source>
+        <translation>两边都最可能预测 %1（A %2，B %3）。</translation>
+    </message>
+    <message>
+        <source>Their top %1 share %2 tokens.</source>
+        <comment>%1 is k, as in top 10</comment>
+        <translation>两边的前 %1 个中有 %2 个词元相同。</translation>
+    </message>
+    <message>
+        <source>next token after %1</source>
+        <translation>%1 之后的下一个词元</translation>
+    </message>
+    <message>
+        <source>A: the textbook formula</source>
+        <translation>A：标准公式</translation>
+    </message>
+    <message>
+        <source>B: the textbook formula too</source>
+        <translation>B：同样是标准公式</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <comment>%1 lists the departures</comment>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>A&apos;s top %1: %2</source>
+        <translation>A 的前 %1 个：%2</translation>
+    </message>
+    <message>
+        <source>B&apos;s top %1: %2</source>
+        <translation>B 的前 %1 个：%2</translation>
+    </message>
+    <message>
+        <source>The two runs are of different texts; nothing to compare.</source>
+        <translation>两次运行的文本不同，无法对比。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
     </message>
 </context>
 <context>
@@ -2580,6 +2716,101 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::ModelCompareButton</name>
+    <message>
+        <source>The textbook model (A) beside the switched one (B): heads, B − A and both predictions</source>
+        <translation>按标准公式的模型（A）与改了开关的模型（B）并排：各头、B − A 以及两边的预测</translation>
+    </message>
+    <message>
+        <source>Compare A/&amp;B…</source>
+        <translation>对比 A/B(&amp;B)…</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::ModelCompareDialog</name>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Mean of the heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg or .pdf.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg 或 .pdf 作为扩展名。</translation>
+    </message>
+    <message>
+        <source>The textbook model is still being computed; export it in a moment.</source>
+        <translation>标准公式的模型还在计算中，请稍后再导出。</translation>
+    </message>
+    <message>
+        <source>Export the Comparison</source>
+        <translation>导出对比结果</translation>
+    </message>
+    <message>
+        <source>Compare A/B: the textbook model and the switched one</source>
+        <translation>对比 A/B：标准公式的模型与改了开关的模型</translation>
+    </message>
+    <message>
+        <source>&amp;Layer</source>
+        <translation>层(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Head</source>
+        <translation>头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Computing the textbook model…</source>
+        <translation>正在计算标准公式的模型…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A: the textbook formula&lt;/b&gt; — next tokens</source>
+        <translation>&lt;b&gt;A：标准公式&lt;/b&gt; — 下一个词元</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;B: switched&lt;/b&gt; (%1) — next tokens</source>
+        <translation>&lt;b&gt;B：改了开关&lt;/b&gt;（%1）— 下一个词元</translation>
+    </message>
+    <message>
+        <source>no departure</source>
+        <translation>没有偏离</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <comment>rank</comment>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>In B</source>
+        <translation>在 B 中</translation>
+    </message>
+    <message>
+        <source>In A</source>
+        <translation>在 A 中</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save A, B, B − A and both predictions as PNG, SVG or PDF</source>
+        <translation>把 A、B、B − A 和两边的预测保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::ModelGrid</name>
     <message>
         <source>Layer %1, head %2</source>
@@ -2753,6 +2984,21 @@
     <message>
         <source>To get GPT-2 (about 550 MB), run in a terminal:&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;then choose that folder; without &lt;tt&gt;--local-dir&lt;/tt&gt; it goes to the cache and appears in the list above.</source>
         <translation>获取 GPT-2（约 550 MB），请在终端中运行：&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;然后选择该文件夹；不加 &lt;tt&gt;--local-dir&lt;/tt&gt; 时文件存入缓存，并出现在上面的列表中。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::OpeningIndicator</name>
+    <message>
+        <source>Opening %1…</source>
+        <comment>a language model&apos;s name</comment>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n more waiting)</source>
+        <comment>models to open after this one</comment>
+        <translation>
+            <numerusform>（另有 %n 个等待中）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3898,6 +4144,29 @@
         <source>Tokens</source>
         <comment>for screen readers</comment>
         <translation>词元</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TraceTiles</name>
+    <message>
+        <source>X — layer %1&apos;s input after ln_1</source>
+        <translation>X —— 第 %1 层经过 ln_1 后的输入</translation>
+    </message>
+    <message>
+        <source>; h_%1: the residual stream after layer %2</source>
+        <translation>；h_%1：第 %2 层之后的残差流</translation>
+    </message>
+    <message>
+        <source>; c_attn&apos;s columns %1–%2</source>
+        <translation>；c_attn 的第 %1–%2 列</translation>
+    </message>
+    <message>
+        <source>output — through c_proj</source>
+        <translation>输出 —— 经过 c_proj</translation>
+    </message>
+    <message>
+        <source>drawn: [0]; layer %1 adds it to its residual stream: h_%2 = h_%1 + out + MLP(…)</source>
+        <translation>图中为 [0]；第 %1 层把它加到残差流上：h_%2 = h_%1 + out + MLP(…)</translation>
     </message>
 </context>
 <context>

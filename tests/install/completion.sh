@@ -49,10 +49,18 @@ expect "attnscope export --preset coref" "coreference coreference-en"
 expect "attnscope export --session " "figures lesson.attnscope other.attnscope"
 expect "attnscope export --out n" "notes.txt"
 expect "attnscope export --annotate --no-a" "--no-annotate"
+# compare takes a model (its own options, read from the same help).
+expect "attnscope compare --mod" "--model"
+expect "attnscope compare --only" "--only-layer"
+expect "attnscope compare --lay" "--layer"
 # Options a command leaves out ("except --json") are not offered.
 expect "attnscope export --js" ""
 expect "attnscope sweep --sc" ""
 expect "attnscope sweep --fr" "--from"
+# steps with a model: its own options, and a folder for --model.
+expect "attnscope steps --hea" "--head --head-split --heads"
+expect "attnscope steps --only" "--only-layer"
+expect "attnscope steps --model " "figures"
 expect "attnscope help ex" "export"
 expect "attnscope help --language z" "zh_CN"
 expect "attnscope --help --l" "--language"

@@ -44,6 +44,14 @@ CASES = [
     ("only_layer=0 mask=none head_split=view", {"mask": "none", "head_split": "view"}, 0),
 ]
 
+# (case name, switches, only_layer, layer, head): the heads whose stages the trace files give.
+TRACES = [
+    ("textbook layer=1 head=1", {}, -1, 1, 1),
+    ("head_split=view layer=0 head=1", {"head_split": "view"}, -1, 0, 1),
+    ("only_layer=1 scale=none layer=0 head=0", {"scale": "none"}, 1, 0, 0),
+    ("mask=none temperature=0.5 layer=1 head=0", {"mask": "none", "temperature": 0.5}, -1, 1, 0),
+]
+
 
 # --- GPT-2's byte-level BPE, as OpenAI's encoder.py, for ASCII texts -------------------
 
@@ -193,11 +201,14 @@ def attention(qkv, C, H, sw):
         P = F.softmax(logits.masked_fill(M, fill), dim=dim)
     else:
         P = F.softmax(logits, dim=dim).masked_fill(M, 0)
-    merged = (P @ V).transpose(1, 2).reshape(B, T, C)
-    return P, merged
+    O = P @ V
+    merged = O.transpose(1, 2).reshape(B, T, C)
+    return P, merged, {"q": Q, "k": K, "v": V, "scores": S, "weights": P, "head_output": O}
 
 
-def forward(w, config, ids, sw, only_layer):
+def forward(w, config, ids, sw, only_layer, capture=None):
+    """Every layer's P and the last position's logits; with `capture` (a dict with "layer"),
+    also that layer's stages: x (after ln_1), Q, K, V, S, P, P·V and c_proj's output."""
     C, H, L, eps = config["n_embd"], config["n_head"], config["n_layer"], config["layer_norm_epsilon"]
     T = len(ids)
     x = w["wte.weight"][ids] + w["wpe.weight"][:T]  # (T, C)
@@ -208,8 +219,11 @@ def forward(w, config, ids, sw, only_layer):
         s = sw if only_layer in (-1, l) else TEXTBOOK
         a = F.layer_norm(x, (C,), w[h + "ln_1.weight"], w[h + "ln_1.bias"], eps)
         qkv = a @ w[h + "attn.c_attn.weight"] + w[h + "attn.c_attn.bias"]
-        P, merged = attention(qkv, C, H, s)
+        P, merged, stages = attention(qkv, C, H, s)
         layers.append(P[0])
+        if capture is not None and capture["layer"] == l:
+            capture.update(stages, x=a,
+                           output=merged @ w[h + "attn.c_proj.weight"] + w[h + "attn.c_proj.bias"])
         x = x + merged @ w[h + "attn.c_proj.weight"] + w[h + "attn.c_proj.bias"]
         m = F.layer_norm(x, (C,), w[h + "ln_2.weight"], w[h + "ln_2.bias"], eps)
         m = m @ w[h + "mlp.c_fc.weight"] + w[h + "mlp.c_fc.bias"]
@@ -293,6 +307,22 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
                           "attention": [nested(P) for P in layers],
                           "logit_ids": logit_ids, "logits": [number(logits[i].item()) for i in logit_ids],
                           "top10": top})
+    # One head of one layer, stage by stage: what Gpt2Model::trace must give.
+    traces = []
+    with torch.no_grad():
+        for case, switches, only_layer, layer, head in TRACES:
+            if layer >= L or head >= H:
+                continue
+            capture = {"layer": layer}
+            forward(w, config, ids, dict(TEXTBOOK, **switches), only_layer, capture)
+            traces.append({"name": case, "switches": switches, "only_layer": only_layer,
+                           "layer": layer, "head": head, "x": nested(capture["x"][0]),
+                           **{key: nested(capture[key][0, head]) for key in
+                              ("q", "k", "v", "scores", "weights", "head_output")},
+                           "output": nested(capture["output"][0])})
+    with open(os.path.join(OUT, name + "-trace.json"), "w") as f:
+        json.dump({"model": name, "text": TEXT, "ids": ids, "traces": traces}, f,
+                  separators=(",", ":"))
     expected = {"model": name, "text": TEXT, "ids": ids, "dtype": dtype, "layers": L, "heads": H,
                 "d_model": C, "vocab_size": V, "real_vocabulary": name.startswith("real"),
                 "cases": cases}

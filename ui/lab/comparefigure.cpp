@@ -131,22 +131,30 @@ bool hasPadding(const TokenBatch& tokens)
 
 Comparison compareResults(const Result& a, const Result& b, int sequence, int head)
 {
-    Comparison c;
     const int s = std::clamp(sequence, 0, std::max(0, a.batch() - 1));
     const int h = head < 0 ? -1 : std::min(head, a.heads() - 1);
     const bool padding = hasPadding(*a.keyTokens);
 
     // 1. Both sides, titled with their formulas.
-    c.a = headHeatmap(a, s, h);
-    c.b = headHeatmap(b, s, h);
-    c.a.title =
+    HeatmapData sideA = headHeatmap(a, s, h);
+    HeatmapData sideB = headHeatmap(b, s, h);
+    sideA.title =
         QCoreApplication::translate("Comparison", "A: %1", "heatmap title; %1 is the formula")
             .arg(formulaText(a.config(), padding));
-    c.b.title =
+    sideB.title =
         QCoreApplication::translate("Comparison", "B: %1", "heatmap title; %1 is the formula")
             .arg(formulaText(b.config(), padding));
 
-    // 2. Their difference, hatched where either side masks.
+    // 2. Their difference.
+    return compareHeatmaps(std::move(sideA), std::move(sideB));
+}
+
+Comparison compareHeatmaps(HeatmapData a, HeatmapData b)
+{
+    Comparison c;
+    c.a = std::move(a);
+    c.b = std::move(b);
+    // The difference, hatched where either side masks.
     c.stats = weightDifference(c.a.weights, c.b.weights, c.a.masked, c.b.masked);
     c.difference.weights = c.stats.delta;
     c.difference.masked = c.stats.masked;
@@ -282,13 +290,25 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
     if (lender.tiles.empty())
         return figure;
     const HeatmapData& printable = lender.tiles.front().data;
-    const QFont labelFont = lender.tiles.front().style.labelFont;
 
     Comparison comparison = compareResults(a, b, options.sequence, options.head);
     for (HeatmapData* data : {&comparison.a, &comparison.b, &comparison.difference}) {
         data->queryLabels = printable.queryLabels;
         data->keyLabels = printable.keyLabels;
     }
+    figure.title = lender.title;
+    figure.titleFont = lender.titleFont;
+    figure.caption = options.caption ? captionOf(a, b, options, comparison) : QString();
+    figure.captionFont = lender.captionFont;
+    arrangeComparison(figure, comparison, lender.tiles.front().style.labelFont,
+                      std::max(a.length(), a.keyLength()), options);
+    return figure;
+}
+
+void arrangeComparison(FigureLayout& figure, const Comparison& comparison, const QFont& labelFont,
+                       int tokens, const ComparisonOptions& options)
+{
+    // 1. A, B on one weight scale, B − A on its own.
     const HeatmapStyle weights = weightStyle(comparison, options.colormap, options.logScale);
     const HeatmapStyle difference = differenceStyle(comparison);
     for (const auto& [data, style] :
@@ -306,7 +326,6 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
     // shows whole.
     const double label = options.labelPointSize;
     const int columns = std::max(1, comparison.a.columns());
-    const int tokens = std::max(a.length(), a.keyLength());
     double cell = cellWithLabelsAcross(
         figureCellSize(tokens, int(figure.tiles.size()), label, options.annotate), tokens,
         figure.tiles.front(), label);
@@ -330,12 +349,7 @@ FigureLayout comparisonLayout(const Result& a, const Result& b, const Comparison
         x += tile.layout.boundingRect().width() + gap;
         blockHeight = std::max(blockHeight, tile.layout.boundingRect().height());
     }
-    figure.title = lender.title;
-    figure.titleFont = lender.titleFont;
-    figure.caption = options.caption ? captionOf(a, b, options, comparison) : QString();
-    figure.captionFont = lender.captionFont;
     arrangeFigure(figure, QSizeF(x - gap, blockHeight), label);
-    return figure;
 }
 
 QSize comparisonPixelSize(const Result& a, const Result& b, const ComparisonOptions& options)

@@ -42,6 +42,12 @@ struct Comparison {
 // ranges.
 [[nodiscard]] Comparison compareResults(const Result& a, const Result& b, int sequence, int head);
 
+// Two heatmaps of one shape compared: `a` and `b` as they are, their difference B − A
+// (masked where either is, titled as compareResults titles it) and the shared colour range.
+// compareResults() and a language model's Compare A/B (modelcomparison.h) both make theirs
+// here.
+[[nodiscard]] Comparison compareHeatmaps(HeatmapData a, HeatmapData b);
+
 // The colour style of each of the three heatmaps: A and B on [0, weightMax] in
 // `colormap` (with `logScale` by the logarithm from logScaleFloor() up, as the main
 // window's heatmaps), B − A on [−max|B − A|, +max|B − A|] in ColormapName::Diverging,
@@ -85,6 +91,13 @@ struct ComparisonOptions {
 // Empty unless the results are comparable() and `a` is valid() (complete).
 [[nodiscard]] FigureLayout comparisonLayout(const Result& a, const Result& b,
                                             const ComparisonOptions& options);
+
+// Lays out `comparison`'s three tiles (A, B, B − A) in one row in `figure`, whose title,
+// caption and fonts are set: one cell size for `tokens` tokens, widened until every title
+// shows whole, labels in `labelFont`, then arrangeFigure(). The labels must be printable
+// (printableToken).
+void arrangeComparison(FigureLayout& figure, const Comparison& comparison, const QFont& labelFont,
+                       int tokens, const ComparisonOptions& options);
 
 // The size of the PNG in pixels: the figure's size in points times scale (or dpi / 72).
 [[nodiscard]] QSize comparisonPixelSize(const Result& a, const Result& b,

@@ -439,14 +439,19 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
     return tiles;
 }
 
-std::vector<StageTile> numberedPipelineTiles(const Result& result, int b, int h,
-                                             const WeightColours& colours)
+void numberTiles(std::vector<StageTile>& tiles)
 {
-    std::vector<StageTile> tiles = pipelineTiles(result, b, h, colours);
     for (std::size_t k = 0; k < tiles.size(); ++k)
         tiles[k].title = StripWords::tr("%1. %2", "step number, then the step's title")
                              .arg(k + 1)
                              .arg(tiles[k].title);
+}
+
+std::vector<StageTile> numberedPipelineTiles(const Result& result, int b, int h,
+                                             const WeightColours& colours)
+{
+    std::vector<StageTile> tiles = pipelineTiles(result, b, h, colours);
+    numberTiles(tiles);
     return tiles;
 }
 

@@ -73,7 +73,10 @@ struct WeightColours {
 [[nodiscard]] std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
                                                    const WeightColours& colours = {});
 
-// The same, each title numbered as the strip shows it: "3. K_h — keys".
+// Each title numbered as the strip shows it: "3. K_h — keys".
+void numberTiles(std::vector<StageTile>& tiles);
+
+// The tiles of sequence b and head h, numbered (numberTiles).
 [[nodiscard]] std::vector<StageTile> numberedPipelineTiles(const Result& result, int b, int h,
                                                            const WeightColours& colours = {});
 

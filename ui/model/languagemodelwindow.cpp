@@ -4,8 +4,10 @@
 #include "engine.h"
 #include "formulabar.h"
 #include "labels.h"
+#include "modelcomparebutton.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
+#include "predictionworker.h"
 #include "switchesform.h"
 #include "tokenchips.h"
 
@@ -46,7 +48,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
       cutButton_(new QPushButton), chips_(new TokenChips),
       modelView_(new ModelWindow(run_->attention, this)), switches_(new SwitchesForm),
       scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
-      predictions_(new PredictionPanel),
+      predictions_(new PredictionPanel), predictionWorker_(new PredictionWorker(this)),
       worker_([this](RunJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
 {
     setObjectName("languageModelWindow");
@@ -92,6 +94,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(switches_);
     sideLayout->addLayout(scopeRow);
     sideLayout->addWidget(departures_);
+    sideLayout->addWidget(new ModelCompareButton(this), 0, Qt::AlignLeft);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
 
@@ -119,8 +122,11 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
     connect(cutButton_, &QPushButton::clicked, this, &LanguageModelWindow::cutText);
     connect(modelView_, &ModelWindow::queryHovered, this, &LanguageModelWindow::showPredictionsAt);
+    connect(predictionWorker_, &PredictionWorker::ready, this,
+            &LanguageModelWindow::showPredictions);
 
     chips_->setTokens(chipTokens(run_->labels));
+    predictionWorker_->setRun(run_);
     showPredictionsAt(-1);
     updateDepartures();
     retranslateUi();
@@ -186,7 +192,11 @@ std::function<void()> LanguageModelWindow::compute(const RunJob& job,
     };
     try {
         auto run = std::make_shared<ModelRun>(job.model->run(job.text, job.switches, &cancel));
-        return post([this, run] { showRun(std::move(*run)); });
+        // The last position's predictions here too: the window shows them with the run.
+        const int last = int(run->ids.size()) - 1;
+        auto made = std::make_shared<std::map<int, std::vector<Prediction>>>();
+        (*made)[last] = run->predictions(last, PredictionWorker::kTop);
+        return post([this, run, made] { showRun(std::move(*run), std::move(*made)); });
     } catch (const Cancelled&) {
         return {}; // a newer request, or the window closed
     } catch (const InputError& error) {
@@ -200,7 +210,7 @@ std::function<void()> LanguageModelWindow::compute(const RunJob& job,
     }
 }
 
-void LanguageModelWindow::showRun(ModelRun run)
+void LanguageModelWindow::showRun(ModelRun run, std::map<int, std::vector<Prediction>> made)
 {
     pending_ = false;
     refusal_.clear();
@@ -208,6 +218,7 @@ void LanguageModelWindow::showRun(ModelRun run)
     cutButton_->hide();
     const int shown = predictions_->atLast() ? -1 : predictions_->position();
     run_ = std::make_shared<const ModelRun>(std::move(run));
+    predictionWorker_->setRun(run_, std::move(made));
     modelView_->setStack(run_->attention);
     chips_->setTokens(chipTokens(run_->labels));
     showPredictionsAt(modelView_->hoveredQuery() >= 0 ? modelView_->hoveredQuery() : shown);
@@ -258,13 +269,16 @@ void LanguageModelWindow::cutText()
 void LanguageModelWindow::showPredictionsAt(int position)
 {
     const int tokens = int(run_->ids.size());
-    const bool last = position < 0 || position >= tokens - 1;
-    const int shown = last ? tokens - 1 : position;
-    if (shown < 0)
-        return;
-    predictions_->setPredictions(run_->predictions(shown, 10), shown,
-                                 QString::fromStdString(run_->labels[std::size_t(shown)].label),
-                                 last);
+    const int shown = position < 0 || position >= tokens - 1 ? tokens - 1 : position;
+    if (shown >= 0)
+        predictionWorker_->request(shown); // off the GUI thread: V × C products
+}
+
+void LanguageModelWindow::showPredictions(int position, const std::vector<Prediction>& predictions)
+{
+    predictions_->setPredictions(predictions, position,
+                                 QString::fromStdString(run_->labels[std::size_t(position)].label),
+                                 position == int(run_->ids.size()) - 1);
 }
 
 void LanguageModelWindow::updateDepartures()

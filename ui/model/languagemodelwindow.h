@@ -6,7 +6,9 @@
 // runs the model again on a worker thread that runs only the newest job (LatestWorker):
 // an older run still going is cancelled between layers, and its result, if it came,
 // dropped. Until the new run arrives the window shows the last one; a text the model
-// refuses (empty, too long) is said under the text and the last run stays.
+// refuses (empty, too long) is said under the text and the last run stays. The predictions
+// at the last position are made with the run; those at a query row the mouse points at on
+// a worker of their own (PredictionWorker), so that pointing never waits for the logits.
 #pragma once
 
 #include "languagemodel.h"
@@ -18,7 +20,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -29,6 +33,7 @@ namespace attn::ui {
 
 class ModelWindow;
 class PredictionPanel;
+class PredictionWorker;
 class SwitchesForm;
 class TokenChips;
 
@@ -86,10 +91,13 @@ private:
     // On the worker thread.
     std::function<void()> compute(const RunJob& job, const std::atomic<bool>& cancel);
     void submit();
-    void showRun(ModelRun run);
+    // `made`: the predictions made with the run (its last position's).
+    void showRun(ModelRun run, std::map<int, std::vector<Prediction>> made);
     void showRefusal(const QString& message);
-    // The predictions after `position`; −1 or a position past the text: the last.
+    // Asks for the predictions after `position`; −1 or a position past the text: the last.
     void showPredictionsAt(int position);
+    // Shows them when they come (from the prediction worker).
+    void showPredictions(int position, const std::vector<Prediction>& predictions);
     void cutText();
     void updateDepartures();
     void retranslateUi();
@@ -108,6 +116,7 @@ private:
     QComboBox* scope_;
     QLabel* departures_;
     PredictionPanel* predictions_;
+    PredictionWorker* predictionWorker_; // the hovered rows' predictions, off the GUI thread
     QTimer debounce_;
     QString refusal_;
     bool pending_ = false;

@@ -51,7 +51,7 @@ void ModelGrid::setFrame(int layers, int heads)
 {
     layers_ = layers;
     heads_ = heads;
-    tile_ = std::clamp(kRowWidth / std::max(1, heads) - kGap, kMinTile, kMaxTile);
+    tile_ = fittedTile(room_);
     if (current_.x() >= layers_ || current_.y() >= heads_)
         current_ = {-1, -1};
     if (hovered_.x() >= layers_ || hovered_.y() >= heads_)
@@ -61,6 +61,34 @@ void ModelGrid::setFrame(int layers, int heads)
     resize(sizeHint()); // inside a scroll area that does not resize it
     update();
     describe();
+}
+
+int ModelGrid::fittedTile(QSize room) const
+{
+    const int usual = std::clamp(kRowWidth / std::max(1, heads_) - kGap, kMinTile, kMaxTile);
+    if (!room.isValid() || layers_ < 1 || heads_ < 1)
+        return usual;
+    const int byWidth = (room.width() - labelWidth() - 4) / heads_ - kGap;
+    const int byHeight = (room.height() - headerHeight()) / layers_ - kGap;
+    return std::clamp(std::min(byWidth, byHeight), usual, std::max(usual, kLargestTile));
+}
+
+void ModelGrid::setRoom(QSize room)
+{
+    room_ = room;
+    const int tile = fittedTile(room_);
+    if (tile == tile_)
+        return;
+    tile_ = tile;
+    updateGeometry();
+    resize(sizeHint());
+    update();
+}
+
+int ModelGrid::widthForHeight(int height) const
+{
+    const int tile = fittedTile(QSize(QWIDGETSIZE_MAX, height));
+    return labelWidth() + heads_ * (tile + kGap) + 4;
 }
 
 void ModelGrid::setColormap(ColormapName name)
@@ -235,6 +263,7 @@ void ModelGrid::paintComputing(QPainter& painter)
 void ModelGrid::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
+        tile_ = fittedTile(room_); // the layers' labels take another width
         updateGeometry();
         describe();
         update();

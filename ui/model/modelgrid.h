@@ -40,6 +40,16 @@ public:
     // The head's thumbnail; not while computing().
     [[nodiscard]] const Thumbnail& thumbnail(int layer, int head) const;
 
+    // The room the grid may fill (its scroll area's inside, less the scroll bars): its tiles
+    // grow from their usual size (about 640 pixels a row) to fill the width, as far as the
+    // height keeps every layer in sight, up to kLargestTile. An invalid size: the usual size.
+    void setRoom(QSize room);
+    // The width the grid takes in room `height` pixels high and as wide as it likes.
+    [[nodiscard]] int widthForHeight(int height) const;
+    // A tile's side in pixels.
+    [[nodiscard]] int tileSide() const { return tile_; }
+    static constexpr int kLargestTile = 160;
+
     // The tile in the widget's coordinates, and the tile under `pos` as (layer, head).
     [[nodiscard]] QRect tileRect(int layer, int head) const;
     [[nodiscard]] std::optional<QPoint> tileAt(QPoint pos) const;
@@ -75,6 +85,8 @@ protected:
 private:
     [[nodiscard]] int labelWidth() const;
     [[nodiscard]] int headerHeight() const;
+    // A tile's side in `room` (see setRoom).
+    [[nodiscard]] int fittedTile(QSize room) const;
     void setFrame(int layers, int heads);
     void rebuildImages();
     void paintComputing(QPainter& painter);
@@ -86,6 +98,7 @@ private:
     int layers_ = 0;
     int heads_ = 0;
     int tile_ = 48; // a tile's side in pixels
+    QSize room_;    // what setRoom() gave
     QPoint current_{-1, -1};
     QPoint hovered_{-1, -1};
     bool computing_ = false;

@@ -33,18 +33,44 @@ QStringList droppedModelFolders(const QMimeData* mime)
     return folders;
 }
 
-ModelOpener::ModelOpener(QWidget* parent)
-    : QObject(parent), parent_(parent),
-      worker_(
-          [this](OpenJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
-{}
+ModelOpener::ModelOpener(QWidget* parent) : QObject(parent), parent_(parent)
+{
+    pool_.setMaxThreadCount(1);
+    pool_.setExpiryTimeout(-1); // one thread for the opener's life
+}
 
-ModelOpener::~ModelOpener() = default;
+ModelOpener::~ModelOpener()
+{
+    cancel_ = true;
+    pool_.clear();
+    pool_.waitForDone();
+}
 
 void ModelOpener::open(const QString& folder)
 {
-    ++opening_;
-    worker_.submit({folder, ++newestJob_});
+    waiting_ << folder;
+    emit openingChanged();
+    pool_.start([this, folder] {
+        const std::function<void()> show = compute(folder);
+        QMetaObject::invokeMethod(
+            this, [this, show] { finish(show); }, Qt::QueuedConnection);
+    });
+}
+
+QStringList ModelOpener::opening() const
+{
+    QStringList names;
+    for (const QString& folder : waiting_)
+        names << QString::fromStdString(modelName(QDir::toNativeSeparators(folder).toStdString()));
+    return names;
+}
+
+void ModelOpener::finish(const std::function<void()>& show)
+{
+    waiting_.removeFirst(); // the folders are answered in the order they were asked for
+    if (show)
+        show();
+    emit openingChanged();
 }
 
 void ModelOpener::openInteractively()
@@ -64,44 +90,38 @@ bool ModelOpener::openDropped(const QMimeData* mime)
 }
 
 // On the worker thread: the model is opened and run once there; the window is made on
-// the GUI thread from what the job posts. A newer request supersedes this one (only the
-// newest is reported), so a drop of several folders opens the last.
-std::function<void()> ModelOpener::compute(const OpenJob& job, const std::atomic<bool>& cancel)
+// the GUI thread by what this returns. Every folder asked for is answered, in turn.
+std::function<void()> ModelOpener::compute(const QString& folder)
 {
-    const auto post = [this](auto show) {
-        return [this, show = std::move(show)]() mutable {
-            QMetaObject::invokeMethod(this, std::move(show), Qt::QueuedConnection);
-        };
-    };
+    if (cancel_)
+        return {};
     const QString text = QString::fromUtf8(LanguageModelWindow::kFirstText);
     try {
         std::shared_ptr<const LanguageModel> model =
-            openModel(QDir::toNativeSeparators(job.folder).toStdString());
-        auto run = std::make_shared<ModelRun>(model->run(text.toStdString(), {}, &cancel));
-        return post([this, model, run, text] {
-            opening_ = 0;
+            openModel(QDir::toNativeSeparators(folder).toStdString());
+        auto run = std::make_shared<ModelRun>(model->run(text.toStdString(), {}, &cancel_));
+        return [this, model, run, text] {
             auto* window = new LanguageModelWindow(model, std::move(*run), text, parent_);
             window->show();
             window->raise();
             window->activateWindow();
             emit opened(window);
-        });
+        };
     } catch (const Cancelled&) {
         return {};
     } catch (const std::bad_alloc&) {
         const QString message =
             QCoreApplication::translate("Model", "%1: not enough memory to open the model.")
-                .arg(QDir::toNativeSeparators(job.folder));
-        return post([this, message] { showError(message); });
+                .arg(QDir::toNativeSeparators(folder));
+        return [this, message] { showError(message); };
     } catch (const std::exception& error) { // ModelError names the file and the fault
         const QString message = QString::fromStdString(error.what());
-        return post([this, message] { showError(message); });
+        return [this, message] { showError(message); };
     }
 }
 
 void ModelOpener::showError(const QString& message)
 {
-    opening_ = 0;
     auto* box = new QMessageBox(QMessageBox::Warning,
                                 QCoreApplication::translate("Model", "Cannot Open Model"), message,
                                 QMessageBox::Ok, parent_);

@@ -1,19 +1,18 @@
 // Opening language models in the window: File → Open Model…, model folders dropped on the
 // main window. openModel() maps the weights and the first run makes every layer's
-// attention: both on a worker thread (LatestWorker), so the window stays responsive, and
-// a newer request replaces an older one still going. Each model opens in a
+// attention: both on a worker thread, so the window stays responsive while it says what
+// it opens (openingText(), shown by OpeningIndicator). Folders asked for while one opens
+// wait their turn: a drop of several opens every one. Each model opens in a
 // LanguageModelWindow of its own; a folder that cannot be used gets a message box naming
 // the file and the fault, and nothing else changes.
 #pragma once
 
-#include "latestworker.h"
-
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QThreadPool>
 
 #include <atomic>
-#include <cstdint>
 #include <functional>
 
 class QMimeData;
@@ -36,7 +35,7 @@ public:
     explicit ModelOpener(QWidget* parent);
     ~ModelOpener() override;
 
-    // Opens the model in `folder` on the worker.
+    // Opens the model in `folder` on the worker, after those asked for before.
     void open(const QString& folder);
     // Asks for a folder (OpenModelDialog) and opens it.
     void openInteractively();
@@ -44,27 +43,30 @@ public:
     // drop handler can go on.
     bool openDropped(const QMimeData* mime);
 
-    // Nothing is being opened (tests).
-    [[nodiscard]] bool idle() const { return opening_ == 0; }
+    // Nothing is being opened.
+    [[nodiscard]] bool idle() const { return waiting_.isEmpty(); }
+    // The models being opened, in turn: the first opens now, the others wait.
+    [[nodiscard]] QStringList opening() const;
 
 signals:
     void opened(attn::ui::LanguageModelWindow* window);
     // The folder could not be opened; `message` names the file and the fault.
     void failed(const QString& message);
+    // opening() changed: a folder was asked for, opened or refused.
+    void openingChanged();
 
 private:
-    struct OpenJob {
-        QString folder;
-        std::uint64_t number = 0;
-    };
-    std::function<void()> compute(const OpenJob& job, const std::atomic<bool>& cancel);
+    // On the worker thread; what it returns is called on the GUI thread.
+    std::function<void()> compute(const QString& folder);
+    void finish(const std::function<void()>& show);
     void showError(const QString& message);
 
     QWidget* parent_;
-    int opening_ = 0; // requests not answered yet, GUI thread only
-    std::uint64_t newestJob_ = 0;
-    // Last: destroyed first, it cancels the running job and joins its thread.
-    LatestWorker<OpenJob> worker_;
+    QStringList waiting_; // folders asked for and not answered yet, GUI thread only
+    std::atomic<bool> cancel_{false};
+    // One thread, so folders open one after the other. Last: destroyed first, it waits
+    // for the running job, which the cancel flag stops between layers.
+    QThreadPool pool_;
 };
 
 } // namespace attn::ui

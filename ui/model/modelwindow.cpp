@@ -60,6 +60,7 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     scroll->setWidget(grid_);
     scroll->setWidgetResizable(false);
     scroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    scroll->installEventFilter(this); // its size is the room the tiles grow into
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -194,9 +195,23 @@ void ModelWindow::setStack(std::shared_ptr<const AttentionStack> stack)
 void ModelWindow::fitGrid()
 {
     // The grid whole when it fits, the table the rest.
-    const int gridWidth = grid_->sizeHint().width() + scroll_->frameWidth() * 2 +
+    const int gridWidth = grid_->widthForHeight(gridRoom().height()) + scroll_->frameWidth() * 2 +
                           scroll_->verticalScrollBar()->sizeHint().width();
     splitter_->setSizes({gridWidth, std::max(360, width() - gridWidth)});
+}
+
+QSize ModelWindow::gridRoom() const
+{
+    const int frame = scroll_->frameWidth() * 2;
+    return {scroll_->width() - frame - scroll_->verticalScrollBar()->sizeHint().width(),
+            scroll_->height() - frame - scroll_->horizontalScrollBar()->sizeHint().height()};
+}
+
+bool ModelWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == scroll_ && event->type() == QEvent::Resize)
+        grid_->setRoom(gridRoom());
+    return QWidget::eventFilter(watched, event);
 }
 
 void ModelWindow::setEmbedded()

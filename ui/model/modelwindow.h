@@ -47,7 +47,8 @@ public:
     void setStack(std::shared_ptr<const AttentionStack> stack);
     // A part of another window (a language model's): no title line of its own.
     void setEmbedded();
-    // Gives the grid the room to show all its tiles, the table the rest.
+    // Gives the grid the room to show all its tiles, as large as the height lets them grow,
+    // the table the rest (at least 360 pixels).
     void fitGrid();
     [[nodiscard]] int sequence() const { return sequence_; }
     void setSequence(int sequence);
@@ -88,6 +89,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // What the worker computes for one sequence: its thumbnails, then its patterns, each
@@ -113,6 +115,9 @@ private:
     void updateLayerCombo();
     void fillCombos();
     void setHoveredQuery(int query);
+    // The room the grid's scroll area gives it, with both scroll bars' room kept free so
+    // that a bar coming or going does not change it.
+    [[nodiscard]] QSize gridRoom() const;
     void retranslateUi();
 
     std::shared_ptr<const AttentionStack> stack_;

@@ -37,18 +37,18 @@ bool SessionDrop::eventFilter(QObject* watched, QEvent* event)
     if (watched != target_ || (event->type() != QEvent::DragEnter && event->type() != QEvent::Drop))
         return false;
     auto* drop = static_cast<QDropEvent*>(event); // QDragEnterEvent is one too
-    // Attention files (.npz, .npy, .safetensors) open in a model window each.
-    if (!droppedAttentionFiles(drop->mimeData()).isEmpty()) {
+    // Attention files (.npz, .npy, .safetensors) open in a model window each, and model
+    // folders (each holding a config.json) in a language model window each: a drop of
+    // both kinds opens every one.
+    const bool files = !droppedAttentionFiles(drop->mimeData()).isEmpty();
+    const bool models = models_ && !droppedModelFolders(drop->mimeData()).isEmpty();
+    if (files || models) {
         drop->acceptProposedAction();
-        if (event->type() == QEvent::Drop)
+        if (event->type() == QEvent::Drop) {
             dropAttentionFiles(target_, drop->mimeData());
-        return true;
-    }
-    // A model's folder (one holding a config.json) opens in a language model window.
-    if (models_ && !droppedModelFolders(drop->mimeData()).isEmpty()) {
-        drop->acceptProposedAction();
-        if (event->type() == QEvent::Drop)
-            models_->openDropped(drop->mimeData());
+            if (models)
+                models_->openDropped(drop->mimeData());
+        }
         return true;
     }
     const QString path = droppedSession(drop->mimeData());

@@ -2,6 +2,7 @@
 
 #include "attentionfileopener.h"
 #include "mainwindow.h"
+#include "modelopener.h"
 #include "sessionfiles.h"
 
 #include <QFileInfo>
@@ -34,8 +35,8 @@ bool isSessionArgument(std::string_view argument)
 
 bool isWindowArgument(std::string_view argument)
 {
-    return isSessionArgument(argument) ||
-           isAttentionFileName(QString::fromUtf8(argument.data(), qsizetype(argument.size())));
+    const QString path = QString::fromUtf8(argument.data(), qsizetype(argument.size()));
+    return isSessionArgument(argument) || isAttentionFileName(path) || isModelFolder(path);
 }
 
 QString openSessionArguments(MainWindow& window, const QStringList& arguments)
@@ -44,6 +45,8 @@ QString openSessionArguments(MainWindow& window, const QStringList& arguments)
     for (const QString& path : arguments) {
         if (isAttentionFileName(path))
             openAttentionFile(&window, QFileInfo(path).absoluteFilePath());
+        else if (isModelFolder(path))
+            window.modelOpener()->open(QFileInfo(path).absoluteFilePath());
         else
             paths << path;
     }

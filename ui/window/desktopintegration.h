@@ -24,12 +24,15 @@ inline constexpr auto kDesktopId = "io.github.attnscope.attnscope";
 // case), so that `attnscope lesson.attnscope` opens the window instead of a command.
 [[nodiscard]] bool isSessionArgument(std::string_view argument);
 
-// Whether a command-line argument opens the window: a session file, or an attention file
-// (.npz, .npy, .safetensors, in any case), so that `attnscope gpt2.npz` shows its model.
+// Whether a command-line argument opens the window: a session file, an attention file
+// (.npz, .npy, .safetensors, in any case), so that `attnscope gpt2.npz` shows its model,
+// or a model folder (one holding a config.json), so that `attnscope gpt2/` runs it.
 [[nodiscard]] bool isWindowArgument(std::string_view argument);
 
 // Opens each attention file among `paths` in a model window over `window` (one that cannot
-// be read gets its warning, attentionfileopener.h), then the first of the other paths, the
+// be read gets its warning, attentionfileopener.h) and each model folder in a language
+// model window (on the window's ModelOpener: a folder that cannot be used gets its
+// message), then the first of the other paths, the
 // session files, that can be opened in `window` (a missing or damaged one changes
 // nothing). Everything else worth saying about the sessions (a file that could not be
 // opened, files left unopened because one window shows one session) goes to standard

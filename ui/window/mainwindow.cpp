@@ -13,6 +13,7 @@
 #include "labels.h"
 #include "language.h"
 #include "modelopener.h"
+#include "openingindicator.h"
 #include "pipelinedialog.h"
 #include "presetpanel.h"
 #include "presets.h"
@@ -80,6 +81,7 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     modelOpener_ = new ModelOpener(this);
     new SessionDrop(this, sessions_, modelOpener_);
 
+    statusBar()->addPermanentWidget(new OpeningIndicator(modelOpener_));
     statusBar()->addPermanentWidget(busyLabel_);
     statusBar()->addPermanentWidget(shapeLabel_);
     busyLabel_->setVisible(false);

@@ -21,7 +21,9 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QThread>
 
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -62,6 +64,44 @@ double largestProbabilityDifference(const std::vector<Prediction>& a,
     return largest;
 }
 
+// A model that counts its logits made on the GUI thread: pointing at a row must not make
+// any there (they are V × C products, 15 ms for GPT-2 small). Otherwise it is `inner`.
+class LogitsThreadModel final : public LanguageModel {
+public:
+    explicit LogitsThreadModel(std::shared_ptr<const LanguageModel> inner)
+        : inner_(std::move(inner))
+    {}
+    [[nodiscard]] const ModelInfo& info() const override { return inner_->info(); }
+    void tokenize(const std::string& text, std::vector<int>& ids,
+                  std::vector<TokenLabel>& labels) const override
+    {
+        inner_->tokenize(text, ids, labels);
+    }
+    [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
+                               const std::atomic<bool>* cancel = nullptr) const override
+    {
+        ModelRun run = inner_->run(text, switches, cancel);
+        run.model = shared_from_this(); // its predictions() come here
+        return run;
+    }
+    [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override
+    {
+        if (QThread::currentThread() == qApp->thread())
+            ++onGuiThread;
+        return inner_->logitsOf(hiddenRow);
+    }
+    [[nodiscard]] std::string tokenSpelling(int id) const override
+    {
+        return inner_->tokenSpelling(id);
+    }
+    [[nodiscard]] std::string tokenLabel(int id) const override { return inner_->tokenLabel(id); }
+
+    mutable std::atomic<int> onGuiThread{0};
+
+private:
+    std::shared_ptr<const LanguageModel> inner_;
+};
+
 } // namespace
 
 class TestLanguageModelWindow : public QObject {
@@ -76,6 +116,7 @@ private slots:
     void theFormsControlsRunTheModel();
     void onlyLayerLeavesTheOtherLayersTextbook();
     void hoverMovesThePredictionPanel();
+    void hoverMakesNoLogitsOnTheGuiThread();
     void typingRunsAfterTheDebounce();
     void aRefusedTextKeepsTheLastRun_data();
     void aRefusedTextKeepsTheLastRun();
@@ -246,7 +287,7 @@ void TestLanguageModelWindow::hoverMovesThePredictionPanel()
     const ModelRun& run = window_->shownRun();
     const int tokens = int(run.ids.size());
     QVERIFY(tokens >= 4);
-    QCOMPARE(panel->position(), tokens - 1);
+    QTRY_COMPARE(panel->position(), tokens - 1);
     QVERIFY(panel->atLast());
 
     ModelGrid* grid = window_->modelView()->grid();
@@ -256,7 +297,7 @@ void TestLanguageModelWindow::hoverMovesThePredictionPanel()
         const int y = tile.top() + int((row + 0.5) * tile.height() / tokens);
         QTest::mouseMove(grid, QPoint(tile.center().x(), y));
         QTRY_COMPARE(window_->modelView()->hoveredQuery(), row);
-        QCOMPARE(panel->position(), row);
+        QTRY_COMPARE(panel->position(), row); // from the prediction worker
         QVERIFY(!panel->atLast());
         QCOMPARE(panel->predictions(), run.predictions(row));
         QVERIFY2(panel->title().contains(QString("position %1").arg(row)),
@@ -270,10 +311,47 @@ void TestLanguageModelWindow::hoverMovesThePredictionPanel()
     FileHeadDialog* head = window_->modelView()->headDialog();
     QVERIFY(head);
     emit head->view()->cellHovered(1, 0);
-    QCOMPARE(panel->position(), 1);
+    QTRY_COMPARE(panel->position(), 1);
     QCOMPARE(panel->predictions(), run.predictions(1));
     emit head->view()->cellHovered(-1, -1);
-    QCOMPARE(panel->position(), tokens - 1);
+    QTRY_COMPARE(panel->position(), tokens - 1);
+}
+
+// Pointing at rows, and a switch flipped while pointing at one, show that row's
+// predictions (those ModelRun::predictions gives), none of them made on the GUI thread.
+void TestLanguageModelWindow::hoverMakesNoLogitsOnTheGuiThread()
+{
+    window_.reset();
+    auto model = std::make_shared<LogitsThreadModel>(model_);
+    window_ = std::make_unique<LanguageModelWindow>(
+        model, model->run(LanguageModelWindow::kFirstText, {}),
+        QString::fromUtf8(LanguageModelWindow::kFirstText));
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    PredictionPanel* panel = window_->predictionPanel();
+    const int tokens = int(textbook_->ids.size());
+    QTRY_COMPARE(panel->position(), tokens - 1);
+    QCOMPARE(panel->predictions(), textbook_->predictions(tokens - 1)); // made by the inner model
+
+    ModelGrid* grid = window_->modelView()->grid();
+    const QRect tile = grid->tileRect(0, 1);
+    const auto pointAt = [&](int row) {
+        QTest::mouseMove(grid, QPoint(tile.center().x(),
+                                      tile.top() + int((row + 0.5) * tile.height() / tokens)));
+    };
+    for (const int row : {0, 3, 1, 3}) { // 3 again: kept from the first time
+        pointAt(row);
+        QTRY_COMPARE(panel->position(), row);
+        QCOMPARE(panel->predictions(), textbook_->predictions(row));
+    }
+    ModelSwitches switches;
+    switches.formula.scale = ScaleMode::None;
+    window_->setSwitches(switches);
+    waitForRun();
+    const ModelRun expected = model_->run(LanguageModelWindow::kFirstText, switches);
+    QTRY_COMPARE(panel->predictions(), expected.predictions(3));
+    QCOMPARE(panel->position(), 3);
+    QCOMPARE(model->onGuiThread.load(), 0);
 }
 
 void TestLanguageModelWindow::typingRunsAfterTheDebounce()

@@ -10,6 +10,7 @@
 #include "modelgrid.h"
 #include "modelopener.h"
 #include "modelwindow.h"
+#include "openingindicator.h"
 #include "openmodeldialog.h"
 #include "predictionpanel.h"
 #include "tinygpt2.h"
@@ -55,6 +56,16 @@ QString coreReason(const QString& folder)
     return {};
 }
 
+// The top-level windows of an attention file among `parent`'s children (a language model
+// window's model view is a part of it, not a window).
+int attentionFileWindows(QWidget* parent)
+{
+    int windows = 0;
+    for (const ModelWindow* window : parent->findChildren<ModelWindow*>())
+        windows += window->isWindow() ? 1 : 0;
+    return windows;
+}
+
 void drop(QWidget* target, const QStringList& paths, bool expectAccepted)
 {
     QMimeData mime;
@@ -81,6 +92,10 @@ private slots:
     void aBadFolderShowsAMessageAndChangesNothing_data();
     void aBadFolderShowsAMessageAndChangesNothing();
     void droppingAModelFolderOpensIt();
+    void aDropOfSeveralOpensEach_data();
+    void aDropOfSeveralOpensEach();
+    void theStatusBarSaysWhatOpens();
+    void aFailureKeepsWhatWasOpen();
     void recognisesModelFolders_data();
     void recognisesModelFolders();
     void openModelIsInTheFileMenu();
@@ -137,7 +152,7 @@ void TestModelOpener::opensAGoodFolder()
     QCOMPARE(window->modelView()->grid()->heads(), 2);
     QCOMPARE(window->text(), QString::fromUtf8(LanguageModelWindow::kFirstText));
     const int tokens = int(window->shownRun().ids.size());
-    QCOMPARE(window->predictionPanel()->position(), tokens - 1);
+    QTRY_COMPARE(window->predictionPanel()->position(), tokens - 1); // from its worker
     QCOMPARE(window->predictionPanel()->predictions(), window->shownRun().predictions(tokens - 1));
     QCOMPARE(window->predictionPanel()->predictions().size(), std::size_t(10));
     QVERIFY(w->modelOpener()->idle());
@@ -240,6 +255,97 @@ void TestModelOpener::droppingAModelFolderOpensIt()
     QTest::qWait(50);
     QCOMPARE(w->findChildren<LanguageModelWindow*>().size(), 1);
     QVERIFY(w->modelOpener()->idle());
+}
+
+void TestModelOpener::aDropOfSeveralOpensEach_data()
+{
+    QTest::addColumn<QStringList>("dropped"); // model folders by name, attention files by suffix
+    QTest::newRow("two model folders") << QStringList{"first-gpt2", "second-gpt2"};
+    QTest::newRow("three model folders") << QStringList{"first-gpt2", "second-gpt2", "third-gpt2"};
+    QTest::newRow("a model folder and an attention file")
+        << QStringList{"first-gpt2", "stack5_stored.npz"};
+    QTest::newRow("two attention files") << QStringList{"stack5_stored.npz", "layers4.npz"};
+}
+
+// Every model folder and attention file of one drop opens in a window of its own.
+void TestModelOpener::aDropOfSeveralOpensEach()
+{
+    QFETCH(QStringList, dropped);
+    QStringList paths, models;
+    for (const QString& name : dropped) {
+        if (name.endsWith(".npz")) {
+            paths << QStringLiteral(ATTN_REFERENCE_DIR "/attention/") + name;
+        } else {
+            paths << writeTinyGpt2(dir_->filePath(name));
+            models << name;
+        }
+    }
+    MainWindow* w = open();
+    QTRY_VERIFY(w->lastResult().valid());
+    drop(w, paths, true);
+    QTRY_COMPARE_WITH_TIMEOUT(int(w->findChildren<LanguageModelWindow*>().size()),
+                              int(models.size()), 30000);
+    QTRY_VERIFY(w->modelOpener()->idle());
+    QStringList titles;
+    for (const LanguageModelWindow* window : w->findChildren<LanguageModelWindow*>())
+        titles << window->windowTitle();
+    for (const QString& model : models)
+        QVERIFY2(titles.filter(model).size() == 1, qPrintable(titles.join(", ")));
+    QCOMPARE(attentionFileWindows(w), int(paths.size() - models.size()));
+    QVERIFY(!w->findChild<QMessageBox*>("modelError"));
+}
+
+// While models open the status bar names the one opening and how many wait; the window
+// answers meanwhile, and the bar is gone once every one is open.
+void TestModelOpener::theStatusBarSaysWhatOpens()
+{
+    const QString first = writeTinyGpt2(dir_->filePath("first-gpt2"));
+    const QString second = writeTinyGpt2(dir_->filePath("second-gpt2"));
+    MainWindow* w = open();
+    auto* indicator = w->findChild<OpeningIndicator*>("modelOpening");
+    QVERIFY(indicator);
+    QVERIFY(!indicator->isVisible());
+    w->modelOpener()->open(first);
+    w->modelOpener()->open(second);
+    // open() came back before either model was mapped: the opening is the worker's.
+    QVERIFY(w->findChildren<LanguageModelWindow*>().isEmpty());
+    QVERIFY(indicator->isVisible());
+    QCOMPARE(indicator->text(), QStringLiteral("Opening first-gpt2… (1 more waiting)"));
+    QTRY_COMPARE_WITH_TIMEOUT(int(w->findChildren<LanguageModelWindow*>().size()), 2, 30000);
+    QVERIFY(!indicator->isVisible());
+    QVERIFY(indicator->text().isEmpty());
+    QVERIFY(w->modelOpener()->idle());
+}
+
+// A folder that fails says why, and the model windows already open stay as they were.
+void TestModelOpener::aFailureKeepsWhatWasOpen()
+{
+    const QString good = writeTinyGpt2(dir_->filePath("good-gpt2"));
+    const QString bad = dir_->filePath("bad-gpt2");
+    TinyGpt2 spec;
+    spec.missingTensor = "wpe.weight";
+    writeTinyGpt2(bad, spec);
+    MainWindow* w = open();
+    QSignalSpy opened(w->modelOpener(), &ModelOpener::opened);
+    w->modelOpener()->open(good);
+    QVERIFY(opened.wait(20000));
+    auto* window = opened.first().first().value<LanguageModelWindow*>();
+    const std::vector<int> ids = window->shownRun().ids;
+
+    QSignalSpy failed(w->modelOpener(), &ModelOpener::failed);
+    w->modelOpener()->open(bad);
+    QCOMPARE(w->findChild<OpeningIndicator*>("modelOpening")->text(),
+             QStringLiteral("Opening bad-gpt2…"));
+    QVERIFY(failed.wait(20000));
+    auto* box = w->findChild<QMessageBox*>("modelError");
+    QVERIFY(box);
+    QCOMPARE(box->text(), coreReason(bad));
+    QVERIFY(box->text().contains("wpe.weight"));
+    QCOMPARE(w->findChildren<LanguageModelWindow*>(), QList<LanguageModelWindow*>{window});
+    QVERIFY(window->isVisible());
+    QCOMPARE(window->shownRun().ids, ids);
+    QVERIFY(!w->findChild<OpeningIndicator*>("modelOpening")->isVisible());
+    box->accept();
 }
 
 void TestModelOpener::recognisesModelFolders_data()

@@ -5,7 +5,9 @@
 #include "controlpanel.h"
 #include "desktopintegration.h"
 #include "language.h"
+#include "languagemodelwindow.h"
 #include "mainwindow.h"
+#include "modelopener.h"
 #include "modelwindow.h"
 #include "session.h"
 #include "sessionfiles.h"
@@ -14,10 +16,13 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
+
+#include "ui/model/tinygpt2.h"
 
 using namespace attn::ui;
 
@@ -35,6 +40,7 @@ private slots:
     void isWindowArgument();
     void openAttentionArguments_data();
     void openAttentionArguments();
+    void openModelFolderArgument();
     void iconAtEverySize();
 
 private:
@@ -165,6 +171,8 @@ void TestDesktopIntegration::isWindowArgument_data()
     QTest::newRow("an option: --attention-file") << "--attention-file" << false;
     QTest::newRow("another extension: gpt2.json") << "gpt2.json" << false;
     QTest::newRow("extension inside: gpt2.npz.bak") << "gpt2.npz.bak" << false;
+    QTest::newRow("a model folder") << QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32") << true;
+    QTest::newRow("a folder without config.json") << QStringLiteral(ATTN_REFERENCE_DIR) << false;
 }
 
 void TestDesktopIntegration::isWindowArgument()
@@ -233,6 +241,31 @@ void TestDesktopIntegration::openAttentionArguments()
         QVERIFY2(box->text().contains(files.first()), qPrintable(box->text()));
     QCOMPARE(window.sessionFiles()->currentPath(),
              sessionOpened ? dir_->filePath("lesson.attnscope") : QString());
+}
+
+void TestDesktopIntegration::openModelFolderArgument()
+{
+    // `attnscope gpt2/` (a folder holding a config.json) opens the window and runs the
+    // model in a language model window of its own; a session beside it still opens.
+    const QString model = attn::test::writeTinyGpt2(dir_->filePath("tiny-gpt2"));
+    QVERIFY(!model.isEmpty());
+    MainWindow window(language_.get(), settings_.get());
+    window.show();
+    const QString session = dir_->filePath("lesson.attnscope");
+    Session lesson{window.controlPanel()->request(), window.viewOptions()};
+    lesson.request.text = "a session beside a model";
+    QVERIFY(saveSession(session, lesson));
+    QSignalSpy opened(window.modelOpener(), &ModelOpener::opened);
+
+    QCOMPARE(attn::ui::openSessionArguments(window, {model, session}), QString());
+
+    QVERIFY(opened.wait(20000));
+    const QList<LanguageModelWindow*> shown = window.findChildren<LanguageModelWindow*>();
+    QCOMPARE(shown.size(), 1);
+    QVERIFY(shown.first()->isVisible());
+    QCOMPARE(QFileInfo(shown.first()->model().info().folder).canonicalFilePath(),
+             QFileInfo(model).canonicalFilePath());
+    QCOMPARE(window.sessionFiles()->currentPath(), session);
 }
 
 void TestDesktopIntegration::iconAtEverySize()

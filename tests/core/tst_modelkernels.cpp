@@ -1,0 +1,139 @@
+// The transformer kernels of core/models/modelkernels.h against the same arithmetic in
+// double: GPT-2's Conv1D with its bias, with GELU on each tile (conv1dGelu) and summed
+// into the residual stream (conv1dAdd), across one and several tiles of rows and columns
+// and widths that are not a multiple of the vectors; GELU alone, with the values where
+// its tanh changes form; LayerNorm on rows far from 0. Run again with ATTN_NO_AVX2=1
+// (tst_modelkernels_sse2) for the portable path.
+#include "modelkernels.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace {
+
+using attn::Matrix;
+using attn::WeightView;
+
+// A WeightView of a matrix kept alive by the caller.
+WeightView viewOf(const Matrix& m)
+{
+    return {m.data(), m.rows(), m.cols()};
+}
+
+double geluOf(double x)
+{
+    return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+
+} // namespace
+
+class TestModelKernels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void conv1d_data();
+    void conv1d();
+    void gelu_data();
+    void gelu();
+    void layerNormOfFarRows();
+};
+
+void TestModelKernels::conv1d_data()
+{
+    QTest::addColumn<int>("T");
+    QTest::addColumn<int>("in");
+    QTest::addColumn<int>("N");
+    QTest::newRow("one token, one partial tile") << 1 << 16 << 37;
+    QTest::newRow("a short text, columns in 3 tiles") << 7 << 70 << 800;
+    QTest::newRow("rows in 2 tiles, columns in 2") << 300 << 48 << 520;
+}
+
+void TestModelKernels::conv1d()
+{
+    // y = x·W + b with W stored [in, out]; then GELU of it; then it summed into y0.
+    QFETCH(int, T);
+    QFETCH(int, in);
+    QFETCH(int, N);
+    std::srand(11);
+    const Matrix x = Matrix::Random(T, in), w = Matrix::Random(in, N) * 0.5f;
+    const Matrix b = Matrix::Random(1, N), y0 = Matrix::Random(T, N);
+    Eigen::MatrixXd expected = x.cast<double>() * w.cast<double>();
+    expected.rowwise() += b.cast<double>().row(0);
+
+    Matrix plain, withGelu, summed = y0;
+    attn::conv1d(x, viewOf(w), viewOf(b), plain);
+    attn::conv1dGelu(x, viewOf(w), viewOf(b), withGelu);
+    attn::conv1dAdd(x, viewOf(w), viewOf(b), summed);
+    QCOMPARE(withGelu.rows(), Eigen::Index(T));
+    QCOMPARE(withGelu.cols(), Eigen::Index(N));
+    const double plainError = (plain.cast<double>() - expected).cwiseAbs().maxCoeff();
+    const double geluError =
+        (withGelu.cast<double>() - expected.unaryExpr(&geluOf)).cwiseAbs().maxCoeff();
+    const double sumError =
+        (summed.cast<double>() - y0.cast<double>() - expected).cwiseAbs().maxCoeff();
+    QVERIFY2(plainError < 1e-5, qPrintable(QString::number(plainError)));
+    QVERIFY2(geluError < 1e-5, qPrintable(QString::number(geluError)));
+    QVERIFY2(sumError < 1e-5, qPrintable(QString::number(sumError)));
+}
+
+void TestModelKernels::gelu_data()
+{
+    QTest::addColumn<std::vector<float>>("values");
+    QTest::newRow("around 0, tanh's argument below 0.0004")
+        << std::vector<float>{0.0f, 1e-4f, -1e-4f, 4e-4f, -4.5e-4f, 1e-30f, -0.0f};
+    QTest::newRow("moderate, 19 values (8, 8 and a tail of 3)")
+        << std::vector<float>{-3.0f, -2.0f, -1.5f, -1.0f, -0.5f, -0.1f, 0.1f, 0.3f, 0.5f, 0.7f,
+                              1.0f,  1.2f,  1.5f,  2.0f,  2.5f,  3.0f,  3.5f, 4.0f, 5.0f};
+    QTest::newRow("large, where tanh's argument is clamped")
+        << std::vector<float>{-40.0f, -12.0f, -9.0f, -6.0f, 6.0f, 9.0f, 12.0f, 40.0f, 1e6f};
+}
+
+void TestModelKernels::gelu()
+{
+    QFETCH(std::vector<float>, values);
+    Matrix x = Eigen::Map<const Matrix>(values.data(), 1, Eigen::Index(values.size()));
+    attn::geluTanh(x);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double expected = geluOf(values[i]);
+        const double error = std::abs(double(x(0, Eigen::Index(i))) - expected);
+        QVERIFY2(error <= 1e-6 * std::max(1.0, std::abs(expected)),
+                 qPrintable(QString("GELU(%1) = %2, expected %3")
+                                .arg(double(values[i]))
+                                .arg(double(x(0, Eigen::Index(i))))
+                                .arg(expected)));
+    }
+    // NaN stays NaN (a broken layer's NaN reaches the logits, as in torch).
+    Matrix nan = Matrix::Constant(1, 9, std::numeric_limits<float>::quiet_NaN());
+    attn::geluTanh(nan);
+    QVERIFY(nan.array().isNaN().all());
+}
+
+void TestModelKernels::layerNormOfFarRows()
+{
+    // Rows of large values with small differences: the mean and variance in double keep
+    // them; then the scale and shift.
+    const int T = 70, C = 96; // two bands of rows
+    std::srand(5);
+    const Matrix noise = Matrix::Random(T, C);
+    Matrix x = (noise.array() + 1e4f).matrix();
+    const Matrix w = Matrix::Random(1, C), b = Matrix::Random(1, C);
+    Matrix y;
+    attn::layerNorm(x, viewOf(w), viewOf(b), 1e-5, y);
+    double worst = 0;
+    for (int t = 0; t < T; ++t) {
+        const Eigen::RowVectorXd row = x.row(t).cast<double>();
+        const double mean = row.mean();
+        const double var = (row.array() - mean).square().mean();
+        const Eigen::RowVectorXd expected =
+            ((row.array() - mean) / std::sqrt(var + 1e-5)) * w.cast<double>().row(0).array() +
+            b.cast<double>().row(0).array();
+        worst = std::max(worst, (y.row(t).cast<double>() - expected).cwiseAbs().maxCoeff());
+    }
+    QVERIFY2(worst < 1e-4, qPrintable(QString::number(worst)));
+}
+
+QTEST_APPLESS_MAIN(TestModelKernels)
+#include "tst_modelkernels.moc"

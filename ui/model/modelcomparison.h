@@ -1,0 +1,71 @@
+// Compare A/B of a language model, without a widget: the textbook model (A) beside the
+// switched one (B) on the same text — one head (or a layer's mean head) of both runs and
+// B − A, on the lab's Compare terms (comparefigure.h), and both runs' next-token
+// predictions, with where each token stands in the other run and, in one plain sentence,
+// whether the top prediction changes. The window's Compare A/B (modelcomparedialog.h) and
+// `attnscope compare --model` draw the same figure from here.
+#pragma once
+
+#include "comparefigure.h"
+#include "figureformat.h"
+#include "languagemodel.h"
+#include "modelfigure.h"
+#include "predictioncomparison.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+
+namespace attn::ui {
+
+// What a model comparison shows, and how its figure looks.
+struct ModelComparisonOptions {
+    int layer = 0;
+    FileSelection selection;  // Head or Mean
+    QStringList departures;   // B's departures from the textbook, in words (the caption's)
+    ComparisonOptions figure; // the look (head and sequence are not used)
+    int predictions = 10;     // k, the top k of each side
+};
+
+// Head (or mean head) `selection` of layer `layer` of both runs, A titled "A: textbook ·
+// Layer 1 · head 0", B "B: switched · …", and B − A. The runs must be of the same text.
+[[nodiscard]] Comparison compareRuns(const ModelRun& a, const ModelRun& b, int layer,
+                                     const FileSelection& selection);
+
+// A token in quotes, as the sentences say it: "' mat'" (control characters as pictures).
+[[nodiscard]] QString quotedToken(const std::string& label);
+
+// A probability in per cent: "31.2%", "0.012%".
+[[nodiscard]] QString percentText(float probability);
+
+// Where a candidate of side `side` ('A' or 'B') stands on the other side: "same rank in B",
+// or "#7 in B (1.3%)".
+[[nodiscard]] QString otherRankText(const RankedPrediction& candidate, int rank, char side);
+
+// The plain sentence: "With no scaling by √d_k, the top prediction changes from ' mat'
+// (31.2%) to ' the' (9.8%)." or "Both predict ' mat' first (A 31.2%, B 25.0%).", then how
+// many tokens the two top k share. `departures` are B's, in words.
+[[nodiscard]] QString predictionSummary(const PredictionComparison& predictions,
+                                        const QStringList& departures);
+
+// The caption under the figure: the model, layer and head, "A: …" and "B: …", the
+// difference, each side's top k and the sentence, one per line.
+[[nodiscard]] QString modelComparisonCaption(const ModelRun& a, const ModelRun& b,
+                                             const ModelComparisonOptions& options);
+
+// The figure: A, B and B − A side by side (as the lab's Compare lays them out), the caption
+// with both predictions below. Empty when the runs are of different texts.
+[[nodiscard]] FigureLayout modelComparisonLayout(const ModelRun& a, const ModelRun& b,
+                                                 const ModelComparisonOptions& options);
+
+// The file's bytes in `format` (PNG, SVG or PDF); on failure nothing, with a translated
+// one-line reason in `*error`.
+[[nodiscard]] std::optional<QByteArray> modelComparisonBytes(FigureFormat format, const ModelRun& a,
+                                                             const ModelRun& b,
+                                                             const ModelComparisonOptions& options,
+                                                             QString* error = nullptr);
+
+} // namespace attn::ui
