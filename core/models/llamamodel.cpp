@@ -2,6 +2,7 @@
 
 #include "engine.h"
 #include "gpt2files.h"
+#include "hftokenizer.h"
 #include "modelattention.h"
 #include "modelkernels.h"
 #include "softmax.h"
@@ -12,13 +13,17 @@
 namespace attn {
 namespace {
 
-// The folder's tokenizer, or none. The tokenizer.json reader (byte-level BPE with its
-// pre-tokenizer and added tokens, core/text/hftokenizer) plugs in here: it returns an
-// implementation of ModelTokenizer, and throws ModelError naming tokenizer.json when that
-// file is broken. Until then every model of the family runs on token ids (runIds).
-std::unique_ptr<const ModelTokenizer> openTokenizer(const std::filesystem::path& /*folder*/)
+// The folder's tokenizer: its tokenizer.json (byte-level BPE with its pre-tokenizer and
+// added tokens, core/text/hftokenizer). Throws ModelError naming tokenizer.json when the
+// file is missing or broken.
+std::unique_ptr<const ModelTokenizer> openTokenizer(const std::filesystem::path& folder)
 {
-    return nullptr;
+    try {
+        return std::make_unique<const HfTokenizer>(
+            HfTokenizer::fromFile(folder / "tokenizer.json"));
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
 }
 
 // The label of an id where the model has no tokenizer: its number.
@@ -80,9 +85,7 @@ void LlamaModel::tokenize(const std::string& text, std::vector<int>& ids,
                           std::vector<TokenLabel>& labels) const
 {
     if (!tokenizer_)
-        throw ModelError(info_.folder / "tokenizer.json",
-                         "this version runs the " + info_.family +
-                             " family on token ids only: its tokenizer is not read yet");
+        throw ModelError(info_.folder / "tokenizer.json", "the model has no tokenizer");
     ids = tokenizer_->encodeIds(text);
     labels = tokenizer_->labels(ids);
 }

@@ -4,10 +4,13 @@
 // K/V head; --rope and --ids refused where they do not apply, with exit status 2.
 #include "clirun.h"
 
+#include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -42,17 +45,48 @@ QString idsText(const QJsonObject& expected)
     return ids.join(QLatin1Char(','));
 }
 
+// tokenizer.json's spelling of each id (its vocabulary and added tokens).
+QHash<int, QString> spellings(const QString& folder)
+{
+    const QJsonObject tokenizer = readJson(folder + QLatin1String("/tokenizer.json"));
+    QHash<int, QString> out;
+    const QJsonObject vocab =
+        tokenizer.value(QLatin1String("model")).toObject().value(QLatin1String("vocab")).toObject();
+    for (auto it = vocab.begin(); it != vocab.end(); ++it)
+        out.insert(it.value().toInt(), it.key());
+    for (const QJsonValue added : tokenizer.value(QLatin1String("added_tokens")).toArray())
+        out.insert(added.toObject().value(QLatin1String("id")).toInt(),
+                   added.toObject().value(QLatin1String("content")).toString());
+    return out;
+}
+
 } // namespace
 
 class TestLlamaCli : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void json_data();
     void json();
+    void textIsItsIds();
     void refusals_data();
     void refusals();
+
+private:
+    QTemporaryDir scratch_;
+    QString noTokenizer_; // qwen2-f32 without its tokenizer.json
 };
+
+void TestLlamaCli::initTestCase()
+{
+    QVERIFY(scratch_.isValid());
+    noTokenizer_ = scratch_.filePath(QStringLiteral("qwen2-no-tokenizer"));
+    QVERIFY(QDir().mkpath(noTokenizer_));
+    for (const char* file : {"config.json", "model.safetensors"})
+        QVERIFY(QFile::copy(kReference + QLatin1String("qwen2-f32/") + QLatin1String(file),
+                            noTokenizer_ + QLatin1Char('/') + QLatin1String(file)));
+}
 
 void TestLlamaCli::json_data()
 {
@@ -133,15 +167,36 @@ void TestLlamaCli::json()
         }
     }
 
-    // 3. The next tokens: torch's top 10, spelt by their ids (no tokenizer).
+    // 3. The next tokens: torch's top 10, each piece spelt as tokenizer.json spells it.
+    const QHash<int, QString> spelling = spellings(kReference + model);
     const QJsonArray next = out.value(QLatin1String("next_tokens")).toArray();
     const QJsonArray top = reference.value(QLatin1String("top10")).toArray();
     QCOMPARE(next.size(), qsizetype(10));
     for (int n = 0; n < 10; ++n) {
         const QJsonObject token = next[n].toObject();
         QCOMPARE(token.value(QLatin1String("id")).toInt(), top[n].toInt());
-        QCOMPARE(token.value(QLatin1String("token")).toString(), QString::number(top[n].toInt()));
+        QCOMPARE(token.value(QLatin1String("piece")).toString(), spelling.value(top[n].toInt()));
     }
+}
+
+void TestLlamaCli::textIsItsIds()
+{
+    // --text goes through the folder's tokenizer.json: the JSON is --ids' of the same ids
+    // ("the" = t + he, " the" one merged token, the added token whole), text and labels too.
+    const QString qwen = kReference + QLatin1String("qwen2-f32");
+    const Run text = attn::test::attnscope(QStringList{
+        "compute", "--model", qwen, "--text", "the cat at the<|endoftext|>", "--json", "-"});
+    QVERIFY2(text.exitCode == 0, text.err.constData());
+    const Run ids =
+        attn::test::attnscope(QStringList{"compute", "--model", qwen, "--ids",
+                                          "116,257,32,99,97,116,32,97,116,258,259", "--json", "-"});
+    QVERIFY2(ids.exitCode == 0, ids.err.constData());
+    QJsonObject fromText = QJsonDocument::fromJson(text.out).object();
+    QJsonObject fromIds = QJsonDocument::fromJson(ids.out).object();
+    QCOMPARE(fromText.value(QLatin1String("token_ids")).toArray(),
+             (QJsonArray{116, 257, 32, 99, 97, 116, 32, 97, 116, 258, 259}));
+    QVERIFY(!fromText.isEmpty());
+    QCOMPARE(fromText, fromIds);
 }
 
 void TestLlamaCli::refusals_data()
@@ -150,12 +205,14 @@ void TestLlamaCli::refusals_data()
     QTest::addColumn<QString>("keyword");
     const QString qwen = kReference + QLatin1String("qwen2-f32");
     const QString gpt2 = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
-    QTest::newRow("a text without a tokenizer")
-        << QStringList{"--model", qwen, "--text", "你好"} << "tokenizer.json";
+    QTest::newRow("a folder without tokenizer.json")
+        << QStringList{"--model", noTokenizer_, "--text", "你好"} << "tokenizer.json";
+    QTest::newRow("--ids without tokenizer.json")
+        << QStringList{"--model", noTokenizer_, "--ids", "1,2"} << "tokenizer.json";
     QTest::newRow("--ids and --text")
         << QStringList{"--model", qwen, "--ids", "1,2", "--text", "a"} << "--ids and --text";
-    QTest::newRow("--ids past the vocabulary") << QStringList{"--model", qwen, "--ids", "1,100"}
-                                               << "--ids: 100 is outside the vocabulary (0 … 99)";
+    QTest::newRow("--ids past the vocabulary") << QStringList{"--model", qwen, "--ids", "1,260"}
+                                               << "--ids: 260 is outside the vocabulary (0 … 259)";
     QTest::newRow("--ids not numbers") << QStringList{"--model", qwen, "--ids", "1,x"} << "--ids";
     QTest::newRow("--ids empty item") << QStringList{"--model", qwen, "--ids", "1,,2"} << "--ids";
     QTest::newRow("--rope unknown")

@@ -75,7 +75,7 @@ fs::path copyOfModel(const QTemporaryDir& dir, const char* name)
 {
     const fs::path folder = fs::path(dir.path().toStdString()) / "model";
     fs::create_directories(folder);
-    for (const char* file : {"config.json", "model.safetensors"})
+    for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"})
         fs::copy_file(kReference / name / file, folder / file);
     return folder;
 }
@@ -91,7 +91,7 @@ private slots:
     void modelInfo_data();
     void modelInfo();
     void ropeOffMakesAttentionBlindToOrder();
-    void textNeedsATokenizer();
+    void textRunsAsItsIds();
     void badIds_data();
     void badIds();
     void badFolders_data();
@@ -228,7 +228,7 @@ void TestLlamaModel::modelInfo()
     QCOMPARE(info.dModel, dModel);
     QCOMPARE(info.headDim, headDim);
     QCOMPARE(info.maxPositions, 64);
-    QCOMPARE(info.vocabulary, 100);
+    QCOMPARE(info.vocabulary, 260);
     QCOMPARE(QString::fromStdString(info.weightType), weightType);
     QVERIFY(info.causal);
     QVERIFY(info.rotary);
@@ -236,9 +236,9 @@ void TestLlamaModel::modelInfo()
     QCOMPARE(
         (std::vector<int>{info.kvHeadOf(0), info.kvHeadOf(1), info.kvHeadOf(2), info.kvHeadOf(3)}),
         (std::vector<int>{0, 0, 1, 1}));
-    // Without a tokenizer an id is spelt and labelled by its number.
-    QCOMPARE(this->model(model)->tokenSpelling(42), std::string("42"));
-    QCOMPARE(this->model(model)->tokenLabel(42), std::string("42"));
+    // The folder's tokenizer.json spells and labels the ids: byte b is id b, " the" 258.
+    QCOMPARE(this->model(model)->tokenSpelling(258), std::string("\u0120the"));
+    QCOMPARE(this->model(model)->tokenLabel(104), std::string("h"));
 }
 
 void TestLlamaModel::ropeOffMakesAttentionBlindToOrder()
@@ -262,17 +262,20 @@ void TestLlamaModel::ropeOffMakesAttentionBlindToOrder()
     }
 }
 
-void TestLlamaModel::textNeedsATokenizer()
+void TestLlamaModel::textRunsAsItsIds()
 {
-    // Until the tokenizer.json reader plugs in, a text is refused naming the file.
+    // tokenizer.json's byte-level BPE: "the" is t + the merge "he", " the" one token, the
+    // added token whole; the run of the text is the run of those ids.
     const auto lm = model(QStringLiteral("qwen2-f32"));
-    try {
-        (void)lm->run("你好", ModelSwitches{});
-        QFAIL("ran");
-    } catch (const ModelError& error) {
-        QCOMPARE(QString::fromStdString(error.file().filename().string()),
-                 QStringLiteral("tokenizer.json"));
-    }
+    const attn::ModelRun text = lm->run("the cat at the<|endoftext|>", ModelSwitches{});
+    const std::vector<int> ids{116, 257, 32, 99, 97, 116, 32, 97, 116, 258, 259};
+    QCOMPARE(text.ids, ids);
+    QCOMPARE(text.labels[9].label, std::string(" the"));
+    const attn::ModelRun byIds = lm->runIds(ids, ModelSwitches{});
+    QCOMPARE(text.hidden, byIds.hidden);
+    for (int l = 0; l < 2; ++l)
+        for (int h = 0; h < 4; ++h)
+            QCOMPARE(text.attention->head(l, 0, h), byIds.attention->head(l, 0, h));
 }
 
 void TestLlamaModel::badIds_data()
@@ -282,7 +285,7 @@ void TestLlamaModel::badIds_data()
     QTest::newRow("none") << std::vector<int>{} << "the text is empty";
     QTest::newRow("longer than max_position_embeddings")
         << std::vector<int>(65, 3) << "the text has 65 tokens, the model reads at most 64";
-    QTest::newRow("id = vocab_size") << std::vector<int>{1, 100} << "token id 100 outside";
+    QTest::newRow("id = vocab_size") << std::vector<int>{1, 260} << "token id 260 outside";
     QTest::newRow("negative id") << std::vector<int>{-1} << "token id -1 outside";
 }
 
@@ -363,10 +366,22 @@ void TestLlamaModel::badFolders_data()
                                     << "the tensor model.layers.0.self_attn.q_norm.weight is "
                                        "missing";
     QTest::newRow("wrong shape") << "llama-f32"
-                                 << "\"shape\":[24,48],\"data_offsets\":[111936,"
-                                 << "\"shape\":[48,24],\"data_offsets\":[111936," << weights
+                                 << "\"shape\":[24,48],\"data_offsets\":[142656,"
+                                 << "\"shape\":[48,24],\"data_offsets\":[142656," << weights
                                  << "the tensor model.layers.1.self_attn.k_proj.weight has the "
                                     "shape [48, 24], expected [24, 48]";
+    // tokenizer.json: read before the weights, its faults named by it.
+    const QString tokenizer = QStringLiteral("tokenizer.json");
+    QTest::newRow("tokenizer.json missing") << "qwen2-f32"
+                                            << ""
+                                            << "" << tokenizer << "";
+    QTest::newRow("tokenizer.json not BPE") << "qwen3-bf16"
+                                            << "\"type\": \"BPE\""
+                                            << "\"type\": \"WordPiece\"" << tokenizer << "";
+    QTest::newRow("tokenizer.json past vocab_size")
+        << "llama-f32"
+        << "\"id\": 259"
+        << "\"id\": 300" << tokenizer << "the vocabulary has ids up to 300";
 }
 
 void TestLlamaModel::badFolders()
@@ -384,6 +399,16 @@ void TestLlamaModel::badFolders()
         QVERIFY2(at != std::string::npos, qPrintable(from));
         writeFile(folder / "config.json",
                   text.replace(at, std::size_t(from.size()), to.toStdString()));
+    } else if (file == QLatin1String("tokenizer.json")) {
+        std::string text = readFile(folder / "tokenizer.json");
+        const std::size_t at = text.find(from.toStdString());
+        if (from.isEmpty())
+            fs::remove(folder / "tokenizer.json");
+        else if (at == std::string::npos)
+            QFAIL(qPrintable(from));
+        else
+            writeFile(folder / "tokenizer.json",
+                      text.replace(at, std::size_t(from.size()), to.toStdString()));
     } else {
         editHeader(folder / "model.safetensors", from.toStdString(), to.toStdString());
     }

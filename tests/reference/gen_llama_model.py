@@ -19,7 +19,8 @@ The attention step takes the same switches as gen_gpt2_model.py's, plus rope (on
 scale sqrt-dmodel divides by sqrt(hidden_size).
 
 Run with /usr/bin/python3 (torch); writes tests/reference/llama/<name>/ (config.json and
-model.safetensors; no tokenizer: the test runs the ids) and tests/reference/llama/<name>.json.
+model.safetensors and a tiny byte-level tokenizer.json: the 256 bytes as ids 0 ... 255 in byte
+order, three merges spelling " the", and <|endoftext|>) and tests/reference/llama/<name>.json.
 """
 import json
 import math
@@ -243,9 +244,53 @@ def nested(tensor):
 IDS = [0, 17, 42, 5, 63, 17, 8, 99, 23, 42, 71, 3]
 
 
+def byte_letters():
+    """GPT-2's bytes_to_unicode: each byte's letter in a byte-level vocabulary."""
+    printable = (list(range(ord("!"), ord("~") + 1)) + list(range(ord("\u00a1"), ord("\u00ac") + 1))
+                 + list(range(ord("\u00ae"), ord("\u00ff") + 1)))
+    letters, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            letters[b] = chr(b)
+        else:
+            letters[b] = chr(256 + extra)
+            extra += 1
+    return letters
+
+
+MERGES = [("\u0120", "t"), ("h", "e"), ("\u0120t", "he")]
+ADDED = "<|endoftext|>"
+
+
+def tokenizer_json():
+    """A byte-level BPE tokenizer.json as Qwen's (NFC, its Split regex, ByteLevel without the
+    regex), small enough for vocab_size 260: bytes 0 ... 255, merges 256 ... 258, one added."""
+    letters = byte_letters()
+    vocab = {letters[b]: b for b in range(256)}
+    for i, (a, b) in enumerate(MERGES):
+        vocab[a + b] = 256 + i
+    split = {"type": "Split", "pattern": {"Regex": (
+        "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+"
+        "[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+")}, "behavior": "Isolated", "invert": False}
+    byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
+                  "use_regex": False}
+    return {"version": "1.0", "truncation": None, "padding": None,
+            "added_tokens": [{"id": 259, "content": ADDED, "single_word": False, "lstrip": False,
+                              "rstrip": False, "normalized": False, "special": True}],
+            "normalizer": {"type": "NFC"},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [split, byte_level]},
+            "post_processor": None, "decoder": {"type": "ByteLevel"},
+            "model": {"type": "BPE", "dropout": None, "unk_token": None,
+                      "continuing_subword_prefix": "", "end_of_word_suffix": "",
+                      "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                      "vocab": vocab, "merges": [a + " " + b for a, b in MERGES]}}
+
+
 def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35):
     folder = os.path.join(OUT, name)
     os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(tokenizer_json(), f, ensure_ascii=False)
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(cfg, f, indent=2)
     w = make_checkpoint(seed, cfg, qk_std)
@@ -278,7 +323,7 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35):
 def main():
     torch.set_num_threads(1)
     common = {"hidden_act": "silu", "num_hidden_layers": 2, "num_attention_heads": 4,
-              "num_key_value_heads": 2, "max_position_embeddings": 64, "vocab_size": 100}
+              "num_key_value_heads": 2, "max_position_embeddings": 64, "vocab_size": 260}
     # Qwen2: q/k/v biases, tied embeddings, rope_theta at the top level, F32.
     build("qwen2-f32", 1, "F32", dict(common, model_type="qwen2", architectures=["Qwen2ForCausalLM"],
                                       hidden_size=32, intermediate_size=64, rms_norm_eps=1e-6,
