@@ -298,6 +298,17 @@ void LanguageModelWindow::updateDepartures()
                      departures.join(tr("; ", "separator between departures")).toHtmlEscaped()));
 }
 
+// The model's folder as the caption shows it: under the home folder as ~/… (the way a
+// terminal and the README write it), elsewhere in full.
+QString LanguageModelWindow::shownFolder(const std::filesystem::path& folder)
+{
+    const QString path = QDir::cleanPath(QString::fromStdString(folder.string()));
+    const QString home = QDir::cleanPath(QDir::homePath());
+    if (home != QLatin1String("/") && path.startsWith(home + QLatin1Char('/')))
+        return QDir::toNativeSeparators(QStringLiteral("~") + path.mid(home.size()));
+    return QDir::toNativeSeparators(path);
+}
+
 void LanguageModelWindow::retranslateUi()
 {
     const ModelInfo& info = model_->info();
@@ -312,8 +323,7 @@ void LanguageModelWindow::retranslateUi()
             .arg(info.dModel)
             .arg(info.maxPositions)
             .arg(QString::fromStdString(info.weightType),
-                 QDir::toNativeSeparators(QString::fromStdString(info.folder.string()))
-                     .toHtmlEscaped()));
+                 shownFolder(info.folder).toHtmlEscaped()));
     textLabel_->setText(tr("&Text:"));
     text_->setPlaceholderText(tr("Type a sentence; the model predicts what comes next"));
     cutButton_->setText(tr("Cut to %1 Tokens").arg(info.maxPositions));

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSizePolicy>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -66,6 +67,10 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(scroll, 1);
     leftLayout->addWidget(hover_);
+    // The hover line changes with every tile pointed at: it neither widens the grid's side
+    // nor comes and goes in height, or the tiles would resize under the pointer.
+    hover_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    hover_->setMinimumHeight(hover_->fontMetrics().height());
 
     table_->setModel(patterns_);
     table_->setSortingEnabled(true);

@@ -14,6 +14,7 @@
 #include "tinygpt2.h"
 #include "tokenchips.h"
 
+#include <QDir>
 #include <QtTest>
 
 #include <QCheckBox>
@@ -118,6 +119,8 @@ private slots:
     void initTestCase();
     void init();
     void cleanup();
+    void shownFolder_data();
+    void shownFolder();
     void aSwitchChangesTheHeatmapsAndPredictions_data();
     void aSwitchChangesTheHeatmapsAndPredictions();
     void theFormsControlsRunTheModel();
@@ -139,6 +142,29 @@ private:
     std::unique_ptr<ModelRun> textbook_;
     std::unique_ptr<LanguageModelWindow> window_;
 };
+
+void TestLanguageModelWindow::shownFolder_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::addColumn<QString>("shown");
+    const QString home = QDir::homePath();
+    QTest::newRow("under home") << home + "/models/gpt2"
+                                << "~/models/gpt2";
+    QTest::newRow("the HF cache") << home + "/.cache/huggingface/hub/models--gpt2/snapshots/abc"
+                                  << "~/.cache/huggingface/hub/models--gpt2/snapshots/abc";
+    QTest::newRow("elsewhere") << "/srv/models/gpt2"
+                               << "/srv/models/gpt2";
+    QTest::newRow("a name that only starts like home")
+        << home + "-other/gpt2" << home + "-other/gpt2";
+}
+
+// The caption writes a folder under home as ~/…, as a terminal and the README do.
+void TestLanguageModelWindow::shownFolder()
+{
+    QFETCH(QString, folder);
+    QFETCH(QString, shown);
+    QCOMPARE(LanguageModelWindow::shownFolder(folder.toStdString()), shown);
+}
 
 void TestLanguageModelWindow::initTestCase()
 {
@@ -305,6 +331,7 @@ void TestLanguageModelWindow::hoverMovesThePredictionPanel()
         QTest::mouseMove(grid, QPoint(tile.center().x(), y));
         QTRY_COMPARE(window_->modelView()->hoveredQuery(), row);
         QTRY_COMPARE(panel->position(), row); // from the prediction worker
+        QCOMPARE(grid->tileRect(1, 1), tile); // hovering does not resize the tiles
         QVERIFY(!panel->atLast());
         QCOMPARE(panel->predictions(), run.predictions(row));
         QVERIFY2(panel->title().contains(QString("position %1").arg(row)),
