@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string_view>
+#include <vector>
 
 namespace attn::cli {
 
@@ -43,11 +44,25 @@ const char* modelHelpText(ModelCommand command)
                              "formula's switches inside every layer; --json is required");
 }
 
+// "3,17,42" → the ids, each from 0 to 2^31 − 1.
+std::vector<int> parseIds(std::string_view text)
+{
+    std::vector<int> ids;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        ids.push_back(int(parseInteger("--ids", text.substr(start, comma - start), 0, INT32_MAX)));
+        if (comma == std::string_view::npos)
+            return ids;
+        start = comma + 1;
+    }
+}
+
 } // namespace
 
 std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
 {
-    return {
+    std::vector<Option> options{
         {"model", "DIR", modelHelpText(command),
          [&a](std::string_view value) {
              if (value.empty())
@@ -62,6 +77,27 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
              a.onlyLayer = int(parseInteger("--only-layer", value, 0, INT32_MAX));
          }},
     };
+    // compute and export run a model on token ids, and switch its rotary positions.
+    if (command != ModelCommand::Compute && command != ModelCommand::Export)
+        return options;
+    options.push_back(
+        {"rope", "on|off",
+         QT_TRANSLATE_NOOP("Command line",
+                           "rotary positions on Q and K, or none (models with rotary positions: "
+                           "qwen2, qwen3, llama); off leaves only the causal mask to tell "
+                           "positions apart"),
+         [&a](std::string_view value) {
+             if (value != "on" && value != "off")
+                 throw InputError("--rope must be on|off, not '" + std::string(value) + "'");
+             a.rope = value == "on";
+         }});
+    options.push_back(
+        {"ids", "N,N,…",
+         QT_TRANSLATE_NOOP("Command line",
+                           "run the model on these token ids (comma-separated) instead of a "
+                           "--text, each below the model's vocab_size"),
+         [&a](std::string_view value) { a.ids = parseIds(value); }});
+    return options;
 }
 
 namespace {
@@ -81,6 +117,15 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
                              " does not apply with --model: the model has its own");
 }
 
+void idsOrText(const std::vector<std::string>& args, Request& start)
+{
+    if (!namesOption(args, "ids"))
+        return;
+    if (namesOption(args, "text"))
+        throw InputError("--ids and --text: give the token ids or the text, not both");
+    start.text = "--ids";
+}
+
 std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
 {
     std::shared_ptr<const LanguageModel> model = openModel(a.folder);
@@ -88,6 +133,10 @@ std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
         throw InputError("--only-layer " + std::to_string(a.onlyLayer) + ": the model has " +
                          std::to_string(model->info().layers) + " layers (0 … " +
                          std::to_string(model->info().layers - 1) + ")");
+    if (a.rope && !model->info().rotary)
+        throw InputError("--rope applies to models with rotary positions (qwen2, qwen3, "
+                         "llama), not to " +
+                         model->info().family);
     return model;
 }
 
@@ -96,12 +145,21 @@ ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options)
     ModelSwitches switches;
     switches.formula = options.request.config;
     switches.onlyLayer = a.onlyLayer;
+    if (a.rope)
+        switches.rope = *a.rope;
     return switches;
 }
 
 ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
 {
-    return openModelOf(a)->run(options.request.text, switchesOf(a, options));
+    const std::shared_ptr<const LanguageModel> model = openModelOf(a);
+    if (!a.ids)
+        return model->run(options.request.text, switchesOf(a, options));
+    for (int id : *a.ids)
+        if (id >= model->info().vocabulary)
+            throw InputError("--ids: " + std::to_string(id) + " is outside the vocabulary (0 … " +
+                             std::to_string(model->info().vocabulary - 1) + ")");
+    return model->runIds(*a.ids, switchesOf(a, options));
 }
 
 namespace {
@@ -144,6 +202,7 @@ int modelCommand(const std::vector<std::string>& args)
         ModelArguments a;
         Request start;
         start.config = ModelSwitches::textbookFormula();
+        idsOrText(args, start);
         const ComputeOptions options =
             parseComputeArguments(args, modelOptions(a, ModelCommand::Compute), true, start);
         if (options.jsonPath.empty())
@@ -183,6 +242,7 @@ int modelExportCommand(const std::vector<std::string>& args)
             extra.push_back(std::move(option));
         Request start;
         start.config = ModelSwitches::textbookFormula();
+        idsOrText(args, start);
         const ComputeOptions options = parseComputeArguments(args, extra, false, start);
         checkStackExportArguments(figure, "export --model");
         // 2. The run; its attention is drawn as an attention file's, the caption naming the

@@ -6,36 +6,45 @@
 #include "commandline.h"
 #include "languagemodel.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace attn::cli {
 
-// What compute, export and compare with --model read: the folder and --only-layer.
+// What compute, export and compare with --model read: the folder and --only-layer; compute
+// and export also --ids and --rope.
 struct ModelArguments {
     std::string folder;
     int onlyLayer = -1;
+    std::optional<std::vector<int>> ids; // --ids: token ids instead of a text
+    std::optional<bool> rope;            // --rope on|off
 };
 
 // Which command's --model (its help says what the command does with the model).
 enum class ModelCommand { Compute, Export, Compare, Steps };
 
-// --model DIR and --only-layer N.
+// --model DIR and --only-layer N; for compute and export also --rope on|off and --ids N,N,….
 [[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
 
 // Throws InputError for a compute option the model has its own value for (--d-model,
 // --heads, --seed …); `figure` keeps --language (a figure's words).
 void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure = false);
 
-// The model of a.folder, with a.onlyLayer checked against its layers (InputError).
+// --ids stands for the text: refused beside --text (InputError), and the text the parser
+// requires is set to a placeholder the run does not read.
+void idsOrText(const std::vector<std::string>& args, Request& start);
+
+// The model of a.folder, with a.onlyLayer checked against its layers and a.rope against its
+// positions (InputError).
 // Throws ModelError for a folder that cannot be used.
 [[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a);
 
-// The switches of `options`' formula, on a.onlyLayer.
+// The switches of `options`' formula, on a.onlyLayer, with a.rope.
 [[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options);
 
-// Opens the model (openModelOf) and runs it on the text `options` give under their
-// switches (switchesOf). Throws InputError or ModelError.
+// Opens the model (openModelOf) and runs it on the text `options` give (or a.ids) under
+// their switches (switchesOf). Throws InputError or ModelError.
 [[nodiscard]] ModelRun runModel(const ModelArguments& a, const ComputeOptions& options);
 
 // compute with --model: exit status as in clicommands.h.

@@ -1,6 +1,6 @@
 #include "gpt2config.h"
 
-#include "jsonread.h"
+#include "configfields.h"
 #include "languagemodel.h"
 
 #include <cmath>
@@ -8,59 +8,10 @@
 #include <optional>
 
 namespace attn {
-namespace {
-
-// A whole-number field from 1 to kMaxConfigSize. Returns nothing when the field is absent.
-std::optional<int> sizeField(const JsonValue& config, std::string_view name,
-                             const std::filesystem::path& file)
-{
-    const JsonValue* value = config.find(name);
-    if (!value)
-        return std::nullopt;
-    const std::string field(name);
-    if (!value->isNumber())
-        throw ModelError(file, field + " is not a number");
-    const std::optional<std::uint64_t> size = value->asUnsigned();
-    if (!size || *size == 0)
-        throw ModelError(file, field + " " + value->text() + " is not a positive whole number");
-    if (*size > std::uint64_t(kMaxConfigSize))
-        throw ModelError(file, field + " " + value->text() + " is larger than " +
-                                   std::to_string(kMaxConfigSize));
-    return static_cast<int>(*size);
-}
-
-int requiredSize(const JsonValue& config, std::string_view name, const std::filesystem::path& file)
-{
-    const std::optional<int> size = sizeField(config, name, file);
-    if (!size)
-        throw ModelError(file, "the field " + std::string(name) + " is missing");
-    return *size;
-}
-
-// A string field, or `fallback` when absent.
-std::string stringField(const JsonValue& config, std::string_view name, std::string fallback,
-                        const std::filesystem::path& file)
-{
-    const JsonValue* value = config.find(name);
-    if (!value)
-        return fallback;
-    if (!value->isString())
-        throw ModelError(file, std::string(name) + " is not a string");
-    return value->text();
-}
-
-} // namespace
 
 Gpt2Config parseGpt2Config(std::string_view json, const std::filesystem::path& file)
 {
-    JsonValue config;
-    try {
-        config = parseJson(json);
-    } catch (const JsonParseError& error) {
-        throw ModelError(file, std::string("not JSON: ") + error.what());
-    }
-    if (!config.isObject())
-        throw ModelError(file, "not a JSON object");
+    const JsonValue config = parseConfigObject(json, file);
 
     // 1. Which family: the field is required, since every family reads other fields.
     Gpt2Config c;
@@ -69,8 +20,10 @@ Gpt2Config parseGpt2Config(std::string_view json, const std::filesystem::path& f
         throw ModelError(file, "the field model_type is missing");
     c.modelType = stringField(config, "model_type", "", file);
     if (c.modelType != "gpt2")
-        throw ModelError(file, "model_type \"" + c.modelType +
-                                   "\" is not supported (this version runs \"gpt2\")");
+        throw ModelError(
+            file, "model_type \"" + c.modelType +
+                      "\" is not supported (this version runs \"gpt2\", \"qwen2\", \"qwen3\" and "
+                      "\"llama\")");
 
     // 2. The sizes.
     c.layers = requiredSize(config, "n_layer", file);

@@ -2,6 +2,8 @@
 // distilgpt2 differ in these only). No Qt.
 #pragma once
 
+#include "configfields.h"
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -19,10 +21,6 @@ struct Gpt2Config {
     double epsilon = 1e-5; // layer_norm_epsilon
     [[nodiscard]] int headDim() const { return heads > 0 ? dModel / heads : 0; }
 };
-
-// The largest size a field may have: far above gpt2-xl (48 layers, C 1600, V 50257), low
-// enough that the products of sizes fit in 64 bits.
-inline constexpr int kMaxConfigSize = 1 << 20;
 
 // Parses config.json's text; `file` names it in errors. Throws ModelError naming `file`
 // and the fault: not JSON, not an object, a field missing or of the wrong type, a size not

@@ -88,6 +88,7 @@ std::shared_ptr<const Gpt2Model> Gpt2Model::open(const std::filesystem::path& fo
     info.name = modelName(folder);
     info.layers = config.layers;
     info.heads = config.heads;
+    info.kvHeads = config.heads;
     info.dModel = config.dModel;
     info.headDim = config.headDim();
     info.maxPositions = config.positions;
@@ -175,8 +176,15 @@ Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches&
 ModelRun Gpt2Model::run(const std::string& text, const ModelSwitches& switches,
                         const std::atomic<bool>* cancel) const
 {
+    // runIds labels the ids with the same tokenizer.
+    return runIds(tokenizer_->encode(text).ids, switches, cancel);
+}
+
+ModelRun Gpt2Model::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                           const std::atomic<bool>* cancel) const
+{
     ModelRun run;
-    tokenize(text, run.ids, run.labels);
+    run.ids = ids;
     const int T = int(run.ids.size());
     if (T == 0)
         throw InputError("the text is empty", Refusal::EmptyText);
@@ -185,6 +193,15 @@ ModelRun Gpt2Model::run(const std::string& text, const ModelSwitches& switches,
                              std::to_string(config_.positions),
                          Refusal::TextTooLong);
     Gpt2Forward forwarded = forward(run.ids, switches, cancel);
+    if (tokenizer_) {
+        run.labels = tokenizer_->labels(run.ids);
+    } else { // the benchmark's random model: the ids' numbers
+        for (int id : run.ids) {
+            TokenLabel label;
+            label.label = label.piece = label.runText = std::to_string(id);
+            run.labels.push_back(std::move(label));
+        }
+    }
     std::vector<std::string> tokens;
     tokens.reserve(run.labels.size());
     for (const TokenLabel& label : run.labels)

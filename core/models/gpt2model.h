@@ -46,6 +46,8 @@ public:
                   std::vector<TokenLabel>& labels) const override;
     [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
                                const std::atomic<bool>* cancel = nullptr) const override;
+    [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                                  const std::atomic<bool>* cancel = nullptr) const override;
     [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override;
     [[nodiscard]] std::string tokenSpelling(int id) const override;
     [[nodiscard]] std::string tokenLabel(int id) const override;

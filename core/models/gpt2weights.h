@@ -1,9 +1,5 @@
-// GPT-2's weights from model.safetensors, as float views the forward reads. No Qt.
-//
-// F32 tensors are read in place from the memory-mapped file (no copy: the pages are read
-// when a product first touches them). F16 and BF16 tensors are converted to float once, at
-// open: sgemm multiplies floats, and converting per use would add a pass over every weight
-// to every run (a switch re-runs every layer), where a conversion at open costs it once.
+// GPT-2's weights from model.safetensors, as float views the forward reads (read by
+// modeltensors: F32 in place from the mapped file, F16 and BF16 converted once). No Qt.
 #pragma once
 
 #include "gpt2config.h"

@@ -1,6 +1,10 @@
 #include "languagemodel.h"
 
+#include "configfields.h"
+#include "gpt2files.h"
 #include "gpt2model.h"
+#include "llamaconfig.h"
+#include "llamamodel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -95,7 +99,19 @@ std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& fold
     if (!std::filesystem::exists(folder / "config.json"))
         throw ModelError(folder / "config.json", "missing: a model folder holds config.json, "
                                                  "model.safetensors, vocab.json and merges.txt");
-    // Every family reads its own config; GPT-2's reader refuses any other model_type.
+    // Every family reads its own config: model_type picks the family, GPT-2's reader
+    // refusing any model_type no family has.
+    const std::filesystem::path configFile = folder / "config.json";
+    std::string text;
+    try {
+        text = readTokenizerFile(configFile);
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(configFile, error.fault());
+    }
+    const JsonValue config = parseConfigObject(text, configFile);
+    if (const JsonValue* type = config.find("model_type");
+        type && type->isString() && isLlamaFamily(type->text()))
+        return LlamaModel::open(folder);
     return Gpt2Model::open(folder);
 }
 

@@ -7,8 +7,8 @@
 // layer's weights as an AttentionStack (L, 1, H, T, T) and the final hidden states, from
 // which predictions() makes any position's next-token distribution on demand.
 //
-// The GPT-2 family is the first implementation (gpt2model); the Qwen/Llama family and BERT
-// come through the same interface. No Qt.
+// The GPT-2 family is the first implementation (gpt2model), the Qwen/Llama family the
+// second (llamamodel); BERT comes through the same interface. No Qt.
 #pragma once
 
 #include "attention/attentionstack.h"
@@ -44,17 +44,27 @@ private:
 
 // What a model is, from its config.json.
 struct ModelInfo {
-    std::string family;     // config's model_type: "gpt2", later "qwen2", "llama", "bert"
-    std::string name;       // the folder's name, or the hub's "gpt2" from models--gpt2
-    int layers = 0;         // L (n_layer)
-    int heads = 0;          // H (n_head)
-    int dModel = 0;         // C (n_embd)
-    int headDim = 0;        // C / H
+    std::string family; // config's model_type: "gpt2", "qwen2", "qwen3", "llama"
+    std::string name;   // the folder's name, or the hub's "gpt2" from models--gpt2
+    int layers = 0;     // L (n_layer)
+    int heads = 0;      // H (n_head), query heads: every one is shown
+    int dModel = 0;     // C (n_embd)
+    int headDim = 0;    // d_k: C / H, or the config's head_dim
+    // Grouped-query attention (the Qwen/Llama family): H_kv K/V heads, H / H_kv query heads
+    // reading each; H_kv = H where every query head has its own (GPT-2).
+    int kvHeads = 0;
+    bool rotary = false;    // positions by rotary embedding: the RoPE switch acts
     int maxPositions = 0;   // the longest text in tokens (n_positions)
     int vocabulary = 0;     // V (vocab_size)
     std::string weightType; // the stored dtype of the weights: "F32", "F16" or "BF16"
     bool causal = true;     // a decoder: the textbook formula masks the future
     std::filesystem::path folder;
+
+    // The K/V head query head `h` reads: h / (H / H_kv) (HF's repeat_kv).
+    [[nodiscard]] int kvHeadOf(int h) const
+    {
+        return kvHeads > 0 && heads >= kvHeads ? h / (heads / kvHeads) : h;
+    }
 };
 
 // The fields of the configuration table (core/requestfields) a model run takes, as the
@@ -71,6 +81,10 @@ inline constexpr std::array<std::string_view, 7> kModelSwitchFields{
 struct ModelSwitches {
     Config formula = textbookFormula();
     int onlyLayer = -1;
+    // Rotary positions on Q and K (the Qwen/Llama family; no effect where info().rotary is
+    // false): off, attention sees no position but the causal mask's. Follows onlyLayer as
+    // the formula's switches do.
+    bool rope = true;
     bool operator==(const ModelSwitches&) const = default;
 
     // The formula the model was trained with: scaled by 1/√d_k, τ = 1, softmax over the
@@ -153,6 +167,14 @@ public:
     // when `cancel` becomes true between layers.
     [[nodiscard]] virtual ModelRun run(const std::string& text, const ModelSwitches& switches,
                                        const std::atomic<bool>* cancel = nullptr) const = 0;
+
+    // Runs the model on token ids (the chips labelled by the tokenizer, or by the ids
+    // where the model has none) under `switches`. Throws InputError for no ids
+    // (Refusal::EmptyText) or more than info().maxPositions (Refusal::TextTooLong), and
+    // std::out_of_range for an id outside 0 … V−1; Cancelled as run().
+    [[nodiscard]] virtual ModelRun runIds(const std::vector<int>& ids,
+                                          const ModelSwitches& switches,
+                                          const std::atomic<bool>* cancel = nullptr) const = 0;
 
     // The forward pass on `text` under `switches` up to layer `layer`, and that layer's
     // stages for head `head` (HeadTrace). Throws as run() does, and std::out_of_range for a

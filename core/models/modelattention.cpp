@@ -5,6 +5,7 @@
 #include "softmax.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 
@@ -21,47 +22,30 @@ MaskMatrix attentionMask(const Config& formula, int T)
     return mask;
 }
 
-void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatrix& mask,
-                        AttentionBuffers& buffers, float* weights, Matrix& merged)
+namespace {
+
+using HeadMap = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
+// (which of Q, K, V, head h) → that head's (T, d_k) rows.
+using HeadAccess = std::function<HeadMap(int, int)>;
+
+HeadMap headOf(const Matrix& m)
 {
-    // qkv: (T, 3C) → weights (H, T, T), merged (T, C)
-    const int T = int(qkv.rows()), C = formula.dModel, H = formula.heads, dK = C / H;
-    AttentionBuffers& b = buffers;
+    return HeadMap(m.data(), m.rows(), m.cols(), Eigen::OuterStride<>(m.cols()));
+}
 
-    // 1. Q_h, K_h, V_h: c_attn's 3C columns are Q, K, V in this order. Split by transpose
-    //    (the textbook), head h of each is the d_k columns from h·d_k on: read in place,
-    //    as blocks of qkv, with no copy. The view bug reorders the values, so there the
-    //    engine's splitHeads makes (H, T, d_k) stacks from copies of q, k and v.
-    using HeadMap = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
-    std::function<HeadMap(int, int)> head; // (which of Q, K, V, h) → (T, d_k)
-    if (formula.headSplit == HeadSplit::Transpose) {
-        head = [&](int which, int h) {
-            return HeadMap(qkv.data() + std::ptrdiff_t(which) * C + std::ptrdiff_t(h) * dK, T, dK,
-                           Eigen::OuterStride<>(qkv.cols()));
-        };
-    } else {
-        b.q.resize(1);
-        b.k.resize(1);
-        b.v.resize(1);
-        b.q[0] = qkv.leftCols(C);
-        b.k[0] = qkv.middleCols(C, C);
-        b.v[0] = qkv.rightCols(C);
-        splitHeads({{&b.q, &b.heads[0]}, {&b.k, &b.heads[1]}, {&b.v, &b.heads[2]}}, H,
-                   formula.headSplit);
-        head = [&](int which, int h) {
-            const Matrix& m = b.heads[which].at(0, h);
-            return HeadMap(m.data(), T, dK, Eigen::OuterStride<>(dK));
-        };
-    }
-
+// The attention of H heads of (T, d_k) each, read through `head`, with `rule`'s scale:
+// S, P under the formula's switches, merged = concat_h(P_h V_h). Shared by every family.
+void attendHeads(const Config& formula, const LogitRule& rule, const MaskMatrix& mask, int H, int T,
+                 int dK, const HeadAccess& head, AttentionBuffers& b, float* weights,
+                 Matrix& merged)
+{
     // 2. Each head at once, while its S and P are in cache: S = Q_h K_hᵀ, the scale, mask
     //    and softmax over the formula's axis (each axis needs only this head's S: over the
     //    batch it is a batch of one), the mask after the softmax, O_h = P_h V_h into its
     //    d_k columns of `merged`, and P copied out.
     b.scores.reshape(1, H, T, T);
     b.weights.reshape(1, H, T, T);
-    merged.resize(T, C);
-    const LogitRule rule = logitRule(formula);
+    merged.resize(T, H * dK);
     const bool overKeys = formula.axis == SoftmaxAxis::Keys;
     const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
     // A causal mask before the softmax over the keys: the softmax does not read the
@@ -118,6 +102,108 @@ void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatr
         std::memcpy(weights + std::size_t(h) * std::size_t(T) * std::size_t(T), p.data(),
                     sizeof(float) * std::size_t(p.size()));
     });
+}
+
+} // namespace
+
+void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatrix& mask,
+                        AttentionBuffers& buffers, float* weights, Matrix& merged)
+{
+    // qkv: (T, 3C) → weights (H, T, T), merged (T, C)
+    const int T = int(qkv.rows()), C = formula.dModel, H = formula.heads, dK = C / H;
+    AttentionBuffers& b = buffers;
+
+    // 1. Q_h, K_h, V_h: c_attn's 3C columns are Q, K, V in this order. Split by transpose
+    //    (the textbook), head h of each is the d_k columns from h·d_k on: read in place,
+    //    as blocks of qkv, with no copy. The view bug reorders the values, so there the
+    //    engine's splitHeads makes (H, T, d_k) stacks from copies of q, k and v.
+    HeadAccess head;
+    if (formula.headSplit == HeadSplit::Transpose) {
+        head = [&](int which, int h) {
+            return HeadMap(qkv.data() + std::ptrdiff_t(which) * C + std::ptrdiff_t(h) * dK, T, dK,
+                           Eigen::OuterStride<>(qkv.cols()));
+        };
+    } else {
+        b.q.resize(1);
+        b.k.resize(1);
+        b.v.resize(1);
+        b.q[0] = qkv.leftCols(C);
+        b.k[0] = qkv.middleCols(C, C);
+        b.v[0] = qkv.rightCols(C);
+        splitHeads({{&b.q, &b.heads[0]}, {&b.k, &b.heads[1]}, {&b.v, &b.heads[2]}}, H,
+                   formula.headSplit);
+        head = [&](int which, int h) { return headOf(b.heads[which].at(0, h)); };
+    }
+    // 2. Each head at once (attendHeads).
+    attendHeads(formula, logitRule(formula), mask, H, T, dK, head, b, weights, merged);
+}
+
+RotaryTable rotaryTable(int T, int headDim, double theta)
+{
+    // inv_freq = 1 / θ^(arange(0, d, 2) / d), rounded as torch's: the exponent a float, the
+    // power rounded to float, then 1.0f / it; freqs = t · inv_freq in float.
+    const int half = headDim / 2;
+    RotaryTable table;
+    table.cos.resize(T, headDim);
+    table.sin.resize(T, headDim);
+    for (int i = 0; i < half; ++i) {
+        const float exponent = float(2 * i) / float(headDim);
+        const float inverse = 1.0f / float(std::pow(theta, double(exponent)));
+        for (int t = 0; t < T; ++t) {
+            const float angle = float(t) * inverse;
+            table.cos(t, i) = table.cos(t, i + half) = std::cos(angle);
+            table.sin(t, i) = table.sin(t, i + half) = std::sin(angle);
+        }
+    }
+    return table;
+}
+
+void applyRotary(Matrix& x, const RotaryTable& table)
+{
+    // x: (T, d_k); halves x₁ = x[:, :d/2], x₂ = x[:, d/2:]
+    const Eigen::Index half = x.cols() / 2;
+    for (Eigen::Index t = 0; t < x.rows(); ++t)
+        for (Eigen::Index i = 0; i < half; ++i) {
+            const float x1 = x(t, i), x2 = x(t, i + half);
+            x(t, i) = x1 * table.cos(t, i) + -x2 * table.sin(t, i);
+            x(t, i + half) = x2 * table.cos(t, i + half) + x1 * table.sin(t, i + half);
+        }
+}
+
+void groupedQueryAttention(const Matrix& q, const Matrix& k, const Matrix& v, const Config& formula,
+                           const LogitRule& rule, const MaskMatrix& mask,
+                           const GroupedQuery& grouped, AttentionBuffers& buffers, float* weights,
+                           Matrix& merged)
+{
+    const int H = formula.heads, Hkv = grouped.kvHeads, group = H / Hkv;
+    AttentionBuffers& b = buffers;
+    // 1. Q into H heads, K and V into H_kv, as the formula's head split says.
+    b.q.resize(1);
+    b.k.resize(1);
+    b.v.resize(1);
+    b.q[0] = q;
+    b.k[0] = k;
+    b.v[0] = v;
+    splitHeads({{&b.q, &b.heads[0]}}, H, formula.headSplit);
+    splitHeads({{&b.k, &b.grouped[0]}, {&b.v, &b.grouped[1]}}, Hkv, formula.headSplit);
+    // 2. Qwen3's norms over d_k (the same d_k-chunks of q and k whichever split), then the
+    //    rotation, each head's row t at position t.
+    parallelFor(H + Hkv, [&](int item) {
+        Matrix& x = item < H ? b.heads[0].at(0, item) : b.grouped[0].at(0, item - H);
+        const WeightView* norm = item < H ? grouped.qNorm : grouped.kNorm;
+        if (norm)
+            rmsNormRows(x, *norm, grouped.epsilon);
+        if (grouped.rope)
+            applyRotary(x, *grouped.rope);
+    });
+    // 3. repeat_kv without the copies: query head h reads K/V head h / (H / H_kv) in place.
+    const int T = int(q.rows()), dK = int(b.grouped[0].at(0, 0).cols());
+    const HeadAccess head = [&](int which, int h) {
+        return which == 0 ? headOf(b.heads[0].at(0, h))
+                          : headOf(b.grouped[which - 1].at(0, h / group));
+    };
+    // 4. S, P and the merged output, as every family's.
+    attendHeads(formula, rule, mask, H, T, dK, head, b, weights, merged);
 }
 
 } // namespace attn

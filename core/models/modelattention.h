@@ -6,7 +6,9 @@
 // Legend: T tokens of one sequence, C = d_model, H heads, d_k = C / H.
 #pragma once
 
+#include "modelkernels.h"
 #include "options.h"
+#include "softmax.h"
 #include "tensor.h"
 
 namespace attn {
@@ -14,8 +16,9 @@ namespace attn {
 // The buffers one attention call uses, kept from layer to layer so that a forward
 // allocates them once.
 struct AttentionBuffers {
-    std::vector<Matrix> q, k, v; // 1 × (T, C), for the view bug's split only
+    std::vector<Matrix> q, k, v; // 1 × (T, C): the view bug's split, grouped queries
     HeadStack heads[3];          // Q_h, K_h, V_h (1, H, T, d_k), the same
+    HeadStack grouped[2];        // K, V of grouped-query attention (1, H_kv, T, d_k)
     HeadStack scores, weights;   // (1, H, T, T) S and P
 };
 
@@ -35,5 +38,38 @@ struct AttentionBuffers {
 // transpose, the heads are read in place from qkv's columns (no copies).
 void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatrix& mask,
                         AttentionBuffers& buffers, float* weights, Matrix& merged);
+
+// The rotary position embedding of T positions for heads of d_k values (HF's
+// RotaryEmbedding, the rotate-half layout): angle(t, i) = t · θ^(−2(i mod d_k/2)/d_k), as
+// emb = cat(freqs, freqs); cos and sin (T, d_k) in float.
+struct RotaryTable {
+    Matrix cos, sin;
+};
+[[nodiscard]] RotaryTable rotaryTable(int T, int headDim, double theta);
+
+// x = x·cos + rotate_half(x)·sin on one head's (T, d_k) rows, row t at position t, where
+// rotate_half(x) = cat(−x₂, x₁) of x's halves.
+void applyRotary(Matrix& x, const RotaryTable& table);
+
+// What grouped-query attention adds to a layer (the Qwen/Llama family).
+struct GroupedQuery {
+    int kvHeads = 0;                   // H_kv: query head h reads K/V head h / (H / H_kv)
+    const RotaryTable* rope = nullptr; // null: no rotation (the RoPE switch off)
+    const WeightView* qNorm = nullptr; // Qwen3's RMSNorms over d_k, before the rotation
+    const WeightView* kNorm = nullptr;
+    double epsilon = 1e-6;
+};
+
+// One layer's attention with grouped queries and rotary positions, HF's eager attention:
+//   Q = split(q) into H heads, K, V = split(k), split(v) into H_kv (the formula's split)
+//   Q, K = q_norm(Q), k_norm(K) (when given); Q, K = rope(Q), rope(K) (when given)
+//   K, V repeated to H heads (repeat_kv); then as multiHeadAttention, with `rule`'s scale
+// q: (T, H·d_k), k, v: (T, H_kv·d_k). `formula`'s heads must be H and dModel H·d_k; `rule`
+// is its logit rule (its scale the caller's: √d_model is the model's hidden size). P of
+// head h is written to weights + h·T·T, `merged` resized to (T, H·d_k).
+void groupedQueryAttention(const Matrix& q, const Matrix& k, const Matrix& v, const Config& formula,
+                           const LogitRule& rule, const MaskMatrix& mask,
+                           const GroupedQuery& grouped, AttentionBuffers& buffers, float* weights,
+                           Matrix& merged);
 
 } // namespace attn

@@ -27,6 +27,16 @@ std::string modelRunJson(const ModelRun& run, int topK)
     w.value(info.dModel);
     w.key("head_dim");
     w.value(info.headDim);
+    if (info.rotary) {
+        // Grouped-query attention: each query head's K/V head.
+        w.key("key_value_heads");
+        w.value(info.kvHeads);
+        w.key("key_value_head_of");
+        w.beginArray();
+        for (int h = 0; h < info.heads; ++h)
+            w.value(info.kvHeadOf(h));
+        w.endArray();
+    }
     w.key("vocabulary");
     w.value(info.vocabulary);
     w.key("weight_type");
@@ -37,6 +47,10 @@ std::string modelRunJson(const ModelRun& run, int topK)
     beginConfigObject(w, run.switches.formula, kModelSwitchFields);
     w.key("only-layer");
     w.value(run.switches.onlyLayer);
+    if (info.rotary) {
+        w.key("rope");
+        w.value(run.switches.rope ? "on" : "off");
+    }
     w.endObject();
     // 2. The tokens.
     w.key("token_ids");

@@ -173,4 +173,60 @@ void conv1dAdd(const Matrix& x, const WeightView& weight, const WeightView& bias
     conv1dTiles(x, weight, bias, y, Epilogue::AddToOutput);
 }
 
+void rmsNormRows(Matrix& x, const WeightView& weight, double epsilon)
+{
+    // x: (T, n) in place
+    const Eigen::Index T = x.rows(), n = x.cols();
+    const auto w = weight.row();
+    constexpr Eigen::Index kRows = 64;
+    parallelFor(int((T + kRows - 1) / kRows), [&](int band) {
+        for (Eigen::Index t = band * kRows; t < std::min(T, (band + 1) * kRows); ++t) {
+            // mean(x²) summed in double; rsqrt and the products in float, as torch's.
+            double squares = 0;
+            for (Eigen::Index c = 0; c < n; ++c)
+                squares += double(x(t, c)) * double(x(t, c));
+            const float rstd = float(1.0 / std::sqrt(squares / double(n) + epsilon));
+            for (Eigen::Index c = 0; c < n; ++c)
+                x(t, c) = w(c) * (x(t, c) * rstd);
+        }
+    });
+}
+
+void rmsNorm(const Matrix& x, const WeightView& weight, double epsilon, Matrix& y)
+{
+    y = x;
+    rmsNormRows(y, weight, epsilon);
+}
+
+void siluMultiply(Matrix& gate, const Matrix& up)
+{
+    constexpr Eigen::Index kRows = 32;
+    const int bands = int((gate.rows() + kRows - 1) / kRows);
+    parallelFor(bands, [&](int band) {
+        const Eigen::Index row = band * kRows, rows = std::min(kRows, gate.rows() - row);
+        auto g = gate.middleRows(row, rows).array();
+        g = g / (1.0f + (-g).exp()) * up.middleRows(row, rows).array();
+    });
+}
+
+void linear(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
+{
+    // x: (T, in), W: (N, in) → y: (T, N)
+    const Eigen::Index T = x.rows(), N = weight.rows;
+    y.resize(T, N);
+    const Eigen::Map<const Matrix> w = weight.matrix();
+    constexpr Eigen::Index kRows = 256, kCols = 384;
+    const int rowTiles = int((T + kRows - 1) / kRows);
+    const int colTiles = int((N + kCols - 1) / kCols);
+    parallelFor(rowTiles * colTiles, [&](int item) {
+        const Eigen::Index r = Eigen::Index(item / colTiles) * kRows;
+        const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
+        const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
+        auto tile = y.block(r, c, rows, cols);
+        tile.noalias() = x.middleRows(r, rows) * w.middleRows(c, cols).transpose();
+        if (bias.data)
+            tile.rowwise() += bias.row().segment(c, cols);
+    });
+}
+
 } // namespace attn

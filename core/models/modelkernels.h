@@ -1,5 +1,6 @@
 // The kernels a transformer block is made of besides attention (modelattention.h):
-// LayerNorm, GELU and the Conv1D of GPT-2 (a linear layer stored [in, out]). No Qt.
+// LayerNorm, GELU and the Conv1D of GPT-2 (a linear layer stored [in, out]); RMSNorm,
+// SwiGLU and nn.Linear (stored [out, in]) of the Qwen/Llama family. No Qt.
 //
 // Legend: T tokens, C = d_model, N a layer's output width.
 #pragma once
@@ -42,5 +43,18 @@ void conv1dGelu(const Matrix& x, const WeightView& weight, const WeightView& bia
 // y += x·W + b, y already (T, N): a residual connection summed into each tile of the
 // stream by the product itself (sgemm with β = 1), without a (T, N) temporary.
 void conv1dAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
+// y = RMSNorm(x) over each row, in float32 as HF's Qwen2RMSNorm/LlamaRMSNorm:
+// x · rsqrt(mean(x²) + ε) · weight. x, y: (T, n); weight: n values. rmsNormRows does it in
+// place (a head's (T, d_k) rows: Qwen3's q_norm and k_norm).
+void rmsNorm(const Matrix& x, const WeightView& weight, double epsilon, Matrix& y);
+void rmsNormRows(Matrix& x, const WeightView& weight, double epsilon);
+
+// gate = silu(gate) · up, element-wise (SwiGLU's product before down_proj); silu(g) = g·σ(g).
+void siluMultiply(Matrix& gate, const Matrix& up);
+
+// y = x·Wᵀ + b, nn.Linear: W stored [out, in]. x: (T, in), W: (N, in), b: N values or none
+// (data null) → y: (T, N). Tiles of rows and columns on every core, as conv1d.
+void linear(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
 } // namespace attn

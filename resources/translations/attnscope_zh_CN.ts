@@ -442,6 +442,14 @@
         <translation>运行的注意力（带开关），像 export --attention-file 绘制文件那样输出</translation>
     </message>
     <message>
+        <source>rotary positions on Q and K, or none (models with rotary positions: qwen2, qwen3, llama); off leaves only the causal mask to tell positions apart</source>
+        <translation>在 Q 和 K 上施加旋转位置编码，或不施加（适用于带旋转位置编码的模型：qwen2、qwen3、llama）；关闭时只剩因果掩盖能区分位置</translation>
+    </message>
+    <message>
+        <source>run the model on these token ids (comma-separated) instead of a --text, each below the model&apos;s vocab_size</source>
+        <translation>用这些词元 id（以逗号分隔）运行模型，代替 --text；每个 id 都须小于模型的 vocab_size</translation>
+    </message>
+    <message>
         <source>open the window running the model in that folder (one holding a config.json), as File → Open Model… does</source>
         <translation>打开窗口，运行该文件夹（含 config.json）中的模型，如同“文件 → 打开模型…”</translation>
     </message>

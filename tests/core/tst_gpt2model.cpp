@@ -5,6 +5,7 @@
 #include "gpt2model.h"
 #include "languagemodel.h"
 #include "modelattention.h"
+#include "modelfiles.h"
 #include "options.h"
 
 #include <QJsonArray>
@@ -25,52 +26,12 @@
 namespace fs = std::filesystem;
 using attn::ModelError;
 using attn::ModelSwitches;
+using namespace modelfiles;
 
 namespace {
 
 const fs::path kReference = ATTN_REFERENCE_DIR "/gpt2";
 const fs::path kRealVocabulary = ATTN_REFERENCE_DIR "/../data/gpt2";
-
-std::string readFile(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void writeFile(const fs::path& path, const std::string& bytes)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << bytes;
-}
-
-QJsonObject readJson(const fs::path& path)
-{
-    const std::string text = readFile(path);
-    return QJsonDocument::fromJson(QByteArray(text.data(), qsizetype(text.size()))).object();
-}
-
-// A JSON number of the reference: null is NaN, "inf" and "-inf" the infinities.
-double numberOf(const QJsonValue& value)
-{
-    if (value.isNull())
-        return std::nan("");
-    if (value.isString())
-        return value.toString() == QLatin1String("inf") ? INFINITY : -INFINITY;
-    return value.toDouble();
-}
-
-// Whether a and b agree within `tolerance` (absolute), NaN agreeing with NaN and an
-// infinity with the same infinity.
-bool agrees(double a, double b, double tolerance)
-{
-    if (std::isnan(a) || std::isnan(b))
-        return std::isnan(a) && std::isnan(b);
-    if (std::isinf(a) || std::isinf(b))
-        return a == b;
-    return std::abs(a - b) <= tolerance;
-}
 
 // The switches of a reference case ({"scale": "none", …}) on the textbook formula.
 ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
@@ -109,23 +70,6 @@ fs::path copyOfSmallModel(const QTemporaryDir& dir)
     for (const char* name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"})
         fs::copy_file(kReference / "small-f32" / name, folder / name);
     return folder;
-}
-
-// model.safetensors with its JSON header edited: `from` replaced by `to` once.
-void editHeader(const fs::path& file, const std::string& from, const std::string& to)
-{
-    std::string bytes = readFile(file);
-    std::uint64_t length = 0;
-    for (int i = 7; i >= 0; --i)
-        length = length << 8 | std::uint8_t(bytes[std::size_t(i)]);
-    std::string header = bytes.substr(8, length);
-    const std::size_t at = header.find(from);
-    QVERIFY2(at != std::string::npos, from.c_str());
-    header.replace(at, from.size(), to);
-    std::string out(8, '\0');
-    for (int i = 0; i < 8; ++i)
-        out[std::size_t(i)] = char(std::uint64_t(header.size()) >> (8 * i) & 0xff);
-    writeFile(file, out + header + bytes.substr(8 + length));
 }
 
 } // namespace

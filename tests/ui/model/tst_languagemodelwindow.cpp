@@ -85,6 +85,13 @@ public:
         run.model = shared_from_this(); // its predictions() come here
         return run;
     }
+    [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                                  const std::atomic<bool>* cancel = nullptr) const override
+    {
+        ModelRun run = inner_->runIds(ids, switches, cancel);
+        run.model = shared_from_this();
+        return run;
+    }
     [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override
     {
         if (QThread::currentThread() == qApp->thread())

@@ -1,0 +1,99 @@
+#include "llamaconfig.h"
+
+#include "configfields.h"
+#include "languagemodel.h"
+
+namespace attn {
+namespace {
+
+// rope_scaling (older configs) or rope_parameters (newer): only the default rotary
+// embedding, with no scaling, is run.
+void checkRopeType(const JsonValue& config, std::string_view name,
+                   const std::filesystem::path& file)
+{
+    const JsonValue* rope = config.find(name);
+    if (!rope || rope->isNull())
+        return;
+    if (!rope->isObject())
+        throw ModelError(file, std::string(name) + " is not an object");
+    std::string type = stringField(*rope, "rope_type", "", file);
+    if (type.empty())
+        type = stringField(*rope, "type", "default", file);
+    if (type != "default")
+        throw ModelError(file, std::string(name) + "'s rope type \"" + type +
+                                   "\" is not supported (this version runs \"default\")");
+}
+
+} // namespace
+
+bool isLlamaFamily(std::string_view modelType)
+{
+    return modelType == "qwen2" || modelType == "qwen3" || modelType == "llama";
+}
+
+LlamaConfig parseLlamaConfig(std::string_view json, const std::filesystem::path& file)
+{
+    const JsonValue config = parseConfigObject(json, file);
+
+    // 1. Which family.
+    LlamaConfig c;
+    if (!config.find("model_type"))
+        throw ModelError(file, "the field model_type is missing");
+    c.modelType = stringField(config, "model_type", "", file);
+    if (!isLlamaFamily(c.modelType))
+        throw ModelError(file, "model_type \"" + c.modelType +
+                                   "\" is not supported (this reader runs \"qwen2\", \"qwen3\" "
+                                   "and \"llama\")");
+
+    // 2. The sizes.
+    c.layers = requiredSize(config, "num_hidden_layers", file);
+    c.heads = requiredSize(config, "num_attention_heads", file);
+    c.dModel = requiredSize(config, "hidden_size", file);
+    c.inner = requiredSize(config, "intermediate_size", file);
+    c.vocabulary = requiredSize(config, "vocab_size", file);
+    c.positions = requiredSize(config, "max_position_embeddings", file);
+    c.kvHeads = sizeField(config, "num_key_value_heads", file, true).value_or(c.heads);
+    if (c.heads % c.kvHeads != 0)
+        throw ModelError(file, "num_attention_heads " + std::to_string(c.heads) +
+                                   " is not divisible by num_key_value_heads " +
+                                   std::to_string(c.kvHeads));
+    if (const std::optional<int> headDim = sizeField(config, "head_dim", file, true)) {
+        c.headDim = *headDim;
+    } else {
+        if (c.dModel % c.heads != 0)
+            throw ModelError(file, "hidden_size " + std::to_string(c.dModel) +
+                                       " is not divisible by num_attention_heads " +
+                                       std::to_string(c.heads));
+        c.headDim = c.dModel / c.heads;
+    }
+    if (c.headDim % 2 != 0)
+        throw ModelError(file, "head_dim " + std::to_string(c.headDim) +
+                                   " is odd: the rotary embedding turns pairs of its halves");
+
+    // 3. The numerics: RMSNorm's ε, the rotary embedding's base, the activation.
+    c.epsilon = realField(config, "rms_norm_eps", 1e-6, file);
+    checkRopeType(config, "rope_scaling", file);
+    checkRopeType(config, "rope_parameters", file);
+    c.ropeTheta = realField(config, "rope_theta", 10000.0, file, true);
+    if (const JsonValue* parameters = config.find("rope_parameters");
+        parameters && parameters->isObject())
+        c.ropeTheta = realField(*parameters, "rope_theta", c.ropeTheta, file, true);
+    const std::string activation = stringField(config, "hidden_act", "silu", file);
+    if (activation != "silu")
+        throw ModelError(file, "hidden_act \"" + activation +
+                                   "\" is not supported (this family uses \"silu\")");
+    if (boolField(config, "use_sliding_window", false, file))
+        throw ModelError(file, "use_sliding_window true is not supported (every layer here "
+                               "attends to the whole text)");
+
+    // 4. Which tensors exist.
+    c.tiedEmbeddings = boolField(config, "tie_word_embeddings", false, file);
+    const bool attentionBias = boolField(config, "attention_bias", false, file);
+    c.qkvBias = c.modelType == "qwen2" || attentionBias;
+    c.outputBias = c.modelType != "qwen2" && attentionBias;
+    c.mlpBias = c.modelType == "llama" && boolField(config, "mlp_bias", false, file);
+    c.qkNorm = c.modelType == "qwen3";
+    return c;
+}
+
+} // namespace attn

@@ -1,0 +1,47 @@
+// The Qwen/Llama family's config.json (model_type "qwen2", "qwen3" or "llama"): the sizes and
+// numerics of a decoder with RMSNorm, rotary positions, grouped-query attention and SwiGLU, as
+// Hugging Face's configuration_qwen2.py, configuration_qwen3.py and configuration_llama.py
+// read them. No Qt.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace attn {
+
+struct LlamaConfig {
+    std::string modelType; // "qwen2", "qwen3" or "llama"
+    int layers = 0;        // num_hidden_layers, L
+    int heads = 0;         // num_attention_heads, H (query heads)
+    int kvHeads = 0;       // num_key_value_heads (H when absent): H / kvHeads queries share one
+    int dModel = 0;        // hidden_size, C
+    int headDim = 0;       // head_dim, or C / H when absent or null
+    int inner = 0;         // intermediate_size, the MLP's width
+    int positions = 0;     // max_position_embeddings
+    int vocabulary = 0;    // vocab_size, V
+    double epsilon = 1e-6; // rms_norm_eps
+    double ropeTheta = 10000.0;  // rope_theta, or rope_parameters.rope_theta
+    bool tiedEmbeddings = false; // tie_word_embeddings: lm_head is embed_tokens
+    bool qkvBias = false;        // q/k/v_proj biases: always in qwen2, attention_bias elsewhere
+    bool outputBias = false;     // o_proj's bias: attention_bias (llama, qwen3)
+    bool mlpBias = false;        // gate/up/down_proj biases: mlp_bias (llama)
+    bool qkNorm = false;         // qwen3's self_attn.q_norm and k_norm over head_dim
+
+    // The K/V head query head `h` reads (repeat_kv): h / (H / kvHeads).
+    [[nodiscard]] int kvHeadOf(int h) const { return h / (heads / kvHeads); }
+};
+
+// Parses config.json's text; `file` names it in errors. Throws ModelError naming `file` and
+// the fault: not JSON, a field missing or of the wrong type, a size not positive or over
+// kMaxConfigSize, hidden_size not divisible by num_attention_heads (without head_dim),
+// num_attention_heads not divisible by num_key_value_heads, an odd head_dim, a model_type
+// other than qwen2, qwen3 or llama, a hidden_act other than "silu", a rope type other than
+// "default", Qwen2's sliding window switched on.
+[[nodiscard]] LlamaConfig parseLlamaConfig(std::string_view json,
+                                           const std::filesystem::path& file);
+
+// Whether config.json's model_type is one of this family's.
+[[nodiscard]] bool isLlamaFamily(std::string_view modelType);
+
+} // namespace attn

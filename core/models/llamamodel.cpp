@@ -1,0 +1,236 @@
+#include "llamamodel.h"
+
+#include "engine.h"
+#include "gpt2files.h"
+#include "hftokenizer.h"
+#include "modelattention.h"
+#include "modelkernels.h"
+#include "softmax.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace attn {
+namespace {
+
+// The folder's tokenizer: its tokenizer.json (byte-level BPE with its pre-tokenizer and
+// added tokens, core/text/hftokenizer). Throws ModelError naming tokenizer.json when the
+// file is missing or broken.
+std::unique_ptr<const ModelTokenizer> openTokenizer(const std::filesystem::path& folder)
+{
+    try {
+        return std::make_unique<const HfTokenizer>(
+            HfTokenizer::fromFile(folder / "tokenizer.json"));
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
+}
+
+// The label of an id where the model has no tokenizer: its number.
+TokenLabel numberLabel(int id)
+{
+    TokenLabel label;
+    label.label = label.piece = label.runText = std::to_string(id);
+    return label;
+}
+
+} // namespace
+
+LlamaModel::LlamaModel(ModelInfo info, LlamaConfig config, LlamaWeights weights,
+                       std::unique_ptr<const ModelTokenizer> tokenizer)
+    : info_(std::move(info)), config_(std::move(config)), weights_(std::move(weights)),
+      tokenizer_(std::move(tokenizer))
+{}
+
+std::shared_ptr<const LlamaModel> LlamaModel::open(const std::filesystem::path& folder)
+{
+    // 1. config.json.
+    const std::filesystem::path configFile = folder / "config.json";
+    std::string configText;
+    try {
+        configText = readTokenizerFile(configFile);
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(configFile, error.fault());
+    }
+    LlamaConfig config = parseLlamaConfig(configText, configFile);
+    // 2. The tokenizer, before the weights: a broken one fails at once.
+    std::unique_ptr<const ModelTokenizer> tokenizer = openTokenizer(folder);
+    if (tokenizer && tokenizer->vocabularySize() > config.vocabulary)
+        throw ModelError(
+            folder / "tokenizer.json",
+            "the vocabulary has ids up to " + std::to_string(tokenizer->vocabularySize() - 1) +
+                ", more than config.json's vocab_size " + std::to_string(config.vocabulary));
+    // 3. The weights, mapped.
+    LlamaWeights weights = loadLlamaWeights(folder / "model.safetensors", config);
+
+    ModelInfo info;
+    info.family = config.modelType;
+    info.folder = folder;
+    info.name = modelName(folder);
+    info.layers = config.layers;
+    info.heads = config.heads;
+    info.kvHeads = config.kvHeads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim;
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.weightType = weights.storedType;
+    info.causal = true;
+    info.rotary = true;
+    return std::make_shared<const LlamaModel>(std::move(info), std::move(config),
+                                              std::move(weights), std::move(tokenizer));
+}
+
+void LlamaModel::tokenize(const std::string& text, std::vector<int>& ids,
+                          std::vector<TokenLabel>& labels) const
+{
+    if (!tokenizer_)
+        throw ModelError(info_.folder / "tokenizer.json", "the model has no tokenizer");
+    ids = tokenizer_->encodeIds(text);
+    labels = tokenizer_->labels(ids);
+}
+
+LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                                 const std::atomic<bool>* cancel) const
+{
+    const LlamaConfig& c = config_;
+    const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
+    const LlamaWeights& w = weights_;
+    if (T < 1 || T > c.positions)
+        throw std::out_of_range(c.modelType + ": " + std::to_string(T) + " tokens, at most " +
+                                std::to_string(c.positions));
+    // The switched formula and the textbook one, sized to the heads (d_k = head_dim, which
+    // may differ from C / H); √d_model is the hidden size C.
+    Config switched = switches.formula, textbook = ModelSwitches::textbookFormula(true);
+    LogitRule rules[2];
+    for (int n = 0; n < 2; ++n) {
+        Config& formula = n == 0 ? switched : textbook;
+        formula.dModel = H * c.headDim;
+        formula.heads = H;
+        rules[n] = logitRule(formula);
+        if (formula.scale == ScaleMode::SqrtDModel)
+            rules[n].scale = float(1.0 / std::sqrt(double(C)));
+    }
+    const MaskMatrix switchedMask = attentionMask(switched, T);
+    const MaskMatrix textbookMask = attentionMask(textbook, T);
+    const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta);
+
+    LlamaForward out;
+    const std::size_t headSize = std::size_t(T) * std::size_t(T);
+    out.weights.resize(std::size_t(L) * std::size_t(H) * headSize);
+
+    // 1. x = embed_tokens[ids]                                             (T, C)
+    Matrix x(T, C);
+    const auto embedding = w.tokenEmbedding.matrix();
+    for (int t = 0; t < T; ++t) {
+        const int id = ids[std::size_t(t)];
+        if (id < 0 || id >= c.vocabulary)
+            throw std::out_of_range(c.modelType + ": token id " + std::to_string(id) +
+                                    " outside the vocabulary (0 … " +
+                                    std::to_string(c.vocabulary - 1) + ")");
+        x.row(t) = embedding.row(id);
+    }
+
+    Matrix normed, q, k, v, merged, projected, gate, up; // (T, C), (T, H·d), (T, H_kv·d) …
+    AttentionBuffers buffers;
+    for (int l = 0; l < L; ++l) {
+        if (cancel && cancel->load())
+            throw Cancelled();
+        const LlamaBlock& b = w.blocks[std::size_t(l)];
+        const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == l;
+        // 2. attention: x += o_proj(attention(input_layernorm(x)))
+        rmsNorm(x, b.inputNorm, c.epsilon, normed);
+        linear(normed, b.qWeight, b.qBias, q); // (T, H·d)
+        linear(normed, b.kWeight, b.kBias, k); // (T, H_kv·d)
+        linear(normed, b.vWeight, b.vBias, v); // (T, H_kv·d)
+        GroupedQuery grouped;
+        grouped.kvHeads = c.kvHeads;
+        grouped.rope = !broken || switches.rope ? &rope : nullptr;
+        grouped.qNorm = c.qkNorm ? &b.qNorm : nullptr;
+        grouped.kNorm = c.qkNorm ? &b.kNorm : nullptr;
+        grouped.epsilon = c.epsilon;
+        groupedQueryAttention(q, k, v, broken ? switched : textbook, rules[broken ? 0 : 1],
+                              broken ? switchedMask : textbookMask, grouped, buffers,
+                              out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
+                              merged);
+        linear(merged, b.oWeight, b.oBias, projected);
+        x += projected;
+        // 3. MLP: x += down_proj(silu(gate_proj(h)) · up_proj(h)), h = post_attention_layernorm(x)
+        rmsNorm(x, b.postNorm, c.epsilon, normed);
+        linear(normed, b.gateWeight, b.gateBias, gate); // (T, I)
+        linear(normed, b.upWeight, b.upBias, up);       // (T, I)
+        siluMultiply(gate, up);
+        linear(gate, b.downWeight, b.downBias, projected);
+        x += projected;
+    }
+    // 4. The final RMSNorm; the logits are made from it on demand (logitsOf).
+    rmsNorm(x, w.finalNorm, c.epsilon, out.hidden);
+    return out;
+}
+
+ModelRun LlamaModel::run(const std::string& text, const ModelSwitches& switches,
+                         const std::atomic<bool>* cancel) const
+{
+    std::vector<int> ids;
+    std::vector<TokenLabel> labels;
+    tokenize(text, ids, labels);
+    return runIds(ids, switches, cancel);
+}
+
+ModelRun LlamaModel::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                            const std::atomic<bool>* cancel) const
+{
+    const int T = int(ids.size());
+    if (T == 0)
+        throw InputError("the text is empty", Refusal::EmptyText);
+    if (T > config_.positions)
+        throw InputError("the text has " + std::to_string(T) + " tokens, the model reads at most " +
+                             std::to_string(config_.positions),
+                         Refusal::TextTooLong);
+    ModelRun run;
+    run.ids = ids;
+    LlamaForward forwarded = forward(run.ids, switches, cancel);
+    if (tokenizer_) {
+        run.labels = tokenizer_->labels(run.ids);
+    } else {
+        for (int id : run.ids)
+            run.labels.push_back(numberLabel(id));
+    }
+    std::vector<std::string> tokens;
+    tokens.reserve(run.labels.size());
+    for (const TokenLabel& label : run.labels)
+        tokens.push_back(label.label);
+    const StackShape shape{config_.layers, 1, config_.heads, T, T};
+    run.attention = std::make_shared<const MemoryAttentionStack>(
+        shape, std::move(forwarded.weights), std::vector<std::vector<std::string>>{tokens},
+        std::vector<std::vector<std::string>>{}, info_.name);
+    run.hidden = std::move(forwarded.hidden);
+    run.switches = switches;
+    run.model = shared_from_this();
+    return run;
+}
+
+std::vector<float> LlamaModel::logitsOf(const float* hiddenRow) const
+{
+    // logits = h · lm_headᵀ (lm_head is embed_tokens when tie_word_embeddings)   (V)
+    const auto head = weights_.outputEmbedding.matrix();
+    const Eigen::Map<const Vector> h(hiddenRow, config_.dModel);
+    std::vector<float> logits(std::size_t(config_.vocabulary));
+    Eigen::Map<Vector>(logits.data(), config_.vocabulary).noalias() = head * h;
+    return logits;
+}
+
+std::string LlamaModel::tokenSpelling(int id) const
+{
+    return tokenizer_ ? tokenizer_->token(id) : std::to_string(id);
+}
+
+std::string LlamaModel::tokenLabel(int id) const
+{
+    if (!tokenizer_)
+        return std::to_string(id);
+    const int ids[] = {id};
+    return tokenizer_->labels(ids).front().label;
+}
+
+} // namespace attn

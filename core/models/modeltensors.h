@@ -1,0 +1,49 @@
+// The tensors of a model folder's model.safetensors, memory-mapped, as the float views the
+// forward passes read: shared by every family (gpt2weights, llamaweights). No Qt.
+//
+// F32 tensors are read in place from the mapped file (no copy: the pages are read when a
+// product first touches them). F16 and BF16 tensors are converted to float once, at open:
+// sgemm multiplies floats, and converting per use would add a pass over every weight to
+// every run (a switch re-runs every layer), where a conversion at open costs it once.
+#pragma once
+
+#include "mappedfile.h"
+#include "modelkernels.h"
+#include "safetensors.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attn {
+
+class ModelTensors {
+public:
+    // Maps and parses `file` into `mapped`; converted tensors go to `converted` (the views
+    // point into its vectors, whose buffers stay where they are when it grows). A name that
+    // starts with `stripPrefix` is known without it. Throws ModelError naming the file: a
+    // missing or truncated file, a corrupt header, an unknown dtype.
+    ModelTensors(const std::filesystem::path& file, std::shared_ptr<const MappedFile>& mapped,
+                 std::vector<std::vector<float>>& converted, std::string_view stripPrefix = {});
+
+    // The tensor `name` of shape `shape` as floats: in place when stored F32 and aligned,
+    // else converted. Throws ModelError naming the file and the tensor: missing, of the
+    // wrong shape, of a dtype other than F32, F16 or BF16.
+    WeightView operator()(const std::string& name, const std::vector<std::int64_t>& shape);
+
+    [[nodiscard]] bool has(const std::string& name) const { return byName_.count(name) != 0; }
+    // The stored dtype of `name` ("F32", "F16", "BF16"), or "" when there is none.
+    [[nodiscard]] std::string dtypeOf(const std::string& name) const;
+
+private:
+    std::filesystem::path path_;
+    SafetensorsFile parsed_;
+    std::vector<std::vector<float>>& converted_;
+    std::map<std::string, const SafetensorsTensor*> byName_;
+};
+
+} // namespace attn

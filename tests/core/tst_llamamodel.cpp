@@ -1,0 +1,452 @@
+// LlamaModel: every layer's attention, the logits and the top 10 of three tiny random
+// checkpoints of the Qwen/Llama family (qwen2 F32 with q/k/v biases and tied embeddings,
+// qwen3 BF16 with q/k norms and head_dim ≠ C/H, llama F32 with an untied lm_head), all with
+// grouped-query attention (4 query heads, 2 K/V heads), against a plain PyTorch forward
+// (tests/reference/gen_llama_model.py) under the textbook formula, each switch, RoPE off and
+// switches on one layer only; and refusals of broken folders and ids.
+#include "languagemodel.h"
+#include "llamaconfig.h"
+#include "llamamodel.h"
+#include "modelfiles.h"
+#include "options.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using attn::ModelError;
+using attn::ModelSwitches;
+using namespace modelfiles;
+
+namespace {
+
+const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
+const char* const kModels[] = {"qwen2-f32", "qwen3-bf16", "llama-f32"};
+
+// The switches of a reference case ({"scale": "none", "rope": "off", …}) on the textbook
+// formula.
+ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
+{
+    ModelSwitches s;
+    s.onlyLayer = onlyLayer;
+    attn::Config& f = s.formula;
+    for (auto it = switches.begin(); it != switches.end(); ++it) {
+        const std::string value = it.value().toString().toStdString();
+        const QString key = it.key();
+        if (key == QLatin1String("scale"))
+            f.scale = *attn::fromString<attn::ScaleMode>(value);
+        else if (key == QLatin1String("temperature"))
+            f.temperature = float(it.value().toDouble());
+        else if (key == QLatin1String("axis"))
+            f.axis = *attn::fromString<attn::SoftmaxAxis>(value);
+        else if (key == QLatin1String("mask"))
+            f.mask = *attn::fromString<attn::MaskKind>(value);
+        else if (key == QLatin1String("mask_fill"))
+            f.maskFill = *attn::fromString<attn::MaskFill>(value);
+        else if (key == QLatin1String("mask_stage"))
+            f.maskStage = *attn::fromString<attn::MaskStage>(value);
+        else if (key == QLatin1String("head_split"))
+            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
+        else if (key == QLatin1String("rope"))
+            s.rope = value == "on";
+        else
+            qFatal("unknown switch %s", qPrintable(key));
+    }
+    return s;
+}
+
+std::vector<int> idsOf(const QJsonObject& expected)
+{
+    std::vector<int> ids;
+    for (const QJsonValue id : expected.value(QLatin1String("ids")).toArray())
+        ids.push_back(id.toInt());
+    return ids;
+}
+
+// A copy of a checkpoint in `dir`, to break.
+fs::path copyOfModel(const QTemporaryDir& dir, const char* name)
+{
+    const fs::path folder = fs::path(dir.path().toStdString()) / "model";
+    fs::create_directories(folder);
+    for (const char* file : {"config.json", "model.safetensors", "tokenizer.json"})
+        fs::copy_file(kReference / name / file, folder / file);
+    return folder;
+}
+
+} // namespace
+
+class TestLlamaModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parity_data();
+    void parity();
+    void modelInfo_data();
+    void modelInfo();
+    void ropeOffMakesAttentionBlindToOrder();
+    void textRunsAsItsIds();
+    void badIds_data();
+    void badIds();
+    void badFolders_data();
+    void badFolders();
+    void ropeParameters();
+
+private:
+    std::shared_ptr<const attn::LanguageModel> model(const QString& name);
+    std::map<QString, std::shared_ptr<const attn::LanguageModel>> models_;
+};
+
+std::shared_ptr<const attn::LanguageModel> TestLlamaModel::model(const QString& name)
+{
+    auto& slot = models_[name];
+    if (!slot)
+        slot = attn::openModel(kReference / name.toStdString());
+    return slot;
+}
+
+void TestLlamaModel::parity_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QJsonObject>("expected");
+    QTest::addColumn<QJsonObject>("caseData");
+    for (const char* name : kModels) {
+        const QJsonObject expected = readJson(kReference / (std::string(name) + ".json"));
+        QVERIFY2(!expected.isEmpty(), name);
+        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
+            const QString row = QLatin1String(name) + QLatin1String(": ") +
+                                c.toObject().value(QLatin1String("name")).toString();
+            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
+        }
+    }
+}
+
+void TestLlamaModel::parity()
+{
+    QFETCH(QString, model);
+    QFETCH(QJsonObject, expected);
+    QFETCH(QJsonObject, caseData);
+    const auto lm = this->model(model);
+    const ModelSwitches switches = switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                                              caseData.value(QLatin1String("only_layer")).toInt());
+    const std::vector<int> ids = idsOf(expected);
+    const attn::ModelRun run = lm->runIds(ids, switches);
+    QCOMPARE(run.ids, ids);
+    const int T = int(ids.size());
+
+    // 1. Every layer's attention, every query head: ≤ 1e-5 (F32), ≤ 2e-5 (BF16 weights: the
+    //    same floats, but larger activations after the q/k norms).
+    const double tolerance =
+        expected.value(QLatin1String("dtype")).toString() == QLatin1String("F32") ? 1e-5 : 2e-5;
+    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
+    QCOMPARE(run.attention->shape(),
+             (attn::StackShape{int(layers.size()), 1, lm->info().heads, T, T}));
+    int disagreements = 0;
+    QString where;
+    for (int l = 0; l < layers.size(); ++l) {
+        const QJsonArray heads = layers[l].toArray();
+        for (int h = 0; h < heads.size(); ++h) {
+            const attn::Matrix p = run.attention->head(l, 0, h);
+            const QJsonArray rows = heads[h].toArray();
+            for (int i = 0; i < T; ++i) {
+                const QJsonArray row = rows[i].toArray();
+                for (int j = 0; j < T; ++j) {
+                    const double want = numberOf(row[j]), got = p(i, j);
+                    if (!agrees(got, want, tolerance)) {
+                        ++disagreements;
+                        where = QStringLiteral("layer %1 head %2 (%3, %4): %5 vs torch %6")
+                                    .arg(l)
+                                    .arg(h)
+                                    .arg(i)
+                                    .arg(j)
+                                    .arg(got)
+                                    .arg(want);
+                    }
+                }
+            }
+        }
+    }
+    QVERIFY2(
+        disagreements == 0,
+        qPrintable(QStringLiteral("%1 weights differ, e.g. %2").arg(disagreements).arg(where)));
+
+    // 2. Every logit at the last position: ≤ 1e-4.
+    const std::vector<float> logits = run.logits(T - 1);
+    const QJsonArray wantLogits = caseData.value(QLatin1String("logits")).toArray();
+    QCOMPARE(int(logits.size()), int(wantLogits.size()));
+    for (int id = 0; id < wantLogits.size(); ++id) {
+        const double want = numberOf(wantLogits[id]), got = logits[std::size_t(id)];
+        QVERIFY2(agrees(got, want, 1e-4),
+                 qPrintable(
+                     QStringLiteral("logit of id %1: %2 vs torch %3").arg(id).arg(got).arg(want)));
+    }
+
+    // 3. The top 10 (where the logits are numbers).
+    const QJsonArray top = caseData.value(QLatin1String("top10")).toArray();
+    if (!top.isEmpty()) {
+        const std::vector<attn::Prediction> predictions = run.predictions(T - 1, 10);
+        QCOMPARE(int(predictions.size()), 10);
+        for (int n = 0; n < 10; ++n)
+            QCOMPARE(predictions[std::size_t(n)].id, top[n].toInt());
+    }
+}
+
+void TestLlamaModel::modelInfo_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<int>("dModel");
+    QTest::addColumn<int>("headDim");
+    QTest::addColumn<QString>("weightType");
+    QTest::newRow("qwen2") << "qwen2-f32"
+                           << "qwen2" << 32 << 8 << "F32";
+    QTest::newRow("qwen3, head_dim given") << "qwen3-bf16"
+                                           << "qwen3" << 32 << 16 << "BF16";
+    QTest::newRow("llama") << "llama-f32"
+                           << "llama" << 48 << 12 << "F32";
+}
+
+void TestLlamaModel::modelInfo()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, family);
+    QFETCH(int, dModel);
+    QFETCH(int, headDim);
+    QFETCH(QString, weightType);
+    const attn::ModelInfo& info = this->model(model)->info();
+    QCOMPARE(QString::fromStdString(info.family), family);
+    QCOMPARE(QString::fromStdString(info.name), model);
+    QCOMPARE(info.layers, 2);
+    QCOMPARE(info.heads, 4);
+    QCOMPARE(info.kvHeads, 2);
+    QCOMPARE(info.dModel, dModel);
+    QCOMPARE(info.headDim, headDim);
+    QCOMPARE(info.maxPositions, 64);
+    QCOMPARE(info.vocabulary, 260);
+    QCOMPARE(QString::fromStdString(info.weightType), weightType);
+    QVERIFY(info.causal);
+    QVERIFY(info.rotary);
+    // Query heads 0 and 1 share K/V head 0, heads 2 and 3 K/V head 1 (repeat_kv).
+    QCOMPARE(
+        (std::vector<int>{info.kvHeadOf(0), info.kvHeadOf(1), info.kvHeadOf(2), info.kvHeadOf(3)}),
+        (std::vector<int>{0, 0, 1, 1}));
+    // The folder's tokenizer.json spells and labels the ids: byte b is id b, " the" 258.
+    QCOMPARE(this->model(model)->tokenSpelling(258), std::string("\u0120the"));
+    QCOMPARE(this->model(model)->tokenLabel(104), std::string("h"));
+}
+
+void TestLlamaModel::ropeOffMakesAttentionBlindToOrder()
+{
+    // Without RoPE and without the causal mask nothing tells positions apart: the same
+    // token at two positions attends alike (ids 17 at 1 and 5, 42 at 2 and 9), in the
+    // first layer, where the inputs are the embeddings themselves.
+    const auto lm = model(QStringLiteral("qwen3-bf16"));
+    const std::vector<int> ids = idsOf(readJson(kReference / "qwen3-bf16.json"));
+    ModelSwitches switches;
+    switches.formula.mask = attn::MaskKind::None;
+    switches.rope = false;
+    const attn::ModelRun blind = lm->runIds(ids, switches);
+    switches.rope = true;
+    const attn::ModelRun seeing = lm->runIds(ids, switches);
+    for (int h = 0; h < 4; ++h) {
+        const attn::Matrix p = blind.attention->head(0, 0, h);
+        QVERIFY((p.row(1) - p.row(5)).cwiseAbs().maxCoeff() < 1e-6f);
+        const attn::Matrix q = seeing.attention->head(0, 0, h);
+        QVERIFY((q.row(1) - q.row(5)).cwiseAbs().maxCoeff() > 1e-3f);
+    }
+}
+
+void TestLlamaModel::textRunsAsItsIds()
+{
+    // tokenizer.json's byte-level BPE: "the" is t + the merge "he", " the" one token, the
+    // added token whole; the run of the text is the run of those ids.
+    const auto lm = model(QStringLiteral("qwen2-f32"));
+    const attn::ModelRun text = lm->run("the cat at the<|endoftext|>", ModelSwitches{});
+    const std::vector<int> ids{116, 257, 32, 99, 97, 116, 32, 97, 116, 258, 259};
+    QCOMPARE(text.ids, ids);
+    QCOMPARE(text.labels[9].label, std::string(" the"));
+    const attn::ModelRun byIds = lm->runIds(ids, ModelSwitches{});
+    QCOMPARE(text.hidden, byIds.hidden);
+    for (int l = 0; l < 2; ++l)
+        for (int h = 0; h < 4; ++h)
+            QCOMPARE(text.attention->head(l, 0, h), byIds.attention->head(l, 0, h));
+}
+
+void TestLlamaModel::badIds_data()
+{
+    QTest::addColumn<std::vector<int>>("ids");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("none") << std::vector<int>{} << "the text is empty";
+    QTest::newRow("longer than max_position_embeddings")
+        << std::vector<int>(65, 3) << "the text has 65 tokens, the model reads at most 64";
+    QTest::newRow("id = vocab_size") << std::vector<int>{1, 260} << "token id 260 outside";
+    QTest::newRow("negative id") << std::vector<int>{-1} << "token id -1 outside";
+}
+
+void TestLlamaModel::badIds()
+{
+    QFETCH(std::vector<int>, ids);
+    QFETCH(QString, message);
+    const auto lm = model(QStringLiteral("llama-f32"));
+    try {
+        (void)lm->runIds(ids, ModelSwitches{});
+        QFAIL("ran");
+    } catch (const attn::InputError& error) {
+        QVERIFY2(QString::fromStdString(error.what()).contains(message), error.what());
+    } catch (const std::out_of_range& error) {
+        QVERIFY2(QString::fromStdString(error.what()).contains(message), error.what());
+    }
+}
+
+void TestLlamaModel::badFolders_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("from"); // config.json's text or a tensor header's, replaced
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("fault");
+    const QString config = QStringLiteral("config.json"), weights("model.safetensors");
+    QTest::newRow("hidden_size missing") << "llama-f32"
+                                         << "\"hidden_size\": 48,"
+                                         << "" << config << "the field hidden_size is missing";
+    QTest::newRow("intermediate_size missing")
+        << "qwen2-f32"
+        << "\"intermediate_size\": 64,"
+        << "" << config << "the field intermediate_size is missing";
+    QTest::newRow("hidden_size not divisible")
+        << "llama-f32"
+        << "\"hidden_size\": 48"
+        << "\"hidden_size\": 50" << config
+        << "hidden_size 50 is not divisible by num_attention_heads 4";
+    QTest::newRow("heads not divisible by kv heads")
+        << "qwen2-f32"
+        << "\"num_key_value_heads\": 2"
+        << "\"num_key_value_heads\": 3" << config
+        << "num_attention_heads 4 is not divisible by num_key_value_heads 3";
+    QTest::newRow("odd head_dim") << "qwen3-bf16"
+                                  << "\"head_dim\": 16"
+                                  << "\"head_dim\": 15" << config << "head_dim 15 is odd";
+    QTest::newRow("hidden_act gelu")
+        << "llama-f32"
+        << "\"silu\""
+        << "\"gelu\"" << config << "hidden_act \"gelu\" is not supported";
+    QTest::newRow("rope_scaling llama3") << "llama-f32"
+                                         << "\"rope_scaling\": null"
+                                         << "\"rope_scaling\": {\"rope_type\": \"llama3\"}"
+                                         << config << "rope type \"llama3\" is not supported";
+    QTest::newRow("sliding window")
+        << "qwen2-f32"
+        << "\"use_sliding_window\": false"
+        << "\"use_sliding_window\": true" << config << "use_sliding_window true is not supported";
+    QTest::newRow("model_type bert")
+        << "qwen2-f32"
+        << "\"qwen2\""
+        << "\"bert\"" << config << "model_type \"bert\" is not supported";
+    QTest::newRow("missing tensor")
+        << "llama-f32"
+        << "\"model.norm.weight\""
+        << "\"model.norm.weigh_\"" << weights << "the tensor model.norm.weight is missing";
+    QTest::newRow("missing lm_head, untied")
+        << "llama-f32"
+        << "\"lm_head.weight\""
+        << "\"lm_head.weigh_\"" << weights << "the tensor lm_head.weight is missing";
+    QTest::newRow("missing q bias") << "qwen2-f32"
+                                    << "\"model.layers.1.self_attn.q_proj.bias\""
+                                    << "\"model.layers.1.self_attn.q_proj.bia_\"" << weights
+                                    << "the tensor model.layers.1.self_attn.q_proj.bias is missing";
+    QTest::newRow("missing q_norm") << "qwen3-bf16"
+                                    << "\"model.layers.0.self_attn.q_norm.weight\""
+                                    << "\"model.layers.0.self_attn.q_norm.weigh_\"" << weights
+                                    << "the tensor model.layers.0.self_attn.q_norm.weight is "
+                                       "missing";
+    QTest::newRow("wrong shape") << "llama-f32"
+                                 << "\"shape\":[24,48],\"data_offsets\":[142656,"
+                                 << "\"shape\":[48,24],\"data_offsets\":[142656," << weights
+                                 << "the tensor model.layers.1.self_attn.k_proj.weight has the "
+                                    "shape [48, 24], expected [24, 48]";
+    // tokenizer.json: read before the weights, its faults named by it.
+    const QString tokenizer = QStringLiteral("tokenizer.json");
+    QTest::newRow("tokenizer.json missing") << "qwen2-f32"
+                                            << ""
+                                            << "" << tokenizer << "";
+    QTest::newRow("tokenizer.json not BPE") << "qwen3-bf16"
+                                            << "\"type\": \"BPE\""
+                                            << "\"type\": \"WordPiece\"" << tokenizer << "";
+    QTest::newRow("tokenizer.json past vocab_size")
+        << "llama-f32"
+        << "\"id\": 259"
+        << "\"id\": 300" << tokenizer << "the vocabulary has ids up to 300";
+}
+
+void TestLlamaModel::badFolders()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(QString, file);
+    QFETCH(QString, fault);
+    QTemporaryDir dir;
+    const fs::path folder = copyOfModel(dir, qPrintable(model));
+    if (file == QLatin1String("config.json")) {
+        std::string text = readFile(folder / "config.json");
+        const std::size_t at = text.find(from.toStdString());
+        QVERIFY2(at != std::string::npos, qPrintable(from));
+        writeFile(folder / "config.json",
+                  text.replace(at, std::size_t(from.size()), to.toStdString()));
+    } else if (file == QLatin1String("tokenizer.json")) {
+        std::string text = readFile(folder / "tokenizer.json");
+        const std::size_t at = text.find(from.toStdString());
+        if (from.isEmpty())
+            fs::remove(folder / "tokenizer.json");
+        else if (at == std::string::npos)
+            QFAIL(qPrintable(from));
+        else
+            writeFile(folder / "tokenizer.json",
+                      text.replace(at, std::size_t(from.size()), to.toStdString()));
+    } else {
+        editHeader(folder / "model.safetensors", from.toStdString(), to.toStdString());
+    }
+    try {
+        (void)attn::openModel(folder);
+        QFAIL("opened");
+    } catch (const ModelError& error) {
+        const QString message = QString::fromStdString(error.what());
+        QVERIFY2(message.contains(fault), qPrintable(message));
+        QCOMPARE(QString::fromStdString(error.file().filename().string()), file);
+    }
+}
+
+void TestLlamaModel::ropeParameters()
+{
+    // rope_theta at the top level, or in rope_parameters as newer configs write it (which
+    // wins); num_key_value_heads and head_dim default to H and C / H.
+    const fs::path file = "config.json";
+    const attn::LlamaConfig top = attn::parseLlamaConfig(
+        R"({"model_type":"llama","num_hidden_layers":1,"num_attention_heads":4,"hidden_size":16,
+            "intermediate_size":8,"vocab_size":10,"max_position_embeddings":8,
+            "rope_theta":500000.0})",
+        file);
+    QCOMPARE(top.ropeTheta, 500000.0);
+    QCOMPARE(top.kvHeads, 4);
+    QCOMPARE(top.headDim, 4);
+    QCOMPARE(top.epsilon, 1e-6);
+    QVERIFY(!top.tiedEmbeddings);
+    const attn::LlamaConfig nested = attn::parseLlamaConfig(
+        R"({"model_type":"qwen3","num_hidden_layers":1,"num_attention_heads":4,"hidden_size":16,
+            "intermediate_size":8,"vocab_size":10,"max_position_embeddings":8,"head_dim":null,
+            "rope_parameters":{"rope_type":"default","rope_theta":1000000.0}})",
+        file);
+    QCOMPARE(nested.ropeTheta, 1000000.0);
+    QCOMPARE(nested.headDim, 4);
+    QVERIFY(nested.qkNorm);
+    QVERIFY(!nested.qkvBias);
+}
+
+QTEST_GUILESS_MAIN(TestLlamaModel)
+#include "tst_llamamodel.moc"

@@ -1,0 +1,78 @@
+// Helpers of the model tests (tst_gpt2model, tst_llamamodel): reading and breaking the files
+// of a model folder, and comparing with a PyTorch reference's numbers.
+#pragma once
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace modelfiles {
+
+inline std::string readFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+inline void writeFile(const std::filesystem::path& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+}
+
+inline QJsonObject readJson(const std::filesystem::path& path)
+{
+    const std::string text = readFile(path);
+    return QJsonDocument::fromJson(QByteArray(text.data(), qsizetype(text.size()))).object();
+}
+
+// A JSON number of the reference: null is NaN, "inf" and "-inf" the infinities.
+inline double numberOf(const QJsonValue& value)
+{
+    if (value.isNull())
+        return std::nan("");
+    if (value.isString())
+        return value.toString() == QLatin1String("inf") ? INFINITY : -INFINITY;
+    return value.toDouble();
+}
+
+// Whether a and b agree within `tolerance` (absolute), NaN agreeing with NaN and an
+// infinity with the same infinity.
+inline bool agrees(double a, double b, double tolerance)
+{
+    if (std::isnan(a) || std::isnan(b))
+        return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b))
+        return a == b;
+    return std::abs(a - b) <= tolerance;
+}
+
+// model.safetensors with its JSON header edited: `from` replaced by `to` once.
+inline void editHeader(const std::filesystem::path& file, const std::string& from,
+                       const std::string& to)
+{
+    std::string bytes = readFile(file);
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i)
+        length = length << 8 | std::uint8_t(bytes[std::size_t(i)]);
+    std::string header = bytes.substr(8, length);
+    const std::size_t at = header.find(from);
+    QVERIFY2(at != std::string::npos, from.c_str());
+    header.replace(at, from.size(), to);
+    std::string out(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        out[std::size_t(i)] = char(std::uint64_t(header.size()) >> (8 * i) & 0xff);
+    writeFile(file, out + header + bytes.substr(8 + length));
+}
+
+} // namespace modelfiles
