@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "modelattention.h"
 #include "modelkernels.h"
+#include "modelrun.h"
 #include "parallel.h"
 
 #include <cstdint>
@@ -183,60 +184,26 @@ ModelRun Gpt2Model::run(const std::string& text, const ModelSwitches& switches,
 ModelRun Gpt2Model::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
                            const std::atomic<bool>* cancel) const
 {
-    ModelRun run;
-    run.ids = ids;
-    const int T = int(run.ids.size());
-    if (T == 0)
-        throw InputError("the text is empty", Refusal::EmptyText);
-    if (T > config_.positions)
-        throw InputError("the text has " + std::to_string(T) + " tokens, the model reads at most " +
-                             std::to_string(config_.positions),
-                         Refusal::TextTooLong);
-    Gpt2Forward forwarded = forward(run.ids, switches, cancel);
-    if (tokenizer_) {
-        run.labels = tokenizer_->labels(run.ids);
-    } else { // the benchmark's random model: the ids' numbers
-        for (int id : run.ids) {
-            TokenLabel label;
-            label.label = label.piece = label.runText = std::to_string(id);
-            run.labels.push_back(std::move(label));
-        }
-    }
-    std::vector<std::string> tokens;
-    tokens.reserve(run.labels.size());
-    for (const TokenLabel& label : run.labels)
-        tokens.push_back(label.label);
-    const StackShape shape{config_.layers, 1, config_.heads, T, T};
-    run.attention = std::make_shared<const MemoryAttentionStack>(
-        shape, std::move(forwarded.weights), std::vector<std::vector<std::string>>{tokens},
-        std::vector<std::vector<std::string>>{}, info_.name);
-    run.hidden = std::move(forwarded.hidden);
-    run.switches = switches;
-    run.model = shared_from_this();
-    return run;
+    checkTokenCount(ids.size(), config_.positions);
+    Gpt2Forward forwarded = forward(ids, switches, cancel);
+    return packRun(*this, ids, labelIds(tokenizer_.get(), ids), std::move(forwarded.weights),
+                   std::move(forwarded.hidden), switches);
 }
 
 std::vector<float> Gpt2Model::logitsOf(const float* hiddenRow) const
 {
     // logits = h · wteᵀ: lm_head is tied to the token embedding.   (V)
-    const auto wte = weights_.tokenEmbedding.matrix();
-    const Eigen::Map<const Vector> h(hiddenRow, config_.dModel);
-    std::vector<float> logits(std::size_t(config_.vocabulary));
-    Eigen::Map<Vector>(logits.data(), config_.vocabulary).noalias() = wte * h;
-    return logits;
+    return embeddingLogits(weights_.tokenEmbedding, hiddenRow);
 }
 
 std::string Gpt2Model::tokenSpelling(int id) const
 {
-    return tokenizer_ ? tokenizer_->token(id) : std::to_string(id);
+    return tokenSpellingOf(tokenizer_.get(), id);
 }
 
 std::string Gpt2Model::tokenLabel(int id) const
 {
-    if (!tokenizer_)
-        return std::to_string(id);
-    const int ids[] = {id};
-    return tokenizer_->labels(ids).front().label;
+    return tokenLabelOf(tokenizer_.get(), id);
 }
 
 } // namespace attn

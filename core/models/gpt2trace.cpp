@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "gpt2model.h"
 #include "modelattention.h"
+#include "modelrun.h"
 #include "projection.h"
 
 #include <stdexcept>
@@ -22,13 +23,8 @@ HeadTrace Gpt2Model::trace(const std::string& text, const ModelSwitches& switche
                                 std::to_string(H - 1));
     HeadTrace trace;
     tokenize(text, trace.ids, trace.labels);
+    checkTokenCount(trace.ids.size(), config_.positions);
     const int T = int(trace.ids.size());
-    if (T == 0)
-        throw InputError("the text is empty", Refusal::EmptyText);
-    if (T > config_.positions)
-        throw InputError("the text has " + std::to_string(T) + " tokens, the model reads at most " +
-                             std::to_string(config_.positions),
-                         Refusal::TextTooLong);
     trace.switches = switches;
     trace.layer = layer;
     trace.head = head;

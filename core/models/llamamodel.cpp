@@ -5,6 +5,7 @@
 #include "hftokenizer.h"
 #include "modelattention.h"
 #include "modelkernels.h"
+#include "modelrun.h"
 #include "softmax.h"
 
 #include <cmath>
@@ -24,14 +25,6 @@ std::unique_ptr<const ModelTokenizer> openTokenizer(const std::filesystem::path&
     } catch (const TokenizerFileError& error) {
         throw ModelError(error.file(), error.fault());
     }
-}
-
-// The label of an id where the model has no tokenizer: its number.
-TokenLabel numberLabel(int id)
-{
-    TokenLabel label;
-    label.label = label.piece = label.runText = std::to_string(id);
-    return label;
 }
 
 } // namespace
@@ -171,66 +164,35 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
 ModelRun LlamaModel::run(const std::string& text, const ModelSwitches& switches,
                          const std::atomic<bool>* cancel) const
 {
-    std::vector<int> ids;
-    std::vector<TokenLabel> labels;
-    tokenize(text, ids, labels);
-    return runIds(ids, switches, cancel);
+    if (!tokenizer_)
+        throw ModelError(info_.folder / "tokenizer.json", "the model has no tokenizer");
+    // runIds labels the ids with the same tokenizer.
+    return runIds(tokenizer_->encodeIds(text), switches, cancel);
 }
 
 ModelRun LlamaModel::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
                             const std::atomic<bool>* cancel) const
 {
-    const int T = int(ids.size());
-    if (T == 0)
-        throw InputError("the text is empty", Refusal::EmptyText);
-    if (T > config_.positions)
-        throw InputError("the text has " + std::to_string(T) + " tokens, the model reads at most " +
-                             std::to_string(config_.positions),
-                         Refusal::TextTooLong);
-    ModelRun run;
-    run.ids = ids;
-    LlamaForward forwarded = forward(run.ids, switches, cancel);
-    if (tokenizer_) {
-        run.labels = tokenizer_->labels(run.ids);
-    } else {
-        for (int id : run.ids)
-            run.labels.push_back(numberLabel(id));
-    }
-    std::vector<std::string> tokens;
-    tokens.reserve(run.labels.size());
-    for (const TokenLabel& label : run.labels)
-        tokens.push_back(label.label);
-    const StackShape shape{config_.layers, 1, config_.heads, T, T};
-    run.attention = std::make_shared<const MemoryAttentionStack>(
-        shape, std::move(forwarded.weights), std::vector<std::vector<std::string>>{tokens},
-        std::vector<std::vector<std::string>>{}, info_.name);
-    run.hidden = std::move(forwarded.hidden);
-    run.switches = switches;
-    run.model = shared_from_this();
-    return run;
+    checkTokenCount(ids.size(), config_.positions);
+    LlamaForward forwarded = forward(ids, switches, cancel);
+    return packRun(*this, ids, labelIds(tokenizer_.get(), ids), std::move(forwarded.weights),
+                   std::move(forwarded.hidden), switches);
 }
 
 std::vector<float> LlamaModel::logitsOf(const float* hiddenRow) const
 {
     // logits = h · lm_headᵀ (lm_head is embed_tokens when tie_word_embeddings)   (V)
-    const auto head = weights_.outputEmbedding.matrix();
-    const Eigen::Map<const Vector> h(hiddenRow, config_.dModel);
-    std::vector<float> logits(std::size_t(config_.vocabulary));
-    Eigen::Map<Vector>(logits.data(), config_.vocabulary).noalias() = head * h;
-    return logits;
+    return embeddingLogits(weights_.outputEmbedding, hiddenRow);
 }
 
 std::string LlamaModel::tokenSpelling(int id) const
 {
-    return tokenizer_ ? tokenizer_->token(id) : std::to_string(id);
+    return tokenSpellingOf(tokenizer_.get(), id);
 }
 
 std::string LlamaModel::tokenLabel(int id) const
 {
-    if (!tokenizer_)
-        return std::to_string(id);
-    const int ids[] = {id};
-    return tokenizer_->labels(ids).front().label;
+    return tokenLabelOf(tokenizer_.get(), id);
 }
 
 } // namespace attn

@@ -1,0 +1,40 @@
+// What every model family's run does around its own forward pass, once: refuse an empty
+// or too long text (languagemodel.h's contract), label the ids, and pack the weights and
+// the hidden states into a ModelRun; the logits from an output embedding, and a token's
+// spelling and label. A model without a tokenizer (the benchmark's random ones) labels
+// and spells its ids by their numbers. No Qt.
+#pragma once
+
+#include "languagemodel.h"
+#include "modelkernels.h"
+#include "text/modeltokenizer.h"
+
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// Throws InputError: Refusal::EmptyText for no tokens, Refusal::TextTooLong (naming both
+// counts) for more than `maxPositions`.
+void checkTokenCount(std::size_t tokens, int maxPositions);
+
+// A readable label per id, by `tokenizer`, or each id's number when there is none.
+[[nodiscard]] std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer,
+                                               const std::vector<int>& ids);
+
+// The run of `model` on `ids` (labelled `labels`) under `switches`: `weights` is every
+// layer's attention, (L, 1, H, T, T) in that order, `hidden` the final norm's output (T, C).
+[[nodiscard]] ModelRun packRun(const LanguageModel& model, std::vector<int> ids,
+                               std::vector<TokenLabel> labels, std::vector<float> weights,
+                               Matrix hidden, const ModelSwitches& switches);
+
+// logits = h · Eᵀ for an output embedding E (V, C) and a hidden row h (C values).
+[[nodiscard]] std::vector<float> embeddingLogits(const WeightView& embedding,
+                                                 const float* hiddenRow);
+
+// The vocabulary's spelling and the readable label of `id` (its number without a
+// tokenizer).
+[[nodiscard]] std::string tokenSpellingOf(const ModelTokenizer* tokenizer, int id);
+[[nodiscard]] std::string tokenLabelOf(const ModelTokenizer* tokenizer, int id);
+
+} // namespace attn
