@@ -5,12 +5,12 @@
 #include "languagemodel.h"
 #include "modelcomparedialog.h"
 #include "modeljson.h"
+#include "offscreen.h"
 
 #include <QCoreApplication>
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -162,15 +162,18 @@ ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
     return model->runIds(*a.ids, switchesOf(a, options));
 }
 
-namespace {
-
-int failWith(int status, const char* message)
+int refusingModelErrors(const std::function<int()>& body)
 {
-    std::fprintf(stderr, "attnscope: %s\n", message);
-    return status;
+    try {
+        return body();
+    } catch (const InputError& error) {
+        return fail(kExitUsage, error.what());
+    } catch (const ModelError& error) {
+        return fail(kExitUsage, error.what());
+    } catch (const std::bad_alloc&) {
+        return fail(kExitUsage, "not enough memory for the model's run");
+    }
 }
-
-} // namespace
 
 std::string modelHelp(const HelpTranslator& translate)
 {
@@ -195,7 +198,7 @@ std::string modelExportHelp(const HelpTranslator& translate)
 
 int modelCommand(const std::vector<std::string>& args)
 {
-    try {
+    return refusingModelErrors([&] {
         // 1. The options: compute's (the text, the switches, --json), starting from the
         // formula the model was trained with, plus --model and --only-layer.
         refuseOptionsNotForModels(args);
@@ -213,25 +216,15 @@ int modelCommand(const std::vector<std::string>& args)
         // 3. The JSON.
         if (const std::string problem = writeFileAtomically(options.jsonPath, modelRunJson(run));
             !problem.empty()) {
-            std::fprintf(stderr, "attnscope: %s\n", problem.c_str());
-            return kExitWriteFailed;
+            return fail(kExitWriteFailed, problem);
         }
         return kExitOk;
-    } catch (const InputError& error) {
-        std::fprintf(stderr, "attnscope: %s\n", error.what());
-        return kExitUsage;
-    } catch (const ModelError& error) {
-        std::fprintf(stderr, "attnscope: %s\n", error.what());
-        return kExitUsage;
-    } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "attnscope: not enough memory for the model's run\n");
-        return kExitUsage;
-    }
+    });
 }
 
 int modelExportCommand(const std::vector<std::string>& args)
 {
-    try {
+    return refusingModelErrors([&] {
         // 1. The options: the text, the switches (from the model's own formula), --model,
         // --only-layer and those of an attention file's figure, each checked before the run.
         refuseOptionsNotForModels(args, /*figure*/ true);
@@ -251,13 +244,7 @@ int modelExportCommand(const std::vector<std::string>& args)
         return exportStack(*run.attention, figure, [&run] {
             return ui::modelDepartures(run.switches, run.model->info().causal);
         });
-    } catch (const InputError& error) {
-        return failWith(kExitUsage, error.what());
-    } catch (const ModelError& error) {
-        return failWith(kExitUsage, error.what());
-    } catch (const std::bad_alloc&) {
-        return failWith(kExitUsage, "not enough memory for the model's run");
-    }
+    });
 }
 
 } // namespace attn::cli

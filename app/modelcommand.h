@@ -6,6 +6,7 @@
 #include "commandline.h"
 #include "languagemodel.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ void idsOrText(const std::vector<std::string>& args, Request& start);
 
 // The switches of `options`' formula, on a.onlyLayer, with a.rope.
 [[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options);
+
+// Runs a --model command's `body` and answers its refusals (InputError, ModelError, memory
+// running out) as one line on standard error and exit status 2.
+int refusingModelErrors(const std::function<int()>& body);
 
 // Opens the model (openModelOf) and runs it on the text `options` give (or a.ids) under
 // their switches (switchesOf). Throws InputError or ModelError.

@@ -10,7 +10,6 @@
 #include <QGuiApplication>
 
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 
 namespace attn::cli {
@@ -75,12 +74,6 @@ std::vector<Option> modelCompareOptions(ModelCompareArguments& a)
     return table;
 }
 
-int failWith(int status, const char* message)
-{
-    std::fprintf(stderr, "attnscope: %s\n", message);
-    return status;
-}
-
 } // namespace
 
 std::string modelCompareHelp(const HelpTranslator& translate)
@@ -95,7 +88,7 @@ std::string modelCompareHelp(const HelpTranslator& translate)
 
 int modelCompareCommand(const std::vector<std::string>& args)
 {
-    try {
+    return refusingModelErrors([&] {
         // 1. The options: the text, B's switches (from the model's own formula), --model,
         // --only-layer, --layer, --what and the figure's, each checked before the runs.
         refuseOptionsNotForModels(args, /*figure*/ true);
@@ -139,13 +132,7 @@ int modelCompareCommand(const std::vector<std::string>& args)
         const std::optional<QByteArray> bytes =
             ui::modelComparisonBytes(format, textbookRun, switched, compare, &error);
         return writeFigure(bytes, error, f.out);
-    } catch (const InputError& error) {
-        return failWith(kExitUsage, error.what());
-    } catch (const ModelError& error) {
-        return failWith(kExitUsage, error.what());
-    } catch (const std::bad_alloc&) {
-        return failWith(kExitUsage, "not enough memory for the model's runs");
-    }
+    });
 }
 
 } // namespace attn::cli

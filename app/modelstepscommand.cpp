@@ -7,7 +7,6 @@
 #include "tracetiles.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 
 namespace attn::cli {
@@ -47,12 +46,6 @@ void refuseOutside(const std::string& given, const std::string& model, int count
                      ", 0 to " + std::to_string(count - 1));
 }
 
-int failWith(int status, const char* message)
-{
-    std::fprintf(stderr, "attnscope: %s\n", message);
-    return status;
-}
-
 } // namespace
 
 std::string modelStepsHelp(const HelpTranslator& translate)
@@ -66,7 +59,7 @@ std::string modelStepsHelp(const HelpTranslator& translate)
 
 int modelStepsCommand(const std::vector<std::string>& args)
 {
-    try {
+    return refusingModelErrors([&] {
         // 1. The options: the text, the switches (from the model's own formula), --model,
         // --only-layer, --layer, --head and the figure's, each checked before the run.
         refuseOptionsNotForModels(args, /*figure*/ true);
@@ -100,13 +93,7 @@ int modelStepsCommand(const std::vector<std::string>& args)
                                 [&trace](const ui::WeightColours& colours) {
                                     return ui::headTraceTiles(trace, colours);
                                 });
-    } catch (const InputError& error) {
-        return failWith(kExitUsage, error.what());
-    } catch (const ModelError& error) {
-        return failWith(kExitUsage, error.what());
-    } catch (const std::bad_alloc&) {
-        return failWith(kExitUsage, "not enough memory for the model's run");
-    }
+    });
 }
 
 } // namespace attn::cli
