@@ -2809,6 +2809,10 @@
         <source>Close</source>
         <translation>关闭</translation>
     </message>
+    <message>
+        <source>Comparing the predictions…</source>
+        <translation>正在比较两边的预测…</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ModelGrid</name>

@@ -53,9 +53,8 @@ ModelCompareDialog::ModelCompareDialog(QWidget* parent)
       titleA_(new QLabel), titleB_(new QLabel), predictionsA_(new QTreeWidget),
       predictionsB_(new QTreeWidget), summary_(new QLabel), exportButton_(new QPushButton),
       closeButton_(new QPushButton),
-      worker_([this](TextbookJob& job, const std::atomic<bool>& cancel) {
-          return compute(job, cancel);
-      })
+      worker_(
+          [this](CompareJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
 {
     setObjectName("modelCompareDialog");
     layer_->setObjectName("compareLayer");
@@ -138,59 +137,68 @@ void ModelCompareDialog::follow(std::shared_ptr<const ModelRun> switched, const 
         fillHeads();
         filling_ = false;
     }
-    if (textbook_ && textbook_->ids == switched_->ids) {
-        refresh();
-        return;
-    }
-    // A of this text: already on its way, or asked for now.
-    if (!computing_ || text != requested_) {
-        requested_ = text;
-        computing_ = true;
-        worker_.submit({switched_->model, text.toStdString(), ++newestJob_});
-    }
-    retranslate(); // "Computing the textbook model…"
+    computing_ = true;
+    worker_.submit({switched_, textbook_, text.toStdString(), ++newestJob_});
+    retranslate(); // "Computing the textbook model…" or "Comparing the predictions…"
 }
 
 // On the worker thread. The dialog's destructor joins it, so `this` is alive while a call
 // is posted.
-std::function<void()> ModelCompareDialog::compute(const TextbookJob& job,
+std::function<void()> ModelCompareDialog::compute(const CompareJob& job,
                                                   const std::atomic<bool>& cancel)
 {
     const std::uint64_t number = job.number;
-    const auto post = [this, number](std::shared_ptr<const ModelRun> run) {
-        return [this, number, run] {
+    const auto post = [this, number](std::shared_ptr<const ModelRun> textbook,
+                                     std::shared_ptr<const ModelRun> switched,
+                                     std::shared_ptr<const PredictionComparison> predictions) {
+        return [this, number, textbook, switched, predictions] {
             QMetaObject::invokeMethod(
                 this,
-                [this, number, run] {
+                [this, number, textbook, switched, predictions] {
                     if (number == newestJob_)
-                        showTextbook(run);
+                        showComparison(textbook, switched, predictions);
                 },
                 Qt::QueuedConnection);
         };
     };
     try {
-        ModelSwitches textbook;
-        textbook.formula = ModelSwitches::textbookFormula(job.model->info().causal);
-        return post(std::make_shared<const ModelRun>(job.model->run(job.text, textbook, &cancel)));
+        std::shared_ptr<const ModelRun> textbook = job.textbook;
+        if (!textbook || textbook->ids != job.switched->ids) {
+            ModelSwitches switches;
+            switches.formula = ModelSwitches::textbookFormula(job.switched->model->info().causal);
+            textbook = std::make_shared<const ModelRun>(
+                job.switched->model->run(job.text, switches, &cancel));
+        }
+        if (textbook->ids != job.switched->ids) // B is of another text than the one given
+            return post(nullptr, nullptr, nullptr);
+        auto predictions = std::make_shared<const PredictionComparison>(
+            comparePredictions(*textbook, *job.switched));
+        return post(textbook, job.switched, predictions);
     } catch (const Cancelled&) {
         return {};
     } catch (const std::exception&) {
         // A text the model refuses: the window says why; A stays as it was.
-        return post(nullptr);
+        return post(nullptr, nullptr, nullptr);
     }
 }
 
-void ModelCompareDialog::showTextbook(std::shared_ptr<const ModelRun> run)
+void ModelCompareDialog::showComparison(std::shared_ptr<const ModelRun> textbook,
+                                        std::shared_ptr<const ModelRun> switched,
+                                        std::shared_ptr<const PredictionComparison> predictions)
 {
     computing_ = false;
-    if (run)
-        textbook_ = std::move(run);
+    if (textbook) {
+        textbook_ = std::move(textbook);
+        predicted_ = std::move(switched);
+        predictions_ = std::move(predictions);
+    }
     refresh();
 }
 
 bool ModelCompareDialog::ready() const
 {
-    return textbook_ && switched_ && textbook_->ids == switched_->ids;
+    return textbook_ && switched_ && textbook_->ids == switched_->ids && predictions_ &&
+           predicted_ == switched_;
 }
 
 void ModelCompareDialog::fillHeads()
@@ -246,7 +254,7 @@ void ModelCompareDialog::refresh()
 
 void ModelCompareDialog::fillPredictions()
 {
-    const PredictionComparison predictions = comparePredictions(*textbook_, *switched_);
+    const PredictionComparison& predictions = *predictions_;
     const QColor alert = alertColor(palette());
     const auto fill = [&](QTreeWidget* list, const std::vector<RankedPrediction>& side, char name) {
         list->clear();
@@ -324,7 +332,10 @@ void ModelCompareDialog::retranslate()
     setWindowTitle(tr("Compare A/B: the textbook model and the switched one"));
     layerLabel_->setText(tr("&Layer"));
     headLabel_->setText(tr("&Head"));
-    status_->setText(computing_ ? tr("Computing the textbook model…") : QString());
+    const bool textbookReady = textbook_ && switched_ && textbook_->ids == switched_->ids;
+    status_->setText(!computing_     ? QString()
+                     : textbookReady ? tr("Comparing the predictions…")
+                                     : tr("Computing the textbook model…"));
     titleA_->setText(tr("<b>A: the textbook formula</b> — next tokens"));
     const QStringList departures =
         switched_ ? modelDepartures(switched_->switches, switched_->model->info().causal)

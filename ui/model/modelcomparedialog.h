@@ -8,13 +8,16 @@
 // B is the window's run, handed over by follow() whenever the window shows one. A, the
 // textbook run of the same text, is computed here on a worker thread that runs only the
 // newest job (LatestWorker), and kept while the text's tokens stay the same: flipping a
-// switch recomputes only B (the window's run).
+// switch recomputes only B (the window's run). The same job ranks both predictions over
+// the whole vocabulary, so that the GUI thread makes no logits; another layer or head
+// only slices the runs.
 #pragma once
 
 #include "comparefigure.h"
 #include "languagemodel.h"
 #include "latestworker.h"
 #include "modelfigure.h"
+#include "predictioncomparison.h"
 
 #include <QDialog>
 #include <QStringList>
@@ -47,8 +50,9 @@ public:
     explicit ModelCompareDialog(QWidget* parent = nullptr);
     ~ModelCompareDialog() override;
 
-    // B is `switched`, the run of `text`; A is computed for `text` unless the last A has
-    // B's tokens. Both are shown once they are of the same tokens.
+    // B is `switched`, the run of `text`. On the dialog's worker, A is computed for `text`
+    // unless the last A has B's tokens, and both predictions are ranked in each other's
+    // distribution (logits over the vocabulary); both are shown when that is done.
     void follow(std::shared_ptr<const ModelRun> switched, const QString& text);
 
     // Which head both sides show: `selection` (Head or Mean) of layer `layer`.
@@ -56,9 +60,9 @@ public:
     [[nodiscard]] int layer() const;
     [[nodiscard]] FileSelection selection() const;
 
-    // A and B are shown, of the same tokens.
+    // A and B are shown, of the same tokens, with their predictions compared.
     [[nodiscard]] bool ready() const;
-    // The textbook run is being computed (tests).
+    // A or the comparison of the predictions is being computed (tests).
     [[nodiscard]] bool computing() const { return computing_; }
     [[nodiscard]] const ModelRun* textbookRun() const { return textbook_.get(); }
     [[nodiscard]] const ModelRun* switchedRun() const { return switched_.get(); }
@@ -86,15 +90,18 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    struct TextbookJob {
-        std::shared_ptr<const LanguageModel> model;
+    struct CompareJob {
+        std::shared_ptr<const ModelRun> switched; // B
+        std::shared_ptr<const ModelRun> textbook; // the last A, used again if of B's tokens
         std::string text;
         std::uint64_t number = 0;
     };
 
     // On the worker thread.
-    std::function<void()> compute(const TextbookJob& job, const std::atomic<bool>& cancel);
-    void showTextbook(std::shared_ptr<const ModelRun> run);
+    std::function<void()> compute(const CompareJob& job, const std::atomic<bool>& cancel);
+    void showComparison(std::shared_ptr<const ModelRun> textbook,
+                        std::shared_ptr<const ModelRun> switched,
+                        std::shared_ptr<const PredictionComparison> predictions);
     void fillHeads();
     void refresh();
     void fillPredictions();
@@ -121,13 +128,16 @@ private:
 
     std::shared_ptr<const ModelRun> switched_;
     std::shared_ptr<const ModelRun> textbook_;
-    QString requested_; // the text of the newest textbook job
+    // The predictions of textbook_ and predicted_ compared; predicted_ is switched_ once
+    // the newest job is done.
+    std::shared_ptr<const PredictionComparison> predictions_;
+    std::shared_ptr<const ModelRun> predicted_;
     Comparison comparison_;
     bool computing_ = false;
     bool filling_ = false;
     std::uint64_t newestJob_ = 0; // GUI thread only
     // Last: destroyed first, it cancels the running job and joins its thread.
-    LatestWorker<TextbookJob> worker_;
+    LatestWorker<CompareJob> worker_;
 };
 
 } // namespace attn::ui

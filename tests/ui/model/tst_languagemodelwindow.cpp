@@ -7,6 +7,7 @@
 #include "heatmapview.h"
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
+#include "logitsthreadmodel.h"
 #include "modelgrid.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
@@ -31,6 +32,7 @@
 
 using namespace attn;
 using namespace attn::ui;
+using attn::test::LogitsThreadModel;
 
 Q_DECLARE_METATYPE(std::function<void(attn::Config&)>)
 
@@ -64,51 +66,6 @@ double largestProbabilityDifference(const std::vector<Prediction>& a,
                             a[i].id == b[i].id ? 0.0 : 1.0});
     return largest;
 }
-
-// A model that counts its logits made on the GUI thread: pointing at a row must not make
-// any there (they are V × C products, 15 ms for GPT-2 small). Otherwise it is `inner`.
-class LogitsThreadModel final : public LanguageModel {
-public:
-    explicit LogitsThreadModel(std::shared_ptr<const LanguageModel> inner)
-        : inner_(std::move(inner))
-    {}
-    [[nodiscard]] const ModelInfo& info() const override { return inner_->info(); }
-    void tokenize(const std::string& text, std::vector<int>& ids,
-                  std::vector<TokenLabel>& labels) const override
-    {
-        inner_->tokenize(text, ids, labels);
-    }
-    [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
-                               const std::atomic<bool>* cancel = nullptr) const override
-    {
-        ModelRun run = inner_->run(text, switches, cancel);
-        run.model = shared_from_this(); // its predictions() come here
-        return run;
-    }
-    [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
-                                  const std::atomic<bool>* cancel = nullptr) const override
-    {
-        ModelRun run = inner_->runIds(ids, switches, cancel);
-        run.model = shared_from_this();
-        return run;
-    }
-    [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override
-    {
-        if (QThread::currentThread() == qApp->thread())
-            ++onGuiThread;
-        return inner_->logitsOf(hiddenRow);
-    }
-    [[nodiscard]] std::string tokenSpelling(int id) const override
-    {
-        return inner_->tokenSpelling(id);
-    }
-    [[nodiscard]] std::string tokenLabel(int id) const override { return inner_->tokenLabel(id); }
-
-    mutable std::atomic<int> onGuiThread{0};
-
-private:
-    std::shared_ptr<const LanguageModel> inner_;
-};
 
 } // namespace
 

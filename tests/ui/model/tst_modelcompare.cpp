@@ -9,6 +9,7 @@
 #include "heatmapview.h"
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
+#include "logitsthreadmodel.h"
 #include "modelcomparebutton.h"
 #include "modelcomparedialog.h"
 #include "modelcomparison.h"
@@ -73,6 +74,7 @@ private slots:
     void predictionsSideBySide_data();
     void predictionsSideBySide();
     void followsTheSwitchesAndTheText();
+    void comparingMakesNoLogitsOnTheGuiThread();
     void exportsTheFigure_data();
     void exportsTheFigure();
     void ranksInTheOtherRun();
@@ -296,6 +298,39 @@ void TestModelCompare::followsTheSwitchesAndTheText()
         0.0);
     QCOMPARE(dialog->predictionsA()->topLevelItem(0)->text(1),
              quotedToken(newTextbook.predictions(int(newTextbook.ids.size()) - 1)[0].label));
+}
+
+// The predictions are ranked over the whole vocabulary on the dialog's worker: neither a
+// new run nor another layer or head makes logits on the GUI thread.
+void TestModelCompare::comparingMakesNoLogitsOnTheGuiThread()
+{
+    window_.reset();
+    auto model = std::make_shared<test::LogitsThreadModel>(model_);
+    window_ = std::make_unique<LanguageModelWindow>(
+        model, model->run(LanguageModelWindow::kFirstText, {}),
+        QString::fromUtf8(LanguageModelWindow::kFirstText));
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    ModelCompareDialog* dialog = openCompare(noScaling());
+    QVERIFY(dialog);
+    dialog->setSelection(1, {FileWhat::Head, 1});
+    dialog->setSelection(0, {FileWhat::Mean, 0});
+    ModelSwitches hot;
+    hot.formula.temperature = 4;
+    window_->setSwitches(hot);
+    waitForRun();
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            return dialog->ready() && !dialog->computing() &&
+                   dialog->switchedRun()->switches == hot;
+        },
+        20000));
+
+    const ModelRun expected = model_->run(LanguageModelWindow::kFirstText, hot);
+    const int last = int(expected.ids.size()) - 1;
+    QCOMPARE(dialog->predictionsB()->topLevelItem(0)->text(1),
+             quotedToken(expected.predictions(last)[0].label));
+    QCOMPARE(model->onGuiThread.load(), 0);
 }
 
 void TestModelCompare::exportsTheFigure_data()
