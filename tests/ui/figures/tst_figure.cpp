@@ -8,6 +8,7 @@
 #include "exportdialog.h"
 #include "figure.h"
 #include "figureencoding.h"
+#include "filebytes.h"
 #include "heatmapgrid.h"
 #include "numberfiles.h"
 #include "presets.h"
@@ -80,12 +81,6 @@ FigureOptions options(FigureWhat what, int head = 0)
     o.what = what;
     o.head = head;
     return o;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // The file names in `dir`, to prove that a failed export leaves nothing behind.
