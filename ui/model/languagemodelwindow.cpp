@@ -301,8 +301,12 @@ void LanguageModelWindow::showPredictionsAt(int position)
 
 void LanguageModelWindow::showPredictions(int position, const std::vector<Prediction>& predictions)
 {
-    predictions_->setPredictions(predictions, position,
-                                 QString::fromStdString(run_->labels[std::size_t(position)].label),
+    // By word, the word that ends at the position names it (not its last byte piece's ⋯).
+    std::string after = run_->labels[std::size_t(position)].label;
+    for (const WordGroup& word : words_)
+        if (word.tokens.back() == position)
+            after = word.label;
+    predictions_->setPredictions(predictions, position, QString::fromStdString(after),
                                  position == int(run_->ids.size()) - 1);
 }
 

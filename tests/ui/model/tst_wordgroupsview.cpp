@@ -145,7 +145,8 @@ void TestWordGroupsView::aNewRunStaysGrouped()
     QVERIFY(window_->modelView()->stack().head(0, 0, 1).isApprox(expected, 1e-6f));
 }
 
-// Pointing at word 1's row (喜欢, tokens 3 … 8) predicts after its last token, 8.
+// Pointing at word 1's row (喜欢, tokens 3 … 8) predicts after its last token, 8, and the
+// panel names the word.
 void TestWordGroupsView::hoverPredictsAfterTheWord()
 {
     window_->groupWordsCheck()->setChecked(true);
@@ -160,6 +161,8 @@ void TestWordGroupsView::hoverPredictsAfterTheWord()
     QTRY_COMPARE(window_->modelView()->hoveredQuery(), 1);
     QTRY_COMPARE(panel->position(), 8);
     QCOMPARE(panel->predictions(), window_->shownRun().predictions(8));
+    // named after the word, not after its last byte piece (⋯)
+    QVERIFY2(panel->title().contains(QStringLiteral("喜欢")), qPrintable(panel->title()));
 }
 
 QTEST_MAIN(TestWordGroupsView)
