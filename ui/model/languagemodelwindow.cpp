@@ -125,7 +125,11 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     connect(switches_, &SwitchesForm::switchesChanged, this, &LanguageModelWindow::submit);
     connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
     connect(cutButton_, &QPushButton::clicked, this, &LanguageModelWindow::cutText);
-    connect(groupWords_, &QCheckBox::toggled, this, &LanguageModelWindow::showAttention);
+    connect(groupWords_, &QCheckBox::toggled, this, [this] {
+        showAttention();
+        // the panel's word (or token) named anew
+        showPredictionsAt(predictions_->atLast() ? -1 : predictions_->position());
+    });
     connect(modelView_, &ModelWindow::queryHovered, this,
             [this](int query) { showPredictionsAt(tokenOfQuery(query)); });
     connect(predictionWorker_, &PredictionWorker::ready, this,

@@ -104,6 +104,9 @@ void TestWordGroupsView::groupedHeatmapsAndLabels()
     window_->groupWordsCheck()->setChecked(true);
     const std::vector<WordGroup>& words = window_->shownWords();
     QCOMPARE(labelsOf(words), (std::vector<std::string>{"我", "喜欢", "这个", "产品"}));
+    // the prediction panel names the last word, not the last byte piece (⋯)
+    QTRY_VERIFY2(window_->predictionPanel()->title().contains(QStringLiteral("产品")),
+                 qPrintable(window_->predictionPanel()->title()));
     const AttentionStack& shown = window_->modelView()->stack();
     QCOMPARE(shown.shape(), (StackShape{2, 1, 2, 4, 4}));
     QCOMPARE(shown.queryTokens(), labelsOf(words));
