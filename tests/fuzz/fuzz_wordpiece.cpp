@@ -2,14 +2,15 @@
 // (tests/data/wordpiece) and on arbitrary vocab.txt and tokenizer_config.json files. The
 // first byte picks what is fuzzed:
 //   0: the bytes as a text, lower-cased; 1: the same, cased. Either InputError (invalid
-//      UTF-8) or ids that begin with [CLS], end with [SEP], are all in the vocabulary and
-//      have one label each;
+//      UTF-8) or ids that begin with [CLS], end with [SEP], are all in the vocabulary,
+//      have one label each and are grouped into words (wordgroups.h) each in one, in order;
 //   2: the bytes as a vocab.txt (with the test config): a tokenizer or TokenizerFileError;
 //      a tokenizer then encodes a few texts with the promises above;
 //   3: the bytes as a tokenizer_config.json (with the test vocabulary): the same.
 // Any other exception, a crash or a sanitizer report is a finding.
 #include "gpt2files.h"
 #include "options.h"
+#include "wordgroups.h"
 #include "wordpiecetokenizer.h"
 
 #include <cstddef>
@@ -66,8 +67,17 @@ void fuzzText(const attn::WordPieceTokenizer& tokenizer, std::string_view text)
     for (const int id : ids)
         if (id < 0 || id >= tokenizer.vocabularySize())
             broken("an id outside the vocabulary");
-    if (tokenizer.labels(ids).size() != ids.size())
+    const auto labels = tokenizer.labels(ids);
+    if (labels.size() != ids.size())
         broken("not one label per token");
+    // By word (wordgroups.h): every token in one word, in order.
+    int next = 0;
+    for (const attn::WordGroup& word : attn::groupWords(attn::wordTokens(labels, true)))
+        for (const int t : word.tokens)
+            if (t != next++)
+                broken("the words do not cover the tokens once, in order");
+    if (next != static_cast<int>(ids.size()))
+        broken("the words leave tokens out");
     (void)tokenizer.basicWords(text);
 }
 
