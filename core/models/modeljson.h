@@ -2,8 +2,10 @@
 #pragma once
 
 #include "languagemodel.h"
+#include "text/wordgroups.h"
 
 #include <string>
+#include <vector>
 
 namespace attn {
 
@@ -13,6 +15,9 @@ namespace attn {
 //  labels], "pieces": [T vocabulary spellings], "layers": [L × {"heads": [H × {"weights":
 //  T × T}]}], "next_tokens": [k × {"id", "token" (readable), "piece", "probability",
 //  "logit"}] at the last position, most probable first}. A NaN weight or logit is null.
-[[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10);
+// With `words` (runwords.h), the weights are (W, W), word by word, and "words": [W ×
+// {"text", "tokens": [indices into token_ids]}] follows "pieces".
+[[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
+                                       const std::vector<WordGroup>* words = nullptr);
 
 } // namespace attn
