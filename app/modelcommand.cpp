@@ -6,6 +6,7 @@
 #include "modelcomparedialog.h"
 #include "modeljson.h"
 #include "offscreen.h"
+#include "runwords.h"
 
 #include <QCoreApplication>
 
@@ -97,6 +98,15 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                            "run the model on these token ids (comma-separated) instead of a "
                            "--text, each below the model's vocab_size"),
          [&a](std::string_view value) { a.ids = parseIds(value); }});
+    if (command == ModelCommand::Compute)
+        options.push_back(
+            {"group-words", "",
+             QT_TRANSLATE_NOOP("Command line",
+                               "attention by word: the tokens grouped into words (ICU's, "
+                               "Chinese by its dictionary), attention to a word the sum over "
+                               "its tokens, from a word the mean (Clark et al. 2019); adds "
+                               "\"words\" to the JSON"),
+             [&a](std::string_view) { a.groupWords = true; }});
     return options;
 }
 
@@ -217,8 +227,11 @@ int modelCommand(const std::vector<std::string>& args)
                              "output)");
         // 2. The model and the run.
         const ModelRun run = runModel(a, options);
-        // 3. The JSON.
-        if (const std::string problem = writeFileAtomically(options.jsonPath, modelRunJson(run));
+        // 3. The JSON, word by word with --group-words.
+        const std::vector<WordGroup> words =
+            a.groupWords ? runWords(run) : std::vector<WordGroup>{};
+        if (const std::string problem = writeFileAtomically(
+                options.jsonPath, modelRunJson(run, 10, a.groupWords ? &words : nullptr));
             !problem.empty()) {
             return fail(kExitWriteFailed, problem);
         }

@@ -23,12 +23,14 @@ struct ModelArguments {
     // --mask was given: else a bidirectional model (BERT) runs its own formula, unmasked,
     // where the command line's textbook formula is a decoder's (causal).
     bool maskGiven = false;
+    bool groupWords = false; // --group-words (compute): attention by word
 };
 
 // Which command's --model (its help says what the command does with the model).
 enum class ModelCommand { Compute, Export, Compare, Steps };
 
-// --model DIR and --only-layer N; for compute and export also --rope on|off and --ids N,N,….
+// --model DIR and --only-layer N; for compute and export also --rope on|off and --ids N,N,…;
+// for compute --group-words.
 [[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
 
 // Throws InputError for a compute option the model has its own value for (--d-model,

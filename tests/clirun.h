@@ -24,6 +24,12 @@ inline Run attnscope(const QStringList& arguments)
     return finish(process, kCliTimeoutMs);
 }
 
+// The binary without a display, as a batch job on a server would run it.
+inline Run headless(const QStringList& arguments)
+{
+    return runProgram(QStringLiteral(ATTN_BINARY), arguments, kCliTimeoutMs, {}, true);
+}
+
 // Runs `script` with /bin/sh: $0 is the attnscope binary, $1 … are `arguments`.
 inline Run shell(const QString& script, const QStringList& arguments = {})
 {

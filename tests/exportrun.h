@@ -2,6 +2,7 @@
 // their own, and reading back the one file they must leave there.
 #pragma once
 
+#include "filebytes.h"
 #include "processrun.h"
 
 #include <QByteArray>
@@ -30,12 +31,6 @@ inline QStringList entries(const QString& directory)
 {
     return QDir(directory).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
                                      QDir::Name);
-}
-
-inline QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // The first bytes every file of the format starts with.

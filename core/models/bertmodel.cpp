@@ -5,6 +5,7 @@
 #include "modelattention.h"
 #include "modelkernels.h"
 #include "modelrun.h"
+#include "wordpiecetokenizer.h"
 
 #include <stdexcept>
 
@@ -20,8 +21,14 @@ struct BertTokenizer {
 // ModelError naming the file when it is missing or broken.
 BertTokenizer openTokenizer(const std::filesystem::path& folder)
 {
-    (void)folder;
-    return {};
+    try {
+        std::unique_ptr<const WordPieceTokenizer> tokenizer =
+            WordPieceTokenizer::fromFolder(folder);
+        const std::optional<int> mask = tokenizer->maskId();
+        return {std::move(tokenizer), mask};
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
 }
 
 } // namespace

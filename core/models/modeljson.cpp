@@ -2,14 +2,16 @@
 
 #include "json.h"
 #include "report.h"
+#include "runwords.h"
 
 namespace attn {
 
-std::string modelRunJson(const ModelRun& run, int topK)
+std::string modelRunJson(const ModelRun& run, int topK, const std::vector<WordGroup>* words)
 {
     JsonWriter w;
     const ModelInfo& info = run.model->info();
-    const AttentionStack& stack = *run.attention;
+    const auto byWord = words ? runWordAttention(run, *words) : nullptr;
+    const AttentionStack& stack = byWord ? *byWord : *run.attention;
     const StackShape& shape = stack.shape();
     w.beginObject();
     // 1. The model and the switches.
@@ -68,7 +70,23 @@ std::string modelRunJson(const ModelRun& run, int topK)
     for (const TokenLabel& label : run.labels)
         w.value(label.piece);
     w.endArray();
-    // 3. Every layer's heads, (T, T) each.
+    if (words) {
+        w.key("words");
+        w.beginArray();
+        for (const WordGroup& word : *words) {
+            w.beginObject();
+            w.key("text");
+            w.value(word.text);
+            w.key("tokens");
+            w.beginArray();
+            for (const int t : word.tokens)
+                w.value(t);
+            w.endArray();
+            w.endObject();
+        }
+        w.endArray();
+    }
+    // 3. Every layer's heads, (T, T) each, or (W, W) by word.
     w.key("layers");
     w.beginArray();
     for (int l = 0; l < shape.layers; ++l) {

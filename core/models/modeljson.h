@@ -2,8 +2,10 @@
 #pragma once
 
 #include "languagemodel.h"
+#include "text/wordgroups.h"
 
 #include <string>
+#include <vector>
 
 namespace attn {
 
@@ -16,6 +18,9 @@ namespace attn {
 // predicts no next token: "masked_predictions": [one {"position", "predictions": [k × the
 // same objects]} per [MASK] in the ids, in order] instead of "next_tokens" (an empty list
 // for a text without [MASK]). A NaN weight or logit is null.
-[[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10);
+// With `words` (runwords.h), the weights are (W, W), word by word, and "words": [W ×
+// {"text", "tokens": [indices into token_ids]}] follows "pieces".
+[[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
+                                       const std::vector<WordGroup>* words = nullptr);
 
 } // namespace attn

@@ -497,6 +497,10 @@
         <source>options of steps with a model (beside --text and the switches compute --model takes):</source>
         <translation>steps 使用模型时的选项（另有 --text 以及 compute --model 接受的开关）：</translation>
     </message>
+    <message>
+        <source>attention by word: the tokens grouped into words (ICU&apos;s, Chinese by its dictionary), attention to a word the sum over its tokens, from a word the mean (Clark et al. 2019); adds &quot;words&quot; to the JSON</source>
+        <translation>按词显示注意力：把词元合并成词（ICU 分词，中文按词典切分），对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元的平均（Clark 等，2019）；JSON 中另有 &quot;words&quot;</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -2706,6 +2710,14 @@
     <message>
         <source>Type a sentence with [MASK]; the model fills it in</source>
         <translation>输入一个带 [MASK] 的句子；模型来填空</translation>
+    </message>
+    <message>
+        <source>&amp;Group into words</source>
+        <translation>按词合并(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Show attention by word (ICU&apos;s words; Chinese by its dictionary): attention to a word is the sum over its tokens, attention from a word the mean over its tokens&apos; rows, so each row still sums to 1 (Clark et al. 2019)</source>
+        <translation>按词显示注意力（ICU 分词，中文按词典切分）：对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元所在行的平均，因此每一行之和仍为 1（Clark 等，2019）</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // patterns; a bad file or argument is exit status 2 with a message naming it.
 //
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys.
+#include "clirun.h"
 #include "jsonread.h"
 #include "processrun.h"
 
@@ -17,16 +18,12 @@
 #include <cmath>
 
 using namespace attn;
+using attn::test::headless;
 using attn::test::Run;
 
 namespace {
 
 const QString kDir = QStringLiteral(ATTN_REFERENCE_DIR "/attention/");
-
-Run attnscope(const QStringList& arguments)
-{
-    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, 60000, {}, true);
-}
 
 const QJsonObject& expected()
 {
@@ -123,9 +120,9 @@ void TestAttentionCli::json()
     QFETCH(QString, tokens);
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("out.json"));
-    const Run run = attnscope({QStringLiteral("compute"), QStringLiteral("--attention-file"),
-                               kDir + file, QStringLiteral("--sequence"), QString::number(sequence),
-                               QStringLiteral("--json"), out});
+    const Run run = headless({QStringLiteral("compute"), QStringLiteral("--attention-file"),
+                              kDir + file, QStringLiteral("--sequence"), QString::number(sequence),
+                              QStringLiteral("--json"), out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     const JsonValue json = readJson(out);
     QVERIFY(json.isObject());
@@ -179,10 +176,10 @@ void TestAttentionCli::json()
 void TestAttentionCli::oneLayer()
 {
     const Run run =
-        attnscope({QStringLiteral("compute"),
-                   QStringLiteral("--attention-file=") + kDir + QStringLiteral("stack5_stored.npz"),
-                   QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--json"),
-                   QStringLiteral("-")});
+        headless({QStringLiteral("compute"),
+                  QStringLiteral("--attention-file=") + kDir + QStringLiteral("stack5_stored.npz"),
+                  QStringLiteral("--layer"), QStringLiteral("1"), QStringLiteral("--json"),
+                  QStringLiteral("-")});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     const JsonValue json = parseJson(run.out.toStdString());
     QCOMPARE(json.find("layers")->items().size(), std::size_t(1));
@@ -192,9 +189,9 @@ void TestAttentionCli::oneLayer()
 
 void TestAttentionCli::nonFiniteWeightsAreNull()
 {
-    const Run run = attnscope({QStringLiteral("compute"), QStringLiteral("--attention-file"),
-                               kDir + QStringLiteral("nonfinite.npz"), QStringLiteral("--json"),
-                               QStringLiteral("-")});
+    const Run run = headless({QStringLiteral("compute"), QStringLiteral("--attention-file"),
+                              kDir + QStringLiteral("nonfinite.npz"), QStringLiteral("--json"),
+                              QStringLiteral("-")});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     const JsonValue json = parseJson(run.out.toStdString());
     const JsonValue& head = json.find("layers")->items()[0].find("heads")->items()[0];
@@ -205,8 +202,8 @@ void TestAttentionCli::nonFiniteWeightsAreNull()
 
 void TestAttentionCli::summary()
 {
-    const Run run = attnscope({QStringLiteral("compute"), QStringLiteral("--attention-file"),
-                               kDir + QStringLiteral("layers_f32.safetensors")});
+    const Run run = headless({QStringLiteral("compute"), QStringLiteral("--attention-file"),
+                              kDir + QStringLiteral("layers_f32.safetensors")});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     const QString out = QString::fromUtf8(run.out);
     QVERIFY2(out.contains(QStringLiteral("float32, 2 layers × 2 sequences × 3 heads × 5 queries "
@@ -249,8 +246,8 @@ void TestAttentionCli::refuses()
     QFETCH(QString, message);
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("out.json"));
-    const Run run = attnscope(QStringList{QStringLiteral("compute")} + arguments +
-                              QStringList{QStringLiteral("--json"), out});
+    const Run run = headless(QStringList{QStringLiteral("compute")} + arguments +
+                             QStringList{QStringLiteral("--json"), out});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
     QVERIFY2(QString::fromUtf8(run.err).startsWith(QStringLiteral("attnscope: ")),
@@ -260,15 +257,15 @@ void TestAttentionCli::refuses()
 
 void TestAttentionCli::help()
 {
-    const Run run = attnscope({QStringLiteral("compute"), QStringLiteral("--help")});
+    const Run run = headless({QStringLiteral("compute"), QStringLiteral("--help")});
     QCOMPARE(run.exitCode, 0);
     for (const char* option : {"--attention-file FILE", "--sequence N", "--layer N"})
         QVERIFY2(run.out.contains(option), option);
     // export takes an attention file too, with --layer and --what head:H|mean|model.
-    const Run exportHelp = attnscope({QStringLiteral("export"), QStringLiteral("--help")});
+    const Run exportHelp = headless({QStringLiteral("export"), QStringLiteral("--help")});
     for (const char* option : {"--attention-file FILE", "--layer L", "--what head:H|mean|model"})
         QVERIFY2(exportHelp.out.contains(option), option);
-    const Run all = attnscope({QStringLiteral("--help")});
+    const Run all = headless({QStringLiteral("--help")});
     QVERIFY(all.out.contains("attnscope compute --attention-file FILE"));
 }
 

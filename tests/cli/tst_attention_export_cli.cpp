@@ -7,6 +7,8 @@
 //
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys.
 #include "attentionfile.h"
+#include "clirun.h"
+#include "filebytes.h"
 #include "jsonread.h"
 #include "modelfigure.h"
 #include "processrun.h"
@@ -22,23 +24,14 @@
 #include <cmath>
 
 using namespace attn;
+using attn::test::readAll;
 using namespace attn::ui;
+using attn::test::headless;
 using attn::test::Run;
 
 namespace {
 
 const QString kDir = QStringLiteral(ATTN_REFERENCE_DIR "/attention/");
-
-Run attnscope(const QStringList& arguments)
-{
-    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, 60000, {}, true);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 float toFloat(std::string_view text)
 {
@@ -131,9 +124,9 @@ void TestAttentionExportCli::png()
     QFETCH(QString, what);
     QTemporaryDir dir;
     const QString out = dir.filePath("figure.png");
-    const Run run = attnscope({"export", "--attention-file", kDir + file, "--sequence",
-                               QString::number(sequence), "--layer", QString::number(layer),
-                               "--what", what, "--out", out});
+    const Run run = headless({"export", "--attention-file", kDir + file, "--sequence",
+                              QString::number(sequence), "--layer", QString::number(layer),
+                              "--what", what, "--out", out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     QVERIFY2(run.err.isEmpty(), run.err.constData());
     const QImage image(out);
@@ -207,8 +200,8 @@ void TestAttentionExportCli::vectorFigures()
     QFETCH(QString, title);
     QTemporaryDir dir;
     const QString out = dir.filePath("figure." + format);
-    const Run run = attnscope({"export", "--attention-file", kDir + "hf_snippet.npz", "--layer",
-                               "1", "--what", what, "--out", out});
+    const Run run = headless({"export", "--attention-file", kDir + "hf_snippet.npz", "--layer", "1",
+                              "--what", what, "--out", out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     const QByteArray bytes = readAll(out);
     if (format == u"pdf") {
@@ -265,8 +258,8 @@ void TestAttentionExportCli::numbers()
     QTemporaryDir dir;
     const QString out = dir.filePath("numbers." + format);
     const int layer = file.startsWith(u"stack5") ? 1 : 0;
-    const Run run = attnscope({"export", "--attention-file", kDir + file, "--layer",
-                               QString::number(layer), "--what", what, "--out", out});
+    const Run run = headless({"export", "--attention-file", kDir + file, "--layer",
+                              QString::number(layer), "--what", what, "--out", out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
     const auto stack = openAttentionFile((kDir + file).toStdString());
     const FileSelection selection = *fileSelectionFromSpelling(what);
@@ -358,7 +351,7 @@ void TestAttentionExportCli::refuses()
             argument = out = dir.filePath(argument.mid(2));
     if (!arguments.contains("--out"))
         arguments << "--out" << out;
-    const Run run = attnscope(QStringList{"export", "--attention-file"} + arguments);
+    const Run run = headless(QStringList{"export", "--attention-file"} + arguments);
     QCOMPARE(run.exitCode, exitCode);
     const QString message = QString::fromUtf8(run.err);
     QVERIFY2(message.startsWith("attnscope: ") && message.count(u'\n') == 1, run.err.constData());

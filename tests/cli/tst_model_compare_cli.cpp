@@ -5,6 +5,7 @@
 // departures and every predicted token, a PDF. Bad input is exit status 2 (1 for a file that
 // cannot be written) with one line naming it, and nothing written.
 #include "clirun.h"
+#include "filebytes.h"
 #include "languagemodel.h"
 #include "modelcomparedialog.h"
 #include "modelcomparison.h"
@@ -18,6 +19,8 @@
 #include <QXmlStreamReader>
 
 using namespace attn;
+using attn::test::headless;
+using attn::test::readAll;
 using namespace attn::ui;
 using attn::test::Run;
 
@@ -25,19 +28,6 @@ namespace {
 
 const QString kModel = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
 const QString kText = QStringLiteral("the cat sat on the mat");
-
-// The binary without a display, as a batch job on a server would run it.
-Run headless(const QStringList& arguments)
-{
-    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, attn::test::kCliTimeoutMs,
-                                  {}, true);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 } // namespace
 

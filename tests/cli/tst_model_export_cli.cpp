@@ -5,6 +5,7 @@
 // --model`'s weights under the same switches; bad input is exit status 2 (1 for a file that
 // cannot be written) with one line naming it, and nothing written.
 #include "clirun.h"
+#include "filebytes.h"
 #include "languagemodel.h"
 #include "modelfigure.h"
 
@@ -21,6 +22,8 @@
 #include <cmath>
 
 using namespace attn;
+using attn::test::headless;
+using attn::test::readAll;
 using namespace attn::ui;
 using attn::test::Run;
 
@@ -28,19 +31,6 @@ namespace {
 
 const QString kModel = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
 const QString kText = QStringLiteral("the cat sat on the mat");
-
-// The binary without a display, as a batch job on a server would run it.
-Run headless(const QStringList& arguments)
-{
-    return attn::test::runProgram(QStringLiteral(ATTN_BINARY), arguments, attn::test::kCliTimeoutMs,
-                                  {}, true);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // compute --model's weights under `switches`: [layer][head] a T × T matrix, row-major.
 std::vector<std::vector<std::vector<double>>> computedWeights(const QStringList& switches)

@@ -1,6 +1,7 @@
 // writeAtomically, the one writer of the command line's and the window's files: what it
 // leaves on disk, and the failure (path and errno) the window words in its language.
 #include "atomicwrite.h"
+#include "filebytes.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 
 using namespace attn;
+using attn::test::readAll;
 
 class TestAtomicWrite : public QObject {
     Q_OBJECT
@@ -24,15 +26,7 @@ private slots:
     void failures();
 };
 
-namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-} // namespace
+namespace {} // namespace
 
 void TestAtomicWrite::writes()
 {

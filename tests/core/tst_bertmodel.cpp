@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,7 @@ private slots:
     void modelInfo_data();
     void modelInfo();
     void bidirectional();
+    void textRunsAsItsIds();
     void badIds_data();
     void badIds();
     void badFolders_data();
@@ -244,6 +246,30 @@ void TestBertModel::bidirectional()
     }
 }
 
+void TestBertModel::textRunsAsItsIds()
+{
+    // vocab.txt's WordPiece: a CJK character a token, [MASK] typed in the text one token,
+    // [CLS] … [SEP] around; the run of the text is the run of those ids, and its [MASK]
+    // (the tokenizer's id) is where the fill-ins are.
+    const auto lm = model(QStringLiteral("bert-f32"));
+    const QJsonObject expected = readJson(kReference / "bert-f32.json");
+    const attn::ModelRun text =
+        lm->run(expected.value(QLatin1String("text")).toString().toStdString(),
+                {ModelSwitches::textbookFormula(false), -1, true});
+    const std::vector<int> ids = intsOf(expected.value(QLatin1String("text_ids")));
+    QCOMPARE(text.ids, ids);
+    QCOMPARE(lm->maskId(), std::optional<int>(4));
+    QCOMPARE(text.maskedPositions(), std::vector<int>{4});
+    QCOMPARE(text.labels[4].label, std::string("[MASK]"));
+    QCOMPARE(lm->tokenSpelling(5), std::string("巴"));
+    const attn::ModelRun byIds = lm->runIds(ids, {ModelSwitches::textbookFormula(false), -1, true});
+    QCOMPARE(text.hidden, byIds.hidden);
+    // The two-[MASK] ids of the reference: both positions, in order.
+    const attn::ModelRun two =
+        lm->runIds(intsOf(expected.value(QLatin1String("ids"))), ModelSwitches{});
+    QCOMPARE(two.maskedPositions(), intsOf(expected.value(QLatin1String("masks"))));
+}
+
 void TestBertModel::badIds_data()
 {
     QTest::addColumn<std::vector<int>>("ids");
@@ -309,6 +335,9 @@ void TestBertModel::badFolders_data()
                                    << "\"embeddings.LayerNorm.gamma\""
                                    << "\"embeddings.LayerNorm.gamm_\"" << weights
                                    << "the tensor embeddings.LayerNorm.weight is missing";
+    QTest::newRow("vocab.txt missing") << "bert-bf16"
+                                       << ""
+                                       << "" << QStringLiteral("vocab.txt") << "";
     QTest::newRow("wrong shape") << "bert-f32"
                                  << "\"shape\":[64,32]"
                                  << "\"shape\":[32,64]" << weights

@@ -53,11 +53,19 @@ QImage renderDocument(const FigureDocument& document, double pixelsPerUnit)
     image.setDevicePixelRatio(pixelsPerUnit);
     // A unit is 1/vectorResolution inch, so the image holds that many times pixelsPerUnit
     // pixels per inch.
+    // The painter resolves point sizes at the image's resolution in device-independent
+    // units: the document's own while painting (fonts as measured when it was laid out),
+    // the file's pixels per inch afterwards.
+    const int paintedDotsPerMeter = qRound(document.vectorResolution / 0.0254);
+    image.setDotsPerMeterX(paintedDotsPerMeter);
+    image.setDotsPerMeterY(paintedDotsPerMeter);
+    {
+        QPainter painter(&image);
+        document.paint(painter, QRectF(QPointF(0, 0), QSizeF(units)));
+    }
     const int dotsPerMeter = qRound(document.vectorResolution * pixelsPerUnit / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    QPainter painter(&image);
-    document.paint(painter, QRectF(QPointF(0, 0), QSizeF(units)));
     return image;
 }
 

@@ -8,6 +8,7 @@
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "predictionworker.h"
+#include "runwords.h"
 #include "switchesform.h"
 #include "tokenchips.h"
 
@@ -48,7 +49,8 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
       cutButton_(new QPushButton), chips_(new TokenChips),
       modelView_(new ModelWindow(run_->attention, this)), switches_(new SwitchesForm),
       scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
-      predictions_(new PredictionPanel), predictionWorker_(new PredictionWorker(this)),
+      groupWords_(new QCheckBox), predictions_(new PredictionPanel),
+      predictionWorker_(new PredictionWorker(this)),
       worker_([this](RunJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
 {
     setObjectName("languageModelWindow");
@@ -58,6 +60,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     cutButton_->setObjectName("cutText");
     scope_->setObjectName("switchScope");
     departures_->setObjectName("departures");
+    groupWords_->setObjectName("groupWords");
     caption_->setObjectName("modelCaption");
     caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     caption_->setWordWrap(true);
@@ -95,6 +98,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(switches_);
     sideLayout->addLayout(scopeRow);
     sideLayout->addWidget(departures_);
+    sideLayout->addWidget(groupWords_);
     sideLayout->addWidget(new ModelCompareButton(this), 0, Qt::AlignLeft);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
@@ -122,7 +126,13 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     connect(switches_, &SwitchesForm::switchesChanged, this, &LanguageModelWindow::submit);
     connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
     connect(cutButton_, &QPushButton::clicked, this, &LanguageModelWindow::cutText);
-    connect(modelView_, &ModelWindow::queryHovered, this, &LanguageModelWindow::showPredictionsAt);
+    connect(groupWords_, &QCheckBox::toggled, this, [this] {
+        showAttention();
+        // the panel's word (or token) named anew
+        showPredictionsAt(predictions_->atLast() ? -1 : predictions_->position());
+    });
+    connect(modelView_, &ModelWindow::queryHovered, this,
+            [this](int query) { showPredictionsAt(tokenOfQuery(query)); });
     connect(predictionWorker_, &PredictionWorker::ready, this,
             &LanguageModelWindow::showPredictions);
     connect(predictions_, &PredictionPanel::maskChosen, this, [this] { showPredictionsAt(-1); });
@@ -238,11 +248,30 @@ void LanguageModelWindow::showRun(ModelRun run, std::map<int, std::vector<Predic
     const int shown = predictions_->atLast() ? -1 : predictions_->position();
     run_ = std::make_shared<const ModelRun>(std::move(run));
     predictionWorker_->setRun(run_, std::move(made));
-    modelView_->setStack(run_->attention);
+    showAttention();
     chips_->setTokens(chipTokens(run_->labels));
     predictions_->setMasks(run_->maskedPositions());
-    showPredictionsAt(modelView_->hoveredQuery() >= 0 ? modelView_->hoveredQuery() : shown);
+    const int hovered = modelView_->hoveredQuery();
+    showPredictionsAt(hovered >= 0 ? tokenOfQuery(hovered) : shown);
     emit runShown();
+}
+
+void LanguageModelWindow::showAttention()
+{
+    words_.clear();
+    if (!groupWords_->isChecked()) {
+        modelView_->setStack(run_->attention);
+        return;
+    }
+    words_ = runWords(*run_);
+    modelView_->setStack(runWordAttention(*run_, words_));
+}
+
+int LanguageModelWindow::tokenOfQuery(int query) const
+{
+    if (words_.empty() || query < 0 || query >= int(words_.size()))
+        return query;
+    return words_[std::size_t(query)].tokens.back();
 }
 
 void LanguageModelWindow::showRefusal(const QString& message)
@@ -304,12 +333,16 @@ void LanguageModelWindow::showPredictionsAt(int position)
 
 void LanguageModelWindow::showPredictions(int position, const std::vector<Prediction>& predictions)
 {
+    // By word, the word that ends at the position names it (not its last byte piece's ⋯).
+    std::string after = run_->labels[std::size_t(position)].label;
+    for (const WordGroup& word : words_)
+        if (word.tokens.back() == position)
+            after = word.label;
     // "last": where the panel rests without a row pointed at (the last position, or the
     // chosen [MASK]).
     const int resting =
         model_->info().causal ? int(run_->ids.size()) - 1 : predictions_->chosenMask();
-    predictions_->setPredictions(predictions, position,
-                                 QString::fromStdString(run_->labels[std::size_t(position)].label),
+    predictions_->setPredictions(predictions, position, QString::fromStdString(after),
                                  position == resting);
 }
 
@@ -369,6 +402,11 @@ void LanguageModelWindow::retranslateUi()
     for (int i = 1; i < scope_->count(); ++i)
         scope_->setItemText(i, tr("Only layer %1").arg(scope_->itemData(i).toInt()));
     scope_->setToolTip(tr("Break one layer alone: the others keep the textbook formula"));
+    groupWords_->setText(tr("&Group into words"));
+    groupWords_->setToolTip(
+        tr("Show attention by word (ICU's words; Chinese by its dictionary): attention to a "
+           "word is the sum over its tokens, attention from a word the mean over its tokens' "
+           "rows, so each row still sums to 1 (Clark et al. 2019)"));
     updateDepartures();
 }
 

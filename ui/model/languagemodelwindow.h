@@ -15,6 +15,7 @@
 
 #include "languagemodel.h"
 #include "latestworker.h"
+#include "wordgroups.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -27,6 +28,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -76,6 +78,10 @@ public:
     [[nodiscard]] SwitchesForm* switchesForm() const { return switches_; }
     [[nodiscard]] QComboBox* scopeCombo() const { return scope_; }
     [[nodiscard]] TokenChips* tokenChips() const { return chips_; }
+    // "Group into words": the model view shows attention by word (runwords.h), off at first.
+    [[nodiscard]] QCheckBox* groupWordsCheck() const { return groupWords_; }
+    // The words the model view shows, in order; empty when it shows tokens.
+    [[nodiscard]] const std::vector<WordGroup>& shownWords() const { return words_; }
     // The line of departures from the model's textbook formula.
     [[nodiscard]] QString departuresText() const;
     // Why the last request was refused (empty text, too long …); empty when it ran.
@@ -106,6 +112,11 @@ private:
     // `made`: the predictions made with the run (its last position's, or each [MASK]'s).
     void showRun(ModelRun run, std::map<int, std::vector<Prediction>> made);
     void showRefusal(const QString& message);
+    // Gives the model view the run's attention, by token or by word as the option says.
+    void showAttention();
+    // The token whose predictions a query row of the model view stands for: the row's own,
+    // or by word the word's last token.
+    [[nodiscard]] int tokenOfQuery(int query) const;
     // Asks for the predictions after `position`; −1 or a position past the text: the last
     // (a masked language model: the chosen [MASK]'s, or the hint when there is none).
     void showPredictionsAt(int position);
@@ -128,6 +139,8 @@ private:
     QLabel* scopeLabel_;
     QComboBox* scope_;
     QLabel* departures_;
+    QCheckBox* groupWords_;
+    std::vector<WordGroup> words_; // the words shown, when grouped
     PredictionPanel* predictions_;
     PredictionWorker* predictionWorker_; // the hovered rows' predictions, off the GUI thread
     QTimer debounce_;

@@ -311,6 +311,7 @@ QString ModelCompareDialog::exportTo(const QString& path) const
     options.selection = selection();
     options.departures = modelDepartures(switched_->switches, switched_->model->info().causal);
     options.figure.annotate = int(switched_->ids.size()) <= kAnnotatedTokens;
+    options.ranked = predictions_;
     QString error;
     const std::optional<QByteArray> bytes =
         modelComparisonBytes(*format, *textbook_, *switched_, options, &error);

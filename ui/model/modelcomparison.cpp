@@ -137,7 +137,8 @@ QString modelComparisonCaption(const ModelRun& a, const ModelRun& b,
 {
     if (a.ids != b.ids || a.ids.empty())
         return {};
-    const PredictionComparison predictions = comparePredictions(a, b, -1, options.predictions);
+    const PredictionComparison predictions =
+        options.ranked ? *options.ranked : comparePredictions(a, b, -1, options.predictions);
     const Comparison comparison = compareRuns(a, b, options.layer, options.selection);
     QStringList shared{QString::fromStdString(a.model ? a.model->info().name : std::string()),
                        QCoreApplication::translate("Figure", "layer %1").arg(options.layer)};

@@ -28,6 +28,9 @@ struct ModelComparisonOptions {
     QStringList departures;   // B's departures from the textbook, in words (the caption's)
     ComparisonOptions figure; // the look (head and sequence are not used)
     int predictions = 10;     // k, the top k of each side
+    // Both runs' top k already ranked (the dialog's, made on its worker): the caption uses
+    // them instead of making four vocabulary-wide logits again. Null: computed here.
+    std::shared_ptr<const PredictionComparison> ranked;
 };
 
 // Head (or mean head) `selection` of layer `layer` of both runs, A titled "A: textbook ·

@@ -7,6 +7,8 @@
 #include "engine.h"
 #include "exportdialog.h"
 #include "figure.h"
+#include "figureencoding.h"
+#include "filebytes.h"
 #include "heatmapgrid.h"
 #include "numberfiles.h"
 #include "presets.h"
@@ -14,6 +16,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -80,12 +83,6 @@ FigureOptions options(FigureWhat what, int head = 0)
     return o;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 // The file names in `dir`, to prove that a failed export leaves nothing behind.
 QStringList entries(const QTemporaryDir& dir)
 {
@@ -134,6 +131,8 @@ private slots:
     void failedWrites_data();
     void failedWrites();
     void paintFitsTarget();
+    void rasterTextKeepsItsMeasuredWidth_data();
+    void rasterTextKeepsItsMeasuredWidth();
     void dialog();
     void dialogOffersTheMeanOfSeveralHeads_data();
     void dialogOffersTheMeanOfSeveralHeads();
@@ -667,6 +666,56 @@ void TestFigure::paintFitsTarget()
             if (!target.adjusted(-1, -1, 1, 1).contains(x, y))
                 QCOMPARE(hex(image.pixel(x, y)), hex(qRgb(255, 0, 0)));
     QCOMPARE(hex(image.pixel(target.center())) == hex(qRgb(255, 0, 0)), false);
+}
+
+void TestFigure::rasterTextKeepsItsMeasuredWidth_data()
+{
+    QTest::addColumn<int>("resolution");
+    QTest::addColumn<double>("pixelsPerUnit");
+    QTest::newRow("points, 1x") << 72 << 1.0;
+    QTest::newRow("points, 2x") << 72 << 2.0;
+    QTest::newRow("screen units, 1x") << 96 << 1.0;
+    QTest::newRow("screen units, 2x (Step by step's PNG)") << 96 << 2.0;
+    QTest::newRow("screen units, 3x") << 96 << 3.0;
+}
+
+void TestFigure::rasterTextKeepsItsMeasuredWidth()
+{
+    // A document laid out in units of 1/resolution inch (Step by step's tiles measure their
+    // fonts on a 96 dpi screen) rasterises its text at the width it was measured, times the
+    // pixels per unit: text twice as wide overran the tiles' headings and labels.
+    QFETCH(int, resolution);
+    QFETCH(double, pixelsPerUnit);
+    // A font in points, as a widget's: resolved at the device's resolution (figures' own
+    // fonts are in pixels and never were affected).
+    QFont font;
+    font.setPointSizeF(12);
+    QImage measuring(1, 1, QImage::Format_RGB32);
+    const int dotsPerMeter = qRound(resolution / 0.0254);
+    measuring.setDotsPerMeterX(dotsPerMeter);
+    measuring.setDotsPerMeterY(dotsPerMeter);
+    const QString text = QStringLiteral("MMMMMMMMMM");
+    const double measured = QFontMetricsF(font, &measuring).horizontalAdvance(text);
+
+    FigureDocument document;
+    document.vectorResolution = resolution;
+    document.size = QSizeF(2 * measured + 20, 40) * (72.0 / resolution);
+    document.paint = [&](QPainter& painter, const QRectF& target) {
+        painter.setFont(font);
+        painter.setPen(Qt::black);
+        painter.drawText(target.topLeft() + QPointF(0, 30), text);
+    };
+    const QImage image = renderDocument(document, pixelsPerUnit);
+    QVERIFY(!image.isNull());
+    int right = -1;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 128)
+                right = std::max(right, x);
+    const double inked = (right + 1) / pixelsPerUnit;
+    QVERIFY2(inked > 0.85 * measured && inked < 1.05 * measured,
+             qPrintable(QStringLiteral("ink %1 units wide, measured %2").arg(inked).arg(measured)));
+    QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), qRound(resolution * pixelsPerUnit));
 }
 
 void TestFigure::dialog()

@@ -5,6 +5,7 @@
 // arguments; a failure prints one line "attnscope: …" and leaves no file behind.
 //
 // Legend: d_k the head dimension (H = 1, d_model = d_k); S = Q_h K_hᵀ.
+#include "filebytes.h"
 #include "presets.h"
 #include "processrun.h"
 #include "sweepchart.h"
@@ -31,6 +32,7 @@
 #include <cmath>
 
 using namespace attn;
+using attn::test::readAll;
 using namespace attn::ui;
 
 Q_DECLARE_METATYPE(attn::ui::SweepPanel)
@@ -121,12 +123,6 @@ Run attnscope(const QStringList& arguments, const QString& directory)
 QStringList entries(const QString& directory)
 {
     return QDir(directory).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace

@@ -330,6 +330,9 @@ void TestModelCompare::comparingMakesNoLogitsOnTheGuiThread()
     const int last = int(expected.ids.size()) - 1;
     QCOMPARE(dialog->predictionsB()->topLevelItem(0)->text(1),
              quotedToken(expected.predictions(last)[0].label));
+    // Export… writes the captioned figure from the ranking the dialog already has.
+    QTemporaryDir out;
+    QCOMPARE(dialog->exportTo(out.filePath("compare.svg")), QString());
     QCOMPARE(model->onGuiThread.load(), 0);
 }
 

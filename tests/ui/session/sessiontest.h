@@ -4,6 +4,7 @@
 #pragma once
 
 #include "figurefile.h"
+#include "filebytes.h"
 #include "json.h"
 #include "language.h"
 #include "report.h"
@@ -103,17 +104,8 @@ template <typename E> void addEnumRows(void (*set)(Config&, E))
     }
 }
 
-inline QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-inline bool writeAll(const QString& path, const QByteArray& bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
+using attn::test::readAll;
+using attn::test::writeAll;
 
 // Every field of the request away from its default (a causal mask needs self-attention,
 // so `cross` chooses between the two), the cross text kept either way.

@@ -3,6 +3,7 @@
 // leave it untouched while its question waits.
 #include "computecontroller.h"
 #include "controlpanel.h"
+#include "filebytes.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "session.h"
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 
 using namespace attn::ui;
+using attn::test::readAll;
 
 namespace {
 
@@ -52,12 +54,6 @@ Session everyFieldChanged()
     s.view.marginSums = true;
     s.view.logScale = true;
     return s;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace
