@@ -150,10 +150,12 @@ std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
     return model;
 }
 
-ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options)
+ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options, bool causal)
 {
     ModelSwitches switches;
     switches.formula = options.request.config;
+    if (!causal && !a.maskGiven)
+        switches.formula.mask = MaskKind::None; // an encoder's textbook formula
     switches.onlyLayer = a.onlyLayer;
     if (a.rope)
         switches.rope = *a.rope;
@@ -163,13 +165,14 @@ ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options)
 ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
 {
     const std::shared_ptr<const LanguageModel> model = openModelOf(a);
+    const ModelSwitches switches = switchesOf(a, options, model->info().causal);
     if (!a.ids)
-        return model->run(options.request.text, switchesOf(a, options));
+        return model->run(options.request.text, switches);
     for (int id : *a.ids)
         if (id >= model->info().vocabulary)
             throw InputError("--ids: " + std::to_string(id) + " is outside the vocabulary (0 … " +
                              std::to_string(model->info().vocabulary - 1) + ")");
-    return model->runIds(*a.ids, switchesOf(a, options));
+    return model->runIds(*a.ids, switches);
 }
 
 int refusingModelErrors(const std::function<int()>& body)
@@ -213,6 +216,7 @@ int modelCommand(const std::vector<std::string>& args)
         // formula the model was trained with, plus --model and --only-layer.
         refuseOptionsNotForModels(args);
         ModelArguments a;
+        a.maskGiven = namesOption(args, "mask");
         Request start;
         start.config = ModelSwitches::textbookFormula();
         idsOrText(args, start);
@@ -242,6 +246,7 @@ int modelExportCommand(const std::vector<std::string>& args)
         // --only-layer and those of an attention file's figure, each checked before the run.
         refuseOptionsNotForModels(args, /*figure*/ true);
         ModelArguments a;
+        a.maskGiven = namesOption(args, "mask");
         StackExportArguments figure;
         std::vector<Option> extra = modelOptions(a, ModelCommand::Export);
         for (Option& option : stackExportOptions(figure))

@@ -20,7 +20,10 @@ struct ModelArguments {
     int onlyLayer = -1;
     std::optional<std::vector<int>> ids; // --ids: token ids instead of a text
     std::optional<bool> rope;            // --rope on|off
-    bool groupWords = false;             // --group-words (compute): attention by word
+    // --mask was given: else a bidirectional model (BERT) runs its own formula, unmasked,
+    // where the command line's textbook formula is a decoder's (causal).
+    bool maskGiven = false;
+    bool groupWords = false; // --group-words (compute): attention by word
 };
 
 // Which command's --model (its help says what the command does with the model).
@@ -43,8 +46,10 @@ void idsOrText(const std::vector<std::string>& args, Request& start);
 // Throws ModelError for a folder that cannot be used.
 [[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a);
 
-// The switches of `options`' formula, on a.onlyLayer, with a.rope.
-[[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options);
+// The switches of `options`' formula, on a.onlyLayer, with a.rope; for a model that is not
+// `causal` (BERT) without --mask (a.maskGiven), no mask.
+[[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options,
+                                       bool causal = true);
 
 // Runs a --model command's `body` and answers its refusals (InputError, ModelError, memory
 // running out) as one line on standard error and exit status 2.

@@ -93,6 +93,7 @@ int modelCompareCommand(const std::vector<std::string>& args)
         // --only-layer, --layer, --what and the figure's, each checked before the runs.
         refuseOptionsNotForModels(args, /*figure*/ true);
         ModelCompareArguments a;
+        a.model.maskGiven = namesOption(args, "mask");
         Request start;
         start.config = ModelSwitches::textbookFormula();
         const ComputeOptions options =

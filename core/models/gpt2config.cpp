@@ -22,8 +22,8 @@ Gpt2Config parseGpt2Config(std::string_view json, const std::filesystem::path& f
     if (c.modelType != "gpt2")
         throw ModelError(
             file, "model_type \"" + c.modelType +
-                      "\" is not supported (this version runs \"gpt2\", \"qwen2\", \"qwen3\" and "
-                      "\"llama\")");
+                      "\" is not supported (this version runs \"gpt2\", \"qwen2\", \"qwen3\", "
+                      "\"llama\" and \"bert\")");
 
     // 2. The sizes.
     c.layers = requiredSize(config, "n_layer", file);

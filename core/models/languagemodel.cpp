@@ -1,5 +1,7 @@
 #include "languagemodel.h"
 
+#include "bertconfig.h"
+#include "bertmodel.h"
 #include "configfields.h"
 #include "gpt2files.h"
 #include "gpt2model.h"
@@ -77,6 +79,16 @@ std::vector<Prediction> ModelRun::predictions(int position, int k) const
     return out;
 }
 
+std::vector<int> ModelRun::maskedPositions() const
+{
+    std::vector<int> positions;
+    const std::optional<int> mask = model ? model->maskId() : std::nullopt;
+    for (std::size_t t = 0; mask && t < ids.size(); ++t)
+        if (ids[t] == *mask)
+            positions.push_back(int(t));
+    return positions;
+}
+
 std::string modelName(const std::filesystem::path& folder)
 {
     // The hub's cache: …/models--openai-community--gpt2/snapshots/<revision>/.
@@ -112,6 +124,9 @@ std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& fold
     if (const JsonValue* type = config.find("model_type");
         type && type->isString() && isLlamaFamily(type->text()))
         return LlamaModel::open(folder);
+    if (const JsonValue* type = config.find("model_type");
+        type && type->isString() && isBertFamily(type->text()))
+        return BertModel::open(folder);
     return Gpt2Model::open(folder);
 }
 

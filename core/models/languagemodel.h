@@ -8,7 +8,8 @@
 // which predictions() makes any position's next-token distribution on demand.
 //
 // The GPT-2 family is the first implementation (gpt2model), the Qwen/Llama family the
-// second (llamamodel); BERT comes through the same interface. No Qt.
+// second (llamamodel), BERT the third (bertmodel): an encoder, whose predictions() are its
+// masked-LM head's fill-ins at a position rather than a next token. No Qt.
 #pragma once
 
 #include "attention/attentionstack.h"
@@ -20,6 +21,7 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,7 +46,7 @@ private:
 
 // What a model is, from its config.json.
 struct ModelInfo {
-    std::string family; // config's model_type: "gpt2", "qwen2", "qwen3", "llama"
+    std::string family; // config's model_type: "gpt2", "qwen2", "qwen3", "llama", "bert"
     std::string name;   // the folder's name, or the hub's "gpt2" from models--gpt2
     int layers = 0;     // L (n_layer)
     int heads = 0;      // H (n_head), query heads: every one is shown
@@ -143,9 +145,14 @@ struct ModelRun {
     std::shared_ptr<const LanguageModel> model;
 
     // The k most probable next tokens after position `position` (0 … T−1; the last
-    // position predicts the text's continuation), most probable first, ties by lower id.
-    // Throws std::out_of_range for a position outside 0 … T−1.
+    // position predicts the text's continuation), most probable first, ties by lower id;
+    // for a masked language model (BERT) the k most probable tokens at `position` itself
+    // (its masked-LM head's fill-ins). Throws std::out_of_range for a position outside
+    // 0 … T−1.
     [[nodiscard]] std::vector<Prediction> predictions(int position, int k = 10) const;
+    // The positions of the model's [MASK] token in the ids, in order (none for a model
+    // without one: the next-token families).
+    [[nodiscard]] std::vector<int> maskedPositions() const;
     // The logits (V values) at `position`.
     [[nodiscard]] std::vector<float> logits(int position) const;
 };
@@ -190,6 +197,10 @@ public:
     // The vocabulary's spelling and readable label of an id.
     [[nodiscard]] virtual std::string tokenSpelling(int id) const = 0;
     [[nodiscard]] virtual std::string tokenLabel(int id) const = 0;
+
+    // The id of the token a masked language model fills in ([MASK]); none for a model that
+    // predicts the next token (GPT-2, Qwen/Llama) or has no tokenizer to name it.
+    [[nodiscard]] virtual std::optional<int> maskId() const { return std::nullopt; }
 
 protected:
     LanguageModel() = default;

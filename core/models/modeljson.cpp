@@ -111,24 +111,41 @@ std::string modelRunJson(const ModelRun& run, int topK, const std::vector<WordGr
         w.endObject();
     }
     w.endArray();
-    // 4. What the model predicts after the text.
-    w.key("next_tokens");
-    w.beginArray();
-    for (const Prediction& p : run.predictions(int(run.ids.size()) - 1, topK)) {
-        w.beginObject();
-        w.key("id");
-        w.value(p.id);
-        w.key("token");
-        w.value(p.label);
-        w.key("piece");
-        w.value(p.token);
-        w.key("probability");
-        w.value(p.probability);
-        w.key("logit");
-        w.value(p.logit);
-        w.endObject();
+    // 4. What the model predicts: after the text (a decoder), or at each [MASK] (BERT).
+    const auto writePredictions = [&w](const std::vector<Prediction>& predictions) {
+        w.beginArray();
+        for (const Prediction& p : predictions) {
+            w.beginObject();
+            w.key("id");
+            w.value(p.id);
+            w.key("token");
+            w.value(p.label);
+            w.key("piece");
+            w.value(p.token);
+            w.key("probability");
+            w.value(p.probability);
+            w.key("logit");
+            w.value(p.logit);
+            w.endObject();
+        }
+        w.endArray();
+    };
+    if (info.causal) {
+        w.key("next_tokens");
+        writePredictions(run.predictions(int(run.ids.size()) - 1, topK));
+    } else {
+        w.key("masked_predictions");
+        w.beginArray();
+        for (const int position : run.maskedPositions()) {
+            w.beginObject();
+            w.key("position");
+            w.value(position);
+            w.key("predictions");
+            writePredictions(run.predictions(position, topK));
+            w.endObject();
+        }
+        w.endArray();
     }
-    w.endArray();
     w.endObject();
     return w.take() + "\n";
 }

@@ -14,7 +14,10 @@ namespace attn {
 //  "mask_stage", "head_split", "only_layer"}, "token_ids": [T], "tokens": [T readable
 //  labels], "pieces": [T vocabulary spellings], "layers": [L × {"heads": [H × {"weights":
 //  T × T}]}], "next_tokens": [k × {"id", "token" (readable), "piece", "probability",
-//  "logit"}] at the last position, most probable first}. A NaN weight or logit is null.
+//  "logit"}] at the last position, most probable first}. A model that is not causal (BERT)
+// predicts no next token: "masked_predictions": [one {"position", "predictions": [k × the
+// same objects]} per [MASK] in the ids, in order] instead of "next_tokens" (an empty list
+// for a text without [MASK]). A NaN weight or logit is null.
 // With `words` (runwords.h), the weights are (W, W), word by word, and "words": [W ×
 // {"text", "tokens": [indices into token_ids]}] follows "pieces".
 [[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,

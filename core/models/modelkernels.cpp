@@ -158,6 +158,18 @@ void geluTanh(Matrix& x)
     });
 }
 
+void geluErf(Matrix& x)
+{
+    constexpr Eigen::Index kRows = 32;
+    const int bands = int((x.rows() + kRows - 1) / kRows);
+    parallelFor(bands, [&](int band) {
+        const Eigen::Index row = band * kRows, rows = std::min(kRows, x.rows() - row);
+        float* values = x.row(row).data();
+        for (Eigen::Index i = 0; i < rows * x.cols(); ++i)
+            values[i] = values[i] * 0.5f * (1.0f + std::erf(values[i] * 0.70710678118654752f));
+    });
+}
+
 void conv1d(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
 {
     conv1dTiles(x, weight, bias, y, Epilogue::Bias);

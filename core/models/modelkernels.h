@@ -1,6 +1,6 @@
 // The kernels a transformer block is made of besides attention (modelattention.h):
-// LayerNorm, GELU and the Conv1D of GPT-2 (a linear layer stored [in, out]); RMSNorm,
-// SwiGLU and nn.Linear (stored [out, in]) of the Qwen/Llama family. No Qt.
+// LayerNorm, GELU (tanh: GPT-2; erf: BERT) and the Conv1D of GPT-2 (a linear layer stored [in,
+// out]); RMSNorm, SwiGLU and nn.Linear (stored [out, in]) of the Qwen/Llama family. No Qt.
 //
 // Legend: T tokens, C = d_model, N a layer's output width.
 #pragma once
@@ -30,6 +30,10 @@ void layerNorm(const Matrix& x, const WeightView& weight, const WeightView& bias
 // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), in place. Eigen's tanh, eight values at a
 // time where the CPU has AVX2 and FMA (chosen at run time, as the softmax's passes).
 void geluTanh(Matrix& x);
+
+// x = GELU(x) in its erf form (torch's gelu, HF's "gelu" as BERT uses it):
+// 0.5·x·(1 + erf(x/√2)), in place, in bands of rows on every core.
+void geluErf(Matrix& x);
 
 // y = x·W + b, GPT-2's Conv1D: W stored [in, out] (the transpose of nn.Linear's). x: (T, in),
 // W: (in, N), b: N values → y: (T, N). Tiles of rows and columns run on every core, each

@@ -2704,6 +2704,14 @@
         <translation>只改动一层：其余各层保持标准公式</translation>
     </message>
     <message>
+        <source>a causal mask: no token sees the ones after it, though the model was trained reading both ways</source>
+        <translation>因果掩码：没有词元能看到其后的词元，而模型训练时是双向阅读的</translation>
+    </message>
+    <message>
+        <source>Type a sentence with [MASK]; the model fills it in</source>
+        <translation>输入一个带 [MASK] 的句子；模型来填空</translation>
+    </message>
+    <message>
         <source>&amp;Group into words</source>
         <translation>按词合并(&amp;G)</translation>
     </message>
@@ -3368,6 +3376,30 @@
     <message>
         <source>Most probable next tokens</source>
         <translation>最可能的下一个词元</translation>
+    </message>
+    <message>
+        <source>Type [MASK] in the sentence to see what BERT would fill in</source>
+        <translation>在句子里输入 [MASK]，看看 BERT 会填什么</translation>
+    </message>
+    <message>
+        <source>[MASK] at %1</source>
+        <translation>位置 %1 的 [MASK]</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fill-ins&lt;/b&gt;</source>
+        <translation>&lt;b&gt;填空&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fill-ins&lt;/b&gt; for the [MASK] at position %1: the masked-LM head&apos;s most probable tokens there</source>
+        <translation>&lt;b&gt;填空&lt;/b&gt;：位置 %1 的 [MASK]，即掩码语言模型头在该处最可能的词元</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fill-ins&lt;/b&gt; at %1, position %2, the query row pointed at: what the masked-LM head would put there</source>
+        <translation>&lt;b&gt;填空&lt;/b&gt;：位置 %2 的 %1（鼠标所指的查询行），即掩码语言模型头会在该处填入的词元</translation>
+    </message>
+    <message>
+        <source>Most probable fill-ins</source>
+        <translation>最可能的填空</translation>
     </message>
 </context>
 <context>

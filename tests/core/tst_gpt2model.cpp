@@ -405,9 +405,9 @@ void TestGpt2Model::badFolders_data()
     QTest::newRow("n_layer 0") << "n_layer 0"
                                << "config.json"
                                << "n_layer 0 is not a positive whole number";
-    QTest::newRow("model_type bert") << "model_type bert"
-                                     << "config.json"
-                                     << "model_type \"bert\" is not supported";
+    QTest::newRow("model_type t5") << "model_type t5"
+                                   << "config.json"
+                                   << "model_type \"t5\" is not supported";
     QTest::newRow("activation relu") << "activation relu"
                                      << "config.json"
                                      << "activation_function \"relu\" is not supported";
@@ -461,8 +461,8 @@ void TestGpt2Model::badFolders()
         editConfig("\"n_head\": 4", "\"n_head\": \"4\"");
     else if (b == "n_layer 0")
         editConfig("\"n_layer\": 2", "\"n_layer\": 0");
-    else if (b == "model_type bert")
-        editConfig("\"gpt2\"", "\"bert\"");
+    else if (b == "model_type t5")
+        editConfig("\"gpt2\"", "\"t5\"");
     else if (b == "activation relu")
         editConfig("\"gelu_new\"", "\"relu\"");
     else if (b == "missing tensor")

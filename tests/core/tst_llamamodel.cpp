@@ -344,10 +344,9 @@ void TestLlamaModel::badFolders_data()
         << "qwen2-f32"
         << "\"use_sliding_window\": false"
         << "\"use_sliding_window\": true" << config << "use_sliding_window true is not supported";
-    QTest::newRow("model_type bert")
-        << "qwen2-f32"
-        << "\"qwen2\""
-        << "\"bert\"" << config << "model_type \"bert\" is not supported";
+    QTest::newRow("model_type t5") << "qwen2-f32"
+                                   << "\"qwen2\""
+                                   << "\"t5\"" << config << "model_type \"t5\" is not supported";
     QTest::newRow("missing tensor")
         << "llama-f32"
         << "\"model.norm.weight\""

@@ -75,6 +75,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
 
     // A model's own formula: its mask is causal (or not) by its kind; no <pad> in one text.
     switches_->setConfig(ModelSwitches::textbookFormula(model_->info().causal));
+    predictions_->setMaskedLanguageModel(!model_->info().causal);
     if (auto* padding = switches_->findChild<QCheckBox*>(QStringLiteral("paddingCheck")))
         padding->hide();
     scope_->addItem(QString(), -1);
@@ -134,8 +135,10 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
             [this](int query) { showPredictionsAt(tokenOfQuery(query)); });
     connect(predictionWorker_, &PredictionWorker::ready, this,
             &LanguageModelWindow::showPredictions);
+    connect(predictions_, &PredictionPanel::maskChosen, this, [this] { showPredictionsAt(-1); });
 
     chips_->setTokens(chipTokens(run_->labels));
+    predictions_->setMasks(run_->maskedPositions());
     predictionWorker_->setRun(run_);
     showPredictionsAt(-1);
     updateDepartures();
@@ -145,6 +148,18 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
 }
 
 LanguageModelWindow::~LanguageModelWindow() = default;
+
+const char* LanguageModelWindow::firstText(const ModelInfo& info)
+{
+    return info.causal ? kFirstText : kFirstMaskedText;
+}
+
+ModelSwitches LanguageModelWindow::firstSwitches(const ModelInfo& info)
+{
+    ModelSwitches switches;
+    switches.formula = ModelSwitches::textbookFormula(info.causal);
+    return switches;
+}
 
 QString LanguageModelWindow::text() const
 {
@@ -202,10 +217,14 @@ std::function<void()> LanguageModelWindow::compute(const RunJob& job,
     };
     try {
         auto run = std::make_shared<ModelRun>(job.model->run(job.text, job.switches, &cancel));
-        // The last position's predictions here too: the window shows them with the run.
-        const int last = int(run->ids.size()) - 1;
+        // The last position's predictions here too (each [MASK]'s, for a masked language
+        // model): the window shows them with the run.
         auto made = std::make_shared<std::map<int, std::vector<Prediction>>>();
-        (*made)[last] = run->predictions(last, PredictionWorker::kTop);
+        const std::vector<int> shown = job.model->info().causal
+                                           ? std::vector<int>{int(run->ids.size()) - 1}
+                                           : run->maskedPositions();
+        for (const int position : shown)
+            (*made)[position] = run->predictions(position, PredictionWorker::kTop);
         return post([this, run, made] { showRun(std::move(*run), std::move(*made)); });
     } catch (const Cancelled&) {
         return {}; // a newer request, or the window closed
@@ -231,6 +250,7 @@ void LanguageModelWindow::showRun(ModelRun run, std::map<int, std::vector<Predic
     predictionWorker_->setRun(run_, std::move(made));
     showAttention();
     chips_->setTokens(chipTokens(run_->labels));
+    predictions_->setMasks(run_->maskedPositions());
     const int hovered = modelView_->hoveredQuery();
     showPredictionsAt(hovered >= 0 ? tokenOfQuery(hovered) : shown);
     emit runShown();
@@ -298,6 +318,14 @@ void LanguageModelWindow::cutText()
 void LanguageModelWindow::showPredictionsAt(int position)
 {
     const int tokens = int(run_->ids.size());
+    if (!model_->info().causal && (position < 0 || position >= tokens)) {
+        // A masked language model away from the rows: the chosen [MASK]'s fill-ins.
+        if (predictions_->chosenMask() >= 0)
+            predictionWorker_->request(predictions_->chosenMask());
+        else
+            predictions_->clearPredictions(); // the hint to type [MASK]
+        return;
+    }
     const int shown = position < 0 || position >= tokens - 1 ? tokens - 1 : position;
     if (shown >= 0)
         predictionWorker_->request(shown); // off the GUI thread: V × C products
@@ -310,8 +338,12 @@ void LanguageModelWindow::showPredictions(int position, const std::vector<Predic
     for (const WordGroup& word : words_)
         if (word.tokens.back() == position)
             after = word.label;
+    // "last": where the panel rests without a row pointed at (the last position, or the
+    // chosen [MASK]).
+    const int resting =
+        model_->info().causal ? int(run_->ids.size()) - 1 : predictions_->chosenMask();
     predictions_->setPredictions(predictions, position, QString::fromStdString(after),
-                                 position == int(run_->ids.size()) - 1);
+                                 position == resting);
 }
 
 void LanguageModelWindow::updateDepartures()
@@ -320,6 +352,9 @@ void LanguageModelWindow::updateDepartures()
     QStringList departures = FormulaBar::departuresOf(config, false);
     if (model_->info().causal && config.mask == MaskKind::None)
         departures.prepend(tr("no causal mask: every token sees the ones after it"));
+    if (!model_->info().causal && config.mask == MaskKind::Causal)
+        departures.prepend(tr("a causal mask: no token sees the ones after it, though the "
+                              "model was trained reading both ways"));
     const int only = scope_->currentData().toInt();
     const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
     if (departures.isEmpty())
@@ -358,7 +393,9 @@ void LanguageModelWindow::retranslateUi()
             .arg(QString::fromStdString(info.weightType),
                  shownFolder(info.folder).toHtmlEscaped()));
     textLabel_->setText(tr("&Text:"));
-    text_->setPlaceholderText(tr("Type a sentence; the model predicts what comes next"));
+    text_->setPlaceholderText(info.causal
+                                  ? tr("Type a sentence; the model predicts what comes next")
+                                  : tr("Type a sentence with [MASK]; the model fills it in"));
     cutButton_->setText(tr("Cut to %1 Tokens").arg(info.maxPositions));
     scopeLabel_->setText(tr("&Apply the switches to:"));
     scope_->setItemText(0, tr("Every layer"));

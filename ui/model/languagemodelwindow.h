@@ -9,6 +9,8 @@
 // refuses (empty, too long) is said under the text and the last run stays. The predictions
 // at the last position are made with the run; those at a query row the mouse points at on
 // a worker of their own (PredictionWorker), so that pointing never waits for the logits.
+// A masked language model (BERT) shows the fill-ins of each [MASK] instead (made with the
+// run, a tab each), and at a query row pointed at that position's masked-LM distribution.
 #pragma once
 
 #include "languagemodel.h"
@@ -46,6 +48,12 @@ class LanguageModelWindow : public QWidget {
 public:
     // The text the window opens with: its last token is where "the mat" is predicted.
     static constexpr const char* kFirstText = "The cat sat on the";
+    // A masked language model's (BERT's): the [MASK] it fills in ("France").
+    static constexpr const char* kFirstMaskedText = "巴黎是[MASK]国的首都。";
+    // The text a window of `info`'s model opens with, run under its textbook formula
+    // (firstSwitches).
+    [[nodiscard]] static const char* firstText(const ModelInfo& info);
+    [[nodiscard]] static ModelSwitches firstSwitches(const ModelInfo& info);
 
     // Shows `run`, made by `model` from `text` (the opener's first run, on its worker).
     LanguageModelWindow(std::shared_ptr<const LanguageModel> model, ModelRun run,
@@ -101,7 +109,7 @@ private:
     // On the worker thread.
     std::function<void()> compute(const RunJob& job, const std::atomic<bool>& cancel);
     void submit();
-    // `made`: the predictions made with the run (its last position's).
+    // `made`: the predictions made with the run (its last position's, or each [MASK]'s).
     void showRun(ModelRun run, std::map<int, std::vector<Prediction>> made);
     void showRefusal(const QString& message);
     // Gives the model view the run's attention, by token or by word as the option says.
@@ -109,7 +117,8 @@ private:
     // The token whose predictions a query row of the model view stands for: the row's own,
     // or by word the word's last token.
     [[nodiscard]] int tokenOfQuery(int query) const;
-    // Asks for the predictions after `position`; −1 or a position past the text: the last.
+    // Asks for the predictions after `position`; −1 or a position past the text: the last
+    // (a masked language model: the chosen [MASK]'s, or the hint when there is none).
     void showPredictionsAt(int position);
     // Shows them when they come (from the prediction worker).
     void showPredictions(int position, const std::vector<Prediction>& predictions);

@@ -40,6 +40,10 @@ QStringList modelDepartures(const ModelSwitches& switches, bool causal)
     if (causal && config.mask == MaskKind::None)
         departures.prepend(QCoreApplication::translate(
             context, "no causal mask: every token sees the ones after it"));
+    if (!causal && config.mask == MaskKind::Causal)
+        departures.prepend(QCoreApplication::translate(
+            context, "a causal mask: no token sees the ones after it, though the model was "
+                     "trained reading both ways"));
     if (!departures.isEmpty() && switches.onlyLayer >= 0)
         departures
             << QCoreApplication::translate(context, "in layer %1 only").arg(switches.onlyLayer);

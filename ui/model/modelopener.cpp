@@ -95,11 +95,13 @@ std::function<void()> ModelOpener::compute(const QString& folder)
 {
     if (cancel_)
         return {};
-    const QString text = QString::fromUtf8(LanguageModelWindow::kFirstText);
     try {
         std::shared_ptr<const LanguageModel> model =
             openModel(QDir::toNativeSeparators(folder).toStdString());
-        auto run = std::make_shared<ModelRun>(model->run(text.toStdString(), {}, &cancel_));
+        // The model's own first text (a [MASK] for BERT) under its own textbook formula.
+        const QString text = QString::fromUtf8(LanguageModelWindow::firstText(model->info()));
+        auto run = std::make_shared<ModelRun>(model->run(
+            text.toStdString(), LanguageModelWindow::firstSwitches(model->info()), &cancel_));
         return [this, model, run, text] {
             auto* window = new LanguageModelWindow(model, std::move(*run), text, parent_);
             window->show();

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QTabBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -81,13 +82,22 @@ private:
 };
 
 PredictionPanel::PredictionPanel(QWidget* parent)
-    : QWidget(parent), title_(new QLabel), bars_(new PredictionBars(this))
+    : QWidget(parent), title_(new QLabel), tabs_(new QTabBar), bars_(new PredictionBars(this))
 {
     setObjectName("predictions");
     title_->setObjectName("predictionsTitle");
     title_->setWordWrap(true);
+    tabs_->setObjectName("maskTabs");
+    tabs_->setExpanding(false);
+    tabs_->setUsesScrollButtons(true);
+    tabs_->hide();
+    connect(tabs_, &QTabBar::currentChanged, this, [this](int index) {
+        if (index >= 0 && index < int(masks_.size()))
+            emit maskChosen(masks_[std::size_t(index)]);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tabs_);
     layout->addWidget(title_);
     layout->addWidget(bars_);
     layout->addStretch(1);
@@ -113,6 +123,52 @@ void PredictionPanel::setMessage(const QString& message)
     retranslateUi();
 }
 
+void PredictionPanel::clearPredictions()
+{
+    message_.clear();
+    position_ = -1;
+    bars_->setPredictions({});
+    retranslateUi();
+}
+
+void PredictionPanel::setMaskedLanguageModel(bool masked)
+{
+    masked_ = masked;
+    tabs_->setVisible(masked_ && !masks_.empty());
+    retranslateUi();
+}
+
+void PredictionPanel::setMasks(const std::vector<int>& positions)
+{
+    const int chosen = chosenMask();
+    masks_ = positions;
+    const QSignalBlocker blocker(tabs_);
+    while (tabs_->count() > 0)
+        tabs_->removeTab(0);
+    for (std::size_t i = 0; i < masks_.size(); ++i)
+        tabs_->addTab(QString());
+    const auto kept = std::find(masks_.begin(), masks_.end(), chosen);
+    tabs_->setCurrentIndex(kept == masks_.end() ? 0 : int(kept - masks_.begin()));
+    tabs_->setVisible(masked_ && !masks_.empty());
+    retranslateUi();
+}
+
+int PredictionPanel::chosenMask() const
+{
+    const int index = tabs_->currentIndex();
+    return index >= 0 && index < int(masks_.size()) ? masks_[std::size_t(index)] : -1;
+}
+
+void PredictionPanel::chooseMask(int index)
+{
+    tabs_->setCurrentIndex(index);
+}
+
+QString PredictionPanel::noMaskHint()
+{
+    return tr("Type [MASK] in the sentence to see what BERT would fill in");
+}
+
 const std::vector<Prediction>& PredictionPanel::predictions() const
 {
     return bars_->predictions();
@@ -132,19 +188,34 @@ QString PredictionPanel::displayToken(const std::string& label)
 
 void PredictionPanel::retranslateUi()
 {
+    for (int i = 0; i < tabs_->count(); ++i)
+        tabs_->setTabText(i, tr("[MASK] at %1").arg(masks_[std::size_t(i)]));
+    const QString token = displayToken(token_.toStdString()).toHtmlEscaped();
+    const bool atMask = std::find(masks_.begin(), masks_.end(), position_) != masks_.end();
     if (!message_.isEmpty())
         title_->setText(message_);
+    else if (masked_ && position_ < 0)
+        title_->setText(masks_.empty() ? noMaskHint() : tr("<b>Fill-ins</b>"));
+    else if (masked_ && atMask)
+        title_->setText(tr("<b>Fill-ins</b> for the [MASK] at position %1: the masked-LM "
+                           "head's most probable tokens there")
+                            .arg(position_));
+    else if (masked_)
+        title_->setText(tr("<b>Fill-ins</b> at %1, position %2, the query row pointed at: "
+                           "what the masked-LM head would put there")
+                            .arg(token)
+                            .arg(position_));
     else if (position_ < 0)
         title_->setText(tr("<b>Next token</b>"));
     else if (last_)
         title_->setText(tr("<b>Next token</b> after %1, the text's last (position %2): the "
                            "model's continuation")
-                            .arg(displayToken(token_.toStdString()).toHtmlEscaped())
+                            .arg(token)
                             .arg(position_));
     else
         title_->setText(tr("<b>Next token</b> after %1 at position %2, the query row pointed "
                            "at: what the model predicts there")
-                            .arg(displayToken(token_.toStdString()).toHtmlEscaped())
+                            .arg(token)
                             .arg(position_));
     const std::vector<Prediction>& shown = bars_->predictions();
     if (!shown.empty() && std::isnan(shown.front().probability))
@@ -153,7 +224,8 @@ void PredictionPanel::retranslateUi()
                            "row of the softmax had no finite score (0/0), and the NaN spread "
                            "through every later layer.</span>")
                             .arg(alertColor(palette()).name()));
-    bars_->setAccessibleName(tr("Most probable next tokens"));
+    bars_->setAccessibleName(masked_ ? tr("Most probable fill-ins")
+                                     : tr("Most probable next tokens"));
 }
 
 void PredictionPanel::changeEvent(QEvent* event)

@@ -2,6 +2,10 @@
 // of the text, each a row with its token, a bar as long as its probability and the
 // probability in per cent. Which position is the window's business (the last one, or the
 // query row the mouse points at).
+//
+// For a masked language model (BERT, setMaskedLanguageModel) the rows are the fill-ins the
+// masked-LM head gives at a position instead: a tab per [MASK] of the text (setMasks) picks
+// which one is shown; with no [MASK] the panel says to type one.
 #pragma once
 
 #include "languagemodel.h"
@@ -11,6 +15,7 @@
 #include <vector>
 
 class QLabel;
+class QTabBar;
 
 namespace attn::ui {
 
@@ -28,6 +33,23 @@ public:
                         bool last);
     // Shows `message` instead (no run yet, or the run failed).
     void setMessage(const QString& message);
+    // Shows no rows: a masked language model's text without [MASK] (the hint to type one).
+    void clearPredictions();
+
+    // The model fills in [MASK]s (BERT) rather than predicting the next token: the titles
+    // say so, and the tabs of setMasks() show.
+    void setMaskedLanguageModel(bool masked);
+    [[nodiscard]] bool maskedLanguageModel() const { return masked_; }
+    // The positions of the text's [MASK]s, a tab each (the one chosen kept where it still
+    // is); none: the hint to type one (noMaskHint()) instead of rows.
+    void setMasks(const std::vector<int>& positions);
+    [[nodiscard]] const std::vector<int>& masks() const { return masks_; }
+    // The position of the [MASK] whose tab is chosen, −1 without any.
+    [[nodiscard]] int chosenMask() const;
+    void chooseMask(int index);
+    [[nodiscard]] QTabBar* maskTabs() const { return tabs_; }
+    // "Type [MASK] in the sentence to see what BERT would fill in".
+    [[nodiscard]] static QString noMaskHint();
 
     [[nodiscard]] const std::vector<Prediction>& predictions() const;
     // The position shown, −1 without predictions.
@@ -38,6 +60,10 @@ public:
     // A token as a row shows it: in quotes, with its spaces visible (“␣mat”).
     [[nodiscard]] static QString displayToken(const std::string& label);
 
+signals:
+    // Another [MASK]'s tab was chosen: its position.
+    void maskChosen(int position);
+
 protected:
     void changeEvent(QEvent* event) override;
 
@@ -45,7 +71,10 @@ private:
     void retranslateUi();
 
     QLabel* title_;
+    QTabBar* tabs_;
     PredictionBars* bars_;
+    std::vector<int> masks_;
+    bool masked_ = false;
     int position_ = -1;
     QString token_;
     QString message_;

@@ -169,7 +169,7 @@ void TestModelOpener::aBadFolderShowsAMessageAndChangesNothing_data()
                                           << "config.json";
     QTest::newRow("n_embd not divisible by n_head") << "config heads 3"
                                                     << "config.json";
-    QTest::newRow("a model_type not supported") << "config bert"
+    QTest::newRow("a model_type not supported") << "config t5"
                                                 << "config.json";
     QTest::newRow("no weights") << "remove model.safetensors"
                                 << "model.safetensors";
@@ -213,8 +213,8 @@ void TestModelOpener::aBadFolderShowsAMessageAndChangesNothing()
         writeText(dir.filePath("config.json"),
                   R"({"model_type": "gpt2", "n_layer": 2, "n_head": 3, "n_embd": 16,
                       "n_positions": 24, "vocab_size": 269})");
-    else if (fault == "config bert")
-        writeText(dir.filePath("config.json"), R"({"model_type": "bert"})");
+    else if (fault == "config t5")
+        writeText(dir.filePath("config.json"), R"({"model_type": "t5"})");
     else if (fault == "truncate")
         QVERIFY(QFile::resize(dir.filePath("model.safetensors"),
                               QFileInfo(dir.filePath("model.safetensors")).size() / 2));

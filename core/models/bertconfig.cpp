@@ -1,0 +1,53 @@
+#include "bertconfig.h"
+
+#include "configfields.h"
+#include "languagemodel.h"
+
+namespace attn {
+
+bool isBertFamily(std::string_view modelType)
+{
+    return modelType == "bert";
+}
+
+BertConfig parseBertConfig(std::string_view json, const std::filesystem::path& file)
+{
+    const JsonValue config = parseConfigObject(json, file);
+
+    // 1. Which family.
+    if (!config.find("model_type"))
+        throw ModelError(file, "the field model_type is missing");
+    const std::string type = stringField(config, "model_type", "", file);
+    if (!isBertFamily(type))
+        throw ModelError(file, "model_type \"" + type +
+                                   "\" is not supported (this reader runs \"bert\")");
+
+    // 2. The sizes.
+    BertConfig c;
+    c.layers = requiredSize(config, "num_hidden_layers", file);
+    c.heads = requiredSize(config, "num_attention_heads", file);
+    c.dModel = requiredSize(config, "hidden_size", file);
+    c.inner = requiredSize(config, "intermediate_size", file);
+    c.vocabulary = requiredSize(config, "vocab_size", file);
+    c.positions = requiredSize(config, "max_position_embeddings", file);
+    c.tokenTypes = sizeField(config, "type_vocab_size", file).value_or(2);
+    if (c.dModel % c.heads != 0)
+        throw ModelError(file, "hidden_size " + std::to_string(c.dModel) +
+                                   " is not divisible by num_attention_heads " +
+                                   std::to_string(c.heads));
+    c.headDim = c.dModel / c.heads;
+
+    // 3. The numerics: LayerNorm's ε, the activation, the kind of positions.
+    c.epsilon = realField(config, "layer_norm_eps", 1e-12, file, true);
+    const std::string activation = stringField(config, "hidden_act", "gelu", file);
+    if (activation != "gelu")
+        throw ModelError(file, "hidden_act \"" + activation +
+                                   "\" is not supported (this family runs \"gelu\", the erf form)");
+    const std::string positions = stringField(config, "position_embedding_type", "absolute", file);
+    if (positions != "absolute")
+        throw ModelError(file, "position_embedding_type \"" + positions +
+                                   "\" is not supported (this family runs \"absolute\")");
+    return c;
+}
+
+} // namespace attn

@@ -1,0 +1,33 @@
+// The BERT family's config.json (model_type "bert"): the sizes and numerics of a post-LN
+// encoder with absolute positions, GELU and a masked-LM head, as Hugging Face's
+// configuration_bert.py reads them. No Qt.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace attn {
+
+struct BertConfig {
+    int layers = 0;         // num_hidden_layers, L
+    int heads = 0;          // num_attention_heads, H
+    int dModel = 0;         // hidden_size, C
+    int headDim = 0;        // C / H
+    int inner = 0;          // intermediate_size, the MLP's width
+    int positions = 0;      // max_position_embeddings
+    int vocabulary = 0;     // vocab_size, V
+    int tokenTypes = 2;     // type_vocab_size (every token here is of type 0)
+    double epsilon = 1e-12; // layer_norm_eps
+};
+
+// Parses config.json's text; `file` names it in errors. Throws ModelError naming `file` and
+// the fault: not JSON, a field missing or of the wrong type, a size not positive or over
+// kMaxConfigSize, hidden_size not divisible by num_attention_heads, a model_type other than
+// bert, a hidden_act other than "gelu", a position_embedding_type other than "absolute".
+[[nodiscard]] BertConfig parseBertConfig(std::string_view json, const std::filesystem::path& file);
+
+// Whether config.json's model_type is this family's.
+[[nodiscard]] bool isBertFamily(std::string_view modelType);
+
+} // namespace attn

@@ -1,0 +1,211 @@
+// The window of a BERT model (the tiny random checkpoint of tests/reference/bert): the
+// prediction panel shows the masked-LM head's fill-ins of each [MASK] (a tab each) instead
+// of next tokens, the hint to type [MASK] when there is none, that position's distribution
+// at a query row pointed at; the causal switch (not the textbook here) changes them; a BERT
+// folder opens on its own first text, unmasked.
+#include "languagemodel.h"
+#include "languagemodelwindow.h"
+#include "modelgrid.h"
+#include "modelopener.h"
+#include "modelwindow.h"
+#include "predictionpanel.h"
+
+#include <QLineEdit>
+#include <QTabBar>
+#include <QtTest>
+
+#include <memory>
+
+using namespace attn;
+using namespace attn::ui;
+
+namespace {
+
+const QString kFolder = QStringLiteral(ATTN_REFERENCE_DIR "/bert/bert-f32");
+const QString kTwoMasks = QStringLiteral("巴黎是[MASK]国的[MASK]都。");
+
+ModelSwitches causal()
+{
+    ModelSwitches switches;
+    switches.formula = ModelSwitches::textbookFormula(true);
+    return switches;
+}
+
+} // namespace
+
+class TestBertWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void fillInsOfTheMask();
+    void aTabForEachMask();
+    void noMaskShowsTheHint();
+    void theCausalSwitchChangesTheFillIns();
+    void hoverShowsThatPositionsDistribution();
+    void aBertFolderOpensUnmasked();
+
+private:
+    void waitForRun();
+    void type(const QString& text);
+
+    std::shared_ptr<const LanguageModel> model_;
+    std::unique_ptr<LanguageModelWindow> window_;
+};
+
+void TestBertWindow::initTestCase()
+{
+    model_ = openModel(kFolder.toStdString());
+    QVERIFY(!model_->info().causal);
+}
+
+void TestBertWindow::init()
+{
+    const char* text = LanguageModelWindow::firstText(model_->info());
+    window_ = std::make_unique<LanguageModelWindow>(
+        model_, model_->run(text, LanguageModelWindow::firstSwitches(model_->info())),
+        QString::fromUtf8(text));
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+}
+
+void TestBertWindow::cleanup()
+{
+    window_.reset();
+}
+
+void TestBertWindow::waitForRun()
+{
+    QSignalSpy shown(window_.get(), &LanguageModelWindow::runShown);
+    if (window_->running())
+        QVERIFY(shown.wait(20000));
+    QVERIFY(!window_->running());
+}
+
+void TestBertWindow::type(const QString& text)
+{
+    window_->setText(text);
+    waitForRun();
+    QVERIFY2(window_->refusal().isEmpty(), qPrintable(window_->refusal()));
+}
+
+// The first text's one [MASK] (position 4, after [CLS] 巴 黎 是): its top 10, the title
+// saying so; the window runs BERT's own formula, without a mask.
+void TestBertWindow::fillInsOfTheMask()
+{
+    PredictionPanel* panel = window_->predictionPanel();
+    QCOMPARE(window_->text(), QString::fromUtf8(LanguageModelWindow::kFirstMaskedText));
+    QVERIFY(panel->maskedLanguageModel());
+    QCOMPARE(panel->masks(), std::vector<int>{4});
+    QTRY_COMPARE(panel->position(), 4);
+    QCOMPARE(panel->predictions(), window_->shownRun().predictions(4));
+    QCOMPARE(panel->predictions().size(), std::size_t(10));
+    QVERIFY2(panel->title().contains("[MASK] at position 4"), qPrintable(panel->title()));
+    QVERIFY(!panel->title().contains("Next token"));
+    QCOMPARE(window_->switches().formula.mask, MaskKind::None);
+    QVERIFY2(window_->departuresText().contains("textbook formula"),
+             qPrintable(window_->departuresText()));
+}
+
+void TestBertWindow::aTabForEachMask()
+{
+    type(kTwoMasks);
+    PredictionPanel* panel = window_->predictionPanel();
+    const ModelRun& run = window_->shownRun();
+    QCOMPARE(panel->masks(), (std::vector<int>{4, 7}));
+    QCOMPARE(panel->maskTabs()->count(), 2);
+    QVERIFY(panel->maskTabs()->isVisible());
+    QCOMPARE(panel->maskTabs()->tabText(1), QStringLiteral("[MASK] at 7"));
+    QTRY_COMPARE(panel->position(), 4);
+    QCOMPARE(panel->predictions(), run.predictions(4));
+    panel->chooseMask(1);
+    QTRY_COMPARE(panel->position(), 7);
+    QCOMPARE(panel->predictions(), run.predictions(7));
+    QVERIFY(panel->predictions() != run.predictions(4));
+    // A new run keeps the [MASK] chosen.
+    window_->setSwitches(causal());
+    waitForRun();
+    QCOMPARE(panel->chosenMask(), 7);
+    QTRY_COMPARE(panel->position(), 7);
+    QCOMPARE(panel->predictions(), window_->shownRun().predictions(7));
+}
+
+void TestBertWindow::noMaskShowsTheHint()
+{
+    type(QStringLiteral("巴黎是法国的首都。"));
+    PredictionPanel* panel = window_->predictionPanel();
+    QVERIFY(panel->masks().empty());
+    QVERIFY(!panel->maskTabs()->isVisible());
+    QTRY_VERIFY(panel->predictions().empty());
+    QCOMPARE(panel->position(), -1);
+    QCOMPARE(panel->title(), PredictionPanel::noMaskHint());
+    QCOMPARE(panel->title(), QStringLiteral("Type [MASK] in the sentence to see what BERT would "
+                                            "fill in"));
+    // Typing one brings the fill-ins back.
+    type(QString::fromUtf8(LanguageModelWindow::kFirstMaskedText));
+    QTRY_COMPARE(panel->position(), 4);
+    QCOMPARE(panel->predictions(), window_->shownRun().predictions(4));
+}
+
+void TestBertWindow::theCausalSwitchChangesTheFillIns()
+{
+    PredictionPanel* panel = window_->predictionPanel();
+    QTRY_COMPARE(panel->position(), 4);
+    const std::vector<Prediction> textbook = panel->predictions();
+    window_->setSwitches(causal());
+    waitForRun();
+    const ModelRun expected =
+        model_->run(LanguageModelWindow::kFirstMaskedText, window_->switches());
+    QTRY_COMPARE(panel->predictions(), expected.predictions(4));
+    QVERIFY(panel->predictions() != textbook);
+    QVERIFY2(window_->departuresText().contains("causal mask"),
+             qPrintable(window_->departuresText()));
+    // The first row now sees only itself: the causal mask is inside every layer.
+    const int T = int(expected.ids.size());
+    for (int l = 0; l < 2; ++l)
+        QCOMPARE(window_->shownRun().attention->head(l, 0, 0).row(0).tail(T - 1).sum(), 0.0f);
+}
+
+void TestBertWindow::hoverShowsThatPositionsDistribution()
+{
+    PredictionPanel* panel = window_->predictionPanel();
+    const ModelRun& run = window_->shownRun();
+    const int tokens = int(run.ids.size());
+    QTRY_COMPARE(panel->position(), 4);
+    ModelGrid* grid = window_->modelView()->grid();
+    const QRect tile = grid->tileRect(1, 1);
+    const int row = 2;
+    QTest::mouseMove(
+        grid, QPoint(tile.center().x(), tile.top() + int((row + 0.5) * tile.height() / tokens)));
+    QTRY_COMPARE(window_->modelView()->hoveredQuery(), row);
+    QTRY_COMPARE(panel->position(), row);
+    QCOMPARE(panel->predictions(), run.predictions(row));
+    QVERIFY(!panel->atLast());
+    QVERIFY2(panel->title().contains("position 2, the query row pointed at"),
+             qPrintable(panel->title()));
+    QTest::mouseMove(grid, QPoint(1, 1)); // off the tiles: back to the [MASK]
+    QTRY_COMPARE(panel->position(), 4);
+    QVERIFY(panel->atLast());
+}
+
+void TestBertWindow::aBertFolderOpensUnmasked()
+{
+    QWidget parent;
+    ModelOpener opener(&parent);
+    QSignalSpy opened(&opener, &ModelOpener::opened);
+    opener.open(kFolder);
+    QVERIFY(opened.wait(20000));
+    auto* window = opened.first().first().value<LanguageModelWindow*>();
+    QVERIFY(window);
+    QCOMPARE(window->text(), QString::fromUtf8(LanguageModelWindow::kFirstMaskedText));
+    QCOMPARE(window->shownRun().switches.formula.mask, MaskKind::None);
+    const ModelRun expected = model_->run(LanguageModelWindow::kFirstMaskedText,
+                                          LanguageModelWindow::firstSwitches(model_->info()));
+    QCOMPARE(window->shownRun().hidden, expected.hidden);
+    QTRY_COMPARE(window->predictionPanel()->position(), 4);
+}
+
+QTEST_MAIN(TestBertWindow)
+#include "tst_bertwindow.moc"
