@@ -2668,10 +2668,6 @@
         <translation>%1 — 语言模型</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 layers × %4 heads · d_model %5 · %6 tokens at most · %7 weights · %8</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 层 × %4 个头 · d_model %5 · 最多 %6 个词元 · %7 权重 · %8</translation>
-    </message>
-    <message>
         <source>&amp;Text:</source>
         <translation>文本(&amp;T)：</translation>
     </message>
@@ -2698,6 +2694,34 @@
     <message>
         <source>Break one layer alone: the others keep the textbook formula</source>
         <translation>只改动一层：其余各层保持标准公式</translation>
+    </message>
+    <message>
+        <source>no rotary positions (RoPE): attention sees no order but the mask&apos;s</source>
+        <translation>无旋转位置编码 (RoPE)：除掩盖外，注意力看不出词序</translation>
+    </message>
+    <message>
+        <source>%1 query heads, %2 K/V heads</source>
+        <translation>%1 个查询头，%2 个键/值头</translation>
+    </message>
+    <message>
+        <source>%1 heads</source>
+        <translation>%1 个头</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 layers × %4 · d_model %5 · %6 tokens at most · %7 weights · %8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 层 × %4 · d_model %5 · 最多 %6 个词元 · %7 权重 · %8</translation>
+    </message>
+    <message>
+        <source>Rotary positions (&amp;RoPE)</source>
+        <translation>旋转位置编码 (&amp;RoPE)</translation>
+    </message>
+    <message>
+        <source>Rotate each query and key by its position, as the model was trained; off, the layers&apos; attention sees no position but the causal mask&apos;s</source>
+        <translation>按位置旋转每个查询和键，与模型训练时一样；关闭时，各层的注意力除因果掩盖外看不到位置</translation>
+    </message>
+    <message>
+        <source>This model has no rotary positions: its positions are added to the embeddings</source>
+        <translation>此模型没有旋转位置编码：它的位置编码加在嵌入上</translation>
     </message>
 </context>
 <context>
@@ -2854,6 +2878,21 @@
     <message>
         <source>layers × heads: %1 × %2; the arrow keys move, Enter opens a head</source>
         <translation>层 × 头：%1 × %2；方向键移动，回车键打开一个头</translation>
+    </message>
+    <message>
+        <source>shares K/V head %1 with heads %2–%3</source>
+        <comment>grouped-query attention</comment>
+        <translation>与头 %2–%3 共用键/值头 %1</translation>
+    </message>
+    <message>
+        <source>head %1 · %2</source>
+        <comment>a head and the K/V head it reads</comment>
+        <translation>头 %1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <comment>a tile&apos;s name and the K/V head it reads</comment>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>

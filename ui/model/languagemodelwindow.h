@@ -25,6 +25,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -67,7 +68,10 @@ public:
     [[nodiscard]] PredictionPanel* predictionPanel() const { return predictions_; }
     [[nodiscard]] SwitchesForm* switchesForm() const { return switches_; }
     [[nodiscard]] QComboBox* scopeCombo() const { return scope_; }
+    // "Rotary positions (RoPE)": enabled for the models with rotary positions.
+    [[nodiscard]] QCheckBox* ropeCheck() const { return rope_; }
     [[nodiscard]] TokenChips* tokenChips() const { return chips_; }
+    [[nodiscard]] QString captionText() const;
     // The line of departures from the model's textbook formula.
     [[nodiscard]] QString departuresText() const;
     // Why the last request was refused (empty text, too long …); empty when it ran.
@@ -116,6 +120,7 @@ private:
     TokenChips* chips_;
     ModelWindow* modelView_;
     SwitchesForm* switches_;
+    QCheckBox* rope_;
     QLabel* scopeLabel_;
     QComboBox* scope_;
     QLabel* departures_;
