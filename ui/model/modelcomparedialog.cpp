@@ -40,6 +40,9 @@ QStringList modelDepartures(const ModelSwitches& switches, bool causal)
     if (causal && config.mask == MaskKind::None)
         departures.prepend(QCoreApplication::translate(
             context, "no causal mask: every token sees the ones after it"));
+    if (!switches.rope) // the window keeps it on for a model without rotary positions
+        departures << QCoreApplication::translate(
+            context, "no rotary positions (RoPE): attention sees no order but the mask's");
     if (!departures.isEmpty() && switches.onlyLayer >= 0)
         departures
             << QCoreApplication::translate(context, "in layer %1 only").arg(switches.onlyLayer);

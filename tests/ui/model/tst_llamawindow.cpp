@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -133,6 +134,10 @@ void TestLlamaWindow::theRopeCheckRunsWithoutRotation()
     QVERIFY2(window_->departuresText().contains("no rotary positions (RoPE)"),
              qPrintable(window_->departuresText()));
     QVERIFY(window_->departuresText().contains(where));
+    // Compare A/B… sets the textbook model beside it.
+    auto* compare = window_->findChild<QPushButton*>("compareAB");
+    QVERIFY(compare);
+    QVERIFY(compare->isEnabled());
     // On again: the textbook run.
     rope->click();
     waitForRun();
@@ -145,6 +150,7 @@ void TestLlamaWindow::theRopeCheckRunsWithoutRotation()
                                                                    }())),
              0.0);
     QVERIFY(!window_->departuresText().contains("RoPE"));
+    QVERIFY(!compare->isEnabled());
 }
 
 void TestLlamaWindow::setSwitchesShowsTheRopeSwitch()
