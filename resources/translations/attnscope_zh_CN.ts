@@ -2533,6 +2533,20 @@
         <source>Mean entropy of a query&apos;s weights in bits: 0 when it looks at one key, log2 T_k when at all alike</source>
         <translation>一个查询的权重的平均熵（比特）：只看一个键时为 0，均匀看所有键时为 log2 T_k</translation>
     </message>
+    <message>
+        <source>attention sink (first token)</source>
+        <comment>a head that puts most of its weight on the first token</comment>
+        <translation>注意力汇聚（首个词元）</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <comment>head pattern: its name, where it has one</comment>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>An attention sink puts more than half of its queries&apos; weight on the first token, whatever it is (Xiao et al., 2023): the softmax must put its weight somewhere, and every query sees the first token</source>
+        <translation>注意力汇聚：各查询平均把一半以上的权重放在首个词元上，不论它是什么（Xiao 等，2023）：softmax 总得把权重放在某处，而每个查询都看得到首个词元</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HeatmapGrid</name>

@@ -2,8 +2,10 @@
 // (2 layers, 4 query heads reading 2 K/V heads, rotary positions): the RoPE switch runs the
 // model again without rotation, in every layer or in one, and is disabled for GPT-2; the
 // caption, the grid's tooltips, the hover line and the head view say which K/V head a query
-// head shares.
+// head shares; the head patterns name an attention sink (the first thing learners see in
+// these models).
 #include "fileheaddialog.h"
+#include "headpatternsmodel.h"
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "modelgrid.h"
@@ -58,6 +60,8 @@ private slots:
     void kvSharing_data();
     void kvSharing();
     void theWindowSaysWhichKvHeadAHeadShares();
+    void theHeadPatternsNameASink_data();
+    void theHeadPatternsNameASink();
 
 private:
     void waitForRun();
@@ -224,6 +228,40 @@ void TestLlamaWindow::theWindowSaysWhichKvHeadAHeadShares()
     QVERIFY2(
         view->headDialog()->summaryText().startsWith("head 2 · shares K/V head 1 with heads 2–3"),
         qPrintable(view->headDialog()->summaryText()));
+}
+
+void TestLlamaWindow::theHeadPatternsNameASink_data()
+{
+    QTest::addColumn<double>("first");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("0.9 on the first token") << 0.9 << "attention sink (first token)";
+    QTest::newRow("just over half") << 0.5001 << "attention sink (first token)";
+    QTest::newRow("exactly half: not a sink") << 0.5 << "";
+    QTest::newRow("a previous-token head") << 0.1 << "";
+}
+
+// A head whose queries put more than half their weight on the first token, on average, is
+// named in the table's Pattern column, and sorts with the other sinks.
+void TestLlamaWindow::theHeadPatternsNameASink()
+{
+    QFETCH(double, first);
+    QFETCH(QString, name);
+    HeadPatterns patterns;
+    patterns.previous = 0.2;
+    patterns.self = 0.1;
+    patterns.first = first;
+    patterns.entropy = 1.0;
+    patterns.queries = 4;
+    HeadPatterns other = patterns;
+    other.first = 0.05;
+    HeadPatternsModel model;
+    model.setPatterns({other, patterns}, 2, 5);
+    QCOMPARE(model.headerData(HeadPatternsModel::Named, Qt::Horizontal, Qt::DisplayRole).toString(),
+             "Pattern");
+    QCOMPARE(model.index(1, HeadPatternsModel::Named).data().toString(), name);
+    QCOMPARE(model.index(0, HeadPatternsModel::Named).data().toString(), "");
+    model.sort(HeadPatternsModel::Named, Qt::DescendingOrder);
+    QCOMPARE(model.headAt(0), name.isEmpty() ? 0 : 1);
 }
 
 QTEST_MAIN(TestLlamaWindow)
