@@ -4225,6 +4225,26 @@
         <source>drawn: [0]; layer %1 adds it to its residual stream: h_%2 = h_%1 + out + MLP(…)</source>
         <translation>图中为 [0]；第 %1 层把它加到残差流上：h_%2 = h_%1 + out + MLP(…)</translation>
     </message>
+    <message>
+        <source>X — layer %1&apos;s input after input_layernorm</source>
+        <translation>X —— 第 %1 层经过 input_layernorm 后的输入</translation>
+    </message>
+    <message>
+        <source>; K/V head %1, shared by heads %2–%3</source>
+        <translation>；键/值头 %1，由头 %2–%3 共用</translation>
+    </message>
+    <message>
+        <source>; rotated by its position (RoPE)</source>
+        <translation>；按位置旋转 (RoPE)</translation>
+    </message>
+    <message>
+        <source>; not rotated (RoPE off)</source>
+        <translation>；未旋转（RoPE 已关闭）</translation>
+    </message>
+    <message>
+        <source>output — through o_proj</source>
+        <translation>输出 —— 经过 o_proj</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::ViewToolBar</name>
