@@ -106,7 +106,7 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
     }
     const MaskMatrix switchedMask = attentionMask(switched, T);
     const MaskMatrix textbookMask = attentionMask(textbook, T);
-    const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta);
+    const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta, c.ropeScaling);
 
     LlamaForward out;
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
