@@ -78,8 +78,9 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
              a.onlyLayer = int(parseInteger("--only-layer", value, 0, INT32_MAX));
          }},
     };
-    // compute and export run a model on token ids, and switch its rotary positions.
-    if (command != ModelCommand::Compute && command != ModelCommand::Export)
+    // compute, export and steps switch its rotary positions; compute and export run a model
+    // on token ids.
+    if (command == ModelCommand::Compare)
         return options;
     options.push_back(
         {"rope", "on|off",
@@ -92,6 +93,8 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                  throw InputError("--rope must be on|off, not '" + std::string(value) + "'");
              a.rope = value == "on";
          }});
+    if (command == ModelCommand::Steps)
+        return options;
     options.push_back(
         {"ids", "N,N,…",
          QT_TRANSLATE_NOOP("Command line",

@@ -13,8 +13,8 @@
 
 namespace attn::cli {
 
-// What compute, export and compare with --model read: the folder and --only-layer; compute
-// and export also --ids and --rope.
+// What compute, export, compare and steps with --model read: the folder and --only-layer;
+// compute, export and steps also --rope, compute and export --ids.
 struct ModelArguments {
     std::string folder;
     int onlyLayer = -1;
@@ -29,8 +29,8 @@ struct ModelArguments {
 // Which command's --model (its help says what the command does with the model).
 enum class ModelCommand { Compute, Export, Compare, Steps };
 
-// --model DIR and --only-layer N; for compute and export also --rope on|off and --ids N,N,…;
-// for compute --group-words.
+// --model DIR and --only-layer N; for compute, export and steps also --rope on|off, for
+// compute and export --ids N,N,…; for compute --group-words.
 [[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
 
 // Throws InputError for a compute option the model has its own value for (--d-model,

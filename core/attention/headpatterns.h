@@ -7,6 +7,10 @@
 //   first     P[i][0]                        the weight on the first token (the "sink")
 //   entropy   −Σ_j P[i][j]·log2 P[i][j]      in bits, 0·log2 0 = 0; 0 when a query looks
 //                                            at one key, log2 T_k when at all alike
+// A head whose first exceeds kSinkThreshold is named an attention sink: it parks most of
+// its weight on the first token, whatever that token is (Xiao et al. 2023, "Efficient
+// Streaming Language Models with Attention Sinks": trained decoders' heads do so because
+// the softmax must put its weight somewhere, and every query sees the first token).
 // The measured queries are i = 1 … T_q − 1 in self-attention (query 0 has no previous
 // token, and under a causal mask its one key makes it trivially "self" and "first"),
 // and all queries in cross-attention, where previous and self have no meaning (NaN).
@@ -28,6 +32,15 @@ struct HeadPatterns {
     double entropy = 0; // bits
     int queries = 0;    // queries measured; the means are NaN when 0
 };
+
+// More than half of the measured queries' weight on the first token, on average.
+inline constexpr double kSinkThreshold = 0.5;
+
+// first > kSinkThreshold (false when first is NaN).
+[[nodiscard]] inline bool isAttentionSink(const HeadPatterns& patterns)
+{
+    return patterns.first > kSinkThreshold;
+}
 
 // The patterns of one head's weights (T_q, T_k).
 [[nodiscard]] HeadPatterns headPatterns(const Matrix& weights, bool cross);

@@ -28,6 +28,8 @@ HeadTrace Gpt2Model::trace(const std::string& text, const ModelSwitches& switche
     trace.switches = switches;
     trace.layer = layer;
     trace.head = head;
+    trace.family = info_.family;
+    trace.kvHeads = info_.kvHeads;
     // The formula this layer runs, as forward() picks it.
     const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == layer;
     trace.formula = broken ? switches.formula : ModelSwitches::textbookFormula(true);

@@ -109,13 +109,20 @@ class LanguageModel;
 
 // One head of one layer inside a run, stage by stage: what Lab → Step by Step draws,
 // with the model's own numbers (headtrace.h makes the figure's Result of it).
-// T tokens, C = d_model, H heads, d_k = C / H.
+// T tokens, C = d_model, H heads, d_k = C / H (GPT-2) or head_dim.
+// In the Qwen/Llama family: X is the layer's input_layernorm output; Q_h is head h of
+// q_proj's output after Qwen3's q_norm and the rotary positions (unless the RoPE switch
+// takes them away in this layer); K_h and V_h are those of the K/V head h shares,
+// h / (H / H_kv), from k_proj and v_proj (K normed and rotated as Q); `merged` is
+// (T, H·d_k), and `output` o_proj's.
 struct HeadTrace {
     std::vector<int> ids;           // T token ids
     std::vector<TokenLabel> labels; // T readable labels
     ModelSwitches switches;
     int layer = 0;
     int head = 0;
+    std::string family; // the model's: ModelInfo::family ("gpt2", "qwen3" …)
+    int kvHeads = 0;    // ModelInfo::kvHeads
     // The formula this layer ran: the switches', or the textbook one when switches.onlyLayer
     // names another layer; its dModel and heads are the model's C and H.
     Config formula;

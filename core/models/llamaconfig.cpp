@@ -6,10 +6,19 @@
 namespace attn {
 namespace {
 
-// rope_scaling (older configs) or rope_parameters (newer): only the default rotary
-// embedding, with no scaling, is run.
-void checkRopeType(const JsonValue& config, std::string_view name,
-                   const std::filesystem::path& file)
+// A factor rope scaling needs: a finite number > 0; "rope_scaling's factor is missing".
+double ropeFactor(const JsonValue& rope, std::string_view object, std::string_view name,
+                  const std::filesystem::path& file)
+{
+    if (!rope.find(name))
+        throw ModelError(file, std::string(object) + "'s " + std::string(name) + " is missing");
+    return realField(rope, name, 1.0, file, true);
+}
+
+// rope_scaling (older configs) or rope_parameters (newer): the default rotary embedding,
+// or its linear or Llama 3 scaling (RopeScaling); other types are refused.
+void readRopeScaling(const JsonValue& config, std::string_view name, RopeScaling& scaling,
+                     const std::filesystem::path& file)
 {
     const JsonValue* rope = config.find(name);
     if (!rope || rope->isNull())
@@ -19,9 +28,26 @@ void checkRopeType(const JsonValue& config, std::string_view name,
     std::string type = stringField(*rope, "rope_type", "", file);
     if (type.empty())
         type = stringField(*rope, "type", "default", file);
-    if (type != "default")
+    if (type == "default")
+        return;
+    if (type == "linear") {
+        scaling.type = RopeScaling::Type::Linear;
+        scaling.factor = ropeFactor(*rope, name, "factor", file);
+    } else if (type == "llama3") {
+        scaling.type = RopeScaling::Type::Llama3;
+        scaling.factor = ropeFactor(*rope, name, "factor", file);
+        scaling.lowFreqFactor = ropeFactor(*rope, name, "low_freq_factor", file);
+        scaling.highFreqFactor = ropeFactor(*rope, name, "high_freq_factor", file);
+        scaling.originalPositions =
+            ropeFactor(*rope, name, "original_max_position_embeddings", file);
+        if (scaling.highFreqFactor <= scaling.lowFreqFactor)
+            throw ModelError(file, std::string(name) + "'s high_freq_factor must exceed its "
+                                                       "low_freq_factor");
+    } else {
         throw ModelError(file, std::string(name) + "'s rope type \"" + type +
-                                   "\" is not supported (this version runs \"default\")");
+                                   "\" is not supported (this version runs \"default\", "
+                                   "\"linear\" and \"llama3\")");
+    }
 }
 
 } // namespace
@@ -72,8 +98,8 @@ LlamaConfig parseLlamaConfig(std::string_view json, const std::filesystem::path&
 
     // 3. The numerics: RMSNorm's ε, the rotary embedding's base, the activation.
     c.epsilon = realField(config, "rms_norm_eps", 1e-6, file);
-    checkRopeType(config, "rope_scaling", file);
-    checkRopeType(config, "rope_parameters", file);
+    readRopeScaling(config, "rope_scaling", c.ropeScaling, file);
+    readRopeScaling(config, "rope_parameters", c.ropeScaling, file); // newer: it wins
     c.ropeTheta = realField(config, "rope_theta", 10000.0, file, true);
     if (const JsonValue* parameters = config.find("rope_parameters");
         parameters && parameters->isObject())

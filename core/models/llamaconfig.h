@@ -4,6 +4,8 @@
 // read them. No Qt.
 #pragma once
 
+#include "modelattention.h"
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -22,6 +24,7 @@ struct LlamaConfig {
     int vocabulary = 0;    // vocab_size, V
     double epsilon = 1e-6; // rms_norm_eps
     double ropeTheta = 10000.0;  // rope_theta, or rope_parameters.rope_theta
+    RopeScaling ropeScaling;     // rope_scaling or rope_parameters: default, linear, llama3
     bool tiedEmbeddings = false; // tie_word_embeddings: lm_head is embed_tokens
     bool qkvBias = false;        // q/k/v_proj biases: always in qwen2, attention_bias elsewhere
     bool outputBias = false;     // o_proj's bias: attention_bias (llama, qwen3)
@@ -37,7 +40,8 @@ struct LlamaConfig {
 // kMaxConfigSize, hidden_size not divisible by num_attention_heads (without head_dim),
 // num_attention_heads not divisible by num_key_value_heads, an odd head_dim, a model_type
 // other than qwen2, qwen3 or llama, a hidden_act other than "silu", a rope type other than
-// "default", Qwen2's sliding window switched on.
+// "default", "linear" and "llama3" (or one of these without its factors), Qwen2's sliding
+// window switched on.
 [[nodiscard]] LlamaConfig parseLlamaConfig(std::string_view json,
                                            const std::filesystem::path& file);
 

@@ -84,7 +84,7 @@ void LlamaModel::tokenize(const std::string& text, std::vector<int>& ids,
 }
 
 LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
-                                 const std::atomic<bool>* cancel) const
+                                 const std::atomic<bool>* cancel, LlamaLayerCapture* capture) const
 {
     const LlamaConfig& c = config_;
     const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
@@ -106,7 +106,7 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
     }
     const MaskMatrix switchedMask = attentionMask(switched, T);
     const MaskMatrix textbookMask = attentionMask(textbook, T);
-    const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta);
+    const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta, c.ropeScaling);
 
     LlamaForward out;
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
@@ -147,6 +147,14 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
                               out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
                               merged);
         linear(merged, b.oWeight, b.oBias, projected);
+        if (capture && capture->layer == l) {
+            capture->input = normed;
+            capture->queries = buffers.heads[0];
+            capture->keys = buffers.grouped[0];
+            capture->values = buffers.grouped[1];
+            capture->merged = merged;
+            capture->projected = projected;
+        }
         x += projected;
         // 3. MLP: x += down_proj(silu(gate_proj(h)) · up_proj(h)), h = post_attention_layernorm(x)
         rmsNorm(x, b.postNorm, c.epsilon, normed);

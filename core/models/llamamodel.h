@@ -22,6 +22,18 @@ struct LlamaForward {
     Matrix hidden;              // (T, C) after model.norm
 };
 
+// One layer's attention as forward() ran it, for trace(): what the layer's heads read
+// and wrote.
+struct LlamaLayerCapture {
+    int layer = 0;
+    Matrix input;      // input_layernorm(x) (T, C)
+    HeadStack queries; // Q (1, H, T, d_k) after q_norm and the rotation
+    HeadStack keys;    // K (1, H_kv, T, d_k) after k_norm and the rotation
+    HeadStack values;  // V (1, H_kv, T, d_k)
+    Matrix merged;     // the heads' P·V side by side (T, H·d_k)
+    Matrix projected;  // o_proj(merged) (T, C)
+};
+
 class LlamaModel final : public LanguageModel {
 public:
     // A model of these parts; `tokenizer` may be null: the model then runs token ids only
@@ -44,15 +56,22 @@ public:
                                const std::atomic<bool>* cancel = nullptr) const override;
     [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
                                   const std::atomic<bool>* cancel = nullptr) const override;
+    // Layer `layer`'s stages for head `head` (llamatrace.cpp): X is the layer's
+    // input_layernorm output, Q_h after q_norm and the rotation, K_h and V_h the K/V head
+    // it shares (K after k_norm and the rotation), the output o_proj's.
+    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches, int layer,
+                                  int head,
+                                  const std::atomic<bool>* cancel = nullptr) const override;
     [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override;
     [[nodiscard]] std::string tokenSpelling(int id) const override;
     [[nodiscard]] std::string tokenLabel(int id) const override;
 
     // The forward pass over token ids (1 … max_position_embeddings of them, each below V).
     // Throws std::out_of_range for other ids, Cancelled when `cancel` becomes true between
-    // layers.
+    // layers. `capture`, when given, keeps its layer's attention (LlamaLayerCapture).
     [[nodiscard]] LlamaForward forward(const std::vector<int>& ids, const ModelSwitches& switches,
-                                       const std::atomic<bool>* cancel = nullptr) const;
+                                       const std::atomic<bool>* cancel = nullptr,
+                                       LlamaLayerCapture* capture = nullptr) const;
 
 private:
     ModelInfo info_;

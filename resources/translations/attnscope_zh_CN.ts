@@ -2537,6 +2537,20 @@
         <source>Mean entropy of a query&apos;s weights in bits: 0 when it looks at one key, log2 T_k when at all alike</source>
         <translation>一个查询的权重的平均熵（比特）：只看一个键时为 0，均匀看所有键时为 log2 T_k</translation>
     </message>
+    <message>
+        <source>attention sink (first token)</source>
+        <comment>a head that puts most of its weight on the first token</comment>
+        <translation>注意力汇聚（首个词元）</translation>
+    </message>
+    <message>
+        <source>Pattern</source>
+        <comment>head pattern: its name, where it has one</comment>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>An attention sink puts more than half of its queries&apos; weight on the first token, whatever it is (Xiao et al., 2023): the softmax must put its weight somewhere, and every query sees the first token</source>
+        <translation>注意力汇聚：各查询平均把一半以上的权重放在首个词元上，不论它是什么（Xiao 等，2023）：softmax 总得把权重放在某处，而每个查询都看得到首个词元</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HeatmapGrid</name>
@@ -2672,10 +2686,6 @@
         <translation>%1 — 语言模型</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 layers × %4 heads · d_model %5 · %6 tokens at most · %7 weights · %8</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 层 × %4 个头 · d_model %5 · 最多 %6 个词元 · %7 权重 · %8</translation>
-    </message>
-    <message>
         <source>&amp;Text:</source>
         <translation>文本(&amp;T)：</translation>
     </message>
@@ -2718,6 +2728,32 @@
     <message>
         <source>Show attention by word (ICU&apos;s words; Chinese by its dictionary): attention to a word is the sum over its tokens, attention from a word the mean over its tokens&apos; rows, so each row still sums to 1 (Clark et al. 2019)</source>
         <translation>按词显示注意力（ICU 分词，中文按词典切分）：对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元所在行的平均，因此每一行之和仍为 1（Clark 等，2019）</translation>
+        <source>no rotary positions (RoPE): attention sees no order but the mask&apos;s</source>
+        <translation>无旋转位置编码 (RoPE)：除掩盖外，注意力看不出词序</translation>
+    </message>
+    <message>
+        <source>%1 query heads, %2 K/V heads</source>
+        <translation>%1 个查询头，%2 个键/值头</translation>
+    </message>
+    <message>
+        <source>%1 heads</source>
+        <translation>%1 个头</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 layers × %4 · d_model %5 · %6 tokens at most · %7 weights · %8</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3 层 × %4 · d_model %5 · 最多 %6 个词元 · %7 权重 · %8</translation>
+    </message>
+    <message>
+        <source>Rotary positions (&amp;RoPE)</source>
+        <translation>旋转位置编码 (&amp;RoPE)</translation>
+    </message>
+    <message>
+        <source>Rotate each query and key by its position, as the model was trained; off, the layers&apos; attention sees no position but the causal mask&apos;s</source>
+        <translation>按位置旋转每个查询和键，与模型训练时一样；关闭时，各层的注意力除因果掩盖外看不到位置</translation>
+    </message>
+    <message>
+        <source>This model has no rotary positions: its positions are added to the embeddings</source>
+        <translation>此模型没有旋转位置编码：它的位置编码加在嵌入上</translation>
     </message>
 </context>
 <context>
@@ -2874,6 +2910,21 @@
     <message>
         <source>layers × heads: %1 × %2; the arrow keys move, Enter opens a head</source>
         <translation>层 × 头：%1 × %2；方向键移动，回车键打开一个头</translation>
+    </message>
+    <message>
+        <source>shares K/V head %1 with heads %2–%3</source>
+        <comment>grouped-query attention</comment>
+        <translation>与头 %2–%3 共用键/值头 %1</translation>
+    </message>
+    <message>
+        <source>head %1 · %2</source>
+        <comment>a head and the K/V head it reads</comment>
+        <translation>头 %1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <comment>a tile&apos;s name and the K/V head it reads</comment>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
@@ -4215,6 +4266,26 @@
     <message>
         <source>drawn: [0]; layer %1 adds it to its residual stream: h_%2 = h_%1 + out + MLP(…)</source>
         <translation>图中为 [0]；第 %1 层把它加到残差流上：h_%2 = h_%1 + out + MLP(…)</translation>
+    </message>
+    <message>
+        <source>X — layer %1&apos;s input after input_layernorm</source>
+        <translation>X —— 第 %1 层经过 input_layernorm 后的输入</translation>
+    </message>
+    <message>
+        <source>; K/V head %1, shared by heads %2–%3</source>
+        <translation>；键/值头 %1，由头 %2–%3 共用</translation>
+    </message>
+    <message>
+        <source>; rotated by its position (RoPE)</source>
+        <translation>；按位置旋转 (RoPE)</translation>
+    </message>
+    <message>
+        <source>; not rotated (RoPE off)</source>
+        <translation>；未旋转（RoPE 已关闭）</translation>
+    </message>
+    <message>
+        <source>output — through o_proj</source>
+        <translation>输出 —— 经过 o_proj</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,8 @@ using namespace attn::test;
 namespace {
 
 const QString kModel = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
+// Qwen3: 4 query heads reading 2 K/V heads, head_dim 16, q/k norms, rotary positions.
+const QString kQwen = QStringLiteral(ATTN_REFERENCE_DIR "/llama/qwen3-bf16");
 const QString kText = QStringLiteral("The cat sat on the mat and the dog");
 
 // A number as the explanation prints it.
@@ -78,6 +80,7 @@ void TestModelStepsCli::tilesAreTheTrace()
 
 void TestModelStepsCli::svg_data()
 {
+    QTest::addColumn<QString>("model");
     QTest::addColumn<QStringList>("switches");
     QTest::addColumn<int>("layer");
     QTest::addColumn<int>("head");
@@ -89,7 +92,7 @@ void TestModelStepsCli::svg_data()
                             "9. O_h — head output",
                             "11. output — through c_proj"};
     QTest::newRow("textbook, layer 1 head 2")
-        << QStringList{} << 1 << 2
+        << kModel << QStringList{} << 1 << 2
         << tiles + QStringList{"X = ln_1(h_1)",
                                "Q = X·c_attn.W[:, 0:32] + c_attn.b[0:32]",
                                "K = X·c_attn.W[:, 32:64]",
@@ -98,19 +101,37 @@ void TestModelStepsCli::svg_data()
                                "× 0.3536 = 1/√8",
                                "L.masked_fill(M, -inf)"};
     QTest::newRow("layer 0: X from the embeddings")
-        << QStringList{} << 0 << 0 << QStringList{"X = ln_1(wte[token] + wpe[t])"};
+        << kModel << QStringList{} << 0 << 0 << QStringList{"X = ln_1(wte[token] + wpe[t])"};
     QTest::newRow("scale=none: no scaling in L")
-        << QStringList{"--scale", "none"} << 1 << 0 << QStringList{"× 1 (no scaling)"};
+        << kModel << QStringList{"--scale", "none"} << 1 << 0 << QStringList{"× 1 (no scaling)"};
     QTest::newRow("only-layer=1 scale=none, layer 0 runs the textbook formula")
-        << QStringList{"--only-layer", "1", "--scale", "none"} << 0 << 3
+        << kModel << QStringList{"--only-layer", "1", "--scale", "none"} << 0 << 3
         << QStringList{"× 0.3536 = 1/√8"};
     QTest::newRow("mask=none: no mask")
-        << QStringList{"--mask", "none"} << 1 << 1 << QStringList{"L + M — no mask"};
+        << kModel << QStringList{"--mask", "none"} << 1 << 1 << QStringList{"L + M — no mask"};
     QTest::newRow("head-split=view: rows are pieces of tokens")
-        << QStringList{"--head-split", "view"} << 0 << 3 << QStringList{"(bug)", "dog[0:8]"};
-    QTest::newRow("in Chinese") << QStringList{"--language", "zh_CN"} << 1 << 2
+        << kModel << QStringList{"--head-split", "view"} << 0 << 3
+        << QStringList{"(bug)", "dog[0:8]"};
+    QTest::newRow("in Chinese") << kModel << QStringList{"--language", "zh_CN"} << 1 << 2
                                 << QStringList{"注意力权重", "第 1 层经过 ln_1 后的输入",
                                                "输出 —— 经过 c_proj", "c_attn 的第 48–55 列"};
+    // Qwen3: query head 3 reads K/V head 1; d_k = head_dim 16, 1/√16 = 0.25.
+    QTest::newRow("qwen3, layer 1 head 3")
+        << kQwen << QStringList{} << 1 << 3
+        << QStringList{"1. X — layer %1's input after input_layernorm",
+                       "X = input_layernorm(h_1)",
+                       "Q = X·q_proj.Wᵀ",
+                       "K = X·k_proj.Wᵀ",
+                       "V = X·v_proj.Wᵀ",
+                       "K/V head 1, shared by heads 2–3",
+                       "rotated by its position (RoPE)",
+                       "× 0.25 = 1/√16",
+                       "11. output — through o_proj",
+                       "out = concat·o_proj.Wᵀ"};
+    QTest::newRow("qwen3, --rope off, layer 0 head 0")
+        << kQwen << QStringList{"--rope", "off"} << 0 << 0
+        << QStringList{"X = input_layernorm(embed_tokens[token])", "not rotated (RoPE off)",
+                       "K/V head 0, shared by heads 0–1"};
 }
 
 // The SVG parsed back: the tiles, the tokens as labels, the switches' formulas, and the
@@ -118,13 +139,14 @@ void TestModelStepsCli::svg_data()
 // weight.
 void TestModelStepsCli::svg()
 {
+    QFETCH(QString, model);
     QFETCH(QStringList, switches);
     QFETCH(int, layer);
     QFETCH(int, head);
     QFETCH(QStringList, texts);
     QString problem;
     const QByteArray bytes =
-        writtenFigure(QStringList{"steps", "--model", kModel, "--text", kText} + switches +
+        writtenFigure(QStringList{"steps", "--model", model, "--text", kText} + switches +
                           QStringList{"--layer", QString::number(layer), "--head",
                                       QString::number(head), "--out", "s.svg"},
                       "s.svg", &problem);
@@ -135,15 +157,15 @@ void TestModelStepsCli::svg()
         QVERIFY2(svg.contains(text.contains(u'%') ? text.arg(layer) : text),
                  qPrintable(text + " not in " + svg.left(400)));
 
-    const auto model = openModel(kModel.toStdString());
+    const auto opened = openModel(model.toStdString());
     ModelSwitches textbook;
-    const HeadTrace trace = model->trace(kText.toStdString(), textbook, 0, 0);
+    const HeadTrace trace = opened->trace(kText.toStdString(), textbook, 0, 0);
     for (const TokenLabel& label : trace.labels)
         QVERIFY2(svg.contains(QString::fromStdString(label.label).trimmed()),
                  qPrintable("token " + QString::fromStdString(label.label)));
     if (!switches.isEmpty() && !switches.contains("--language"))
         return; // the numbers under switches: tst_gpt2trace
-    const HeadTrace traced = model->trace(kText.toStdString(), textbook, layer, head);
+    const HeadTrace traced = opened->trace(kText.toStdString(), textbook, layer, head);
     const int last = int(traced.ids.size()) - 1;
     QVERIFY(svg.contains(printed(traced.scores(last, 0))));
     QVERIFY2(svg.contains(printed(traced.weights(last, 0))),

@@ -161,28 +161,37 @@ void TestAttentionStack::patterns_data()
     QTest::addColumn<double>("first");
     QTest::addColumn<double>("entropy");
     QTest::addColumn<int>("queries");
+    QTest::addColumn<bool>("sink"); // first > kSinkThreshold (0.5): an "attention sink"
     const double nan = std::numeric_limits<double>::quiet_NaN();
     // Query 0 is left out in self-attention: it is trivially all three under a mask.
-    QTest::newRow("self (identity)")
-        << matrix({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}) << false << 0.0 << 1.0 << 0.0 << 0.0 << 2;
-    QTest::newRow("previous token")
-        << matrix({{1, 0, 0}, {1, 0, 0}, {0, 1, 0}}) << false << 1.0 << 0.0 << 0.5 << 0.0 << 2;
+    QTest::newRow("self (identity)") << matrix({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}) << false << 0.0
+                                     << 1.0 << 0.0 << 0.0 << 2 << false;
+    QTest::newRow("previous token") << matrix({{1, 0, 0}, {1, 0, 0}, {0, 1, 0}}) << false << 1.0
+                                    << 0.0 << 0.5 << 0.0 << 2 << false;
     QTest::newRow("sink") << matrix({{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}) << false << 0.5 << 0.0 << 1.0
-                          << 0.0 << 2;
+                          << 0.0 << 2 << true;
     // Causal and uniform: row i spreads over i + 1 keys, log2(i + 1) bits.
-    QTest::newRow("causal uniform") << matrix({{1, 0, 0, 0},
-                                               {0.5f, 0.5f, 0, 0},
-                                               {0.25f, 0.25f, 0.5f, 0},
-                                               {0.25f, 0.25f, 0.25f, 0.25f}})
-                                    << false << (0.5 + 0.25 + 0.25) / 3 << (0.5 + 0.5 + 0.25) / 3
-                                    << (0.5 + 0.25 + 0.25) / 3 << (1.0 + 1.5 + 2.0) / 3 << 3;
-    QTest::newRow("a NaN row is left out")
-        << matrix({{1, 0, 0}, {kNaN, 0, 0}, {0, 0, 1}}) << false << 0.0 << 1.0 << 0.0 << 0.0 << 1;
+    QTest::newRow("causal uniform")
+        << matrix({{1, 0, 0, 0},
+                   {0.5f, 0.5f, 0, 0},
+                   {0.25f, 0.25f, 0.5f, 0},
+                   {0.25f, 0.25f, 0.25f, 0.25f}})
+        << false << (0.5 + 0.25 + 0.25) / 3 << (0.5 + 0.5 + 0.25) / 3 << (0.5 + 0.25 + 0.25) / 3
+        << (1.0 + 1.5 + 2.0) / 3 << 3 << false;
+    QTest::newRow("a NaN row is left out") << matrix({{1, 0, 0}, {kNaN, 0, 0}, {0, 0, 1}}) << false
+                                           << 0.0 << 1.0 << 0.0 << 0.0 << 1 << false;
     QTest::newRow("rows not summing to 1 are not rescaled")
-        << matrix({{1, 0}, {2, 2}}) << false << 2.0 << 2.0 << 2.0 << -4.0 << 1;
-    QTest::newRow("one query") << matrix({{1}}) << false << nan << nan << nan << nan << 0;
+        << matrix({{1, 0}, {2, 2}}) << false << 2.0 << 2.0 << 2.0 << -4.0 << 1 << true;
+    QTest::newRow("one query") << matrix({{1}}) << false << nan << nan << nan << nan << 0 << false;
     QTest::newRow("cross: every query, no previous or self")
-        << matrix({{0.5f, 0.5f, 0}, {1, 0, 0}}) << true << nan << nan << 0.75 << 0.5 << 2;
+        << matrix({{0.5f, 0.5f, 0}, {1, 0, 0}}) << true << nan << nan << 0.75 << 0.5 << 2 << true;
+    // Xiao et al.'s sink: more than half the weight on the first token, on average.
+    QTest::newRow("just over half on the first token: a sink")
+        << matrix({{1, 0, 0}, {0.5f, 0.5f, 0}, {0.625f, 0.25f, 0.125f}}) << false << 0.375 << 0.3125
+        << 0.5625 << 1.1493974703476992 << 2 << true;
+    QTest::newRow("just under half: no sink")
+        << matrix({{1, 0, 0}, {0.5f, 0.5f, 0}, {0.375f, 0.375f, 0.25f}}) << false << 0.4375 << 0.375
+        << 0.4375 << 1.2806390622295665 << 2 << false;
 }
 
 void TestAttentionStack::patterns()
@@ -194,7 +203,9 @@ void TestAttentionStack::patterns()
     QFETCH(double, first);
     QFETCH(double, entropy);
     QFETCH(int, queries);
+    QFETCH(bool, sink);
     const HeadPatterns p = headPatterns(weights, cross);
+    QCOMPARE(isAttentionSink(p), sink);
     const auto same = [](double got, double want) {
         return std::isnan(want) ? std::isnan(got) : std::abs(got - want) < 1e-12;
     };

@@ -15,8 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,9 @@ using namespace modelfiles;
 namespace {
 
 const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
-const char* const kModels[] = {"qwen2-f32", "qwen3-bf16", "llama-f32"};
+// llama3-f32: Llama 3.1's rope scaling; qwen2-linear-f32: linear scaling in rope_parameters.
+const char* const kModels[] = {"qwen2-f32", "qwen3-bf16", "llama-f32", "llama3-f32",
+                               "qwen2-linear-f32"};
 
 // The switches of a reference case ({"scale": "none", "rope": "off", …}) on the textbook
 // formula.
@@ -97,6 +101,7 @@ private slots:
     void badFolders_data();
     void badFolders();
     void ropeParameters();
+    void ropeScaling();
 
 private:
     std::shared_ptr<const attn::LanguageModel> model(const QString& name);
@@ -336,10 +341,26 @@ void TestLlamaModel::badFolders_data()
         << "llama-f32"
         << "\"silu\""
         << "\"gelu\"" << config << "hidden_act \"gelu\" is not supported";
-    QTest::newRow("rope_scaling llama3") << "llama-f32"
-                                         << "\"rope_scaling\": null"
-                                         << "\"rope_scaling\": {\"rope_type\": \"llama3\"}"
-                                         << config << "rope type \"llama3\" is not supported";
+    QTest::newRow("rope_scaling yarn")
+        << "llama-f32"
+        << "\"rope_scaling\": null"
+        << "\"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0}" << config
+        << "rope type \"yarn\" is not supported (this version runs \"default\", \"linear\" and "
+           "\"llama3\")";
+    QTest::newRow("rope_parameters dynamic")
+        << "qwen3-bf16"
+        << "\"rope_type\": \"default\""
+        << "\"rope_type\": \"dynamic\", \"factor\": 2.0" << config
+        << "rope_parameters's rope type \"dynamic\" is not supported";
+    QTest::newRow("llama3 without its factors")
+        << "llama-f32"
+        << "\"rope_scaling\": null"
+        << "\"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8.0}" << config
+        << "rope_scaling's low_freq_factor is missing";
+    QTest::newRow("linear factor 0")
+        << "llama-f32"
+        << "\"rope_scaling\": null"
+        << "\"rope_scaling\": {\"type\": \"linear\", \"factor\": 0}" << config << "factor";
     QTest::newRow("sliding window")
         << "qwen2-f32"
         << "\"use_sliding_window\": false"
@@ -445,6 +466,42 @@ void TestLlamaModel::ropeParameters()
     QCOMPARE(nested.headDim, 4);
     QVERIFY(nested.qkNorm);
     QVERIFY(!nested.qkvBias);
+    QCOMPARE(nested.ropeScaling, attn::RopeScaling{});
+}
+
+// Llama 3.1's scaling keeps the fast frequencies, divides the slow ones by the factor and
+// smooths those between (HF's _compute_llama3_parameters); linear divides them all.
+void TestLlamaModel::ropeScaling()
+{
+    const attn::LlamaConfig llama3 =
+        attn::parseLlamaConfig(readFile(kReference / "llama3-f32" / "config.json"), "config.json");
+    QCOMPARE(llama3.ropeScaling.type, attn::RopeScaling::Type::Llama3);
+    QCOMPARE(llama3.ropeScaling.factor, 8.0);
+    QCOMPARE(llama3.ropeScaling.lowFreqFactor, 1.0);
+    QCOMPARE(llama3.ropeScaling.highFreqFactor, 4.0);
+    QCOMPARE(llama3.ropeScaling.originalPositions, 64.0);
+    // head_dim 12, θ = 500000: wavelengths 2π·θ^(i/6) = 6.3, 56, 499 …; kept below 64/4 = 16,
+    // divided by 8 above 64.
+    const attn::RotaryTable plain = attn::rotaryTable(3, 12, 500000.0);
+    const attn::RotaryTable scaled = attn::rotaryTable(3, 12, 500000.0, llama3.ropeScaling);
+    const auto angle = [](const attn::RotaryTable& table, int i) {
+        return std::atan2(double(table.sin(1, i)), double(table.cos(1, i))); // position 1
+    };
+    QVERIFY(std::abs(angle(scaled, 0) - angle(plain, 0)) < 1e-7);
+    for (int i = 2; i < 6; ++i)
+        QVERIFY(std::abs(angle(scaled, i) - angle(plain, i) / 8) < 1e-7);
+    const double smooth = (64 / (2 * std::numbers::pi / angle(plain, 1)) - 1) / 3;
+    QVERIFY(std::abs(angle(scaled, 1) -
+                     ((1 - smooth) * angle(plain, 1) / 8 + smooth * angle(plain, 1))) < 1e-6);
+    const attn::LlamaConfig linear = attn::parseLlamaConfig(
+        readFile(kReference / "qwen2-linear-f32" / "config.json"), "config.json");
+    QCOMPARE(linear.ropeScaling.type, attn::RopeScaling::Type::Linear);
+    QCOMPARE(linear.ropeScaling.factor, 4.0);
+    const attn::RotaryTable quarter = attn::rotaryTable(3, 8, 10000.0, linear.ropeScaling);
+    const attn::RotaryTable whole = attn::rotaryTable(3, 8, 10000.0);
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(std::abs(std::atan2(double(quarter.sin(1, i)), double(quarter.cos(1, i))) -
+                         std::atan2(double(whole.sin(1, i)), double(whole.cos(1, i))) / 4) < 1e-7);
 }
 
 QTEST_GUILESS_MAIN(TestLlamaModel)

@@ -13,14 +13,20 @@ modeling_llama.py (eager attention):
   Qwen2: q, k, v biases (o none); llama and qwen3: biases when attention_bias.
 - Qwen3: q_norm and k_norm, RMSNorms over head_dim, on each head before RoPE.
 - RoPE: inv_freq = 1 / theta^(arange(0, d, 2) / d), emb = cat(freqs, freqs), the rotate-half
-  layout q*cos + rotate_half(q)*sin, positions 0 ... T-1 along the heads' T axis.
+  layout q*cos + rotate_half(q)*sin, positions 0 ... T-1 along the heads' T axis. rope_scaling
+  (or rope_parameters) of rope_type "linear" divides inv_freq by factor; "llama3" scales it as
+  HF's modeling_rope_utils._compute_llama3_parameters (low frequencies by 1/factor, high ones
+  kept, the band between smoothed).
 - Grouped-query attention: repeat_kv, query head h reads K/V head h // (H / H_kv).
 The attention step takes the same switches as gen_gpt2_model.py's, plus rope (on|off); the
 scale sqrt-dmodel divides by sqrt(hidden_size).
 
 Run with /usr/bin/python3 (torch); writes tests/reference/llama/<name>/ (config.json and
 model.safetensors and a tiny byte-level tokenizer.json: the 256 bytes as ids 0 ... 255 in byte
-order, three merges spelling " the", and <|endoftext|>) and tests/reference/llama/<name>.json.
+order, three merges spelling " the", and <|endoftext|>) and tests/reference/llama/<name>.json;
+and tests/reference/llama/<name>-trace.json: one query head of one layer stage by stage on TEXT
+(what LlamaModel::trace must give: the layer's input_layernorm output, Q_h after q_norm and
+RoPE, K_h and V_h of the K/V head it shares, S, P, P V_h and o_proj's output).
 """
 import json
 import math
@@ -54,6 +60,16 @@ CASES = [
     ("only_layer=1 scale=none", {"scale": "none"}, 1),
     ("only_layer=0 rope=off head_split=view", {"rope": "off", "head_split": "view"}, 0),
 ]
+
+# (case name, switches, only_layer, layer, head): the heads whose stages the trace files give.
+TRACES = [
+    ("textbook layer=1 head=3", {}, -1, 1, 3),
+    ("rope=off layer=0 head=1", {"rope": "off"}, -1, 0, 1),
+    ("head_split=view layer=1 head=2", {"head_split": "view"}, -1, 1, 2),
+    ("only_layer=1 scale=none layer=0 head=0", {"scale": "none"}, 1, 0, 0),
+    ("mask=none temperature=0.5 layer=1 head=0", {"mask": "none", "temperature": 0.5}, -1, 1, 0),
+]
+TEXT = "The cat sat on the mat"
 
 
 def write_safetensors(path, tensors):
@@ -153,9 +169,30 @@ def linear(x, w, name):
     return y + w[name + ".bias"] if name + ".bias" in w else y
 
 
+def rope_scaling(cfg):
+    """rope_parameters, or the older rope_scaling; None for the default rotation."""
+    scaling = cfg.get("rope_parameters") or cfg.get("rope_scaling")
+    if not scaling or scaling.get("rope_type", scaling.get("type", "default")) == "default":
+        return None
+    return scaling
+
+
 def rotary(cfg, T):
     d = head_dim(cfg)
     inv_freq = 1.0 / (rope_theta(cfg) ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))
+    scaling = rope_scaling(cfg)
+    if scaling and scaling.get("rope_type", scaling.get("type")) == "linear":
+        inv_freq = inv_freq / scaling["factor"]
+    elif scaling:  # llama3, as _compute_llama3_parameters
+        factor, low, high = scaling["factor"], scaling["low_freq_factor"], scaling["high_freq_factor"]
+        old = scaling["original_max_position_embeddings"]
+        low_wavelen, high_wavelen = old / low, old / high
+        wavelen = 2 * math.pi / inv_freq
+        scaled = torch.where(wavelen > low_wavelen, inv_freq / factor, inv_freq)
+        smooth = (old / wavelen - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < high_wavelen) * ~(wavelen > low_wavelen)
+        inv_freq = torch.where(medium, smoothed, scaled)
     freqs = torch.outer(torch.arange(T).float(), inv_freq)  # (T, d/2)
     emb = torch.cat((freqs, freqs), dim=-1)
     return emb.cos(), emb.sin()
@@ -166,8 +203,9 @@ def rotate_half(x):
     return torch.cat((-x2, x1), dim=-1)
 
 
-def attention(h, w, p, cfg, sw, cos, sin):
-    """h (1, T, C) → P (1, H, T, T), the attention's output (1, T, C)."""
+def attention(h, w, p, cfg, sw, cos, sin, capture=None):
+    """h (1, T, C) → P (1, H, T, T), the attention's output (1, T, C). `capture`, a dict, gets
+    the stages (Q, K and V with K and V repeated to the H query heads)."""
     B, T, C = h.shape
     H, Hkv, d = cfg["num_attention_heads"], cfg["num_key_value_heads"], head_dim(cfg)
     q = linear(h, w, p + "self_attn.q_proj")
@@ -201,11 +239,15 @@ def attention(h, w, p, cfg, sw, cos, sin):
         P = F.softmax(logits.masked_fill(M, fill), dim=dim)
     else:
         P = F.softmax(logits, dim=dim).masked_fill(M, 0)
-    merged = (P @ V).transpose(1, 2).reshape(B, T, H * d)
-    return P, linear(merged, w, p + "self_attn.o_proj")
+    O = P @ V
+    merged = O.transpose(1, 2).reshape(B, T, H * d)
+    out = linear(merged, w, p + "self_attn.o_proj")
+    if capture is not None:
+        capture.update(x=h, q=Q, k=K, v=V, scores=S, weights=P, head_output=O, output=out)
+    return P, out
 
 
-def forward(w, cfg, ids, sw, only_layer):
+def forward(w, cfg, ids, sw, only_layer, capture=None):
     eps, T = cfg["rms_norm_eps"], len(ids)
     cos, sin = rotary(cfg, T)
     x = w["model.embed_tokens.weight"][ids][None]  # (1, T, C)
@@ -213,7 +255,8 @@ def forward(w, cfg, ids, sw, only_layer):
     for l in range(cfg["num_hidden_layers"]):
         p = f"model.layers.{l}."
         s = sw if only_layer in (-1, l) else TEXTBOOK
-        P, out = attention(rms_norm(x, w[p + "input_layernorm.weight"], eps), w, p, cfg, s, cos, sin)
+        P, out = attention(rms_norm(x, w[p + "input_layernorm.weight"], eps), w, p, cfg, s, cos, sin,
+                           capture if capture is not None and capture["layer"] == l else None)
         layers.append(P[0])
         x = x + out
         h = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
@@ -262,6 +305,29 @@ MERGES = [("\u0120", "t"), ("h", "e"), ("\u0120t", "he")]
 ADDED = "<|endoftext|>"
 
 
+def encode(text):
+    """The ids tokenizer_json() gives an ASCII text: its pre-tokenizer's words (a letter run
+    with the space before it, a digit, a punctuation run, spaces), each word's bytes merged
+    by MERGES in rank order."""
+    import re
+    letters = byte_letters()
+    vocab = {letters[b]: b for b in range(256)}
+    for i, (a, b) in enumerate(MERGES):
+        vocab[a + b] = 256 + i
+    ranks = {pair: i for i, pair in enumerate(MERGES)}
+    ids = []
+    for word in re.findall(r" ?[A-Za-z]+|[0-9]| ?[^\sA-Za-z0-9]+|\s+", text):
+        parts = [letters[b] for b in word.encode()]
+        while len(parts) > 1:
+            pairs = [(ranks.get((parts[i], parts[i + 1]), 1 << 30), i) for i in range(len(parts) - 1)]
+            rank, i = min(pairs)
+            if rank == 1 << 30:
+                break
+            parts[i:i + 2] = [parts[i] + parts[i + 1]]
+        ids += [vocab[part] for part in parts]
+    return ids
+
+
 def tokenizer_json():
     """A byte-level BPE tokenizer.json as Qwen's (NFC, its Split regex, ByteLevel without the
     regex), small enough for vocab_size 260: bytes 0 ... 255, merges 256 ... 258, one added."""
@@ -286,7 +352,7 @@ def tokenizer_json():
                       "vocab": vocab, "merges": [a + " " + b for a, b in MERGES]}}
 
 
-def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35):
+def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
     folder = os.path.join(OUT, name)
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "tokenizer.json"), "w", encoding="utf-8") as f:
@@ -312,6 +378,21 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35):
                           "attention": [nested(P) for P in layers],
                           "logits": [number(z) for z in logits.tolist()],
                           "top10": torch.topk(logits, 10).indices.tolist() if finite else []})
+    # One head of one layer, stage by stage: what LlamaModel::trace must give.
+    ids, traces = encode(TEXT), []
+    with torch.no_grad():
+        for case, switches, only_layer, layer, head in TRACES if trace else []:
+            capture = {"layer": layer}
+            forward(w, cfg, ids, dict(TEXTBOOK, **switches), only_layer, capture)
+            traces.append({"name": case, "switches": switches, "only_layer": only_layer,
+                           "layer": layer, "head": head, "x": nested(capture["x"][0]),
+                           **{key: nested(capture[key][0, head]) for key in
+                              ("q", "k", "v", "scores", "weights", "head_output")},
+                           "output": nested(capture["output"][0])})
+    if traces:
+        with open(os.path.join(OUT, name + "-trace.json"), "w") as f:
+            json.dump({"model": name, "text": TEXT, "ids": ids, "traces": traces}, f,
+                      separators=(",", ":"))
     expected = {"model": name, "ids": IDS, "dtype": dtype, "family": cfg["model_type"],
                 "layers": cfg["num_hidden_layers"], "heads": cfg["num_attention_heads"],
                 "kv_heads": cfg["num_key_value_heads"], "head_dim": head_dim(cfg),
@@ -342,6 +423,24 @@ def main():
                                       rope_theta=500000.0, attention_bias=False, mlp_bias=False,
                                       tie_word_embeddings=False, rope_scaling=None,
                                       torch_dtype="float32"), qk_std=0.25)
+    # Llama 3.1/3.2's rope scaling (rope_type llama3) with an original context of 64, so that
+    # of head_dim 12's six frequencies one is kept, one smoothed and four divided by factor.
+    build("llama3-f32", 4, "F32", dict(common, model_type="llama", architectures=["LlamaForCausalLM"],
+                                       hidden_size=48, intermediate_size=96, rms_norm_eps=1e-5,
+                                       rope_theta=500000.0, attention_bias=False, mlp_bias=False,
+                                       tie_word_embeddings=True,
+                                       rope_scaling={"factor": 8.0, "low_freq_factor": 1.0,
+                                                     "high_freq_factor": 4.0,
+                                                     "original_max_position_embeddings": 64,
+                                                     "rope_type": "llama3"},
+                                       torch_dtype="float32"), qk_std=0.25, trace=False)
+    # Linear scaling (position interpolation) in rope_parameters, as newer configs write it.
+    build("qwen2-linear-f32", 5, "F32",
+          dict(common, model_type="qwen2", architectures=["Qwen2ForCausalLM"], hidden_size=32,
+               intermediate_size=64, rms_norm_eps=1e-6, tie_word_embeddings=True,
+               use_sliding_window=False,
+               rope_parameters={"rope_theta": 10000.0, "rope_type": "linear", "factor": 4.0},
+               torch_dtype="float32"), trace=False)
 
 
 if __name__ == "__main__":

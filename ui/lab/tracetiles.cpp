@@ -17,6 +17,56 @@ QString attnColumns(int first, int count)
     return QStringLiteral("c_attn.W[:, %1:%2] + c_attn.b[%1:%2]").arg(first).arg(first + count);
 }
 
+// The Qwen/Llama family's names: input_layernorm, q/k/v_proj (K and V of the K/V head the
+// query head shares, Q and K rotated by position), o_proj.
+void nameLlamaTile(StageTile& tile, const HeadTrace& trace)
+{
+    const int l = trace.layer, h = trace.head, H = trace.formula.heads;
+    const int kvHeads = trace.kvHeads > 0 ? trace.kvHeads : H, group = H / kvHeads;
+    const bool broken = trace.switches.onlyLayer < 0 || trace.switches.onlyLayer == l;
+    const bool rotated = !broken || trace.switches.rope;
+    switch (tile.stage) {
+    case PipelineStage::Input:
+        tile.title = TraceWords::tr("X — layer %1's input after input_layernorm").arg(l);
+        tile.formula = l == 0 ? QStringLiteral("X = input_layernorm(embed_tokens[token])")
+                              : QStringLiteral("X = input_layernorm(h_%1)").arg(l);
+        if (l > 0)
+            tile.note +=
+                TraceWords::tr("; h_%1: the residual stream after layer %2").arg(l).arg(l - 1);
+        break;
+    case PipelineStage::Queries:
+    case PipelineStage::Keys:
+    case PipelineStage::Values: {
+        const int block = tile.stage == PipelineStage::Queries ? 0
+                          : tile.stage == PipelineStage::Keys  ? 1
+                                                               : 2;
+        const QString symbol = QStringLiteral("QKV").mid(block, 1);
+        const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
+        tile.formula = QStringLiteral("%1 = X·%2_proj.Wᵀ").arg(symbol, symbol.toLower()) +
+                       (arrow >= 0 ? tile.formula.mid(arrow) : QString());
+        if (block > 0 && kvHeads < H)
+            tile.note += TraceWords::tr("; K/V head %1, shared by heads %2–%3")
+                             .arg(h / group)
+                             .arg(h / group * group)
+                             .arg(h / group * group + group - 1);
+        if (block < 2)
+            tile.note += rotated ? TraceWords::tr("; rotated by its position (RoPE)")
+                                 : TraceWords::tr("; not rotated (RoPE off)");
+        break;
+    }
+    case PipelineStage::Output:
+        tile.title = TraceWords::tr("output — through o_proj");
+        tile.formula = QStringLiteral("out = concat·o_proj.Wᵀ");
+        tile.note = TraceWords::tr("drawn: [0]; layer %1 adds it to its residual stream: "
+                                   "h_%2 = h_%1 + out + MLP(…)")
+                        .arg(l)
+                        .arg(l + 1);
+        break;
+    default:
+        break;
+    }
+}
+
 } // namespace
 
 std::vector<StageTile> headTraceTiles(const HeadTrace& trace, const WeightColours& colours)
@@ -26,6 +76,10 @@ std::vector<StageTile> headTraceTiles(const HeadTrace& trace, const WeightColour
     const int l = trace.layer, h = trace.head, C = result.dModel(), dK = result.dK();
     const bool transposed = trace.formula.headSplit == HeadSplit::Transpose;
     for (StageTile& tile : tiles) {
+        if (trace.family != "gpt2" && !trace.family.empty()) {
+            nameLlamaTile(tile, trace);
+            continue;
+        }
         switch (tile.stage) {
         case PipelineStage::Input:
             tile.title = TraceWords::tr("X — layer %1's input after ln_1").arg(l);

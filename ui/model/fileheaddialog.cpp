@@ -6,6 +6,7 @@
 #include "formulabar.h"
 #include "headcomparedialog.h"
 #include "modelexport.h"
+#include "modelgrid.h"
 
 #include <QBoxLayout>
 #include <QCheckBox>
@@ -195,6 +196,12 @@ void FileHeadDialog::openCompare()
     compareDialog_->activateWindow();
 }
 
+void FileHeadDialog::setKvHeads(int kvHeads)
+{
+    kvHeads_ = kvHeads;
+    retranslate();
+}
+
 QString FileHeadDialog::summaryText() const
 {
     return summary_->text();
@@ -223,7 +230,11 @@ void FileHeadDialog::retranslate()
     if (layer_ < 0)
         return;
     setWindowTitle(view()->data().title);
-    summary_->setText(fileHeadSummary(stats_));
+    const QString sharing = head_ >= 0 && stack_
+                                ? ModelGrid::kvSharing(head_, stack_->shape().heads, kvHeads_)
+                                : QString();
+    summary_->setText(sharing.isEmpty() ? fileHeadSummary(stats_)
+                                        : sharing + u'\n' + fileHeadSummary(stats_));
     const QStringList findings = fileHeadFindings(stats_);
     findings_->setText(findings.join(u'\n'));
     findings_->setVisible(!findings.isEmpty());

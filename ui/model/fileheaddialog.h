@@ -42,6 +42,9 @@ public:
     // The head shown; −1 for the mean head.
     [[nodiscard]] int head() const { return head_; }
     [[nodiscard]] const FileSelection& selection() const { return selection_; }
+    // Grouped-query attention: `kvHeads` K/V heads (0: one a query head). The summary
+    // then says which K/V head the head shown reads (ModelGrid::kvSharing).
+    void setKvHeads(int kvHeads);
 
     // Writes what is shown to `path`, by its suffix: a figure (.png, .svg, .pdf) with the
     // dialog's colours, values in cells and sums, or the numbers (.csv, .npy, .json);
@@ -80,6 +83,7 @@ private:
     FileSelection selection_;
     int layer_ = -1;
     int head_ = -1;
+    int kvHeads_ = 0;
 };
 
 } // namespace attn::ui

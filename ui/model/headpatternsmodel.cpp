@@ -67,9 +67,19 @@ double HeadPatternsModel::value(int index, int column) const
         return p.first;
     case Entropy:
         return p.entropy;
+    case Named: // sorts the named heads together
+        return isAttentionSink(p) ? 1.0 : 0.0;
     default:
         return std::nan("");
     }
+}
+
+QString HeadPatternsModel::patternName(int index) const
+{
+    return isAttentionSink(patterns_[std::size_t(index)])
+               ? tr("attention sink (first token)",
+                    "a head that puts most of its weight on the first token")
+               : QString();
 }
 
 QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
@@ -80,6 +90,8 @@ QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
     const double v = value(head, index.column());
     switch (role) {
     case Qt::DisplayRole:
+        if (index.column() == Named)
+            return patternName(head);
         if (index.column() <= Head)
             return QLocale().toString(int(v));
         return std::isnan(v) ? tr("—", "a measure that has no meaning here")
@@ -87,7 +99,7 @@ QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
     case Qt::UserRole:
         return v;
     case Qt::TextAlignmentRole:
-        return int(Qt::AlignRight | Qt::AlignVCenter);
+        return int((index.column() == Named ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (std::isnan(v))
             return tr("Not measured: previous and self have no meaning in cross-attention");
@@ -115,6 +127,8 @@ QVariant HeadPatternsModel::headerData(int section, Qt::Orientation orientation,
             return tr("First", "head pattern: weight on the first token");
         case Entropy:
             return tr("Entropy", "head pattern: mean entropy in bits");
+        case Named:
+            return tr("Pattern", "head pattern: its name, where it has one");
         default:
             return {};
         }
@@ -130,6 +144,10 @@ QVariant HeadPatternsModel::headerData(int section, Qt::Orientation orientation,
         case Entropy:
             return tr("Mean entropy of a query's weights in bits: 0 when it looks at one key, "
                       "log2 T_k when at all alike");
+        case Named:
+            return tr("An attention sink puts more than half of its queries' weight on the first "
+                      "token, whatever it is (Xiao et al., 2023): the softmax must put its weight "
+                      "somewhere, and every query sees the first token");
         default:
             return {};
         }

@@ -1,5 +1,6 @@
 // The head patterns of one sequence as a table (layer, head, previous, self, first,
-// entropy), one row a head, sortable by any column and orderable by likeness to a head
+// entropy, and the pattern's name: "attention sink (first token)"), one row a head, sortable by any
+// column and orderable by likeness to a head
 // ("show heads like this one", headsLike()).
 #pragma once
 
@@ -15,7 +16,7 @@ class HeadPatternsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Layer, Head, Previous, Self, First, Entropy, ColumnCount };
+    enum Column { Layer, Head, Previous, Self, First, Entropy, Named, ColumnCount };
 
     explicit HeadPatternsModel(QObject* parent = nullptr);
 
@@ -42,6 +43,8 @@ public:
 private:
     // The value of `column` for head `index` (NaN when it has none).
     [[nodiscard]] double value(int index, int column) const;
+    // The name of head `index`'s pattern; empty when it has none.
+    [[nodiscard]] QString patternName(int index) const;
 
     std::vector<HeadPatterns> patterns_;
     std::vector<int> order_;

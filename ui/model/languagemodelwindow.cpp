@@ -48,7 +48,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
       textLabel_(new QLabel), text_(new QLineEdit(text)), refusalLabel_(new QLabel),
       cutButton_(new QPushButton), chips_(new TokenChips),
       modelView_(new ModelWindow(run_->attention, this)), switches_(new SwitchesForm),
-      scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
+      rope_(new QCheckBox), scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
       groupWords_(new QCheckBox), predictions_(new PredictionPanel),
       predictionWorker_(new PredictionWorker(this)),
       worker_([this](RunJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
@@ -59,6 +59,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     refusalLabel_->setObjectName("modelRefusal");
     cutButton_->setObjectName("cutText");
     scope_->setObjectName("switchScope");
+    rope_->setObjectName("ropeCheck");
     departures_->setObjectName("departures");
     groupWords_->setObjectName("groupWords");
     caption_->setObjectName("modelCaption");
@@ -72,12 +73,16 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     textLabel_->setBuddy(text_);
     scopeLabel_->setBuddy(scope_);
     modelView_->setEmbedded();
+    modelView_->setKvHeads(model_->info().kvHeads);
 
     // A model's own formula: its mask is causal (or not) by its kind; no <pad> in one text.
     switches_->setConfig(ModelSwitches::textbookFormula(model_->info().causal));
     predictions_->setMaskedLanguageModel(!model_->info().causal);
     if (auto* padding = switches_->findChild<QCheckBox*>(QStringLiteral("paddingCheck")))
         padding->hide();
+    // Rotary positions: a switch of the models that have them (Qwen/Llama), on as trained.
+    rope_->setChecked(true);
+    rope_->setEnabled(model_->info().rotary);
     scope_->addItem(QString(), -1);
     for (int l = 0; l < model_->info().layers; ++l)
         scope_->addItem(QString(), l);
@@ -96,6 +101,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(switches_);
+    sideLayout->addWidget(rope_);
     sideLayout->addLayout(scopeRow);
     sideLayout->addWidget(departures_);
     sideLayout->addWidget(groupWords_);
@@ -125,6 +131,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     });
     connect(switches_, &SwitchesForm::switchesChanged, this, &LanguageModelWindow::submit);
     connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
+    connect(rope_, &QCheckBox::toggled, this, &LanguageModelWindow::submit);
     connect(cutButton_, &QPushButton::clicked, this, &LanguageModelWindow::cutText);
     connect(groupWords_, &QCheckBox::toggled, this, [this] {
         showAttention();
@@ -174,7 +181,7 @@ void LanguageModelWindow::setText(const QString& text)
 
 ModelSwitches LanguageModelWindow::switches() const
 {
-    return {switches_->config(), scope_->currentData().toInt()};
+    return {switches_->config(), scope_->currentData().toInt(), rope_->isChecked()};
 }
 
 void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
@@ -182,7 +189,14 @@ void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
     switches_->setConfig(switches.formula);
     const QSignalBlocker blocker(scope_);
     scope_->setCurrentIndex(std::max(0, scope_->findData(switches.onlyLayer)));
+    const QSignalBlocker ropeBlocker(rope_);
+    rope_->setChecked(switches.rope || !model_->info().rotary);
     submit();
+}
+
+QString LanguageModelWindow::captionText() const
+{
+    return caption_->text();
 }
 
 QString LanguageModelWindow::departuresText() const
@@ -355,6 +369,8 @@ void LanguageModelWindow::updateDepartures()
     if (!model_->info().causal && config.mask == MaskKind::Causal)
         departures.prepend(tr("a causal mask: no token sees the ones after it, though the "
                               "model was trained reading both ways"));
+    if (model_->info().rotary && !rope_->isChecked())
+        departures.append(tr("no rotary positions (RoPE): attention sees no order but the mask's"));
     const int only = scope_->currentData().toInt();
     const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
     if (departures.isEmpty())
@@ -382,12 +398,15 @@ void LanguageModelWindow::retranslateUi()
     const ModelInfo& info = model_->info();
     const QString name = QString::fromStdString(info.name);
     setWindowTitle(tr("%1 — Language Model").arg(name));
+    // Grouped-query attention: "14 query heads, 2 K/V heads".
+    const QString heads = info.kvHeads > 0 && info.kvHeads < info.heads
+                              ? tr("%1 query heads, %2 K/V heads").arg(info.heads).arg(info.kvHeads)
+                              : tr("%1 heads").arg(info.heads);
     caption_->setText(
-        tr("<b>%1</b> · %2 · %3 layers × %4 heads · d_model %5 · %6 tokens at most · %7 "
-           "weights · %8")
+        tr("<b>%1</b> · %2 · %3 layers × %4 · d_model %5 · %6 tokens at most · %7 weights · %8")
             .arg(name.toHtmlEscaped(), QString::fromStdString(info.family).toHtmlEscaped())
             .arg(info.layers)
-            .arg(info.heads)
+            .arg(heads)
             .arg(info.dModel)
             .arg(info.maxPositions)
             .arg(QString::fromStdString(info.weightType),
@@ -407,6 +426,13 @@ void LanguageModelWindow::retranslateUi()
         tr("Show attention by word (ICU's words; Chinese by its dictionary): attention to a "
            "word is the sum over its tokens, attention from a word the mean over its tokens' "
            "rows, so each row still sums to 1 (Clark et al. 2019)"));
+    rope_->setText(tr("Rotary positions (&RoPE)"));
+    rope_->setToolTip(
+        model_->info().rotary
+            ? tr("Rotate each query and key by its position, as the model was trained; off, "
+                 "the layers' attention sees no position but the causal mask's")
+            : tr("This model has no rotary positions: its positions are added to the "
+                 "embeddings"));
     updateDepartures();
 }
 

@@ -77,11 +77,14 @@ public:
     [[nodiscard]] PredictionPanel* predictionPanel() const { return predictions_; }
     [[nodiscard]] SwitchesForm* switchesForm() const { return switches_; }
     [[nodiscard]] QComboBox* scopeCombo() const { return scope_; }
+    // "Rotary positions (RoPE)": enabled for the models with rotary positions.
+    [[nodiscard]] QCheckBox* ropeCheck() const { return rope_; }
     [[nodiscard]] TokenChips* tokenChips() const { return chips_; }
     // "Group into words": the model view shows attention by word (runwords.h), off at first.
     [[nodiscard]] QCheckBox* groupWordsCheck() const { return groupWords_; }
     // The words the model view shows, in order; empty when it shows tokens.
     [[nodiscard]] const std::vector<WordGroup>& shownWords() const { return words_; }
+    [[nodiscard]] QString captionText() const;
     // The line of departures from the model's textbook formula.
     [[nodiscard]] QString departuresText() const;
     // Why the last request was refused (empty text, too long …); empty when it ran.
@@ -136,6 +139,7 @@ private:
     TokenChips* chips_;
     ModelWindow* modelView_;
     SwitchesForm* switches_;
+    QCheckBox* rope_;
     QLabel* scopeLabel_;
     QComboBox* scope_;
     QLabel* departures_;

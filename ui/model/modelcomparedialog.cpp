@@ -44,6 +44,9 @@ QStringList modelDepartures(const ModelSwitches& switches, bool causal)
         departures.prepend(QCoreApplication::translate(
             context, "a causal mask: no token sees the ones after it, though the model was "
                      "trained reading both ways"));
+    if (!switches.rope) // the window keeps it on for a model without rotary positions
+        departures << QCoreApplication::translate(
+            context, "no rotary positions (RoPE): attention sees no order but the mask's");
     if (!departures.isEmpty() && switches.onlyLayer >= 0)
         departures
             << QCoreApplication::translate(context, "in layer %1 only").arg(switches.onlyLayer);

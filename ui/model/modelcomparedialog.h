@@ -40,7 +40,8 @@ class HeatmapView;
 
 // The departures of `switches` from a model's textbook formula in words, as the window's
 // line says them: the formula bar's, "no causal mask: …" for a causal model without its
-// mask, and "in layer 5 only" when they act in one layer.
+// mask, "no rotary positions (RoPE): …" with the RoPE switch off, and "in layer 5 only" when
+// they act in one layer.
 [[nodiscard]] QStringList modelDepartures(const ModelSwitches& switches, bool causal);
 
 class ModelCompareDialog : public QDialog {

@@ -116,6 +116,34 @@ QString ModelGrid::tileName(int layer, int head)
     return tr("Layer %1, head %2").arg(layer).arg(head);
 }
 
+QString ModelGrid::kvShares(int head, int heads, int kvHeads)
+{
+    if (kvHeads <= 0 || kvHeads >= heads || heads % kvHeads != 0)
+        return {};
+    const int group = heads / kvHeads;
+    const int kv = head / group;
+    return tr("shares K/V head %1 with heads %2–%3", "grouped-query attention")
+        .arg(kv)
+        .arg(kv * group)
+        .arg(kv * group + group - 1);
+}
+
+QString ModelGrid::kvSharing(int head, int heads, int kvHeads)
+{
+    const QString shares = kvShares(head, heads, kvHeads);
+    return shares.isEmpty() ? shares
+                            : tr("head %1 · %2", "a head and the K/V head it reads")
+                                  .arg(QString::number(head), shares);
+}
+
+QString ModelGrid::tileToolTip(int layer, int head) const
+{
+    const QString shares = kvShares(head, heads_, kvHeads_);
+    return shares.isEmpty() ? tileName(layer, head)
+                            : tr("%1 · %2", "a tile's name and the K/V head it reads")
+                                  .arg(tileName(layer, head), shares);
+}
+
 int ModelGrid::labelWidth() const
 {
     return fontMetrics().horizontalAdvance(QLocale().toString(std::max(0, layers_ - 1))) +
@@ -194,7 +222,7 @@ bool ModelGrid::event(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         if (const std::optional<QPoint> tile = tileAt(help->pos())) {
-            QToolTip::showText(help->globalPos(), tileName(tile->x(), tile->y()), this,
+            QToolTip::showText(help->globalPos(), tileToolTip(tile->x(), tile->y()), this,
                                tileRect(tile->x(), tile->y()));
         } else {
             QToolTip::hideText();

@@ -58,6 +58,18 @@ public:
     void setCurrent(int layer, int head);
     // "Layer 3, head 7" (numbered from 0, as PyTorch indexes them).
     [[nodiscard]] static QString tileName(int layer, int head);
+    // Grouped-query attention (`kvHeads` K/V heads for `heads` query heads, fewer):
+    // "head 5 · shares K/V head 2 with heads 4–7" (HF's repeat_kv: head h reads K/V head
+    // h / (H / H_kv)); empty where every query head has its own keys and values.
+    [[nodiscard]] static QString kvSharing(int head, int heads, int kvHeads);
+    // Its second half: "shares K/V head 2 with heads 4–7".
+    [[nodiscard]] static QString kvShares(int head, int heads, int kvHeads);
+    // The K/V heads of the model shown (0: as many as query heads): the tiles' tooltips say
+    // which one a head reads.
+    void setKvHeads(int kvHeads) { kvHeads_ = kvHeads; }
+    [[nodiscard]] int kvHeads() const { return kvHeads_; }
+    // The tooltip of tile (layer, head): its name, and the K/V head it shares.
+    [[nodiscard]] QString tileToolTip(int layer, int head) const;
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override { return sizeHint(); }
@@ -97,6 +109,7 @@ private:
     Colormap colormap_;
     int layers_ = 0;
     int heads_ = 0;
+    int kvHeads_ = 0;
     int tile_ = 48; // a tile's side in pixels
     QSize room_;    // what setRoom() gave
     QPoint current_{-1, -1};

@@ -227,6 +227,14 @@ void ModelWindow::setEmbedded()
     show();
 }
 
+void ModelWindow::setKvHeads(int kvHeads)
+{
+    kvHeads_ = kvHeads;
+    grid_->setKvHeads(kvHeads);
+    if (headDialog_)
+        headDialog_->setKvHeads(kvHeads);
+}
+
 void ModelWindow::setHoveredQuery(int query)
 {
     if (query == hoveredQuery_)
@@ -262,11 +270,11 @@ void ModelWindow::showHover(int layer, int head)
         hover_->clear();
     else if (grid_->computing())
         hover_->setText(
-            tr("%1 · click or press Enter to open it").arg(ModelGrid::tileName(layer, head)));
+            tr("%1 · click or press Enter to open it").arg(grid_->tileToolTip(layer, head)));
     else
         hover_->setText(
             tr("%1 · largest weight %2 · click or press Enter to open it")
-                .arg(ModelGrid::tileName(layer, head),
+                .arg(grid_->tileToolTip(layer, head),
                      QLocale().toString(grid_->thumbnail(layer, head).maximum, 'f', 3)));
 }
 
@@ -303,6 +311,7 @@ void ModelWindow::openHead(int layer, int head)
         connect(headDialog_->view(), &HeatmapView::cellHovered, this,
                 [this](int row, int) { setHoveredQuery(row); });
     }
+    headDialog_->setKvHeads(kvHeads_);
     headDialog_->showHead(*stack_, layer, sequence_, head,
                           ColormapName(colormapCombo_->currentData().toInt()));
     headDialog_->show();
@@ -314,6 +323,7 @@ void ModelWindow::openMean(int layer)
 {
     if (!headDialog_)
         headDialog_ = new FileHeadDialog(this);
+    headDialog_->setKvHeads(kvHeads_);
     headDialog_->showSelection(*stack_, layer, sequence_, {FileWhat::Mean, 0},
                                ColormapName(colormapCombo_->currentData().toInt()));
     headDialog_->show();

@@ -47,6 +47,9 @@ public:
     void setStack(std::shared_ptr<const AttentionStack> stack);
     // A part of another window (a language model's): no title line of its own.
     void setEmbedded();
+    // A model's grouped-query attention: `kvHeads` K/V heads (0: one a query head). The
+    // tiles' tooltips, the hover line and the head view say which one a head reads.
+    void setKvHeads(int kvHeads);
     // Gives the grid the room to show all its tiles, as large as the height lets them grow,
     // the table the rest (at least 360 pixels).
     void fitGrid();
@@ -144,6 +147,7 @@ private:
     FileHeadDialog* headDialog_ = nullptr;
     QPoint hovered_{-1, -1}; // the tile showHover() names
     int hoveredQuery_ = -1;
+    int kvHeads_ = 0;
     bool patternsPending_ = false;
     std::uint64_t newestJob_ = 0; // GUI thread only
     // Last: destroyed first, it cancels the running job and joins its thread before

@@ -458,7 +458,7 @@ void TestModelView::patternsTableSorts_data()
     QTest::addColumn<Qt::SortOrder>("order");
     for (int column : {int(HeadPatternsModel::Previous), int(HeadPatternsModel::Self),
                        int(HeadPatternsModel::First), int(HeadPatternsModel::Entropy),
-                       int(HeadPatternsModel::Head)})
+                       int(HeadPatternsModel::Named), int(HeadPatternsModel::Head)})
         for (Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder})
             QTest::addRow("column %d %s", column, order == Qt::AscendingOrder ? "up" : "down")
                 << column << order;

@@ -1,0 +1,68 @@
+// LlamaModel::trace: the forward up to one layer (forward() with a capture, so that the
+// numbers are the run's own), then that layer's stages for one query head. Kept apart
+// from the forward in llamamodel.cpp, which stays the fast path.
+//
+// The stages for the Qwen/Llama family: X is the layer's input_layernorm output; Q_h is
+// head h of q_proj's output after Qwen3's q_norm and the rotary positions (when the RoPE
+// switch leaves them on); K_h and V_h are those of the K/V head h shares, h / (H / H_kv)
+// (K after k_norm and the rotation); S = Q_h K_hᵀ, P the run's weights, O_h = P·V_h, the
+// heads side by side, and o_proj's output.
+#include "engine.h"
+#include "llamamodel.h"
+#include "modelattention.h"
+#include "modelrun.h"
+
+#include <stdexcept>
+
+namespace attn {
+
+HeadTrace LlamaModel::trace(const std::string& text, const ModelSwitches& switches, int layer,
+                            int head, const std::atomic<bool>* cancel) const
+{
+    const LlamaConfig& c = config_;
+    const int H = c.heads, L = c.layers, dK = c.headDim;
+    if (layer < 0 || layer >= L)
+        throw std::out_of_range("layer " + std::to_string(layer) + " outside 0 … " +
+                                std::to_string(L - 1));
+    if (head < 0 || head >= H)
+        throw std::out_of_range("head " + std::to_string(head) + " outside 0 … " +
+                                std::to_string(H - 1));
+    HeadTrace trace;
+    tokenize(text, trace.ids, trace.labels);
+    checkTokenCount(trace.ids.size(), c.positions);
+    const int T = int(trace.ids.size());
+    trace.switches = switches;
+    trace.layer = layer;
+    trace.head = head;
+    trace.family = info_.family;
+    trace.kvHeads = info_.kvHeads;
+    // The formula this layer runs, as forward() picks it; its d_model is H·d_k, the width
+    // the heads are split from (the hidden size C where head_dim is C / H).
+    const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == layer;
+    trace.formula = broken ? switches.formula : ModelSwitches::textbookFormula(true);
+    trace.formula.dModel = H * dK;
+    trace.formula.heads = H;
+
+    LlamaLayerCapture capture;
+    capture.layer = layer;
+    const LlamaForward forwarded = forward(trace.ids, switches, cancel, &capture);
+
+    const int kv = info_.kvHeadOf(head);
+    trace.input = std::move(capture.input);
+    trace.queries = std::move(capture.queries.at(0, head));
+    trace.keys = std::move(capture.keys.at(0, kv));
+    trace.values = std::move(capture.values.at(0, kv));
+    trace.scores.noalias() = trace.queries * trace.keys.transpose();
+    trace.mask = attentionMask(trace.formula, T);
+    const std::size_t headSize = std::size_t(T) * std::size_t(T);
+    trace.weights = Eigen::Map<const Matrix>(
+        forwarded.weights.data() +
+            (std::size_t(layer) * std::size_t(H) + std::size_t(head)) * headSize,
+        T, T);
+    trace.headOutput = capture.merged.middleCols(head * dK, dK);
+    trace.merged = std::move(capture.merged);
+    trace.output = std::move(capture.projected);
+    return trace;
+}
+
+} // namespace attn

@@ -1,0 +1,236 @@
+// LanguageModel::trace for the Qwen/Llama family: one query head of one layer of the tiny
+// random qwen2, qwen3 and llama checkpoints, stage by stage, against a plain PyTorch forward
+// (tests/reference/gen_llama_model.py's *-trace.json: the layer's input_layernorm output,
+// Q_h after q_norm and RoPE, K_h and V_h of the K/V head it shares, S, P, P·V_h and
+// o_proj's output) under the textbook formula and switches, RoPE off among them; its P bit
+// for bit the run's attention; headTraceResult read by explainCell; and its refusals.
+#include "explain.h"
+#include "headtrace.h"
+#include "languagemodel.h"
+#include "options.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace fs = std::filesystem;
+using attn::HeadTrace;
+using attn::Matrix;
+using attn::ModelSwitches;
+
+namespace {
+
+const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
+
+QJsonObject readJson(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string bytes = text.str();
+    return QJsonDocument::fromJson(QByteArray(bytes.data(), qsizetype(bytes.size()))).object();
+}
+
+// The switches of a reference case ({"scale": "none", …}) on the textbook formula.
+ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
+{
+    ModelSwitches s;
+    s.onlyLayer = onlyLayer;
+    attn::Config& f = s.formula;
+    for (auto it = switches.begin(); it != switches.end(); ++it) {
+        const std::string value = it.value().toString().toStdString();
+        const QString key = it.key();
+        if (key == QLatin1String("scale"))
+            f.scale = *attn::fromString<attn::ScaleMode>(value);
+        else if (key == QLatin1String("temperature"))
+            f.temperature = float(it.value().toDouble());
+        else if (key == QLatin1String("mask"))
+            f.mask = *attn::fromString<attn::MaskKind>(value);
+        else if (key == QLatin1String("head_split"))
+            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
+        else if (key == QLatin1String("rope"))
+            s.rope = value == "on";
+        else
+            qFatal("unknown switch %s", qPrintable(key));
+    }
+    return s;
+}
+
+// The largest |a − b| over a matrix and the reference's nested rows; -1 when the shapes
+// differ.
+double largestDifference(const Matrix& a, const QJsonArray& rows)
+{
+    if (a.rows() != rows.size())
+        return -1;
+    double largest = 0;
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        const QJsonArray row = rows[i].toArray();
+        if (a.cols() != row.size())
+            return -1;
+        for (Eigen::Index j = 0; j < a.cols(); ++j)
+            largest = std::max(largest, std::abs(double(a(i, j)) - row[j].toDouble()));
+    }
+    return largest;
+}
+
+} // namespace
+
+class TestLlamaTrace : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parity_data();
+    void parity();
+    void weightsAreTheRunsExactly_data();
+    void weightsAreTheRunsExactly();
+    void explainsAsAResult();
+    void refusals();
+};
+
+void TestLlamaTrace::parity_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QJsonObject>("expected");
+    for (const char* model : {"qwen2-f32", "qwen3-bf16", "llama-f32"}) {
+        const QJsonObject file = readJson(kReference / (std::string(model) + "-trace.json"));
+        QVERIFY2(!file.isEmpty(), model);
+        for (const QJsonValue trace : file.value("traces").toArray()) {
+            const QString name = trace.toObject().value("name").toString();
+            QTest::addRow("%s %s", model, qPrintable(name)) << QString(model) << trace.toObject();
+        }
+    }
+}
+
+void TestLlamaTrace::parity()
+{
+    QFETCH(QString, model);
+    QFETCH(QJsonObject, expected);
+    const auto opened = attn::openModel(kReference / model.toStdString());
+    const QJsonObject file = readJson(kReference / (model.toStdString() + "-trace.json"));
+    const int layer = expected.value("layer").toInt(), head = expected.value("head").toInt();
+    const HeadTrace trace = opened->trace(
+        file.value("text").toString().toStdString(),
+        switchesOf(expected.value("switches").toObject(), expected.value("only_layer").toInt()),
+        layer, head);
+    QCOMPARE(trace.layer, layer);
+    QCOMPARE(trace.head, head);
+    QCOMPARE(int(trace.ids.size()), file.value("ids").toArray().size());
+    for (std::size_t t = 0; t < trace.ids.size(); ++t)
+        QCOMPARE(trace.ids[t], file.value("ids").toArray()[qsizetype(t)].toInt());
+    // F32 arithmetic on both sides, in a different order: the inputs of the layer agree to
+    // float rounding, S (a sum of d_k products) and the output (of C) a little less tightly.
+    const struct {
+        const char* name;
+        const Matrix& values;
+        double tolerance;
+    } stages[] = {
+        {"x", trace.input, 1e-5},
+        {"q", trace.queries, 1e-5},
+        {"k", trace.keys, 1e-5},
+        {"v", trace.values, 1e-5},
+        {"scores", trace.scores, 1e-4},
+        {"weights", trace.weights, 1e-5},
+        {"head_output", trace.headOutput, 1e-5},
+        {"output", trace.output, 1e-4},
+    };
+    for (const auto& stage : stages) {
+        const double difference =
+            largestDifference(stage.values, expected.value(stage.name).toArray());
+        QVERIFY2(difference >= 0 && difference <= stage.tolerance,
+                 qPrintable(QStringLiteral("%1: %2").arg(stage.name).arg(difference)));
+    }
+}
+
+void TestLlamaTrace::weightsAreTheRunsExactly_data()
+{
+    QTest::addColumn<ModelSwitches>("switches");
+    ModelSwitches textbook;
+    QTest::newRow("textbook") << textbook;
+    ModelSwitches view;
+    view.formula.headSplit = attn::HeadSplit::View;
+    view.formula.scale = attn::ScaleMode::None;
+    QTest::newRow("head-split=view scale=none") << view;
+    ModelSwitches unrotated;
+    unrotated.rope = false;
+    QTest::newRow("rope off") << unrotated;
+    ModelSwitches after;
+    after.formula.maskStage = attn::MaskStage::AfterSoftmax;
+    after.formula.axis = attn::SoftmaxAxis::Queries;
+    after.onlyLayer = 1;
+    QTest::newRow("only-layer=1 mask-stage=after-softmax axis=queries") << after;
+}
+
+void TestLlamaTrace::weightsAreTheRunsExactly()
+{
+    QFETCH(ModelSwitches, switches);
+    const auto model = attn::openModel(kReference / "qwen3-bf16"); // head_dim 16, 4 × 2 heads
+    const std::string text = "The cat sat on the mat, and the dog sat on the log.";
+    const attn::ModelRun run = model->run(text, switches);
+    for (int l = 0; l < model->info().layers; ++l)
+        for (int h = 0; h < model->info().heads; ++h) {
+            const HeadTrace trace = model->trace(text, switches, l, h);
+            QCOMPARE(trace.ids, run.ids);
+            // Bit for bit: the trace runs the same forward.
+            QVERIFY2(trace.weights == run.attention->head(l, 0, h),
+                     qPrintable(QStringLiteral("layer %1 head %2").arg(l).arg(h)));
+            const bool switched = switches.onlyLayer < 0 || switches.onlyLayer == l;
+            QCOMPARE(trace.formula.headSplit,
+                     switched ? switches.formula.headSplit : attn::HeadSplit::Transpose);
+            QCOMPARE(trace.formula.heads, model->info().heads);
+            // The width the heads are split from: H·d_k (64 here, the hidden size 32).
+            QCOMPARE(trace.formula.dModel, model->info().heads * model->info().headDim);
+            QCOMPARE(trace.queries.cols(), model->info().headDim);
+        }
+}
+
+void TestLlamaTrace::explainsAsAResult()
+{
+    // The Result made of a trace: explainCell reads it as an engine's, and its arithmetic
+    // reproduces the model's weight.
+    const auto model = attn::openModel(kReference / "qwen3-bf16");
+    const HeadTrace trace = model->trace("The cat sat on the mat", ModelSwitches{}, 1, 2);
+    const attn::Result result = attn::headTraceResult(trace);
+    const int T = int(trace.ids.size());
+    QCOMPARE(result.batch(), 1);
+    QCOMPARE(result.length(), T);
+    QCOMPARE(result.heads(), model->info().heads);
+    QCOMPARE(result.dK(), model->info().headDim);
+    QCOMPARE(result.tokens->tokens[0].front(), trace.labels.front().label);
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j <= i; ++j) {
+            const attn::CellExplanation e = attn::explainCell(result, 0, 2, i, j);
+            QCOMPARE(e.weight, trace.weights(i, j));
+            QCOMPARE(e.score, trace.scores(i, j));
+            QVERIFY(std::abs(e.quotient - double(trace.weights(i, j))) < 1e-6);
+        }
+    // A future key is masked, its weight 0.
+    QVERIFY(attn::explainCell(result, 0, 2, 0, 1).masked);
+    QCOMPARE(attn::explainCell(result, 0, 2, 0, 1).weight, 0.0f);
+}
+
+void TestLlamaTrace::refusals()
+{
+    const auto model = attn::openModel(kReference / "llama-f32"); // 2 layers, 4 heads
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 2, 0));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, -1, 0));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 0, 4));
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)model->trace("", {}, 0, 0));
+    QVERIFY_THROWS_EXCEPTION(attn::InputError,
+                             (void)model->trace(std::string(200, 'x') + " y z", {}, 0, 0));
+    // Query heads 2 and 3 read K/V head 1: the same keys and values.
+    const HeadTrace two = model->trace("a cat", {}, 1, 2), three = model->trace("a cat", {}, 1, 3);
+    QVERIFY(two.keys == three.keys);
+    QVERIFY(two.values == three.values);
+    QVERIFY(!(two.queries == three.queries));
+}
+
+QTEST_GUILESS_MAIN(TestLlamaTrace)
+#include "tst_llamatrace.moc"
