@@ -20,10 +20,11 @@ followed at once by PyTorch's forward of the same model, so that both sides of a
 sample the same minute of a shared machine's load; each ratio is the median over the rounds
 of the round's own ratio.
 
-PyTorch runs with as many intra-op threads as AttnScope has cores (torch.set_num_threads,
-for its element-wise passes: softmax, norms, GELU/SiLU) and OpenBLAS with as many threads
-for its products: the reference uses every core, as AttnScope does. The first line says what
-it ran with.
+PyTorch's OpenBLAS runs each product on every core. Its own intra-op threads (its
+element-wise passes: softmax, norms, GELU/SiLU) are its default in the full table; --gpt2
+and --qwen time it with 1 and with as many as the cores each round and take the faster
+(on this stack two OpenMP threads beside OpenBLAS's two are often much slower). The first
+line says what it ran with.
 
 Needs Debian's python3-torch (PyTorch 1.13 on OpenBLAS). The PyTorch forward is the
 reference program of ARCHITECTURE.md with a causal mask: projections, QKᵀ, scale,
@@ -210,8 +211,6 @@ def load_torch(report):
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
-    # As many intra-op threads as AttnScope uses cores (its element-wise passes run on them).
-    torch.set_num_threads(os.cpu_count() or 1)
 
 
 def results_of(report, n):
