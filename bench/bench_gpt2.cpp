@@ -5,19 +5,19 @@
 // x_sgemm_limit_cpu, the same in the CPU time of all the process's threads, which the
 // machine's other load moves far less than the wall time.
 #include "gpt2model.h"
-#include "parallel.h"
+#include "sgemmlimit.h"
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <ctime>
 #include <memory>
 #include <random>
 #include <vector>
 
 namespace {
+
+using attn::bench::processCpuSeconds;
+using attn::bench::sgemmSeconds;
 
 constexpr int kLayers = 12, kDModel = 768, kHeads = 12, kVocabulary = 50257, kPositions = 1024;
 
@@ -85,41 +85,6 @@ std::shared_ptr<const attn::Gpt2Model> gpt2Small()
                                                        std::move(w), nullptr);
     }();
     return model;
-}
-
-// How long `flops` take at this machine's float multiply rate on every core: BM_Sgemm's
-// product (N = 1024, its rows split over the cores) run as many times as make that many
-// FLOPs. Measured right after each forward, so that the machine's other load weighs on
-// both alike.
-// The CPU time of every thread of this process so far, in seconds: beside the wall time,
-// a figure the machine's other load barely moves (the threads' waits and spins count).
-double processCpuSeconds()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
-}
-
-double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
-{
-    const Eigen::Index N = 1024;
-    static const attn::Matrix a = attn::Matrix::Random(N, N), b = attn::Matrix::Random(N, N);
-    static attn::Matrix c(N, N);
-    const int blocks = attn::coreCount();
-    const double perProduct = 2.0 * N * N * N;
-    const int products = std::max(1, int(std::ceil(flops / perProduct)));
-    const double cpuStart = processCpuSeconds();
-    const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < products; ++k)
-        attn::parallelFor(blocks, [&](int block) {
-            const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
-            c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
-        });
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (cpuSeconds)
-        *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
-    return seconds * flops / (products * perProduct);
 }
 
 double gpt2Flops(double T)

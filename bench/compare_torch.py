@@ -3,6 +3,7 @@
 table of ratios, each measured in this run on this machine.
 
 usage: /usr/bin/python3 bench/compare_torch.py [build/bench/attnscope_bench] [--repetitions N]
+                                               [--gpt2 | --qwen]
 
 Each figure is the median of N repetitions (3 by default): this machine is shared and
 single runs move by tens of percent. The repetitions of all cases run in a random order
@@ -11,6 +12,19 @@ measured against them sample the same stretch of the machine's load, not one qui
 one busy minute. PyTorch's forward is measured the same way as ours: each repetition is
 the mean of as many calls as fill half a second, and the figure the median of N. The
 peak-memory rows come from attnscope_memory, beside the benchmark.
+
+--gpt2 and --qwen time only the model forwards (GPT-2 small at T = 128 and 1024; a
+Qwen2.5-0.5B-sized model at T = 128), and interleave them with PyTorch's more finely: N
+rounds, each one run of our benchmark (its forward and the sgemm limit after every call)
+followed at once by PyTorch's forward of the same model, so that both sides of a ratio
+sample the same minute of a shared machine's load; each ratio is the median over the rounds
+of the round's own ratio.
+
+PyTorch's OpenBLAS runs each product on every core. Its own intra-op threads (its
+element-wise passes: softmax, norms, GELU/SiLU) are its default in the full table; --gpt2
+and --qwen time it with 1 and with as many as the cores each round and take the faster
+(on this stack two OpenMP threads beside OpenBLAS's two are often much slower). The first
+line says what it ran with.
 
 Needs Debian's python3-torch (PyTorch 1.13 on OpenBLAS). The PyTorch forward is the
 reference program of ARCHITECTURE.md with a causal mask: projections, QKᵀ, scale,
@@ -32,6 +46,7 @@ torch = nn = F = None
 FORWARD = [(128, 256, 4), (512, 768, 12), (2048, 512, 8)]
 SWITCH = [(128, 256, 4), (512, 768, 12)]
 GPT2 = [128, 1024]  # GPT-2 small (12 layers, C 768, 12 heads) at T tokens
+QWEN = [128]  # a Qwen2.5-0.5B-sized model (bench/qwenfolder.h) at T tokens
 
 
 def timed_ms(forward, repetitions, min_seconds=0.5):
@@ -51,7 +66,11 @@ def timed_ms(forward, repetitions, min_seconds=0.5):
     return statistics.median(means)
 
 
-def torch_gpt2_ms(T, repetitions, L=12, C=768, H=12, V=50257, P=1024):
+def torch_gpt2_ms(T, repetitions, **sizes):
+    return timed_ms(torch_gpt2_forward(T, **sizes), repetitions)
+
+
+def torch_gpt2_forward(T, L=12, C=768, H=12, V=50257, P=1024):
     """GPT-2 small's forward as HF's modeling_gpt2.py runs it eagerly (Conv1D, x W + b;
     the causal mask filled with finfo.min; gelu_new; ln_f), random weights, to the final
     hidden states as bench_gpt2 measures ours (the logits are made on demand there)."""
@@ -89,7 +108,65 @@ def torch_gpt2_ms(T, repetitions, L=12, C=768, H=12, V=50257, P=1024):
                 x = x + conv1d(F.gelu(conv1d(h, b["fc"]), approximate="tanh"), b["fcproj"])
             return F.layer_norm(x, (C,), *lnf, eps=1e-5)
 
-    return timed_ms(forward, repetitions)
+    return forward
+
+
+def torch_qwen_forward(T, L=24, C=896, H=14, Hkv=2, d=64, I=4864, V=151936, theta=1e6,
+                       eps=1e-6):
+    """A Qwen2.5-0.5B-sized forward as HF's modeling_qwen2.py runs it eagerly in float32
+    (RMSNorm in float32; q/k/v with biases, o without; RoPE in the rotate-half layout;
+    repeat_kv; the causal mask filled with finfo.min; softmax in float32; SwiGLU; tied
+    embeddings), random weights, to the final norm's hidden states as bench_qwen measures
+    ours: the logits over the 151936 tokens are left out on both sides."""
+    g = torch.Generator().manual_seed(42)
+
+    def randn(*shape, std=0.02):
+        return torch.randn(*shape, generator=g) * std
+
+    embed = randn(V, C)
+    blocks = [dict(ln1=1 + randn(C, std=0.1), q=(randn(H * d, C), randn(H * d)),
+                   k=(randn(Hkv * d, C), randn(Hkv * d)), v=(randn(Hkv * d, C), randn(Hkv * d)),
+                   o=randn(C, H * d), ln2=1 + randn(C, std=0.1), gate=randn(I, C),
+                   up=randn(I, C), down=randn(C, I))
+              for _ in range(L)]
+    norm = 1 + randn(C, std=0.1)
+    ids = torch.randint(0, V, (1, T), generator=g)
+    inv_freq = 1.0 / (theta ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))
+    freqs = torch.arange(T).float()[:, None] * inv_freq[None, :]
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = emb.cos()[None, None], emb.sin()[None, None]  # (1, 1, T, d)
+    mask = torch.full((T, T), torch.finfo(torch.float32).min).triu(1)[None, None]
+
+    def rms_norm(x, w):
+        variance = x.pow(2).mean(-1, keepdim=True)
+        return w * (x * torch.rsqrt(variance + eps))
+
+    def rotate_half(x):
+        return torch.cat((-x[..., d // 2:], x[..., : d // 2]), dim=-1)
+
+    def repeat_kv(x, n):
+        b, h, t, dd = x.shape
+        return x[:, :, None, :, :].expand(b, h, n, t, dd).reshape(b, h * n, t, dd)
+
+    def forward():
+        with torch.no_grad():
+            x = embed[ids]
+            for b in blocks:
+                h = rms_norm(x, b["ln1"])
+                q = F.linear(h, *b["q"]).view(1, T, H, d).transpose(1, 2)
+                k = F.linear(h, *b["k"]).view(1, T, Hkv, d).transpose(1, 2)
+                v = F.linear(h, *b["v"]).view(1, T, Hkv, d).transpose(1, 2)
+                q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+                k, v = repeat_kv(k, H // Hkv), repeat_kv(v, H // Hkv)
+                s = q @ k.transpose(2, 3) / math.sqrt(d) + mask
+                p = F.softmax(s, dim=-1, dtype=torch.float32)
+                o = (p @ v).transpose(1, 2).reshape(1, T, H * d)
+                x = x + F.linear(o, b["o"])
+                h = rms_norm(x, b["ln2"])
+                x = x + F.linear(F.silu(F.linear(h, b["gate"])) * F.linear(h, b["up"]), b["down"])
+            return rms_norm(x, norm)
+
+    return forward
 
 
 def torch_forward_ms(T, C, H, repetitions, min_seconds=0.5):
@@ -112,20 +189,18 @@ def torch_forward_ms(T, C, H, repetitions, min_seconds=0.5):
     return timed_ms(forward, repetitions, min_seconds)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("binary", nargs="?", default="build/bench/attnscope_bench")
-    parser.add_argument("--repetitions", type=int, default=3)
-    parser.add_argument("--gpt2", action="store_true",
-                        help="only the GPT-2 rows (and the sgemm case they are measured against)")
-    args = parser.parse_args()
-    n = max(1, args.repetitions)
-    only = ["--benchmark_filter=BM_Gpt2Forward|BM_Sgemm/1024"] if args.gpt2 else []
-    run = subprocess.run([args.binary, "--benchmark_format=json", "--benchmark_min_time=0.5",
-                          f"--benchmark_repetitions={n}", "--benchmark_enable_random_interleaving=true",
-                          "--benchmark_report_aggregates_only=true"] + only,
+def run_benchmark(binary, repetitions, only=()):
+    """One run of our benchmark binary: its JSON report."""
+    run = subprocess.run([binary, "--benchmark_format=json", "--benchmark_min_time=0.5",
+                          f"--benchmark_repetitions={repetitions}",
+                          "--benchmark_enable_random_interleaving=true",
+                          "--benchmark_report_aggregates_only=true"] + list(only),
                          check=True, capture_output=True, text=True)
-    report = json.loads(run.stdout)
+    return json.loads(run.stdout)
+
+
+def load_torch(report):
+    """Imports torch on the OpenBLAS kernels our benchmark multiplied with, on every core."""
     # OpenBLAS 0.3.21 multiplies with SSE3 kernels on CPUs newer than it knows; AttnScope
     # makes it choose the CPU's own (core/blas.cpp), and PyTorch gets the same ones here,
     # through OpenBLAS's own variable, read when torch loads it.
@@ -136,7 +211,10 @@ def main():
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
-    # The median of the repetitions, under the case's name (with one repetition, the run).
+
+
+def results_of(report, n):
+    """The median of the repetitions, under the case's name (with one repetition, the run)."""
     results = {}
     for b in report["benchmarks"]:
         if n == 1 or b.get("aggregate_name") == "median":
@@ -150,31 +228,120 @@ def main():
             if plain.endswith(suffix):
                 plain = plain[: -len(suffix)]
         results.setdefault(plain, b)
+    return results
 
-    def ms(name):
-        b = results[name]
-        factor = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-        return b["real_time"] * factor
 
-    sgemm = results["BM_Sgemm/1024"]["FLOPS"]
-    # PyTorch's own threads are one here, but the pthread flavour of OpenBLAS it loads runs
-    # each of its products on threads of its own: say how many.
-    blas_threads = "?"
+def ms_of(results, name):
+    b = results[name]
+    factor = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+    return b["real_time"] * factor
+
+
+def blas_threads():
+    """How many threads PyTorch's OpenBLAS runs each product on ("?" where it cannot say)."""
     try:
         import ctypes
         with open("/proc/self/maps") as maps:
             blas = next(line.split()[-1] for line in maps if "libopenblas" in line)
-        blas_threads = ctypes.CDLL(blas).openblas_get_num_threads()
+        return ctypes.CDLL(blas).openblas_get_num_threads()
     except (OSError, StopIteration, AttributeError):
-        pass
+        return "?"
+
+
+def print_context(report, sgemm, n, how, intra="", blas=None):
+    intra = intra or f"{torch.get_num_threads()}"
     print(f"sgemm 1024: {sgemm / 1e9:.0f} GFLOP/s (both cores), torch {torch.__version__}, "
-          f"{torch.get_num_threads()} intra-op threads, {blas_threads} OpenBLAS threads, "
-          f"medians of {n} repetitions, interleaved")
+          f"{intra} intra-op threads, {blas or blas_threads()} OpenBLAS threads, "
+          f"{how} of {n} repetitions, interleaved; load average {os.getloadavg()[0]:.1f}")
     print(f"matrix products: {report['context'].get('matrix_products', '?')}; PyTorch's "
           f"OpenBLAS kernels: {os.environ.get('OPENBLAS_CORETYPE', 'its own choice')}\n")
     print(f"| case | AttnScope | limit or reference | ratio | target |")
     print(f"|---|---|---|---|---|")
-    for T, C, H in [] if args.gpt2 else FORWARD:
+
+
+def compare_models(binary, n, qwen):
+    """--gpt2 / --qwen: n rounds of one benchmark run and PyTorch's forward right after it."""
+    if qwen:
+        cases = [(f"BM_QwenForward/{T}", f"Qwen2.5-0.5B-sized T={T}", T, "≤ 1.5×", "faster")
+                 for T in QWEN]
+        only = ["--benchmark_filter=BM_QwenForward|BM_Sgemm/1024"]
+    else:
+        cases = [(f"BM_Gpt2Forward/{T}", f"GPT-2 small T={T}", T, "≤ 1.3×", "≥ 1.5×")
+                 for T in GPT2]
+        only = ["--benchmark_filter=BM_Gpt2Forward|BM_Sgemm/1024"]
+    rounds, forwards, loads = [], {}, []
+    # PyTorch's intra-op threads (its element-wise passes) beside OpenBLAS's own for the
+    # products: on this stack (Debian's torch 1.13, OpenMP, pthread OpenBLAS) two of each
+    # can be slower than one intra-op thread, the OpenMP threads spinning while OpenBLAS's
+    # need the cores; so both are timed each round and the faster is the reference.
+    thread_counts = sorted({1, os.cpu_count() or 1})
+    for _ in range(n):
+        loads.append(os.getloadavg()[0])
+        report = run_benchmark(binary, 1, only)
+        if torch is None:
+            load_torch(report)
+        results = results_of(report, 1)
+        row = {"sgemm": results["BM_Sgemm/1024"]["FLOPS"]}
+        for name, _, T, _, _ in cases:
+            if name not in forwards:
+                forwards[name] = torch_qwen_forward(T) if qwen else torch_gpt2_forward(T)
+            b = results[name]
+            # PyTorch at each thread count; its best one is the reference.
+            theirs = {}
+            for threads in thread_counts:
+                torch.set_num_threads(threads)
+                theirs[threads] = timed_ms(forwards[name], 1)
+            row[name] = (ms_of(results, name), b["x_sgemm_limit"], b.get("x_sgemm_limit_cpu"),
+                         min(theirs.values()), theirs)
+        rounds.append(row)
+    torch.set_num_threads(thread_counts[-1])
+    med = statistics.median
+    print_context(report, med(r["sgemm"] for r in rounds), n, "medians",
+                  "/".join(str(t) for t in thread_counts) + " (the faster each round)")
+    for name, label, T, limit_target, torch_target in cases:
+        ours = med(r[name][0] for r in rounds)
+        ratio = med(r[name][1] for r in rounds)
+        theirs = med(r[name][3] for r in rounds)
+        faster = med(r[name][3] / r[name][0] for r in rounds)
+        print(f"| {label} | {ours:.0f} ms | multiply limit {ours / ratio:.0f} ms "
+              f"| {ratio:.2f}× | {limit_target} |")
+        if rounds[0][name][2] is not None:  # the same in CPU time, which load moves less
+            print(f"| {label}, CPU time | | multiply limit, CPU time "
+                  f"| {med(r[name][2] for r in rounds):.2f}× | — |")
+        print(f"| {label} | {ours:.0f} ms | PyTorch {theirs:.0f} ms "
+              f"| {faster:.2f}× faster | {torch_target} |")
+        print(f"| {label}, each round | " +
+              ", ".join(f"{r[name][0]:.0f}" for r in rounds) + " ms | PyTorch " +
+              ", ".join("/".join(f"{ms:.0f}" for ms in r[name][4].values()) for r in rounds) +
+              " ms (" + "/".join(str(t) for t in thread_counts) + " intra-op threads) | limit " +
+              ", ".join(f"{r[name][1]:.2f}" for r in rounds) + " | — |")
+    print(f"\nload average (1 min) at each round's start: " +
+          ", ".join(f"{x:.1f}" for x in loads) + f"; at the end {os.getloadavg()[0]:.1f}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary", nargs="?", default="build/bench/attnscope_bench")
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--gpt2", action="store_true",
+                        help="only the GPT-2 rows (and the sgemm case they are measured against)")
+    parser.add_argument("--qwen", action="store_true",
+                        help="only the Qwen2.5-0.5B-sized row (and its sgemm case)")
+    args = parser.parse_args()
+    n = max(1, args.repetitions)
+    if args.gpt2 or args.qwen:
+        compare_models(args.binary, n, args.qwen)
+        return
+    report = run_benchmark(args.binary, n)
+    load_torch(report)
+    results = results_of(report, n)
+
+    def ms(name):
+        return ms_of(results, name)
+
+    sgemm = results["BM_Sgemm/1024"]["FLOPS"]
+    print_context(report, sgemm, n, "medians")
+    for T, C, H in FORWARD:
         name = f"BM_Forward/{T}/{C}/{H}/manual_time"
         ours = ms(name)
         limit = results[name]["FLOP"] / sgemm * 1000
@@ -183,20 +350,6 @@ def main():
               f"| {ours / limit:.2f}× | ≤ 1.3× |")
         print(f"| forward T={T} C={C} H={H} | {ours:.1f} ms | PyTorch {theirs:.1f} ms "
               f"| {theirs / ours:.2f}× faster | ≥ 2× |")
-    for T in GPT2:
-        name = f"BM_Gpt2Forward/{T}"
-        ours = ms(name)
-        ratio = results[name]["x_sgemm_limit"]
-        theirs = torch_gpt2_ms(T, n)
-        print(f"| GPT-2 small T={T} | {ours:.0f} ms | multiply limit {ours / ratio:.0f} ms "
-              f"| {ratio:.2f}× | ≤ 1.3× |")
-        if "x_sgemm_limit_cpu" in results[name]:  # the same in CPU time, which load moves less
-            print(f"| GPT-2 small T={T}, CPU time | | multiply limit, CPU time "
-                  f"| {results[name]['x_sgemm_limit_cpu']:.2f}× | — |")
-        print(f"| GPT-2 small T={T} | {ours:.0f} ms | PyTorch {theirs:.0f} ms "
-              f"| {theirs / ours:.2f}× faster | ≥ 1.5× |")
-    if args.gpt2:
-        return
     for T, C, H in SWITCH:
         ours = ms(f"BM_Switch/{T}/{C}/{H}")
         forward = ms(f"BM_Forward/{T}/{C}/{H}/manual_time")

@@ -11,12 +11,18 @@
 // the time, the process's peak resident size (VmHWM, reset before opening) and that over the
 // weights file plus the attention shown (L·H·T² floats).
 //   build/bench/attnscope_gpt2open [--window] [--cold] [--tokens N] [--keep DIR]
+//   build/bench/attnscope_gpt2open --qwen [--cold] [--tokens N] [--keep DIR]
+// --qwen opens a Qwen2.5-0.5B-sized folder instead (bench/qwenfolder.h: random BF16
+// weights, 988 MB, converted to float once at opening), runs 128 token ids (or N) and
+// measures the peak against the float weights (4 bytes a weight: 1976 MB) plus the
+// activations (the attention shown, L·H·T² floats, and the forward's (T, ·) buffers).
 // --cold drops the weights file from the page cache first (posix_fadvise), as after a
 // reboot; without it the file is in the cache, as after a download or an earlier opening.
 #include "gpt2model.h"
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "modelopener.h"
+#include "qwenfolder.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -26,6 +32,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -194,10 +201,58 @@ void report(const char* what, double seconds, double cpuSeconds, std::uintmax_t 
 
 } // namespace
 
+// --qwen: the Qwen2.5-0.5B-sized folder, opened, and a run of `tokens` ids.
+int openQwen(const fs::path& folder, bool cold, int tokens)
+{
+    const attn::bench::QwenShape shape;
+    const fs::path weights = folder / "model.safetensors";
+    std::uintmax_t fileBytes = 0;
+    if (fs::exists(weights) && fs::exists(folder / "tokenizer.json"))
+        fileBytes = fs::file_size(weights);
+    else
+        fileBytes = attn::bench::writeQwenFolder(
+            folder, fs::path(ATTN_LLAMA_DATA_DIR) / "qwen2-f32" / "tokenizer.json", shape);
+    if (cold)
+        dropFromCache(weights);
+    const double floatBytes = 2.0 * double(fileBytes); // BF16 → float
+    std::printf("Qwen2.5-0.5B-sized, BF16 %s, %.0f MB; as floats %.0f MB\n",
+                cold ? "(dropped from the page cache)" : "(in the page cache)",
+                double(fileBytes) / 1e6, floatBytes / 1e6);
+    resetPeakResident();
+    const double cpuStart = processCpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    const std::shared_ptr<const attn::LanguageModel> model = attn::openModel(folder);
+    const double opened = secondsSince(start);
+    std::printf("opened (config, tokenizer, weights mapped and converted to float): %.0f ms "
+                "(CPU %.0f ms), peak %.0f MB = %.2fx the float weights\n",
+                opened * 1e3, (processCpuSeconds() - cpuStart) * 1e3, peakResidentBytes() / 1e6,
+                peakResidentBytes() / floatBytes);
+    const int T = std::max(1, tokens);
+    std::vector<int> ids(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t)
+        ids[std::size_t(t)] = (t * 7) % 256; // ids the tiny tokenizer can label
+    const double cpuRun = processCpuSeconds();
+    const auto again = std::chrono::steady_clock::now();
+    const attn::ModelRun run = model->runIds(ids, attn::ModelSwitches{});
+    const std::vector<float> logits = run.logits(T - 1); // over the 151936 tokens
+    // The activations: the attention shown and the forward's largest (T, ·) buffers (the
+    // stream, the normed copy, q, k, v, merged, SwiGLU's two (T, I)), and the last row's logits.
+    const double attention = 4.0 * shape.layers * shape.heads * double(T) * T;
+    const double buffers =
+        4.0 * T * (6.0 * shape.dModel + 2.0 * shape.inner) + 4.0 * shape.vocabulary;
+    const double peak = peakResidentBytes();
+    std::printf("then a run at T = %d and %zu logits: %.0f ms (CPU %.0f ms), peak %.0f MB = "
+                "%.2fx (float weights %.0f MB + attention %.1f MB + buffers %.1f MB)\n",
+                T, logits.size(), secondsSince(again) * 1e3, (processCpuSeconds() - cpuRun) * 1e3,
+                peak / 1e6, peak / (floatBytes + attention + buffers), floatBytes / 1e6,
+                attention / 1e6, buffers / 1e6);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
-    bool window = false, cold = false;
-    int tokens = 1024;
+    bool window = false, cold = false, qwen = false;
+    int tokens = -1; // GPT-2: 1024, Qwen: 128
     std::string keep;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -209,6 +264,8 @@ int main(int argc, char** argv)
             tokens = std::atoi(argv[++i]);
         else if (a == "--keep" && i + 1 < argc)
             keep = argv[++i];
+        else if (a == "--qwen")
+            qwen = true;
     }
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -216,6 +273,10 @@ int main(int argc, char** argv)
     QTemporaryDir temporary;
     const fs::path folder =
         keep.empty() ? fs::path(temporary.path().toStdString()) : fs::path(keep);
+    if (qwen)
+        return openQwen(folder, cold, tokens < 0 ? 128 : tokens);
+    if (tokens < 0)
+        tokens = 1024;
     const fs::path weights = folder / "model.safetensors";
     std::uintmax_t fileBytes = 0;
     if (fs::exists(weights) && fs::exists(folder / "merges.txt")) {

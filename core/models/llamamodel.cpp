@@ -124,7 +124,7 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
         x.row(t) = embedding.row(id);
     }
 
-    Matrix normed, q, k, v, merged, projected, gate, up; // (T, C), (T, H·d), (T, H_kv·d) …
+    Matrix normed, q, k, v, merged, gate; // (T, C), (T, H·d), (T, H_kv·d), …, (T, I)
     AttentionBuffers buffers;
     for (int l = 0; l < L; ++l) {
         if (cancel && cancel->load())
@@ -133,9 +133,10 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
         const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == l;
         // 2. attention: x += o_proj(attention(input_layernorm(x)))
         rmsNorm(x, b.inputNorm, c.epsilon, normed);
-        linear(normed, b.qWeight, b.qBias, q); // (T, H·d)
-        linear(normed, b.kWeight, b.kBias, k); // (T, H_kv·d)
-        linear(normed, b.vWeight, b.vBias, v); // (T, H_kv·d)
+        // q (T, H·d), k and v (T, H_kv·d): one loop over the three products' tiles.
+        linearEach(
+            normed,
+            {{&b.qWeight, &b.qBias, &q}, {&b.kWeight, &b.kBias, &k}, {&b.vWeight, &b.vBias, &v}});
         GroupedQuery grouped;
         grouped.kvHeads = c.kvHeads;
         grouped.rope = !broken || switches.rope ? &rope : nullptr;
@@ -146,23 +147,22 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
                               broken ? switchedMask : textbookMask, grouped, buffers,
                               out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
                               merged);
-        linear(merged, b.oWeight, b.oBias, projected);
         if (capture && capture->layer == l) {
+            linear(merged, b.oWeight, b.oBias, projected);
             capture->input = normed;
             capture->queries = buffers.heads[0];
             capture->keys = buffers.grouped[0];
             capture->values = buffers.grouped[1];
             capture->merged = merged;
             capture->projected = projected;
+            x += projected;
+        } else {
+            linearAdd(merged, b.oWeight, b.oBias, x); // the residual summed in each tile
         }
-        x += projected;
         // 3. MLP: x += down_proj(silu(gate_proj(h)) · up_proj(h)), h = post_attention_layernorm(x)
         rmsNorm(x, b.postNorm, c.epsilon, normed);
-        linear(normed, b.gateWeight, b.gateBias, gate); // (T, I)
-        linear(normed, b.upWeight, b.upBias, up);       // (T, I)
-        siluMultiply(gate, up);
-        linear(gate, b.downWeight, b.downBias, projected);
-        x += projected;
+        linearSwiGlu(normed, b.gateWeight, b.gateBias, b.upWeight, b.upBias, gate); // (T, I)
+        linearAdd(gate, b.downWeight, b.downBias, x);
     }
     // 4. The final RMSNorm; the logits are made from it on demand (logitsOf).
     rmsNorm(x, w.finalNorm, c.epsilon, out.hidden);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -121,6 +122,66 @@ void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bi
     });
 }
 
+// Rows of a product's tile: enough for sgemm's own blocking; T = 128 is one band.
+constexpr Eigen::Index kTileRows = 256;
+
+// The width of a product's column tiles for N output columns: at most about 384 (GPT-2's
+// widths 768, 2304, 3072 in tiles of 384, as they were), in a count that is a multiple of
+// the cores so that none waits at the end of the loop (Qwen's 896 columns in 384s left one
+// core a third of the last tile alone), a multiple of 16 (sgemm's register blocks).
+Eigen::Index tileWidth(Eigen::Index N)
+{
+    constexpr Eigen::Index kCols = 384;
+    const Eigen::Index cores = coreCount();
+    const Eigen::Index tiles = cores * ((N + cores * kCols - 1) / (cores * kCols));
+    return std::max<Eigen::Index>(16, ((N + tiles - 1) / tiles + 15) / 16 * 16);
+}
+
+enum class LinearEpilogue { Bias, AddToOutput };
+
+// nn.Linear products y = x·Wᵀ (+ b), or y += …, of every output in one parallel loop over
+// all their tiles: Qwen's k_proj and v_proj (128 columns each) alone kept one core idle.
+void linearTiles(const Matrix& x, std::initializer_list<LinearOutput> outputs,
+                 LinearEpilogue epilogue)
+{
+    const Eigen::Index T = x.rows();
+    const int rowTiles = int((T + kTileRows - 1) / kTileRows);
+    struct Tiles {
+        LinearOutput out;
+        Eigen::Index width;
+        int first, colTiles;
+    };
+    std::vector<Tiles> tiles;
+    int count = 0;
+    for (const LinearOutput& out : outputs) {
+        const Eigen::Index N = out.weight->rows, width = tileWidth(N);
+        if (epilogue != LinearEpilogue::AddToOutput)
+            out.y->resize(T, N);
+        const int colTiles = int((N + width - 1) / width);
+        tiles.push_back({out, width, count, colTiles});
+        count += rowTiles * colTiles;
+    }
+    parallelFor(count, [&](int item) {
+        std::size_t o = 0;
+        while (o + 1 < tiles.size() && item >= tiles[o + 1].first)
+            ++o;
+        const Tiles& t = tiles[o];
+        const int local = item - t.first;
+        const Eigen::Index N = t.out.weight->rows;
+        const Eigen::Index r = Eigen::Index(local / t.colTiles) * kTileRows;
+        const Eigen::Index c = Eigen::Index(local % t.colTiles) * t.width;
+        const Eigen::Index rows = std::min(kTileRows, T - r), cols = std::min(t.width, N - c);
+        const Eigen::Map<const Matrix> w = t.out.weight->matrix();
+        auto tile = t.out.y->block(r, c, rows, cols);
+        if (epilogue == LinearEpilogue::AddToOutput)
+            tile.noalias() += x.middleRows(r, rows) * w.middleRows(c, cols).transpose(); // β = 1
+        else
+            tile.noalias() = x.middleRows(r, rows) * w.middleRows(c, cols).transpose();
+        if (t.out.bias && t.out.bias->data)
+            tile.rowwise() += t.out.bias->row().segment(c, cols);
+    });
+}
+
 } // namespace
 
 void layerNorm(const Matrix& x, const WeightView& weight, const WeightView& bias, double epsilon,
@@ -223,21 +284,42 @@ void siluMultiply(Matrix& gate, const Matrix& up)
 
 void linear(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
 {
-    // x: (T, in), W: (N, in) → y: (T, N)
-    const Eigen::Index T = x.rows(), N = weight.rows;
+    linearEach(x, {LinearOutput{&weight, &bias, &y}});
+}
+
+void linearEach(const Matrix& x, std::initializer_list<LinearOutput> outputs)
+{
+    linearTiles(x, outputs, LinearEpilogue::Bias);
+}
+
+void linearAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
+{
+    linearTiles(x, {LinearOutput{&weight, &bias, &y}}, LinearEpilogue::AddToOutput);
+}
+
+void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightView& gateBias,
+                  const WeightView& upWeight, const WeightView& upBias, Matrix& y)
+{
+    // x: (T, C), gate and up: (I, C) → y: (T, I)
+    const Eigen::Index T = x.rows(), N = gateWeight.rows;
     y.resize(T, N);
-    const Eigen::Map<const Matrix> w = weight.matrix();
-    constexpr Eigen::Index kRows = 256, kCols = 384;
-    const int rowTiles = int((T + kRows - 1) / kRows);
-    const int colTiles = int((N + kCols - 1) / kCols);
+    const Eigen::Map<const Matrix> gate = gateWeight.matrix(), up = upWeight.matrix();
+    const Eigen::Index width = tileWidth(N);
+    const int rowTiles = int((T + kTileRows - 1) / kTileRows);
+    const int colTiles = int((N + width - 1) / width);
     parallelFor(rowTiles * colTiles, [&](int item) {
-        const Eigen::Index r = Eigen::Index(item / colTiles) * kRows;
-        const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
-        const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
-        auto tile = y.block(r, c, rows, cols);
-        tile.noalias() = x.middleRows(r, rows) * w.middleRows(c, cols).transpose();
-        if (bias.data)
-            tile.rowwise() += bias.row().segment(c, cols);
+        const Eigen::Index r = Eigen::Index(item / colTiles) * kTileRows;
+        const Eigen::Index c = Eigen::Index(item % colTiles) * width;
+        const Eigen::Index rows = std::min(kTileRows, T - r), cols = std::min(width, N - c);
+        auto g = y.block(r, c, rows, cols);
+        g.noalias() = x.middleRows(r, rows) * gate.middleRows(c, cols).transpose();
+        Matrix u = x.middleRows(r, rows) * up.middleRows(c, cols).transpose();
+        if (gateBias.data)
+            g.rowwise() += gateBias.row().segment(c, cols);
+        if (upBias.data)
+            u.rowwise() += upBias.row().segment(c, cols);
+        // silu(g)·u as siluMultiply, while both tiles are in cache.
+        g.array() = g.array() / (1.0f + (-g.array()).exp()) * u.array();
     });
 }
 

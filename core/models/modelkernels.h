@@ -9,6 +9,8 @@
 
 #include <Eigen/Core>
 
+#include <initializer_list>
+
 namespace attn {
 
 // A weight tensor as floats somewhere (a mapped file or a converted copy): row-major
@@ -58,7 +60,29 @@ void rmsNormRows(Matrix& x, const WeightView& weight, double epsilon);
 void siluMultiply(Matrix& gate, const Matrix& up);
 
 // y = x·Wᵀ + b, nn.Linear: W stored [out, in]. x: (T, in), W: (N, in), b: N values or none
-// (data null) → y: (T, N). Tiles of rows and columns on every core, as conv1d.
+// (data null) → y: (T, N). Tiles of rows and columns on every core, as conv1d, their
+// count a multiple of the cores.
 void linear(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
+// One nn.Linear of linearEach: *y = x·(*weight)ᵀ + *bias (bias null or empty: none).
+struct LinearOutput {
+    const WeightView* weight;
+    const WeightView* bias;
+    Matrix* y;
+};
+// Several nn.Linear of the same x (q_proj, k_proj, v_proj) in one parallel loop over all
+// their tiles, so that a narrow one (k and v of grouped-query attention) does not leave
+// cores idle.
+void linearEach(const Matrix& x, std::initializer_list<LinearOutput> outputs);
+
+// y += x·Wᵀ + b, y already (T, N): the residual summed into each tile by the product itself
+// (sgemm with β = 1), without a (T, N) temporary and its pass (o_proj, down_proj).
+void linearAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
+// y = silu(x·Wgᵀ + bg) · (x·Wuᵀ + bu): SwiGLU's gate_proj and up_proj, each tile of both
+// made and combined while in cache (as linear twice and siluMultiply, without the (T, I)
+// `up` and the passes over it).
+void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightView& gateBias,
+                  const WeightView& upWeight, const WeightView& upBias, Matrix& y);
 
 } // namespace attn

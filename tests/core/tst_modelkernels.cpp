@@ -2,7 +2,9 @@
 // double: GPT-2's Conv1D with its bias, with GELU on each tile (conv1dGelu) and summed
 // into the residual stream (conv1dAdd), across one and several tiles of rows and columns
 // and widths that are not a multiple of the vectors; GELU alone, with the values where
-// its tanh changes form; LayerNorm on rows far from 0. Run again with ATTN_NO_AVX2=1
+// its tanh changes form; LayerNorm on rows far from 0; nn.Linear alone, several at once
+// (linearEach), summed into the stream (linearAdd) and SwiGLU's gate and up fused
+// (linearSwiGlu). Run again with ATTN_NO_AVX2=1
 // (tst_modelkernels_sse2) for the portable path.
 #include "modelkernels.h"
 
@@ -10,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -36,6 +39,8 @@ class TestModelKernels : public QObject {
 private slots:
     void conv1d_data();
     void conv1d();
+    void linearFamily_data();
+    void linearFamily();
     void gelu_data();
     void gelu();
     void layerNormOfFarRows();
@@ -77,6 +82,66 @@ void TestModelKernels::conv1d()
     QVERIFY2(plainError < 1e-5, qPrintable(QString::number(plainError)));
     QVERIFY2(geluError < 1e-5, qPrintable(QString::number(geluError)));
     QVERIFY2(sumError < 1e-5, qPrintable(QString::number(sumError)));
+}
+
+void TestModelKernels::linearFamily_data()
+{
+    QTest::addColumn<int>("T");
+    QTest::addColumn<int>("in");
+    QTest::addColumn<int>("N");
+    QTest::addColumn<int>("narrow"); // k_proj's and v_proj's width beside q_proj's N
+    QTest::newRow("one token, one partial tile") << 1 << 16 << 37 << 8;
+    QTest::newRow("a short text, widths not a multiple of 16") << 7 << 70 << 901 << 40;
+    QTest::newRow("rows in 2 tiles, Qwen's 896 and 128") << 300 << 48 << 896 << 128;
+}
+
+void TestModelKernels::linearFamily()
+{
+    // nn.Linear (W stored [out, in]): linearEach of three widths at once against linear;
+    // linearAdd summed into y0; linearSwiGlu against silu(x·Wgᵀ + bg)·(x·Wuᵀ + bu).
+    QFETCH(int, T);
+    QFETCH(int, in);
+    QFETCH(int, N);
+    QFETCH(int, narrow);
+    std::srand(13);
+    const Matrix x = Matrix::Random(T, in), w = Matrix::Random(N, in) * 0.5f;
+    const Matrix k = Matrix::Random(narrow, in), v = Matrix::Random(narrow, in) * 0.5f;
+    const Matrix u = Matrix::Random(N, in) * 0.5f;
+    const Matrix b = Matrix::Random(1, N), bk = Matrix::Random(1, narrow);
+    const Matrix bu = Matrix::Random(1, N), y0 = Matrix::Random(T, N);
+    auto expectedOf = [&](const Matrix& weight, const Matrix* bias) {
+        Eigen::MatrixXd e = x.cast<double>() * weight.cast<double>().transpose();
+        if (bias)
+            e.rowwise() += bias->cast<double>().row(0);
+        return e;
+    };
+    auto errorOf = [](const Matrix& got, const Eigen::MatrixXd& expected) {
+        if (got.rows() != expected.rows() || got.cols() != expected.cols())
+            return std::numeric_limits<double>::infinity();
+        return (got.cast<double>() - expected).cwiseAbs().maxCoeff();
+    };
+    const WeightView none;
+    const WeightView wv = viewOf(w), kv = viewOf(k), vv = viewOf(v), bv = viewOf(b),
+                     bkv = viewOf(bk);
+    Matrix plain, yq, yk, yv, summed = y0, swiglu;
+    attn::linear(x, wv, bv, plain);
+    attn::linearEach(x, {{&wv, &bv, &yq}, {&kv, &bkv, &yk}, {&vv, &none, &yv}});
+    attn::linearAdd(x, wv, bv, summed);
+    attn::linearSwiGlu(x, wv, bv, viewOf(u), viewOf(bu), swiglu);
+
+    const Eigen::MatrixXd expected = expectedOf(w, &b);
+    const Eigen::MatrixXd gate = expected, up = expectedOf(u, &bu);
+    const Eigen::MatrixXd silu =
+        (gate.array() / (1.0 + (-gate.array()).exp()) * up.array()).matrix();
+    const std::vector<std::pair<const char*, double>> errors{
+        {"linear", errorOf(plain, expected)},
+        {"linearEach q", errorOf(yq, expected)},
+        {"linearEach k", errorOf(yk, expectedOf(k, &bk))},
+        {"linearEach v (no bias)", errorOf(yv, expectedOf(v, nullptr))},
+        {"linearAdd", errorOf(summed, y0.cast<double>() + expected)},
+        {"linearSwiGlu", errorOf(swiglu, silu)}};
+    for (const auto& [what, error] : errors)
+        QVERIFY2(error < 1e-5, qPrintable(QString("%1: %2").arg(what).arg(error)));
 }
 
 void TestModelKernels::gelu_data()

@@ -1,0 +1,76 @@
+// A Qwen2.5-0.5B-sized model (bench/qwenfolder.h: 24 layers, hidden 896, 14 query heads over
+// 2 K/V heads, head_dim 64, SwiGLU of 4864, vocabulary 151936, tied embeddings; random BF16
+// weights written to a folder at bench time in Hugging Face's layout and opened as the app
+// opens it, the BF16 converted once) at T tokens, textbook formula: BM_QwenForward/T. As
+// BM_Gpt2Forward, the forward to the final norm's hidden states: the logits over the 151936
+// tokens are made on demand for the rows shown (logitsOf), not in the forward. Counters as
+// BM_Gpt2Forward's: x_sgemm_limit (wall time), x_sgemm_limit_cpu (CPU time).
+#include "llamamodel.h"
+#include "qwenfolder.h"
+#include "sgemmlimit.h"
+
+#include <benchmark/benchmark.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace {
+
+using attn::bench::processCpuSeconds;
+using attn::bench::sgemmSeconds;
+
+std::shared_ptr<const attn::LlamaModel> qwenSized()
+{
+    static const std::shared_ptr<const attn::LlamaModel> model = [] {
+        namespace fs = std::filesystem;
+        const fs::path folder =
+            fs::temp_directory_path() / ("attnscope-bench-qwen-" + std::to_string(::getpid()));
+        attn::bench::writeQwenFolder(folder, fs::path(ATTN_LLAMA_DATA_DIR) / "qwen2-f32" /
+                                                 "tokenizer.json");
+        auto opened = attn::LlamaModel::open(folder);
+        fs::remove_all(folder); // the converted weights stay in memory
+        return opened;
+    }();
+    return model;
+}
+
+void BM_QwenForward(benchmark::State& state)
+{
+    const int T = int(state.range(0));
+    const attn::bench::QwenShape shape;
+    const auto model = qwenSized();
+    std::vector<int> ids(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t)
+        ids[std::size_t(t)] = (t * 7919) % shape.vocabulary;
+    const attn::ModelSwitches textbook;
+    const double flops = attn::bench::qwenFlops(shape, T);
+    (void)sgemmSeconds(flops); // the products' first touch of their memory
+    double seconds = 0, limit = 0, cpu = 0, cpuLimit = 0;
+    for (auto _ : state) {
+        const double cpuStart = processCpuSeconds();
+        const auto start = std::chrono::steady_clock::now();
+        attn::LlamaForward out = model->forward(ids, textbook);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        cpu += processCpuSeconds() - cpuStart;
+        benchmark::DoNotOptimize(out.hidden.data());
+        state.SetIterationTime(s);
+        seconds += s;
+        state.PauseTiming();
+        limit += sgemmSeconds(flops, &cpuLimit);
+        state.ResumeTiming();
+    }
+    state.counters["FLOPS"] =
+        benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["x_sgemm_limit"] = seconds / limit;
+    state.counters["x_sgemm_limit_cpu"] = cpu / cpuLimit;
+    state.counters["sgemm_GFLOPS"] = flops * double(state.iterations()) / limit / 1e9;
+}
+
+} // namespace
+
+BENCHMARK(BM_QwenForward)->Arg(128)->MinTime(3)->UseManualTime()->Unit(benchmark::kMillisecond);

@@ -1,0 +1,50 @@
+// The multiply limit the model benchmarks measure against (bench_gpt2.cpp, bench_qwen.cpp):
+// how long a number of FLOPs takes at this machine's float multiply rate on every core.
+#pragma once
+
+#include "parallel.h"
+#include "tensor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+namespace attn::bench {
+
+// The CPU time of every thread of this process so far, in seconds: beside the wall time,
+// a figure the machine's other load barely moves (the threads' waits and spins count).
+inline double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// How long `flops` take at this machine's float multiply rate on every core: BM_Sgemm's
+// product (N = 1024, its rows split over the cores) run as many times as make that many
+// FLOPs. Measured right after each forward, so that the machine's other load weighs on
+// both alike. `cpuSeconds`, when given, gains the same in CPU time.
+inline double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
+{
+    const Eigen::Index N = 1024;
+    static const Matrix a = Matrix::Random(N, N), b = Matrix::Random(N, N);
+    static Matrix c(N, N);
+    const int blocks = coreCount();
+    const double perProduct = 2.0 * N * N * N;
+    const int products = std::max(1, int(std::ceil(flops / perProduct)));
+    const double cpuStart = processCpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < products; ++k)
+        parallelFor(blocks, [&](int block) {
+            const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
+            c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
+        });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (cpuSeconds)
+        *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
+    return seconds * flops / (products * perProduct);
+}
+
+} // namespace attn::bench
