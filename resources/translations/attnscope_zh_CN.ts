@@ -2726,8 +2726,6 @@
         <translation>按词合并(&amp;G)</translation>
     </message>
     <message>
-        <source>Show attention by word (ICU&apos;s words; Chinese by its dictionary): attention to a word is the sum over its tokens, attention from a word the mean over its tokens&apos; rows, so each row still sums to 1 (Clark et al. 2019)</source>
-        <translation>按词显示注意力（ICU 分词，中文按词典切分）：对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元所在行的平均，因此每一行之和仍为 1（Clark 等，2019）</translation>
         <source>no rotary positions (RoPE): attention sees no order but the mask&apos;s</source>
         <translation>无旋转位置编码 (RoPE)：除掩盖外，注意力看不出词序</translation>
     </message>
@@ -2754,6 +2752,10 @@
     <message>
         <source>This model has no rotary positions: its positions are added to the embeddings</source>
         <translation>此模型没有旋转位置编码：它的位置编码加在嵌入上</translation>
+    </message>
+    <message>
+        <source>Show attention by word (ICU&apos;s words; Chinese by its dictionary): attention to a word is the sum over its tokens, attention from a word the mean over its tokens&apos; rows, so each row still sums to 1 (Clark et al. 2019)</source>
+        <translation>按词显示注意力（ICU 分词，中文按词典切分）：对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元所在行的平均，因此每一行之和仍为 1（Clark 等，2019）</translation>
     </message>
 </context>
 <context>
