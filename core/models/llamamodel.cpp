@@ -124,7 +124,7 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
         x.row(t) = embedding.row(id);
     }
 
-    Matrix normed, q, k, v, merged, gate; // (T, C), (T, H·d), (T, H_kv·d), …, (T, I)
+    Matrix normed, q, k, v, merged, gate, projected; // (T, C), (T, H·d), (T, H_kv·d), …, (T, I)
     AttentionBuffers buffers;
     for (int l = 0; l < L; ++l) {
         if (cancel && cancel->load())
