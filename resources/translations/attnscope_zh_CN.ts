@@ -418,8 +418,8 @@
         <translation>从文件夹运行 GPT-2，公式的开关作用于每一层：以 JSON 输出每一层的权重和下一个词元</translation>
     </message>
     <message>
-        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors, vocab.json, merges.txt; GPT-2 family) with the formula&apos;s switches inside every layer; --json is required</source>
-        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors、vocab.json、merges.txt；GPT-2 系列），公式的开关作用于每一层；必须给出 --json</translation>
+        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors and its tokenizer&apos;s files; GPT-2, Qwen/Llama or BERT) with the formula&apos;s switches inside every layer; --json is required</source>
+        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors 及其分词器文件；GPT-2、Qwen/Llama 或 BERT），公式的开关作用于每一层；必须给出 --json</translation>
     </message>
     <message>
         <source>apply the switches to this layer only, from 0; every other layer runs the textbook formula</source>
