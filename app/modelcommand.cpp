@@ -79,10 +79,8 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
              a.onlyLayer = int(parseInteger("--only-layer", value, 0, INT32_MAX));
          }},
     };
-    // compute, export and steps switch its rotary positions; compute and export run a model
-    // on token ids.
-    if (command == ModelCommand::Compare)
-        return options;
+    // Every command switches its rotary positions; compute and export run a model on token
+    // ids.
     options.push_back(
         {"rope", "on|off",
          QT_TRANSLATE_NOOP("Command line",
@@ -94,7 +92,7 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                  throw InputError("--rope must be on|off, not '" + std::string(value) + "'");
              a.rope = value == "on";
          }});
-    if (command == ModelCommand::Steps)
+    if (command == ModelCommand::Steps || command == ModelCommand::Compare)
         return options;
     options.push_back(
         {"ids", "N,N,…",

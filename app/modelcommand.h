@@ -29,8 +29,8 @@ struct ModelArguments {
 // Which command's --model (its help says what the command does with the model).
 enum class ModelCommand { Compute, Export, Compare, Steps };
 
-// --model DIR and --only-layer N; for compute, export and steps also --rope on|off, for
-// compute and export --ids N,N,…; for compute --group-words.
+// --model DIR, --only-layer N and --rope on|off; for compute and export --ids N,N,…; for
+// compute --group-words.
 [[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
 
 // Throws InputError for a compute option the model has its own value for (--d-model,

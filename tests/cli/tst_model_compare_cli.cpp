@@ -28,6 +28,7 @@ namespace {
 
 const QString kModel = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
 const QString kText = QStringLiteral("the cat sat on the mat");
+const QString kQwen = QStringLiteral(ATTN_REFERENCE_DIR "/llama/qwen3-bf16");
 
 } // namespace
 
@@ -37,6 +38,7 @@ private slots:
     void initTestCase();
     void figures_data();
     void figures();
+    void ropeOffIsB();
     void refuses_data();
     void refuses();
 
@@ -155,6 +157,29 @@ void TestModelCompareCli::figures()
     }
 }
 
+// --rope off makes B: the rotary model's textbook formula without its positions, said in the
+// caption as the window's Compare A/B says it.
+void TestModelCompareCli::ropeOffIsB()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath("rope.svg");
+    const Run run = headless(QStringList{"compare", "--model", kQwen, "--text", "the cat sat",
+                                         "--rope", "off", "--layer", "0", "--out", out});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QXmlStreamReader xml(readAll(out));
+    QString description;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"desc")
+            description = xml.readElementText();
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    ModelSwitches b;
+    b.rope = false;
+    const QStringList departures = modelDepartures(b, true);
+    QCOMPARE(departures.size(), 1);
+    QVERIFY2(description.contains(departures.front()), qPrintable(description));
+    QVERIFY(!description.contains("B: the textbook formula too"));
+}
+
 void TestModelCompareCli::refuses_data()
 {
     QTest::addColumn<QStringList>("arguments"); // after compare
@@ -172,6 +197,9 @@ void TestModelCompareCli::refuses_data()
         << model + QStringList{"--layer", "2"} << 2 << "--layer 2: small-f32 has 2 layers, 0 to 1";
     QTest::newRow("head out of range") << model + QStringList{"--layer", "0", "--what", "head:4"}
                                        << 2 << "--what head:4: small-f32 has 4 heads, 0 to 3";
+    QTest::newRow("--rope off without rotary positions")
+        << model + QStringList{"--layer", "0", "--rope", "off"} << 2
+        << "--rope applies to models with rotary positions";
     QTest::newRow("--what model") << model + QStringList{"--layer", "0", "--what", "model"} << 2
                                   << "--what must be head:H or mean for a comparison, not 'model'";
     QTest::newRow("--only-layer past the last")
