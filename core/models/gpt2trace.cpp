@@ -14,27 +14,9 @@ namespace attn {
 HeadTrace Gpt2Model::trace(const std::string& text, const ModelSwitches& switches, int layer,
                            int head, const std::atomic<bool>* cancel) const
 {
-    const int C = config_.dModel, H = config_.heads, L = config_.layers, dK = C / H;
-    if (layer < 0 || layer >= L)
-        throw std::out_of_range("layer " + std::to_string(layer) + " outside 0 … " +
-                                std::to_string(L - 1));
-    if (head < 0 || head >= H)
-        throw std::out_of_range("head " + std::to_string(head) + " outside 0 … " +
-                                std::to_string(H - 1));
-    HeadTrace trace;
-    tokenize(text, trace.ids, trace.labels);
-    checkTokenCount(trace.ids.size(), config_.positions);
+    const int C = config_.dModel, H = config_.heads, dK = C / H;
+    HeadTrace trace = beginTrace(*this, text, switches, layer, head, C);
     const int T = int(trace.ids.size());
-    trace.switches = switches;
-    trace.layer = layer;
-    trace.head = head;
-    trace.family = info_.family;
-    trace.kvHeads = info_.kvHeads;
-    // The formula this layer runs, as forward() picks it.
-    const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == layer;
-    trace.formula = broken ? switches.formula : ModelSwitches::textbookFormula(true);
-    trace.formula.dModel = C;
-    trace.formula.heads = H;
 
     Gpt2LayerCapture capture;
     capture.layer = layer;

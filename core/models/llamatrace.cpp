@@ -20,28 +20,11 @@ HeadTrace LlamaModel::trace(const std::string& text, const ModelSwitches& switch
                             int head, const std::atomic<bool>* cancel) const
 {
     const LlamaConfig& c = config_;
-    const int H = c.heads, L = c.layers, dK = c.headDim;
-    if (layer < 0 || layer >= L)
-        throw std::out_of_range("layer " + std::to_string(layer) + " outside 0 … " +
-                                std::to_string(L - 1));
-    if (head < 0 || head >= H)
-        throw std::out_of_range("head " + std::to_string(head) + " outside 0 … " +
-                                std::to_string(H - 1));
-    HeadTrace trace;
-    tokenize(text, trace.ids, trace.labels);
-    checkTokenCount(trace.ids.size(), c.positions);
+    const int H = c.heads, dK = c.headDim;
+    // The formula's d_model is H·d_k, the width the heads are split from (the hidden size C
+    // where head_dim is C / H).
+    HeadTrace trace = beginTrace(*this, text, switches, layer, head, H * dK);
     const int T = int(trace.ids.size());
-    trace.switches = switches;
-    trace.layer = layer;
-    trace.head = head;
-    trace.family = info_.family;
-    trace.kvHeads = info_.kvHeads;
-    // The formula this layer runs, as forward() picks it; its d_model is H·d_k, the width
-    // the heads are split from (the hidden size C where head_dim is C / H).
-    const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == layer;
-    trace.formula = broken ? switches.formula : ModelSwitches::textbookFormula(true);
-    trace.formula.dModel = H * dK;
-    trace.formula.heads = H;
 
     LlamaLayerCapture capture;
     capture.layer = layer;

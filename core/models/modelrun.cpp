@@ -3,6 +3,8 @@
 #include "options.h"
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace attn {
@@ -15,6 +17,31 @@ void checkTokenCount(std::size_t tokens, int maxPositions)
         throw InputError("the text has " + std::to_string(tokens) +
                              " tokens, the model reads at most " + std::to_string(maxPositions),
                          Refusal::TextTooLong);
+}
+
+HeadTrace beginTrace(const LanguageModel& model, const std::string& text,
+                     const ModelSwitches& switches, int layer, int head, int dModel)
+{
+    const ModelInfo& info = model.info();
+    if (layer < 0 || layer >= info.layers)
+        throw std::out_of_range("layer " + std::to_string(layer) + " outside 0 … " +
+                                std::to_string(info.layers - 1));
+    if (head < 0 || head >= info.heads)
+        throw std::out_of_range("head " + std::to_string(head) + " outside 0 … " +
+                                std::to_string(info.heads - 1));
+    HeadTrace trace;
+    model.tokenize(text, trace.ids, trace.labels);
+    checkTokenCount(trace.ids.size(), info.maxPositions);
+    trace.switches = switches;
+    trace.layer = layer;
+    trace.head = head;
+    trace.family = info.family;
+    trace.kvHeads = info.kvHeads;
+    const bool broken = switches.onlyLayer < 0 || switches.onlyLayer == layer;
+    trace.formula = broken ? switches.formula : ModelSwitches::textbookFormula(info.causal);
+    trace.formula.dModel = dModel;
+    trace.formula.heads = info.heads;
+    return trace;
 }
 
 std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer, const std::vector<int>& ids)

@@ -18,6 +18,14 @@ namespace attn {
 // counts) for more than `maxPositions`.
 void checkTokenCount(std::size_t tokens, int maxPositions);
 
+// A trace of `model`'s head `head` in layer `layer` on `text`, begun: the layer and head
+// checked (std::out_of_range outside info()'s layers and heads), the text tokenized and its
+// length checked (as checkTokenCount), and the formula that layer runs, as the forward pass
+// picks it (the switches', or the textbook one where switches.onlyLayer names another
+// layer), with `dModel` — the width the heads are split from — and info().heads.
+[[nodiscard]] HeadTrace beginTrace(const LanguageModel& model, const std::string& text,
+                                   const ModelSwitches& switches, int layer, int head, int dModel);
+
 // A readable label per id, by `tokenizer`, or each id's number when there is none.
 [[nodiscard]] std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer,
                                                const std::vector<int>& ids);
