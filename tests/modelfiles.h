@@ -1,6 +1,9 @@
-// Helpers of the model tests (tst_gpt2model, tst_llamamodel): reading and breaking the files
-// of a model folder, and comparing with a PyTorch reference's numbers.
+// Helpers of the model tests (tst_gpt2model, tst_llamamodel, tst_bertmodel, the traces): reading
+// and breaking the files of a model folder, and comparing with a PyTorch reference's numbers.
 #pragma once
+
+#include "languagemodel.h"
+#include "options.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,6 +37,40 @@ inline QJsonObject readJson(const std::filesystem::path& path)
 {
     const std::string text = readFile(path);
     return QJsonDocument::fromJson(QByteArray(text.data(), qsizetype(text.size()))).object();
+}
+
+// The switches of a reference case ({"scale": "none", "rope": "off", …}) on the textbook
+// formula of a decoder (`causal`) or an encoder.
+inline attn::ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer,
+                                      bool causal = true)
+{
+    attn::ModelSwitches s;
+    s.onlyLayer = onlyLayer;
+    attn::Config& f = s.formula;
+    f = attn::ModelSwitches::textbookFormula(causal);
+    for (auto it = switches.begin(); it != switches.end(); ++it) {
+        const std::string value = it.value().toString().toStdString();
+        const QString key = it.key();
+        if (key == QLatin1String("scale"))
+            f.scale = *attn::fromString<attn::ScaleMode>(value);
+        else if (key == QLatin1String("temperature"))
+            f.temperature = float(it.value().toDouble());
+        else if (key == QLatin1String("axis"))
+            f.axis = *attn::fromString<attn::SoftmaxAxis>(value);
+        else if (key == QLatin1String("mask"))
+            f.mask = *attn::fromString<attn::MaskKind>(value);
+        else if (key == QLatin1String("mask_fill"))
+            f.maskFill = *attn::fromString<attn::MaskFill>(value);
+        else if (key == QLatin1String("mask_stage"))
+            f.maskStage = *attn::fromString<attn::MaskStage>(value);
+        else if (key == QLatin1String("head_split"))
+            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
+        else if (key == QLatin1String("rope"))
+            s.rope = value == "on";
+        else
+            qFatal("unknown switch %s", qPrintable(key));
+    }
+    return s;
 }
 
 // A JSON number of the reference: null is NaN, "inf" and "-inf" the infinities.

@@ -31,36 +31,6 @@ namespace {
 const fs::path kReference = ATTN_REFERENCE_DIR "/bert";
 const char* const kModels[] = {"bert-f32", "bert-bf16"};
 
-// The switches of a reference case ({"mask": "causal", …}) on BERT's textbook formula.
-ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
-{
-    ModelSwitches s;
-    s.onlyLayer = onlyLayer;
-    attn::Config& f = s.formula;
-    f = ModelSwitches::textbookFormula(false);
-    for (auto it = switches.begin(); it != switches.end(); ++it) {
-        const std::string value = it.value().toString().toStdString();
-        const QString key = it.key();
-        if (key == QLatin1String("scale"))
-            f.scale = *attn::fromString<attn::ScaleMode>(value);
-        else if (key == QLatin1String("temperature"))
-            f.temperature = float(it.value().toDouble());
-        else if (key == QLatin1String("axis"))
-            f.axis = *attn::fromString<attn::SoftmaxAxis>(value);
-        else if (key == QLatin1String("mask"))
-            f.mask = *attn::fromString<attn::MaskKind>(value);
-        else if (key == QLatin1String("mask_fill"))
-            f.maskFill = *attn::fromString<attn::MaskFill>(value);
-        else if (key == QLatin1String("mask_stage"))
-            f.maskStage = *attn::fromString<attn::MaskStage>(value);
-        else if (key == QLatin1String("head_split"))
-            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
-        else
-            qFatal("unknown switch %s", qPrintable(key));
-    }
-    return s;
-}
-
 std::vector<int> intsOf(const QJsonValue& array)
 {
     std::vector<int> ids;
@@ -131,8 +101,9 @@ void TestBertModel::parity()
     QFETCH(QJsonObject, expected);
     QFETCH(QJsonObject, caseData);
     const auto lm = this->model(model);
-    const ModelSwitches switches = switchesOf(caseData.value(QLatin1String("switches")).toObject(),
-                                              caseData.value(QLatin1String("only_layer")).toInt());
+    const ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), false);
     const std::vector<int> ids = intsOf(expected.value(QLatin1String("ids")));
     const attn::ModelRun run = lm->runIds(ids, switches);
     QCOMPARE(run.ids, ids);

@@ -33,35 +33,6 @@ namespace {
 const fs::path kReference = ATTN_REFERENCE_DIR "/gpt2";
 const fs::path kRealVocabulary = ATTN_REFERENCE_DIR "/../data/gpt2";
 
-// The switches of a reference case ({"scale": "none", …}) on the textbook formula.
-ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
-{
-    ModelSwitches s;
-    s.onlyLayer = onlyLayer;
-    attn::Config& f = s.formula;
-    for (auto it = switches.begin(); it != switches.end(); ++it) {
-        const std::string value = it.value().toString().toStdString();
-        const QString key = it.key();
-        if (key == QLatin1String("scale"))
-            f.scale = *attn::fromString<attn::ScaleMode>(value);
-        else if (key == QLatin1String("temperature"))
-            f.temperature = float(it.value().toDouble());
-        else if (key == QLatin1String("axis"))
-            f.axis = *attn::fromString<attn::SoftmaxAxis>(value);
-        else if (key == QLatin1String("mask"))
-            f.mask = *attn::fromString<attn::MaskKind>(value);
-        else if (key == QLatin1String("mask_fill"))
-            f.maskFill = *attn::fromString<attn::MaskFill>(value);
-        else if (key == QLatin1String("mask_stage"))
-            f.maskStage = *attn::fromString<attn::MaskStage>(value);
-        else if (key == QLatin1String("head_split"))
-            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
-        else
-            qFatal("unknown switch %s", qPrintable(key));
-    }
-    return s;
-}
-
 // A copy of the small F32 checkpoint in `dir`, to break.
 fs::path copyOfSmallModel(const QTemporaryDir& dir)
 {

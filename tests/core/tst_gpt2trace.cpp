@@ -6,6 +6,7 @@
 #include "explain.h"
 #include "headtrace.h"
 #include "languagemodel.h"
+#include "modelfiles.h"
 #include "options.h"
 
 #include <QJsonArray>
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 using attn::HeadTrace;
 using attn::Matrix;
 using attn::ModelSwitches;
+using modelfiles::switchesOf;
 
 namespace {
 
@@ -36,29 +38,6 @@ QJsonObject readJson(const fs::path& path)
     text << in.rdbuf();
     const std::string bytes = text.str();
     return QJsonDocument::fromJson(QByteArray(bytes.data(), qsizetype(bytes.size()))).object();
-}
-
-// The switches of a reference case ({"scale": "none", …}) on the textbook formula.
-ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
-{
-    ModelSwitches s;
-    s.onlyLayer = onlyLayer;
-    attn::Config& f = s.formula;
-    for (auto it = switches.begin(); it != switches.end(); ++it) {
-        const std::string value = it.value().toString().toStdString();
-        const QString key = it.key();
-        if (key == QLatin1String("scale"))
-            f.scale = *attn::fromString<attn::ScaleMode>(value);
-        else if (key == QLatin1String("temperature"))
-            f.temperature = float(it.value().toDouble());
-        else if (key == QLatin1String("mask"))
-            f.mask = *attn::fromString<attn::MaskKind>(value);
-        else if (key == QLatin1String("head_split"))
-            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
-        else
-            qFatal("unknown switch %s", qPrintable(key));
-    }
-    return s;
 }
 
 // The largest |a − b| over a matrix and the reference's nested rows; -1 when the shapes

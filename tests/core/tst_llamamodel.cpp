@@ -34,38 +34,6 @@ const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
 const char* const kModels[] = {"qwen2-f32", "qwen3-bf16", "llama-f32", "llama3-f32",
                                "qwen2-linear-f32"};
 
-// The switches of a reference case ({"scale": "none", "rope": "off", …}) on the textbook
-// formula.
-ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer)
-{
-    ModelSwitches s;
-    s.onlyLayer = onlyLayer;
-    attn::Config& f = s.formula;
-    for (auto it = switches.begin(); it != switches.end(); ++it) {
-        const std::string value = it.value().toString().toStdString();
-        const QString key = it.key();
-        if (key == QLatin1String("scale"))
-            f.scale = *attn::fromString<attn::ScaleMode>(value);
-        else if (key == QLatin1String("temperature"))
-            f.temperature = float(it.value().toDouble());
-        else if (key == QLatin1String("axis"))
-            f.axis = *attn::fromString<attn::SoftmaxAxis>(value);
-        else if (key == QLatin1String("mask"))
-            f.mask = *attn::fromString<attn::MaskKind>(value);
-        else if (key == QLatin1String("mask_fill"))
-            f.maskFill = *attn::fromString<attn::MaskFill>(value);
-        else if (key == QLatin1String("mask_stage"))
-            f.maskStage = *attn::fromString<attn::MaskStage>(value);
-        else if (key == QLatin1String("head_split"))
-            f.headSplit = *attn::fromString<attn::HeadSplit>(value);
-        else if (key == QLatin1String("rope"))
-            s.rope = value == "on";
-        else
-            qFatal("unknown switch %s", qPrintable(key));
-    }
-    return s;
-}
-
 std::vector<int> idsOf(const QJsonObject& expected)
 {
     std::vector<int> ids;
