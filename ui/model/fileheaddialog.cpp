@@ -115,21 +115,22 @@ FileHeadDialog::FileHeadDialog(QWidget* parent)
     retranslate();
 }
 
-void FileHeadDialog::showHead(const AttentionStack& stack, int layer, int sequence, int head,
-                              ColormapName colormap)
+void FileHeadDialog::showHead(std::shared_ptr<const AttentionStack> stack, int layer, int sequence,
+                              int head, ColormapName colormap)
 {
-    showSelection(stack, layer, sequence, {FileWhat::Head, head}, colormap);
+    showSelection(std::move(stack), layer, sequence, {FileWhat::Head, head}, colormap);
 }
 
-void FileHeadDialog::showSelection(const AttentionStack& stack, int layer, int sequence,
-                                   const FileSelection& selection, ColormapName colormap)
+void FileHeadDialog::showSelection(std::shared_ptr<const AttentionStack> stack, int layer,
+                                   int sequence, const FileSelection& selection,
+                                   ColormapName colormap)
 {
-    stack_ = &stack;
+    stack_ = std::move(stack);
     sequence_ = sequence;
     selection_ = selection;
     layer_ = layer;
     head_ = selection.what == FileWhat::Head ? selection.head : -1;
-    const HeatmapData data = fileHeatmap(stack, layer, sequence, selection);
+    const HeatmapData data = fileHeatmap(*stack_, layer, sequence, selection);
     stats_ = weightStatistics(data.weights);
     style_ = HeatmapStyle();
     style_.colormap = colormap;
@@ -143,9 +144,9 @@ void FileHeadDialog::showSelection(const AttentionStack& stack, int layer, int s
         // A (the new head, sequence or stack) against the same B when it still exists.
         const int otherLayer = compareDialog_->otherLayer();
         const FileSelection other = compareDialog_->otherSelection();
-        compareDialog_->compare(stack, layer, sequence, selection, colormap);
-        if (otherLayer < stack.shape().layers &&
-            (other.what != FileWhat::Head || other.head < stack.shape().heads))
+        compareDialog_->compare(stack_, layer, sequence, selection, colormap);
+        if (otherLayer < stack_->shape().layers &&
+            (other.what != FileWhat::Head || other.head < stack_->shape().heads))
             compareDialog_->setOther(otherLayer, other);
     }
 }
@@ -190,7 +191,7 @@ void FileHeadDialog::openCompare()
         return;
     if (!compareDialog_)
         compareDialog_ = new HeadCompareDialog(this);
-    compareDialog_->compare(*stack_, layer_, sequence_, selection_, style_.colormap);
+    compareDialog_->compare(stack_, layer_, sequence_, selection_, style_.colormap);
     compareDialog_->show();
     compareDialog_->raise();
     compareDialog_->activateWindow();

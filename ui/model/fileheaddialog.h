@@ -9,6 +9,8 @@
 #include "modelfigure.h"
 #include "statistics.h"
 
+#include <memory>
+
 #include <QStringList>
 
 class QCheckBox;
@@ -32,11 +34,12 @@ public:
     explicit FileHeadDialog(QWidget* parent = nullptr);
 
     // Shows head (layer, head) of `sequence`, with its statistics and findings.
-    void showHead(const AttentionStack& stack, int layer, int sequence, int head,
+    void showHead(std::shared_ptr<const AttentionStack> stack, int layer, int sequence, int head,
                   ColormapName colormap);
     // Shows what `selection` names of layer `layer` (a head, or the mean of its heads) as
-    // showHead does. `stack` must outlive the dialog (its model window owns both).
-    void showSelection(const AttentionStack& stack, int layer, int sequence,
+    // showHead does. The dialog shares `stack`: a model window may replace its own while the
+    // dialog is hidden, and a language change or export still reads what is shown.
+    void showSelection(std::shared_ptr<const AttentionStack> stack, int layer, int sequence,
                        const FileSelection& selection, ColormapName colormap);
     [[nodiscard]] int layer() const { return layer_; }
     // The head shown; −1 for the mean head.
@@ -78,7 +81,7 @@ private:
     QLabel* findings_;
     HeatmapStyle style_;
     HeadStatistics stats_;
-    const AttentionStack* stack_ = nullptr;
+    std::shared_ptr<const AttentionStack> stack_;
     int sequence_ = 0;
     FileSelection selection_;
     int layer_ = -1;

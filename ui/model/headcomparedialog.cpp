@@ -110,19 +110,19 @@ HeadCompareDialog::HeadCompareDialog(QWidget* parent)
     retranslate();
 }
 
-void HeadCompareDialog::compare(const AttentionStack& stack, int layer, int sequence,
-                                const FileSelection& selection, ColormapName colormap)
+void HeadCompareDialog::compare(std::shared_ptr<const AttentionStack> stack, int layer,
+                                int sequence, const FileSelection& selection, ColormapName colormap)
 {
-    stack_ = &stack;
+    stack_ = std::move(stack);
     layerA_ = layer;
     sequence_ = sequence;
     selectionA_ = selection;
     colormap_ = colormap;
     filling_ = true;
-    layer_->setRange(0, std::max(0, stack.shape().layers - 1));
+    layer_->setRange(0, std::max(0, stack_->shape().layers - 1));
     fillHeads();
     filling_ = false;
-    const auto [otherLayer, other] = defaultComparison(stack.shape(), layer, selection);
+    const auto [otherLayer, other] = defaultComparison(stack_->shape(), layer, selection);
     setOther(otherLayer, other);
 }
 
@@ -236,7 +236,7 @@ void HeadCompareDialog::retranslate()
 void HeadCompareDialog::changeEvent(QEvent* event)
 {
     QDialog::changeEvent(event);
-    // Hidden, the stack may be gone (the head view hides this dialog before its stack goes).
+    // Hidden, it waits for the head view's next compare() rather than refilling now.
     if (event->type() == QEvent::LanguageChange && stack_ && isVisible()) {
         filling_ = true;
         fillHeads();

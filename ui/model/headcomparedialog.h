@@ -11,6 +11,7 @@
 
 #include <QDialog>
 
+#include <memory>
 #include <utility>
 
 class QComboBox;
@@ -44,9 +45,9 @@ class HeadCompareDialog : public QDialog {
 public:
     explicit HeadCompareDialog(QWidget* parent = nullptr);
 
-    // Compares `selection` of layer `layer` (A) with defaultComparison() (B). `stack` must
-    // outlive the dialog, as for FileHeadDialog.
-    void compare(const AttentionStack& stack, int layer, int sequence,
+    // Compares `selection` of layer `layer` (A) with defaultComparison() (B). The dialog
+    // shares `stack`, as FileHeadDialog does.
+    void compare(std::shared_ptr<const AttentionStack> stack, int layer, int sequence,
                  const FileSelection& selection, ColormapName colormap);
     // Chooses B, as the layer and head selectors do.
     void setOther(int layer, const FileSelection& selection);
@@ -76,7 +77,7 @@ private:
     HeatmapView* viewB_;
     QLabel* hover_;
     QLabel* numbers_;
-    const AttentionStack* stack_ = nullptr;
+    std::shared_ptr<const AttentionStack> stack_;
     int layerA_ = 0;
     int sequence_ = 0;
     FileSelection selectionA_;

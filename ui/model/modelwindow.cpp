@@ -312,7 +312,7 @@ void ModelWindow::openHead(int layer, int head)
                 [this](int row, int) { setHoveredQuery(row); });
     }
     headDialog_->setKvHeads(kvHeads_);
-    headDialog_->showHead(*stack_, layer, sequence_, head,
+    headDialog_->showHead(stack_, layer, sequence_, head,
                           ColormapName(colormapCombo_->currentData().toInt()));
     headDialog_->show();
     headDialog_->raise();
@@ -324,7 +324,7 @@ void ModelWindow::openMean(int layer)
     if (!headDialog_)
         headDialog_ = new FileHeadDialog(this);
     headDialog_->setKvHeads(kvHeads_);
-    headDialog_->showSelection(*stack_, layer, sequence_, {FileWhat::Mean, 0},
+    headDialog_->showSelection(stack_, layer, sequence_, {FileWhat::Mean, 0},
                                ColormapName(colormapCombo_->currentData().toInt()));
     headDialog_->show();
     headDialog_->raise();
