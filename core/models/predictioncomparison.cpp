@@ -45,6 +45,17 @@ PredictionComparison comparePredictions(const ModelRun& a, const ModelRun& b, in
     const int last = int(a.ids.size()) - 1;
     if (last < 0)
         return c;
+    c.fillIn = a.model && !a.model->info().causal;
+    if (position < 0 && c.fillIn) {
+        // BERT predicts the token at a position: at [SEP], the last, its fill-ins say
+        // nothing; the [MASK] the learner typed is what both sides should answer.
+        const std::vector<int> masks = a.maskedPositions();
+        if (masks.empty()) {
+            c.position = -1;
+            return c;
+        }
+        position = masks.front();
+    }
     c.position = position < 0 ? last : std::min(position, last);
     c.a = ranked(a.predictions(c.position, k), b.logits(c.position));
     c.b = ranked(b.predictions(c.position, k), a.logits(c.position));

@@ -18,7 +18,11 @@ struct RankedPrediction {
 };
 
 struct PredictionComparison {
-    int position = 0;                // the position both predict after
+    // The position both predict after (a next-token model), or at (a masked language
+    // model, BERT: its fill-ins for the [MASK] there); −1 when a masked language model's
+    // text has no [MASK], and then both lists are empty.
+    int position = 0;
+    bool fillIn = false;             // a masked language model's fill-ins, not next tokens
     std::vector<RankedPrediction> a; // A's top k, most probable first
     std::vector<RankedPrediction> b; // B's top k
     // A's and B's most probable tokens differ.
@@ -28,7 +32,8 @@ struct PredictionComparison {
     }
 };
 
-// The top k of `a` and of `b` after `position` (−1: the last), each ranked in the other.
+// The top k of `a` and of `b` after `position` (−1: the last), each ranked in the other;
+// for a masked language model at `position` (−1: the first [MASK], none without one).
 // The runs must be of the same token ids (std::invalid_argument otherwise); the position is
 // clamped to 0 … T−1.
 [[nodiscard]] PredictionComparison comparePredictions(const ModelRun& a, const ModelRun& b,

@@ -29,6 +29,18 @@ namespace {
 const QString kModel = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
 const QString kText = QStringLiteral("the cat sat on the mat");
 const QString kQwen = QStringLiteral(ATTN_REFERENCE_DIR "/llama/qwen3-bf16");
+const QString kBert = QStringLiteral(ATTN_REFERENCE_DIR "/bert/bert-f32");
+
+// The caption of an SVG figure (its <desc>).
+QString descriptionOf(const QByteArray& svg)
+{
+    QXmlStreamReader xml(svg);
+    QString description;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"desc")
+            description = xml.readElementText();
+    return xml.hasError() ? QString() : description;
+}
 
 } // namespace
 
@@ -39,6 +51,8 @@ private slots:
     void figures_data();
     void figures();
     void ropeOffIsB();
+    void bertComparesTheFillInsOfTheMask();
+    void bertWithoutAMaskSaysHowToAsk();
     void refuses_data();
     void refuses();
 
@@ -166,18 +180,62 @@ void TestModelCompareCli::ropeOffIsB()
     const Run run = headless(QStringList{"compare", "--model", kQwen, "--text", "the cat sat",
                                          "--rope", "off", "--layer", "0", "--out", out});
     QVERIFY2(run.exitCode == 0, run.err.constData());
-    QXmlStreamReader xml(readAll(out));
-    QString description;
-    while (!xml.atEnd())
-        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == u"desc")
-            description = xml.readElementText();
-    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    const QString description = descriptionOf(readAll(out));
     ModelSwitches b;
     b.rope = false;
     const QStringList departures = modelDepartures(b, true);
     QCOMPARE(departures.size(), 1);
     QVERIFY2(description.contains(departures.front()), qPrintable(description));
     QVERIFY(!description.contains("B: the textbook formula too"));
+}
+
+// BERT predicts the token at a position: both sides' lists are the fill-ins for the [MASK]
+// (position 4 of [CLS] 巴 黎 是 [MASK] …), not a "next token" after [SEP], the last.
+void TestModelCompareCli::bertComparesTheFillInsOfTheMask()
+{
+    const std::string text = "巴黎是[MASK]国的首都。";
+    QTemporaryDir dir;
+    const QString out = dir.filePath("bert.svg");
+    const Run run =
+        headless(QStringList{"compare", "--model", kBert, "--text", QString::fromStdString(text),
+                             "--mask", "causal", "--layer", "1", "--out", out});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QString description = descriptionOf(readAll(out));
+    QVERIFY2(description.contains("fill-ins for [MASK] at position 4"), qPrintable(description));
+    QVERIFY2(!description.contains("next token"), qPrintable(description));
+
+    const std::shared_ptr<const LanguageModel> bert = openModel(kBert.toStdString());
+    ModelSwitches a;
+    a.formula = ModelSwitches::textbookFormula(false);
+    ModelSwitches b = a;
+    b.formula.mask = MaskKind::Causal;
+    const ModelRun textbook = bert->run(text, a);
+    const ModelRun switched = bert->run(text, b);
+    const PredictionComparison predictions = comparePredictions(textbook, switched);
+    QVERIFY(predictions.fillIn);
+    QCOMPARE(predictions.position, 4);
+    QCOMPARE(predictions.a.front().prediction, textbook.predictions(4, 10).front());
+    QCOMPARE(predictions.b.front().prediction, switched.predictions(4, 10).front());
+    for (const auto* side : {&predictions.a, &predictions.b})
+        for (const RankedPrediction& p : *side) {
+            const QString token = quotedToken(p.prediction.label).replace(u' ', QChar(QChar::Nbsp));
+            QVERIFY2(description.contains(token), qPrintable(token + " in " + description));
+        }
+}
+
+// Without [MASK] there is nothing to fill in: no lists, and the caption says how to ask.
+void TestModelCompareCli::bertWithoutAMaskSaysHowToAsk()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath("bert.svg");
+    const Run run =
+        headless(QStringList{"compare", "--model", kBert, "--text", "巴黎是法国的首都。", "--mask",
+                             "causal", "--layer", "0", "--out", out});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QString description = descriptionOf(readAll(out));
+    QVERIFY2(description.contains("no [MASK] in the text to fill in"), qPrintable(description));
+    QVERIFY2(description.contains("Type [MASK] in the sentence"), qPrintable(description));
+    QVERIFY2(!description.contains("A's top"), qPrintable(description));
 }
 
 void TestModelCompareCli::refuses_data()

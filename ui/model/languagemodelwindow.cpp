@@ -312,20 +312,35 @@ void LanguageModelWindow::showRefusal(const QString& message)
 
 void LanguageModelWindow::cutText()
 {
-    std::vector<int> ids;
-    std::vector<TokenLabel> labels;
-    try {
-        model_->tokenize(text_->text().toStdString(), ids, labels);
-    } catch (const InputError&) {
-        return;
+    // The longest beginning of the text the model reads whole, found by tokenizing
+    // beginnings (a bisection over its characters): a token's label need not spell the
+    // text's bytes (BERT lowercases, strips accents, writes "##"), and BERT's count
+    // includes [CLS] and [SEP].
+    const QString text = text_->text();
+    const std::size_t limit = std::size_t(model_->info().maxPositions);
+    std::vector<qsizetype> ends{0}; // where each character ends, surrogate pairs whole
+    for (qsizetype i = 0; i < text.size(); ++i)
+        if (!(text[i].isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()))
+            ends.push_back(i + 1);
+    const auto fits = [&](qsizetype length) {
+        std::vector<int> ids;
+        std::vector<TokenLabel> labels;
+        try {
+            model_->tokenize(text.left(length).toStdString(), ids, labels);
+        } catch (const InputError&) {
+            return false;
+        }
+        return ids.size() <= limit;
+    };
+    std::size_t lo = 0, hi = ends.size() - 1; // fits(ends[lo]); the answer is in lo … hi
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi + 1) / 2;
+        if (fits(ends[mid]))
+            lo = mid;
+        else
+            hi = mid - 1;
     }
-    // Byte-level tokens spell the text's bytes exactly: the first n tokens' bytes are
-    // a prefix of it.
-    const std::size_t keep = std::min(labels.size(), std::size_t(model_->info().maxPositions));
-    qsizetype bytes = 0;
-    for (std::size_t i = 0; i < keep; ++i)
-        bytes += (qsizetype(labels[i].bytes.size()) + 1) / 3; // "E4 BD": 2 bytes
-    text_->setText(QString::fromUtf8(text_->text().toUtf8().left(bytes)));
+    text_->setText(text.left(ends[lo]));
     submit();
 }
 

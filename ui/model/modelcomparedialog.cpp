@@ -344,17 +344,25 @@ void ModelCompareDialog::retranslate()
     status_->setText(!computing_     ? QString()
                      : textbookReady ? tr("Comparing the predictions…")
                                      : tr("Computing the textbook model…"));
-    titleA_->setText(tr("<b>A: the textbook formula</b> — next tokens"));
+    // What both lists are of: next tokens, or a masked language model's fill-ins for the
+    // [MASK] the comparison answers.
+    QString place = tr("next tokens");
+    if (predictions_ && predicted_ == switched_ && switched_)
+        place = predictionsPlace(*predictions_, *switched_);
+    else if (switched_ && !switched_->model->info().causal)
+        place = tr("fill-ins for [MASK]");
+    titleA_->setText(tr("<b>A: the textbook formula</b> — %1").arg(place.toHtmlEscaped()));
     const QStringList departures =
         switched_ ? modelDepartures(switched_->switches, switched_->model->info().causal)
                   : QStringList();
-    titleB_->setText(tr("<b>B: switched</b> (%1) — next tokens")
+    titleB_->setText(tr("<b>B: switched</b> (%1) — %2")
                          .arg(departures.isEmpty() ? tr("no departure")
                                                    : departures
                                                          .join(QCoreApplication::translate(
                                                              "attn::ui::LanguageModelWindow", "; ",
                                                              "separator between departures"))
-                                                         .toHtmlEscaped()));
+                                                         .toHtmlEscaped(),
+                              place.toHtmlEscaped()));
     predictionsA_->setHeaderLabels({tr("#", "rank"), tr("Token"), tr("Probability"), tr("In B")});
     predictionsB_->setHeaderLabels({tr("#", "rank"), tr("Token"), tr("Probability"), tr("In A")});
     exportButton_->setText(tr("&Export…"));

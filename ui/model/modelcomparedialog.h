@@ -1,9 +1,10 @@
 // Compare A/B of a language model window: the textbook model (A) beside the switched one
 // (B) on the window's text. For a chosen layer and head (or the layer's mean head): A's
 // heatmap, B's and B − A, A and B on one colour scale, the values of both and their
-// difference on hover; below, both runs' top 10 next tokens side by side, where each stands
-// in the other, and in one sentence whether the top prediction changes. Export… writes the
-// figure `attnscope compare --model` writes (modelcomparison.h).
+// difference on hover; below, both runs' top 10 next tokens (a masked language model's
+// fill-ins for its first [MASK]) side by side, where each stands in the other, and in one
+// sentence whether the top prediction changes. Export… writes the figure
+// `attnscope compare --model` writes (modelcomparison.h).
 //
 // B is the window's run, handed over by follow() whenever the window shows one. A, the
 // textbook run of the same text, is computed here on a worker thread that runs only the

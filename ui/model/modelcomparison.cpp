@@ -87,8 +87,25 @@ QString otherRankText(const RankedPrediction& candidate, int rank, char side)
         .arg(percentText(candidate.otherProbability));
 }
 
+QString predictionsPlace(const PredictionComparison& predictions, const ModelRun& run)
+{
+    if (predictions.fillIn && predictions.position < 0)
+        return QCoreApplication::translate("ModelComparison", "no [MASK] in the text to fill in");
+    if (predictions.fillIn)
+        return QCoreApplication::translate("ModelComparison", "fill-ins for [MASK] at position %1")
+            .arg(predictions.position);
+    if (predictions.position < 0 || std::size_t(predictions.position) >= run.labels.size())
+        return {};
+    return QCoreApplication::translate("ModelComparison", "next token after %1")
+        .arg(quotedToken(run.labels[std::size_t(predictions.position)].label));
+}
+
 QString predictionSummary(const PredictionComparison& predictions, const QStringList& departures)
 {
+    if (predictions.fillIn && predictions.position < 0)
+        return QCoreApplication::translate("ModelComparison",
+                                           "Type [MASK] in the sentence to compare what A and B "
+                                           "fill in there.");
     if (predictions.a.empty() || predictions.b.empty())
         return {};
     const Prediction& topA = predictions.a.front().prediction;
@@ -147,11 +164,10 @@ QString modelComparisonCaption(const ModelRun& a, const ModelRun& b,
                       .arg(a.attention->shape().heads);
     else
         shared << QCoreApplication::translate("Figure", "head %1").arg(options.selection.head);
-    shared << QCoreApplication::translate("ModelComparison", "next token after %1")
-                  .arg(quotedToken(a.labels.back().label));
+    shared << predictionsPlace(predictions, a);
     const QString separator = QCoreApplication::translate("attn::ui::LanguageModelWindow", "; ",
                                                           "separator between departures");
-    return QStringList{
+    QStringList lines{
         joinParts(shared),
         QCoreApplication::translate("ModelComparison", "A: the textbook formula"),
         options.departures.isEmpty()
@@ -159,15 +175,16 @@ QString modelComparisonCaption(const ModelRun& a, const ModelRun& b,
             : QCoreApplication::translate("ModelComparison", "B: %1", "%1 lists the departures")
                   .arg(options.departures.join(separator)),
         differenceCaption(comparison),
-        QCoreApplication::translate("ModelComparison", "A's top %1: %2")
-            .arg(predictions.a.size())
-            .arg(predictionsLine(predictions.a, 'A')),
-        QCoreApplication::translate("ModelComparison", "B's top %1: %2")
-            .arg(predictions.b.size())
-            .arg(predictionsLine(predictions.b, 'B')),
-        predictionSummary(predictions, options.departures),
-    }
-        .join(u'\n');
+    };
+    if (!predictions.a.empty())
+        lines << QCoreApplication::translate("ModelComparison", "A's top %1: %2")
+                     .arg(predictions.a.size())
+                     .arg(predictionsLine(predictions.a, 'A'))
+              << QCoreApplication::translate("ModelComparison", "B's top %1: %2")
+                     .arg(predictions.b.size())
+                     .arg(predictionsLine(predictions.b, 'B'));
+    lines << predictionSummary(predictions, options.departures);
+    return lines.join(u'\n');
 }
 
 FigureLayout modelComparisonLayout(const ModelRun& a, const ModelRun& b,

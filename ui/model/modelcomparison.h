@@ -48,9 +48,16 @@ struct ModelComparisonOptions {
 // or "#7 in B (1.3%)".
 [[nodiscard]] QString otherRankText(const RankedPrediction& candidate, int rank, char side);
 
+// What both sides' predictions are of, as a heading says it: "next token after ' on'", or
+// for a masked language model "fill-ins for [MASK] at position 4", or that its text has no
+// [MASK] to fill in.
+[[nodiscard]] QString predictionsPlace(const PredictionComparison& predictions,
+                                       const ModelRun& run);
+
 // The plain sentence: "With no scaling by √d_k, the top prediction changes from ' mat'
 // (31.2%) to ' the' (9.8%)." or "Both predict ' mat' first (A 31.2%, B 25.0%).", then how
-// many tokens the two top k share. `departures` are B's, in words.
+// many tokens the two top k share. `departures` are B's, in words. A masked language
+// model's text without [MASK]: how to ask for fill-ins.
 [[nodiscard]] QString predictionSummary(const PredictionComparison& predictions,
                                         const QStringList& departures);
 

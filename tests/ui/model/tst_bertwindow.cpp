@@ -1,17 +1,23 @@
 // The window of a BERT model (the tiny random checkpoint of tests/reference/bert): the
 // prediction panel shows the masked-LM head's fill-ins of each [MASK] (a tab each) instead
 // of next tokens, the hint to type [MASK] when there is none, that position's distribution
-// at a query row pointed at; the causal switch (not the textbook here) changes them; a BERT
-// folder opens on its own first text, unmasked.
+// at a query row pointed at; the causal switch (not the textbook here) changes them, and
+// Compare A/B sets both formulas' fill-ins for the [MASK] side by side; a BERT folder opens
+// on its own first text, unmasked.
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
+#include "modelcomparebutton.h"
+#include "modelcomparedialog.h"
 #include "modelgrid.h"
 #include "modelopener.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
 
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTabBar>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include <memory>
@@ -45,6 +51,8 @@ private slots:
     void noMaskShowsTheHint();
     void theCausalSwitchChangesTheFillIns();
     void hoverShowsThatPositionsDistribution();
+    void compareSetsTheFillInsSideBySide();
+    void aLongTextIsCutToWhatTheModelReads();
     void aBertFolderOpensUnmasked();
 
 private:
@@ -188,6 +196,76 @@ void TestBertWindow::hoverShowsThatPositionsDistribution()
     QTest::mouseMove(grid, QPoint(1, 1)); // off the tiles: back to the [MASK]
     QTRY_COMPARE(panel->position(), 4);
     QVERIFY(panel->atLast());
+}
+
+// Compare A/B answers the [MASK] (position 4) on both sides, not the last position ([SEP]):
+// A's list is the unmasked textbook BERT's fill-ins, B's the causal one's, and the headings
+// say what they are.
+void TestBertWindow::compareSetsTheFillInsSideBySide()
+{
+    window_->setSwitches(causal());
+    waitForRun();
+    auto* button = window_->findChild<ModelCompareButton*>("compareAB");
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    ModelCompareDialog* dialog = button->dialog();
+    QVERIFY(dialog);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->ready(), 20000);
+    const ModelRun textbook = model_->run(LanguageModelWindow::kFirstMaskedText,
+                                          LanguageModelWindow::firstSwitches(model_->info()));
+    const std::vector<Prediction> a = textbook.predictions(4);
+    const std::vector<Prediction> b = window_->shownRun().predictions(4);
+    QVERIFY(a != b);
+    QCOMPARE(dialog->predictionsA()->topLevelItemCount(), 10);
+    for (int i = 0; i < 10; ++i) {
+        QVERIFY(dialog->predictionsA()->topLevelItem(i)->text(1).contains(
+            QString::fromStdString(a[std::size_t(i)].label)));
+        QVERIFY(dialog->predictionsB()->topLevelItem(i)->text(1).contains(
+            QString::fromStdString(b[std::size_t(i)].label)));
+    }
+    QStringList headings;
+    for (const QLabel* label : dialog->findChildren<QLabel*>())
+        if (label->text().contains("fill-ins for [MASK] at position 4"))
+            headings << label->text();
+    QCOMPARE(headings.size(), 2); // A's and B's
+    QVERIFY(!headings.join(u' ').contains("next tokens"));
+}
+
+// 90 characters, one token each, are more than the 64 positions: "Cut to 64 Tokens" keeps
+// the first 62 ([CLS] and [SEP] are the other two), though BERT's tokens do not spell the
+// text's bytes (an English word lowercased, "##" pieces).
+void TestBertWindow::aLongTextIsCutToWhatTheModelReads()
+{
+    const QString text = QStringLiteral("巴黎是法国的首都。").repeated(10);
+    const std::vector<int> before = window_->shownRun().ids;
+    window_->setText(text);
+    waitForRun();
+    QVERIFY2(window_->refusal().contains("at most 64"), qPrintable(window_->refusal()));
+    QCOMPARE(window_->shownRun().ids, before);
+    auto* cut = window_->findChild<QPushButton*>("cutText");
+    QVERIFY(cut && cut->isVisible());
+    QCOMPARE(cut->text(), QStringLiteral("Cut to 64 Tokens"));
+    cut->click();
+    waitForRun();
+    QVERIFY2(window_->refusal().isEmpty(), qPrintable(window_->refusal()));
+    QCOMPARE(window_->text(), text.left(62));
+    QCOMPARE(window_->shownRun().ids.size(), std::size_t(64));
+
+    // Uppercase Latin words, which BERT lowercases and cuts into pieces.
+    const QString words = QStringLiteral("Paris ").repeated(70);
+    window_->setText(words);
+    waitForRun();
+    QVERIFY(cut->isVisible());
+    cut->click();
+    waitForRun();
+    QVERIFY2(window_->refusal().isEmpty(), qPrintable(window_->refusal()));
+    QVERIFY(words.startsWith(window_->text()));
+    const std::size_t kept = window_->shownRun().ids.size();
+    QVERIFY(kept <= 64);
+    std::vector<int> ids;
+    std::vector<TokenLabel> labels;
+    model_->tokenize(words.left(window_->text().size() + 1).toStdString(), ids, labels);
+    QVERIFY2(ids.size() > 64, "one character more would not fit");
 }
 
 void TestBertWindow::aBertFolderOpensUnmasked()
