@@ -228,10 +228,24 @@ TokenBatch crossTokens(const std::string& crossText, TokenizerMode mode, int bat
     return keys;
 }
 
+double Result::scale() const
+{
+    if (scaleWidth > 0 && config().scale == ScaleMode::SqrtDModel)
+        return 1.0 / std::sqrt(static_cast<double>(scaleWidth));
+    return scaleFactor(config());
+}
+
+LogitRule Result::rule() const
+{
+    LogitRule rule = logitRule(config());
+    rule.scale = static_cast<float>(scale());
+    return rule;
+}
+
 Matrix Result::logits(int b, int h) const
 {
     Matrix l;
-    scaleAndMask(scores->at(b, h), (*mask)[static_cast<std::size_t>(b)], logitRule(config()), l);
+    scaleAndMask(scores->at(b, h), (*mask)[static_cast<std::size_t>(b)], rule(), l);
     return l;
 }
 
@@ -246,7 +260,7 @@ HeadStack Result::allLogits() const
 
 float Result::logit(int b, int h, int i, int j) const
 {
-    return logitRule(config())(scores->at(b, h)(i, j), (*mask)[static_cast<std::size_t>(b)](i, j));
+    return rule()(scores->at(b, h)(i, j), (*mask)[static_cast<std::size_t>(b)](i, j));
 }
 
 int AttentionEngine::firstChangedStage(const Request& before, const Request& after)

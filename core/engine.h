@@ -10,6 +10,7 @@
 #include "deferredscores.h"
 #include "options.h"
 #include "recycler.h"
+#include "softmax.h"
 #include "statistics.h"
 #include "tensor.h"
 #include "tokenizer.h"
@@ -104,8 +105,18 @@ struct Result {
     // (setMakesOverviews), its worker after any other softmax, so that its grid does not
     // read every head on the GUI thread. Empty otherwise.
     std::shared_ptr<const std::vector<HeadsOverview>> overviews;
+    // The width ÷ √d_model divides by where it is not config().dModel: a trained model's
+    // hidden size C when its heads are split from another width H·d_k (Qwen3-0.6B: 1024
+    // against 16 × 128; headTraceResult sets it). 0: dModel. Not a field of the
+    // configuration: the engine never makes such a result.
+    int scaleWidth = 0;
 
     [[nodiscard]] const Config& config() const { return request.config; }
+    // The factor S is multiplied by: scaleFactor(config()), but 1/√scaleWidth for ÷ √d_model
+    // where scaleWidth is set.
+    [[nodiscard]] double scale() const;
+    // logitRule(config()) with that factor: what made L and P.
+    [[nodiscard]] LogitRule rule() const;
     [[nodiscard]] int batch() const { return tokens ? tokens->batch() : 0; }
     [[nodiscard]] int length() const { return tokens ? tokens->length() : 0; }          // T_q
     [[nodiscard]] int keyLength() const { return keyTokens ? keyTokens->length() : 0; } // T_k

@@ -61,7 +61,7 @@ HeadRowSource headRowSource(const Config& config, int length, int h, int row)
 Matrix scaledScores(const Result& result, int b, int h)
 {
     // (T, T): torch multiplies by float(scale), then divides by float(τ).
-    const float scale = static_cast<float>(scaleFactor(result.config()));
+    const float scale = static_cast<float>(result.scale());
     const float tau = result.config().temperature;
     return ((result.scores->at(b, h) * scale) / tau).eval();
 }
@@ -87,7 +87,7 @@ CellExplanation explainCell(const Result& result, int b, int h, int i, int j)
     e.score = result.scores->at(b, h)(i, j);
 
     // 2. L[i][j] = S·scale/τ, then the fill where the mask hides the key before the softmax.
-    e.scale = scaleFactor(config);
+    e.scale = result.scale();
     e.temperature = config.temperature;
     e.scaledScore = (e.score * static_cast<float>(e.scale)) / e.temperature;
     e.masked = (*result.mask)[static_cast<std::size_t>(b)](i, j);

@@ -89,7 +89,7 @@ void BertModel::tokenize(const std::string& text, std::vector<int>& ids,
 }
 
 BertForward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
-                               const std::atomic<bool>* cancel) const
+                               const std::atomic<bool>* cancel, BertLayerCapture* capture) const
 {
     const BertConfig& c = config_;
     const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
@@ -144,6 +144,14 @@ BertForward BertModel::forward(const std::vector<int>& ids, const ModelSwitches&
                               out.weights.data() + std::size_t(l) * std::size_t(H) * headSize,
                               merged);
         linear(merged, b.oWeight, b.oBias, sum);
+        if (capture && capture->layer == l) {
+            capture->input = x;
+            capture->queries = q;
+            capture->keys = k;
+            capture->values = v;
+            capture->merged = merged;
+            capture->projected = sum;
+        }
         sum += x;
         layerNorm(sum, b.attentionNorm.weight, b.attentionNorm.bias, c.epsilon, x);
         // 3. MLP: x = LayerNorm(output.dense(gelu(intermediate.dense(x))) + x)

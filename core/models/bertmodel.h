@@ -24,6 +24,17 @@ struct BertForward {
     Matrix hidden;              // (T, C) the last layer's output (after its LayerNorm)
 };
 
+// One layer's stages, captured by forward() for trace(): the numbers the run computes.
+struct BertLayerCapture {
+    int layer = 0;
+    Matrix input;     // the layer's input x (T, C): post-LN, the previous layer's output
+    Matrix queries;   // query(x) (T, C)
+    Matrix keys;      // key(x) (T, C)
+    Matrix values;    // value(x) (T, C)
+    Matrix merged;    // the heads' P·V side by side (T, C)
+    Matrix projected; // attention.output.dense(merged) (T, C), before the residual and norm
+};
+
 class BertModel final : public LanguageModel {
 public:
     // A model of these parts; `tokenizer` may be null: the model then runs token ids only
@@ -50,12 +61,19 @@ public:
     [[nodiscard]] std::string tokenSpelling(int id) const override;
     [[nodiscard]] std::string tokenLabel(int id) const override;
     [[nodiscard]] std::optional<int> maskId() const override { return maskId_; }
+    // X is the layer's input (post-LN: no norm before the attention), Q_h, K_h and V_h the
+    // head's slices of query, key and value as the head split cuts them; `output` is
+    // attention.output.dense's, before the residual and its LayerNorm.
+    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches, int layer,
+                                  int head,
+                                  const std::atomic<bool>* cancel = nullptr) const override;
 
     // The forward pass over token ids (1 … max_position_embeddings of them, each below V).
     // Throws std::out_of_range for other ids, Cancelled when `cancel` becomes true between
-    // layers.
+    // layers. With `capture`, its layer's stages are kept there.
     [[nodiscard]] BertForward forward(const std::vector<int>& ids, const ModelSwitches& switches,
-                                      const std::atomic<bool>* cancel = nullptr) const;
+                                      const std::atomic<bool>* cancel = nullptr,
+                                      BertLayerCapture* capture = nullptr) const;
 
 private:
     ModelInfo info_;

@@ -9,6 +9,10 @@ Result headTraceResult(const HeadTrace& trace)
     const int H = trace.formula.heads, h = trace.head;
     Result result;
     result.request.config = trace.formula;
+    // ÷ √d_model divides by the hidden size, X's width, where the heads are split from
+    // another (Qwen3), as the run did.
+    if (trace.input.cols() > 0 && trace.input.cols() != trace.formula.dModel)
+        result.scaleWidth = int(trace.input.cols());
     auto tokens = std::make_shared<TokenBatch>();
     tokens->tokens.emplace_back();
     for (const TokenLabel& label : trace.labels)

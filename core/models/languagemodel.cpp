@@ -33,12 +33,6 @@ Config ModelSwitches::textbookFormula(bool causal)
     return formula;
 }
 
-HeadTrace LanguageModel::trace(const std::string&, const ModelSwitches&, int, int,
-                               const std::atomic<bool>*) const
-{
-    throw ModelError(info().folder, "the " + info().family + " family does not trace a head yet");
-}
-
 std::vector<float> ModelRun::logits(int position) const
 {
     if (position < 0 || position >= hidden.rows())

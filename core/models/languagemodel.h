@@ -124,7 +124,8 @@ struct HeadTrace {
     std::string family; // the model's: ModelInfo::family ("gpt2", "qwen3" …)
     int kvHeads = 0;    // ModelInfo::kvHeads
     // The formula this layer ran: the switches', or the textbook one when switches.onlyLayer
-    // names another layer; its dModel and heads are the model's C and H.
+    // names another layer; its dModel is H·d_k (the width the heads are split from) and
+    // heads H. ÷ √d_model divides by the hidden size C, input's width, as the run does.
     Config formula;
     Matrix input;      // X (T, C): the layer's input after its first norm (GPT-2's ln_1)
     Matrix queries;    // Q_h (T, d_k): the head's slice of the query projection, split as
@@ -192,10 +193,10 @@ public:
 
     // The forward pass on `text` under `switches` up to layer `layer`, and that layer's
     // stages for head `head` (HeadTrace). Throws as run() does, and std::out_of_range for a
-    // layer or head the model does not have. A family that cannot trace throws ModelError.
+    // layer or head the model does not have.
     [[nodiscard]] virtual HeadTrace trace(const std::string& text, const ModelSwitches& switches,
                                           int layer, int head,
-                                          const std::atomic<bool>* cancel = nullptr) const;
+                                          const std::atomic<bool>* cancel = nullptr) const = 0;
 
     // Logits at one position from a final hidden row (C values): the output embedding
     // (lm_head, tied to the input embedding in GPT-2). V values.

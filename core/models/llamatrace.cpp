@@ -24,7 +24,6 @@ HeadTrace LlamaModel::trace(const std::string& text, const ModelSwitches& switch
     // The formula's d_model is H·d_k, the width the heads are split from (the hidden size C
     // where head_dim is C / H).
     HeadTrace trace = beginTrace(*this, text, switches, layer, head, H * dK);
-    const int T = int(trace.ids.size());
 
     LlamaLayerCapture capture;
     capture.layer = layer;
@@ -35,16 +34,7 @@ HeadTrace LlamaModel::trace(const std::string& text, const ModelSwitches& switch
     trace.queries = std::move(capture.queries.at(0, head));
     trace.keys = std::move(capture.keys.at(0, kv));
     trace.values = std::move(capture.values.at(0, kv));
-    trace.scores.noalias() = trace.queries * trace.keys.transpose();
-    trace.mask = attentionMask(trace.formula, T);
-    const std::size_t headSize = std::size_t(T) * std::size_t(T);
-    trace.weights = Eigen::Map<const Matrix>(
-        forwarded.weights.data() +
-            (std::size_t(layer) * std::size_t(H) + std::size_t(head)) * headSize,
-        T, T);
-    trace.headOutput = capture.merged.middleCols(head * dK, dK);
-    trace.merged = std::move(capture.merged);
-    trace.output = std::move(capture.projected);
+    endTrace(trace, forwarded.weights, std::move(capture.merged), std::move(capture.projected));
     return trace;
 }
 

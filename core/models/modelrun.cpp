@@ -1,6 +1,8 @@
 #include "modelrun.h"
 
+#include "modelattention.h"
 #include "options.h"
+#include "projection.h"
 
 #include <memory>
 #include <stdexcept>
@@ -42,6 +44,31 @@ HeadTrace beginTrace(const LanguageModel& model, const std::string& text,
     trace.formula.dModel = dModel;
     trace.formula.heads = info.heads;
     return trace;
+}
+
+void splitTraceHeads(HeadTrace& trace, Matrix q, Matrix k, Matrix v)
+{
+    const std::vector<Matrix> qs{std::move(q)}, ks{std::move(k)}, vs{std::move(v)};
+    HeadStack heads[3];
+    splitHeads({{&qs, &heads[0]}, {&ks, &heads[1]}, {&vs, &heads[2]}}, trace.formula.heads,
+               trace.formula.headSplit);
+    trace.queries = std::move(heads[0].at(0, trace.head));
+    trace.keys = std::move(heads[1].at(0, trace.head));
+    trace.values = std::move(heads[2].at(0, trace.head));
+}
+
+void endTrace(HeadTrace& trace, const std::vector<float>& weights, Matrix merged, Matrix projected)
+{
+    const Eigen::Index T = Eigen::Index(trace.ids.size()), dK = trace.queries.cols();
+    trace.scores.noalias() = trace.queries * trace.keys.transpose();
+    trace.mask = attentionMask(trace.formula, int(T));
+    const std::size_t headSize = std::size_t(T) * std::size_t(T);
+    const std::size_t head =
+        std::size_t(trace.layer) * std::size_t(trace.formula.heads) + std::size_t(trace.head);
+    trace.weights = Eigen::Map<const Matrix>(weights.data() + head * headSize, T, T);
+    trace.headOutput = merged.middleCols(trace.head * dK, dK);
+    trace.merged = std::move(merged);
+    trace.output = std::move(projected);
 }
 
 std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer, const std::vector<int>& ids)

@@ -26,6 +26,18 @@ void checkTokenCount(std::size_t tokens, int maxPositions);
 [[nodiscard]] HeadTrace beginTrace(const LanguageModel& model, const std::string& text,
                                    const ModelSwitches& switches, int layer, int head, int dModel);
 
+// Q_h, K_h and V_h of the trace's head cut from the layer's whole q, k and v (T, H·d_k
+// each) as the trace's formula splits heads (transpose, or the view bug): the families
+// whose every head has its own K and V (GPT-2, BERT).
+void splitTraceHeads(HeadTrace& trace, Matrix q, Matrix k, Matrix v);
+
+// A trace whose input and Q_h, K_h, V_h are set, ended: S = Q_h K_hᵀ in full (a forward
+// may skip the products a causal mask hides), the layer's mask, P of the head as the run
+// wrote it (`weights`: every layer's, (L, 1, H, T, T)), O_h as head h's block of `merged`
+// (every head's P·V side by side, as the layer made it), and `projected`, the attention's
+// output projection of it.
+void endTrace(HeadTrace& trace, const std::vector<float>& weights, Matrix merged, Matrix projected);
+
 // A readable label per id, by `tokenizer`, or each id's number when there is none.
 [[nodiscard]] std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer,
                                                const std::vector<int>& ids);

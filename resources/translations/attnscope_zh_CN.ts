@@ -1309,6 +1309,18 @@
         <comment>two sentences, one after the other</comment>
         <translation>%1%2</translation>
     </message>
+    <message>
+        <source>no [MASK] in the text to fill in</source>
+        <translation>文本里没有可填的 [MASK]</translation>
+    </message>
+    <message>
+        <source>fill-ins for [MASK] at position %1</source>
+        <translation>位置 %1 的 [MASK] 的填空</translation>
+    </message>
+    <message>
+        <source>Type [MASK] in the sentence to compare what A and B fill in there.</source>
+        <translation>在句子里输入 [MASK]，比较 A 和 B 在那里各填什么。</translation>
+    </message>
 </context>
 <context>
     <name>Presets</name>
@@ -2823,14 +2835,6 @@
         <translation>正在计算标准公式的模型…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;A: the textbook formula&lt;/b&gt; — next tokens</source>
-        <translation>&lt;b&gt;A：标准公式&lt;/b&gt; — 下一个词元</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;B: switched&lt;/b&gt; (%1) — next tokens</source>
-        <translation>&lt;b&gt;B：改了开关&lt;/b&gt;（%1）— 下一个词元</translation>
-    </message>
-    <message>
         <source>no departure</source>
         <translation>没有偏离</translation>
     </message>
@@ -2870,6 +2874,22 @@
     <message>
         <source>Comparing the predictions…</source>
         <translation>正在比较两边的预测…</translation>
+    </message>
+    <message>
+        <source>next tokens</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>fill-ins for [MASK]</source>
+        <translation>[MASK] 的填空</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A: the textbook formula&lt;/b&gt; — %1</source>
+        <translation>&lt;b&gt;A：标准公式&lt;/b&gt; — %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;B: switched&lt;/b&gt; (%1) — %2</source>
+        <translation>&lt;b&gt;B：改了开关&lt;/b&gt;（%1）— %2</translation>
     </message>
 </context>
 <context>
@@ -4288,6 +4308,26 @@
     <message>
         <source>output — through o_proj</source>
         <translation>输出 —— 经过 o_proj</translation>
+    </message>
+    <message>
+        <source>X — layer %1&apos;s input</source>
+        <translation>X —— 第 %1 层的输入</translation>
+    </message>
+    <message>
+        <source>; h_%1: layer %2&apos;s output, already normalised (BERT normalises after each block, not before)</source>
+        <translation>；h_%1：第 %2 层的输出，已经归一化（BERT 在每个模块之后归一化，而不是之前）</translation>
+    </message>
+    <message>
+        <source>; %1&apos;s output columns %2–%3</source>
+        <translation>；%1 输出的第 %2–%3 列</translation>
+    </message>
+    <message>
+        <source>output — through attention.output.dense</source>
+        <translation>输出 —— 经过 attention.output.dense</translation>
+    </message>
+    <message>
+        <source>drawn: [0]; layer %1 adds it to its input and normalises: LayerNorm(h_%1 + out), then the MLP</source>
+        <translation>图中为 [0]；第 %1 层把它加到输入上再归一化：LayerNorm(h_%1 + out)，然后是 MLP</translation>
     </message>
 </context>
 <context>

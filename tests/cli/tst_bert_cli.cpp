@@ -99,7 +99,6 @@ private slots:
     void textWithoutMask();
     void refusals_data();
     void refusals();
-    void stepsDoesNotTraceBert();
 
 private:
     QTemporaryDir scratch_;
@@ -288,18 +287,6 @@ void TestBertCli::refusals()
     QVERIFY(run.out.isEmpty());
     QVERIFY2(attn::test::oneErrorLine(run.err, keyword).isEmpty(),
              attn::test::oneErrorLine(run.err, keyword).constData());
-}
-
-void TestBertCli::stepsDoesNotTraceBert()
-{
-    const Run run = attn::test::attnscope(
-        QStringList{"steps", "--model", kReference + QLatin1String("bert-f32"), "--text", "巴黎",
-                    "--layer", "0", "--head", "0", "--out", scratch_.filePath("steps.png")});
-    QCOMPARE(run.exitCode, 2);
-    QVERIFY2(
-        attn::test::oneErrorLine(run.err, "the bert family does not trace a head yet").isEmpty(),
-        run.err.constData());
-    QVERIFY(!QFile::exists(scratch_.filePath("steps.png")));
 }
 
 QTEST_GUILESS_MAIN(TestBertCli)

@@ -21,6 +21,8 @@ namespace {
 const QString kModel = QStringLiteral(ATTN_REFERENCE_DIR "/gpt2/small-f32");
 // Qwen3: 4 query heads reading 2 K/V heads, head_dim 16, q/k norms, rotary positions.
 const QString kQwen = QStringLiteral(ATTN_REFERENCE_DIR "/llama/qwen3-bf16");
+// BERT: bidirectional (its textbook formula has no mask), post-LN, 4 heads of d_k 8.
+const QString kBert = QStringLiteral(ATTN_REFERENCE_DIR "/bert/bert-f32");
 const QString kText = QStringLiteral("The cat sat on the mat and the dog");
 
 // A number as the explanation prints it.
@@ -132,6 +134,22 @@ void TestModelStepsCli::svg_data()
         << kQwen << QStringList{"--rope", "off"} << 0 << 0
         << QStringList{"X = input_layernorm(embed_tokens[token])", "not rotated (RoPE off)",
                        "K/V head 0, shared by heads 0–1"};
+    QTest::newRow("bert, layer 1 head 2")
+        << kBert << QStringList{} << 1 << 2
+        << QStringList{"1. X — layer %1's input",
+                       "X = h_1",
+                       "Q = X·query.Wᵀ + query.b",
+                       "K = X·key.Wᵀ + key.b",
+                       "V = X·value.Wᵀ + value.b",
+                       "query's output columns 16–23",
+                       "× 0.3536 = 1/√8",
+                       "L + M — no mask",
+                       "11. output — through attention.output.dense",
+                       "out = concat·dense.Wᵀ + dense.b"};
+    QTest::newRow("bert, --mask causal, layer 0 head 0")
+        << kBert << QStringList{"--mask", "causal"} << 0 << 0
+        << QStringList{"X = LayerNorm(word[token] + position[t] + type[0])",
+                       "L.masked_fill(M, -inf)"};
 }
 
 // The SVG parsed back: the tiles, the tokens as labels, the switches' formulas, and the
@@ -158,7 +176,8 @@ void TestModelStepsCli::svg()
                  qPrintable(text + " not in " + svg.left(400)));
 
     const auto opened = openModel(model.toStdString());
-    ModelSwitches textbook;
+    ModelSwitches textbook; // the model's own: BERT's has no mask
+    textbook.formula = ModelSwitches::textbookFormula(opened->info().causal);
     const HeadTrace trace = opened->trace(kText.toStdString(), textbook, 0, 0);
     for (const TokenLabel& label : trace.labels)
         QVERIFY2(svg.contains(QString::fromStdString(label.label).trimmed()),

@@ -16,7 +16,11 @@ The attention step takes the same switches as gen_llama_model.py's (without rope
 formula has no mask, so mask=causal is the switch that breaks it.
 
 Run with /usr/bin/python3 (torch); writes tests/reference/bert/<name>/ (config.json,
-model.safetensors, vocab.txt, tokenizer_config.json) and tests/reference/bert/<name>.json.
+model.safetensors, vocab.txt, tokenizer_config.json) and tests/reference/bert/<name>.json, and
+for bert-f32 tests/reference/bert/bert-f32-trace.json: one head of one layer stage by stage on
+TEXT (what BertModel::trace must give: the layer's input, which post-LN is the previous
+layer's output; Q_h, K_h, V_h as the head split cuts them; S = Q_h K_h^T; P; O_h = P V_h;
+attention.output.dense of the heads' concatenation, before the residual and its LayerNorm).
 """
 import json
 import math
@@ -47,6 +51,16 @@ CASES = [
     ("head_split=view", {"head_split": "view"}, -1),
     ("only_layer=1 mask=causal", {"mask": "causal"}, 1),
     ("only_layer=0 scale=none head_split=view", {"scale": "none", "head_split": "view"}, 0),
+]
+
+# (case name, switches, only_layer, layer, head): the heads whose stages the trace file gives.
+TRACES = [
+    ("textbook layer=1 head=3", {}, -1, 1, 3),
+    ("mask=causal layer=0 head=1", {"mask": "causal"}, -1, 0, 1),
+    ("head_split=view layer=1 head=2", {"head_split": "view"}, -1, 1, 2),
+    ("only_layer=1 scale=none layer=0 head=0", {"scale": "none"}, 1, 0, 0),
+    ("scale=sqrt-dmodel temperature=0.5 layer=1 head=0",
+     {"scale": "sqrt-dmodel", "temperature": 0.5}, -1, 1, 0),
 ]
 
 # The vocabulary: the special tokens first as bert-base-chinese has them ([PAD] 0, [UNK] 100,
@@ -145,8 +159,9 @@ def linear(x, w, name):
     return x @ w[name + ".weight"].T + w[name + ".bias"]
 
 
-def attention(h, w, p, cfg, sw):
-    """h (1, T, C) → P (1, H, T, T), the context (1, T, C)."""
+def attention(h, w, p, cfg, sw, capture=None):
+    """h (1, T, C) → P (1, H, T, T), the context (1, T, C). `capture`, a dict, gets the
+    stages."""
     B, T, C = h.shape
     H = cfg["num_attention_heads"]
     d = C // H
@@ -172,10 +187,13 @@ def attention(h, w, p, cfg, sw):
         P = F.softmax(logits.masked_fill(M, fill), dim=dim)
     else:
         P = F.softmax(logits, dim=dim).masked_fill(M, 0)
-    return P, (P @ V).transpose(1, 2).reshape(B, T, C)
+    O = P @ V
+    if capture is not None:
+        capture.update(x=h, q=Q, k=K, v=V, scores=S, weights=P, head_output=O)
+    return P, O.transpose(1, 2).reshape(B, T, C)
 
 
-def forward(w, cfg, ids, sw, only_layer):
+def forward(w, cfg, ids, sw, only_layer, capture=None):
     eps, T = cfg["layer_norm_eps"], len(ids)
     x = (w["embeddings.word_embeddings.weight"][ids]
          + w["embeddings.position_embeddings.weight"][:T]
@@ -185,10 +203,13 @@ def forward(w, cfg, ids, sw, only_layer):
     for l in range(cfg["num_hidden_layers"]):
         p = f"encoder.layer.{l}."
         s = sw if only_layer in (-1, l) else TEXTBOOK
-        P, context = attention(x, w, p, cfg, s)
+        here = capture if capture is not None and capture["layer"] == l else None
+        P, context = attention(x, w, p, cfg, s, here)
         layers.append(P[0])
-        x = layer_norm(linear(context, w, p + "attention.output.dense") + x, w,
-                       p + "attention.output.LayerNorm", eps)
+        out = linear(context, w, p + "attention.output.dense")
+        if here is not None:
+            here["output"] = out
+        x = layer_norm(out + x, w, p + "attention.output.LayerNorm", eps)
         h = F.gelu(linear(x, w, p + "intermediate.dense"))
         x = layer_norm(linear(h, w, p + "output.dense") + x, w, p + "output.LayerNorm", eps)
     # cls.predictions: transform (dense, GELU, LayerNorm), the tied decoder and its bias.
@@ -226,7 +247,7 @@ TEXT = "巴黎是[MASK]国的首都。"
 TEXT_IDS = ids_of(["[CLS]", "巴", "黎", "是", "[MASK]", "国", "的", "首", "都", "。", "[SEP]"])
 
 
-def build(name, seed, dtype, cfg, prefix, gamma_beta):
+def build(name, seed, dtype, cfg, prefix, gamma_beta, trace=False):
     folder = os.path.join(OUT, name)
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "vocab.txt"), "w", encoding="utf-8") as f:
@@ -264,6 +285,22 @@ def build(name, seed, dtype, cfg, prefix, gamma_beta):
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 
+    # One head of one layer, stage by stage, on TEXT: what BertModel::trace must give.
+    traces = []
+    with torch.no_grad():
+        for case, switches, only_layer, layer, head in TRACES if trace else []:
+            capture = {"layer": layer}
+            forward(w, cfg, TEXT_IDS, dict(TEXTBOOK, **switches), only_layer, capture)
+            traces.append({"name": case, "switches": switches, "only_layer": only_layer,
+                           "layer": layer, "head": head, "x": nested(capture["x"][0]),
+                           **{key: nested(capture[key][0, head]) for key in
+                              ("q", "k", "v", "scores", "weights", "head_output")},
+                           "output": nested(capture["output"][0])})
+    if traces:
+        with open(os.path.join(OUT, name + "-trace.json"), "w") as f:
+            json.dump({"model": name, "text": TEXT, "ids": TEXT_IDS, "traces": traces}, f,
+                      separators=(",", ":"))
+
 
 def main():
     torch.set_num_threads(1)
@@ -274,7 +311,7 @@ def main():
               "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.1}
     # "bert." before the encoder's tensors, LayerNorm weight/bias, F32, hidden 32.
     build("bert-f32", 11, "F32", dict(common, hidden_size=32, intermediate_size=64,
-                                      torch_dtype="float32"), "bert.", False)
+                                      torch_dtype="float32"), "bert.", False, trace=True)
     # No prefix, LayerNorm gamma/beta (an old TF conversion), BF16, hidden 48.
     build("bert-bf16", 12, "BF16", dict(common, hidden_size=48, intermediate_size=96,
                                         torch_dtype="bfloat16"), "", True)

@@ -97,9 +97,10 @@ HeatmapData heatmapOf(const SharedWeights& values, const MaskMatrix& masked,
     return data;
 }
 
-QString scaleNote(const Config& config)
+QString scaleNote(const Result& result)
 {
-    const double scale = scaleFactor(config);
+    const Config& config = result.config();
+    const double scale = result.scale();
     QString factor;
     switch (config.scale) {
     case ScaleMode::SqrtDk:
@@ -111,7 +112,7 @@ QString scaleNote(const Config& config)
     case ScaleMode::SqrtDModel:
         factor = StripWords::tr("× %1 = 1/√%2 (√C instead of √d_k)")
                      .arg(number(scale))
-                     .arg(config.dModel);
+                     .arg(result.scaleWidth > 0 ? result.scaleWidth : config.dModel);
         break;
     }
     return StripWords::tr("%1, then / τ = %2", "the scale factor, then the temperature")
@@ -242,7 +243,7 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
         tile.title = StripWords::tr("L — scaled");
         tile.formula = QStringLiteral("L = S × scale / τ");
         tile.values = scores.scaled;
-        tile.note = scaleNote(config) + StripWords::tr("; drawn on S's colour scale");
+        tile.note = scaleNote(result) + StripWords::tr("; drawn on S's colour scale");
         if (result.stats)
             tile.note += StripWords::tr("; std(L) = %1 over the whole tensor")
                              .arg(result.stats->stdLogits, 0, 'f', 4);

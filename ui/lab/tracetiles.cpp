@@ -67,56 +67,111 @@ void nameLlamaTile(StageTile& tile, const HeadTrace& trace)
     }
 }
 
+// GPT-2's names: ln_1, c_attn's column blocks (Q, K, V), c_proj.
+void nameGpt2Tile(StageTile& tile, const HeadTrace& trace, int C, int dK)
+{
+    const int l = trace.layer, h = trace.head;
+    const bool transposed = trace.formula.headSplit == HeadSplit::Transpose;
+    switch (tile.stage) {
+    case PipelineStage::Input:
+        tile.title = TraceWords::tr("X — layer %1's input after ln_1").arg(l);
+        tile.formula = l == 0 ? QStringLiteral("X = ln_1(wte[token] + wpe[t])")
+                              : QStringLiteral("X = ln_1(h_%1)").arg(l);
+        if (l > 0)
+            tile.note +=
+                TraceWords::tr("; h_%1: the residual stream after layer %2").arg(l).arg(l - 1);
+        break;
+    case PipelineStage::Queries:
+    case PipelineStage::Keys:
+    case PipelineStage::Values: {
+        // c_attn's 3C columns are Q, K, V; the split after them stays the lab's.
+        const int block = tile.stage == PipelineStage::Queries ? 0
+                          : tile.stage == PipelineStage::Keys  ? 1
+                                                               : 2;
+        const QString symbol = QStringLiteral("QKV").mid(block, 1);
+        const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
+        tile.formula = QStringLiteral("%1 = X·%2").arg(symbol, attnColumns(block * C, C)) +
+                       (arrow >= 0 ? tile.formula.mid(arrow) : QString());
+        if (transposed)
+            tile.note += TraceWords::tr("; c_attn's columns %1–%2")
+                             .arg(block * C + h * dK)
+                             .arg(block * C + (h + 1) * dK - 1);
+        break;
+    }
+    case PipelineStage::Output:
+        tile.title = TraceWords::tr("output — through c_proj");
+        tile.formula = QStringLiteral("out = concat·c_proj.W + c_proj.b");
+        tile.note = TraceWords::tr("drawn: [0]; layer %1 adds it to its residual stream: "
+                                   "h_%2 = h_%1 + out + MLP(…)")
+                        .arg(l)
+                        .arg(l + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+// BERT's names: post-LN, so X is the previous layer's output as it is (no norm before the
+// attention); query, key and value (nn.Linear: X·Wᵀ + b); attention.output.dense, whose
+// output the layer adds to X and normalises.
+void nameBertTile(StageTile& tile, const HeadTrace& trace, int dK)
+{
+    const int l = trace.layer, h = trace.head;
+    const bool transposed = trace.formula.headSplit == HeadSplit::Transpose;
+    switch (tile.stage) {
+    case PipelineStage::Input:
+        tile.title = TraceWords::tr("X — layer %1's input").arg(l);
+        tile.formula = l == 0 ? QStringLiteral("X = LayerNorm(word[token] + position[t] + type[0])")
+                              : QStringLiteral("X = h_%1").arg(l);
+        if (l > 0)
+            tile.note += TraceWords::tr("; h_%1: layer %2's output, already normalised (BERT "
+                                        "normalises after each block, not before)")
+                             .arg(l)
+                             .arg(l - 1);
+        break;
+    case PipelineStage::Queries:
+    case PipelineStage::Keys:
+    case PipelineStage::Values: {
+        const int block = tile.stage == PipelineStage::Queries ? 0
+                          : tile.stage == PipelineStage::Keys  ? 1
+                                                               : 2;
+        const QString symbol = QStringLiteral("QKV").mid(block, 1);
+        const QString name = QStringList{"query", "key", "value"}[block];
+        const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
+        tile.formula = QStringLiteral("%1 = X·%2.Wᵀ + %2.b").arg(symbol, name) +
+                       (arrow >= 0 ? tile.formula.mid(arrow) : QString());
+        if (transposed)
+            tile.note += TraceWords::tr("; %1's output columns %2–%3")
+                             .arg(name)
+                             .arg(h * dK)
+                             .arg((h + 1) * dK - 1);
+        break;
+    }
+    case PipelineStage::Output:
+        tile.title = TraceWords::tr("output — through attention.output.dense");
+        tile.formula = QStringLiteral("out = concat·dense.Wᵀ + dense.b");
+        tile.note = TraceWords::tr("drawn: [0]; layer %1 adds it to its input and normalises: "
+                                   "LayerNorm(h_%1 + out), then the MLP")
+                        .arg(l);
+        break;
+    default:
+        break;
+    }
+}
+
 } // namespace
 
 std::vector<StageTile> headTraceTiles(const HeadTrace& trace, const WeightColours& colours)
 {
     const Result result = headTraceResult(trace);
     std::vector<StageTile> tiles = pipelineTiles(result, 0, trace.head, colours);
-    const int l = trace.layer, h = trace.head, C = result.dModel(), dK = result.dK();
-    const bool transposed = trace.formula.headSplit == HeadSplit::Transpose;
     for (StageTile& tile : tiles) {
-        if (trace.family != "gpt2" && !trace.family.empty()) {
+        if (trace.family == "bert")
+            nameBertTile(tile, trace, result.dK());
+        else if (trace.family == "gpt2" || trace.family.empty())
+            nameGpt2Tile(tile, trace, result.dModel(), result.dK());
+        else
             nameLlamaTile(tile, trace);
-            continue;
-        }
-        switch (tile.stage) {
-        case PipelineStage::Input:
-            tile.title = TraceWords::tr("X — layer %1's input after ln_1").arg(l);
-            tile.formula = l == 0 ? QStringLiteral("X = ln_1(wte[token] + wpe[t])")
-                                  : QStringLiteral("X = ln_1(h_%1)").arg(l);
-            if (l > 0)
-                tile.note +=
-                    TraceWords::tr("; h_%1: the residual stream after layer %2").arg(l).arg(l - 1);
-            break;
-        case PipelineStage::Queries:
-        case PipelineStage::Keys:
-        case PipelineStage::Values: {
-            // c_attn's 3C columns are Q, K, V; the split after them stays the lab's.
-            const int block = tile.stage == PipelineStage::Queries ? 0
-                              : tile.stage == PipelineStage::Keys  ? 1
-                                                                   : 2;
-            const QString symbol = QStringLiteral("QKV").mid(block, 1);
-            const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
-            tile.formula = QStringLiteral("%1 = X·%2").arg(symbol, attnColumns(block * C, C)) +
-                           (arrow >= 0 ? tile.formula.mid(arrow) : QString());
-            if (transposed)
-                tile.note += TraceWords::tr("; c_attn's columns %1–%2")
-                                 .arg(block * C + h * dK)
-                                 .arg(block * C + (h + 1) * dK - 1);
-            break;
-        }
-        case PipelineStage::Output:
-            tile.title = TraceWords::tr("output — through c_proj");
-            tile.formula = QStringLiteral("out = concat·c_proj.W + c_proj.b");
-            tile.note = TraceWords::tr("drawn: [0]; layer %1 adds it to its residual stream: "
-                                       "h_%2 = h_%1 + out + MLP(…)")
-                            .arg(l)
-                            .arg(l + 1);
-            break;
-        default:
-            break;
-        }
     }
     numberTiles(tiles);
     return tiles;

@@ -1,9 +1,11 @@
-// LanguageModel::trace for the Qwen/Llama family: one query head of one layer of the tiny
-// random qwen2, qwen3 and llama checkpoints, stage by stage, against a plain PyTorch forward
-// (tests/reference/gen_llama_model.py's *-trace.json: the layer's input_layernorm output,
-// Q_h after q_norm and RoPE, K_h and V_h of the K/V head it shares, S, P, P·V_h and
-// o_proj's output) under the textbook formula and switches, RoPE off among them; its P bit
-// for bit the run's attention; headTraceResult read by explainCell; and its refusals.
+// LanguageModel::trace for the Qwen/Llama family and BERT (GPT-2's: tst_gpt2trace): one
+// query head of one layer of the tiny random qwen2, qwen3, llama and bert checkpoints, stage
+// by stage, against a plain PyTorch forward (tests/reference/gen_llama_model.py's and
+// gen_bert_model.py's *-trace.json: the layer's input — after input_layernorm, or BERT's
+// previous layer's output — Q_h after q_norm and RoPE, K_h and V_h of the K/V head it shares,
+// S, P, P·V_h and the output projection's) under the textbook formula and switches, RoPE
+// off and BERT's causal mask among them; its P bit for bit the run's attention;
+// headTraceResult read by explainCell; and its refusals.
 #include "explain.h"
 #include "headtrace.h"
 #include "languagemodel.h"
@@ -31,6 +33,7 @@ using modelfiles::switchesOf;
 namespace {
 
 const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
+const fs::path kReferenceRoot = ATTN_REFERENCE_DIR;
 
 QJsonObject readJson(const fs::path& path)
 {
@@ -41,26 +44,29 @@ QJsonObject readJson(const fs::path& path)
     return QJsonDocument::fromJson(QByteArray(bytes.data(), qsizetype(bytes.size()))).object();
 }
 
-// The largest |a − b| over a matrix and the reference's nested rows; -1 when the shapes
-// differ.
+// The largest |a − b| over a matrix and the reference's nested rows, relative to the
+// reference's largest magnitude where that exceeds 1 (float rounding grows with the
+// values: a head's output of 3 differs in the sixth digit); -1 when the shapes differ.
 double largestDifference(const Matrix& a, const QJsonArray& rows)
 {
     if (a.rows() != rows.size())
         return -1;
-    double largest = 0;
+    double largest = 0, magnitude = 1;
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
         const QJsonArray row = rows[i].toArray();
         if (a.cols() != row.size())
             return -1;
-        for (Eigen::Index j = 0; j < a.cols(); ++j)
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
             largest = std::max(largest, std::abs(double(a(i, j)) - row[j].toDouble()));
+            magnitude = std::max(magnitude, std::abs(row[j].toDouble()));
+        }
     }
-    return largest;
+    return largest / magnitude;
 }
 
 } // namespace
 
-class TestLlamaTrace : public QObject {
+class TestModelTrace : public QObject {
     Q_OBJECT
 
 private slots:
@@ -68,16 +74,18 @@ private slots:
     void parity();
     void weightsAreTheRunsExactly_data();
     void weightsAreTheRunsExactly();
+    void explainsAsAResult_data();
     void explainsAsAResult();
     void refusals();
 };
 
-void TestLlamaTrace::parity_data()
+void TestModelTrace::parity_data()
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QJsonObject>("expected");
-    for (const char* model : {"qwen2-f32", "qwen3-bf16", "llama-f32"}) {
-        const QJsonObject file = readJson(kReference / (std::string(model) + "-trace.json"));
+    for (const char* model :
+         {"llama/qwen2-f32", "llama/qwen3-bf16", "llama/llama-f32", "bert/bert-f32"}) {
+        const QJsonObject file = readJson(kReferenceRoot / (std::string(model) + "-trace.json"));
         QVERIFY2(!file.isEmpty(), model);
         for (const QJsonValue trace : file.value("traces").toArray()) {
             const QString name = trace.toObject().value("name").toString();
@@ -86,17 +94,18 @@ void TestLlamaTrace::parity_data()
     }
 }
 
-void TestLlamaTrace::parity()
+void TestModelTrace::parity()
 {
     QFETCH(QString, model);
     QFETCH(QJsonObject, expected);
-    const auto opened = attn::openModel(kReference / model.toStdString());
-    const QJsonObject file = readJson(kReference / (model.toStdString() + "-trace.json"));
+    const auto opened = attn::openModel(kReferenceRoot / model.toStdString());
+    const QJsonObject file = readJson(kReferenceRoot / (model.toStdString() + "-trace.json"));
     const int layer = expected.value("layer").toInt(), head = expected.value("head").toInt();
-    const HeadTrace trace = opened->trace(
-        file.value("text").toString().toStdString(),
-        switchesOf(expected.value("switches").toObject(), expected.value("only_layer").toInt()),
-        layer, head);
+    const HeadTrace trace =
+        opened->trace(file.value("text").toString().toStdString(),
+                      switchesOf(expected.value("switches").toObject(),
+                                 expected.value("only_layer").toInt(), opened->info().causal),
+                      layer, head);
     QCOMPARE(trace.layer, layer);
     QCOMPARE(trace.head, head);
     QCOMPARE(int(trace.ids.size()), file.value("ids").toArray().size());
@@ -126,7 +135,7 @@ void TestLlamaTrace::parity()
     }
 }
 
-void TestLlamaTrace::weightsAreTheRunsExactly_data()
+void TestModelTrace::weightsAreTheRunsExactly_data()
 {
     QTest::addColumn<ModelSwitches>("switches");
     ModelSwitches textbook;
@@ -145,7 +154,7 @@ void TestLlamaTrace::weightsAreTheRunsExactly_data()
     QTest::newRow("only-layer=1 mask-stage=after-softmax axis=queries") << after;
 }
 
-void TestLlamaTrace::weightsAreTheRunsExactly()
+void TestModelTrace::weightsAreTheRunsExactly()
 {
     QFETCH(ModelSwitches, switches);
     const auto model = attn::openModel(kReference / "qwen3-bf16"); // head_dim 16, 4 × 2 heads
@@ -168,13 +177,27 @@ void TestLlamaTrace::weightsAreTheRunsExactly()
         }
 }
 
-void TestLlamaTrace::explainsAsAResult()
+void TestModelTrace::explainsAsAResult_data()
+{
+    QTest::addColumn<ModelSwitches>("switches");
+    QTest::addColumn<double>("scale");
+    QTest::newRow("textbook: 1/√d_k, d_k = 16") << ModelSwitches{} << 0.25;
+    // ÷ √d_model divides by the hidden size, 32, as the run does, not by H·d_k = 64.
+    ModelSwitches dModel;
+    dModel.formula.scale = attn::ScaleMode::SqrtDModel;
+    QTest::newRow("scale=d_model: 1/√C, C = 32") << dModel << 1.0 / std::sqrt(32.0);
+}
+
+void TestModelTrace::explainsAsAResult()
 {
     // The Result made of a trace: explainCell reads it as an engine's, and its arithmetic
     // reproduces the model's weight.
+    QFETCH(ModelSwitches, switches);
+    QFETCH(double, scale);
     const auto model = attn::openModel(kReference / "qwen3-bf16");
-    const HeadTrace trace = model->trace("The cat sat on the mat", ModelSwitches{}, 1, 2);
+    const HeadTrace trace = model->trace("The cat sat on the mat", switches, 1, 2);
     const attn::Result result = attn::headTraceResult(trace);
+    QCOMPARE(result.scale(), scale);
     const int T = int(trace.ids.size());
     QCOMPARE(result.batch(), 1);
     QCOMPARE(result.length(), T);
@@ -186,6 +209,7 @@ void TestLlamaTrace::explainsAsAResult()
             const attn::CellExplanation e = attn::explainCell(result, 0, 2, i, j);
             QCOMPARE(e.weight, trace.weights(i, j));
             QCOMPARE(e.score, trace.scores(i, j));
+            QCOMPARE(e.scale, scale);
             QVERIFY(std::abs(e.quotient - double(trace.weights(i, j))) < 1e-6);
         }
     // A future key is masked, its weight 0.
@@ -193,7 +217,7 @@ void TestLlamaTrace::explainsAsAResult()
     QCOMPARE(attn::explainCell(result, 0, 2, 0, 1).weight, 0.0f);
 }
 
-void TestLlamaTrace::refusals()
+void TestModelTrace::refusals()
 {
     const auto model = attn::openModel(kReference / "llama-f32"); // 2 layers, 4 heads
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 2, 0));
@@ -209,5 +233,5 @@ void TestLlamaTrace::refusals()
     QVERIFY(!(two.queries == three.queries));
 }
 
-QTEST_GUILESS_MAIN(TestLlamaTrace)
-#include "tst_llamatrace.moc"
+QTEST_GUILESS_MAIN(TestModelTrace)
+#include "tst_modeltrace.moc"
