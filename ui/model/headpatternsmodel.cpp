@@ -103,6 +103,8 @@ QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (std::isnan(v))
             return tr("Not measured: previous and self have no meaning in cross-attention");
+        if (index.column() == Named && !patternName(head).isEmpty())
+            return patternName(head); // whole, where the column is too narrow for it
         return {};
     default:
         return {};

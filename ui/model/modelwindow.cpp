@@ -79,8 +79,13 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
+    // The numbers as wide as they are; the Pattern column takes what is left, its name cut
+    // with "…" (and whole on hover) rather than widening the table past its side.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(HeadPatternsModel::Named,
+                                                     QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(table_->fontMetrics().averageCharWidth() * 4);
+    table_->setTextElideMode(Qt::ElideRight);
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     auto* tableButtons = new QHBoxLayout;
     tableButtons->addWidget(likeButton_);
@@ -199,10 +204,29 @@ void ModelWindow::setStack(std::shared_ptr<const AttentionStack> stack)
 
 void ModelWindow::fitGrid()
 {
-    // The grid whole when it fits, the table the rest.
+    // The grid whole when it fits, the table the rest — but never less than the table's own
+    // columns: the grid's tiles shrink to their room, the table's numbers would not.
     const int gridWidth = grid_->widthForHeight(gridRoom().height()) + scroll_->frameWidth() * 2 +
                           scroll_->verticalScrollBar()->sizeHint().width();
-    splitter_->setSizes({gridWidth, std::max(360, width() - gridWidth)});
+    const int room = splitter_->width() > 0 ? splitter_->width() : width();
+    const int table = std::max(360, tableWidth());
+    const int grid = std::max(room / 3, std::min(gridWidth, room - table));
+    splitter_->setSizes({grid, std::max(table, room - grid)});
+}
+
+int ModelWindow::tableWidth() const
+{
+    // Each number column as wide as its header and values; the Pattern column its header,
+    // or its longest name up to 16 characters' width (longer ones end in "…", whole on hover).
+    const QHeaderView* header = table_->horizontalHeader();
+    const QAbstractItemView* view = table_; // sizeHintForColumn is public there
+    int width = 0;
+    for (int c = 0; c < HeadPatternsModel::Named; ++c)
+        width += std::max(header->sectionSizeHint(c), view->sizeHintForColumn(c));
+    width += std::max(header->sectionSizeHint(HeadPatternsModel::Named),
+                      std::min(view->sizeHintForColumn(HeadPatternsModel::Named),
+                               16 * table_->fontMetrics().averageCharWidth()));
+    return width + 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
 }
 
 QSize ModelWindow::gridRoom() const

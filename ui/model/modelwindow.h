@@ -121,6 +121,8 @@ private:
     // The room the grid's scroll area gives it, with both scroll bars' room kept free so
     // that a bar coming or going does not change it.
     [[nodiscard]] QSize gridRoom() const;
+    // The width the head patterns table needs to show every column without scrolling.
+    [[nodiscard]] int tableWidth() const;
     void retranslateUi();
 
     std::shared_ptr<const AttentionStack> stack_;

@@ -16,8 +16,11 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QTableView>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -62,6 +65,7 @@ private slots:
     void theWindowSaysWhichKvHeadAHeadShares();
     void theHeadPatternsNameASink_data();
     void theHeadPatternsNameASink();
+    void theHeadPatternsFitTheirSide();
 
 private:
     void waitForRun();
@@ -260,8 +264,24 @@ void TestLlamaWindow::theHeadPatternsNameASink()
              "Pattern");
     QCOMPARE(model.index(1, HeadPatternsModel::Named).data().toString(), name);
     QCOMPARE(model.index(0, HeadPatternsModel::Named).data().toString(), "");
+    // The whole name on hover: the column may be too narrow for it.
+    QCOMPARE(model.index(1, HeadPatternsModel::Named).data(Qt::ToolTipRole).toString(), name);
     model.sort(HeadPatternsModel::Named, Qt::DescendingOrder);
     QCOMPARE(model.headAt(0), name.isEmpty() ? 0 : 1);
+}
+
+// In the language model window the table of head patterns fits beside the heads: the
+// numbers as wide as they are, the Pattern column taking what is left (its names cut, whole
+// on hover), no horizontal scrolling to reach it.
+void TestLlamaWindow::theHeadPatternsFitTheirSide()
+{
+    QTableView* table = window_->modelView()->patternsTable();
+    QVERIFY(table->isVisible());
+    QCOMPARE(table->horizontalHeader()->sectionResizeMode(HeadPatternsModel::Named),
+             QHeaderView::Stretch);
+    QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
+    const int named = table->horizontalHeader()->sectionViewportPosition(HeadPatternsModel::Named);
+    QVERIFY(named >= 0 && named < table->viewport()->width());
 }
 
 QTEST_MAIN(TestLlamaWindow)

@@ -609,6 +609,7 @@ void TestModelView::aLargeFilesThumbnailsComeAfterItsWindow()
     window.setCurrentHead(-1, -1); // no outline over the tiles
     ModelGrid today;
     today.setThumbnails(expected, layers, heads);
+    today.setRoom(grid->size()); // tiles of the window's size
     const QImage shown = grid->grab().toImage().convertToFormat(QImage::Format_RGB32);
     const QImage atOnce = today.grab().toImage().convertToFormat(QImage::Format_RGB32);
     QCOMPARE(shown.size(), atOnce.size());
