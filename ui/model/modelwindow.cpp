@@ -68,9 +68,12 @@ ModelWindow::ModelWindow(std::shared_ptr<const AttentionStack> stack, QWidget* p
     leftLayout->addWidget(scroll, 1);
     leftLayout->addWidget(hover_);
     // The hover line changes with every tile pointed at: it neither widens the grid's side
-    // nor comes and goes in height, or the tiles would resize under the pointer.
+    // nor comes and goes in height, or the tiles would resize under the pointer: two lines
+    // always, so that a narrow side wraps it rather than cutting "press Enter" off.
     hover_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    hover_->setMinimumHeight(hover_->fontMetrics().height());
+    hover_->setWordWrap(true);
+    hover_->setFixedHeight(2 * hover_->fontMetrics().lineSpacing());
+    hover_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
     table_->setModel(patterns_);
     table_->setSortingEnabled(true);
