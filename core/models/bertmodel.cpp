@@ -33,6 +33,12 @@ BertTokenizer openTokenizer(const std::filesystem::path& folder)
 
 } // namespace
 
+void BertModel::refuseBlankText(const std::string& text)
+{
+    if (text.find_first_not_of(" \t\n\r\f\v") == std::string::npos)
+        throw InputError("the text is empty", Refusal::EmptyText);
+}
+
 BertModel::BertModel(ModelInfo info, BertConfig config, BertWeights weights,
                      std::unique_ptr<const ModelTokenizer> tokenizer, std::optional<int> maskId)
     : info_(std::move(info)), config_(std::move(config)), weights_(std::move(weights)),
@@ -171,6 +177,7 @@ ModelRun BertModel::run(const std::string& text, const ModelSwitches& switches,
 {
     if (!tokenizer_)
         throw ModelError(info_.folder / "vocab.txt", "the model has no tokenizer");
+    refuseBlankText(text);
     return runIds(tokenizer_->encodeIds(text), switches, cancel);
 }
 

@@ -76,6 +76,10 @@ public:
                                       BertLayerCapture* capture = nullptr) const;
 
 private:
+    // BERT's tokenizer makes [CLS] [SEP] of a text of nothing but white space: refused
+    // (InputError, Refusal::EmptyText) as the other families refuse an empty text.
+    static void refuseBlankText(const std::string& text);
+
     ModelInfo info_;
     BertConfig config_;
     BertWeights weights_;

@@ -11,6 +11,7 @@ namespace attn {
 HeadTrace BertModel::trace(const std::string& text, const ModelSwitches& switches, int layer,
                            int head, const std::atomic<bool>* cancel) const
 {
+    refuseBlankText(text);
     HeadTrace trace = beginTrace(*this, text, switches, layer, head, config_.dModel);
 
     BertLayerCapture capture;

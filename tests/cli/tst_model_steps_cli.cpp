@@ -183,7 +183,7 @@ void TestModelStepsCli::svg()
         QVERIFY2(svg.contains(QString::fromStdString(label.label).trimmed()),
                  qPrintable("token " + QString::fromStdString(label.label)));
     if (!switches.isEmpty() && !switches.contains("--language"))
-        return; // the numbers under switches: tst_gpt2trace
+        return; // the numbers under switches: tst_modeltrace
     const HeadTrace traced = opened->trace(kText.toStdString(), textbook, layer, head);
     const int last = int(traced.ids.size()) - 1;
     QVERIFY(svg.contains(printed(traced.scores(last, 0))));

@@ -1,11 +1,11 @@
-// LanguageModel::trace for the Qwen/Llama family and BERT (GPT-2's: tst_gpt2trace): one
-// query head of one layer of the tiny random qwen2, qwen3, llama and bert checkpoints, stage
-// by stage, against a plain PyTorch forward (tests/reference/gen_llama_model.py's and
-// gen_bert_model.py's *-trace.json: the layer's input — after input_layernorm, or BERT's
-// previous layer's output — Q_h after q_norm and RoPE, K_h and V_h of the K/V head it shares,
-// S, P, P·V_h and the output projection's) under the textbook formula and switches, RoPE
-// off and BERT's causal mask among them; its P bit for bit the run's attention;
-// headTraceResult read by explainCell; and its refusals.
+// LanguageModel::trace for every family: one query head of one layer of the tiny random
+// gpt2, qwen2, qwen3, llama and bert checkpoints, stage by stage, against a plain PyTorch
+// forward (tests/reference/gen_{gpt2,llama,bert}_model.py's *-trace.json: the layer's input
+// — after ln_1 or input_layernorm, or BERT's previous layer's output — Q_h (after Qwen3's
+// q_norm and RoPE), K_h and V_h (of the K/V head it shares), S, P, P·V_h and the output
+// projection's) under the textbook formula and switches (RoPE off, BERT's causal mask among
+// them); its P bit for bit the run's attention; headTraceResult read by explainCell, its
+// ÷ √d_model by the hidden size where H·d_k differs; and its refusals.
 #include "explain.h"
 #include "headtrace.h"
 #include "languagemodel.h"
@@ -32,8 +32,7 @@ using modelfiles::switchesOf;
 
 namespace {
 
-const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
-const fs::path kReferenceRoot = ATTN_REFERENCE_DIR;
+const fs::path kReference = ATTN_REFERENCE_DIR;
 
 QJsonObject readJson(const fs::path& path)
 {
@@ -83,9 +82,9 @@ void TestModelTrace::parity_data()
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QJsonObject>("expected");
-    for (const char* model :
-         {"llama/qwen2-f32", "llama/qwen3-bf16", "llama/llama-f32", "bert/bert-f32"}) {
-        const QJsonObject file = readJson(kReferenceRoot / (std::string(model) + "-trace.json"));
+    for (const char* model : {"gpt2/small-f32", "gpt2/small-bf16", "llama/qwen2-f32",
+                              "llama/qwen3-bf16", "llama/llama-f32", "bert/bert-f32"}) {
+        const QJsonObject file = readJson(kReference / (std::string(model) + "-trace.json"));
         QVERIFY2(!file.isEmpty(), model);
         for (const QJsonValue trace : file.value("traces").toArray()) {
             const QString name = trace.toObject().value("name").toString();
@@ -98,8 +97,8 @@ void TestModelTrace::parity()
 {
     QFETCH(QString, model);
     QFETCH(QJsonObject, expected);
-    const auto opened = attn::openModel(kReferenceRoot / model.toStdString());
-    const QJsonObject file = readJson(kReferenceRoot / (model.toStdString() + "-trace.json"));
+    const auto opened = attn::openModel(kReference / model.toStdString());
+    const QJsonObject file = readJson(kReference / (model.toStdString() + "-trace.json"));
     const int layer = expected.value("layer").toInt(), head = expected.value("head").toInt();
     const HeadTrace trace =
         opened->trace(file.value("text").toString().toStdString(),
@@ -137,32 +136,42 @@ void TestModelTrace::parity()
 
 void TestModelTrace::weightsAreTheRunsExactly_data()
 {
+    QTest::addColumn<QString>("model");
     QTest::addColumn<ModelSwitches>("switches");
     ModelSwitches textbook;
-    QTest::newRow("textbook") << textbook;
     ModelSwitches view;
     view.formula.headSplit = attn::HeadSplit::View;
     view.formula.scale = attn::ScaleMode::None;
-    QTest::newRow("head-split=view scale=none") << view;
     ModelSwitches unrotated;
     unrotated.rope = false;
-    QTest::newRow("rope off") << unrotated;
     ModelSwitches after;
     after.formula.maskStage = attn::MaskStage::AfterSoftmax;
     after.formula.axis = attn::SoftmaxAxis::Queries;
     after.onlyLayer = 1;
-    QTest::newRow("only-layer=1 mask-stage=after-softmax axis=queries") << after;
+    ModelSwitches unmasked; // BERT's own formula
+    unmasked.formula = ModelSwitches::textbookFormula(false);
+    // qwen3-bf16: head_dim 16, 4 query heads over 2 K/V heads.
+    for (const char* model : {"gpt2/small-f32", "llama/qwen3-bf16", "bert/bert-f32"}) {
+        QTest::addRow("%s textbook", model) << QString(model) << textbook;
+        QTest::addRow("%s head-split=view scale=none", model) << QString(model) << view;
+        QTest::addRow("%s only-layer=1 mask-stage=after-softmax axis=queries", model)
+            << QString(model) << after;
+    }
+    QTest::newRow("llama/qwen3-bf16 rope off") << "llama/qwen3-bf16" << unrotated;
+    QTest::newRow("bert/bert-f32 unmasked") << "bert/bert-f32" << unmasked;
 }
 
 void TestModelTrace::weightsAreTheRunsExactly()
 {
+    QFETCH(QString, model);
     QFETCH(ModelSwitches, switches);
-    const auto model = attn::openModel(kReference / "qwen3-bf16"); // head_dim 16, 4 × 2 heads
+    const auto opened = attn::openModel(kReference / model.toStdString());
+    const attn::ModelInfo& info = opened->info();
     const std::string text = "The cat sat on the mat, and the dog sat on the log.";
-    const attn::ModelRun run = model->run(text, switches);
-    for (int l = 0; l < model->info().layers; ++l)
-        for (int h = 0; h < model->info().heads; ++h) {
-            const HeadTrace trace = model->trace(text, switches, l, h);
+    const attn::ModelRun run = opened->run(text, switches);
+    for (int l = 0; l < info.layers; ++l)
+        for (int h = 0; h < info.heads; ++h) {
+            const HeadTrace trace = opened->trace(text, switches, l, h);
             QCOMPARE(trace.ids, run.ids);
             // Bit for bit: the trace runs the same forward.
             QVERIFY2(trace.weights == run.attention->head(l, 0, h),
@@ -170,39 +179,47 @@ void TestModelTrace::weightsAreTheRunsExactly()
             const bool switched = switches.onlyLayer < 0 || switches.onlyLayer == l;
             QCOMPARE(trace.formula.headSplit,
                      switched ? switches.formula.headSplit : attn::HeadSplit::Transpose);
-            QCOMPARE(trace.formula.heads, model->info().heads);
-            // The width the heads are split from: H·d_k (64 here, the hidden size 32).
-            QCOMPARE(trace.formula.dModel, model->info().heads * model->info().headDim);
-            QCOMPARE(trace.queries.cols(), model->info().headDim);
+            QCOMPARE(trace.formula.heads, info.heads);
+            // The width the heads are split from: H·d_k (qwen3: 64, its hidden size 32).
+            QCOMPARE(trace.formula.dModel, info.heads * info.headDim);
+            QCOMPARE(trace.queries.cols(), info.headDim);
         }
 }
 
 void TestModelTrace::explainsAsAResult_data()
 {
+    QTest::addColumn<QString>("model");
     QTest::addColumn<ModelSwitches>("switches");
     QTest::addColumn<double>("scale");
-    QTest::newRow("textbook: 1/√d_k, d_k = 16") << ModelSwitches{} << 0.25;
-    // ÷ √d_model divides by the hidden size, 32, as the run does, not by H·d_k = 64.
     ModelSwitches dModel;
     dModel.formula.scale = attn::ScaleMode::SqrtDModel;
-    QTest::newRow("scale=d_model: 1/√C, C = 32") << dModel << 1.0 / std::sqrt(32.0);
+    QTest::newRow("gpt2 textbook: 1/√d_k, d_k = 8")
+        << "gpt2/small-f32" << ModelSwitches{} << 1.0 / std::sqrt(8.0);
+    QTest::newRow("gpt2 scale=d_model: 1/√C, C = 32")
+        << "gpt2/small-f32" << dModel << 1.0 / std::sqrt(32.0);
+    QTest::newRow("qwen3 textbook: 1/√d_k, d_k = 16")
+        << "llama/qwen3-bf16" << ModelSwitches{} << 0.25;
+    // ÷ √d_model divides by the hidden size, 32, as the run does, not by H·d_k = 64.
+    QTest::newRow("qwen3 scale=d_model: 1/√C, C = 32")
+        << "llama/qwen3-bf16" << dModel << 1.0 / std::sqrt(32.0);
 }
 
 void TestModelTrace::explainsAsAResult()
 {
     // The Result made of a trace: explainCell reads it as an engine's, and its arithmetic
     // reproduces the model's weight.
+    QFETCH(QString, model);
     QFETCH(ModelSwitches, switches);
     QFETCH(double, scale);
-    const auto model = attn::openModel(kReference / "qwen3-bf16");
-    const HeadTrace trace = model->trace("The cat sat on the mat", switches, 1, 2);
+    const auto opened = attn::openModel(kReference / model.toStdString());
+    const HeadTrace trace = opened->trace("The cat sat on the mat", switches, 1, 2);
     const attn::Result result = attn::headTraceResult(trace);
     QCOMPARE(result.scale(), scale);
     const int T = int(trace.ids.size());
     QCOMPARE(result.batch(), 1);
     QCOMPARE(result.length(), T);
-    QCOMPARE(result.heads(), model->info().heads);
-    QCOMPARE(result.dK(), model->info().headDim);
+    QCOMPARE(result.heads(), opened->info().heads);
+    QCOMPARE(result.dK(), opened->info().headDim);
     QCOMPARE(result.tokens->tokens[0].front(), trace.labels.front().label);
     for (int i = 0; i < T; ++i)
         for (int j = 0; j <= i; ++j) {
@@ -219,14 +236,24 @@ void TestModelTrace::explainsAsAResult()
 
 void TestModelTrace::refusals()
 {
-    const auto model = attn::openModel(kReference / "llama-f32"); // 2 layers, 4 heads
-    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 2, 0));
-    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, -1, 0));
-    QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 0, 4));
-    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)model->trace("", {}, 0, 0));
-    QVERIFY_THROWS_EXCEPTION(attn::InputError,
-                             (void)model->trace(std::string(200, 'x') + " y z", {}, 0, 0));
-    // Query heads 2 and 3 read K/V head 1: the same keys and values.
+    for (const char* name : {"gpt2/small-f32", "llama/llama-f32", "bert/bert-f32"}) {
+        const auto model = attn::openModel(kReference / name); // 2 layers, 4 heads each
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 2, 0));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, -1, 0));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->trace("a cat", {}, 0, 4));
+        QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)model->trace("", {}, 0, 0));
+        QVERIFY_THROWS_EXCEPTION(
+            attn::InputError,
+            (void)model->trace(std::string(200, 'x') + " y z" + std::string(100, '!'), {}, 0, 0));
+    }
+    // BERT makes [CLS] [SEP] of a blank text: refused as empty, by run() as by trace().
+    const auto bert = attn::openModel(kReference / "bert/bert-f32");
+    for (const char* blank : {"", " \n\t"}) {
+        QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)bert->run(blank, {}));
+        QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)bert->trace(blank, {}, 0, 0));
+    }
+    // Query heads 2 and 3 of llama-f32 read K/V head 1: the same keys and values.
+    const auto model = attn::openModel(kReference / "llama/llama-f32");
     const HeadTrace two = model->trace("a cat", {}, 1, 2), three = model->trace("a cat", {}, 1, 3);
     QVERIFY(two.keys == three.keys);
     QVERIFY(two.values == three.values);
