@@ -85,9 +85,8 @@ int modelStepsCommand(const std::vector<std::string>& args)
             refuseOutside("--layer " + std::to_string(*a.layer), info.name, info.layers, "layers");
         if (*a.head >= info.heads)
             refuseOutside("--head " + std::to_string(*a.head), info.name, info.heads, "heads");
-        const HeadTrace trace =
-            model->trace(options.request.text, switchesOf(a.model, options, info.causal),
-                         *a.layer, *a.head);
+        const HeadTrace trace = model->trace(
+            options.request.text, switchesOf(a.model, options, info.causal), *a.layer, *a.head);
 
         // 3. The strip, as steps draws the lab's, from the trace.
         const Result result = headTraceResult(trace);

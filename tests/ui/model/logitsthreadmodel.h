@@ -40,8 +40,8 @@ public:
         run.model = shared_from_this();
         return run;
     }
-    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches,
-                                  int layer, int head,
+    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches, int layer,
+                                  int head,
                                   const std::atomic<bool>* cancel = nullptr) const override
     {
         return inner_->trace(text, switches, layer, head, cancel);
