@@ -55,8 +55,13 @@ std::vector<Prediction> ModelRun::predictions(int position, int k) const
     std::iota(order.begin(), order.end(), 0);
     const int count = std::clamp(k, 0, V);
     std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int a, int b) {
+        // NaN logits (weights with NaN or inf in them) last, so that the order stays a
+        // strict weak ordering: numbers most probable first, ties and NaNs by lower id.
         const float za = z[std::size_t(a)], zb = z[std::size_t(b)];
-        return za != zb ? za > zb : a < b;
+        const bool nanA = std::isnan(za), nanB = std::isnan(zb);
+        if (nanA != nanB)
+            return nanB;
+        return !nanA && za != zb ? za > zb : a < b;
     });
     std::vector<Prediction> out;
     out.reserve(std::size_t(count));
