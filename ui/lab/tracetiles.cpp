@@ -17,6 +17,20 @@ QString attnColumns(int first, int count)
     return QStringLiteral("c_attn.W[:, %1:%2] + c_attn.b[%1:%2]").arg(first).arg(first + count);
 }
 
+// 0, 1, 2 for the Q, K and V tiles.
+int projectionBlock(PipelineStage stage)
+{
+    return stage == PipelineStage::Queries ? 0 : stage == PipelineStage::Keys ? 1 : 2;
+}
+
+// `product` (what the model names the projection) followed by the lab's formula's head
+// split (" → .view(…).transpose(…)"), which stays as the lab wrote it.
+QString withSplit(const QString& product, const QString& labFormula)
+{
+    const qsizetype arrow = labFormula.indexOf(QStringLiteral(" → "));
+    return product + (arrow >= 0 ? labFormula.mid(arrow) : QString());
+}
+
 // The Qwen/Llama family's names: input_layernorm, q/k/v_proj (K and V of the K/V head the
 // query head shares, Q and K rotated by position), o_proj.
 void nameLlamaTile(StageTile& tile, const HeadTrace& trace)
@@ -37,13 +51,10 @@ void nameLlamaTile(StageTile& tile, const HeadTrace& trace)
     case PipelineStage::Queries:
     case PipelineStage::Keys:
     case PipelineStage::Values: {
-        const int block = tile.stage == PipelineStage::Queries ? 0
-                          : tile.stage == PipelineStage::Keys  ? 1
-                                                               : 2;
+        const int block = projectionBlock(tile.stage);
         const QString symbol = QStringLiteral("QKV").mid(block, 1);
-        const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
-        tile.formula = QStringLiteral("%1 = X·%2_proj.Wᵀ").arg(symbol, symbol.toLower()) +
-                       (arrow >= 0 ? tile.formula.mid(arrow) : QString());
+        tile.formula = withSplit(QStringLiteral("%1 = X·%2_proj.Wᵀ").arg(symbol, symbol.toLower()),
+                                 tile.formula);
         if (block > 0 && kvHeads < H)
             tile.note += TraceWords::tr("; K/V head %1, shared by heads %2–%3")
                              .arg(h / group)
@@ -85,13 +96,10 @@ void nameGpt2Tile(StageTile& tile, const HeadTrace& trace, int C, int dK)
     case PipelineStage::Keys:
     case PipelineStage::Values: {
         // c_attn's 3C columns are Q, K, V; the split after them stays the lab's.
-        const int block = tile.stage == PipelineStage::Queries ? 0
-                          : tile.stage == PipelineStage::Keys  ? 1
-                                                               : 2;
+        const int block = projectionBlock(tile.stage);
         const QString symbol = QStringLiteral("QKV").mid(block, 1);
-        const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
-        tile.formula = QStringLiteral("%1 = X·%2").arg(symbol, attnColumns(block * C, C)) +
-                       (arrow >= 0 ? tile.formula.mid(arrow) : QString());
+        tile.formula = withSplit(QStringLiteral("%1 = X·%2").arg(symbol, attnColumns(block * C, C)),
+                                 tile.formula);
         if (transposed)
             tile.note += TraceWords::tr("; c_attn's columns %1–%2")
                              .arg(block * C + h * dK)
@@ -132,14 +140,11 @@ void nameBertTile(StageTile& tile, const HeadTrace& trace, int dK)
     case PipelineStage::Queries:
     case PipelineStage::Keys:
     case PipelineStage::Values: {
-        const int block = tile.stage == PipelineStage::Queries ? 0
-                          : tile.stage == PipelineStage::Keys  ? 1
-                                                               : 2;
+        const int block = projectionBlock(tile.stage);
         const QString symbol = QStringLiteral("QKV").mid(block, 1);
         const QString name = QStringList{"query", "key", "value"}[block];
-        const qsizetype arrow = tile.formula.indexOf(QStringLiteral(" → "));
-        tile.formula = QStringLiteral("%1 = X·%2.Wᵀ + %2.b").arg(symbol, name) +
-                       (arrow >= 0 ? tile.formula.mid(arrow) : QString());
+        tile.formula =
+            withSplit(QStringLiteral("%1 = X·%2.Wᵀ + %2.b").arg(symbol, name), tile.formula);
         if (transposed)
             tile.note += TraceWords::tr("; %1's output columns %2–%3")
                              .arg(name)
