@@ -181,16 +181,21 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
     // One row of logits at a time, in a buffer that stays in cache.
     const Eigen::Index n = scores.cols();
     std::vector<float> row(static_cast<std::size_t>(n));
-    for (Eigen::Index i = firstRow; i < firstRow + rows; ++i) {
-        float max = 0;
-        const Eigen::Index filledFrom = scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n,
-                                                        rule, row.data(), max, false);
-        // The filled tail is written only when the softmax reads it (it rarely does: a
-        // causal mask's future, filled with −inf or −1e9, weighs exactly 0).
-        if (filledFrom < n && !filledWeighZero(rule.fill, max))
-            std::fill(row.begin() + filledFrom, row.end(), *rule.fill);
-        softmaxRow(row.data(), n, max, weights.row(i).data(), filledFrom, rule.fill);
-    }
+    for (Eigen::Index i = firstRow; i < firstRow + rows; ++i)
+        scaleMaskSoftmaxRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data(),
+                            weights.row(i).data());
+}
+
+void scaleMaskSoftmaxRow(const float* scores, const bool* mask, Eigen::Index n,
+                         const LogitRule& rule, float* scratch, float* weights)
+{
+    float max = 0;
+    const Eigen::Index filledFrom = scaleAndMaskRow(scores, mask, n, rule, scratch, max, false);
+    // The filled tail is written only when the softmax reads it (it rarely does: a causal
+    // mask's future, filled with −inf or −1e9, weighs exactly 0).
+    if (filledFrom < n && !filledWeighZero(rule.fill, max))
+        std::fill(scratch + filledFrom, scratch + n, *rule.fill);
+    softmaxRow(scratch, n, max, weights, filledFrom, rule.fill);
 }
 
 void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,

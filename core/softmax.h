@@ -47,6 +47,13 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
 void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
                               Matrix& weights, Eigen::Index firstRow, Eigen::Index rows);
 
+// One row of n keys, as scaleMaskSoftmaxOverKeys does each: weights[0, n) = the softmax of
+// the rule applied to scores[0, n) and the row's mask. The logits are made in `scratch`
+// (n floats) before any weight is written, so `scores` and `weights` may be the same
+// memory; the scores of a tail of filled keys are not read.
+void scaleMaskSoftmaxRow(const float* scores, const bool* mask, Eigen::Index n,
+                         const LogitRule& rule, float* scratch, float* weights);
+
 // One head's P = softmax(L, dim=-2), each column j over the queries i, L made in `weights`.
 void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,
                                  const LogitRule& rule, Matrix& weights);

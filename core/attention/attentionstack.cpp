@@ -332,7 +332,7 @@ std::vector<Thumbnail> AttentionStack::thumbnails(int sequence, int size,
     return all;
 }
 
-MemoryAttentionStack::MemoryAttentionStack(StackShape shape, std::vector<float> weights,
+MemoryAttentionStack::MemoryAttentionStack(StackShape shape, FloatBuffer weights,
                                            std::vector<std::vector<std::string>> queryTokens,
                                            std::vector<std::vector<std::string>> keyTokens,
                                            std::string source)

@@ -134,16 +134,16 @@ private:
 class MemoryAttentionStack : public AttentionStack {
 public:
     // `weights` has L·B·H·T_q·T_k values (InputError otherwise).
-    MemoryAttentionStack(StackShape shape, std::vector<float> weights,
+    MemoryAttentionStack(StackShape shape, FloatBuffer weights,
                          std::vector<std::vector<std::string>> queryTokens = {},
                          std::vector<std::vector<std::string>> keyTokens = {},
                          std::string source = "memory");
     [[nodiscard]] float* data() { return weights_.data(); }
-    [[nodiscard]] const std::vector<float>& weights() const { return weights_; }
+    [[nodiscard]] const FloatBuffer& weights() const { return weights_; }
 
 private:
     [[nodiscard]] HeadView headView(int layer, int sequence, int head) const override;
-    std::vector<float> weights_;
+    FloatBuffer weights_;
 };
 
 } // namespace attn

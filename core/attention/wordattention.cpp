@@ -63,7 +63,7 @@ std::shared_ptr<const MemoryAttentionStack> wordAttentionStack(const AttentionSt
     StackShape grouped = shape;
     grouped.queries = grouped.keys = static_cast<int>(words.size());
     const std::size_t cells = std::size_t(grouped.queries) * std::size_t(grouped.keys);
-    std::vector<float> weights(std::size_t(grouped.headCount()) * cells);
+    FloatBuffer weights(std::size_t(grouped.headCount()) * cells);
     std::size_t at = 0;
     for (int l = 0; l < shape.layers; ++l)
         for (int b = 0; b < shape.sequences; ++b)

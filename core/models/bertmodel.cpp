@@ -115,7 +115,7 @@ BertForward BertModel::forward(const std::vector<int>& ids, const ModelSwitches&
 
     BertForward out;
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
-    out.weights.resize(std::size_t(L) * std::size_t(H) * headSize);
+    out.weights = attentionBuffer(L, H, T);
 
     // 1. x = LayerNorm(word_embeddings[ids] + position_embeddings[t] + token_type[0])  (T, C)
     Matrix x(T, C), sum(T, C);

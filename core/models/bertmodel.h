@@ -20,8 +20,8 @@ namespace attn {
 
 // One forward pass's numbers, without tokens.
 struct BertForward {
-    std::vector<float> weights; // (L, 1, H, T, T) every layer's P
-    Matrix hidden;              // (T, C) the last layer's output (after its LayerNorm)
+    FloatBuffer weights; // (L, 1, H, T, T) every layer's P
+    Matrix hidden;       // (T, C) the last layer's output (after its LayerNorm)
 };
 
 // One layer's stages, captured by forward() for trace(): the numbers the run computes.

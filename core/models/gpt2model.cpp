@@ -4,52 +4,10 @@
 #include "modelattention.h"
 #include "modelkernels.h"
 #include "modelrun.h"
-#include "parallel.h"
 
-#include <cstdint>
 #include <stdexcept>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace attn {
-namespace {
-
-// Has the kernel map (and zero) the pages of `bytes` at `data` now, a share on each core,
-// before the vector's own zeroing writes them on one thread: at T = 1024 P is 600 MB of
-// fresh memory, 150 000 page faults that took a tenth of the forward on the calling thread
-// alone while the other cores waited. Linux 5.14 on (MADV_POPULATE_WRITE); elsewhere, or
-// below a few MB, the pages are left to fault in as before.
-void mapPagesOnEveryCore(void* data, std::size_t bytes)
-{
-#if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-    constexpr std::uintptr_t kPage = 4096;
-    if (bytes < (std::size_t(8) << 20))
-        return;
-    const std::uintptr_t begin =
-        (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
-    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
-    const int parts = coreCount();
-    const std::uintptr_t pages = (end - begin) / kPage;
-    parallelFor(parts, [&](int part) {
-        const std::uintptr_t from =
-            begin + pages * std::uintptr_t(part) / std::uintptr_t(parts) * kPage;
-        const std::uintptr_t to =
-            begin + pages * std::uintptr_t(part + 1) / std::uintptr_t(parts) * kPage;
-        if (to > from)
-            (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
-    });
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
-
-} // namespace
 
 Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
                      std::unique_ptr<Gpt2Tokenizer> tokenizer)
@@ -127,10 +85,7 @@ Gpt2Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches&
 
     Gpt2Forward out;
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
-    const std::size_t weightCount = std::size_t(L) * std::size_t(H) * headSize;
-    out.weights.reserve(weightCount);
-    mapPagesOnEveryCore(out.weights.data(), weightCount * sizeof(float));
-    out.weights.resize(weightCount);
+    out.weights = attentionBuffer(L, H, T);
 
     // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
     Matrix x(T, C);

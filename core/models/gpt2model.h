@@ -17,8 +17,8 @@ namespace attn {
 
 // One forward pass's numbers, without tokens.
 struct Gpt2Forward {
-    std::vector<float> weights; // (L, 1, H, T, T) every layer's P
-    Matrix hidden;              // (T, C) after ln_f
+    FloatBuffer weights; // (L, 1, H, T, T) every layer's P
+    Matrix hidden;       // (T, C) after ln_f
 };
 
 // What forward() keeps of one layer when asked (HeadTrace is made of it): the layer's

@@ -110,7 +110,7 @@ LlamaForward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitche
 
     LlamaForward out;
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
-    out.weights.resize(std::size_t(L) * std::size_t(H) * headSize);
+    out.weights = attentionBuffer(L, H, T);
 
     // 1. x = embed_tokens[ids]                                             (T, C)
     Matrix x(T, C);

@@ -18,8 +18,8 @@ namespace attn {
 
 // One forward pass's numbers, without tokens.
 struct LlamaForward {
-    std::vector<float> weights; // (L, 1, H, T, T) every layer's P, every query head
-    Matrix hidden;              // (T, C) after model.norm
+    FloatBuffer weights; // (L, 1, H, T, T) every layer's P, every query head
+    Matrix hidden;       // (T, C) after model.norm
 };
 
 // One layer's attention as forward() ran it, for trace(): what the layer's heads read

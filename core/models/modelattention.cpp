@@ -6,8 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace attn {
 
@@ -33,74 +38,107 @@ HeadMap headOf(const Matrix& m)
     return HeadMap(m.data(), m.rows(), m.cols(), Eigen::OuterStride<>(m.cols()));
 }
 
+// dst[0, n) = src[0, n), written past the caches (non-temporal stores) where the CPU has
+// them: P is written once and not read again by the forward, so bringing its lines into
+// the cache first (a read of every line for ownership) only doubles its memory traffic.
+void streamOut(float* dst, const float* src, Eigen::Index n)
+{
+#if defined(__SSE2__)
+    Eigen::Index j = 0;
+    for (; j < n && (reinterpret_cast<std::uintptr_t>(dst + j) & 15) != 0; ++j)
+        dst[j] = src[j];
+    for (; j + 4 <= n; j += 4)
+        _mm_stream_ps(dst + j, _mm_loadu_ps(src + j));
+    for (; j < n; ++j)
+        dst[j] = src[j];
+    _mm_sfence();
+#else
+    std::memcpy(dst, src, sizeof(float) * std::size_t(n));
+#endif
+}
+
+// One head's attention over the keys (the softmax's dim=-1, the textbook axis) a block of
+// rows at a time, written straight into the run's P: S_block = Q_block K_hᵀ into P's rows,
+// each row's scale, mask and softmax in place, the mask after the softmax, then
+// O_block = P_block V_h. A block of S is a few hundred KB, so it is made, read, rewritten
+// and multiplied while in the core's cache, and P reaches memory once: at T = 1024 a head's
+// P is 4 MB, and separate S and P buffers and a copy out cost GPT-2 more than the products.
+void attendHeadOverKeys(const LogitRule& rule, const MaskMatrix& mask, bool causal, bool maskAfter,
+                        const HeadMap& q, const HeadMap& k, const HeadMap& v, float* weights,
+                        Eigen::Ref<Matrix> o)
+{
+    const Eigen::Index T = q.rows();
+    // About 256 KB of S a block.
+    const Eigen::Index blockRows = std::clamp<Eigen::Index>((Eigen::Index(64) << 10) / T, 32, 256);
+    // A causal mask before the softmax: the softmax does not read the scores of the keys
+    // after a block's last row, so their products are not made (at long T nearly half of
+    // S's work).
+    const bool skipFutureScores = causal && rule.fill.has_value();
+    std::vector<float> scratch(static_cast<std::size_t>(T));
+    Matrix s(std::min(blockRows, T), T);
+    for (Eigen::Index first = 0; first < T; first += blockRows) {
+        const Eigen::Index rows = std::min(blockRows, T - first);
+        const Eigen::Index lastKey = first + rows; // one past the block's last row
+        const Eigen::Index keys = skipFutureScores ? lastKey : T;
+        auto block = s.topRows(rows);
+        block.leftCols(keys).noalias() = q.middleRows(first, rows) * k.topRows(keys).transpose();
+        for (Eigen::Index i = 0; i < rows; ++i)
+            scaleMaskSoftmaxRow(s.row(i).data(), mask.row(first + i).data(), T, rule,
+                                scratch.data(), s.row(i).data());
+        // The mask after the softmax: masked_fill(M, 0).
+        if (maskAfter)
+            block = mask.middleRows(first, rows).select(0.0f, block);
+        // A causal mask leaves each row's future keys a weight of exactly 0 (the fill's
+        // exp, or the 0 written after the softmax); where one cell a row says so, the
+        // block needs only the keys up to its last row, as the engine's stage 8.
+        bool futureIsZero = causal;
+        for (Eigen::Index i = 0; futureIsZero && i < rows && first + i + 1 < T; ++i)
+            futureIsZero = s(i, first + i + 1) == 0.0f;
+        const Eigen::Index used = futureIsZero ? lastKey : T;
+        o.middleRows(first, rows).noalias() = block.leftCols(used) * v.topRows(used);
+        streamOut(weights + first * T, block.data(), rows * T);
+    }
+}
+
 // The attention of H heads of (T, d_k) each, read through `head`, with `rule`'s scale:
 // S, P under the formula's switches, merged = concat_h(P_h V_h). Shared by every family.
 void attendHeads(const Config& formula, const LogitRule& rule, const MaskMatrix& mask, int H, int T,
                  int dK, const HeadAccess& head, AttentionBuffers& b, float* weights,
                  Matrix& merged)
 {
-    // 2. Each head at once, while its S and P are in cache: S = Q_h K_hᵀ, the scale, mask
-    //    and softmax over the formula's axis (each axis needs only this head's S: over the
-    //    batch it is a batch of one), the mask after the softmax, O_h = P_h V_h into its
-    //    d_k columns of `merged`, and P copied out.
+    merged.resize(T, H * dK);
+    const bool causal = formula.mask == MaskKind::Causal;
+    const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
+    const std::size_t headSize = std::size_t(T) * std::size_t(T);
+    if (formula.axis == SoftmaxAxis::Keys) {
+        parallelFor(H, [&](int h) {
+            attendHeadOverKeys(rule, mask, causal, maskAfter, head(0, h), head(1, h), head(2, h),
+                               weights + std::size_t(h) * headSize, merged.middleCols(h * dK, dK));
+        });
+        return;
+    }
+    // 2. The wrong axes need a head's whole S before any of P: S = Q_h K_hᵀ, the scale, mask
+    //    and softmax over the queries, or over the batch (a batch of one here), the mask
+    //    after the softmax, O_h = P_h V_h into its d_k columns of `merged`, and P copied out.
     b.scores.reshape(1, H, T, T);
     b.weights.reshape(1, H, T, T);
-    merged.resize(T, H * dK);
-    const bool overKeys = formula.axis == SoftmaxAxis::Keys;
-    const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
-    // A causal mask before the softmax over the keys: the softmax does not read the
-    // scores of the keys after each block of rows, so their products are not made (at
-    // long T nearly half of S's work). The cells left are never read.
-    constexpr Eigen::Index kRows = 128;
-    const bool causalBlocks = overKeys && formula.mask == MaskKind::Causal &&
-                              formula.maskStage == MaskStage::BeforeSoftmax && T >= 2 * kRows;
-    // A causal mask leaves each row's future keys a weight of exactly 0 (the fill's exp,
-    // or the 0 written after the softmax); where one cell a row says so, a block of rows
-    // needs only the keys up to its last row, as the engine's stage 8.
-    const bool causalRows =
-        formula.mask == MaskKind::Causal && T >= 2 * kRows && (overKeys || maskAfter);
     const std::vector<MaskMatrix> masks = formula.axis == SoftmaxAxis::Batch
                                               ? std::vector<MaskMatrix>{mask}
                                               : std::vector<MaskMatrix>{};
     parallelFor(H, [&](int h) {
         const HeadMap q = head(0, h), k = head(1, h), v = head(2, h);
         Matrix& s = b.scores.at(0, h);
-        if (causalBlocks) {
-            for (Eigen::Index row = 0; row < T; row += kRows) {
-                const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
-                s.block(row, 0, rows, row + rows).noalias() =
-                    q.middleRows(row, rows) * k.topRows(row + rows).transpose();
-            }
-        } else {
-            s.noalias() = q * k.transpose();
-        }
+        s.noalias() = q * k.transpose();
         Matrix& p = b.weights.at(0, h);
-        if (overKeys)
-            scaleMaskSoftmaxOverKeys(s, mask, rule, p);
-        else if (formula.axis == SoftmaxAxis::Queries)
+        if (formula.axis == SoftmaxAxis::Queries)
             scaleMaskSoftmaxOverQueries(s, mask, rule, p);
         else // with one sequence, softmax over dim=0 is over a batch of one: every
              // unmasked weight is exactly 1 (and a −∞ cell NaN), as torch gives.
             scaleMaskSoftmaxOverBatch(b.scores, masks, rule, h, b.weights);
-        // The mask after the softmax: masked_fill(M, 0).
         if (maskAfter)
             p = mask.select(0.0f, p);
-        auto o = merged.middleCols(h * dK, dK);
-        if (causalRows) {
-            for (Eigen::Index row = 0; row < T; row += kRows) {
-                const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
-                const Eigen::Index keys = row + rows;
-                bool futureIsZero = true;
-                for (Eigen::Index i = row; i < keys && i + 1 < T; ++i)
-                    futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
-                const Eigen::Index used = futureIsZero ? keys : T;
-                o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
-            }
-        } else {
-            o.noalias() = p * v;
-        }
-        std::memcpy(weights + std::size_t(h) * std::size_t(T) * std::size_t(T), p.data(),
-                    sizeof(float) * std::size_t(p.size()));
+        merged.middleCols(h * dK, dK).noalias() = p * v;
+        std::memcpy(weights + std::size_t(h) * headSize, p.data(), sizeof(float) * headSize);
     });
 }
 

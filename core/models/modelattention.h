@@ -19,7 +19,7 @@ struct AttentionBuffers {
     std::vector<Matrix> q, k, v; // 1 × (T, C): the view bug's split, grouped queries
     HeadStack heads[3];          // Q_h, K_h, V_h (1, H, T, d_k), the same
     HeadStack grouped[2];        // K, V of grouped-query attention (1, H_kv, T, d_k)
-    HeadStack scores, weights;   // (1, H, T, T) S and P
+    HeadStack scores, weights;   // (1, H, T, T) S and P of the softmax over a wrong axis
 };
 
 // The causal mask of T tokens (true = key j after query i), or none (all false), as the
@@ -34,8 +34,9 @@ struct AttentionBuffers {
 //   merged   = concat_h(P_h V_h)                                    (T, C)
 // `formula`'s dModel and heads must be C and H (its scale reads them). P of head h is
 // written to weights + h·T·T (row-major), `merged` resized to (T, C). One parallel loop
-// over the heads does all of a head's steps while its S and P are in cache; split by
-// transpose, the heads are read in place from qkv's columns (no copies).
+// over the heads does all of a head's steps; over the keys (the textbook axis) a block of
+// rows at a time, S made in P's own rows while in cache, so that P reaches memory once.
+// Split by transpose, the heads are read in place from qkv's columns (no copies).
 void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatrix& mask,
                         AttentionBuffers& buffers, float* weights, Matrix& merged);
 

@@ -2,14 +2,64 @@
 
 #include "modelattention.h"
 #include "options.h"
+#include "parallel.h"
 #include "projection.h"
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace attn {
+namespace {
+
+// Has the kernel map (and zero) the pages of `bytes` at `data` now, a share on each core.
+// Elsewhere than Linux, or below a few MB, the pages are left to fault in.
+void mapPagesOnEveryCore(void* data, std::size_t bytes)
+{
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    constexpr std::uintptr_t kPage = 4096;
+    if (bytes < (std::size_t(8) << 20))
+        return;
+    const std::uintptr_t begin =
+        (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
+    const int parts = coreCount();
+    const std::uintptr_t pages = (end - begin) / kPage;
+    parallelFor(parts, [&](int part) {
+        const std::uintptr_t from =
+            begin + pages * std::uintptr_t(part) / std::uintptr_t(parts) * kPage;
+        const std::uintptr_t to =
+            begin + pages * std::uintptr_t(part + 1) / std::uintptr_t(parts) * kPage;
+        if (to > from)
+            (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+    });
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+} // namespace
+
+FloatBuffer attentionBuffer(int layers, int heads, int tokens)
+{
+    FloatBuffer weights;
+    const std::size_t count =
+        std::size_t(layers) * std::size_t(heads) * std::size_t(tokens) * std::size_t(tokens);
+    weights.reserve(count);
+    mapPagesOnEveryCore(weights.data(), count * sizeof(float));
+    weights.resize(count);
+    return weights;
+}
 
 void checkTokenCount(std::size_t tokens, int maxPositions)
 {
@@ -57,7 +107,7 @@ void splitTraceHeads(HeadTrace& trace, Matrix q, Matrix k, Matrix v)
     trace.values = std::move(heads[2].at(0, trace.head));
 }
 
-void endTrace(HeadTrace& trace, const std::vector<float>& weights, Matrix merged, Matrix projected)
+void endTrace(HeadTrace& trace, const FloatBuffer& weights, Matrix merged, Matrix projected)
 {
     const Eigen::Index T = Eigen::Index(trace.ids.size()), dK = trace.queries.cols();
     trace.scores.noalias() = trace.queries * trace.keys.transpose();
@@ -86,7 +136,7 @@ std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer, const std::vec
 }
 
 ModelRun packRun(const LanguageModel& model, std::vector<int> ids, std::vector<TokenLabel> labels,
-                 std::vector<float> weights, Matrix hidden, const ModelSwitches& switches)
+                 FloatBuffer weights, Matrix hidden, const ModelSwitches& switches)
 {
     const ModelInfo& info = model.info();
     const int T = int(ids.size());

@@ -36,7 +36,14 @@ void splitTraceHeads(HeadTrace& trace, Matrix q, Matrix k, Matrix v);
 // wrote it (`weights`: every layer's, (L, 1, H, T, T)), O_h as head h's block of `merged`
 // (every head's P·V side by side, as the layer made it), and `projected`, the attention's
 // output projection of it.
-void endTrace(HeadTrace& trace, const std::vector<float>& weights, Matrix merged, Matrix projected);
+void endTrace(HeadTrace& trace, const FloatBuffer& weights, Matrix merged, Matrix projected);
+
+// Room for every layer's attention of a run, (L, 1, H, T, T), its values unwritten (the
+// forward writes each one) and, above a few MB, its pages already mapped: the kernel maps
+// and zeroes them now, a share on each core (MADV_POPULATE_WRITE, Linux 5.14 on), instead
+// of 150 000 page faults one at a time on the thread that first writes them (600 MB at
+// T = 1024 in GPT-2 small).
+[[nodiscard]] FloatBuffer attentionBuffer(int layers, int heads, int tokens);
 
 // A readable label per id, by `tokenizer`, or each id's number when there is none.
 [[nodiscard]] std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer,
@@ -45,8 +52,8 @@ void endTrace(HeadTrace& trace, const std::vector<float>& weights, Matrix merged
 // The run of `model` on `ids` (labelled `labels`) under `switches`: `weights` is every
 // layer's attention, (L, 1, H, T, T) in that order, `hidden` the final norm's output (T, C).
 [[nodiscard]] ModelRun packRun(const LanguageModel& model, std::vector<int> ids,
-                               std::vector<TokenLabel> labels, std::vector<float> weights,
-                               Matrix hidden, const ModelSwitches& switches);
+                               std::vector<TokenLabel> labels, FloatBuffer weights, Matrix hidden,
+                               const ModelSwitches& switches);
 
 // logits = h · Eᵀ for an output embedding E (V, C) and a hidden row h (C values).
 [[nodiscard]] std::vector<float> embeddingLogits(const WeightView& embedding,

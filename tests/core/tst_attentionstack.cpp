@@ -51,6 +51,7 @@ private slots:
     void patterns();
     void headsLikeThisOne();
     void memoryStackChecksItsSize();
+    void largeBuffersAreRecycled();
     void largeFileMadeHere();
     void storedMembersAreMapped();
 };
@@ -103,7 +104,7 @@ void TestAttentionStack::thumbnailIsBlockMaxima()
     QFETCH(int, size);
     // Two heads of random weights, a NaN and an infinity in the second.
     const StackShape shape{1, 1, 2, queries, keys};
-    std::vector<float> w(std::size_t(2 * queries * keys));
+    FloatBuffer w(std::size_t(2 * queries * keys));
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(0, 1);
     for (float& x : w)
@@ -225,7 +226,7 @@ void TestAttentionStack::headsLikeThisOne()
             m(i, kind == 0 ? std::max(i - 1, 0) : kind == 1 ? 0 : i) = 1;
         return m;
     };
-    std::vector<float> w;
+    FloatBuffer w;
     for (int kind : {0, 1, 0, 2}) {
         const Matrix m = head(kind);
         w.insert(w.end(), m.data(), m.data() + m.size());
@@ -248,6 +249,45 @@ void TestAttentionStack::memoryStackChecksItsSize()
     const MemoryAttentionStack ok({1, 1, 1, 2, 2}, {1, 0, 0, 1}, {{"a", "b"}});
     QCOMPARE(ok.keyTokens(), (std::vector<std::string>{"a", "b"}));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)ok.head(1, 0, 0));
+}
+
+// A model run's attention buffer freed while another run is shown is handed to the next
+// run of the same size with its pages (tensor.h's BufferAllocator): the same block, not a
+// new mapping. One spare is kept, the one freed last; a block of another size is a new one;
+// with the last block in use the spare goes too.
+void TestAttentionStack::largeBuffersAreRecycled()
+{
+    const std::size_t large = (std::size_t(16) << 20) / sizeof(float);
+    QCOMPARE(spareBufferBytes(), std::size_t(0));
+    {
+        const FloatBuffer shown(large, 0.5f); // the run on screen
+        const float* first = nullptr;
+        {
+            const FloatBuffer run(large, 1.0f);
+            first = run.data();
+        }
+        QCOMPARE(spareBufferBytes(), large * sizeof(float));
+        {
+            FloatBuffer next(large);
+            QCOMPARE(next.data(), first); // the spare, taken
+            QCOMPARE(spareBufferBytes(), std::size_t(0));
+            const FloatBuffer other(large * 2); // no spare left: a new block
+            QVERIFY(other.data() != first);
+            next.front() = 2.0f;
+        } // `other` freed, then `next`: the spare is `next`'s block
+        {
+            const FloatBuffer again(large);
+            QCOMPARE(again.data(), first);
+            QCOMPARE(again.front(), 2.0f); // unzeroed: the forward writes every value
+        }
+        QCOMPARE(shown.back(), 0.5f);
+    }
+    QCOMPARE(spareBufferBytes(), std::size_t(0)); // nothing in use: nothing kept
+    {
+        const FloatBuffer small(16, 3.0f); // below the spare's size: malloc's
+        QCOMPARE(small.back(), 3.0f);
+    }
+    QCOMPARE(spareBufferBytes(), std::size_t(0));
 }
 
 // A (2, 1, 2, 700, 700) float32 .npy of 7.8 MB written here: its weights come back, and

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -298,13 +299,17 @@ void TestGpt2Model::longTextsSkipTheMaskedBlocks_data()
     QTest::newRow("T=300 mask after") << 300 << int(attn::MaskStage::AfterSoftmax);
     QTest::newRow("T=256 mask before") << 256 << int(attn::MaskStage::BeforeSoftmax);
     QTest::newRow("T=255 mask before") << 255 << int(attn::MaskStage::BeforeSoftmax);
+    QTest::newRow("T=1030 mask before") << 1030 << int(attn::MaskStage::BeforeSoftmax);
+    QTest::newRow("T=1030 mask after") << 1030 << int(attn::MaskStage::AfterSoftmax);
 }
 
 void TestGpt2Model::longTextsSkipTheMaskedBlocks()
 {
-    // From T = 256 a causal layer makes S and P·V only up to each block of rows' last key;
-    // the weights and the merged heads are those of the whole products, worked out here
-    // in double: P = softmax(S/√d_k masked), merged_h = P V_h.
+    // A causal layer makes S and P·V a block of rows at a time (about 256 KB of S, so
+    // several blocks from T = 256 on), each only up to its last row's key; the weights and
+    // the merged heads are those of the whole products, worked out here in double:
+    // P = softmax(S/√d_k masked), merged_h = P V_h. P's buffer starts as NaN: every
+    // weight must be written, the skipped future included.
     QFETCH(int, T);
     QFETCH(int, maskStage);
     const int C = 32, H = 4, dK = C / H;
@@ -316,7 +321,8 @@ void TestGpt2Model::longTextsSkipTheMaskedBlocks()
     const attn::Matrix qkv = attn::Matrix::Random(T, 3 * C);
     const attn::MaskMatrix mask = attn::attentionMask(formula, T);
     attn::AttentionBuffers buffers;
-    std::vector<float> weights(std::size_t(H) * std::size_t(T) * std::size_t(T));
+    std::vector<float> weights(std::size_t(H) * std::size_t(T) * std::size_t(T),
+                               std::numeric_limits<float>::quiet_NaN());
     attn::Matrix merged;
     attn::multiHeadAttention(qkv, formula, mask, buffers, weights.data(), merged);
     const bool after = formula.maskStage == attn::MaskStage::AfterSoftmax;
@@ -336,6 +342,7 @@ void TestGpt2Model::longTextsSkipTheMaskedBlocks()
         }
         const Eigen::MatrixXd o = p * v;
         const Eigen::Map<const attn::Matrix> got(weights.data() + std::size_t(h) * T * T, T, T);
+        QVERIFY(got.allFinite());
         worstWeight = std::max(worstWeight, (got.cast<double>() - p).cwiseAbs().maxCoeff());
         worstOutput = std::max(
             worstOutput, (merged.middleCols(h * dK, dK).cast<double>() - o).cwiseAbs().maxCoeff());

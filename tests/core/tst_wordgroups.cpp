@@ -266,7 +266,7 @@ void TestWordGroups::badGroupsAreRefused()
 void TestWordGroups::wholeStack()
 {
     const attn::StackShape shape{2, 1, 2, 3, 3};
-    std::vector<float> weights;
+    attn::FloatBuffer weights;
     for (int head = 0; head < 4; ++head) {
         const float x = 0.1f * float(head);
         for (const float w : {1.0f, 0.0f, 0.0f, 0.5f, 0.5f, 0.0f, x, 0.5f - x, 0.5f})

@@ -26,8 +26,8 @@ namespace {
 // head, a sequence or a mean mixed up shows.
 std::shared_ptr<MemoryAttentionStack> numberedStack(StackShape shape)
 {
-    std::vector<float> weights(std::size_t(shape.headCount()) * std::size_t(shape.queries) *
-                               std::size_t(shape.keys));
+    FloatBuffer weights(std::size_t(shape.headCount()) * std::size_t(shape.queries) *
+                        std::size_t(shape.keys));
     for (std::size_t k = 0; k < weights.size(); ++k)
         weights[k] = float((k * 7919) % 1000) / 1000.0f;
     return std::make_shared<MemoryAttentionStack>(

@@ -29,7 +29,7 @@ namespace {
 std::shared_ptr<MemoryAttentionStack> numberedStack(int layers, int heads)
 {
     const StackShape shape{layers, 1, heads, 4, 4};
-    std::vector<float> weights(std::size_t(shape.headCount()) * 16);
+    FloatBuffer weights(std::size_t(shape.headCount()) * 16, 0.0f);
     for (std::size_t k = 0; k < weights.size(); ++k)
         weights[k] = float((k * 7919) % 1000) / 1000.0f;
     return std::make_shared<MemoryAttentionStack>(

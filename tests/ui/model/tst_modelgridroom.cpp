@@ -22,8 +22,8 @@ namespace {
 std::shared_ptr<MemoryAttentionStack> uniformStack(int layers, int heads, int tokens)
 {
     const StackShape shape{layers, 1, heads, tokens, tokens};
-    std::vector<float> weights(std::size_t(shape.headCount()) * std::size_t(tokens * tokens),
-                               1.0f / float(tokens));
+    FloatBuffer weights(std::size_t(shape.headCount()) * std::size_t(tokens * tokens),
+                        1.0f / float(tokens));
     return std::make_shared<MemoryAttentionStack>(shape, std::move(weights));
 }
 

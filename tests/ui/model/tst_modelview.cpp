@@ -45,7 +45,7 @@ std::shared_ptr<MemoryAttentionStack> randomStack(int layers, int heads, int tok
     std::mt19937 generator(seed);
     std::uniform_real_distribution<float> logit(-3.0f, 3.0f);
     const StackShape shape{layers, 1, heads, tokens, tokens};
-    std::vector<float> weights(std::size_t(shape.headCount()) * std::size_t(tokens * tokens));
+    FloatBuffer weights(std::size_t(shape.headCount()) * std::size_t(tokens * tokens), 0.0f);
     for (std::size_t row = 0; row < weights.size() / std::size_t(tokens); ++row) {
         float* p = weights.data() + row * std::size_t(tokens);
         float sum = 0;
@@ -542,7 +542,7 @@ void TestModelView::aLargeFilesPatternsComeAfterItsGrid()
     // 2 × 2 heads of 2100 × 2100: 17.6 M weights, beyond what is computed at once.
     const int tokens = 2100;
     const StackShape shape{2, 1, 2, tokens, tokens};
-    std::vector<float> weights(std::size_t(4) * tokens * tokens, 1.0f / tokens);
+    FloatBuffer weights(std::size_t(4) * tokens * tokens, 1.0f / tokens);
     for (std::size_t i = 0; i < weights.size(); i += tokens + 1)
         weights[i] += 0.5f; // something on the diagonal: "self"
     auto stack = std::make_shared<MemoryAttentionStack>(shape, std::move(weights));
