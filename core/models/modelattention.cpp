@@ -58,11 +58,12 @@ void streamOut(float* dst, const float* src, Eigen::Index n)
 }
 
 // One head's attention over the keys (the softmax's dim=-1, the textbook axis) a block of
-// rows at a time, written straight into the run's P: S_block = Q_block K_hᵀ into P's rows,
-// each row's scale, mask and softmax in place, the mask after the softmax, then
-// O_block = P_block V_h. A block of S is a few hundred KB, so it is made, read, rewritten
-// and multiplied while in the core's cache, and P reaches memory once: at T = 1024 a head's
-// P is 4 MB, and separate S and P buffers and a copy out cost GPT-2 more than the products.
+// rows at a time: S_block = Q_block K_hᵀ in a block of its own, each row's scale, mask and
+// softmax in place (S_block becomes P_block), the mask after the softmax,
+// O_block = P_block V_h, and P_block streamed out to the run's P. A block is a few hundred
+// KB, so it is made, read, rewritten and multiplied while in the core's cache, and P reaches
+// memory once: at T = 1024 a head's P is 4 MB, and whole-head S and P buffers and a copy
+// out cost GPT-2 more than the products.
 void attendHeadOverKeys(const LogitRule& rule, const MaskMatrix& mask, bool causal, bool maskAfter,
                         const HeadMap& q, const HeadMap& k, const HeadMap& v, float* weights,
                         Eigen::Ref<Matrix> o)
