@@ -19,12 +19,17 @@ void useOneBlasThreadPerCall();
 
 // The kernel set OpenBLAS multiplies with ("SkylakeX", "Haswell", "Prescott", …), and
 // the best one this CPU can run ("SkylakeX" with AVX-512, "Haswell" with AVX2 + FMA).
-// When OpenBLAS does not know the CPU's model it picks SSE3 kernels at load time; blas.cpp
-// then makes it choose the CPU's own before main() runs (unless OPENBLAS_CORETYPE says
-// otherwise). Both are "" without OpenBLAS; the second is "" on a CPU without AVX2.
+// When OpenBLAS does not know the CPU's model it picks SSE3 kernels at load time, and on
+// an AMD Zen 4 or 5 its AVX2 ones; blas.cpp then makes it choose the CPU's own before main()
+// runs (unless OPENBLAS_CORETYPE says otherwise). Both are "" without OpenBLAS; the second
+// is "" on a CPU without AVX2.
 [[nodiscard]] std::string blasKernels();
 [[nodiscard]] std::string blasKernelsForThisCpu();
 // Whether `kernels` names one of OpenBLAS's AVX2 or AVX-512 kernel sets.
 [[nodiscard]] bool areVectorKernels(const std::string& kernels);
+// Whether OpenBLAS, having chosen the kernel set `chosen`, should be made to choose `best`
+// (blasKernelsForThisCpu()): `chosen` has no vector kernels, or 256-bit ones where the CPU
+// has AVX-512.
+[[nodiscard]] bool shouldChooseKernelsAgain(const std::string& chosen, const std::string& best);
 
 } // namespace attn

@@ -99,19 +99,30 @@ void TestParallel::parallelLoopsRunEveryItemOnce()
 }
 
 // OpenBLAS 0.3.21 takes a CPU model newer than it knows (an Emerald Rapids Xeon) for a
-// Prescott and multiplies with its SSE3 kernels at a fifth of the machine's rate; the core
-// makes it choose again. Wherever the CPU has AVX2 + FMA, the kernels in use are AVX2 or
-// AVX-512 ones.
+// Prescott and multiplies with its SSE3 kernels at a fifth of the machine's rate, and gives
+// AMD's Zen 4 and 5 its AVX2 kernels at half their rate; the core makes it choose again.
+// Wherever the CPU has AVX2 + FMA, the kernels in use are AVX2 or AVX-512 ones, and
+// AVX-512 ones where it has AVX-512.
 void TestParallel::blasMultipliesWithTheCpusKernels()
 {
     QVERIFY(!attn::areVectorKernels("Prescott"));
     QVERIFY(!attn::areVectorKernels(""));
     QVERIFY(attn::areVectorKernels("skylakex"));
+    QVERIFY(attn::shouldChooseKernelsAgain("Prescott", "Haswell"));
+    QVERIFY(attn::shouldChooseKernelsAgain("Zen", "SkylakeX"));
+    QVERIFY(attn::shouldChooseKernelsAgain("Haswell", "SkylakeX"));
+    QVERIFY(!attn::shouldChooseKernelsAgain("Haswell", "Haswell"));
+    QVERIFY(!attn::shouldChooseKernelsAgain("Zen", "Haswell"));
+    QVERIFY(!attn::shouldChooseKernelsAgain("SkylakeX", "SkylakeX"));
+    QVERIFY(!attn::shouldChooseKernelsAgain("Cooperlake", "SkylakeX"));
+    QVERIFY(!attn::shouldChooseKernelsAgain("Prescott", ""));
     if (attn::blasKernelsForThisCpu().empty())
         QSKIP("no OpenBLAS, or a CPU without AVX2");
     if (qEnvironmentVariableIsSet("OPENBLAS_CORETYPE"))
         QSKIP("OPENBLAS_CORETYPE chooses the kernels");
     QVERIFY2(attn::areVectorKernels(attn::blasKernels()), attn::blasKernels().c_str());
+    QVERIFY2(!attn::shouldChooseKernelsAgain(attn::blasKernels(), attn::blasKernelsForThisCpu()),
+             attn::blasKernels().c_str());
     QVERIFY(attn::matrixProductLibrary().find(attn::blasKernels()) != std::string::npos);
 }
 
