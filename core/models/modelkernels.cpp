@@ -1,5 +1,6 @@
 #include "modelkernels.h"
 
+#include "conv1dproduct.h"
 #include "fastexp.h"
 #include "parallel.h"
 
@@ -89,21 +90,35 @@ void gelu(float* x, Eigen::Index n)
 
 enum class Epilogue { Bias, BiasGelu, AddToOutput };
 
+// The width of a tile of n columns: at most about `widest`, a multiple of `multiple`, in a
+// count that is a multiple of the cores so that none waits at the end of the loop.
+Eigen::Index tileWidth(Eigen::Index N, Eigen::Index widest, Eigen::Index multiple)
+{
+    const Eigen::Index cores = coreCount();
+    const Eigen::Index tiles = cores * ((N + cores * widest - 1) / (cores * widest));
+    return std::max(multiple, ((N + tiles - 1) / tiles + multiple - 1) / multiple * multiple);
+}
+
 // The Conv1D products in tiles over every core, each tile finished (bias, GELU or the
-// residual sum) while it is in cache.
+// residual sum) while it is in cache: on conv1dTileAvx512 where the CPU has AVX-512, else
+// each tile an sgemm.
 void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y,
                  Epilogue epilogue)
 {
     // x: (T, in), W: (in, N) → y: (T, N)
-    const Eigen::Index T = x.rows(), N = weight.cols;
+    const Eigen::Index T = x.rows(), K = x.cols(), N = weight.cols;
     if (epilogue != Epilogue::AddToOutput)
         y.resize(T, N);
     const Eigen::Map<const Matrix> w = weight.matrix();
     const auto b = bias.row();
-    // Tiles of 256 rows × 384 columns: GPT-2's widths (768, 2304, 3072) split into an
-    // even count of them, enough to keep both cores busy at T = 128, each large enough
-    // for sgemm's own blocking (smaller tiles cost 10–15 % in packing at T = 128).
-    constexpr Eigen::Index kRows = 256, kCols = 384;
+    const bool avx512 = conv1dUsesAvx512();
+    // sgemm: tiles of 256 rows × 384 columns, GPT-2's widths (768, 2304, 3072) split into an
+    // even count of them, enough to keep both cores busy at T = 128, each large enough for
+    // sgemm's own blocking (smaller tiles cost 10–15 % in packing at T = 128). AVX-512: 128
+    // rows (their chunk of x stays in L2 while W's goes by) × about 384 columns in bands of
+    // 48 (its register block's width).
+    const Eigen::Index kRows = avx512 ? 128 : 256;
+    const Eigen::Index kCols = avx512 ? tileWidth(N, 384, 48) : 384;
     const int rowTiles = int((T + kRows - 1) / kRows);
     const int colTiles = int((N + kCols - 1) / kCols);
     parallelFor(rowTiles * colTiles, [&](int item) {
@@ -111,11 +126,17 @@ void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bi
         const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
         const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
         auto tile = y.block(r, c, rows, cols);
-        if (epilogue == Epilogue::AddToOutput)
-            tile.noalias() += x.middleRows(r, rows) * w.middleCols(c, cols); // sgemm, β = 1
-        else
-            tile.noalias() = x.middleRows(r, rows) * w.middleCols(c, cols);
-        tile.rowwise() += b.segment(c, cols);
+        if (avx512) {
+            conv1dTileAvx512(x.row(r).data(), K, weight.data + c, N,
+                             bias.data ? bias.data + c : nullptr, tile.data(), N, rows, cols, K,
+                             epilogue == Epilogue::AddToOutput);
+        } else {
+            if (epilogue == Epilogue::AddToOutput)
+                tile.noalias() += x.middleRows(r, rows) * w.middleCols(c, cols); // sgemm, β = 1
+            else
+                tile.noalias() = x.middleRows(r, rows) * w.middleCols(c, cols);
+            tile.rowwise() += b.segment(c, cols);
+        }
         if (epilogue == Epilogue::BiasGelu)
             for (Eigen::Index i = 0; i < rows; ++i)
                 gelu(tile.row(i).data(), cols);
@@ -127,14 +148,11 @@ constexpr Eigen::Index kTileRows = 256;
 
 // The width of a product's column tiles for N output columns: at most about 384 (GPT-2's
 // widths 768, 2304, 3072 in tiles of 384, as they were), in a count that is a multiple of
-// the cores so that none waits at the end of the loop (Qwen's 896 columns in 384s left one
-// core a third of the last tile alone), a multiple of 16 (sgemm's register blocks).
+// the cores (Qwen's 896 columns in 384s left one core a third of the last tile alone), a
+// multiple of 16 (sgemm's register blocks).
 Eigen::Index tileWidth(Eigen::Index N)
 {
-    constexpr Eigen::Index kCols = 384;
-    const Eigen::Index cores = coreCount();
-    const Eigen::Index tiles = cores * ((N + cores * kCols - 1) / (cores * kCols));
-    return std::max<Eigen::Index>(16, ((N + tiles - 1) / tiles + 15) / 16 * 16);
+    return tileWidth(N, 384, 16);
 }
 
 enum class LinearEpilogue { Bias, AddToOutput };
