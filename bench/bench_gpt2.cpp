@@ -3,7 +3,9 @@
 // FLOPs it does per second, and x_sgemm_limit, its time over the time its FLOPs take at this
 // machine's sgemm rate (BM_Sgemm's product on every core, run after every forward);
 // x_sgemm_limit_cpu, the same in the CPU time of all the process's threads, which the
-// machine's other load moves far less than the wall time.
+// machine's other load moves far less than the wall time; x_avx512_limit, its time over the
+// time its FLOPs take on its own AVX-512 product kernel (conv1dproduct.h), where the CPU has
+// it: the honest limit where OpenBLAS multiplies with 256-bit kernels on an AVX-512 CPU.
 #include "gpt2model.h"
 #include "sgemmlimit.h"
 
@@ -17,6 +19,7 @@
 
 namespace {
 
+using attn::bench::avx512Seconds;
 using attn::bench::processCpuSeconds;
 using attn::bench::sgemmSeconds;
 
@@ -106,7 +109,8 @@ void BM_Gpt2Forward(benchmark::State& state)
     const attn::ModelSwitches textbook;
     const double flops = gpt2Flops(T);
     (void)sgemmSeconds(flops); // the products' first touch of their memory
-    double seconds = 0, limit = 0, cpu = 0, cpuLimit = 0;
+    (void)avx512Seconds(flops);
+    double seconds = 0, limit = 0, cpu = 0, cpuLimit = 0, kernelLimit = 0;
     // The run shown while the next is made, as the model window holds it: its attention
     // is let go after the next forward, and its memory recycled by the one after. Two runs
     // first, untimed, as a window has made before its first switch: the opening run and
@@ -127,6 +131,7 @@ void BM_Gpt2Forward(benchmark::State& state)
         state.PauseTiming();
         shown = std::move(out);
         limit += sgemmSeconds(flops, &cpuLimit);
+        kernelLimit += avx512Seconds(flops);
         state.ResumeTiming();
     }
     state.counters["FLOPS"] =
@@ -135,6 +140,8 @@ void BM_Gpt2Forward(benchmark::State& state)
     // The same in CPU time: what the forward costs the machine over what its FLOPs cost it.
     state.counters["x_sgemm_limit_cpu"] = cpu / cpuLimit;
     state.counters["sgemm_GFLOPS"] = flops * double(state.iterations()) / limit / 1e9;
+    if (kernelLimit > 0)
+        state.counters["x_avx512_limit"] = seconds / kernelLimit;
 }
 
 } // namespace

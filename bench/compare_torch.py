@@ -26,6 +26,12 @@ and --qwen time it with 1 and with as many as the cores each round and take the 
 (on this stack two OpenMP threads beside OpenBLAS's two are often much slower). The first
 line says what it ran with.
 
+Where the CPU has AVX-512, GPT-2's rows also give the forward against the rate of its own
+AVX-512 product kernel (core/models/conv1dproduct.h) on the same 1024³ product: the limit it
+cannot beat by being wider than OpenBLAS's kernels. OpenBLAS's kernels are its own choice,
+or AttnScope's (core/blas.cpp), or OPENBLAS_CORETYPE's where that is set; PyTorch gets the
+same ones, so OPENBLAS_CORETYPE=SkylakeX puts ours, the limit's and PyTorch's on AVX-512.
+
 Needs Debian's python3-torch (PyTorch 1.13 on OpenBLAS). The PyTorch forward is the
 reference program of ARCHITECTURE.md with a causal mask: projections, QKᵀ, scale,
 masked_fill, softmax, P·V and W_o, x and the layers made once outside the timing.
@@ -292,7 +298,7 @@ def compare_models(binary, n, qwen):
                 torch.set_num_threads(threads)
                 theirs[threads] = timed_ms(forwards[name], 1)
             row[name] = (ms_of(results, name), b["x_sgemm_limit"], b.get("x_sgemm_limit_cpu"),
-                         min(theirs.values()), theirs)
+                         min(theirs.values()), theirs, b.get("x_avx512_limit"))
         rounds.append(row)
     torch.set_num_threads(thread_counts[-1])
     med = statistics.median
@@ -308,6 +314,10 @@ def compare_models(binary, n, qwen):
         if rounds[0][name][2] is not None:  # the same in CPU time, which load moves less
             print(f"| {label}, CPU time | | multiply limit, CPU time "
                   f"| {med(r[name][2] for r in rounds):.2f}× | — |")
+        if rounds[0][name][5] is not None:  # against the AVX-512 product kernel's own rate
+            kernel = med(r[name][5] for r in rounds)
+            print(f"| {label} | {ours:.0f} ms | AVX-512 kernel's limit {ours / kernel:.0f} ms "
+                  f"| {kernel:.2f}× | {limit_target} |")
         print(f"| {label} | {ours:.0f} ms | PyTorch {theirs:.0f} ms "
               f"| {faster:.2f}× faster | {torch_target} |")
         print(f"| {label}, each round | " +

@@ -1,7 +1,9 @@
 // The multiply limit the model benchmarks measure against (bench_gpt2.cpp, bench_qwen.cpp):
-// how long a number of FLOPs takes at this machine's float multiply rate on every core.
+// how long a number of FLOPs takes at this machine's float multiply rate on every core, on
+// OpenBLAS's sgemm and (GPT-2's) on the AVX-512 Conv1D kernel.
 #pragma once
 
+#include "conv1dproduct.h"
 #include "parallel.h"
 #include "tensor.h"
 
@@ -39,6 +41,36 @@ inline double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
         parallelFor(blocks, [&](int block) {
             const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
             c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
+        });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (cpuSeconds)
+        *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
+    return seconds * flops / (products * perProduct);
+}
+
+// The same at the rate of the AVX-512 Conv1D products (conv1dTileAvx512) on the same 1024³
+// product, rows split over the cores: where OpenBLAS runs 256-bit kernels on a CPU with
+// AVX-512 (its own choice, or OPENBLAS_CORETYPE's), sgemmSeconds measures a rate below the
+// machine's and the forward's products beat it; this one they cannot. 0 where the CPU has
+// no AVX-512 (conv1dUsesAvx512()).
+inline double avx512Seconds(double flops, double* cpuSeconds = nullptr)
+{
+    if (!conv1dUsesAvx512())
+        return 0;
+    const Eigen::Index N = 1024;
+    static const Matrix a = Matrix::Random(N, N), b = Matrix::Random(N, N);
+    static Matrix c(N, N);
+    const int blocks = coreCount();
+    const double perProduct = 2.0 * N * N * N;
+    const int products = std::max(1, int(std::ceil(flops / perProduct)));
+    const double cpuStart = processCpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < products; ++k)
+        parallelFor(blocks, [&](int block) {
+            const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
+            conv1dTileAvx512(a.row(row).data(), N, b.data(), N, nullptr, c.row(row).data(), N,
+                             end - row, N, N, false);
         });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
