@@ -23,11 +23,13 @@ inline double processCpuSeconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-// How long `flops` take at this machine's float multiply rate on every core: BM_Sgemm's
-// product (N = 1024, its rows split over the cores) run as many times as make that many
-// FLOPs. Measured right after each forward, so that the machine's other load weighs on
-// both alike. `cpuSeconds`, when given, gains the same in CPU time.
-inline double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
+namespace detail {
+
+// How long `flops` take as 1024³ products, each made by `product(a, b, c, row, end)` for
+// the rows [row, end) of c = a·b, the rows split over the cores; `cpuSeconds`, when given,
+// gains the same in CPU time.
+template <typename Product>
+double productSeconds(double flops, double* cpuSeconds, Product&& product)
 {
     const Eigen::Index N = 1024;
     static const Matrix a = Matrix::Random(N, N), b = Matrix::Random(N, N);
@@ -39,14 +41,28 @@ inline double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
     const auto start = std::chrono::steady_clock::now();
     for (int k = 0; k < products; ++k)
         parallelFor(blocks, [&](int block) {
-            const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
-            c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
+            product(a, b, c, N * block / blocks, N * (block + 1) / blocks);
         });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (cpuSeconds)
         *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
     return seconds * flops / (products * perProduct);
+}
+
+} // namespace detail
+
+// How long `flops` take at this machine's float multiply rate on every core: BM_Sgemm's
+// product (N = 1024, its rows split over the cores) run as many times as make that many
+// FLOPs. Measured right after each forward, so that the machine's other load weighs on
+// both alike. `cpuSeconds`, when given, gains the same in CPU time.
+inline double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
+{
+    return detail::productSeconds(
+        flops, cpuSeconds,
+        [](const Matrix& a, const Matrix& b, Matrix& c, Eigen::Index row, Eigen::Index end) {
+            c.middleRows(row, end - row).noalias() = a.middleRows(row, end - row) * b;
+        });
 }
 
 // The same at the rate of the AVX-512 Conv1D products (conv1dTileAvx512) on the same 1024³
@@ -58,25 +74,13 @@ inline double avx512Seconds(double flops, double* cpuSeconds = nullptr)
 {
     if (!conv1dUsesAvx512())
         return 0;
-    const Eigen::Index N = 1024;
-    static const Matrix a = Matrix::Random(N, N), b = Matrix::Random(N, N);
-    static Matrix c(N, N);
-    const int blocks = coreCount();
-    const double perProduct = 2.0 * N * N * N;
-    const int products = std::max(1, int(std::ceil(flops / perProduct)));
-    const double cpuStart = processCpuSeconds();
-    const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < products; ++k)
-        parallelFor(blocks, [&](int block) {
-            const Eigen::Index row = N * block / blocks, end = N * (block + 1) / blocks;
+    return detail::productSeconds(
+        flops, cpuSeconds,
+        [](const Matrix& a, const Matrix& b, Matrix& c, Eigen::Index row, Eigen::Index end) {
+            const Eigen::Index N = a.cols();
             conv1dTileAvx512(a.row(row).data(), N, b.data(), N, nullptr, c.row(row).data(), N,
                              end - row, N, N, false);
         });
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (cpuSeconds)
-        *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
-    return seconds * flops / (products * perProduct);
 }
 
 } // namespace attn::bench
