@@ -23,21 +23,22 @@ constexpr int kRows = 8, kVectors = 3, kWidth = 16 * kVectors;
 // one core: 128 → 166 GFLOP/s, 256 → 173, 384 → 170, the whole depth 161; OpenBLAS 102).
 constexpr Index kDepth = 256;
 
-bool avx512FromEnvironment()
+bool cpuHasAvx512()
 {
 #ifdef ATTN_HAVE_AVX512_CONV1D
-    const char* choice = std::getenv("ATTN_CONV1D");
-    if (choice && std::strcmp(choice, "blas") == 0)
-        return false;
     return __builtin_cpu_supports("avx512f");
 #else
     return false;
 #endif
 }
 
+// On where the CPU has AVX-512 unless ATTN_CONV1D=blas; then as setConv1dAvx512 says.
 std::atomic<bool>& avx512Enabled()
 {
-    static std::atomic<bool> enabled{avx512FromEnvironment()};
+    static std::atomic<bool> enabled{[] {
+        const char* choice = std::getenv("ATTN_CONV1D");
+        return cpuHasAvx512() && !(choice && std::strcmp(choice, "blas") == 0);
+    }()};
     return enabled;
 }
 
@@ -115,12 +116,7 @@ bool conv1dUsesAvx512()
 
 bool setConv1dAvx512(bool enabled)
 {
-#ifdef ATTN_HAVE_AVX512_CONV1D
-    enabled = enabled && __builtin_cpu_supports("avx512f");
-#else
-    enabled = false;
-#endif
-    return avx512Enabled().exchange(enabled);
+    return avx512Enabled().exchange(enabled && cpuHasAvx512());
 }
 
 void conv1dTileAvx512(const float* x, Index ldx, const float* w, Index ldw, const float* bias,
