@@ -92,22 +92,31 @@ Placement place(const std::vector<std::int64_t>& dims, bool fortran, bool oneLay
             (oneLayer ? "; a layer's must be (B, H, T_q, T_k), (H, T_q, T_k) or (T_q, T_k)"
                       : "; expected (L, B, H, T_q, T_k), (L, H, T_q, T_k), (H, T_q, T_k) or "
                         "(T_q, T_k)"));
-    // 1. The array's own strides, in elements.
+    // 1. Every axis holds something and fits an int. Checked first: with an empty axis the
+    // byte count the reader checked is 0 whatever the others say, and their product (the
+    // strides) could overflow.
+    for (std::size_t k = 0; k < n; ++k) {
+        if (dims[k] < 1)
+            throw InputError(where + ": the attentions have the shape " + shapeText(dims) +
+                             " with an empty axis (" + std::to_string(k) + ")");
+        if (dims[k] > INT_MAX)
+            throw InputError(where + ": the attentions' axis " + std::to_string(k) + " (" +
+                             std::to_string(dims[k]) + ") is too long");
+    }
+    // 2. The array's own strides, in elements; their product is the element count, which the
+    // reader checked against the file.
     std::vector<std::int64_t> strides(n);
     std::int64_t step = 1;
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t axis = fortran ? k : n - 1 - k;
         strides[axis] = step;
-        step *= std::max<std::int64_t>(dims[axis], 1);
+        step *= dims[axis];
     }
-    // 2. Onto the stack's axes; an axis the array lacks has size 1.
+    // 3. Onto the stack's axes; an axis the array lacks has size 1.
     std::array<std::int64_t, 5> size{1, 1, 1, 1, 1};
     Placement p;
     for (std::size_t k = 0; k < n; ++k) {
         const int axis = oneLayer ? kLayer[n][k] : kWhole[n][k];
-        if (dims[k] > INT_MAX)
-            throw InputError(where + ": the attentions' axis " + std::to_string(k) + " (" +
-                             std::to_string(dims[k]) + ") is too long");
         size[std::size_t(axis)] = dims[k];
         p.strides[std::size_t(axis)] = strides[k];
     }

@@ -146,14 +146,6 @@ std::uint32_t littleEndian(const std::byte* p, int bytes)
 
 } // namespace
 
-std::int64_t NpyArray::count() const
-{
-    std::int64_t n = 1;
-    for (const std::int64_t d : shape)
-        n *= d;
-    return n;
-}
-
 NpyArray parseNpy(std::span<const std::byte> bytes, const std::string& where)
 {
     // 1. Magic and version.
@@ -229,6 +221,13 @@ std::vector<std::vector<std::string>> npyStrings(const NpyArray& array, const st
                          std::to_string(array.shape.size()));
     const std::int64_t rows = array.shape.size() == 2 ? array.shape[0] : 1;
     const std::int64_t cols = array.shape.back();
+    // With an empty axis the byte count the reader checked is 0 whatever the other axis says;
+    // refused here before that axis sizes anything.
+    if (rows < 1 || cols < 1)
+        throw InputError(where + ": the tokens are empty (shape " +
+                         (array.shape.size() == 2 ? std::to_string(rows) + ", " : std::string()) +
+                         std::to_string(cols) + ", items of " + std::to_string(array.itemSize) +
+                         " bytes)");
     std::vector<std::vector<std::string>> lists(static_cast<std::size_t>(rows));
     const std::int64_t rowStep = array.fortranOrder ? 1 : cols;
     const std::int64_t colStep = array.fortranOrder ? rows : 1;

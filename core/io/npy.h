@@ -25,8 +25,7 @@ struct NpyArray {
     bool bigEndian = false; // '>' in descr
     bool fortranOrder = false;
     std::vector<std::int64_t> shape;
-    std::span<const std::byte> data;          // exactly the elements' bytes
-    [[nodiscard]] std::int64_t count() const; // elements
+    std::span<const std::byte> data; // exactly the elements' bytes
 };
 
 // Parses `bytes` as one .npy file. `where` names it in messages ("a.npy", "b.npz: member

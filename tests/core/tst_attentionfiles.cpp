@@ -83,6 +83,8 @@ private slots:
     void refuses();
     void npyByteStrings_data();
     void npyByteStrings();
+    void npyEmptyStrings_data();
+    void npyEmptyStrings();
     void keepsNonFiniteWeights();
     void memberNameLookupFails();
     void fileOnDisk();
@@ -264,6 +266,17 @@ void TestAttentionFiles::refuses_data()
         "the attentions have the shape (1, 1, 1, 1, 2, 2)");
     row("npy empty axis", "a.npy",
         npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2, 2), }", 0), "empty axis");
+    // Found by fuzz_npy: the empty axis makes the byte count 0, the others' product overflows.
+    row("npy empty axis beside a huge one", "a.npy",
+        npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 300000002072167919, 0, 5, "
+            "5), }",
+            0),
+        "the attentions' axis 1 (300000002072167919) is too long");
+    row("npy empty axis among long ones", "a.npy",
+        npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2147483647, 0, 2147483647, "
+            "2147483647, 2147483647), }",
+            0),
+        "with an empty axis (1)");
     row("npy bad header", "a.npy", npy("{'descr': '<f4', 'shape': (2, 2), }", 16),
         "not a valid .npy header");
     row("npy strings", "tokens_only.npy", fixture(QStringLiteral("tokens_only.npy")),
@@ -284,12 +297,20 @@ void TestAttentionFiles::refuses_data()
     row("npz corrupt deflate", "a.npz", corrupt, "member attentions.npy: cannot inflate it");
     row("npz tokens length", "t.npz", fixture(QStringLiteral("tokens_mismatch.npz")),
         "tokens has 4 tokens, the attention 5 queries (T_q)");
+    row("npz empty tokens", "e.npz", fixture(QStringLiteral("empty_tokens.npz")),
+        "member tokens.npy: the tokens are empty (shape 300000000000, 0, items of 16 bytes)");
     row("npz integer weights", "i.npz", fixture(QStringLiteral("int_weights.npz")),
         "member attentions.npy: unknown dtype '<i8'");
     row("npz no attentions", "n.npz", fixture(QStringLiteral("no_attentions.npz")),
         "no array 'attentions' in the .npz (it holds: weights.npy, other.npy)");
     // .safetensors
     const QByteArray one = R"({"a":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}})";
+    row("st empty axis among long ones", "a.safetensors",
+        safetensors(
+            R"({"a":{"dtype":"F32","shape":[2147483647,0,2147483647,2147483647,2147483647],)"
+            R"("data_offsets":[0,0]}})",
+            0),
+        "with an empty axis (1)");
     row("st fewer than 8 bytes", "a.safetensors", QByteArray("abc"), "fewer than the 8");
     row("st header length past end", "a.safetensors", safetensors(one, 16, 100000),
         "the header's length 100000 goes past the end of the file (81 bytes)");
@@ -399,6 +420,41 @@ void TestAttentionFiles::npyByteStrings()
     } catch (const InputError& error) {
         QVERIFY2(!valid, error.what());
         QCOMPARE(QString::fromUtf8(error.what()), QStringLiteral("t.npy: token 0 is not UTF-8"));
+    }
+}
+
+// Token arrays whose byte count is 0 though an axis is huge: refused before that axis sizes
+// a list.
+void TestAttentionFiles::npyEmptyStrings_data()
+{
+    QTest::addColumn<QByteArray>("dict");
+    QTest::addColumn<QString>("fault");
+    QTest::newRow("empty row")
+        << QByteArray("{'descr': '<U4', 'fortran_order': False, 'shape': (300000000000, 0), }")
+        << QStringLiteral("t.npy: the tokens are empty (shape "
+                          "300000000000, 0, items of 16 bytes)");
+    QTest::newRow("no rows")
+        << QByteArray("{'descr': '<U4', 'fortran_order': False, 'shape': (0, 300000000000), }")
+        << QStringLiteral("t.npy: the tokens are empty (shape 0, "
+                          "300000000000, items of 16 bytes)");
+    QTest::newRow("no tokens") << QByteArray("{'descr': '|S2', 'fortran_order': False, "
+                                             "'shape': (0,), }")
+                               << QStringLiteral("t.npy: the tokens are empty (shape 0, items "
+                                                 "of 2 bytes)");
+}
+
+void TestAttentionFiles::npyEmptyStrings()
+{
+    QFETCH(QByteArray, dict);
+    QFETCH(QString, fault);
+    const QByteArray bytes = npy(dict, 0);
+    const NpyArray array = parseNpy(bytesOf(bytes), "t.npy");
+    try {
+        (void)npyStrings(array, "t.npy");
+        QFAIL("empty tokens were accepted");
+    } catch (const InputError& error) {
+        const QString message = QString::fromUtf8(error.what());
+        QVERIFY2(message.contains(fault), qPrintable(message));
     }
 }
 

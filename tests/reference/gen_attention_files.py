@@ -122,6 +122,8 @@ def main():
              key_tokens=np.array(KEY_TOKENS))
     np.savez(f"{OUT}/arr0.npz", a)                                    # arr_0, no name
     np.savez(f"{OUT}/tokens_mismatch.npz", attentions=a, tokens=np.array(TOKENS[:4]))
+    # No bytes of tokens, yet 3e11 rows of them (the shape fuzz_npy's finding taught).
+    np.savez(f"{OUT}/empty_tokens.npz", attentions=a, tokens=np.empty((300000000000, 0), "<U4"))
     np.savez(f"{OUT}/int_weights.npz", attentions=(a * 100).astype(np.int64))
     np.savez(f"{OUT}/no_attentions.npz", weights=a, other=a)
     # The README's snippet, emulated: Hugging Face returns a tuple of L tensors (B, H, T, T)
