@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -45,6 +46,24 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path)
     }
     ::close(fd); // the mapping keeps the file
     return file;
+}
+
+bool MappedFile::holds(const void* p) const
+{
+    const auto* b = static_cast<const std::byte*>(p);
+    return data_ && b >= data_ && b < data_ + size_;
+}
+
+void MappedFile::release(const void* begin, std::size_t bytes) const
+{
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<std::uintptr_t>(begin);
+    const std::uintptr_t first = (from + page - 1) / page * page,
+                         last = (from + bytes) / page * page;
+    if (!holds(begin) || !holds(static_cast<const std::byte*>(begin) + bytes - 1) || last <= first)
+        return;
+    // Advice only: where the system declines, the pages merely stay.
+    (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile()

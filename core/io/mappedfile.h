@@ -21,6 +21,15 @@ public:
     [[nodiscard]] std::span<const std::byte> bytes() const { return {data_, size_}; }
     [[nodiscard]] const std::string& path() const { return path_; }
 
+    // Whether `p` points into the mapping.
+    [[nodiscard]] bool holds(const void* p) const;
+    // Lets go of the pages wholly inside [begin, begin + bytes) of the mapping (madvise
+    // MADV_DONTNEED): the mapping is read-only, so they only leave this process's resident
+    // set (the page cache keeps the file) and are read again if touched. For a tensor
+    // converted or packed into memory of its own, whose file pages would otherwise stay
+    // resident beside the copy.
+    void release(const void* begin, std::size_t bytes) const;
+
 private:
     MappedFile() = default;
     const std::byte* data_ = nullptr;

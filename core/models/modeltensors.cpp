@@ -8,10 +8,6 @@
 #include <algorithm>
 #include <cstring>
 
-#if defined(__linux__) || defined(__APPLE__)
-#include <sys/mman.h>
-#endif
-
 namespace attn {
 namespace {
 
@@ -28,26 +24,6 @@ std::string shapeText(const std::vector<std::int64_t>& shape)
     for (std::size_t i = 0; i < shape.size(); ++i)
         text += (i ? ", " : "") + std::to_string(shape[i]);
     return text + "]";
-}
-
-// Lets go of the mapped file's pages of [data, data + bytes) once they are converted: the
-// mapping is read-only, so the kernel only drops them from this process's resident set (the
-// page cache keeps the file; a later touch would read it again, but nothing reads a converted
-// tensor's bytes again). Without it, a BF16 model's file stayed resident beside its float
-// copy: a Qwen2.5-0.5B-sized model peaked at its float weights plus half again.
-void releasePages(const std::byte* data, std::size_t bytes)
-{
-#if defined(__linux__) || defined(__APPLE__)
-    constexpr std::uintptr_t kPage = 4096;
-    const std::uintptr_t begin =
-        (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
-    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
-    if (end > begin)
-        (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-#else
-    (void)data;
-    (void)bytes;
-#endif
 }
 
 // values[i] = the i-th 16-bit float of `bytes` (F16 or BF16), in bands over every core: a
@@ -76,6 +52,7 @@ ModelTensors::ModelTensors(const std::filesystem::path& file,
     const std::string where = file.string();
     try {
         mapped = MappedFile::open(where);
+        mapped_ = mapped;
         parsed_ = parseSafetensors(mapped->bytes(), where);
     } catch (const InputError& error) {
         throw ModelError(file, faultOf(error.what(), where));
@@ -112,7 +89,10 @@ WeightView ModelTensors::operator()(const std::string& name, const std::vector<s
         throw ModelError(path_, "the tensor " + name + " is stored as " + tensor.dtype +
                                     ", not F32, F16 or BF16");
     }
-    releasePages(bytes, tensor.data.size());
+    // The file's pages of a converted tensor are let go: nothing reads them again. Without
+    // it, a BF16 model's file stayed resident beside its float copy (a Qwen2.5-0.5B-sized
+    // model peaked at its float weights plus half again).
+    mapped_->release(bytes, tensor.data.size());
     converted_.push_back(std::move(values));
     return {converted_.back().data(), rows, cols};
 }

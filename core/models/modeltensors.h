@@ -41,6 +41,7 @@ public:
 
 private:
     std::filesystem::path path_;
+    std::shared_ptr<const MappedFile> mapped_;
     SafetensorsFile parsed_;
     std::vector<std::vector<float>>& converted_;
     std::map<std::string, const SafetensorsTensor*> byName_;

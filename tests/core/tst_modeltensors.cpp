@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -49,6 +50,7 @@ class TestModelTensors : public QObject {
 
 private slots:
     void bf16ConvertedAndItsPagesLetGo();
+    void f32PagesLetGoReadBack();
 };
 
 void TestModelTensors::bf16ConvertedAndItsPagesLetGo()
@@ -90,6 +92,51 @@ void TestModelTensors::bf16ConvertedAndItsPagesLetGo()
     QVERIFY2(
         grown < 1e6,
         qPrintable(QString("the mapped file grew the resident set by %1 MB").arg(grown / 1e6)));
+}
+
+// An F32 tensor read in place whose pages are let go (as GPT-2's are once packed): they
+// leave the resident set, and the view still reads the file's values (the pages come back).
+void TestModelTensors::f32PagesLetGoReadBack()
+{
+    constexpr std::int64_t rows = 2048, cols = 1024; // 8 MB
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("model.safetensors").toStdString();
+    std::string header = "{\"w\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(rows) + "," +
+                         std::to_string(cols) + "],\"data_offsets\":[0," +
+                         std::to_string(4 * rows * cols) + "]}}";
+    header.append((8 - header.size() % 8) % 8, ' ');
+    std::vector<float> values(std::size_t(rows * cols));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = float(i % 100003) * 0.5f;
+    {
+        std::ofstream out(path, std::ios::binary);
+        const std::uint64_t length = header.size();
+        out.write(reinterpret_cast<const char*>(&length), 8);
+        out << header;
+        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(4 * values.size()));
+    }
+    std::shared_ptr<const attn::MappedFile> mapped;
+    std::vector<std::vector<float>> converted;
+    attn::ModelTensors read(path, mapped, converted);
+    const attn::WeightView w = read("w", {rows, cols});
+    QVERIFY(converted.empty()); // in place
+    QVERIFY(mapped->holds(w.data));
+    QVERIFY(!mapped->holds(values.data()));
+    mapped->release(values.data(), 4 * values.size()); // not the mapping's: nothing happens
+    QCOMPARE(values[12345], float(12345) * 0.5f);
+
+    const double before = residentFileBytes();
+    if (before < 0)
+        QSKIP("no RssFile in /proc/self/status");
+    const auto bytes = std::size_t(rows * cols) * sizeof(float);
+    QVERIFY(std::equal(w.data, w.data + rows * cols, values.begin())); // every page read
+    const double touched = residentFileBytes() - before;
+    QVERIFY2(touched > 4e6,
+             qPrintable(QString("reading grew RssFile by %1 MB").arg(touched / 1e6)));
+    mapped->release(w.data, bytes);
+    const double kept = residentFileBytes() - before;
+    QVERIFY2(kept < 1e6, qPrintable(QString("%1 MB stayed resident").arg(kept / 1e6)));
+    QVERIFY(std::equal(w.data, w.data + rows * cols, values.begin())); // read again
 }
 
 QTEST_APPLESS_MAIN(TestModelTensors)
