@@ -75,6 +75,7 @@ std::shared_ptr<const attn::Gpt2Model> gpt2Small()
         w.finalNormWeight = random(1, C, 0.1f, 1);
         w.finalNormBias = random(1, C, 0.02f);
         w.storedType = "F32";
+        attn::packGpt2Conv1dWeights(w); // as loadGpt2Weights does
         attn::ModelInfo info;
         info.family = "gpt2";
         info.name = "random GPT-2 small";

@@ -1,12 +1,15 @@
 // GPT-2's Conv1D products on AVX-512: y = x·W (+ b), W stored [in, out] as the checkpoint
-// has it, read in place (nothing packed, nothing copied). Where the CPU has AVX-512F (Zen 4
-// and 5, Intel since Skylake-SP) conv1d runs on it: on a Zen 5 core at GPT-2 small's shapes,
-// T = 128, 170 GFLOP/s against OpenBLAS's 102 on its 256-bit Haswell kernels and 164 on its
-// AVX-512 ones, which pack every weight each call. Elsewhere conv1d stays on OpenBLAS
-// (modelkernels.cpp). No Qt.
+// has it, read either in place or packed once at load in bands of 48 columns (a loaded
+// model's are; see packConv1dBands). Where the CPU has AVX-512F (Zen 4 and 5, Intel since
+// Skylake-SP) conv1d runs on it: on a Zen 5 core at GPT-2 small's shapes, T = 128, 170
+// GFLOP/s with W in place against OpenBLAS's 102 on its 256-bit Haswell kernels and 164 on
+// its AVX-512 ones, which pack every weight each call; about 10 % more with W packed.
+// Elsewhere conv1d stays on OpenBLAS (modelkernels.cpp). No Qt.
 #pragma once
 
 #include <Eigen/Core>
+
+#include <memory>
 
 namespace attn {
 
@@ -27,5 +30,28 @@ bool setConv1dAvx512(bool enabled);
 void conv1dTileAvx512(const float* x, Eigen::Index ldx, const float* w, Eigen::Index ldw,
                       const float* bias, float* y, Eigen::Index ldy, Eigen::Index rows,
                       Eigen::Index cols, Eigen::Index depth, bool accumulate);
+
+// The width of the kernel's register block and of the bands W is packed in: a tile's first
+// column is a multiple of it.
+inline constexpr Eigen::Index kConv1dBand = 48;
+
+// Conv1D weights packed for conv1dTileAvx512: W (in × out) in bands of 48 columns, band b
+// its `in` rows of columns 48b … 48b + 47 one after another (the last band's missing columns
+// zero). Read in place, each band of W is `in` runs of 192 bytes a whole row of W apart;
+// packed, it is one stream (GPT-2 small's forward at T = 128 on both cores of a Zen 5: 84–88
+// → 78–80 ms, interleaved runs of bench_gpt2).
+[[nodiscard]] Eigen::Index conv1dBandFloats(Eigen::Index in, Eigen::Index out);
+void packConv1dBands(const float* w, Eigen::Index in, Eigen::Index out, float* bands);
+
+// Room for `floats` packed floats: one allocation aligned to 2 MB, on huge pages where the
+// system offers them (fewer TLB misses for a stream of hundreds of megabytes).
+[[nodiscard]] std::shared_ptr<float[]> allocateConv1dBands(std::size_t floats);
+
+// The same with W in bands of 48 columns `bandStride` floats apart, each band's rows `ldw`
+// apart: W in place is (ldw = N, bandStride = 48); packed by packConv1dWeight (ldw = 48,
+// bandStride = 48·depth).
+void conv1dTileAvx512(const float* x, Eigen::Index ldx, const float* w, Eigen::Index ldw,
+                      Eigen::Index bandStride, const float* bias, float* y, Eigen::Index ldy,
+                      Eigen::Index rows, Eigen::Index cols, Eigen::Index depth, bool accumulate);
 
 } // namespace attn

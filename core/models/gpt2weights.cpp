@@ -1,8 +1,33 @@
 #include "gpt2weights.h"
 
+#include "conv1dproduct.h"
 #include "modeltensors.h"
+#include "parallel.h"
 
 namespace attn {
+
+void packGpt2Conv1dWeights(Gpt2Weights& w)
+{
+    // A layer's on each core. A tensor read in place from the file leaves memory once
+    // copied: the model's resident size stays about its file's.
+    if (!conv1dUsesAvx512() || w.blocks.empty())
+        return;
+    std::vector<std::pair<WeightView*, std::size_t>> views;
+    std::size_t floats = 0;
+    for (Gpt2Block& b : w.blocks)
+        for (WeightView* v : {&b.attnWeight, &b.projWeight, &b.fcWeight, &b.fcProjWeight}) {
+            views.emplace_back(v, floats);
+            floats += std::size_t(conv1dBandFloats(v->rows, v->cols));
+        }
+    w.bands = allocateConv1dBands(floats);
+    parallelFor(int(views.size()), [&](int i) {
+        auto [v, offset] = views[std::size_t(i)];
+        packConv1dBands(v->data, v->rows, v->cols, w.bands.get() + offset);
+        v->bands = w.bands.get() + offset;
+        if (w.file && w.file->holds(v->data))
+            w.file->release(v->data, std::size_t(v->rows * v->cols) * sizeof(float));
+    });
+}
 
 Gpt2Weights loadGpt2Weights(const std::filesystem::path& file, const Gpt2Config& config)
 {
@@ -35,6 +60,8 @@ Gpt2Weights loadGpt2Weights(const std::filesystem::path& file, const Gpt2Config&
     // 3. The final norm.
     w.finalNormWeight = read("ln_f.weight", {C});
     w.finalNormBias = read("ln_f.bias", {C});
+    // 4. The Conv1D weights in bands for the AVX-512 kernel.
+    packGpt2Conv1dWeights(w);
     return w;
 }
 

@@ -33,13 +33,22 @@ struct Gpt2Weights {
     // What the views point into.
     std::shared_ptr<const MappedFile> file;
     std::vector<std::vector<float>> converted;
+    std::shared_ptr<float[]> bands; // the blocks' Conv1D weights packed (WeightView::bands)
 };
 
 // Reads `file` (model.safetensors) for a model of `config`. Tensor names may carry the
 // "transformer." prefix; h.N.attn.bias and masked_bias (the causal mask as a buffer) and
 // lm_head.weight (tied to wte) are not read. Throws ModelError naming the file and the
 // tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a file
-// that is not safetensors (truncated, a corrupt header, an unknown dtype).
+// that is not safetensors (truncated, a corrupt header, an unknown dtype). Where the Conv1D
+// runs on AVX-512 (conv1dUsesAvx512) the blocks' Conv1D weights are packed in bands for it,
+// and the pages of those read in place let go (the file's bytes stay mapped, read again
+// only if the products run on sgemm).
+// Where the Conv1D runs on AVX-512, packs the blocks' Conv1D weights in bands for it
+// (w.bands, each WeightView's bands); pages of the file they were read from in place are let
+// go. Elsewhere nothing.
+void packGpt2Conv1dWeights(Gpt2Weights& w);
+
 [[nodiscard]] Gpt2Weights loadGpt2Weights(const std::filesystem::path& file,
                                           const Gpt2Config& config);
 

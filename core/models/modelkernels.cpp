@@ -118,7 +118,7 @@ void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bi
     // rows (their chunk of x stays in L2 while W's goes by) × about 384 columns in bands of
     // 48 (its register block's width).
     const Eigen::Index kRows = avx512 ? 128 : 256;
-    const Eigen::Index kCols = avx512 ? tileWidth(N, 384, 48) : 384;
+    const Eigen::Index kCols = avx512 ? tileWidth(N, 384, kConv1dBand) : 384;
     const int rowTiles = int((T + kRows - 1) / kRows);
     const int colTiles = int((N + kCols - 1) / kCols);
     parallelFor(rowTiles * colTiles, [&](int item) {
@@ -126,7 +126,12 @@ void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bi
         const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
         const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
         auto tile = y.block(r, c, rows, cols);
-        if (avx512) {
+        if (avx512 && weight.bands) {
+            // Column c (a multiple of the band's width) starts band c / 48, c·K floats in.
+            conv1dTileAvx512(x.row(r).data(), K, weight.bands + c * K, kConv1dBand, kConv1dBand * K,
+                             bias.data ? bias.data + c : nullptr, tile.data(), N, rows, cols, K,
+                             epilogue == Epilogue::AddToOutput);
+        } else if (avx512) {
             conv1dTileAvx512(x.row(r).data(), K, weight.data + c, N,
                              bias.data ? bias.data + c : nullptr, tile.data(), N, rows, cols, K,
                              epilogue == Epilogue::AddToOutput);

@@ -19,6 +19,8 @@ struct WeightView {
     const float* data = nullptr;
     Eigen::Index rows = 0;
     Eigen::Index cols = 0;
+    // A Conv1D weight also packed in bands for the AVX-512 kernel (packConv1dBands), or null.
+    const float* bands = nullptr;
     [[nodiscard]] Eigen::Map<const Matrix> matrix() const { return {data, rows, cols}; }
     [[nodiscard]] Eigen::Map<const Eigen::RowVectorXf> row() const { return {data, rows * cols}; }
 };

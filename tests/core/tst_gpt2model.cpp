@@ -2,7 +2,9 @@
 // checkpoints (F32 and BF16 with a small vocabulary, F16 with GPT-2's own) against a plain
 // PyTorch forward (tests/reference/gen_gpt2_model.py) under the textbook formula, each
 // switch and a switch on one layer only; and refusals of broken model folders and texts.
+#include "conv1dproduct.h"
 #include "gpt2model.h"
+#include "gpt2weights.h"
 #include "languagemodel.h"
 #include "modelattention.h"
 #include "modelfiles.h"
@@ -11,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -54,6 +57,7 @@ private slots:
     void parity_data();
     void parity();
     void modelInfo();
+    void packsConv1dWeights();
     void modelName_data();
     void modelName();
     void predictionsAreOrdered();
@@ -211,6 +215,45 @@ void TestGpt2Model::modelInfo()
     QCOMPARE(real->info().weightType, std::string("F16"));
     QCOMPARE(real->tokenSpelling(2603), std::string("Ġmat"));
     QCOMPARE(real->tokenLabel(2603), std::string(" mat"));
+}
+
+// Where the Conv1D runs on AVX-512, loading packs the blocks' Conv1D weights in bands of 48
+// columns for it (zeros past the last column); turned off, nothing is packed. The parity
+// cases run the packed products (on the sgemm path in tst_gpt2model_sgemm).
+void TestGpt2Model::packsConv1dWeights()
+{
+    const fs::path folder = kReference / "small-f32";
+    std::ifstream file(folder / "config.json");
+    std::stringstream json;
+    json << file.rdbuf();
+    const attn::Gpt2Config config = attn::parseGpt2Config(json.str(), folder / "config.json");
+    const bool wasAvx512 = attn::conv1dUsesAvx512();
+    const auto restore = qScopeGuard([&] { attn::setConv1dAvx512(wasAvx512); });
+    for (const bool avx512 : {false, true}) {
+        attn::setConv1dAvx512(avx512);
+        const attn::Gpt2Weights w = attn::loadGpt2Weights(folder / "model.safetensors", config);
+        QCOMPARE(w.bands != nullptr, attn::conv1dUsesAvx512());
+        int packed = 0, wrong = 0;
+        for (const attn::Gpt2Block& b : w.blocks)
+            for (const attn::WeightView* v :
+                 {&b.attnWeight, &b.projWeight, &b.fcWeight, &b.fcProjWeight}) {
+                QCOMPARE(v->bands != nullptr, attn::conv1dUsesAvx512());
+                if (!v->bands)
+                    continue;
+                ++packed;
+                const Eigen::Index K = v->rows, N = v->cols, B = attn::kConv1dBand;
+                QCOMPARE(attn::conv1dBandFloats(K, N), (N + B - 1) / B * B * K);
+                for (Eigen::Index c = 0; c < (N + B - 1) / B * B; ++c)
+                    for (Eigen::Index k = 0; k < K; ++k) {
+                        const float expected = c < N ? v->data[k * N + c] : 0.0f;
+                        wrong += v->bands[((c / B) * K + k) * B + c % B] != expected;
+                    }
+            }
+        QCOMPARE(wrong, 0);
+        QCOMPARE(packed, attn::conv1dUsesAvx512() ? 4 * config.layers : 0);
+    }
+    if (!attn::conv1dUsesAvx512())
+        QSKIP("this CPU has no AVX-512: only the unpacked load was checked");
 }
 
 void TestGpt2Model::modelName_data()

@@ -4,8 +4,9 @@
 // and widths that are not a multiple of the vectors; GELU alone, with the values where
 // its tanh changes form; LayerNorm on rows far from 0; nn.Linear alone, several at once
 // (linearEach), summed into the stream (linearAdd) and SwiGLU's gate and up fused
-// (linearSwiGlu). The Conv1D on both of its paths, AVX-512 (where the CPU has it) and sgemm,
-// with depths beyond one chunk of the AVX-512 blocks and weights not aligned to a vector.
+// (linearSwiGlu). The Conv1D on both of its paths, AVX-512 (where the CPU has it; W in place
+// and packed in bands as a loaded model's) and sgemm, with depths beyond one chunk of the
+// AVX-512 blocks and weights not aligned to a vector.
 // Run again with ATTN_NO_AVX2=1 (tst_modelkernels_sse2) for the portable path.
 #include "conv1dproduct.h"
 #include "modelkernels.h"
@@ -53,18 +54,25 @@ private slots:
 void TestModelKernels::conv1d_data()
 {
     QTest::addColumn<bool>("avx512");
+    QTest::addColumn<bool>("packed"); // W packed in bands (packConv1dBands), as a model's
     QTest::addColumn<int>("T");
     QTest::addColumn<int>("in");
     QTest::addColumn<int>("N");
-    for (const bool avx512 : {true, false}) {
-        const char* path = avx512 ? "AVX-512" : "sgemm";
-        QTest::addRow("%s: one token, one partial tile", path) << avx512 << 1 << 16 << 37;
-        QTest::addRow("%s: a short text, columns in 3 tiles", path) << avx512 << 7 << 70 << 800;
-        QTest::addRow("%s: rows in 2 tiles, columns in 2", path) << avx512 << 300 << 48 << 520;
+    // sgemm with packed bands beside W: a model loaded on AVX-512, then turned to sgemm.
+    for (const auto& [avx512, packed] :
+         {std::pair{true, true}, {true, false}, {false, false}, {false, true}}) {
+        const char* path = avx512 ? (packed ? "AVX-512, packed" : "AVX-512, in place")
+                                  : (packed ? "sgemm, bands beside" : "sgemm");
+        const auto row = [&](const char* what, int T, int in, int N) {
+            QTest::addRow("%s: %s", path, what) << avx512 << packed << T << in << N;
+        };
+        row("one token, one partial tile", 1, 16, 37);
+        row("a short text, columns in 4 tiles", 7, 70, 800);
+        row("rows in 2 tiles, columns in 2", 300, 48, 520);
         // 13 rows: a block of 8 and one of 5; 50 columns: a band of 48 and one of 2; a
         // depth of 600: chunks of 256, 256 and 88.
-        QTest::addRow("%s: every remainder", path) << avx512 << 13 << 600 << 50;
-        QTest::addRow("%s: GPT-2's shape, 2 tiles of rows", path) << avx512 << 130 << 96 << 2304;
+        row("every remainder", 13, 600, 50);
+        row("GPT-2's shape, 2 tiles of rows", 130, 96, 2304);
     }
 }
 
@@ -72,6 +80,7 @@ void TestModelKernels::conv1d()
 {
     // y = x·W + b with W stored [in, out]; then GELU of it; then it summed into y0.
     QFETCH(bool, avx512);
+    QFETCH(bool, packed);
     QFETCH(int, T);
     QFETCH(int, in);
     QFETCH(int, N);
@@ -88,7 +97,13 @@ void TestModelKernels::conv1d()
     // W one float past a vector's alignment, as a tensor in a mapped checkpoint may be.
     std::vector<float> shifted(std::size_t(in * N) + 1);
     std::copy(w.data(), w.data() + w.size(), shifted.begin() + 1);
-    const WeightView wView{shifted.data() + 1, in, N};
+    WeightView wView{shifted.data() + 1, in, N};
+    std::shared_ptr<float[]> bands;
+    if (packed) {
+        bands = attn::allocateConv1dBands(std::size_t(attn::conv1dBandFloats(in, N)));
+        attn::packConv1dBands(wView.data, in, N, bands.get());
+        wView.bands = bands.get();
+    }
 
     Matrix plain, withGelu, summed = y0;
     attn::conv1d(x, wView, viewOf(b), plain);
