@@ -43,6 +43,24 @@ float floatOf(std::uint16_t b)
     return v;
 }
 
+// Writes a safetensors file at `path` of one tensor "w" (rows, cols) of `dtype` whose
+// elements are `values` (their bytes as they are in memory: little-endian here).
+template <typename T>
+void writeOneTensor(const std::string& path, const char* dtype, std::int64_t rows,
+                    std::int64_t cols, const std::vector<T>& values)
+{
+    const auto bytes = std::int64_t(sizeof(T)) * rows * cols;
+    std::string header = std::string("{\"w\":{\"dtype\":\"") + dtype + "\",\"shape\":[" +
+                         std::to_string(rows) + "," + std::to_string(cols) +
+                         "],\"data_offsets\":[0," + std::to_string(bytes) + "]}}";
+    header.append((8 - header.size() % 8) % 8, ' ');
+    std::ofstream out(path, std::ios::binary);
+    const std::uint64_t length = header.size();
+    out.write(reinterpret_cast<const char*>(&length), 8);
+    out << header;
+    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(bytes));
+}
+
 } // namespace
 
 class TestModelTensors : public QObject {
@@ -59,20 +77,10 @@ void TestModelTensors::bf16ConvertedAndItsPagesLetGo()
     constexpr std::int64_t rows = 4096, cols = 1024;
     QTemporaryDir dir;
     const std::string path = dir.filePath("model.safetensors").toStdString();
-    std::string header = "{\"w\":{\"dtype\":\"BF16\",\"shape\":[" + std::to_string(rows) + "," +
-                         std::to_string(cols) + "],\"data_offsets\":[0," +
-                         std::to_string(2 * rows * cols) + "]}}";
-    header.append((8 - header.size() % 8) % 8, ' ');
     std::vector<std::uint16_t> values(std::size_t(rows * cols));
     for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = bf16Of(float(i % 100000) - 50000.0f);
-    {
-        std::ofstream out(path, std::ios::binary);
-        const std::uint64_t length = header.size();
-        out.write(reinterpret_cast<const char*>(&length), 8);
-        out << header;
-        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(2 * values.size()));
-    }
+    writeOneTensor(path, "BF16", rows, cols, values);
 
     std::shared_ptr<const attn::MappedFile> mapped;
     std::vector<std::vector<float>> converted;
@@ -101,20 +109,10 @@ void TestModelTensors::f32PagesLetGoReadBack()
     constexpr std::int64_t rows = 2048, cols = 1024; // 8 MB
     QTemporaryDir dir;
     const std::string path = dir.filePath("model.safetensors").toStdString();
-    std::string header = "{\"w\":{\"dtype\":\"F32\",\"shape\":[" + std::to_string(rows) + "," +
-                         std::to_string(cols) + "],\"data_offsets\":[0," +
-                         std::to_string(4 * rows * cols) + "]}}";
-    header.append((8 - header.size() % 8) % 8, ' ');
     std::vector<float> values(std::size_t(rows * cols));
     for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = float(i % 100003) * 0.5f;
-    {
-        std::ofstream out(path, std::ios::binary);
-        const std::uint64_t length = header.size();
-        out.write(reinterpret_cast<const char*>(&length), 8);
-        out << header;
-        out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(4 * values.size()));
-    }
+    writeOneTensor(path, "F32", rows, cols, values);
     std::shared_ptr<const attn::MappedFile> mapped;
     std::vector<std::vector<float>> converted;
     attn::ModelTensors read(path, mapped, converted);
