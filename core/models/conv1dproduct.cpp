@@ -118,12 +118,18 @@ Index conv1dBandFloats(Index in, Index out)
     return (out + kWidth - 1) / kWidth * kWidth * in;
 }
 
-void packConv1dBands(const float* w, Index in, Index out, float* bands)
+void packConv1dBands(const float* w, Index in, Index out, Index rowStride, Index colStride,
+                     float* bands)
 {
     for (Index c = 0; c < out; c += kWidth) {
         const Index width = std::min<Index>(kWidth, out - c);
         for (Index k = 0; k < in; ++k, bands += kWidth) {
-            std::memcpy(bands, w + k * out + c, std::size_t(width) * sizeof(float));
+            const float* from = w + k * rowStride + c * colStride;
+            if (colStride == 1)
+                std::memcpy(bands, from, std::size_t(width) * sizeof(float));
+            else
+                for (Index j = 0; j < width; ++j)
+                    bands[j] = from[j * colStride];
             std::fill(bands + width, bands + kWidth, 0.0f);
         }
     }

@@ -39,16 +39,18 @@ inline constexpr Eigen::Index kConv1dBand = 48;
 // its `in` rows of columns 48b … 48b + 47 one after another (the last band's missing columns
 // zero). Read in place, each band of W is `in` runs of 192 bytes a whole row of W apart;
 // packed, it is one stream (GPT-2 small's forward at T = 128 on both cores of a Zen 5: 84–88
-// → 78–80 ms, interleaved runs of bench_gpt2).
+// → 78–80 ms, interleaved runs of bench_gpt2). W[k, j] is read at w[k·rowStride +
+// j·colStride]: a row-major W is (out, 1); the attention packs K_hᵀ from K_h's rows (1, ld).
 [[nodiscard]] Eigen::Index conv1dBandFloats(Eigen::Index in, Eigen::Index out);
-void packConv1dBands(const float* w, Eigen::Index in, Eigen::Index out, float* bands);
+void packConv1dBands(const float* w, Eigen::Index in, Eigen::Index out, Eigen::Index rowStride,
+                     Eigen::Index colStride, float* bands);
 
 // Room for `floats` packed floats: one allocation aligned to 2 MB, on huge pages where the
 // system offers them (fewer TLB misses for a stream of hundreds of megabytes).
 [[nodiscard]] std::shared_ptr<float[]> allocateConv1dBands(std::size_t floats);
 
 // The same with W in bands of 48 columns `bandStride` floats apart, each band's rows `ldw`
-// apart: W in place is (ldw = N, bandStride = 48); packed by packConv1dWeight (ldw = 48,
+// apart: W in place is (ldw = N, bandStride = 48); packed by packConv1dBands (ldw = 48,
 // bandStride = 48·depth).
 void conv1dTileAvx512(const float* x, Eigen::Index ldx, const float* w, Eigen::Index ldw,
                       Eigen::Index bandStride, const float* bias, float* y, Eigen::Index ldy,

@@ -22,7 +22,7 @@ void packGpt2Conv1dWeights(Gpt2Weights& w)
     w.bands = allocateConv1dBands(floats);
     parallelFor(int(views.size()), [&](int i) {
         auto [v, offset] = views[std::size_t(i)];
-        packConv1dBands(v->data, v->rows, v->cols, w.bands.get() + offset);
+        packConv1dBands(v->data, v->rows, v->cols, v->cols, 1, w.bands.get() + offset);
         v->bands = w.bands.get() + offset;
         if (w.file && w.file->holds(v->data))
             w.file->release(v->data, std::size_t(v->rows * v->cols) * sizeof(float));

@@ -43,13 +43,13 @@ struct Gpt2Weights {
 // that is not safetensors (truncated, a corrupt header, an unknown dtype). Where the Conv1D
 // runs on AVX-512 (conv1dUsesAvx512) the blocks' Conv1D weights are packed in bands for it,
 // and the pages of those read in place let go (the file's bytes stay mapped, read again
-// only if the products run on sgemm).
-// Where the Conv1D runs on AVX-512, packs the blocks' Conv1D weights in bands for it
-// (w.bands, each WeightView's bands); pages of the file they were read from in place are let
-// go. Elsewhere nothing.
-void packGpt2Conv1dWeights(Gpt2Weights& w);
-
+// only if the products run on sgemm: packGpt2Conv1dWeights).
 [[nodiscard]] Gpt2Weights loadGpt2Weights(const std::filesystem::path& file,
                                           const Gpt2Config& config);
+
+// Where the Conv1D runs on AVX-512, packs the blocks' Conv1D weights in bands for it
+// (w.bands, each WeightView's bands) and lets go of the file's pages of those read in place;
+// elsewhere nothing. loadGpt2Weights calls it; the benchmark's weights made in memory too.
+void packGpt2Conv1dWeights(Gpt2Weights& w);
 
 } // namespace attn

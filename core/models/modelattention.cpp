@@ -83,14 +83,11 @@ void attendHeadOverKeys(const LogitRule& rule, const MaskMatrix& mask, bool caus
     Matrix s(std::min(blockRows, T), T);
     const bool avx512 = conv1dUsesAvx512();
     const Eigen::Index dK = q.cols();
-    // K_hᵀ (d_k × T) in bands of 48 keys for the kernel: band b's row d holds K[48b + j, d].
+    // K_hᵀ (d_k × T) in bands of 48 keys for the kernel: K_hᵀ[d, key] = k(key, d).
     std::vector<float> keyBands;
     if (avx512) {
-        constexpr Eigen::Index B = kConv1dBand;
-        keyBands.assign(std::size_t(conv1dBandFloats(dK, T)), 0.0f);
-        for (Eigen::Index key = 0; key < T; ++key)
-            for (Eigen::Index d = 0; d < dK; ++d)
-                keyBands[std::size_t(((key / B) * dK + d) * B + key % B)] = k(key, d);
+        keyBands.resize(std::size_t(conv1dBandFloats(dK, T)));
+        packConv1dBands(k.data(), dK, T, 1, k.outerStride(), keyBands.data());
     }
     for (Eigen::Index first = 0; first < T; first += blockRows) {
         const Eigen::Index rows = std::min(blockRows, T - first);

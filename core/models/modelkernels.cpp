@@ -126,13 +126,12 @@ void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bi
         const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
         const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
         auto tile = y.block(r, c, rows, cols);
-        if (avx512 && weight.bands) {
-            // Column c (a multiple of the band's width) starts band c / 48, c·K floats in.
-            conv1dTileAvx512(x.row(r).data(), K, weight.bands + c * K, kConv1dBand, kConv1dBand * K,
-                             bias.data ? bias.data + c : nullptr, tile.data(), N, rows, cols, K,
-                             epilogue == Epilogue::AddToOutput);
-        } else if (avx512) {
-            conv1dTileAvx512(x.row(r).data(), K, weight.data + c, N,
+        if (avx512) {
+            // W packed: column c (a multiple of the band's width) starts band c / 48, c·K
+            // floats in, its rows 48 apart; in place: at column c, rows N apart.
+            const bool packed = weight.bands != nullptr;
+            conv1dTileAvx512(x.row(r).data(), K, packed ? weight.bands + c * K : weight.data + c,
+                             packed ? kConv1dBand : N, packed ? kConv1dBand * K : kConv1dBand,
                              bias.data ? bias.data + c : nullptr, tile.data(), N, rows, cols, K,
                              epilogue == Epilogue::AddToOutput);
         } else {

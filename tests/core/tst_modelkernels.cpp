@@ -101,7 +101,7 @@ void TestModelKernels::conv1d()
     std::shared_ptr<float[]> bands;
     if (packed) {
         bands = attn::allocateConv1dBands(std::size_t(attn::conv1dBandFloats(in, N)));
-        attn::packConv1dBands(wView.data, in, N, bands.get());
+        attn::packConv1dBands(wView.data, in, N, N, 1, bands.get());
         wView.bands = bands.get();
     }
 
