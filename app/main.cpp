@@ -26,10 +26,11 @@ int runWindow(int argc, char* argv[])
     attn::ui::useInterfaceFont();
 
     attn::ui::Language language;
-    const std::unique_ptr<attn::ui::MainWindow> window = attn::ui::openMainWindow(language);
-    // Session and attention files (a double click, the desktop entry's %F); Qt took its own
-    // options. A crash's autosave stays until its question is answered, whatever they open.
-    attn::ui::openSessionArguments(*window, QCoreApplication::arguments().mid(1));
+    // Session and attention files and model folders (a double click, the desktop entry's
+    // %F); Qt took its own options. After a crash they open once the restore question is
+    // answered, and its autosave stays until then.
+    const std::unique_ptr<attn::ui::MainWindow> window =
+        attn::ui::openMainWindow(language, nullptr, QCoreApplication::arguments().mid(1));
     return app.exec();
 }
 

@@ -1,5 +1,6 @@
 #include "sessionfiles.h"
 
+#include <QAbstractButton>
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
@@ -110,6 +111,7 @@ bool SessionFiles::saveTo(const QString& path, QString* error)
     path_ = path;
     addRecent(path);
     emit pathChanged(path_);
+    emit saved();
     return true;
 }
 
@@ -191,7 +193,7 @@ void SessionFiles::closeCleanly()
     QFile::remove(autosavePath_);
 }
 
-void SessionFiles::offerRecovery(const QLocale& locale)
+void SessionFiles::offerRecovery(const QLocale& locale, const QString& followUp)
 {
     if (!recoveryPending_ || question_)
         return;
@@ -200,12 +202,18 @@ void SessionFiles::offerRecovery(const QLocale& locale)
         return;
     }
     const QDateTime when = QFileInfo(autosavePath_).lastModified();
-    question_ = new QMessageBox(QMessageBox::Question, tr("Restore Your Work?"),
-                                tr("AttnScope did not close normally. Restore the sentence and "
-                                   "switches you had on %1?")
-                                    .arg(locale.toString(when, QLocale::ShortFormat)),
+    QString text = tr("AttnScope did not close normally. Restore the sentence and switches you "
+                      "had in the main window on %1? Discard keeps what you last saved or left "
+                      "open.")
+                       .arg(locale.toString(when, QLocale::ShortFormat));
+    if (!followUp.isEmpty())
+        text += QLatin1Char('\n') + followUp;
+    question_ = new QMessageBox(QMessageBox::Question, tr("Restore Your Work?"), text,
                                 QMessageBox::Yes | QMessageBox::Discard, window_);
     question_->setObjectName(QStringLiteral("restoreQuestion"));
+    // The buttons named as the question names them, in the interface's language.
+    question_->button(QMessageBox::Yes)->setText(tr("&Restore"));
+    question_->button(QMessageBox::Discard)->setText(tr("&Discard"));
     question_->setDefaultButton(QMessageBox::Yes);
     question_->setAttribute(Qt::WA_DeleteOnClose);
     connect(question_, &QMessageBox::finished, this, [this](int) {

@@ -59,13 +59,17 @@ public:
     [[nodiscard]] bool recoveryPending() const { return recoveryPending_; }
     // Asks, window-modal and without blocking, whether to restore the autosave, its time
     // written as `locale` writes dates, and emits recoveryAnswered. Yes shows the saved
-    // session; Discard removes the file. Does nothing when no recovery is pending.
-    void offerRecovery(const QLocale& locale);
+    // session; Discard removes the file (the window keeps what it shows: the work last left
+    // on purpose). `followUp`, if not empty, is a sentence added to the question (what opens
+    // once it is answered). Does nothing when no recovery is pending.
+    void offerRecovery(const QLocale& locale, const QString& followUp = {});
     // The open question, or null.
     [[nodiscard]] QMessageBox* recoveryQuestion() const { return question_; }
 
 signals:
     void pathChanged(const QString& path);
+    // The session was written to a file the user chose (Save, Save As): work left on purpose.
+    void saved();
     // The autosave was written: whatever else should survive a crash is saved now too.
     void autosaved();
     // The recovery question was answered; `restored` when the saved session is shown.

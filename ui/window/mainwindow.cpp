@@ -20,6 +20,7 @@
 #include "sessiondrop.h"
 #include "sessionfiles.h"
 #include "statisticspanel.h"
+#include "statusmessage.h"
 #include "sweepdialog.h"
 #include "viewtoolbar.h"
 #include "windowexports.h"
@@ -34,6 +35,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QStatusBar>
+#include <QStatusTipEvent>
 #include <QVBoxLayout>
 
 #include <utility>
@@ -81,16 +83,18 @@ MainWindow::MainWindow(Language* language, QSettings* settings, QWidget* parent)
     modelOpener_ = new ModelOpener(this);
     new SessionDrop(this, sessions_, modelOpener_);
 
-    statusBar()->addPermanentWidget(new OpeningIndicator(modelOpener_));
-    statusBar()->addPermanentWidget(busyLabel_);
-    statusBar()->addPermanentWidget(shapeLabel_);
+    addStatusReadout(statusBar(), new OpeningIndicator(modelOpener_));
+    addStatusReadout(statusBar(), busyLabel_);
+    addStatusReadout(statusBar(), shapeLabel_);
     busyLabel_->setVisible(false);
     connectActions();
     readSettings();
 
     connect(sessions_, &SessionFiles::pathChanged, this, &QWidget::setWindowFilePath);
-    // The last configuration is saved whenever the autosave is, so a crash loses neither.
+    // The view and the window are saved whenever the autosave is, so a crash loses neither;
+    // the work only when it is left on purpose.
     connect(sessions_, &SessionFiles::autosaved, this, &MainWindow::writeSettings);
+    connect(sessions_, &SessionFiles::saved, this, &MainWindow::writeSettingsWithWork);
     connect(presets_, &PresetPanel::reloadRequested, this, &MainWindow::applyPreset);
     connect(toolBar_, &ViewToolBar::sequenceChosen, this,
             [this](int index) { changeView([&](ViewOptions& v) { v.sequence = index; }); });
@@ -172,11 +176,16 @@ void MainWindow::readSettings()
 
 void MainWindow::writeSettings()
 {
-    settings_.setRequest(controls_->request());
     settings_.setView(view_);
     settings_.setWindow(saveGeometry(), saveState());
     if (language_)
         settings_.setLanguage(language_->current());
+}
+
+void MainWindow::writeSettingsWithWork()
+{
+    settings_.setRequest(controls_->request());
+    writeSettings();
 }
 
 void MainWindow::openSession(const Session& session)
@@ -191,7 +200,7 @@ void MainWindow::openSession(const Session& session)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    writeSettings();
+    writeSettingsWithWork();
     sessions_->closeCleanly();
     event->accept();
 }
@@ -249,10 +258,11 @@ void MainWindow::applyPreset(const QString& name)
     submit();
 }
 
-void MainWindow::offerRecovery()
+void MainWindow::offerRecovery(const QString& followUp)
 {
     // The date as the interface's language writes it, not the system's.
-    sessions_->offerRecovery(QLocale(language_ ? language_->current() : QStringLiteral("en")));
+    sessions_->offerRecovery(QLocale(language_ ? language_->current() : QStringLiteral("en")),
+                             followUp);
 }
 
 void MainWindow::changeView(const std::function<void(ViewOptions&)>& edit)
@@ -349,12 +359,12 @@ void MainWindow::showFailure(const QString& message)
     statistics_->setStale(message);
     if (headDialog_)
         headDialog_->view()->setStale(message);
-    statusBar()->showMessage(tr("Cannot compute: %1").arg(message));
+    showStatusMessage(this, tr("Cannot compute: %1").arg(message));
 }
 
 void MainWindow::showHover(const QString& text)
 {
-    text.isEmpty() ? statusBar()->clearMessage() : statusBar()->showMessage(text);
+    showStatusMessage(this, text);
 }
 
 void MainWindow::openHead(int head)
@@ -377,6 +387,16 @@ void MainWindow::openHead(int head)
     headDialog_->setHeatmap(grid_->view(index)->data(), grid_->view(index)->heatmapStyle());
     headDialog_->view()->setStale(grid_->staleReason());
     bringForward(headDialog_, false);
+}
+
+bool MainWindow::event(QEvent* event)
+{
+    // A menu's or a button's help: cut before the readouts rather than under them.
+    if (event->type() == QEvent::StatusTip) {
+        showStatusMessage(this, static_cast<QStatusTipEvent*>(event)->tip());
+        return true;
+    }
+    return QMainWindow::event(event);
 }
 
 void MainWindow::changeEvent(QEvent* event)

@@ -61,8 +61,8 @@ public:
     [[nodiscard]] ModelOpener* modelOpener() const { return modelOpener_; }
     // After a crash, asks whether to restore the autosaved session (call once shown); the
     // question waits window-modal, without blocking, and nothing overwrites the autosave
-    // before its answer.
-    void offerRecovery();
+    // before its answer. `followUp`: a sentence the question adds (what opens after it).
+    void offerRecovery(const QString& followUp = {});
     // Loads the preset called `name` (as --preset spells it) and explains it.
     void applyPreset(const QString& name);
     // Exercise 1: the d_k sweep of the current text.
@@ -79,13 +79,19 @@ public:
     void setLetGoBytes(double bytes) { letGo_.setThreshold(bytes); }
 
 protected:
+    bool event(QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
     void connectActions();
     void readSettings();
+    // What is not work (the view, the window's geometry, the language): written with every
+    // autosave, so a crash loses none of it.
     void writeSettings();
+    // The work (sentence and switches) too: only when it is left on purpose (saved, or the
+    // window closed normally), so that declining a crash's autosave brings that back.
+    void writeSettingsWithWork();
     void retranslateUi();
 
     // setViewOptions() with what `edit` changes of the current view.

@@ -3,6 +3,7 @@
 #include "engine.h"
 #include "exportdialog.h"
 #include "settings.h"
+#include "statusmessage.h"
 
 #include <QCoreApplication>
 #include <QMainWindow>
@@ -15,8 +16,9 @@ bool canExport(QMainWindow* window, const Result& result)
 {
     if (result.valid())
         return true;
-    window->statusBar()->showMessage(QCoreApplication::translate(
-        "WindowExports", "Nothing to export yet: the heatmaps are computing."));
+    showStatusMessage(
+        window, QCoreApplication::translate("WindowExports",
+                                            "Nothing to export yet: the heatmaps are computing."));
     return false;
 }
 
@@ -41,8 +43,7 @@ void copyFigure(QMainWindow* window, const Result& result, const ViewOptions& vi
     if (!canExport(window, result))
         return;
     copyFigureToClipboard(result, view);
-    window->statusBar()->showMessage(QCoreApplication::translate("WindowExports", "Figure copied."),
-                                     3000);
+    showStatusMessage(window, QCoreApplication::translate("WindowExports", "Figure copied."), 3000);
 }
 
 } // namespace attn::ui

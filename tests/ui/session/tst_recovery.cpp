@@ -1,6 +1,7 @@
 // After a crash: the start-up path main() takes (openMainWindow) must keep the autosaved
-// work until the user has answered, restore every field of it, and the real binary must
-// leave it untouched while its question waits.
+// work until the user has answered, restore every field of it, bring back the work left on
+// purpose when the user declines, open the files it was given only after the answer, and
+// the real binary must leave the autosave untouched while its question waits.
 #include "computecontroller.h"
 #include "controlpanel.h"
 #include "filebytes.h"
@@ -67,13 +68,22 @@ private slots:
     void answerWaitsAndDecides_data();
     void answerWaitsAndDecides();
     void questionDatesInTheInterfaceLanguage();
-    void settingsAreSavedWithTheAutosave();
+    void theAutosaveKeepsTheViewNotTheWork();
+    void discardBringsBackTheWorkLeftOnPurpose_data();
+    void discardBringsBackTheWorkLeftOnPurpose();
+    void argumentsOpenOnlyAfterTheAnswer_data();
+    void argumentsOpenOnlyAfterTheAnswer();
+    void restoredWorkIsNotReplacedByASessionArgument();
     void theBinaryKeepsTheAutosaveWhileAsking();
 
 private:
-    // The window as main() opens it, with this test's settings and the autosave beside
-    // them holding `saved`.
-    MainWindow* start(const std::optional<Session>& saved);
+    // The window as main() opens it, with this test's settings, `arguments`, and the
+    // autosave beside them holding `saved`.
+    MainWindow* start(const std::optional<Session>& saved, const QStringList& arguments = {});
+    // The window's text set to `text`; returns once its autosave holds it.
+    void typeAndAutosave(MainWindow* w, const std::string& text);
+    // The visible top-level windows other than the main window and the question.
+    static QWidgetList otherWindows(MainWindow* w);
 
     std::unique_ptr<QTemporaryDir> dir_;
     std::unique_ptr<QSettings> settings_;
@@ -98,15 +108,35 @@ void TestRecovery::cleanup()
     dir_.reset();
 }
 
-MainWindow* TestRecovery::start(const std::optional<Session>& saved)
+MainWindow* TestRecovery::start(const std::optional<Session>& saved, const QStringList& arguments)
 {
     if (saved) {
         QString error;
         if (!saveSession(dir_->filePath("autosave.attnscope"), *saved, &error))
             qFatal("cannot write the autosave: %s", qPrintable(error));
     }
-    window_ = openMainWindow(*language_, settings_.get());
+    window_ = openMainWindow(*language_, settings_.get(), arguments);
     return window_.get();
+}
+
+void TestRecovery::typeAndAutosave(MainWindow* w, const std::string& text)
+{
+    attn::Request changed = w->controlPanel()->request();
+    changed.text = text;
+    w->controlPanel()->setRequest(changed);
+    const QString autosave = w->sessionFiles()->autosavePath();
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(autosave) && loadSession(autosave) &&
+                                 loadSession(autosave)->request.text == text,
+                             10000);
+}
+
+QWidgetList TestRecovery::otherWindows(MainWindow* w)
+{
+    QWidgetList others;
+    for (QWidget* top : QApplication::topLevelWidgets())
+        if (top->isVisible() && top != w && top != w->sessionFiles()->recoveryQuestion())
+            others << top;
+    return others;
 }
 
 void TestRecovery::answerWaitsAndDecides_data()
@@ -181,22 +211,105 @@ void TestRecovery::questionDatesInTheInterfaceLanguage()
     QVERIFY2(!question->text().contains("did not close"), qPrintable(question->text()));
 }
 
-void TestRecovery::settingsAreSavedWithTheAutosave()
+void TestRecovery::theAutosaveKeepsTheViewNotTheWork()
 {
     MainWindow* w = start(std::nullopt);
     QVERIFY(!w->sessionFiles()->recoveryQuestion());
     QTRY_VERIFY_WITH_TIMEOUT(w->lastResult().valid(), 20000);
-    attn::Request changed = w->controlPanel()->request();
-    changed.text = "a sentence typed before the crash";
-    changed.config.heads = 2;
-    w->controlPanel()->setRequest(changed);
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(w->sessionFiles()->autosavePath()), 10000);
-    // No clean quit: the settings already hold the configuration.
+    const std::string before = w->controlPanel()->request().text;
+    ViewOptions view = w->viewOptions();
+    view.colormap = ColormapName::Magma;
+    w->setViewOptions(view);
+    typeAndAutosave(w, "a sentence typed before the crash");
+    // No clean quit: the settings hold the view, but the work as it was left on purpose.
     settings_->sync();
     QSettings reread(dir_->filePath("settings.ini"), QSettings::IniFormat);
-    const attn::Request kept = AppSettings(&reread).request(QStringLiteral("en"));
-    QCOMPARE(kept.text, changed.text);
-    QCOMPARE(kept.config.heads, 2);
+    QCOMPARE(AppSettings(&reread).view().colormap, ColormapName::Magma);
+    QCOMPARE(AppSettings(&reread).request(QStringLiteral("en")).text, before);
+}
+
+void TestRecovery::discardBringsBackTheWorkLeftOnPurpose_data()
+{
+    QTest::addColumn<bool>("saveAsFile");
+    QTest::newRow("closed normally") << false;
+    QTest::newRow("saved to a session file") << true;
+}
+
+void TestRecovery::discardBringsBackTheWorkLeftOnPurpose()
+{
+    QFETCH(bool, saveAsFile);
+    // The first run leaves its work on purpose, by closing or by saving.
+    MainWindow* w = start(std::nullopt);
+    QTRY_VERIFY_WITH_TIMEOUT(w->lastResult().valid(), 20000);
+    typeAndAutosave(w, "the work left on purpose");
+    if (saveAsFile) {
+        QVERIFY(w->sessionFiles()->saveTo(dir_->filePath("lesson.attnscope")));
+    } else {
+        w->close();
+        QVERIFY(!QFileInfo::exists(w->sessionFiles()->autosavePath()));
+    }
+    window_.reset();
+    // The second run types on and ends abnormally: no close, its autosave left behind.
+    w = start(std::nullopt);
+    QVERIFY(!saveAsFile || w->sessionFiles()->recoveryQuestion() != nullptr);
+    if (QMessageBox* question = w->sessionFiles()->recoveryQuestion()) // saved, never closed
+        question->button(QMessageBox::Discard)->click();
+    QCOMPARE(w->controlPanel()->request().text, "the work left on purpose");
+    QTRY_VERIFY_WITH_TIMEOUT(w->lastResult().valid(), 20000);
+    typeAndAutosave(w, "the crashed work");
+    window_.reset();
+    // The third run asks; Discard shows the work left on purpose, not the crashed work.
+    w = start(std::nullopt);
+    QMessageBox* question = w->sessionFiles()->recoveryQuestion();
+    QVERIFY(question);
+    QCOMPARE(w->controlPanel()->request().text, "the work left on purpose");
+    question->button(QMessageBox::Discard)->click();
+    QCOMPARE(w->controlPanel()->request().text, "the work left on purpose");
+    QVERIFY(!QFileInfo::exists(w->sessionFiles()->autosavePath()));
+}
+
+void TestRecovery::argumentsOpenOnlyAfterTheAnswer_data()
+{
+    QTest::addColumn<bool>("restore");
+    QTest::newRow("Yes") << true;
+    QTest::newRow("Discard") << false;
+}
+
+void TestRecovery::argumentsOpenOnlyAfterTheAnswer()
+{
+    QFETCH(bool, restore);
+    const QString file = QStringLiteral(ATTN_REFERENCE_DIR "/attention/heads3.npz");
+    QVERIFY(QFileInfo::exists(file));
+    MainWindow* w = start(everyFieldChanged(), {file});
+    QMessageBox* question = w->sessionFiles()->recoveryQuestion();
+    QVERIFY(question && question->isVisible());
+    // The question says what opens after it, and nothing opens before it is answered.
+    QVERIFY2(question->text().contains("heads3.npz"), qPrintable(question->text()));
+    QTest::qWait(500);
+    QVERIFY2(otherWindows(w).isEmpty(), "a window opened before the question was answered");
+    question->button(restore ? QMessageBox::Yes : QMessageBox::Discard)->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!otherWindows(w).isEmpty(), 10000);
+    QCOMPARE(otherWindows(w).front()->objectName(), "modelWindow");
+    for (QWidget* other : otherWindows(w))
+        other->close();
+}
+
+void TestRecovery::restoredWorkIsNotReplacedByASessionArgument()
+{
+    Session lesson;
+    lesson.request.text = "the session named on the command line";
+    const QString file = dir_->filePath("lesson.attnscope");
+    QVERIFY(saveSession(file, lesson));
+    const Session crashed = everyFieldChanged();
+    MainWindow* w = start(crashed, {file});
+    QMessageBox* question = w->sessionFiles()->recoveryQuestion();
+    QVERIFY(question);
+    QVERIFY2(question->text().contains("lesson.attnscope"), qPrintable(question->text()));
+    question->button(QMessageBox::Yes)->click();
+    QCOMPARE(w->controlPanel()->request(), crashed.request);
+    auto* message = w->findChild<QMessageBox*>("sessionArgumentsMessage");
+    QVERIFY2(message && message->isVisible(), "nothing says the session was left unopened");
+    QVERIFY2(message->text().contains("lesson.attnscope"), qPrintable(message->text()));
 }
 
 void TestRecovery::theBinaryKeepsTheAutosaveWhileAsking()
