@@ -226,8 +226,7 @@ void ExportDialog::chooseFileAndExport()
     const QString suggested =
         QDir(lastExportDirectory())
             .filePath(defaultBaseName(options) + u'.' + formatSpelling(chosen));
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Figure"), suggested, formatFilter(chosen));
+    QString path = askSavePath(this, tr("Export Figure"), suggested, formatFilter(chosen));
     if (path.isEmpty())
         return;
     // A typed suffix of another figure format wins; otherwise the chosen one is added.
@@ -235,9 +234,11 @@ void ExportDialog::chooseFileAndExport()
         formatCombo_->setCurrentIndex(formatCombo_->findData(int(*typed)));
     else
         path += u'.' + formatSpelling(chosen);
-    lastExportDirectory() = QFileInfo(path).absolutePath();
-    if (exportTo(path))
+    rememberExportDirectory(QFileInfo(path).absolutePath());
+    if (exportTo(path)) {
         accept();
+        announceSaved(parentWidget() ? parentWidget() : this, path);
+    }
 }
 
 void ExportDialog::updateEnabled()
@@ -337,10 +338,10 @@ bool exportNumbersInteractively(QWidget* parent, const Result& result)
     for (const FigureFormat format : kNumberFormats)
         filters << formatFilter(format);
     QString selected = filters.first();
-    QString path = QFileDialog::getSaveFileName(
-        parent, ExportDialog::tr("Export Numbers"),
-        QDir(lastExportDirectory()).filePath(QStringLiteral("attention.csv")),
-        filters.join(QStringLiteral(";;")), &selected);
+    QString path =
+        askSavePath(parent, ExportDialog::tr("Export Numbers"),
+                    QDir(lastExportDirectory()).filePath(QStringLiteral("attention.csv")),
+                    filters.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return false;
     auto format = formatFromPath(path);
@@ -348,11 +349,12 @@ bool exportNumbersInteractively(QWidget* parent, const Result& result)
         format = kNumberFormats[std::max<qsizetype>(0, filters.indexOf(selected))];
         path += u'.' + formatSpelling(*format);
     }
-    lastExportDirectory() = QFileInfo(path).absolutePath();
+    rememberExportDirectory(QFileInfo(path).absolutePath());
     if (const QString error = exportFigure(path, *format, result, {}); !error.isEmpty()) {
         QMessageBox::warning(parent, ExportDialog::tr("Export Numbers"), error);
         return false;
     }
+    announceSaved(parent, path);
     return true;
 }
 

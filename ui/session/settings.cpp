@@ -57,6 +57,7 @@ const std::vector<SettingDefault>& defaults()
                  {u"window/language"_s, QString()},
                  {u"window/geometry"_s, QByteArray()},
                  {u"window/state"_s, QByteArray()},
+                 {u"export/folder"_s, QString()},
              })
             rows.push_back(std::move(row));
         return rows;
@@ -159,6 +160,14 @@ QString AppSettings::language() const
 void AppSettings::setLanguage(const QString& code)
 {
     setValue("window/language", code);
+}
+QString AppSettings::exportFolder() const
+{
+    return value("export/folder").toString();
+}
+void AppSettings::setExportFolder(const QString& folder)
+{
+    setValue("export/folder", folder);
 }
 QByteArray AppSettings::geometry() const
 {

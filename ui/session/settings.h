@@ -31,6 +31,10 @@ public:
     [[nodiscard]] QString language() const;
     void setLanguage(const QString& code);
 
+    // Where the last export went; "" before the first.
+    [[nodiscard]] QString exportFolder() const;
+    void setExportFolder(const QString& folder);
+
     [[nodiscard]] QByteArray geometry() const;
     [[nodiscard]] QByteArray windowState() const;
     void setWindow(const QByteArray& geometry, const QByteArray& state);
