@@ -33,6 +33,10 @@ void writePatterns(JsonWriter& json, const HeadPatterns& p)
     json.value(p.first);
     json.key("entropy");
     json.value(p.entropy);
+    json.key("entropy_max");
+    json.value(p.entropyMax);
+    json.key("role");
+    json.value(headRoleSpelling(headRole(p)));
     json.key("queries");
     json.value(p.queries);
     json.endObject();
@@ -194,15 +198,16 @@ std::string attentionSummary(const AttentionStack& stack, int sequence, std::opt
         tokenLine("key tokens:", stack.keyTokens(sequence));
     out += "sequence " + std::to_string(sequence) +
            "; head patterns (mean weight on the previous token, itself, the first token; "
-           "mean row entropy in bits):\n";
-    out += "layer  head  previous    self   first  entropy\n";
+           "mean row entropy in bits, over the queries after the first; what the head does "
+           "most):\n";
+    out += "layer  head  previous    self   first  entropy  role\n";
     const std::vector<HeadPatterns> all = stackPatterns(stack, sequence);
     for (int l = layer.value_or(0); l < (layer ? *layer + 1 : s.layers); ++l)
         for (int h = 0; h < s.heads; ++h) {
             const HeadPatterns& p = all[std::size_t(l * s.heads + h)];
-            char line[96];
-            std::snprintf(line, sizeof line, "%5d  %4d  %8.3f  %6.3f  %6.3f  %7.3f\n", l, h,
-                          p.previous, p.self, p.first, p.entropy);
+            char line[128];
+            std::snprintf(line, sizeof line, "%5d  %4d  %8.3f  %6.3f  %6.3f  %7.3f  %s\n", l, h,
+                          p.previous, p.self, p.first, p.entropy, headRoleSpelling(headRole(p)));
             out += line;
         }
     return out;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 namespace attn {
 
@@ -15,12 +16,13 @@ HeadPatterns headPatterns(const Matrix& weights, bool cross)
     // weights: (T_q, T_k).
     const Eigen::Index Tq = weights.rows();
     const Eigen::Index Tk = weights.cols();
-    double previous = 0, self = 0, first = 0, entropy = 0;
+    double previous = 0, self = 0, first = 0, entropy = 0, entropyMax = 0;
     int queries = 0;
     for (Eigen::Index i = cross ? 0 : 1; i < Tq; ++i) {
         const float* p = weights.row(i).data();
-        // 1. One pass over the row: finite, and −Σ p log2 p in double.
+        // 1. One pass over the row: finite, −Σ p log2 p in double, and the keys weighed.
         double h = 0;
+        int weighed = 0;
         bool finite = true;
         for (Eigen::Index j = 0; j < Tk; ++j) {
             const double w = p[j];
@@ -28,8 +30,10 @@ HeadPatterns headPatterns(const Matrix& weights, bool cross)
                 finite = false;
                 break;
             }
-            if (w > 0)
+            if (w > 0) {
                 h -= w * std::log2(w);
+                ++weighed;
+            }
         }
         if (!finite)
             continue;
@@ -41,6 +45,7 @@ HeadPatterns headPatterns(const Matrix& weights, bool cross)
         }
         first += p[0];
         entropy += h;
+        entropyMax += weighed > 0 ? std::log2(double(weighed)) : 0.0;
         ++queries;
     }
     HeadPatterns out;
@@ -51,7 +56,43 @@ HeadPatterns headPatterns(const Matrix& weights, bool cross)
     out.self = cross || queries == 0 ? nan : self / n;
     out.first = queries == 0 ? nan : first / n;
     out.entropy = queries == 0 ? nan : entropy / n;
+    out.entropyMax = queries == 0 ? nan : entropyMax / n;
     return out;
+}
+
+HeadRole headRole(const HeadPatterns& p)
+{
+    // 1. A position that takes more than half the weight (NaN measures never do).
+    const std::pair<double, HeadRole> positions[] = {{p.previous, HeadRole::PreviousToken},
+                                                     {p.self, HeadRole::Self},
+                                                     {p.first, HeadRole::FirstToken}};
+    const std::pair<double, HeadRole>* strongest = nullptr;
+    for (const auto& candidate : positions)
+        if (candidate.first > kRoleThreshold && (!strongest || candidate.first > strongest->first))
+            strongest = &candidate;
+    if (strongest)
+        return strongest->second;
+    // 2. Weight spread nearly evenly over the keys weighed.
+    if (p.entropyMax > 0 && p.entropy >= kBroadThreshold * p.entropyMax)
+        return HeadRole::Broad;
+    return HeadRole::NoClearPattern;
+}
+
+const char* headRoleSpelling(HeadRole role)
+{
+    switch (role) {
+    case HeadRole::PreviousToken:
+        return "previous_token";
+    case HeadRole::Self:
+        return "self";
+    case HeadRole::FirstToken:
+        return "first_token";
+    case HeadRole::Broad:
+        return "broad";
+    case HeadRole::NoClearPattern:
+        break;
+    }
+    return "none";
 }
 
 std::vector<HeadPatterns> stackPatterns(const AttentionStack& stack, int sequence,

@@ -7,10 +7,13 @@
 //   first     P[i][0]                        the weight on the first token (the "sink")
 //   entropy   −Σ_j P[i][j]·log2 P[i][j]      in bits, 0·log2 0 = 0; 0 when a query looks
 //                                            at one key, log2 T_k when at all alike
+//   entropyMax  log2 (keys with weight > 0)   the most the entropy could be for the keys
+//                                            the query weighs (a masked key weighs 0)
 // A head whose first exceeds kSinkThreshold is named an attention sink: it parks most of
 // its weight on the first token, whatever that token is (Xiao et al. 2023, "Efficient
 // Streaming Language Models with Attention Sinks": trained decoders' heads do so because
 // the softmax must put its weight somewhere, and every query sees the first token).
+// headRole() names what a head does most, for the table a learner reads (below).
 // The measured queries are i = 1 … T_q − 1 in self-attention (query 0 has no previous
 // token, and under a causal mask its one key makes it trivially "self" and "first"),
 // and all queries in cross-attention, where previous and self have no meaning (NaN).
@@ -29,12 +32,30 @@ struct HeadPatterns {
     double previous = 0;
     double self = 0;
     double first = 0;
-    double entropy = 0; // bits
-    int queries = 0;    // queries measured; the means are NaN when 0
+    double entropy = 0;    // bits
+    double entropyMax = 0; // bits: the mean of log2 (keys each query weighs)
+    int queries = 0;       // queries measured; the means are NaN when 0
 };
 
 // More than half of the measured queries' weight on the first token, on average.
 inline constexpr double kSinkThreshold = 0.5;
+
+// What a head does most, in the order headRole() decides it:
+//   PreviousToken, Self, FirstToken  that measure exceeds kRoleThreshold (more than half of
+//                                    the measured queries' weight, on average); of two,
+//                                    the larger, ties in this order. FirstToken is the
+//                                    attention sink.
+//   Broad          else, mean entropy ≥ kBroadThreshold · entropyMax: each query spreads
+//                  its weight nearly evenly over the keys it weighs
+//   NoClearPattern the rest, and a head with no measured query
+enum class HeadRole { PreviousToken, Self, FirstToken, Broad, NoClearPattern };
+
+inline constexpr double kRoleThreshold = kSinkThreshold;
+inline constexpr double kBroadThreshold = 0.8;
+
+[[nodiscard]] HeadRole headRole(const HeadPatterns& patterns);
+// "previous_token", "self", "first_token", "broad", "none": the JSON's and the report's.
+[[nodiscard]] const char* headRoleSpelling(HeadRole role);
 
 // first > kSinkThreshold (false when first is NaN).
 [[nodiscard]] inline bool isAttentionSink(const HeadPatterns& patterns)

@@ -49,6 +49,8 @@ private slots:
     void thumbnailIsBlockMaxima();
     void patterns_data();
     void patterns();
+    void roles_data();
+    void roles();
     void headsLikeThisOne();
     void memoryStackChecksItsSize();
     void largeBuffersAreRecycled();
@@ -215,6 +217,59 @@ void TestAttentionStack::patterns()
     QVERIFY2(same(p.self, self), qPrintable(QString::number(p.self)));
     QVERIFY2(same(p.first, first), qPrintable(QString::number(p.first)));
     QVERIFY2(same(p.entropy, entropy), qPrintable(QString::number(p.entropy)));
+}
+
+void TestAttentionStack::roles_data()
+{
+    QTest::addColumn<Matrix>("weights");
+    QTest::addColumn<bool>("cross");
+    QTest::addColumn<double>("entropyMax"); // mean log2 of the keys each query weighs
+    QTest::addColumn<HeadRole>("role");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    QTest::newRow("identity: self")
+        << matrix({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}) << false << 0.0 << HeadRole::Self;
+    QTest::newRow("previous token")
+        << matrix({{1, 0, 0}, {1, 0, 0}, {0, 1, 0}}) << false << 0.0 << HeadRole::PreviousToken;
+    QTest::newRow("sink: first beats previous (0.5)")
+        << matrix({{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}) << false << 0.0 << HeadRole::FirstToken;
+    // Rows weigh 2, 3 and 4 keys: 1.5 bits of at most 1.528 on average, 98 %.
+    QTest::newRow("causal uniform: broad")
+        << matrix({{1, 0, 0, 0},
+                   {0.5f, 0.5f, 0, 0},
+                   {0.25f, 0.25f, 0.5f, 0},
+                   {0.25f, 0.25f, 0.25f, 0.25f}})
+        << false << (1.0 + std::log2(3.0) + 2.0) / 3 << HeadRole::Broad;
+    // Two tokens back: previous 0.25, first 0.5 (not more than half), entropy 0.
+    QTest::newRow("focused, on no named position: no clear pattern")
+        << matrix({{1, 0, 0, 0, 0},
+                   {1, 0, 0, 0, 0},
+                   {1, 0, 0, 0, 0},
+                   {0, 1, 0, 0, 0},
+                   {0, 0, 1, 0, 0}})
+        << false << 0.0 << HeadRole::NoClearPattern;
+    // 0.92 bits of at most log2 3 = 1.58: 58 %, under the 80 % of broad.
+    QTest::newRow("spread, but not evenly enough: no clear pattern")
+        << matrix({{1, 0, 0}, {0.1f, 0.1f, 0.8f}, {0.1f, 0.8f, 0.1f}}) << false << std::log2(3.0)
+        << HeadRole::NoClearPattern;
+    QTest::newRow("one query: nothing measured")
+        << matrix({{1}}) << false << nan << HeadRole::NoClearPattern;
+    QTest::newRow("cross: first") << matrix({{0.5f, 0.5f, 0}, {1, 0, 0}}) << true << 0.5
+                                  << HeadRole::FirstToken;
+}
+
+void TestAttentionStack::roles()
+{
+    QFETCH(Matrix, weights);
+    QFETCH(bool, cross);
+    QFETCH(double, entropyMax);
+    QFETCH(HeadRole, role);
+    const HeadPatterns p = headPatterns(weights, cross);
+    if (std::isnan(entropyMax))
+        QVERIFY(std::isnan(p.entropyMax));
+    else
+        QVERIFY2(std::abs(p.entropyMax - entropyMax) < 1e-12,
+                 qPrintable(QString::number(p.entropyMax, 'g', 17)));
+    QCOMPARE(headRoleSpelling(headRole(p)), headRoleSpelling(role));
 }
 
 void TestAttentionStack::headsLikeThisOne()

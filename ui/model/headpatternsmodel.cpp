@@ -67,19 +67,47 @@ double HeadPatternsModel::value(int index, int column) const
         return p.first;
     case Entropy:
         return p.entropy;
-    case Named: // sorts the named heads together
-        return isAttentionSink(p) ? 1.0 : 0.0;
+    case Named: // sorts the heads of a role together
+        return double(headRole(p));
     default:
         return std::nan("");
     }
 }
 
+QString HeadPatternsModel::roleName(HeadRole role)
+{
+    switch (role) {
+    case HeadRole::PreviousToken:
+        return tr("previous token", "a head that puts most of its weight on the token before");
+    case HeadRole::Self:
+        return tr("self", "a head that puts most of its weight on the token itself");
+    case HeadRole::FirstToken:
+        return tr("attention sink (first token)",
+                  "a head that puts most of its weight on the first token");
+    case HeadRole::Broad:
+        return tr("broad", "a head that spreads its weight evenly over the keys");
+    case HeadRole::NoClearPattern:
+        break;
+    }
+    return tr("no clear pattern", "a head that none of the named patterns describes");
+}
+
 QString HeadPatternsModel::patternName(int index) const
 {
-    return isAttentionSink(patterns_[std::size_t(index)])
-               ? tr("attention sink (first token)",
-                    "a head that puts most of its weight on the first token")
-               : QString();
+    return roleName(headRole(patterns_[std::size_t(index)]));
+}
+
+QString HeadPatternsModel::rolesExplained()
+{
+    //: %1 and %2 are thresholds such as 0.5 and 80%
+    return tr("What the head does most, from its numbers: previous token, self or attention "
+              "sink (first token) when that column exceeds %1 — more than half of the "
+              "queries' weight, on average (a sink parks its weight on the first token whatever "
+              "it is: Xiao et al., 2023); otherwise broad when the entropy is at least %2 of "
+              "the most it could be over the keys each query weighs; otherwise no clear "
+              "pattern. Untrained (random) heads are mostly broad.")
+        .arg(QLocale().toString(kRoleThreshold, 'f', 1),
+             QLocale().toString(100 * kBroadThreshold, 'f', 0) + QLatin1Char('%'));
 }
 
 QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
@@ -103,8 +131,8 @@ QVariant HeadPatternsModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (std::isnan(v))
             return tr("Not measured: previous and self have no meaning in cross-attention");
-        if (index.column() == Named && !patternName(head).isEmpty())
-            return patternName(head); // whole, where the column is too narrow for it
+        if (index.column() == Named) // whole, where the column is too narrow for it
+            return patternName(head) + QStringLiteral("\n\n") + rolesExplained();
         return {};
     default:
         return {};
@@ -130,7 +158,7 @@ QVariant HeadPatternsModel::headerData(int section, Qt::Orientation orientation,
         case Entropy:
             return tr("Entropy", "head pattern: mean entropy in bits");
         case Named:
-            return tr("Pattern", "head pattern: its name, where it has one");
+            return tr("Pattern", "head pattern: what the head does most");
         default:
             return {};
         }
@@ -144,12 +172,12 @@ QVariant HeadPatternsModel::headerData(int section, Qt::Orientation orientation,
         case First:
             return tr("Mean weight on the first token (the \"sink\")");
         case Entropy:
-            return tr("Mean entropy of a query's weights in bits: 0 when it looks at one key, "
-                      "log2 T_k when at all alike");
+            return tr("Mean entropy of a query's weights in bits, over the queries after the "
+                      "first (query 0 is left out, as in the other columns: under a causal mask "
+                      "it sees one key); 0 when a query looks at one key, log2 of the keys it "
+                      "sees when at all alike. The head view's mean entropy averages every row.");
         case Named:
-            return tr("An attention sink puts more than half of its queries' weight on the first "
-                      "token, whatever it is (Xiao et al., 2023): the softmax must put its weight "
-                      "somewhere, and every query sees the first token");
+            return rolesExplained();
         default:
             return {};
         }

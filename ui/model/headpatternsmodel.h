@@ -1,6 +1,6 @@
 // The head patterns of one sequence as a table (layer, head, previous, self, first,
-// entropy, and the pattern's name: "attention sink (first token)"), one row a head, sortable by any
-// column and orderable by likeness to a head
+// entropy, and what the head does most: "previous token" … "no clear pattern", headRole()),
+// one row a head, sortable by any column and orderable by likeness to a head
 // ("show heads like this one", headsLike()).
 #pragma once
 
@@ -40,10 +40,15 @@ public:
     // NaN measures (cross-attention's previous and self) sort last either way.
     void sort(int column, Qt::SortOrder order) override;
 
+    // A role's name in the Pattern column.
+    [[nodiscard]] static QString roleName(HeadRole role);
+    // How the roles are decided, thresholds included: the Pattern column's tooltip.
+    [[nodiscard]] static QString rolesExplained();
+
 private:
     // The value of `column` for head `index` (NaN when it has none).
     [[nodiscard]] double value(int index, int column) const;
-    // The name of head `index`'s pattern; empty when it has none.
+    // The name of head `index`'s role.
     [[nodiscard]] QString patternName(int index) const;
 
     std::vector<HeadPatterns> patterns_;

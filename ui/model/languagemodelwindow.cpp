@@ -80,8 +80,9 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     predictions_->setMaskedLanguageModel(!model_->info().causal);
     if (auto* padding = switches_->findChild<QCheckBox*>(QStringLiteral("paddingCheck")))
         padding->hide();
-    // Rotary positions: a switch of the models that have them (Qwen/Llama), on as trained.
-    rope_->setChecked(true);
+    // Rotary positions: a switch of the models that have them (Qwen/Llama), on as trained;
+    // unticked and greyed for those that add learned positions (GPT-2, BERT), which it says.
+    rope_->setChecked(model_->info().rotary);
     rope_->setEnabled(model_->info().rotary);
     scope_->addItem(QString(), -1);
     for (int l = 0; l < model_->info().layers; ++l)
@@ -181,7 +182,9 @@ void LanguageModelWindow::setText(const QString& text)
 
 ModelSwitches LanguageModelWindow::switches() const
 {
-    return {switches_->config(), scope_->currentData().toInt(), rope_->isChecked()};
+    // A model without rotary positions runs as it was trained: nothing to switch off.
+    return {switches_->config(), scope_->currentData().toInt(),
+            rope_->isChecked() || !model_->info().rotary};
 }
 
 void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
@@ -190,7 +193,7 @@ void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
     const QSignalBlocker blocker(scope_);
     scope_->setCurrentIndex(std::max(0, scope_->findData(switches.onlyLayer)));
     const QSignalBlocker ropeBlocker(rope_);
-    rope_->setChecked(switches.rope || !model_->info().rotary);
+    rope_->setChecked(switches.rope && model_->info().rotary);
     submit();
 }
 
@@ -441,7 +444,9 @@ void LanguageModelWindow::retranslateUi()
         tr("Show attention by word (ICU's words; Chinese by its dictionary): attention to a "
            "word is the sum over its tokens, attention from a word the mean over its tokens' "
            "rows, so each row still sums to 1 (Clark et al. 2019)"));
-    rope_->setText(tr("Rotary positions (&RoPE)"));
+    rope_->setText(model_->info().rotary
+                       ? tr("Rotary positions (&RoPE)")
+                       : tr("No rotary positions (RoPE): this model adds learned positions"));
     rope_->setToolTip(
         model_->info().rotary
             ? tr("Rotate each query and key by its position, as the model was trained; off, "

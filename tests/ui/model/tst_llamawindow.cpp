@@ -2,8 +2,8 @@
 // (2 layers, 4 query heads reading 2 K/V heads, rotary positions): the RoPE switch runs the
 // model again without rotation, in every layer or in one, and is disabled for GPT-2; the
 // caption, the grid's tooltips, the hover line and the head view say which K/V head a query
-// head shares; the head patterns name an attention sink (the first thing learners see in
-// these models).
+// head shares; the head patterns name what each head does most (an attention sink is the
+// first thing learners see in these models).
 #include "fileheaddialog.h"
 #include "headpatternsmodel.h"
 #include "languagemodel.h"
@@ -63,8 +63,8 @@ private slots:
     void kvSharing_data();
     void kvSharing();
     void theWindowSaysWhichKvHeadAHeadShares();
-    void theHeadPatternsNameASink_data();
-    void theHeadPatternsNameASink();
+    void theHeadPatternsNameWhatEachHeadDoes_data();
+    void theHeadPatternsNameWhatEachHeadDoes();
     void theHeadPatternsFitTheirSide();
 
 private:
@@ -172,7 +172,8 @@ void TestLlamaWindow::setSwitchesShowsTheRopeSwitch()
     QCOMPARE(window_->shownRun().switches.rope, false);
 }
 
-// GPT-2 adds its positions to the embeddings: nothing to switch off.
+// GPT-2 adds learned positions to the embeddings: nothing to switch off, and the switch
+// shows unticked, saying so.
 void TestLlamaWindow::theRopeCheckIsDisabledForGpt2()
 {
     QTemporaryDir dir;
@@ -183,8 +184,12 @@ void TestLlamaWindow::theRopeCheckIsDisabledForGpt2()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(!window.ropeCheck()->isEnabled());
-    QVERIFY(window.ropeCheck()->isChecked());
-    QVERIFY(window.switches().rope);
+    QVERIFY(!window.ropeCheck()->isChecked());
+    QVERIFY2(window.ropeCheck()->text().contains("learned positions"),
+             qPrintable(window.ropeCheck()->text()));
+    QVERIFY(window.switches().rope); // runs as trained
+    QVERIFY(!window.departuresText().contains("RoPE"));
+    QVERIFY(window.ropeCheck()->isVisible());
     QVERIFY(!window.captionText().contains("K/V"));
     QVERIFY(window.captionText().contains("2 heads"));
     QVERIFY(window.modelView()->grid()->tileToolTip(1, 1) == ModelGrid::tileName(1, 1));
@@ -234,40 +239,63 @@ void TestLlamaWindow::theWindowSaysWhichKvHeadAHeadShares()
         qPrintable(view->headDialog()->summaryText()));
 }
 
-void TestLlamaWindow::theHeadPatternsNameASink_data()
+void TestLlamaWindow::theHeadPatternsNameWhatEachHeadDoes_data()
 {
+    QTest::addColumn<double>("previous");
+    QTest::addColumn<double>("self");
     QTest::addColumn<double>("first");
+    QTest::addColumn<double>("entropy");
     QTest::addColumn<QString>("name");
-    QTest::newRow("0.9 on the first token") << 0.9 << "attention sink (first token)";
-    QTest::newRow("just over half") << 0.5001 << "attention sink (first token)";
-    QTest::newRow("exactly half: not a sink") << 0.5 << "";
-    QTest::newRow("a previous-token head") << 0.1 << "";
+    // entropyMax is 2 bits throughout: broad from 1.6 bits (80 %).
+    QTest::newRow("0.9 on the first token")
+        << 0.05 << 0.05 << 0.9 << 0.5 << "attention sink (first token)";
+    QTest::newRow("just over half on the first")
+        << 0.2 << 0.1 << 0.5001 << 1.0 << "attention sink (first token)";
+    QTest::newRow("exactly half: not named by it")
+        << 0.2 << 0.1 << 0.5 << 1.0 << "no clear pattern";
+    QTest::newRow("previous token") << 0.7 << 0.1 << 0.1 << 1.0 << "previous token";
+    QTest::newRow("self") << 0.1 << 0.6 << 0.1 << 1.0 << "self";
+    QTest::newRow("two over half: the larger")
+        << 0.55 << 0.0 << 0.6 << 1.0 << "attention sink (first token)";
+    QTest::newRow("broad (random weights)") << 0.2 << 0.2 << 0.2 << 1.7 << "broad";
+    QTest::newRow("focused elsewhere") << 0.2 << 0.1 << 0.1 << 0.9 << "no clear pattern";
 }
 
-// A head whose queries put more than half their weight on the first token, on average, is
-// named in the table's Pattern column, and sorts with the other sinks.
-void TestLlamaWindow::theHeadPatternsNameASink()
+// Every head is named after what it does most, in the table's Pattern column, with the
+// thresholds in its tooltip, and the heads of one role sort together.
+void TestLlamaWindow::theHeadPatternsNameWhatEachHeadDoes()
 {
+    QFETCH(double, previous);
+    QFETCH(double, self);
     QFETCH(double, first);
+    QFETCH(double, entropy);
     QFETCH(QString, name);
     HeadPatterns patterns;
-    patterns.previous = 0.2;
-    patterns.self = 0.1;
+    patterns.previous = previous;
+    patterns.self = self;
     patterns.first = first;
-    patterns.entropy = 1.0;
+    patterns.entropy = entropy;
+    patterns.entropyMax = 2.0;
     patterns.queries = 4;
-    HeadPatterns other = patterns;
-    other.first = 0.05;
+    HeadPatterns other = patterns; // a previous-token head
+    other.previous = 0.9;
+    other.self = other.first = 0.05;
     HeadPatternsModel model;
     model.setPatterns({other, patterns}, 2, 5);
     QCOMPARE(model.headerData(HeadPatternsModel::Named, Qt::Horizontal, Qt::DisplayRole).toString(),
              "Pattern");
     QCOMPARE(model.index(1, HeadPatternsModel::Named).data().toString(), name);
-    QCOMPARE(model.index(0, HeadPatternsModel::Named).data().toString(), "");
-    // The whole name on hover: the column may be too narrow for it.
-    QCOMPARE(model.index(1, HeadPatternsModel::Named).data(Qt::ToolTipRole).toString(), name);
+    QCOMPARE(model.index(0, HeadPatternsModel::Named).data().toString(), "previous token");
+    // The whole name on hover (the column may be too narrow for it), and how it was decided.
+    const QString tip = model.index(1, HeadPatternsModel::Named).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith(name) && tip.contains("0.5") && tip.contains("80%"), qPrintable(tip));
+    const QString header =
+        model.headerData(HeadPatternsModel::Named, Qt::Horizontal, Qt::ToolTipRole).toString();
+    QVERIFY2(header.contains("0.5") && header.contains("80%"), qPrintable(header));
+    model.sort(HeadPatternsModel::Named, Qt::AscendingOrder); // previous token first
+    QCOMPARE(model.headAt(0), 0);
     model.sort(HeadPatternsModel::Named, Qt::DescendingOrder);
-    QCOMPARE(model.headAt(0), name.isEmpty() ? 0 : 1);
+    QCOMPARE(model.headAt(0), name == "previous token" ? 0 : 1);
 }
 
 // In the language model window the table of head patterns fits beside the heads: the
