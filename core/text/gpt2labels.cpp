@@ -144,8 +144,10 @@ std::vector<TokenLabel> labelTokens(const std::vector<std::string>& bytes,
         TokenLabel& label = labels[owner];
         label.continuation = false;
         for (std::size_t i = first; i < clusterEnds[k]; ++i) {
-            if (chars[i].code < 0)
-                label.label += kReplacement;
+            if (chars[i].code < 0) // the bytes themselves: U+FFFD would make them all alike
+                label.label += "\u2039" +
+                               hex(std::string_view(stream).substr(pos, chars[i].length)) +
+                               "\u203A"; // ‹E6 88›
             else
                 appendVisible(label.label, chars[i].code);
             if (chars[i].code < 0 || !u_hasBinaryProperty(chars[i].code, UCHAR_WHITE_SPACE))

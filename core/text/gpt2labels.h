@@ -28,8 +28,11 @@ struct TokenLabel {
 };
 
 // The labels of tokens with these `bytes` (one string of raw bytes per token) and these
-// vocabulary spellings (`pieces`, same length). Bytes that are not valid UTF-8 show as
-// U+FFFD, one per maximal invalid subsequence, as decode() does.
+// vocabulary spellings (`pieces`, same length). Bytes that are not valid UTF-8 (a character
+// cut short, as a predicted token often is, or a lone continuation byte) show as their hex
+// in single guillemets, one pair per maximal invalid subsequence: "‹E6 88›", so that such
+// tokens stay readable and distinct (U+FFFD would make them all alike). runText keeps
+// decode()'s U+FFFD.
 [[nodiscard]] std::vector<TokenLabel> labelTokens(const std::vector<std::string>& bytes,
                                                   const std::vector<std::string>& pieces);
 

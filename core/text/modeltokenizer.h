@@ -53,7 +53,7 @@ public:
         out.labels = labels(out.ids);
         return out;
     }
-    // The label of one id on its own (a lone continuation byte shows as U+FFFD).
+    // The label of one id on its own (bytes that are no whole character show as "‹E6 88›").
     [[nodiscard]] TokenLabel label(int id) const { return labels(std::span(&id, 1)).front(); }
 
 protected:

@@ -166,7 +166,7 @@ void TestModelCompareCli::figures()
             }
         QVERIFY2(description.contains(predictionSummary(predictions, options.departures)),
                  qPrintable(description));
-        QVERIFY(description.contains(predictions.topChanged() ? "the top prediction changes from"
+        QVERIFY(description.contains(predictions.topChanged() ? "The top prediction changes from"
                                                               : "Both predict"));
     }
 }

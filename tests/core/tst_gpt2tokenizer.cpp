@@ -235,20 +235,27 @@ void TestGpt2Tokenizer::labels()
 }
 
 // Ids that do not make valid UTF-8 (a character cut short, a lone continuation byte)
-// show U+FFFD where the character would be, and the raw bytes for a hover.
+// show their bytes where the character would be, "‹E4 BD›", never U+FFFD (which would make
+// every such token look alike), and the raw bytes for a hover.
 void TestGpt2Tokenizer::labelsOfBrokenBytes()
 {
     const std::vector<int> cutShort = {19526};   // "ä½": E4 BD, the end of 你 missing
     const std::vector<int> loneByte = {254, 64}; // "ł" (A0), then "a"
     const auto cut = tokenizer_->labels(cutShort);
     QCOMPARE(cut.size(), std::size_t{1});
-    QCOMPARE(cut[0].label, std::string("\xEF\xBF\xBD"));
+    QCOMPARE(cut[0].label, std::string("\u2039E4 BD\u203A"));
     QCOMPARE(cut[0].bytes, std::string("E4 BD"));
     QCOMPARE(cut[0].piece, std::string("\xC3\xA4\xC2\xBD"));
     const auto lone = tokenizer_->labels(loneByte);
-    QCOMPARE(lone[0].label, std::string("\xEF\xBF\xBD"));
+    QCOMPARE(lone[0].label, std::string("\u2039A0\u203A"));
     QCOMPARE(lone[0].continuation, false);
     QCOMPARE(lone[1].label, std::string("a"));
+    // Two tokens cut short differently read differently.
+    const std::vector<int> otherCut = {162, 19526}; // "æ" (E6) alone, then E4 BD
+    const auto other = tokenizer_->labels(otherCut);
+    QCOMPARE(other[0].label, std::string("\u2039E6\u203A"));
+    QCOMPARE(other[1].label, std::string("\u2039E4 BD\u203A"));
+    QVERIFY(other[1].label.find("\xEF\xBF\xBD") == std::string::npos);
 }
 
 void TestGpt2Tokenizer::decodeReplacesInvalidUtf8()

@@ -17,10 +17,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 
 namespace attn::ui {
@@ -69,6 +72,8 @@ ModelCompareDialog::ModelCompareDialog(QWidget* parent)
     viewA_->setObjectName("compareA");
     viewB_->setObjectName("compareB");
     viewDifference_->setObjectName("compareDifference");
+    status_->setObjectName("compareStatus");
+    status_->setWordWrap(true);
     hover_->setObjectName("compareHover");
     summary_->setObjectName("predictionSummary");
     predictionsA_->setObjectName("predictionsA");
@@ -118,15 +123,35 @@ ModelCompareDialog::ModelCompareDialog(QWidget* parent)
     buttons->addStretch(1);
     buttons->addWidget(exportButton_);
     buttons->addWidget(closeButton_);
+    // The heatmaps above, the words and predictions below, with a handle between: a long
+    // text's heatmaps can take the height they need to label every token.
+    auto* top = new QWidget;
+    auto* topBox = new QVBoxLayout(top);
+    topBox->setContentsMargins(0, 0, 0, 0);
+    topBox->addLayout(views, 1);
+    topBox->addWidget(hover_);
+    auto* bottom = new QWidget;
+    auto* bottomBox = new QVBoxLayout(bottom);
+    bottomBox->setContentsMargins(0, 0, 0, 0);
+    bottomBox->addWidget(difference_);
+    bottomBox->addLayout(lists);
+    bottomBox->addWidget(summary_);
+    bottomBox->addStretch(1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setObjectName("compareSplit");
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
     auto* box = new QVBoxLayout(this);
     box->addLayout(choose);
-    box->addLayout(views, 1);
-    box->addWidget(hover_);
-    box->addWidget(difference_);
-    box->addLayout(lists);
-    box->addWidget(summary_);
+    box->addWidget(split, 1);
     box->addLayout(buttons);
-    resize(1320, 860);
+    // As tall as the screen allows, up to 1100: the heatmaps get what the lists leave.
+    const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect();
+    resize(screen.isValid() ? std::min(1440, screen.width() - 40) : 1320,
+           screen.isValid() ? std::clamp(screen.height() - 80, 600, 1100) : 860);
     retranslate();
 }
 
@@ -142,6 +167,14 @@ void ModelCompareDialog::follow(std::shared_ptr<const ModelRun> switched, const 
         filling_ = true;
         layer_->setRange(0, std::max(0, switched_->model->info().layers - 1));
         fillHeads();
+        filling_ = false;
+    }
+    // Layers before the one the switches act in are the same in A and B: show that one.
+    const int firstSwitched = std::max(0, switched_->switches.onlyLayer);
+    if (firstSwitched != firstSwitched_) {
+        firstSwitched_ = firstSwitched;
+        filling_ = true;
+        layer_->setValue(firstSwitched);
         filling_ = false;
     }
     computing_ = true;
@@ -341,9 +374,15 @@ void ModelCompareDialog::retranslate()
     layerLabel_->setText(tr("&Layer"));
     headLabel_->setText(tr("&Head"));
     const bool textbookReady = textbook_ && switched_ && textbook_->ids == switched_->ids;
-    status_->setText(!computing_     ? QString()
-                     : textbookReady ? tr("Comparing the predictions…")
-                                     : tr("Computing the textbook model…"));
+    const int only = switched_ ? switched_->switches.onlyLayer : -1;
+    status_->setText(computing_ ? (textbookReady ? tr("Comparing the predictions…")
+                                                 : tr("Computing the textbook model…"))
+                     : only > layer()
+                         ? tr("The switches act in layer %1 only: layer %2 comes before it, so A "
+                              "and B are the same here (B − A = 0).")
+                               .arg(only)
+                               .arg(layer())
+                         : QString());
     // What both lists are of: next tokens, or a masked language model's fill-ins for the
     // [MASK] the comparison answers.
     QString place = tr("next tokens");

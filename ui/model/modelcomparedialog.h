@@ -54,7 +54,9 @@ public:
 
     // B is `switched`, the run of `text`. On the dialog's worker, A is computed for `text`
     // unless the last A has B's tokens, and both predictions are ranked in each other's
-    // distribution (logits over the vocabulary); both are shown when that is done.
+    // distribution (logits over the vocabulary); both are shown when that is done. The
+    // dialog opens on the first layer the switches change (the one layer they act in, else
+    // layer 0), and moves there when that layer changes.
     void follow(std::shared_ptr<const ModelRun> switched, const QString& text);
 
     // Which head both sides show: `selection` (Head or Mean) of layer `layer`.
@@ -137,6 +139,7 @@ private:
     Comparison comparison_;
     bool computing_ = false;
     bool filling_ = false;
+    int firstSwitched_ = -1;      // the first layer B's switches change, when last followed
     std::uint64_t newestJob_ = 0; // GUI thread only
     // Last: destroyed first, it cancels the running job and joins its thread.
     LatestWorker<CompareJob> worker_;

@@ -62,7 +62,9 @@ Comparison compareRuns(const ModelRun& a, const ModelRun& b, int layer,
 
 QString quotedToken(const std::string& label)
 {
-    return QStringLiteral("'%1'").arg(printableToken(QString::fromStdString(label)));
+    QString text = printableToken(QString::fromStdString(label));
+    text.replace(QLatin1Char(' '), QChar(0x2423)); // ␣: a leading space is GPT-2's word start
+    return QChar(0x201C) + text + QChar(0x201D);
 }
 
 QString percentText(float probability)
@@ -116,18 +118,20 @@ QString predictionSummary(const PredictionComparison& predictions, const QString
             QStringLiteral("%1 (%2)").arg(quotedToken(topA.label), percentText(topA.probability));
         const QString to =
             QStringLiteral("%1 (%2)").arg(quotedToken(topB.label), percentText(topB.probability));
-        sentence =
-            departures.isEmpty()
-                ? QCoreApplication::translate("ModelComparison",
-                                              "The top prediction changes from %1 to %2.")
-                      .arg(from, to)
-                : QCoreApplication::translate("ModelComparison",
-                                              "With %1, the top prediction changes from %2 to %3.",
+        // The departures in a sentence of their own: a list of explanations does not fit
+        // inside another sentence in every language.
+        sentence = QCoreApplication::translate("ModelComparison",
+                                               "The top prediction changes from %1 to %2.")
+                       .arg(from, to);
+        if (!departures.isEmpty())
+            sentence = QCoreApplication::translate("ModelComparison", "%1 %2",
+                                                   "two sentences, one after the other")
+                           .arg(sentence, QCoreApplication::translate(
+                                              "ModelComparison", "B departs from the textbook: %1.",
                                               "%1 lists the departures from the textbook formula")
-                      .arg(departures.join(
-                               QCoreApplication::translate("attn::ui::LanguageModelWindow", "; ",
-                                                           "separator between departures")),
-                           from, to);
+                                              .arg(departures.join(QCoreApplication::translate(
+                                                  "attn::ui::LanguageModelWindow", "; ",
+                                                  "separator between departures"))));
     } else {
         sentence =
             QCoreApplication::translate("ModelComparison", "Both predict %1 first (A %2, B %3).")

@@ -38,7 +38,8 @@ struct ModelComparisonOptions {
 [[nodiscard]] Comparison compareRuns(const ModelRun& a, const ModelRun& b, int layer,
                                      const FileSelection& selection);
 
-// A token in quotes, as the sentences say it: "' mat'" (control characters as pictures).
+// A token in quotes as every list, sentence and caption says it: “␣mat” (a space as ␣, the
+// word start GPT-2 writes; control characters as pictures).
 [[nodiscard]] QString quotedToken(const std::string& label);
 
 // A probability in per cent: "31.2%", "0.012%".

@@ -1,5 +1,7 @@
 #include "predictionpanel.h"
 
+#include "modelcomparison.h"
+
 #include "formulabar.h"
 
 #include <QEvent>
@@ -40,11 +42,7 @@ public:
         return {260, rowHeight() * int(std::max<std::size_t>(predictions_.size(), 10))};
     }
 
-    [[nodiscard]] static QString percent(float probability)
-    {
-        return QLocale().toString(100.0 * probability, 'f', probability < 0.001f ? 3 : 1) +
-               QStringLiteral(" %");
-    }
+    [[nodiscard]] static QString percent(float probability) { return percentText(probability); }
 
 protected:
     void paintEvent(QPaintEvent*) override
@@ -52,7 +50,7 @@ protected:
         QPainter painter(this);
         const QFontMetrics metrics = fontMetrics();
         const int tokenWidth = std::min(width() / 3, metrics.horizontalAdvance(QString(14, 'M')));
-        const int numberWidth = metrics.horizontalAdvance(QStringLiteral("100.000 %")) + 6;
+        const int numberWidth = metrics.horizontalAdvance(QStringLiteral("100.000%")) + 6;
         const int barRoom = std::max(10, width() - tokenWidth - numberWidth - 12);
         for (std::size_t i = 0; i < predictions_.size(); ++i) {
             const Prediction& p = predictions_[i];
@@ -181,9 +179,7 @@ QString PredictionPanel::title() const
 
 QString PredictionPanel::displayToken(const std::string& label)
 {
-    QString text = QString::fromStdString(label);
-    text.replace(QLatin1Char(' '), QChar(0x2423)); // ␣: a leading space is GPT-2's word start
-    return QChar(0x201C) + text + QChar(0x201D);
+    return quotedToken(label); // as Compare A/B and the figures spell it
 }
 
 void PredictionPanel::retranslateUi()

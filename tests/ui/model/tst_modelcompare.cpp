@@ -78,6 +78,7 @@ private slots:
     void exportsTheFigure_data();
     void exportsTheFigure();
     void ranksInTheOtherRun();
+    void opensOnTheLayerTheSwitchesChange();
 
 private:
     void waitForRun();
@@ -253,9 +254,10 @@ void TestModelCompare::predictionsSideBySide()
     const QString summary = dialog->summaryText();
     QCOMPARE(a.front().id != b.front().id, topChanges);
     if (topChanges)
-        QVERIFY2(summary.contains(QStringLiteral("the top prediction changes from %1")
-                                      .arg(quotedToken(a.front().label))) &&
-                     summary.contains(QStringLiteral("to %1").arg(quotedToken(b.front().label))),
+        QVERIFY2(summary.startsWith(QStringLiteral("The top prediction changes from %1")
+                                        .arg(quotedToken(a.front().label))) &&
+                     summary.contains(QStringLiteral("to %1").arg(quotedToken(b.front().label))) &&
+                     summary.contains("B departs from the textbook: "),
                  qPrintable(summary));
     else
         QVERIFY2(summary.startsWith(
@@ -400,6 +402,29 @@ void TestModelCompare::ranksInTheOtherRun()
     QCOMPARE(c.topChanged(), allA.front().id != allB.front().id);
     const ModelRun other = model_->run("The mat", {});
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, comparePredictions(a, other));
+}
+
+// "Only layer 1": the dialog opens on layer 1, where B differs, not on layer 0, where it
+// cannot; on layer 0 it says why B − A is 0 there.
+void TestModelCompare::opensOnTheLayerTheSwitchesChange()
+{
+    ModelSwitches onlyOne = noScaling();
+    onlyOne.onlyLayer = 1;
+    ModelCompareDialog* dialog = openCompare(onlyOne);
+    QVERIFY(dialog);
+    QCOMPARE(dialog->layer(), 1);
+    auto* status = dialog->findChild<QLabel*>("compareStatus");
+    QVERIFY(status->text().isEmpty());
+    dialog->setSelection(0, {FileWhat::Head, 0});
+    QVERIFY2(status->text().contains("layer 1 only") && status->text().contains("B − A = 0"),
+             qPrintable(status->text()));
+    // Every layer switched: the dialog follows to layer 0, and says nothing of it.
+    QSignalSpy compared(dialog, &ModelCompareDialog::compared);
+    window_->setSwitches(noScaling());
+    waitForRun();
+    QVERIFY(compared.wait(20000));
+    QCOMPARE(dialog->layer(), 0);
+    QVERIFY(status->text().isEmpty());
 }
 
 QTEST_MAIN(TestModelCompare)
