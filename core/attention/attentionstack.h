@@ -91,6 +91,10 @@ public:
     [[nodiscard]] const std::vector<std::string>& keyTokens(int sequence = 0) const;
     // Cross-attention: key tokens of their own were given, or T_q ≠ T_k.
     [[nodiscard]] bool isCross() const;
+    // Its rows and columns are words, each a group of the source's tokens
+    // (runWordAttention): the windows say so in their own language.
+    [[nodiscard]] bool wordGrouped() const { return wordGrouped_; }
+    void markWordGrouped() { wordGrouped_ = true; }
 
     // Head h of sequence b in layer l, its stored elements. Throws std::out_of_range for
     // an index outside the shape.
@@ -120,6 +124,7 @@ private:
     StackShape shape_;
     ElementType type_;
     std::string source_;
+    bool wordGrouped_ = false;
     std::vector<std::vector<std::string>> queryTokens_;
     std::vector<std::vector<std::string>> keyTokens_;
 };

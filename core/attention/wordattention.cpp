@@ -79,9 +79,11 @@ std::shared_ptr<const MemoryAttentionStack> wordAttentionStack(const AttentionSt
     for (const WordGroup& word : words)
         labels.push_back(word.label);
     std::vector<std::vector<std::string>> tokens(1, std::move(labels));
-    return std::make_shared<const MemoryAttentionStack>(
+    auto byWord = std::make_shared<MemoryAttentionStack>(
         grouped, std::move(weights), std::move(tokens), std::vector<std::vector<std::string>>{},
-        stack.source() + " (by word)");
+        stack.source());
+    byWord->markWordGrouped(); // the windows say "by word" in their language
+    return byWord;
 }
 
 } // namespace attn

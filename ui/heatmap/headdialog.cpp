@@ -63,6 +63,7 @@ HeadDialog::HeadDialog(QWidget* parent)
     zoomRow->addWidget(zoom_, 1);
     zoomRow->addWidget(fit);
 
+    hover_->setObjectName("headHover");
     hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     connect(view_, &HeatmapView::cellHovered, this, [this](int row, int column) {
         const QString text = row < 0 ? QString() : hoverText(view_->data(), row, column);
@@ -206,7 +207,14 @@ void HeadDialog::retranslateUi()
     zoomLabel_->setText(zoomText());
     zoom_->setToolTip(tr("Cell size; Ctrl + mouse wheel over the heatmap zooms too"));
     findChild<QPushButton*>("fit")->setText(tr("Fit to window"));
-    hover_->setText(tr("Hover a cell to read its weight, logit and score."));
+    hover_->setText(hoverHint_.isEmpty() ? tr("Hover a cell to read its weight, logit and score.")
+                                         : hoverHint_);
+}
+
+void HeadDialog::setHoverHint(const QString& hint)
+{
+    hoverHint_ = hint;
+    hover_->setText(hint);
 }
 
 } // namespace attn::ui

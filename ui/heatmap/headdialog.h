@@ -34,6 +34,9 @@ signals:
 protected:
     void changeEvent(QEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    // What hovering a cell tells, where it tells nothing yet (the lab's heatmaps hold
+    // weights, logits and scores; a file's weights alone). Empty: the lab's words.
+    void setHoverHint(const QString& hint);
 
 private:
     void retranslateUi();
@@ -48,6 +51,7 @@ private:
     QSlider* zoom_;
     QLabel* zoomLabel_;
     QLabel* hover_;
+    QString hoverHint_;
     double cellSize_ = 32;
     double fitCap_ = 0;      // while fitted, the largest cell the fit may give; else 0
     bool everyLabel_ = true; // the fit labels every token, scrolling (not Fit to Window)

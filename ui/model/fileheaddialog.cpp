@@ -6,6 +6,7 @@
 #include "formulabar.h"
 #include "headcomparedialog.h"
 #include "modelexport.h"
+#include "modelfigure.h"
 #include "modelgrid.h"
 
 #include <QBoxLayout>
@@ -38,7 +39,7 @@ QString fileHeadSummary(const HeadStatistics& s)
     const int rows = int(s.rowSums.size());
     const int keys = int(s.colSums.size());
     return FileHeadDialog::tr("%1 queries × %2 keys · rows sum to %3 … %4 · mean entropy %5 "
-                              "of %6 bits · mean largest weight %7")
+                              "of %6 bits over all rows · mean row max %7")
         .arg(rows)
         .arg(keys)
         .arg(number(s.rowSumMin, 4), number(s.rowSumMax, 4), number(s.meanEntropy, 2),
@@ -178,7 +179,7 @@ void FileHeadDialog::exportInteractively()
 {
     if (!stack_)
         return;
-    const QString name = QFileInfo(QString::fromStdString(stack_->source())).completeBaseName() +
+    const QString name = stackFileStem(*stack_) +
                          (head_ >= 0 ? QStringLiteral("-layer%1-head%2").arg(layer_).arg(head_)
                                      : QStringLiteral("-layer%1-mean").arg(layer_));
     chooseAndExport(this, tr("Export"), name, kExportFormats,
@@ -218,6 +219,8 @@ void FileHeadDialog::applyStyle()
 
 void FileHeadDialog::retranslate()
 {
+    // A file and a model's run hold the weights alone: no logit or score to promise.
+    setHoverHint(tr("Hover a cell to read its query, its key and the weight between them."));
     annotate_->setText(tr("Show &values in cells"));
     sums_->setText(tr("Row and column &sums"));
     export_->setText(tr("&Export…"));
@@ -244,6 +247,7 @@ void FileHeadDialog::retranslate()
 void FileHeadDialog::hideEvent(QHideEvent* event)
 {
     HeadDialog::hideEvent(event);
+    emit hidden();
     if (compareDialog_)
         compareDialog_->hide();
 }

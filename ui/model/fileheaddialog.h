@@ -62,9 +62,14 @@ public:
     // The comparison dialog, once Compare… made it; nullptr before.
     [[nodiscard]] HeadCompareDialog* compareDialog() const { return compareDialog_; }
 
+signals:
+    // The dialog was hidden (closed): the mouse no longer points at any of its cells.
+    void hidden();
+
 protected:
     void changeEvent(QEvent* event) override;
-    // Hides the comparison too: the model window may replace the stack while both are hidden.
+    // Hides the comparison too (the model window may replace the stack while both are
+    // hidden), and emits hidden().
     void hideEvent(QHideEvent* event) override;
 
 private:

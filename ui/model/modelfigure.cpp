@@ -188,10 +188,31 @@ HeatmapData fileHeatmap(const AttentionStack& stack, int layer, int sequence,
                : fileHeadHeatmap(stack, layer, sequence, selection.head);
 }
 
+QString stackName(const AttentionStack& stack)
+{
+    const QString file = QFileInfo(QString::fromStdString(stack.source())).fileName();
+    return stack.wordGrouped()
+               ? QCoreApplication::translate("Figure", "%1 (by word)",
+                                             "%1 names a model or file; its attention by word")
+                     .arg(file)
+               : file;
+}
+
+QString stackFileStem(const AttentionStack& stack)
+{
+    const QString stem = QFileInfo(QString::fromStdString(stack.source())).completeBaseName();
+    return stack.wordGrouped()
+               ? stem + u'-' +
+                     QCoreApplication::translate("Figure", "by-word",
+                                                 "part of a suggested file name: attention by "
+                                                 "word; no spaces")
+               : stem;
+}
+
 QString fileFigureCaption(const AttentionStack& stack, const FileFigureOptions& options)
 {
     const StackShape& s = stack.shape();
-    QStringList parts{QFileInfo(QString::fromStdString(stack.source())).fileName()};
+    QStringList parts{stackName(stack)};
     switch (options.selection.what) {
     case FileWhat::Head:
         parts << QCoreApplication::translate("Figure", "layer %1").arg(options.layer)

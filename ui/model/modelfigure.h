@@ -73,6 +73,13 @@ struct FileFigureOptions {
 [[nodiscard]] HeatmapData fileHeatmap(const AttentionStack& stack, int layer, int sequence,
                                       const FileSelection& selection);
 
+// The stack's name as windows and captions show it: its source's file name ("gpt2.npz",
+// "gpt2"), and "(by word)" in the interface's language when its rows are words.
+[[nodiscard]] QString stackName(const AttentionStack& stack);
+// The start of a file name suggested for its exports: "gpt2", "gpt2-by-word" (the words
+// translated).
+[[nodiscard]] QString stackFileStem(const AttentionStack& stack);
+
 // "gpt2.npz · layer 3 · head 2 · sequence 1 of 2 · float32", translated: what the figure
 // shows and where it comes from (the model figure's names no layer and head).
 [[nodiscard]] QString fileFigureCaption(const AttentionStack& stack,

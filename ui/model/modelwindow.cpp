@@ -2,6 +2,7 @@
 
 #include "fileheaddialog.h"
 #include "headpatternsmodel.h"
+#include "modelfigure.h"
 #include "modelgrid.h"
 
 #include <QComboBox>
@@ -330,13 +331,20 @@ void ModelWindow::updateLayerCombo()
     layerCombo_->setCurrentIndex(std::max(0, layer()));
 }
 
+void ModelWindow::makeHeadDialog()
+{
+    headDialog_ = new FileHeadDialog(this);
+    connect(headDialog_->view(), &HeatmapView::cellHovered, this,
+            [this](int row, int) { setHoveredQuery(row); });
+    // Closed under the mouse, it sends no "left": the row it pointed at is no longer pointed at.
+    connect(headDialog_, &FileHeadDialog::hidden, this, [this] { setHoveredQuery(-1); });
+}
+
 void ModelWindow::openHead(int layer, int head)
 {
     setCurrentHead(layer, head);
     if (!headDialog_) {
-        headDialog_ = new FileHeadDialog(this);
-        connect(headDialog_->view(), &HeatmapView::cellHovered, this,
-                [this](int row, int) { setHoveredQuery(row); });
+        makeHeadDialog();
     }
     headDialog_->setKvHeads(kvHeads_);
     headDialog_->showHead(stack_, layer, sequence_, head,
@@ -349,7 +357,7 @@ void ModelWindow::openHead(int layer, int head)
 void ModelWindow::openMean(int layer)
 {
     if (!headDialog_)
-        headDialog_ = new FileHeadDialog(this);
+        makeHeadDialog();
     headDialog_->setKvHeads(kvHeads_);
     headDialog_->showSelection(stack_, layer, sequence_, {FileWhat::Mean, 0},
                                ColormapName(colormapCombo_->currentData().toInt()));
@@ -381,7 +389,7 @@ bool ModelWindow::thumbnailsPending() const
 void ModelWindow::retranslateUi()
 {
     const StackShape& s = stack_->shape();
-    const QString file = QFileInfo(QString::fromStdString(stack_->source())).fileName();
+    const QString file = stackName(*stack_);
     setWindowTitle(tr("%1 — Attention File").arg(file));
     fileLabel_->setText(
         tr("<b>%1</b> · %2 · layers × sequences × heads × queries × keys = %3 × %4 × %5 × %6 × "

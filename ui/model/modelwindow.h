@@ -95,6 +95,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The head view, made on first use, its hover followed as the grid's.
+    void makeHeadDialog();
     // What the worker computes for one sequence: its thumbnails, then its patterns, each
     // when asked for. The job holds the stack itself: the window may close while it runs.
     struct SequenceJob {

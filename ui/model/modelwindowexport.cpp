@@ -38,8 +38,8 @@ QString ModelWindow::exportTo(const QString& path) const
 
 void ModelWindow::exportNumbers()
 {
-    const QString name = QFileInfo(QString::fromStdString(stack_->source())).completeBaseName() +
-                         QStringLiteral("-layer%1").arg(std::max(0, layer()));
+    const QString name =
+        stackFileStem(*stack_) + QStringLiteral("-layer%1").arg(std::max(0, layer()));
     chooseAndExport(this, tr("Export Numbers"), name, kNumberFormats,
                     [this](const QString& path) { return exportTo(path); });
 }
@@ -47,7 +47,7 @@ void ModelWindow::exportNumbers()
 void ModelWindow::exportFigure()
 {
     const QString name =
-        QFileInfo(QString::fromStdString(stack_->source())).completeBaseName() +
+        stackFileStem(*stack_) +
         QStringLiteral("-layer%1-head%2").arg(std::max(0, layer())).arg(std::max(0, head()));
     chooseAndExport(this, tr("Export Figure"), name, kFigureFormats,
                     [this](const QString& path) { return exportTo(path); });

@@ -1,12 +1,16 @@
 // The language model window's "Group into words" (按词合并): off at first; on, the model
 // view and the head view show attention by word (runwords.h) with the words as labels,
 // for the run shown and each new one; pointing at a word's row predicts after its last
-// token; off again, the tokens come back. On a tiny random GPT-2 whose Chinese characters
-// are byte pieces.
+// token; off again, the tokens come back; captions and suggested file names say "by word"
+// in the interface's language; closing the head view under the mouse lets the predictions
+// rest at the end of the text again. On a tiny random GPT-2 whose Chinese characters are
+// byte pieces.
 #include "fileheaddialog.h"
 #include "heatmapview.h"
+#include "language.h"
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
+#include "modelfigure.h"
 #include "modelgrid.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
@@ -14,7 +18,12 @@
 #include "tinygpt2.h"
 
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <memory>
@@ -47,6 +56,9 @@ private slots:
     void groupedHeatmapsAndLabels();
     void aNewRunStaysGrouped();
     void hoverPredictsAfterTheWord();
+    void byWordIsSaidInTheInterfaceLanguage();
+    void closingTheHeadViewEndsItsHover();
+    void exportFigureOpensAfterTheHeadViewCloses();
 
 private:
     void waitForRun();
@@ -166,6 +178,76 @@ void TestWordGroupsView::hoverPredictsAfterTheWord()
     QCOMPARE(panel->predictions(), window_->shownRun().predictions(8));
     // named after the word, not after its last byte piece (⋯)
     QVERIFY2(panel->title().contains(QStringLiteral("喜欢")), qPrintable(panel->title()));
+}
+
+void TestWordGroupsView::byWordIsSaidInTheInterfaceLanguage()
+{
+    window_->groupWordsCheck()->setChecked(true);
+    const AttentionStack& shown = window_->modelView()->stack();
+    QVERIFY(shown.wordGrouped());
+    QCOMPARE(shown.source(), window_->shownRun().attention->source()); // no English added
+    FileFigureOptions options;
+    Language language;
+    QVERIFY(language.apply("en"));
+    QVERIFY2(stackName(shown).endsWith(" (by word)"), qPrintable(stackName(shown)));
+    QVERIFY2(stackFileStem(shown).endsWith("-by-word"), qPrintable(stackFileStem(shown)));
+    QVERIFY(fileFigureCaption(shown, options).contains("(by word)"));
+    QVERIFY(language.apply("zh_CN"));
+    for (const QString& said :
+         {stackName(shown), stackFileStem(shown), fileFigureCaption(shown, options),
+          window_->modelView()->windowTitle()}) {
+        QVERIFY2(said.contains(QStringLiteral("按词")) && !said.contains("word"), qPrintable(said));
+    }
+    QVERIFY(!stackFileStem(shown).contains(u' '));
+    QVERIFY(language.apply("en"));
+    // By token, nothing is added.
+    window_->groupWordsCheck()->setChecked(false);
+    QCOMPARE(stackName(window_->modelView()->stack()),
+             QFileInfo(QString::fromStdString(window_->shownRun().attention->source())).fileName());
+}
+
+void TestWordGroupsView::closingTheHeadViewEndsItsHover()
+{
+    window_->modelView()->openHead(0, 1);
+    FileHeadDialog* head = window_->modelView()->headDialog();
+    QVERIFY(head && head->isVisible());
+    // A file's or a run's heads hold weights only: the hint promises no logit or score.
+    const QString hint = head->findChild<QLabel*>("headHover")->text();
+    QVERIFY2(hint.contains("weight") && !hint.contains("logit") && !hint.contains("score"),
+             qPrintable(hint));
+    emit head->view()->cellHovered(5, 2); // the mouse over row 5
+    QCOMPARE(window_->modelView()->hoveredQuery(), 5);
+    QTRY_VERIFY(!window_->predictionPanel()->atLast());
+    head->close(); // under the mouse: no "left" comes
+    QCOMPARE(window_->modelView()->hoveredQuery(), -1);
+    QTRY_VERIFY(window_->predictionPanel()->atLast());
+}
+
+// Export Figure right after a head view closed: its save dialog comes up in front and
+// active (a dialog mapped out of sight would leave every button dead), each time.
+void TestWordGroupsView::exportFigureOpensAfterTheHeadViewCloses()
+{
+    auto* button = window_->modelView()->findChild<QPushButton*>(QStringLiteral("exportFigure"));
+    QVERIFY(button);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        window_->modelView()->openHead(1, 1);
+        FileHeadDialog* head = window_->modelView()->headDialog();
+        QVERIFY(QTest::qWaitForWindowActive(head));
+        head->close();
+        bool shown = false;
+        bool active = false;
+        QTimer::singleShot(0, this, [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            shown = dialog->isVisible();
+            active = QTest::qWaitForWindowActive(dialog);
+            dialog->reject();
+        });
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY2(shown, "no save dialog came up");
+        QVERIFY2(active, "the save dialog is not the active window");
+    }
 }
 
 QTEST_MAIN(TestWordGroupsView)
