@@ -104,10 +104,18 @@ public:
         return addSeries(objectName, name, kReferenceColor, Qt::DashLine, false);
     }
 
-    // The y axis from 0 to a little above `top`, with round ticks.
+    // The y axis from 0 to a little above `top` and above everything drawn so far (a
+    // reference curve may rise above the points), with round ticks.
     void setYRange(double top, const QString& title, const char* labelFormat)
     {
-        y_->setRange(0, top > 0 && std::isfinite(top) ? top * 1.08 : 1.0);
+        if (!std::isfinite(top))
+            top = 0;
+        for (const QAbstractSeries* series : chart_->series())
+            if (const auto* line = qobject_cast<const QXYSeries*>(series))
+                for (const QPointF& point : line->points())
+                    if (std::isfinite(point.y()))
+                        top = std::max(top, point.y());
+        y_->setRange(0, top > 0 ? top * 1.08 : 1.0);
         y_->applyNiceNumbers();
         y_->setLabelFormat(QString::fromLatin1(labelFormat));
         y_->setTitleText(title);

@@ -36,6 +36,7 @@ OpenModelDialog::OpenModelDialog(QWidget* parent)
     folder_->setObjectName("modelFolder");
     browse_->setObjectName("browseModel");
     howTo_->setObjectName("howToGetModel");
+    intro_->setObjectName("modelFolderIntro");
     intro_->setWordWrap(true);
     howTo_->setWordWrap(true);
     howTo_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -120,7 +121,10 @@ void OpenModelDialog::retranslateUi()
 {
     setWindowTitle(tr("Open Model"));
     intro_->setText(tr("A model folder as the Hugging Face hub keeps it: config.json, "
-                       "model.safetensors, vocab.json and merges.txt (the GPT-2 family). "
+                       "model.safetensors and the tokenizer's files of its family —<ul>"
+                       "<li>GPT-2: vocab.json and merges.txt</li>"
+                       "<li>Qwen2, Qwen3 and Llama: tokenizer.json</li>"
+                       "<li>BERT: vocab.txt</li></ul>"
                        "AttnScope runs the model itself and downloads nothing."));
     cachedLabel_->setText(tr("Models in your Hugging Face &cache:"));
     if (cached_->count() == 1 && cached_->item(0)->data(Qt::UserRole).toString().isEmpty())

@@ -261,9 +261,10 @@ void StatisticsPanel::setHeaders()
          tr("How spread out each row's attention is, in bits, averaged over the rows, and the "
             "most it could be (every visible key weighted alike). Near 0: each query picks one "
             "key.")},
-        {tr("largest weight", "mean of each row's largest weight"),
-         tr("The largest weight of each row, averaged: 1 means every query looks at a single "
-            "key.")},
+        {tr("mean row max", "the mean over the rows of each row's largest weight"),
+         tr("Each row's largest weight, averaged over the rows: 1 means every query looks at "
+            "a single key. One cell of 1.00 in a heatmap does not make this 1 when the other "
+            "rows spread their weight.")},
         {tr("saturated", "share of saturated rows"),
          tr("Share of rows whose largest weight is at least 0.99: almost one-hot, so little "
             "gradient flows back. Tinted from 25%.")},

@@ -8,6 +8,7 @@
 #include "filebytes.h"
 #include "presets.h"
 #include "processrun.h"
+#include "settings.h"
 #include "sweepchart.h"
 #include "sweepdialog.h"
 #include "sweepfigure.h"
@@ -135,6 +136,7 @@ private slots:
     void seriesPerCurve();
     void logAxis();
     void referenceThroughFirstPoint();
+    void theAxesFitEverythingDrawn();
     void spreadLabelsAreWiderThanOneCharacter();
     void emptyChart();
     void chartsTellTheirPoints();
@@ -260,6 +262,32 @@ void TestSweepChart::referenceThroughFirstPoint()
     const QPointF at64 = reference->at(2 * kReferenceSamplesPerDoubling);
     QCOMPARE(at64.x(), 64.0);
     QVERIFY(std::abs(at64.y() / at16.y() - 2) < 1e-9);
+}
+
+// No curve leaves its chart: the y axis reaches above every point of every series, the
+// √d_k reference included, whose end rises above the measured points when the first
+// unscaled point lies above the line through the others.
+void TestSweepChart::theAxesFitEverythingDrawn()
+{
+    Request chinese; // the window's first sentence in Chinese, where the clipping was seen
+    chinese.text = exampleSentence(QStringLiteral("zh_CN")).toStdString();
+    for (const Request& request : {sentence(), chinese, findPreset("article")->request})
+        for (const int to : {64, 1024}) {
+            SweepChart chart;
+            chart.setPoints(sweepDk(request, 16, to));
+            for (const SweepPanel panel : kSweepPanels) {
+                QChart* drawn = chart.chart(panel);
+                const auto* y = qobject_cast<QValueAxis*>(drawn->axes(Qt::Vertical).first());
+                for (QAbstractSeries* s : drawn->series())
+                    for (const QPointF& point : qobject_cast<QXYSeries*>(s)->points())
+                        QVERIFY2(!std::isfinite(point.y()) || point.y() <= y->max(),
+                                 qPrintable(QStringLiteral("%1 at d_k %2: %3 above the axis's %4")
+                                                .arg(s->objectName())
+                                                .arg(point.x())
+                                                .arg(point.y())
+                                                .arg(y->max())));
+            }
+        }
 }
 
 // A screen reader hears each chart's title and the measured lines' points, the numbers

@@ -406,6 +406,12 @@ void TestModelOpener::theDialogListsTheCachedModels()
         QVERIFY(dialog.findChild<QLabel*>("howToGetModel")
                     ->text()
                     .contains("huggingface-cli download gpt2"));
+        // What each family's folder needs, not GPT-2's files alone.
+        const QString intro = dialog.findChild<QLabel*>("modelFolderIntro")->text();
+        for (const char* file : {"vocab.json", "merges.txt", "tokenizer.json", "vocab.txt"})
+            QVERIFY2(intro.contains(file), qPrintable(intro));
+        for (const char* family : {"GPT-2", "Qwen3", "Llama", "BERT"})
+            QVERIFY2(intro.contains(family), qPrintable(intro));
     }
     qputenv("HF_HOME", dir_->filePath("nowhere").toUtf8());
     {
