@@ -562,7 +562,7 @@
     <message>
         <source>largest |B − A| = %1 at query %2 (row %3), key %4 (column %5): %6 in A, %7 in B</source>
         <comment>rows and columns are numbered from 0</comment>
-        <translation>最大的 |B − A| = %1，位于查询 %2（第 %3 行）、键 %4（第 %5 列）：A 中为 %6，B 中为 %7</translation>
+        <translation>最大的 |B − A| = %1，位于查询 %2（行索引 %3）、键 %4（列索引 %5）：A 中为 %6，B 中为 %7</translation>
     </message>
     <message>
         <source>; cells NaN in A or B: %1</source>
@@ -589,7 +589,7 @@
     <message>
         <source>query %1 (row %2) → key %3 (column %4): %5</source>
         <comment>hover text; %5 lists the cell&apos;s values</comment>
-        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：%5</translation>
+        <translation>查询 %1（行索引 %2）→ 键 %3（列索引 %4）：%5</translation>
     </message>
     <message>
         <source>&lt;pad&gt; keys masked</source>
@@ -673,6 +673,14 @@
     <message>
         <source>The dimension softmax normalizes. It must run over dim=-1: each query&apos;s weights over the keys sum to 1. dim=-2 makes each key&apos;s column sum to 1; dim=0 normalizes across the sentences of the batch.</source>
         <translation>softmax 沿哪一维归一化。必须是 dim=-1：每个查询对所有键的权重之和为 1。dim=-2 会让每个键所在的列和为 1；dim=0 则在批次的各个句子之间归一化。</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPath</name>
+    <message>
+        <source>Saved %1 · &lt;a href=&quot;%2&quot;&gt;Open Folder&lt;/a&gt;</source>
+        <extracomment>%1 is a file name, %2 the address of its folder</extracomment>
+        <translation>已保存 %1 · &lt;a href=&quot;%2&quot;&gt;打开文件夹&lt;/a&gt;</translation>
     </message>
 </context>
 <context>
@@ -891,6 +899,16 @@
         <source>Model view</source>
         <comment>the model figure&apos;s default title</comment>
         <translation>模型视图</translation>
+    </message>
+    <message>
+        <source>%1 (by word)</source>
+        <comment>%1 names a model or file; its attention by word</comment>
+        <translation>%1（按词）</translation>
+    </message>
+    <message>
+        <source>by-word</source>
+        <comment>part of a suggested file name: attention by word; no spaces</comment>
+        <translation>按词</translation>
     </message>
 </context>
 <context>
@@ -1262,11 +1280,6 @@
         <translation>最可能的预测从 %1 变为 %2。</translation>
     </message>
     <message>
-        <source>With %1, the top prediction changes from %2 to %3.</source>
-        <comment>%1 lists the departures from the textbook formula</comment>
-        <translation>%1时，最可能的预测从 %2 变为 %3。</translation>
-    </message>
-    <message>
         <source>Both predict %1 first (A %2, B %3).</source>
         <translation>两边都最可能预测 %1（A %2，B %3）。</translation>
     </message>
@@ -1320,6 +1333,11 @@
     <message>
         <source>Type [MASK] in the sentence to compare what A and B fill in there.</source>
         <translation>在句子里输入 [MASK]，比较 A 和 B 在那里各填什么。</translation>
+    </message>
+    <message>
+        <source>B departs from the textbook: %1.</source>
+        <comment>%1 lists the departures from the textbook formula</comment>
+        <translation>B 与教科书公式的不同之处：%1。</translation>
     </message>
 </context>
 <context>
@@ -1798,19 +1816,19 @@
     </message>
     <message>
         <source>NaN where every key is masked with -inf (row %1): a softmax of nothing but -inf is 0/0. Fill with -1e9, or leave a key unmasked.</source>
-        <translation>所有键都被 -inf 掩盖的行出现了 NaN（第 %1 行）：全是 -inf 的 softmax 就是 0/0。请改用 -1e9 填充，或至少留一个键不掩盖。</translation>
+        <translation>所有键都被 -inf 掩盖的行出现了 NaN（行索引 %1）：全是 -inf 的 softmax 就是 0/0。请改用 -1e9 填充，或至少留一个键不掩盖。</translation>
     </message>
     <message>
         <source>NaN where every query is masked with -inf (column %1): the softmax runs over the queries (dim=-2). Set the axis to keys (dim=-1).</source>
-        <translation>所有查询都被 -inf 掩盖的列出现了 NaN（第 %1 列）：softmax 是沿查询（dim=-2）做的。请把 softmax 维度设为键（dim=-1）。</translation>
+        <translation>所有查询都被 -inf 掩盖的列出现了 NaN（列索引 %1）：softmax 是沿查询（dim=-2）做的。请把 softmax 维度设为键（dim=-1）。</translation>
     </message>
     <message>
         <source>NaN where a position is masked with -inf in every sequence (row %1): the softmax runs over the batch (dim=0). Set the axis to keys (dim=-1).</source>
-        <translation>某个位置在每条序列中都被 -inf 掩盖，因此出现了 NaN（第 %1 行）：softmax 是沿批次（dim=0）做的。请把 softmax 维度设为键（dim=-1）。</translation>
+        <translation>某个位置在每条序列中都被 -inf 掩盖，因此出现了 NaN（行索引 %1）：softmax 是沿批次（dim=0）做的。请把 softmax 维度设为键（dim=-1）。</translation>
     </message>
     <message>
         <source>Uniform weights where every key is masked (row %1): the fill -1e9 makes all the logits equal. With -inf they would be NaN.</source>
-        <translation>所有键都被掩盖的行权重完全均匀（第 %1 行）：填充值 -1e9 让所有 logit 都相等。若用 -inf，这些行会变成 NaN。</translation>
+        <translation>所有键都被掩盖的行权重完全均匀（行索引 %1）：填充值 -1e9 让所有 logit 都相等。若用 -inf，这些行会变成 NaN。</translation>
     </message>
     <message>
         <source>%1% of rows are uniform: every key gets the same weight, so the head only averages the values. Lower the temperature τ or scale less.</source>
@@ -2284,10 +2302,6 @@
         <translation>层 %1 · 头 %2</translation>
     </message>
     <message>
-        <source>%1 queries × %2 keys · rows sum to %3 … %4 · mean entropy %5 of %6 bits · mean largest weight %7</source>
-        <translation>%1 个查询 × %2 个键 · 行和 %3 … %4 · 平均熵 %5 比特（最多 %6 比特） · 平均最大权重 %7</translation>
-    </message>
-    <message>
         <source>%1 % of the queries put %2 or more of their weight on one key.</source>
         <translation>%1 % 的查询把 %2 或更多的权重给了一个键。</translation>
     </message>
@@ -2348,6 +2362,14 @@
     <message>
         <source>Show this head beside another head or layer mean of the same sequence, on one colour scale, with where and how much they differ</source>
         <translation>把这个头与同一序列的另一个头或某层的各头平均并排显示，使用同一色标，并给出两者差异的位置和大小</translation>
+    </message>
+    <message>
+        <source>%1 queries × %2 keys · rows sum to %3 … %4 · mean entropy %5 of %6 bits over all rows · mean row max %7</source>
+        <translation>%1 个查询 × %2 个键 · 行和 %3 … %4 · 所有行的平均熵 %5 比特（最多 %6 比特） · 行最大值均值 %7</translation>
+    </message>
+    <message>
+        <source>Hover a cell to read its query, its key and the weight between them.</source>
+        <translation>把鼠标悬停在格子上，可以查看它的查询、键以及两者之间的权重。</translation>
     </message>
 </context>
 <context>
@@ -2440,7 +2462,7 @@
     </message>
     <message>
         <source>query %1 (row %2) → key %3 (column %4): A %5 · B %6 · B − A %7</source>
-        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：A %5 · B %6 · B − A %7</translation>
+        <translation>查询 %1（行索引 %2）→ 键 %3（列索引 %4）：A %5 · B %6 · B − A %7</translation>
     </message>
     <message>
         <source>Compare with &amp;layer</source>
@@ -2464,7 +2486,7 @@
     </message>
     <message>
         <source>Largest |A − B| %1 at query %2 (row %3) → key %4 (column %5) · mean |A − B| %6</source>
-        <translation>最大 |A − B| 为 %1，在查询 %2（第 %3 行）→ 键 %4（第 %5 列） · 平均 |A − B| %6</translation>
+        <translation>最大 |A − B| 为 %1，在查询 %2（行索引 %3）→ 键 %4（列索引 %5） · 平均 |A − B| %6</translation>
     </message>
     <message>
         <source>No cell where both weights are finite.</source>
@@ -2546,22 +2568,43 @@
         <translation>给第一个词元（“汇聚点”）的平均权重</translation>
     </message>
     <message>
-        <source>Mean entropy of a query&apos;s weights in bits: 0 when it looks at one key, log2 T_k when at all alike</source>
-        <translation>一个查询的权重的平均熵（比特）：只看一个键时为 0，均匀看所有键时为 log2 T_k</translation>
-    </message>
-    <message>
         <source>attention sink (first token)</source>
         <comment>a head that puts most of its weight on the first token</comment>
         <translation>注意力汇聚（首个词元）</translation>
     </message>
     <message>
+        <source>previous token</source>
+        <comment>a head that puts most of its weight on the token before</comment>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <source>self</source>
+        <comment>a head that puts most of its weight on the token itself</comment>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>broad</source>
+        <comment>a head that spreads its weight evenly over the keys</comment>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <source>no clear pattern</source>
+        <comment>a head that none of the named patterns describes</comment>
+        <translation>无明显模式</translation>
+    </message>
+    <message>
+        <source>What the head does most, from its numbers: previous token, self or attention sink (first token) when that column exceeds %1 — more than half of the queries&apos; weight, on average (a sink parks its weight on the first token whatever it is: Xiao et al., 2023); otherwise broad when the entropy is at least %2 of the most it could be over the keys each query weighs; otherwise no clear pattern. Untrained (random) heads are mostly broad.</source>
+        <extracomment>%1 and %2 are thresholds such as 0.5 and 80%</extracomment>
+        <translation>根据各列数值判断这个头最主要在做什么：若“前一个”“自身”或“首个”某列超过 %1——平均而言查询一半以上的权重都在那里——就分别称为“前一个词元”“自身”或“注意力汇聚（首个词元）”（汇聚头不论首个词元是什么，都把权重停放在它上面：Xiao 等，2023）；否则，若熵至少达到各查询所分配权重的键上可能最大熵的 %2，称为“分散”；其余为“无明显模式”。未训练（随机）的头大多是“分散”。</translation>
+    </message>
+    <message>
         <source>Pattern</source>
-        <comment>head pattern: its name, where it has one</comment>
+        <comment>head pattern: what the head does most</comment>
         <translation>模式</translation>
     </message>
     <message>
-        <source>An attention sink puts more than half of its queries&apos; weight on the first token, whatever it is (Xiao et al., 2023): the softmax must put its weight somewhere, and every query sees the first token</source>
-        <translation>注意力汇聚：各查询平均把一半以上的权重放在首个词元上，不论它是什么（Xiao 等，2023）：softmax 总得把权重放在某处，而每个查询都看得到首个词元</translation>
+        <source>Mean entropy of a query&apos;s weights in bits, over the queries after the first (query 0 is left out, as in the other columns: under a causal mask it sees one key); 0 when a query looks at one key, log2 of the keys it sees when at all alike. The head view&apos;s mean entropy averages every row.</source>
+        <translation>查询权重的平均熵（比特），只对第一个之后的查询求平均（与其他列一样不计查询 0：在因果掩码下它只能看到一个键）；查询只看一个键时为 0，均匀看所有可见键时为 log2(可见键数)。头视图中的平均熵则对所有行求平均。</translation>
     </message>
 </context>
 <context>
@@ -2626,7 +2669,7 @@
     <message>
         <source>query %1 (row %2) → key %3 (column %4): %5</source>
         <comment>hover text; %5 lists the cell&apos;s values</comment>
-        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）：%5</translation>
+        <translation>查询 %1（行索引 %2）→ 键 %3（列索引 %4）：%5</translation>
     </message>
     <message>
         <source>computing…</source>
@@ -2678,7 +2721,7 @@
     </message>
     <message>
         <source>in layer %1 only</source>
-        <translation>仅在第 %1 层中</translation>
+        <translation>仅在层 %1 中</translation>
     </message>
     <message>
         <source>The model&apos;s textbook formula, as it was trained.</source>
@@ -2719,7 +2762,7 @@
     </message>
     <message>
         <source>Only layer %1</source>
-        <translation>仅第 %1 层</translation>
+        <translation>仅层 %1</translation>
     </message>
     <message>
         <source>Break one layer alone: the others keep the textbook formula</source>
@@ -2739,7 +2782,7 @@
     </message>
     <message>
         <source>no rotary positions (RoPE): attention sees no order but the mask&apos;s</source>
-        <translation>无旋转位置编码 (RoPE)：除掩盖外，注意力看不出词序</translation>
+        <translation>无旋转位置编码（RoPE）：除掩盖外，注意力看不出词序</translation>
     </message>
     <message>
         <source>%1 query heads, %2 K/V heads</source>
@@ -2755,7 +2798,7 @@
     </message>
     <message>
         <source>Rotary positions (&amp;RoPE)</source>
-        <translation>旋转位置编码 (&amp;RoPE)</translation>
+        <translation>旋转位置编码（&amp;RoPE）</translation>
     </message>
     <message>
         <source>Rotate each query and key by its position, as the model was trained; off, the layers&apos; attention sees no position but the causal mask&apos;s</source>
@@ -2768,6 +2811,10 @@
     <message>
         <source>Show attention by word (ICU&apos;s words; Chinese by its dictionary): attention to a word is the sum over its tokens, attention from a word the mean over its tokens&apos; rows, so each row still sums to 1 (Clark et al. 2019)</source>
         <translation>按词显示注意力（ICU 分词，中文按词典切分）：对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元所在行的平均，因此每一行之和仍为 1（Clark 等，2019）</translation>
+    </message>
+    <message>
+        <source>No rotary positions (RoPE): this model adds learned positions</source>
+        <translation>无旋转位置编码（RoPE）：此模型加的是学习得到的位置向量</translation>
     </message>
 </context>
 <context>
@@ -2890,6 +2937,10 @@
     <message>
         <source>&lt;b&gt;B: switched&lt;/b&gt; (%1) — %2</source>
         <translation>&lt;b&gt;B：改了开关&lt;/b&gt;（%1）— %2</translation>
+    </message>
+    <message>
+        <source>The switches act in layer %1 only: layer %2 comes before it, so A and B are the same here (B − A = 0).</source>
+        <translation>这些开关只作用于层 %1：层 %2 在它之前，所以这里 A 与 B 相同（B − A = 0）。</translation>
     </message>
 </context>
 <context>
@@ -3055,10 +3106,6 @@
         <translation>打开模型</translation>
     </message>
     <message>
-        <source>A model folder as the Hugging Face hub keeps it: config.json, model.safetensors, vocab.json and merges.txt (the GPT-2 family). AttnScope runs the model itself and downloads nothing.</source>
-        <translation>按 Hugging Face Hub 布局保存的模型文件夹：config.json、model.safetensors、vocab.json 和 merges.txt（GPT-2 系列）。AttnScope 自己运行模型，不下载任何内容。</translation>
-    </message>
-    <message>
         <source>Models in your Hugging Face &amp;cache:</source>
         <translation>Hugging Face 缓存中的模型(&amp;C)：</translation>
     </message>
@@ -3082,6 +3129,10 @@
         <source>To get GPT-2 (about 550 MB), run in a terminal:&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;then choose that folder; without &lt;tt&gt;--local-dir&lt;/tt&gt; it goes to the cache and appears in the list above.</source>
         <translation>获取 GPT-2（约 550 MB），请在终端中运行：&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;然后选择该文件夹；不加 &lt;tt&gt;--local-dir&lt;/tt&gt; 时文件存入缓存，并出现在上面的列表中。</translation>
     </message>
+    <message>
+        <source>A model folder as the Hugging Face hub keeps it: config.json, model.safetensors and the tokenizer&apos;s files of its family —&lt;ul&gt;&lt;li&gt;GPT-2: vocab.json and merges.txt&lt;/li&gt;&lt;li&gt;Qwen2, Qwen3 and Llama: tokenizer.json&lt;/li&gt;&lt;li&gt;BERT: vocab.txt&lt;/li&gt;&lt;/ul&gt;AttnScope runs the model itself and downloads nothing.</source>
+        <translation>与 Hugging Face Hub 存放方式相同的模型文件夹：config.json、model.safetensors，以及该模型家族的分词器文件——&lt;ul&gt;&lt;li&gt;GPT-2：vocab.json 和 merges.txt&lt;/li&gt;&lt;li&gt;Qwen2、Qwen3 和 Llama：tokenizer.json&lt;/li&gt;&lt;li&gt;BERT：vocab.txt&lt;/li&gt;&lt;/ul&gt;AttnScope 自己运行模型，不下载任何东西。</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::OpeningIndicator</name>
@@ -3102,11 +3153,11 @@
     <name>attn::ui::PipelineDialog</name>
     <message>
         <source>softmax over the keys (dim=-1): row %1 of L</source>
-        <translation>softmax 沿键（dim=-1）：L 的第 %1 行</translation>
+        <translation>softmax 沿键（dim=-1）：L 的行索引 %1</translation>
     </message>
     <message>
         <source>softmax over the queries (dim=-2): column %1 of L</source>
-        <translation>softmax 沿查询（dim=-2）：L 的第 %1 列</translation>
+        <translation>softmax 沿查询（dim=-2）：L 的列索引 %1</translation>
     </message>
     <message>
         <source>softmax over the batch (dim=0): L[·][%1][%2][%3], one value from each of the %4 sequences</source>
@@ -3160,7 +3211,7 @@
     </message>
     <message>
         <source>Sequence %1, head %2: how query &lt;b&gt;%3&lt;/b&gt; (row %4) weighs key &lt;b&gt;%5&lt;/b&gt; (column %6).</source>
-        <translation>序列 %1，头 %2：查询 &lt;b&gt;%3&lt;/b&gt;（第 %4 行）给键 &lt;b&gt;%5&lt;/b&gt;（第 %6 列）多少权重。</translation>
+        <translation>序列 %1，头 %2：查询 &lt;b&gt;%3&lt;/b&gt;（行索引 %4）给键 &lt;b&gt;%5&lt;/b&gt;（列索引 %6）多少权重。</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -3408,11 +3459,11 @@
     </message>
     <message>
         <source>query %1 (row %2) → key %3 (column %4)</source>
-        <translation>查询 %1（第 %2 行）→ 键 %3（第 %4 列）</translation>
+        <translation>查询 %1（行索引 %2）→ 键 %3（列索引 %4）</translation>
     </message>
     <message>
         <source>%1 (row %2), feature %3</source>
-        <translation>%1（第 %2 行），特征 %3</translation>
+        <translation>%1（行索引 %2），特征 %3</translation>
     </message>
     <message>
         <source> (masked)</source>
@@ -3813,10 +3864,6 @@
         <translation>恢复之前的工作？</translation>
     </message>
     <message>
-        <source>AttnScope did not close normally. Restore the sentence and switches you had on %1?</source>
-        <translation>AttnScope 上次没有正常关闭。要恢复 %1 时的句子和各项开关吗？</translation>
-    </message>
-    <message>
         <source>Cannot Restore</source>
         <translation>无法恢复</translation>
     </message>
@@ -3832,6 +3879,36 @@
     <message>
         <source>Session Opened</source>
         <translation>已打开会话</translation>
+    </message>
+    <message>
+        <source>AttnScope did not close normally. Restore the sentence and switches you had in the main window on %1? Discard keeps what you last saved or left open.</source>
+        <translation>AttnScope 上次没有正常关闭。要恢复你在 %1 时主窗口中的句子和开关吗？选“放弃”则保留你上次保存或正常关闭时的内容。</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>放弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Once you have answered, AttnScope opens %1.</source>
+        <comment>%1 lists model folders and attention files</comment>
+        <translation>回答之后，AttnScope 会打开 %1。</translation>
+    </message>
+    <message>
+        <source>Restore keeps that work and leaves %1 unopened; Discard opens it.</source>
+        <comment>%1 names session files</comment>
+        <translation>选“恢复”会保留那份工作，不打开 %1；选“放弃”则打开它。</translation>
+    </message>
+    <message>
+        <source>Session Not Opened</source>
+        <translation>未打开会话</translation>
+    </message>
+    <message>
+        <source>%1 was not opened, so that the restored work stays in the window. Save it if you want to keep it, then open %1 with File → Open Session.</source>
+        <translation>没有打开 %1，以免覆盖窗口中恢复的工作。如需保留这份工作，请先保存，再用“文件 → 打开会话”打开 %1。</translation>
     </message>
 </context>
 <context>
@@ -3880,15 +3957,6 @@
     <message>
         <source>How spread out each row&apos;s attention is, in bits, averaged over the rows, and the most it could be (every visible key weighted alike). Near 0: each query picks one key.</source>
         <translation>每行注意力的分散程度（熵，单位比特），对所有行取平均；以及它可能的最大值（所有可见键的权重都相同时）。接近 0：每个查询只挑中一个键。</translation>
-    </message>
-    <message>
-        <source>largest weight</source>
-        <comment>mean of each row&apos;s largest weight</comment>
-        <translation>最大权重</translation>
-    </message>
-    <message>
-        <source>The largest weight of each row, averaged: 1 means every query looks at a single key.</source>
-        <translation>每行最大权重的平均值：1 表示每个查询都只看一个键。</translation>
     </message>
     <message>
         <source>saturated</source>
@@ -4000,6 +4068,15 @@
         <source>&lt;b&gt;Not current.&lt;/b&gt; %1 These figures are those of the last input that could be computed.</source>
         <extracomment>%1 is why the newest input cannot be computed</extracomment>
         <translation>&lt;b&gt;不是当前结果。&lt;/b&gt;%1 这些数字来自上一次能够计算的输入。</translation>
+    </message>
+    <message>
+        <source>mean row max</source>
+        <comment>the mean over the rows of each row&apos;s largest weight</comment>
+        <translation>行最大值均值</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s largest weight, averaged over the rows: 1 means every query looks at a single key. One cell of 1.00 in a heatmap does not make this 1 when the other rows spread their weight.</source>
+        <translation>每行最大权重在各行上的平均值：为 1 表示每个查询只看一个键。热力图中某一格为 1.00，并不意味着这里是 1——其他行可能把权重分散开了。</translation>
     </message>
 </context>
 <context>
@@ -4299,7 +4376,7 @@
     </message>
     <message>
         <source>; rotated by its position (RoPE)</source>
-        <translation>；按位置旋转 (RoPE)</translation>
+        <translation>；按位置旋转（RoPE）</translation>
     </message>
     <message>
         <source>; not rotated (RoPE off)</source>

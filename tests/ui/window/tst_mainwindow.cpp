@@ -60,6 +60,7 @@ private slots:
     void presetPanelSaysWhenItIsLeft_data();
     void presetPanelSaysWhenItIsLeft();
     void chineseGlyphsAreAvailable();
+    void emojiGlyphsAreAvailable();
 };
 
 void TestMainWindow::opensWithTheExampleComputed()
@@ -374,6 +375,14 @@ void TestMainWindow::hoverNamesTokensInTheStatusBar()
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("key The (column 0)")));
     const float weight = w->lastResult().weights->at(0, 0)(1, 0);
     QVERIFY(w->statusBar()->currentMessage().contains(QString::number(weight, 'f', 2)));
+    // In Chinese "第 1 行" would read as the first row: the rows and columns are named as
+    // the indices they are (from 0, as PyTorch counts), as in English.
+    QVERIFY(language_->apply("zh_CN"));
+    const QString chinese = hoverText(view->data(), 1, 0);
+    QVERIFY2(chinese.contains(QStringLiteral("行索引 1")) &&
+                 chinese.contains(QStringLiteral("列索引 0")) && !chinese.contains(u'第'),
+             qPrintable(chinese));
+    QVERIFY(language_->apply("en"));
 }
 
 // Without a mouse: Tab reaches the heatmaps, the arrow keys move over a head's cells with
@@ -609,6 +618,18 @@ void TestMainWindow::chineseGlyphsAreAvailable()
             QFontMetrics(QFont(family)).inFontUcs4(U'它'))
             found = true;
     QVERIFY2(found, "no installed font has the glyphs 猫 and 它");
+}
+
+void TestMainWindow::emojiGlyphsAreAvailable()
+{
+    // GPT-2's and Qwen's vocabularies hold emoji; the install step brings a font for them,
+    // else their tokens would be drawn as empty boxes.
+    bool found = false;
+    for (const QString& family : QFontDatabase::families())
+        if (QFontMetrics(QFont(family)).inFontUcs4(U'\U0001F600') &&
+            QFontMetrics(QFont(family)).inFontUcs4(U'\U0001F431'))
+            found = true;
+    QVERIFY2(found, "no installed font has the emoji 😀 and 🐱: install fonts-noto-color-emoji");
 }
 
 QTEST_MAIN(TestMainWindow)
