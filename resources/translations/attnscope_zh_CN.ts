@@ -1339,6 +1339,11 @@
         <comment>%1 lists the departures from the textbook formula</comment>
         <translation>B 与教科书公式的不同之处：%1。</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>a token and its probability</comment>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>Presets</name>

@@ -114,10 +114,14 @@ QString predictionSummary(const PredictionComparison& predictions, const QString
     const Prediction& topB = predictions.b.front().prediction;
     QString sentence;
     if (predictions.topChanged()) {
-        const QString from =
-            QStringLiteral("%1 (%2)").arg(quotedToken(topA.label), percentText(topA.probability));
-        const QString to =
-            QStringLiteral("%1 (%2)").arg(quotedToken(topB.label), percentText(topB.probability));
+        // Brackets as the language sets them: full-width in Chinese.
+        const auto withProbability = [](const Prediction& p) {
+            return QCoreApplication::translate("ModelComparison", "%1 (%2)",
+                                               "a token and its probability")
+                .arg(quotedToken(p.label), percentText(p.probability));
+        };
+        const QString from = withProbability(topA);
+        const QString to = withProbability(topB);
         // The departures in a sentence of their own: a list of explanations does not fit
         // inside another sentence in every language.
         sentence = QCoreApplication::translate("ModelComparison",

@@ -7,6 +7,7 @@
 // exports its figure as PNG, SVG and PDF. comparePredictions' ranks are checked against
 // each run's whole ordered distribution.
 #include "heatmapview.h"
+#include "language.h"
 #include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "logitsthreadmodel.h"
@@ -79,6 +80,8 @@ private slots:
     void exportsTheFigure();
     void ranksInTheOtherRun();
     void opensOnTheLayerTheSwitchesChange();
+    void theSummaryReadsInEachLanguage_data();
+    void theSummaryReadsInEachLanguage();
 
 private:
     void waitForRun();
@@ -425,6 +428,45 @@ void TestModelCompare::opensOnTheLayerTheSwitchesChange()
     QVERIFY(compared.wait(20000));
     QCOMPARE(dialog->layer(), 0);
     QVERIFY(status->text().isEmpty());
+}
+
+void TestModelCompare::theSummaryReadsInEachLanguage_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("en") << "en"
+                        << "The top prediction changes from “␣mat” (31.2%) to “␣the” (9.8%). B "
+                           "departs from the textbook: no causal mask: every token sees the ones "
+                           "after it; no scaling. Their top 2 share 2 tokens.";
+    // The departures in a sentence of their own (a list does not fit a "%1时" template), and
+    // full-width brackets in Chinese text.
+    QTest::newRow("zh_CN") << "zh_CN"
+                           << "最可能的预测从 “␣mat”（31.2%） 变为 “␣the”（9.8%）。B "
+                              "与教科书公式的不同之处：no causal mask: every token sees the ones "
+                              "after it；no scaling。两边的前 2 个中有 2 个词元相同。";
+}
+
+void TestModelCompare::theSummaryReadsInEachLanguage()
+{
+    QFETCH(QString, language);
+    QFETCH(QString, expected);
+    Language interface;
+    QVERIFY(interface.apply(language));
+    PredictionComparison predictions;
+    const auto ranked = [](int id, const char* label, float probability) {
+        RankedPrediction r;
+        r.prediction.id = id;
+        r.prediction.label = label;
+        r.prediction.probability = probability;
+        return r;
+    };
+    predictions.a = {ranked(1, " mat", 0.312f), ranked(2, " the", 0.098f)};
+    predictions.b = {ranked(2, " the", 0.098f), ranked(1, " mat", 0.312f)};
+    // The departures as given (the window translates them itself).
+    const QString summary = predictionSummary(
+        predictions, {"no causal mask: every token sees the ones after it", "no scaling"});
+    QVERIFY(interface.apply("en"));
+    QCOMPARE(summary, expected);
 }
 
 QTEST_MAIN(TestModelCompare)
