@@ -3,7 +3,7 @@
 #include "attentionexport.h"
 #include "clicommands.h"
 #include "languagemodel.h"
-#include "modelcomparedialog.h"
+#include "modelcomparison.h"
 #include "modeljson.h"
 #include "offscreen.h"
 #include "runwords.h"

@@ -4,7 +4,6 @@
 #include "clicommands.h"
 #include "figurearguments.h"
 #include "modelcommand.h"
-#include "modelcomparedialog.h"
 #include "modelcomparison.h"
 
 #include <QGuiApplication>

@@ -7,7 +7,6 @@
 #include "clirun.h"
 #include "filebytes.h"
 #include "languagemodel.h"
-#include "modelcomparedialog.h"
 #include "modelcomparison.h"
 #include "predictioncomparison.h"
 

@@ -2,6 +2,7 @@
 
 #include "languagemodelwindow.h"
 #include "modelcomparedialog.h"
+#include "modelcomparison.h"
 #include "switchesform.h"
 
 #include <QComboBox>

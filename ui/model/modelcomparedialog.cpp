@@ -3,7 +3,7 @@
 #include "engine.h"
 #include "exportpath.h"
 #include "figurewriter.h"
-#include "formulabar.h"
+#include "formulabar.h" // alertColor
 #include "heatmapview.h"
 #include "modelcomparison.h"
 #include "predictioncomparison.h"
@@ -33,28 +33,6 @@ constexpr std::array kFigureFormats{FigureFormat::Png, FigureFormat::Svg, Figure
 constexpr int kAnnotatedTokens = 16; // longer texts export without values in cells
 
 } // namespace
-
-QStringList modelDepartures(const ModelSwitches& switches, bool causal)
-{
-    // The window's words (its context), which this line repeats.
-    const char* const context = "attn::ui::LanguageModelWindow";
-    const Config& config = switches.formula;
-    QStringList departures = FormulaBar::departuresOf(config, false);
-    if (causal && config.mask == MaskKind::None)
-        departures.prepend(QCoreApplication::translate(
-            context, "no causal mask: every token sees the ones after it"));
-    if (!causal && config.mask == MaskKind::Causal)
-        departures.prepend(QCoreApplication::translate(
-            context, "a causal mask: no token sees the ones after it, though the model was "
-                     "trained reading both ways"));
-    if (!switches.rope) // the window keeps it on for a model without rotary positions
-        departures << QCoreApplication::translate(
-            context, "no rotary positions (RoPE): attention sees no order but the mask's");
-    if (!departures.isEmpty() && switches.onlyLayer >= 0)
-        departures
-            << QCoreApplication::translate(context, "in layer %1 only").arg(switches.onlyLayer);
-    return departures;
-}
 
 ModelCompareDialog::ModelCompareDialog(QWidget* parent)
     : QDialog(parent), layerLabel_(new QLabel), layer_(new QSpinBox), headLabel_(new QLabel),

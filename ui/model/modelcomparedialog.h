@@ -39,12 +39,6 @@ namespace attn::ui {
 
 class HeatmapView;
 
-// The departures of `switches` from a model's textbook formula in words, as the window's
-// line says them: the formula bar's, "no causal mask: …" for a causal model without its
-// mask, "no rotary positions (RoPE): …" with the RoPE switch off, and "in layer 5 only" when
-// they act in one layer.
-[[nodiscard]] QStringList modelDepartures(const ModelSwitches& switches, bool causal);
-
 class ModelCompareDialog : public QDialog {
     Q_OBJECT
 

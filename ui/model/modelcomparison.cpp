@@ -1,6 +1,7 @@
 #include "modelcomparison.h"
 
 #include "figure.h"
+#include "formulatext.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -45,6 +46,28 @@ QString predictionsLine(const std::vector<RankedPrediction>& side, char name)
 }
 
 } // namespace
+
+QStringList modelDepartures(const ModelSwitches& switches, bool causal)
+{
+    // The window's words (its context), which this line repeats.
+    const char* const context = "attn::ui::LanguageModelWindow";
+    const Config& config = switches.formula;
+    QStringList departures = formulaDepartures(config, false);
+    if (causal && config.mask == MaskKind::None)
+        departures.prepend(QCoreApplication::translate(
+            context, "no causal mask: every token sees the ones after it"));
+    if (!causal && config.mask == MaskKind::Causal)
+        departures.prepend(QCoreApplication::translate(
+            context, "a causal mask: no token sees the ones after it, though the model was "
+                     "trained reading both ways"));
+    if (!switches.rope) // the window keeps it on for a model without rotary positions
+        departures << QCoreApplication::translate(
+            context, "no rotary positions (RoPE): attention sees no order but the mask's");
+    if (!departures.isEmpty() && switches.onlyLayer >= 0)
+        departures
+            << QCoreApplication::translate(context, "in layer %1 only").arg(switches.onlyLayer);
+    return departures;
+}
 
 Comparison compareRuns(const ModelRun& a, const ModelRun& b, int layer,
                        const FileSelection& selection)

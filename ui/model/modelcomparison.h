@@ -38,6 +38,12 @@ struct ModelComparisonOptions {
 [[nodiscard]] Comparison compareRuns(const ModelRun& a, const ModelRun& b, int layer,
                                      const FileSelection& selection);
 
+// The departures of `switches` from a model's textbook formula in words, as the window's
+// line says them: the formula bar's, "no causal mask: …" for a causal model without its
+// mask, "no rotary positions (RoPE): …" with the RoPE switch off, and "in layer 5 only" when
+// they act in one layer.
+[[nodiscard]] QStringList modelDepartures(const ModelSwitches& switches, bool causal);
+
 // A token in quotes as every list, sentence and caption says it: “␣mat” (a space as ␣, the
 // word start GPT-2 writes; control characters as pictures).
 [[nodiscard]] QString quotedToken(const std::string& label);

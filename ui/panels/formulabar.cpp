@@ -108,26 +108,7 @@ QString FormulaBar::alert(const QString& html) const
 
 QStringList FormulaBar::departuresOf(const Config& config, bool hasPadding)
 {
-    const Formula formula = formulaOf(config, hasPadding);
-    QStringList departures;
-    if (config.scale == ScaleMode::None)
-        departures << tr("no scaling by √d_k");
-    else if (config.scale == ScaleMode::SqrtDModel)
-        departures << tr("divided by √d_model instead of √d_k");
-    if (formula.temperature)
-        departures << tr("temperature τ = %1 instead of 1").arg(number(config.temperature));
-    if (config.axis == SoftmaxAxis::Queries)
-        departures << tr("softmax over the queries (dim=-2) instead of the keys (dim=-1)");
-    else if (config.axis == SoftmaxAxis::Batch)
-        departures << tr("softmax over the batch (dim=0) instead of the keys (dim=-1)");
-    if (formula.maskAfter)
-        departures << tr("mask applied after the softmax instead of before");
-    if (formula.paddingAttended)
-        departures << tr("<pad> tokens not masked");
-    if (formula.viewSplit)
-        departures << tr("heads split with view(B, H, T, d_k) instead of "
-                         "view(B, T, H, d_k).transpose(1, 2)");
-    return departures;
+    return formulaDepartures(config, hasPadding);
 }
 
 void FormulaBar::rebuild()

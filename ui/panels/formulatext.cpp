@@ -1,5 +1,7 @@
 #include "formulatext.h"
 
+#include <QCoreApplication>
+
 #include <iterator>
 
 namespace attn::ui {
@@ -65,6 +67,39 @@ QString writeFormula(const Formula& formula, FormulaMarkup markup, const QColor&
             term.departs && markup == FormulaMarkup::RichText ? alertSpan(symbol, alert) : symbol;
     }
     return text;
+}
+
+QStringList formulaDepartures(const Config& config, bool hasPadding)
+{
+    const Formula formula = formulaOf(config, hasPadding);
+    QStringList departures;
+    if (config.scale == ScaleMode::None)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar", "no scaling by √d_k");
+    else if (config.scale == ScaleMode::SqrtDModel)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "divided by √d_model instead of √d_k");
+    if (formula.temperature)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "temperature τ = %1 instead of 1")
+                          .arg(QString::number(config.temperature, 'g', 4));
+    if (config.axis == SoftmaxAxis::Queries)
+        departures << QCoreApplication::translate(
+            "attn::ui::FormulaBar",
+            "softmax over the queries (dim=-2) instead of the keys (dim=-1)");
+    else if (config.axis == SoftmaxAxis::Batch)
+        departures << QCoreApplication::translate(
+            "attn::ui::FormulaBar", "softmax over the batch (dim=0) instead of the keys (dim=-1)");
+    if (formula.maskAfter)
+        departures << QCoreApplication::translate(
+            "attn::ui::FormulaBar", "mask applied after the softmax instead of before");
+    if (formula.paddingAttended)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "<pad> tokens not masked");
+    if (formula.viewSplit)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "heads split with view(B, H, T, d_k) instead of "
+                                                  "view(B, T, H, d_k).transpose(1, 2)");
+    return departures;
 }
 
 } // namespace attn::ui

@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 
 namespace attn::ui {
 
@@ -20,6 +21,12 @@ enum class FormulaMarkup {
                                    const QColor& alert = {});
 // One part's symbol without the space or comma before it, e.g. "dim=-1".
 [[nodiscard]] QString formulaSymbol(FormulaPart part, FormulaMarkup markup);
+// The departures of `config` from the textbook formula, in plain words of the interface's
+// language ("no scaling by √d_k", "mask applied after the softmax instead of before"), as
+// the formula bar's line, Compare's captions and the command line's figures say them.
+// `hasPadding`: the text has <pad> keys (an unmasked one is then a departure).
+[[nodiscard]] QStringList formulaDepartures(const attn::Config& config, bool hasPadding);
+
 // `html` in the alert colour.
 [[nodiscard]] QString alertSpan(const QString& html, const QColor& alert);
 
