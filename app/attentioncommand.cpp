@@ -1,7 +1,7 @@
 #include "attentioncommand.h"
 
-#include "attentionfile.h"
-#include "attentionreport.h"
+#include "attention/attentionfile.h"
+#include "attention/attentionreport.h"
 #include "clicommands.h"
 
 #include <cstdint>

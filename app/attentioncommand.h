@@ -2,7 +2,7 @@
 // elsewhere) as JSON or a summary, instead of the formula's.
 #pragma once
 
-#include "commandline.h"
+#include "formats/commandline.h"
 
 #include <string>
 #include <vector>

@@ -3,8 +3,8 @@
 // SVG or PDF, or its numbers as CSV, NPY or JSON, without a window or a display.
 #pragma once
 
-#include "commandline.h"
 #include "figurearguments.h"
+#include "formats/commandline.h"
 #include "modelfigure.h"
 
 #include <QStringList>

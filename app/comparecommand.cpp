@@ -1,11 +1,11 @@
 #include "comparecommand.h"
 
 #include "clicommands.h"
-#include "commandline.h"
 #include "comparefigure.h"
-#include "comparison.h"
 #include "exportcommand.h"
 #include "figurearguments.h"
+#include "formats/commandline.h"
+#include "lab/comparison.h"
 #include "offscreen.h"
 
 #include <QByteArray>

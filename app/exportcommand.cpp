@@ -1,9 +1,9 @@
 #include "exportcommand.h"
 
 #include "clicommands.h"
-#include "commandline.h"
 #include "figurearguments.h"
 #include "figurefile.h"
+#include "formats/commandline.h"
 #include "offscreen.h"
 #include "session.h"
 

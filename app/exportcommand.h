@@ -2,7 +2,7 @@
 // computation, written to a file without a window or a display.
 #pragma once
 
-#include "commandline.h"
+#include "formats/commandline.h"
 #include "session.h"
 
 #include <optional>

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "colormap.h"
-#include "commandline.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "figurefile.h"
+#include "formats/commandline.h"
 #include "language.h"
 #include "offscreen.h"
 

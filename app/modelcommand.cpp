@@ -2,11 +2,11 @@
 
 #include "attentionexport.h"
 #include "clicommands.h"
-#include "languagemodel.h"
 #include "modelcomparison.h"
-#include "modeljson.h"
+#include "models/languagemodel.h"
+#include "models/modeljson.h"
+#include "models/runwords.h"
 #include "offscreen.h"
-#include "runwords.h"
 
 #include <QCoreApplication>
 

@@ -3,8 +3,8 @@
 // JSON.
 #pragma once
 
-#include "commandline.h"
-#include "languagemodel.h"
+#include "formats/commandline.h"
+#include "models/languagemodel.h"
 
 #include <functional>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "modelcomparecommand.h"
 
-#include "attentionreport.h"
+#include "attention/attentionreport.h"
 #include "clicommands.h"
 #include "figurearguments.h"
 #include "modelcommand.h"

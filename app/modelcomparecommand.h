@@ -4,7 +4,7 @@
 // both top-10 next tokens in the caption, as PNG, SVG or PDF.
 #pragma once
 
-#include "commandline.h"
+#include "formats/commandline.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 #include "modelstepscommand.h"
 
 #include "clicommands.h"
-#include "headtrace.h"
 #include "modelcommand.h"
+#include "models/headtrace.h"
 #include "stepscommand.h"
 #include "tracetiles.h"
 

@@ -3,7 +3,7 @@
 // numbers under the formula's switches.
 #pragma once
 
-#include "commandline.h"
+#include "formats/commandline.h"
 
 #include <string>
 #include <vector>

@@ -1,11 +1,11 @@
 #include "stepscommand.h"
 
 #include "clicommands.h"
-#include "commandline.h"
-#include "explain.h"
 #include "explanationhtml.h"
 #include "exportcommand.h"
 #include "figurearguments.h"
+#include "formats/commandline.h"
+#include "lab/explain.h"
 #include "pipelinefigure.h"
 #include "pipelinetiles.h"
 

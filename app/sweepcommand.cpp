@@ -1,11 +1,11 @@
 #include "sweepcommand.h"
 
 #include "clicommands.h"
-#include "commandline.h"
 #include "figurearguments.h"
+#include "formats/commandline.h"
+#include "lab/sweep.h"
 #include "labels.h"
 #include "offscreen.h"
-#include "sweep.h"
 #include "sweepfigure.h"
 
 #include <QApplication>

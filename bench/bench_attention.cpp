@@ -5,7 +5,7 @@
 // The file is a (L, 1, H, T, T) float32 .npy made in /tmp on first use and removed at
 // exit: L = 24, H = 16, T = 1024 by default (1.6 GB), or ATTN_BENCH_ATTENTION=L,H,T
 // (e.g. 4,8,512 for 32 MB).
-#include "attentionfile.h"
+#include "attention/attentionfile.h"
 
 #include <benchmark/benchmark.h>
 

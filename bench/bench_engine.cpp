@@ -2,13 +2,13 @@
 // BM_Typing/T/C/H, BM_Switch/T/C/H (and BM_SwitchInView, BM_SwitchStatistics), BM_Render/T/H,
 // BM_RenderLevelOfDetail/T/H/px, BM_Sgemm/N, BM_Memcpy/bytes. bench/compare_torch.py turns one run
 // into the table of ratios in the README.
-#include "blas.h"
-#include "engine.h"
+#include "base/blas.h"
+#include "base/parallel.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"
-#include "parallel.h"
-#include "statistics.h"
 
 #include <QApplication>
 #include <QImage>

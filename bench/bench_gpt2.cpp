@@ -6,7 +6,7 @@
 // machine's other load moves far less than the wall time; x_avx512_limit, its time over the
 // time its FLOPs take on its own AVX-512 product kernel (conv1dproduct.h), where the CPU has
 // it: the honest limit where OpenBLAS multiplies with 256-bit kernels on an AVX-512 CPU.
-#include "gpt2model.h"
+#include "models/gpt2model.h"
 #include "sgemmlimit.h"
 
 #include <benchmark/benchmark.h>

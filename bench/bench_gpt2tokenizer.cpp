@@ -2,7 +2,7 @@
 // checked) and BM_Gpt2Encode/bytes (a long mixed text: English, numbers, code, Chinese,
 // emoji), fresh (BM_Gpt2EncodeCold: a new tokenizer, so every piece is merged) and with the
 // cache of merged pieces warm, as when the user types.
-#include "gpt2tokenizer.h"
+#include "text/gpt2tokenizer.h"
 
 #include <benchmark/benchmark.h>
 

@@ -5,7 +5,7 @@
 // BM_Gpt2Forward, the forward to the final norm's hidden states: the logits over the 151936
 // tokens are made on demand for the rows shown (logitsOf), not in the forward. Counters as
 // BM_Gpt2Forward's: x_sgemm_limit (wall time), x_sgemm_limit_cpu (CPU time).
-#include "llamamodel.h"
+#include "models/llamamodel.h"
 #include "qwenfolder.h"
 #include "sgemmlimit.h"
 

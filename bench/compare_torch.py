@@ -29,7 +29,7 @@ line says what it ran with.
 Where the CPU has AVX-512, GPT-2's rows also give the forward against the rate of its own
 AVX-512 product kernel (core/models/conv1dproduct.h) on the same 1024³ product: the limit it
 cannot beat by being wider than OpenBLAS's kernels. OpenBLAS's kernels are its own choice,
-or AttnScope's (core/blas.cpp), or OPENBLAS_CORETYPE's where that is set; PyTorch gets the
+or AttnScope's (core/base/blas.cpp), or OPENBLAS_CORETYPE's where that is set; PyTorch gets the
 same ones, so OPENBLAS_CORETYPE=SkylakeX puts ours, the limit's and PyTorch's on AVX-512.
 
 Needs Debian's python3-torch (PyTorch 1.13 on OpenBLAS). The PyTorch forward is the
@@ -208,7 +208,7 @@ def run_benchmark(binary, repetitions, only=()):
 def load_torch(report):
     """Imports torch on the OpenBLAS kernels our benchmark multiplied with, on every core."""
     # OpenBLAS 0.3.21 multiplies with SSE3 kernels on CPUs newer than it knows; AttnScope
-    # makes it choose the CPU's own (core/blas.cpp), and PyTorch gets the same ones here,
+    # makes it choose the CPU's own (core/base/blas.cpp), and PyTorch gets the same ones here,
     # through OpenBLAS's own variable, read when torch loads it.
     kernels = report["context"].get("blas_kernels", "")
     if kernels and "OPENBLAS_CORETYPE" not in os.environ:

@@ -18,10 +18,10 @@
 // activations (the attention shown, L·H·T² floats, and the forward's (T, ·) buffers).
 // --cold drops the weights file from the page cache first (posix_fadvise), as after a
 // reboot; without it the file is in the cache, as after a download or an earlier opening.
-#include "gpt2model.h"
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "modelopener.h"
+#include "models/gpt2model.h"
+#include "models/languagemodel.h"
 #include "qwenfolder.h"
 
 #include <QApplication>

@@ -3,9 +3,9 @@
 // OpenBLAS's sgemm and (GPT-2's) on the AVX-512 Conv1D kernel.
 #pragma once
 
-#include "conv1dproduct.h"
-#include "parallel.h"
-#include "tensor.h"
+#include "base/parallel.h"
+#include "base/tensor.h"
+#include "models/conv1dproduct.h"
 
 #include <algorithm>
 #include <chrono>

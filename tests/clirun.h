@@ -2,7 +2,7 @@
 // expect of a refusal; every enum option of `compute` with its spellings.
 #pragma once
 
-#include "options.h"
+#include "engine/options.h"
 #include "processrun.h"
 
 #include <QByteArray>

@@ -1,7 +1,7 @@
 // The requests the engine tests start from, and matrices compared bit for bit.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <cstring>
 #include <memory>

@@ -2,8 +2,8 @@
 // and breaking the files of a model folder, and comparing with a PyTorch reference's numbers.
 #pragma once
 
-#include "languagemodel.h"
-#include "options.h"
+#include "engine/options.h"
+#include "models/languagemodel.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -6,7 +6,7 @@
 // Legend: B sequences, T tokens, H heads; weights are indexed [b][h][i][j].
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QByteArray>
 #include <QFileInfo>

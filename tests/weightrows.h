@@ -3,9 +3,9 @@
 // tst_statistics and tst_warnings.
 #pragma once
 
-#include "engine.h"
-#include "presets.h"
-#include "statistics.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
+#include "lab/presets.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "labels.h"
 
-#include "engine.h"
-#include "warnings.h"
+#include "engine/engine.h"
+#include "engine/warnings.h"
 
 #include <QCoreApplication>
 

@@ -2,10 +2,10 @@
 // values stay the core enums; this is the only place that turns them into words.
 #pragma once
 
-#include "options.h"
-#include "report.h"
-#include "sweep.h"
-#include "warnings.h"
+#include "engine/options.h"
+#include "engine/warnings.h"
+#include "formats/report.h"
+#include "lab/sweep.h"
 
 #include <QString>
 

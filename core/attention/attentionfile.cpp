@@ -1,11 +1,11 @@
-#include "attentionfile.h"
+#include "attention/attentionfile.h"
 
-#include "jsonread.h"
-#include "mappedfile.h"
-#include "npy.h"
-#include "npz.h"
-#include "options.h"
-#include "safetensors.h"
+#include "base/jsonread.h"
+#include "engine/options.h"
+#include "io/mappedfile.h"
+#include "io/npy.h"
+#include "io/npz.h"
+#include "io/safetensors.h"
 
 #include <algorithm>
 #include <cctype>

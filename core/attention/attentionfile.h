@@ -16,8 +16,8 @@
 // either byte order, C or Fortran order. NaN and ±inf weights are kept.
 #pragma once
 
-#include "attentionstack.h"
-#include "npz.h"
+#include "attention/attentionstack.h"
+#include "io/npz.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,11 +1,11 @@
-#include "attentionreport.h"
+#include "attention/attentionreport.h"
 
-#include "headpatterns.h"
-#include "json.h"
-#include "options.h"
-#include "parallel.h"
-#include "reportjson.h"
-#include "statistics.h"
+#include "attention/headpatterns.h"
+#include "base/json.h"
+#include "base/parallel.h"
+#include "engine/options.h"
+#include "engine/statistics.h"
+#include "formats/reportjson.h"
 
 #include <cmath>
 #include <cstdio>

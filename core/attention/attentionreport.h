@@ -2,8 +2,8 @@
 // JSON (every weight, each head's statistics and patterns), or a short text summary.
 #pragma once
 
-#include "attentionstack.h"
-#include "statistics.h"
+#include "attention/attentionstack.h"
+#include "engine/statistics.h"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
 
-#include "engine.h"
-#include "options.h"
-#include "parallel.h"
+#include "base/parallel.h"
+#include "engine/engine.h"
+#include "engine/options.h"
 
 #include <bit>
 #include <cmath>

@@ -10,7 +10,7 @@
 // by block without a copy (thumbnail()). So a file of gigabytes opens at once.
 #pragma once
 
-#include "tensor.h"
+#include "base/tensor.h"
 
 #include <array>
 #include <atomic>

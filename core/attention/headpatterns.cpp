@@ -1,7 +1,7 @@
-#include "headpatterns.h"
+#include "attention/headpatterns.h"
 
-#include "engine.h"
-#include "parallel.h"
+#include "base/parallel.h"
+#include "engine/engine.h"
 
 #include <algorithm>
 #include <cmath>

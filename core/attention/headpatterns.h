@@ -21,8 +21,8 @@
 // The weights are taken as stored: rows that do not sum to 1 are not rescaled.
 #pragma once
 
-#include "attentionstack.h"
-#include "tensor.h"
+#include "attention/attentionstack.h"
+#include "base/tensor.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "wordattention.h"
+#include "attention/wordattention.h"
 
 #include <stdexcept>
 #include <string>

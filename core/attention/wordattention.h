@@ -5,9 +5,9 @@
 // word matrix still sums to 1 when the token rows did. No Qt.
 #pragma once
 
-#include "attentionstack.h"
-#include "tensor.h"
-#include "wordgroups.h"
+#include "attention/attentionstack.h"
+#include "base/tensor.h"
+#include "text/wordgroups.h"
 
 #include <memory>
 #include <vector>

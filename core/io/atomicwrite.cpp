@@ -1,4 +1,4 @@
-#include "atomicwrite.h"
+#include "io/atomicwrite.h"
 
 #include <cerrno>
 #include <cstdio>

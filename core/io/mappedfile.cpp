@@ -1,6 +1,6 @@
-#include "mappedfile.h"
+#include "io/mappedfile.h"
 
-#include "options.h"
+#include "engine/options.h"
 
 #include <cerrno>
 #include <cstdint>

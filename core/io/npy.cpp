@@ -1,7 +1,7 @@
-#include "npy.h"
+#include "io/npy.h"
 
-#include "options.h"
-#include "utf8.h"
+#include "base/utf8.h"
+#include "engine/options.h"
 
 #include <cctype>
 #include <charconv>

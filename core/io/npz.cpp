@@ -1,6 +1,6 @@
-#include "npz.h"
+#include "io/npz.h"
 
-#include "options.h"
+#include "engine/options.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
-#include "safetensors.h"
+#include "io/safetensors.h"
 
-#include "jsonread.h"
-#include "options.h"
+#include "base/jsonread.h"
+#include "engine/options.h"
 
 #include <algorithm>
 #include <string_view>

@@ -1,7 +1,7 @@
-#include "bertconfig.h"
+#include "models/bertconfig.h"
 
-#include "configfields.h"
-#include "languagemodel.h"
+#include "models/configfields.h"
+#include "models/languagemodel.h"
 
 namespace attn {
 

@@ -1,11 +1,11 @@
-#include "bertmodel.h"
+#include "models/bertmodel.h"
 
-#include "engine.h"
-#include "gpt2files.h"
-#include "modelattention.h"
-#include "modelkernels.h"
-#include "modelrun.h"
-#include "wordpiecetokenizer.h"
+#include "engine/engine.h"
+#include "models/modelattention.h"
+#include "models/modelkernels.h"
+#include "models/modelrun.h"
+#include "text/gpt2files.h"
+#include "text/wordpiecetokenizer.h"
 
 #include <stdexcept>
 

@@ -8,10 +8,10 @@
 // V vocabulary, L layers.
 #pragma once
 
-#include "bertconfig.h"
-#include "bertweights.h"
-#include "languagemodel.h"
-#include "modeltokenizer.h"
+#include "models/bertconfig.h"
+#include "models/bertweights.h"
+#include "models/languagemodel.h"
+#include "text/modeltokenizer.h"
 
 #include <memory>
 #include <optional>

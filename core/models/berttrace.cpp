@@ -1,10 +1,10 @@
 // BertModel::trace: the forward up to one layer (forward() with a capture, so that the
 // numbers are the run's own), then that layer's stages for one head. Kept apart from the
 // forward in bertmodel.cpp, which stays the fast path.
-#include "bertmodel.h"
-#include "engine.h"
-#include "modelattention.h"
-#include "modelrun.h"
+#include "engine/engine.h"
+#include "models/bertmodel.h"
+#include "models/modelattention.h"
+#include "models/modelrun.h"
 
 namespace attn {
 

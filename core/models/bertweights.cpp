@@ -1,6 +1,6 @@
-#include "bertweights.h"
+#include "models/bertweights.h"
 
-#include "modeltensors.h"
+#include "models/modeltensors.h"
 
 namespace attn {
 namespace {

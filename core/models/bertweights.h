@@ -5,9 +5,9 @@
 // not read. No Qt.
 #pragma once
 
-#include "bertconfig.h"
-#include "mappedfile.h"
-#include "modelkernels.h"
+#include "io/mappedfile.h"
+#include "models/bertconfig.h"
+#include "models/modelkernels.h"
 
 #include <filesystem>
 #include <memory>

@@ -1,6 +1,6 @@
-#include "configfields.h"
+#include "models/configfields.h"
 
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // llamaconfig): each refusal a ModelError naming the file, the field and the fault. No Qt.
 #pragma once
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 #include <filesystem>
 #include <optional>

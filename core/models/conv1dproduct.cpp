@@ -1,4 +1,4 @@
-#include "conv1dproduct.h"
+#include "models/conv1dproduct.h"
 
 #include <algorithm>
 #include <atomic>

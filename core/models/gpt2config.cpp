@@ -1,7 +1,7 @@
-#include "gpt2config.h"
+#include "models/gpt2config.h"
 
-#include "configfields.h"
-#include "languagemodel.h"
+#include "models/configfields.h"
+#include "models/languagemodel.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // distilgpt2 differ in these only). No Qt.
 #pragma once
 
-#include "configfields.h"
+#include "models/configfields.h"
 
 #include <filesystem>
 #include <string>

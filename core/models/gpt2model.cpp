@@ -1,9 +1,9 @@
-#include "gpt2model.h"
+#include "models/gpt2model.h"
 
-#include "engine.h"
-#include "modelattention.h"
-#include "modelkernels.h"
-#include "modelrun.h"
+#include "engine/engine.h"
+#include "models/modelattention.h"
+#include "models/modelkernels.h"
+#include "models/modelrun.h"
 
 #include <stdexcept>
 

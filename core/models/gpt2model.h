@@ -6,10 +6,10 @@
 // L layers.
 #pragma once
 
-#include "gpt2config.h"
-#include "gpt2tokenizer.h"
-#include "gpt2weights.h"
-#include "languagemodel.h"
+#include "models/gpt2config.h"
+#include "models/gpt2weights.h"
+#include "models/languagemodel.h"
+#include "text/gpt2tokenizer.h"
 
 #include <memory>
 

@@ -1,10 +1,10 @@
 // Gpt2Model::trace: the forward up to one layer (forward() with a capture, so that the
 // numbers are the run's own), then that layer's stages for one head. Kept apart from the
 // forward in gpt2model.cpp, which stays the fast path.
-#include "engine.h"
-#include "gpt2model.h"
-#include "modelattention.h"
-#include "modelrun.h"
+#include "engine/engine.h"
+#include "models/gpt2model.h"
+#include "models/modelattention.h"
+#include "models/modelrun.h"
 
 #include <stdexcept>
 

@@ -1,8 +1,8 @@
-#include "gpt2weights.h"
+#include "models/gpt2weights.h"
 
-#include "conv1dproduct.h"
-#include "modeltensors.h"
-#include "parallel.h"
+#include "base/parallel.h"
+#include "models/conv1dproduct.h"
+#include "models/modeltensors.h"
 
 namespace attn {
 

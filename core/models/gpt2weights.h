@@ -2,9 +2,9 @@
 // modeltensors: F32 in place from the mapped file, F16 and BF16 converted once). No Qt.
 #pragma once
 
-#include "gpt2config.h"
-#include "mappedfile.h"
-#include "modelkernels.h"
+#include "io/mappedfile.h"
+#include "models/gpt2config.h"
+#include "models/modelkernels.h"
 
 #include <filesystem>
 #include <memory>

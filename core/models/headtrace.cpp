@@ -1,4 +1,4 @@
-#include "headtrace.h"
+#include "models/headtrace.h"
 
 #include <memory>
 

@@ -3,8 +3,8 @@
 // real model's layer the same way. No Qt.
 #pragma once
 
-#include "engine.h"
-#include "languagemodel.h"
+#include "engine/engine.h"
+#include "models/languagemodel.h"
 
 namespace attn {
 

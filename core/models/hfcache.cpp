@@ -1,6 +1,6 @@
-#include "hfcache.h"
+#include "models/hfcache.h"
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 #include <algorithm>
 #include <cstdlib>

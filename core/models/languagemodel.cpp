@@ -1,12 +1,12 @@
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 
-#include "bertconfig.h"
-#include "bertmodel.h"
-#include "configfields.h"
-#include "gpt2files.h"
-#include "gpt2model.h"
-#include "llamaconfig.h"
-#include "llamamodel.h"
+#include "models/bertconfig.h"
+#include "models/bertmodel.h"
+#include "models/configfields.h"
+#include "models/gpt2model.h"
+#include "models/llamaconfig.h"
+#include "models/llamamodel.h"
+#include "text/gpt2files.h"
 
 #include <algorithm>
 #include <cmath>

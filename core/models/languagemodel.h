@@ -3,8 +3,8 @@
 // A model folder in Hugging Face's layout (config.json, model.safetensors, the tokenizer's
 // files) is opened once (openModel); its weights stay memory-mapped. run() tokenizes a text
 // and runs the forward pass, every layer's attention computed by the same kernels as the
-// engine's (core/softmax, core/projection) under the request's switches, and returns every
-// layer's weights as an AttentionStack (L, 1, H, T, T) and the final hidden states, from
+// engine's (core/engine/softmax, core/engine/projection) under the request's switches, and returns
+// every layer's weights as an AttentionStack (L, 1, H, T, T) and the final hidden states, from
 // which predictions() makes any position's next-token distribution on demand.
 //
 // The GPT-2 family is the first implementation (gpt2model), the Qwen/Llama family the
@@ -13,8 +13,8 @@
 #pragma once
 
 #include "attention/attentionstack.h"
-#include "options.h"
-#include "tensor.h"
+#include "base/tensor.h"
+#include "engine/options.h"
 #include "text/gpt2labels.h"
 
 #include <array>
@@ -69,7 +69,7 @@ struct ModelInfo {
     }
 };
 
-// The fields of the configuration table (core/requestfields) a model run takes, as the
+// The fields of the configuration table (core/formats/requestfields) a model run takes, as the
 // command line, the JSON and the window spell them: the formula's switches. The others
 // (C, H, the seed, the embedding, the tokenizer …) are the model's own.
 inline constexpr std::array<std::string_view, 7> kModelSwitchFields{

@@ -1,7 +1,7 @@
-#include "llamaconfig.h"
+#include "models/llamaconfig.h"
 
-#include "configfields.h"
-#include "languagemodel.h"
+#include "models/configfields.h"
+#include "models/languagemodel.h"
 
 namespace attn {
 namespace {

@@ -4,7 +4,7 @@
 // read them. No Qt.
 #pragma once
 
-#include "modelattention.h"
+#include "models/modelattention.h"
 
 #include <filesystem>
 #include <string>

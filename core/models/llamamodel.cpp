@@ -1,12 +1,12 @@
-#include "llamamodel.h"
+#include "models/llamamodel.h"
 
-#include "engine.h"
-#include "gpt2files.h"
-#include "hftokenizer.h"
-#include "modelattention.h"
-#include "modelkernels.h"
-#include "modelrun.h"
-#include "softmax.h"
+#include "engine/engine.h"
+#include "engine/softmax.h"
+#include "models/modelattention.h"
+#include "models/modelkernels.h"
+#include "models/modelrun.h"
+#include "text/gpt2files.h"
+#include "text/hftokenizer.h"
 
 #include <cmath>
 #include <stdexcept>

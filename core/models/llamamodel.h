@@ -7,10 +7,10 @@
 // I = intermediate_size, V vocabulary, L layers.
 #pragma once
 
-#include "languagemodel.h"
-#include "llamaconfig.h"
-#include "llamaweights.h"
-#include "modeltokenizer.h"
+#include "models/languagemodel.h"
+#include "models/llamaconfig.h"
+#include "models/llamaweights.h"
+#include "text/modeltokenizer.h"
 
 #include <memory>
 

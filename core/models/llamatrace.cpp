@@ -7,10 +7,10 @@
 // switch leaves them on); K_h and V_h are those of the K/V head h shares, h / (H / H_kv)
 // (K after k_norm and the rotation); S = Q_h K_hᵀ, P the run's weights, O_h = P·V_h, the
 // heads side by side, and o_proj's output.
-#include "engine.h"
-#include "llamamodel.h"
-#include "modelattention.h"
-#include "modelrun.h"
+#include "engine/engine.h"
+#include "models/llamamodel.h"
+#include "models/modelattention.h"
+#include "models/modelrun.h"
 
 #include <stdexcept>
 

@@ -1,6 +1,6 @@
-#include "llamaweights.h"
+#include "models/llamaweights.h"
 
-#include "modeltensors.h"
+#include "models/modeltensors.h"
 
 namespace attn {
 

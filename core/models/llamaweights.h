@@ -3,9 +3,9 @@
 // nn.Linear weights are stored [out, in]. No Qt.
 #pragma once
 
-#include "llamaconfig.h"
-#include "mappedfile.h"
-#include "modelkernels.h"
+#include "io/mappedfile.h"
+#include "models/llamaconfig.h"
+#include "models/modelkernels.h"
 
 #include <filesystem>
 #include <memory>

@@ -1,9 +1,9 @@
-#include "modelattention.h"
+#include "models/modelattention.h"
 
-#include "conv1dproduct.h"
-#include "parallel.h"
-#include "projection.h"
-#include "softmax.h"
+#include "base/parallel.h"
+#include "engine/projection.h"
+#include "engine/softmax.h"
+#include "models/conv1dproduct.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,15 +1,15 @@
 // A model layer's multi-head attention under the formula's switches: the engine's kernels
-// (core/projection's splitHeads, core/softmax's scale, mask and softmax over each axis),
-// called as the engine calls them, so that every switch acts inside every layer with no
+// (core/engine/projection's splitHeads, core/engine/softmax's scale, mask and softmax over each
+// axis), called as the engine calls them, so that every switch acts inside every layer with no
 // second implementation. Shared by every family. No Qt.
 //
 // Legend: T tokens of one sequence, C = d_model, H heads, d_k = C / H.
 #pragma once
 
-#include "modelkernels.h"
-#include "options.h"
-#include "softmax.h"
-#include "tensor.h"
+#include "base/tensor.h"
+#include "engine/options.h"
+#include "engine/softmax.h"
+#include "models/modelkernels.h"
 
 namespace attn {
 

@@ -1,8 +1,8 @@
-#include "modeljson.h"
+#include "models/modeljson.h"
 
-#include "json.h"
-#include "report.h"
-#include "runwords.h"
+#include "base/json.h"
+#include "formats/report.h"
+#include "models/runwords.h"
 
 namespace attn {
 

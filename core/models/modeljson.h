@@ -1,7 +1,7 @@
 // A model run as JSON: what `attnscope compute --model DIR --json OUT` writes. No Qt.
 #pragma once
 
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 #include "text/wordgroups.h"
 
 #include <string>

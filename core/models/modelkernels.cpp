@@ -1,8 +1,8 @@
-#include "modelkernels.h"
+#include "models/modelkernels.h"
 
-#include "conv1dproduct.h"
-#include "fastexp.h"
-#include "parallel.h"
+#include "base/parallel.h"
+#include "engine/fastexp.h"
+#include "models/conv1dproduct.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // Legend: T tokens, C = d_model, N a layer's output width.
 #pragma once
 
-#include "tensor.h"
+#include "base/tensor.h"
 
 #include <Eigen/Core>
 

@@ -1,9 +1,9 @@
-#include "modelrun.h"
+#include "models/modelrun.h"
 
-#include "modelattention.h"
-#include "options.h"
-#include "parallel.h"
-#include "projection.h"
+#include "base/parallel.h"
+#include "engine/options.h"
+#include "engine/projection.h"
+#include "models/modelattention.h"
 
 #include <cstdint>
 #include <memory>

@@ -5,8 +5,8 @@
 // and spells its ids by their numbers. No Qt.
 #pragma once
 
-#include "languagemodel.h"
-#include "modelkernels.h"
+#include "models/languagemodel.h"
+#include "models/modelkernels.h"
 #include "text/modeltokenizer.h"
 
 #include <string>

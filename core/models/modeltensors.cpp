@@ -1,9 +1,9 @@
-#include "modeltensors.h"
+#include "models/modeltensors.h"
 
-#include "attentionstack.h"
-#include "languagemodel.h"
+#include "attention/attentionstack.h"
+#include "models/languagemodel.h"
 
-#include "parallel.h"
+#include "base/parallel.h"
 
 #include <algorithm>
 #include <cstring>

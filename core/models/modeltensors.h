@@ -7,9 +7,9 @@
 // every run (a switch re-runs every layer), where a conversion at open costs it once.
 #pragma once
 
-#include "mappedfile.h"
-#include "modelkernels.h"
-#include "safetensors.h"
+#include "io/mappedfile.h"
+#include "io/safetensors.h"
+#include "models/modelkernels.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "predictioncomparison.h"
+#include "models/predictioncomparison.h"
 
 #include <algorithm>
 #include <cmath>

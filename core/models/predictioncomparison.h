@@ -4,7 +4,7 @@
 // said even when it left the other's top k. No Qt.
 #pragma once
 
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "runwords.h"
+#include "models/runwords.h"
 
 namespace attn {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "attention/wordattention.h"
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 #include "text/wordgroups.h"
 
 #include <memory>

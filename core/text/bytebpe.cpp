@@ -1,8 +1,8 @@
 // Byte-level BPE after OpenAI's gpt-2/src/encoder.py: bytes_to_unicode(), bpe() and a
 // cache of merged pieces.
-#include "bytebpe.h"
+#include "text/bytebpe.h"
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <climits>

@@ -4,7 +4,7 @@
 // each family's own (gpt2pretokenizer.h, hfpretokenizer.h).
 #pragma once
 
-#include "gpt2files.h"
+#include "text/gpt2files.h"
 
 #include <array>
 #include <filesystem>

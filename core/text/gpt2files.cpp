@@ -1,7 +1,7 @@
 // vocab.json through the strict JSON reader, and a line reader for merges.txt.
-#include "gpt2files.h"
+#include "text/gpt2files.h"
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 #include <climits>
 #include <cstdint>

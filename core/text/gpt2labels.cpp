@@ -1,8 +1,8 @@
 // Token labels: the byte stream of all tokens cut into characters, each character given to
 // the token its first byte is in.
-#include "gpt2labels.h"
+#include "text/gpt2labels.h"
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>

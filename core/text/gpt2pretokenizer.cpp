@@ -1,10 +1,10 @@
 // A hand-written scanner for GPT-2's pattern: one pass, each alternative tried in the
 // pattern's order at every start, with the only backtracking the pattern needs (`\s+(?!\S)`
 // gives back its last white space when a non-space follows the run).
-#include "gpt2pretokenizer.h"
+#include "text/gpt2pretokenizer.h"
 
-#include "options.h"
-#include "utf8.h"
+#include "base/utf8.h"
+#include "engine/options.h"
 
 #include <unicode/uchar.h>
 

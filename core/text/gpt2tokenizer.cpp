@@ -1,7 +1,7 @@
 // GPT-2's tokenizer: its pre-tokenizer's pieces merged by the byte-level BPE (bytebpe.h).
-#include "gpt2tokenizer.h"
+#include "text/gpt2tokenizer.h"
 
-#include "gpt2pretokenizer.h"
+#include "text/gpt2pretokenizer.h"
 
 namespace attn {
 namespace {

@@ -2,10 +2,10 @@
 // each piece's UTF-8 bytes spelt in the bytes-to-unicode alphabet, merged by rank.
 #pragma once
 
-#include "bytebpe.h"
-#include "gpt2files.h"
-#include "gpt2labels.h"
-#include "modeltokenizer.h"
+#include "text/bytebpe.h"
+#include "text/gpt2files.h"
+#include "text/gpt2labels.h"
+#include "text/modeltokenizer.h"
 
 #include <filesystem>
 #include <optional>

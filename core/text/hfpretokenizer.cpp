@@ -1,10 +1,10 @@
 // tokenizer.json's normalizer and pre-tokenizer, after Hugging Face's tokenizers
 // (normalizers/unicode.rs, pre_tokenizers/{split,byte_level,sequence}.rs).
-#include "hfpretokenizer.h"
+#include "text/hfpretokenizer.h"
 
-#include "gpt2files.h"
-#include "gpt2pretokenizer.h"
-#include "options.h"
+#include "engine/options.h"
+#include "text/gpt2files.h"
+#include "text/gpt2pretokenizer.h"
 
 #include <unicode/regex.h>
 #include <unicode/unistr.h>

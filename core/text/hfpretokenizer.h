@@ -2,7 +2,7 @@
 // its "pre_tokenizer", which cut a text into the pieces BPE merges within.
 #pragma once
 
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 #include <unicode/normalizer2.h>
 

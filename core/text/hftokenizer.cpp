@@ -1,9 +1,9 @@
 // tokenizer.json read as Hugging Face's tokenizers read it (tokenizer/added_vocabulary.rs,
 // models/bpe/serialization.rs, processors/template.rs), for byte-level BPE only.
-#include "hftokenizer.h"
+#include "text/hftokenizer.h"
 
-#include "options.h"
-#include "utf8.h"
+#include "base/utf8.h"
+#include "engine/options.h"
 
 #include <unicode/uchar.h>
 

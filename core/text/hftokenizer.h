@@ -14,9 +14,9 @@
 // usual ones, <|…|> in ASCII, as they are).
 #pragma once
 
-#include "bytebpe.h"
-#include "hfpretokenizer.h"
-#include "modeltokenizer.h"
+#include "text/bytebpe.h"
+#include "text/hfpretokenizer.h"
+#include "text/modeltokenizer.h"
 
 #include <array>
 #include <filesystem>

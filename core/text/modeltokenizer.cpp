@@ -1,4 +1,4 @@
-#include "modeltokenizer.h"
+#include "text/modeltokenizer.h"
 
 namespace attn {
 

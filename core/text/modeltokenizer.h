@@ -3,7 +3,7 @@
 // and Hugging Face's tokenizer.json (HfTokenizer) both implement it.
 #pragma once
 
-#include "gpt2labels.h"
+#include "text/gpt2labels.h"
 
 #include <optional>
 #include <span>

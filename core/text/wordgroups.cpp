@@ -1,6 +1,6 @@
-#include "wordgroups.h"
+#include "text/wordgroups.h"
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>

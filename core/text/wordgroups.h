@@ -11,7 +11,7 @@
 // ([CLS], [SEP], <|im_start|>, <|endoftext|> …) are words of their own.
 #pragma once
 
-#include "gpt2labels.h"
+#include "text/gpt2labels.h"
 
 #include <string>
 #include <vector>

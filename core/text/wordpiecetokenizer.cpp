@@ -2,12 +2,12 @@
 // (BasicTokenizer, WordpieceTokenizer) and tokenizers' normalizers/bert.rs,
 // pre_tokenizers/bert.rs and models/wordpiece: where the two differ (Python lower-cases
 // final sigma as ς, Rust as σ), the Python one, which ICU's full case mapping shares.
-#include "wordpiecetokenizer.h"
+#include "text/wordpiecetokenizer.h"
 
-#include "gpt2files.h"
-#include "jsonread.h"
-#include "options.h"
-#include "utf8.h"
+#include "base/jsonread.h"
+#include "base/utf8.h"
+#include "engine/options.h"
+#include "text/gpt2files.h"
 
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>

@@ -17,7 +17,7 @@
 //   5. [CLS] before and [SEP] after.
 #pragma once
 
-#include "modeltokenizer.h"
+#include "text/modeltokenizer.h"
 
 #include <filesystem>
 #include <memory>

@@ -3,8 +3,8 @@
 // patterns; a bad file or argument is exit status 2 with a message naming it.
 //
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys.
+#include "base/jsonread.h"
 #include "clirun.h"
-#include "jsonread.h"
 #include "processrun.h"
 
 #include <QFile>

@@ -6,10 +6,10 @@
 // and nothing written.
 //
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys.
-#include "attentionfile.h"
+#include "attention/attentionfile.h"
+#include "base/jsonread.h"
 #include "clirun.h"
 #include "filebytes.h"
-#include "jsonread.h"
 #include "modelfigure.h"
 #include "processrun.h"
 

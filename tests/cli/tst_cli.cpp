@@ -3,11 +3,11 @@
 //
 // Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H.
 #include "clirun.h"
-#include "commandline.h"
-#include "options.h"
-#include "presets.h"
+#include "engine/options.h"
+#include "formats/commandline.h"
+#include "formats/report.h"
+#include "lab/presets.h"
 #include "processrun.h"
-#include "report.h"
 
 #include <QDir>
 #include <QFile>

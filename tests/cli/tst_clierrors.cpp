@@ -3,7 +3,7 @@
 // that could not be written; a failure prints one line "attnscope: <problem>" on standard
 // error, nothing on standard output, and leaves no file behind.
 #include "clirun.h"
-#include "options.h"
+#include "engine/options.h"
 #include "processrun.h"
 
 #include <QDir>

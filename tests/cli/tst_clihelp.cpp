@@ -1,11 +1,11 @@
 // `attnscope --version`, `help` and every command's `--help`, in English and Chinese; the
 // help commands' refusals; and a session file as the only argument, which opens the window.
 #include "clirun.h"
-#include "commandline.h"
-#include "options.h"
-#include "presets.h"
+#include "engine/options.h"
+#include "formats/commandline.h"
+#include "formats/report.h"
+#include "lab/presets.h"
 #include "processrun.h"
-#include "report.h"
 
 #include <QDir>
 #include <QFile>

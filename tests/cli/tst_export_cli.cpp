@@ -4,12 +4,12 @@
 // exactly one line "attnscope: …" on standard error and leaves no file behind.
 // `compare` and `steps` are in tst_labcommands_cli.
 #include "comparefigure.h"
-#include "comparison.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "exportrun.h"
+#include "formats/report.h"
+#include "lab/comparison.h"
 #include "pipelinestrip.h"
 #include "processrun.h"
-#include "report.h"
 #include "session.h"
 
 #include <QDir>

@@ -2,12 +2,12 @@
 // display: the figures of the Compare and Step by step dialogs, the same as the dialogs
 // export, and their refusals (one line "attnscope: …", exit status 2, no file left).
 #include "comparefigure.h"
-#include "comparison.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "exportrun.h"
+#include "formats/report.h"
+#include "lab/comparison.h"
 #include "pipelinestrip.h"
 #include "processrun.h"
-#include "report.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,9 +6,9 @@
 // cannot be written) with one line naming it, and nothing written.
 #include "clirun.h"
 #include "filebytes.h"
-#include "languagemodel.h"
 #include "modelcomparison.h"
-#include "predictioncomparison.h"
+#include "models/languagemodel.h"
+#include "models/predictioncomparison.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,8 +6,8 @@
 // cannot be written) with one line naming it, and nothing written.
 #include "clirun.h"
 #include "filebytes.h"
-#include "languagemodel.h"
 #include "modelfigure.h"
+#include "models/languagemodel.h"
 
 #include <QDir>
 #include <QFile>

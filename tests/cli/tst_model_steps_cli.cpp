@@ -6,8 +6,8 @@
 // status 2, nothing written); and the tiles it draws, made in-process, holding the
 // trace's matrices stage by stage.
 #include "exportrun.h"
-#include "headtrace.h"
-#include "languagemodel.h"
+#include "models/headtrace.h"
+#include "models/languagemodel.h"
 #include "tracetiles.h"
 
 #include <QImage>

@@ -1,7 +1,7 @@
 // writeAtomically, the one writer of the command line's and the window's files: what it
 // leaves on disk, and the failure (path and errno) the window words in its language.
-#include "atomicwrite.h"
 #include "filebytes.h"
+#include "io/atomicwrite.h"
 
 #include <QDir>
 #include <QFile>

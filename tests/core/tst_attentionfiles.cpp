@@ -4,9 +4,9 @@
 //
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys; expected.json holds the
 // generator's (L, B, H, T, T) stack as float32 and as converted from float16/bfloat16.
-#include "attentionfile.h"
-#include "npy.h"
-#include "options.h"
+#include "attention/attentionfile.h"
+#include "engine/options.h"
+#include "io/npy.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // file made here and mapped, and stored .npz members used in place.
 //
 // Legend: L layers, B sequences, H heads, T_q queries (rows), T_k keys (columns).
-#include "attentionfile.h"
-#include "engine.h"
-#include "headpatterns.h"
-#include "options.h"
+#include "attention/attentionfile.h"
+#include "attention/headpatterns.h"
+#include "engine/engine.h"
+#include "engine/options.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -4,11 +4,11 @@
 // BertForMaskedLM (tests/reference/gen_bert_model.py) under the textbook formula (no mask),
 // each switch (the causal mask the one that breaks it) and switches on one layer only; and
 // refusals of broken folders and ids.
-#include "bertconfig.h"
-#include "bertmodel.h"
-#include "languagemodel.h"
+#include "engine/options.h"
 #include "modelfiles.h"
-#include "options.h"
+#include "models/bertconfig.h"
+#include "models/bertmodel.h"
+#include "models/languagemodel.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

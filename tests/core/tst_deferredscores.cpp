@@ -1,6 +1,6 @@
 // S's masked cells that stage 5 leaves for later: an object of their own beside the
 // immutable result (DeferredScores), made once for every result that shares S.
-#include "engine.h"
+#include "engine/engine.h"
 #include "enginerequests.h"
 
 #include <QtTest>

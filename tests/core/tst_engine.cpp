@@ -1,10 +1,10 @@
 // The staged pipeline: a change recomputes only from the first stage it touches; partial
 // results, cancelling, the memory refusals and the positional encoding. The fused passes
 // are in tst_fusedpasses, the worker pool and BLAS in tst_parallel.
-#include "embedding.h"
-#include "engine.h"
+#include "engine/embedding.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
 #include "enginerequests.h"
-#include "statistics.h"
 
 #include <QtTest>
 

@@ -2,8 +2,8 @@
 // stays data in a spreadsheet.
 //
 // Legend: B sequences, T tokens, H heads; weights are indexed [b][h][i][j].
-#include "engine.h"
-#include "exporters.h"
+#include "engine/engine.h"
+#include "formats/exporters.h"
 #include "numberfiles.h"
 
 #include <QFile>

@@ -1,9 +1,9 @@
 // The engine's fused passes give the staged pipeline's numbers: a switch's softmax over the
 // keys makes the mean over heads in the same pass, the scores a causal mask hides wait for
 // the statistics, and a switch makes exactly the scores it reads.
-#include "engine.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
 #include "enginerequests.h"
-#include "statistics.h"
 
 #include <QtTest>
 

@@ -2,13 +2,13 @@
 // checkpoints (F32 and BF16 with a small vocabulary, F16 with GPT-2's own) against a plain
 // PyTorch forward (tests/reference/gen_gpt2_model.py) under the textbook formula, each
 // switch and a switch on one layer only; and refusals of broken model folders and texts.
-#include "conv1dproduct.h"
-#include "gpt2model.h"
-#include "gpt2weights.h"
-#include "languagemodel.h"
-#include "modelattention.h"
+#include "engine/options.h"
 #include "modelfiles.h"
-#include "options.h"
+#include "models/conv1dproduct.h"
+#include "models/gpt2model.h"
+#include "models/gpt2weights.h"
+#include "models/languagemodel.h"
+#include "models/modelattention.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

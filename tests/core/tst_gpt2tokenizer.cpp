@@ -1,9 +1,9 @@
 // Gpt2Tokenizer: GPT-2's ids for 400 texts from an independent implementation (npm's
 // gpt-3-encoder, tests/reference/gen_gpt2_ids.js), the pre-tokenizer's pieces, the labels
 // of byte runs, and refusals of bad vocab.json and merges.txt files.
-#include "gpt2pretokenizer.h"
-#include "gpt2tokenizer.h"
-#include "options.h"
+#include "engine/options.h"
+#include "text/gpt2pretokenizer.h"
+#include "text/gpt2tokenizer.h"
 
 #include <QFile>
 #include <QJsonArray>

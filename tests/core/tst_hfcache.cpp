@@ -1,6 +1,6 @@
 // The Hugging Face cache's models for File → Open Model…: where the cache is, by the
 // environment, and which snapshots in it hold a model.
-#include "hfcache.h"
+#include "models/hfcache.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,10 +3,10 @@
 // labels of byte runs and special tokens; what a small tokenizer.json's options do
 // (ignore_merges, a template, lstrip/rstrip); bad files refused, naming tokenizer.json
 // and the fault.
-#include "gpt2tokenizer.h"
-#include "hftokenizer.h"
-#include "npz.h"
-#include "options.h"
+#include "engine/options.h"
+#include "io/npz.h"
+#include "text/gpt2tokenizer.h"
+#include "text/hftokenizer.h"
 
 #include <QFile>
 #include <QJsonArray>

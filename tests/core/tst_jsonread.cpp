@@ -1,5 +1,5 @@
 // The strict JSON reader: what RFC 8259 allows reads back, everything else is refused.
-#include "jsonread.h"
+#include "base/jsonread.h"
 
 #include <QTest>
 

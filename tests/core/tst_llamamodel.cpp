@@ -4,11 +4,11 @@
 // grouped-query attention (4 query heads, 2 K/V heads), against a plain PyTorch forward
 // (tests/reference/gen_llama_model.py) under the textbook formula, each switch, RoPE off and
 // switches on one layer only; and refusals of broken folders and ids.
-#include "languagemodel.h"
-#include "llamaconfig.h"
-#include "llamamodel.h"
+#include "engine/options.h"
 #include "modelfiles.h"
-#include "options.h"
+#include "models/languagemodel.h"
+#include "models/llamaconfig.h"
+#include "models/llamamodel.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

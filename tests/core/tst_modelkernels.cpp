@@ -8,8 +8,8 @@
 // and packed in bands as a loaded model's) and sgemm, with depths beyond one chunk of the
 // AVX-512 blocks and weights not aligned to a vector.
 // Run again with ATTN_NO_AVX2=1 (tst_modelkernels_sse2) for the portable path.
-#include "conv1dproduct.h"
-#include "modelkernels.h"
+#include "models/conv1dproduct.h"
+#include "models/modelkernels.h"
 
 #include <QScopeGuard>
 #include <QTest>

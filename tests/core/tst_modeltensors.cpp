@@ -2,7 +2,7 @@
 // in the mapped file are let go of after (only the float copy stays in the process's resident
 // set: a Qwen2.5-0.5B-sized BF16 model otherwise peaked at 1.5x its float weights). The
 // conversion runs in bands over the cores: values at the bands' edges are checked.
-#include "modeltensors.h"
+#include "models/modeltensors.h"
 
 #include <QTemporaryDir>
 #include <QTest>

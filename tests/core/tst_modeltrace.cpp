@@ -6,11 +6,11 @@
 // projection's) under the textbook formula and switches (RoPE off, BERT's causal mask among
 // them); its P bit for bit the run's attention; headTraceResult read by explainCell, its
 // ÷ √d_model by the hidden size where H·d_k differs; and its refusals.
-#include "explain.h"
-#include "headtrace.h"
-#include "languagemodel.h"
+#include "engine/options.h"
+#include "lab/explain.h"
 #include "modelfiles.h"
-#include "options.h"
+#include "models/headtrace.h"
+#include "models/languagemodel.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,7 +2,7 @@
 // and the scale factor of each scaling mode.
 //
 // Legend: C = d_model, H heads, d_k = C / H, τ the temperature.
-#include "options.h"
+#include "engine/options.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // What the engine runs on: the worker pool's parallel loops, and OpenBLAS's kernels.
-#include "blas.h"
-#include "parallel.h"
+#include "base/blas.h"
+#include "base/parallel.h"
 
 #include <QtTest>
 

@@ -4,8 +4,8 @@
 //
 // Legend: B sequences (1–3 lines of 1–12 words), T tokens each (padded), C = d_model
 // ≤ 64, H heads, P the weights [b][h][i][j], query i, key j.
-#include "engine.h"
-#include "options.h"
+#include "engine/engine.h"
+#include "engine/options.h"
 
 #include <QStringList>
 #include <QTest>

@@ -4,8 +4,8 @@
 // Legend: B sequences, T tokens each, C = d_model, H heads. x and the nn.Linear
 // parameters must be bit-identical (TORCH_PARITY.md); every other tensor must agree to
 // |engine − torch| ≤ 1e-5·max(1, |torch|), with NaN and ±inf in the same places.
-#include "engine.h"
-#include "options.h"
+#include "engine/engine.h"
+#include "engine/options.h"
 
 #include <QFile>
 #include <QJsonArray>

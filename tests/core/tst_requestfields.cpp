@@ -1,7 +1,7 @@
 // The one table of a Request's fields (requestfields.h): it has a row for every field,
 // and each row prints a value that it parses back to the same value.
-#include "report.h"
-#include "requestfields.h"
+#include "formats/report.h"
+#include "formats/requestfields.h"
 
 #include <QTest>
 

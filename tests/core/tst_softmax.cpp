@@ -1,8 +1,8 @@
 // The fast element-wise path of stages 6–7 against the plain formula, the recycling of
 // stage outputs that no snapshot holds, and engines computing at the same time.
-#include "engine.h"
-#include "fastexp.h"
-#include "softmax.h"
+#include "engine/engine.h"
+#include "engine/fastexp.h"
+#include "engine/softmax.h"
 
 #include <QtTest>
 

@@ -5,10 +5,10 @@
 // Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H; P a (T, T) weight
 // matrix, row i the query, column j the key; mask rows are written "..x", where x
 // marks a key hidden from that query.
-#include "engine.h"
-#include "presets.h"
-#include "statistics.h"
-#include "warnings.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
+#include "engine/warnings.h"
+#include "lab/presets.h"
 #include "weightrows.h"
 
 #include <QTest>

@@ -4,9 +4,9 @@
 // shrinks the gradient that flows back through it.
 //
 // Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H; S = Q_h K_hᵀ.
-#include "presets.h"
-#include "report.h"
-#include "sweep.h"
+#include "formats/report.h"
+#include "lab/presets.h"
+#include "lab/sweep.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

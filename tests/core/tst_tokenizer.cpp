@@ -1,5 +1,5 @@
 // Tokenizer: ICU word, white-space and grapheme segmentation; UTF-8 checks; batches.
-#include "tokenizer.h"
+#include "engine/tokenizer.h"
 
 #include <QStringList>
 #include <QTest>

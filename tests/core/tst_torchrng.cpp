@@ -4,7 +4,7 @@
 // Debian's python3-torch; every float is stored as its bit pattern, so every
 // comparison here is exact. The spec's own check values are tested as well, so a
 // wrong fixture cannot pass unnoticed either.
-#include "torchrng.h"
+#include "engine/torchrng.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -2,12 +2,12 @@
 // test BERT vocabulary), Qwen3's tokenizer.json and GPT-2's byte pieces, special tokens on
 // their own; and a (T, T) matrix made (W, W) by Clark et al.'s rule (sum of the columns,
 // mean of the rows), checked on numbers worked by hand, for a matrix and a whole stack.
-#include "gpt2tokenizer.h"
-#include "hftokenizer.h"
-#include "npz.h"
-#include "wordattention.h"
-#include "wordgroups.h"
-#include "wordpiecetokenizer.h"
+#include "attention/wordattention.h"
+#include "io/npz.h"
+#include "text/gpt2tokenizer.h"
+#include "text/hftokenizer.h"
+#include "text/wordgroups.h"
+#include "text/wordpiecetokenizer.h"
 
 #include <QFile>
 #include <QTest>

@@ -3,9 +3,9 @@
 // texts, lower-cased and cased (tests/reference/gen_wordpiece_ids.js); the basic
 // tokenizer's words; tokenizer_config.json's casing; the labels of characters, pieces and
 // special tokens; bad folders refused, naming the file and the fault.
-#include "gpt2files.h"
-#include "options.h"
-#include "wordpiecetokenizer.h"
+#include "engine/options.h"
+#include "text/gpt2files.h"
+#include "text/wordpiecetokenizer.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,9 +4,9 @@
 // exception, a crash or a sanitizer report is a finding.
 #pragma once
 
-#include "attentionfile.h"
-#include "headpatterns.h"
-#include "options.h"
+#include "attention/attentionfile.h"
+#include "attention/headpatterns.h"
+#include "engine/options.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -7,10 +7,10 @@
 // line after the first (staged, through the heatmaps, then the statistics). The staged
 // result must equal, bit for bit, what a fresh engine computes, and the reports the
 // command line prints must be made without a crash — the JSON one must be JSON.
-#include "commandline.h"
-#include "engine.h"
-#include "exporters.h"
-#include "report.h"
+#include "engine/engine.h"
+#include "formats/commandline.h"
+#include "formats/exporters.h"
+#include "formats/report.h"
 
 #include <QByteArray>
 #include <QJsonDocument>

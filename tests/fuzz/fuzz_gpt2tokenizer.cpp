@@ -6,9 +6,9 @@
 //      has, never a crash;
 //   2: the bytes as vocab.json, 3: as merges.txt: a result or TokenizerFileError.
 // Any other exception, a crash or a sanitizer report is a finding.
-#include "gpt2pretokenizer.h"
-#include "gpt2tokenizer.h"
-#include "options.h"
+#include "engine/options.h"
+#include "text/gpt2pretokenizer.h"
+#include "text/gpt2tokenizer.h"
 
 #include <cstddef>
 #include <cstdint>

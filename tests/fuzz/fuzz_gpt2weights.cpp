@@ -6,9 +6,9 @@
 // forward (textbook, and under one switch picked by the input's size) into attention and
 // hidden states of the right shapes and ten distinct predictions, most probable first.
 // Any other exception, a crash or a sanitizer report is a finding.
-#include "engine.h"
-#include "languagemodel.h"
-#include "options.h"
+#include "engine/engine.h"
+#include "engine/options.h"
+#include "models/languagemodel.h"
 
 #include <cmath>
 #include <cstddef>

@@ -8,9 +8,9 @@
 //      encodes a few texts without a crash. Files with an id of a million or more are
 //      skipped (the reader takes ids up to 10 million, a vocabulary's worth of memory).
 // Any other exception, a crash or a sanitizer report is a finding.
-#include "hftokenizer.h"
-#include "npz.h"
-#include "options.h"
+#include "engine/options.h"
+#include "io/npz.h"
+#include "text/hftokenizer.h"
 
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>

@@ -1,9 +1,9 @@
 // libFuzzer target: the config.json readers (GPT-2's, the Qwen/Llama family's) on arbitrary
 // bytes. Each either refuses them with a ModelError naming config.json, or returns sizes a
 // model can be built from.
-#include "gpt2config.h"
-#include "languagemodel.h"
-#include "llamaconfig.h"
+#include "models/gpt2config.h"
+#include "models/languagemodel.h"
+#include "models/llamaconfig.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // libFuzzer target: the .safetensors reader (header length, strict JSON header, dtypes, shapes,
 // offsets, per-layer tensors, token metadata) on arbitrary bytes, then every part of the stack a
 // window reads (fuzz_attentionfile.h).
+#include "base/jsonread.h"
 #include "fuzz_attentionfile.h"
-#include "jsonread.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // (sessionToJson) to a file that reads back, and saving that gives the same bytes
 // again; when it is small, the window computes it, so this computes it too (with its
 // hand-set embeddings, which may hold NaN and infinities).
-#include "engine.h"
+#include "engine/engine.h"
 #include "session.h"
 
 #include <QByteArray>

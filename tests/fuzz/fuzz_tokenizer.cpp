@@ -5,8 +5,8 @@
 // non-empty, visible, free of separators and found in the text in order, and each
 // sequence equal to tokenizeLine() of its line. Any other exception, a crash or a
 // sanitizer report is a finding.
-#include "options.h"
-#include "tokenizer.h"
+#include "engine/options.h"
+#include "engine/tokenizer.h"
 
 #include <unicode/uchar.h>
 #include <unicode/utf8.h>

@@ -8,10 +8,10 @@
 //      a tokenizer then encodes a few texts with the promises above;
 //   3: the bytes as a tokenizer_config.json (with the test vocabulary): the same.
 // Any other exception, a crash or a sanitizer report is a finding.
-#include "gpt2files.h"
-#include "options.h"
-#include "wordgroups.h"
-#include "wordpiecetokenizer.h"
+#include "engine/options.h"
+#include "text/gpt2files.h"
+#include "text/wordgroups.h"
+#include "text/wordpiecetokenizer.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -36,7 +36,7 @@ NaN count), "row_sums" (B,H,T), "weights" (B,H,T,T_k), "overrides" (a token's de
 vector) and, for the coreference lessons, "lesson" (the pronoun's row). Those cases use
 embedding mode "table" (a token's vector = torch.randn(C) from a generator seeded by
 splitmix64(seed ^ splitmix64(FNV-1a(token)))) and the sinusoidal encoding where the
-preset does, and port core/presets.cpp's designed vectors (shortest solutions in double).
+preset does, and port core/lab/presets.cpp's designed vectors (shortest solutions in double).
 
 "logits" is what goes into the softmax: masked_fill(L, M, fill) for the stage
 "before-softmax", the unmasked L for "after-softmax". Both stds are taken before
@@ -350,13 +350,13 @@ def article_check():
 
 
 # ---------------------------------------------------------------------------------------
-# The presets (core/presets.cpp): each lesson's request run through the same reference
+# The presets (core/lab/presets.cpp): each lesson's request run through the same reference
 # program, with embedding mode "table" and the sinusoidal encoding where the preset has
 # them, and the figures and weights its check in tests/ui/panels/tst_presets.cpp quotes.
 
 PRESET_OUTPUT = os.path.join(HERE, "preset_cases.json")
 
-# Config's defaults (core/options.h), as the CLI spells them; tokenizer "auto" splits
+# Config's defaults (core/engine/options.h), as the CLI spells them; tokenizer "auto" splits
 # these English texts at the spaces as well, and the test compares the tokens.
 DEFAULTS = dict(BASE, d_model=64, heads=4, embedding="table", positional="sinusoidal",
                 tokenizer="auto")
@@ -436,7 +436,7 @@ def design_alignment(cfg, queries, keys, aligned, share):
 
 
 def figures(P, M):
-    """What the statistics panel shows (core/statistics.h) over every (b, h) row of P:
+    """What the statistics panel shows (core/engine/statistics.h) over every (b, h) row of P:
     NaN rows left out of the means and ranges, as the engine leaves them out."""
     p = P.double()
     B, H, T, Tk = P.shape
@@ -468,7 +468,7 @@ def figures(P, M):
 
 def preset_plan():
     """(case name, text, cfg, cross text, overrides, lesson): every preset as
-    core/presets.cpp makes it, and the variants its check computes."""
+    core/lab/presets.cpp makes it, and the variants its check computes."""
     article = dict(BASE, heads=1, tokenizer="spaces", embedding="torch", positional="none")
     article_text = "我 喜欢 这个 产品\n它 的 设计 很好"
     yield "article", article_text, article, None, {}, None

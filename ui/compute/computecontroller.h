@@ -3,7 +3,7 @@
 // (not even one whose outcome was already on its way to the GUI thread).
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "latestworker.h"
 
 #include <QObject>

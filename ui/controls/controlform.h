@@ -1,8 +1,8 @@
 // What the control panel's groups share: compact form layouts, labels with buddies, and
-// each control's help (core/controlhelp) as its tooltip and status tip.
+// each control's help (core/lab/controlhelp) as its tooltip and status tip.
 #pragma once
 
-#include "controlhelp.h"
+#include "lab/controlhelp.h"
 
 #include <QString>
 

@@ -1,10 +1,10 @@
 #include "controlpanel.h"
 
-#include "comparison.h"
 #include "controlform.h"
 #include "crossinput.h"
 #include "dmodelspin.h"
 #include "enumcombo.h"
+#include "lab/comparison.h"
 #include "labels.h"
 #include "switchesform.h"
 #include "tokenchips.h"

@@ -2,8 +2,8 @@
 // softmax(QKᵀ/√d_k + M)·V, read and written as one attn::Request.
 #pragma once
 
-#include "controlscales.h"
-#include "engine.h"
+#include "engine/engine.h"
+#include "lab/controlscales.h"
 
 #include <QTimer>
 #include <QWidget>

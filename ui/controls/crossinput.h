@@ -3,8 +3,8 @@
 // decoder's words attend to the encoder's.
 #pragma once
 
-#include "options.h"
-#include "tokenizer.h"
+#include "engine/options.h"
+#include "engine/tokenizer.h"
 
 #include <QWidget>
 

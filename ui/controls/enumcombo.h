@@ -3,8 +3,8 @@
 // the cross-attention input share them.
 #pragma once
 
+#include "engine/options.h"
 #include "labels.h"
-#include "options.h"
 
 #include <QComboBox>
 

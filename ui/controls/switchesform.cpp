@@ -1,9 +1,9 @@
 #include "switchesform.h"
 
 #include "controlform.h"
-#include "controlscales.h"
 #include "enumcombo.h"
 #include "formulabar.h"
+#include "lab/controlscales.h"
 #include "labels.h"
 
 #include <QCheckBox>

@@ -4,7 +4,7 @@
 // and the sizes are not its business.
 #pragma once
 
-#include "options.h"
+#include "engine/options.h"
 
 #include <QGroupBox>
 

@@ -2,7 +2,7 @@
 // with the width, <pad> chips dashed and grey, and a count line "B = 2 · T = 7".
 #pragma once
 
-#include "tokenizer.h"
+#include "engine/tokenizer.h"
 
 #include <QWidget>
 

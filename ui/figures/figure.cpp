@@ -1,8 +1,8 @@
 #include "figure.h"
 
+#include "engine/statistics.h"
 #include "headheatmap.h"
 #include "labels.h"
-#include "statistics.h"
 
 #include <QCoreApplication>
 #include <QFontInfo>

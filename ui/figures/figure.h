@@ -7,7 +7,7 @@
 #pragma once
 
 #include "colormap.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "figureencoding.h"
 #include "heatmappainter.h"
 #include "viewoptions.h"

@@ -1,8 +1,8 @@
 // The files of a figure (PNG, SVG, PDF) and of its numbers (CSV, NPY, JSON).
 #include "figurefile.h"
 
-#include "exporters.h"
-#include "report.h"
+#include "formats/exporters.h"
+#include "formats/report.h"
 
 #include <QCoreApplication>
 #include <QPainter>

@@ -3,7 +3,7 @@
 // or encodeSvg and encodePdf) → writeFigureFile().
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "figure.h"
 #include "figureencoding.h"
 #include "figureformat.h"

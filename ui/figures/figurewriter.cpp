@@ -1,6 +1,6 @@
 #include "figurewriter.h"
 
-#include "atomicwrite.h"
+#include "io/atomicwrite.h"
 #include "systemerror.h"
 
 #include <QCoreApplication>

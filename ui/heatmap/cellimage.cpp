@@ -2,9 +2,9 @@
 // (level of detail, each block's largest weight).
 #include "cellimage.h"
 
+#include "base/parallel.h"
 #include "colormap.h"
-#include "fastexp.h"
-#include "parallel.h"
+#include "engine/fastexp.h"
 
 #include <QImage>
 

@@ -3,7 +3,7 @@
 // figures and the lab draw; no widget.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "heatmapdata.h"
 
 #include <QStringList>

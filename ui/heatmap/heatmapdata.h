@@ -2,10 +2,10 @@
 // and how it is coloured (HeatmapStyle): shared by the widgets, the figures and the lab.
 #pragma once
 
+#include "base/tensor.h"
 #include "colormap.h"
+#include "engine/softmax.h"
 #include "sharedmatrix.h"
-#include "softmax.h"
-#include "tensor.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,7 +1,7 @@
 #include "heatmapgrid.h"
 
-#include "softmax.h"
-#include "statistics.h"
+#include "engine/softmax.h"
+#include "engine/statistics.h"
 
 #include <QEvent>
 #include <QPainter>

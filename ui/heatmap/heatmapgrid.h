@@ -2,7 +2,7 @@
 // a grid that reflows with the width.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "headheatmap.h"
 #include "heatmapview.h"
 #include "viewoptions.h"

@@ -2,10 +2,10 @@
 // placing of cells, labels, sums and colorbar in a target rectangle.
 #include "heatmaplayout.h"
 
+#include "engine/statistics.h"
 #include "heatmapmetrics.h"
 #include "heatmapsums.h"
 #include "heatmaptext.h"
-#include "statistics.h"
 
 #include <QFontMetricsF>
 #include <QTextBoundaryFinder>

@@ -2,9 +2,9 @@
 // margin sums) before it places anything: HeatmapLayout::Metrics (not part of the ui API).
 #pragma once
 
+#include "engine/statistics.h"
 #include "heatmaplayout.h"
 #include "heatmaptext.h"
-#include "statistics.h"
 
 #include <QFont>
 

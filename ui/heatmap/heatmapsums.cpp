@@ -1,6 +1,6 @@
 #include "heatmapsums.h"
 
-#include "statistics.h"
+#include "engine/statistics.h"
 
 #include <QCoreApplication>
 #include <QLineF>

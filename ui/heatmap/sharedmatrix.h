@@ -1,7 +1,7 @@
 // A read-mostly matrix that a heatmap shares with the engine's result instead of copying.
 #pragma once
 
-#include "tensor.h"
+#include "base/tensor.h"
 
 #include <memory>
 

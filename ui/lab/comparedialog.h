@@ -5,7 +5,7 @@
 #pragma once
 
 #include "comparefigure.h"
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QDialog>
 

@@ -1,9 +1,9 @@
 #include "comparefigure.h"
 
+#include "engine/statistics.h"
 #include "formulatext.h"
 #include "headheatmap.h"
 #include "labels.h"
-#include "statistics.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

@@ -3,10 +3,10 @@
 // and the figure of the three for slides and handouts (PNG, SVG, PDF).
 #pragma once
 
-#include "comparison.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "figurefile.h"
 #include "heatmappainter.h"
+#include "lab/comparison.h"
 
 #include <QByteArray>
 #include <QSize>

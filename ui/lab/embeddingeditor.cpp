@@ -1,6 +1,6 @@
 #include "embeddingeditor.h"
 
-#include "embedding.h"
+#include "engine/embedding.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

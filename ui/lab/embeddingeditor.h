@@ -4,7 +4,7 @@
 // a saved session keeps them.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QDialog>
 

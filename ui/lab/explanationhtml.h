@@ -2,7 +2,7 @@
 // dialog's panel and the figure's appendix print the same text.
 #pragma once
 
-#include "explain.h"
+#include "lab/explain.h"
 
 #include <QString>
 

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "colormap.h"
-#include "engine.h"
-#include "explain.h"
+#include "engine/engine.h"
 #include "explanationhtml.h"
+#include "lab/explain.h"
 
 #include <QDialog>
 

@@ -6,7 +6,7 @@
 // PipelineStrip lines them up; pipelinefigure.h draws both and writes the figure.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "figureformat.h"
 #include "pipelinetile.h"
 #include "pipelinetiles.h"

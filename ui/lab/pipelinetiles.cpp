@@ -3,8 +3,8 @@
 // that show them are PipelineTile and PipelineStrip.
 #include "pipelinetiles.h"
 
-#include "explain.h"
 #include "formulatext.h"
+#include "lab/explain.h"
 
 #include <QCoreApplication>
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "colormap.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "heatmapdata.h"
 #include "sharedmatrix.h"
 

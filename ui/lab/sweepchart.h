@@ -7,7 +7,7 @@
 // The same charts make the figure of the sweep (sweepfigure.h).
 #pragma once
 
-#include "sweep.h"
+#include "lab/sweep.h"
 
 #include <QFont>
 #include <QString>

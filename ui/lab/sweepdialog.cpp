@@ -2,7 +2,7 @@
 
 #include "exportpath.h"
 #include "figurewriter.h"
-#include "presets.h"
+#include "lab/presets.h"
 #include "sweepfigure.h"
 #include "sweeprunner.h"
 

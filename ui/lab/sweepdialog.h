@@ -4,7 +4,7 @@
 // PDF) or the numbers (JSON).
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "sweepchart.h"
 
 #include <QDialog>

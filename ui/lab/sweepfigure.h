@@ -3,9 +3,9 @@
 // widgets, so this figure needs a QApplication and lives with the widgets.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "figureformat.h"
-#include "sweep.h"
+#include "lab/sweep.h"
 
 #include <QByteArray>
 #include <QSizeF>

@@ -2,8 +2,8 @@
 // still running (through the engine's cancel flag) and only the newest is reported.
 #pragma once
 
+#include "lab/sweep.h"
 #include "latestworker.h"
-#include "sweep.h"
 
 #include <QMetaType>
 #include <QObject>

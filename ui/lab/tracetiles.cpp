@@ -1,6 +1,6 @@
 #include "tracetiles.h"
 
-#include "headtrace.h"
+#include "models/headtrace.h"
 
 #include <QCoreApplication>
 

@@ -6,7 +6,7 @@
 // the figure and `attnscope steps --model` draw them as they draw the lab's.
 #pragma once
 
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 #include "pipelinetiles.h"
 
 #include <vector>

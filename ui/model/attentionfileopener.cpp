@@ -1,8 +1,8 @@
 #include "attentionfileopener.h"
 
-#include "attentionfile.h"
+#include "attention/attentionfile.h"
+#include "engine/options.h"
 #include "modelwindow.h"
-#include "options.h"
 
 #include <QCoreApplication>
 #include <QDir>

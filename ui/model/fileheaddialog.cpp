@@ -1,6 +1,6 @@
 #include "fileheaddialog.h"
 
-#include "attentionreport.h"
+#include "attention/attentionreport.h"
 #include "exportpath.h"
 #include "figurewriter.h"
 #include "formulabar.h"

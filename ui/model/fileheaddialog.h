@@ -4,10 +4,10 @@
 // weights are taken as stored, so rows that do not sum to 1 are a finding, not an error.
 #pragma once
 
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
+#include "engine/statistics.h"
 #include "headdialog.h"
 #include "modelfigure.h"
-#include "statistics.h"
 
 #include <memory>
 

@@ -1,8 +1,8 @@
 #include "headcomparedialog.h"
 
-#include "attentionreport.h"
+#include "attention/attentionreport.h"
+#include "engine/statistics.h"
 #include "heatmapview.h"
-#include "statistics.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -5,7 +5,7 @@
 // sums and mean entropy. The stack's weights are taken as stored.
 #pragma once
 
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
 #include "colormap.h"
 #include "modelfigure.h"
 

@@ -4,7 +4,7 @@
 // ("show heads like this one", headsLike()).
 #pragma once
 
-#include "headpatterns.h"
+#include "attention/headpatterns.h"
 
 #include <QAbstractTableModel>
 

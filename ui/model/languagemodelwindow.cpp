@@ -1,14 +1,14 @@
 #include "languagemodelwindow.h"
 
 #include "controlpanel.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "formulabar.h"
 #include "labels.h"
 #include "modelcomparebutton.h"
+#include "models/runwords.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "predictionworker.h"
-#include "runwords.h"
 #include "switchesform.h"
 #include "tokenchips.h"
 

@@ -13,9 +13,9 @@
 // run, a tab each), and at a query row pointed at that position's masked-LM distribution.
 #pragma once
 
-#include "languagemodel.h"
 #include "latestworker.h"
-#include "wordgroups.h"
+#include "models/languagemodel.h"
+#include "text/wordgroups.h"
 
 #include <QTimer>
 #include <QWidget>

@@ -1,12 +1,12 @@
 #include "modelcomparedialog.h"
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "exportpath.h"
 #include "figurewriter.h"
 #include "formulabar.h" // alertColor
 #include "heatmapview.h"
 #include "modelcomparison.h"
-#include "predictioncomparison.h"
+#include "models/predictioncomparison.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

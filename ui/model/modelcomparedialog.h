@@ -15,10 +15,10 @@
 #pragma once
 
 #include "comparefigure.h"
-#include "languagemodel.h"
 #include "latestworker.h"
 #include "modelfigure.h"
-#include "predictioncomparison.h"
+#include "models/languagemodel.h"
+#include "models/predictioncomparison.h"
 
 #include <QDialog>
 #include <QStringList>

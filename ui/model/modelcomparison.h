@@ -8,9 +8,9 @@
 
 #include "comparefigure.h"
 #include "figureformat.h"
-#include "languagemodel.h"
 #include "modelfigure.h"
-#include "predictioncomparison.h"
+#include "models/languagemodel.h"
+#include "models/predictioncomparison.h"
 
 #include <QByteArray>
 #include <QString>

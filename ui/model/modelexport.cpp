@@ -1,7 +1,7 @@
 #include "modelexport.h"
 
-#include "attentionreport.h"
-#include "exporters.h"
+#include "attention/attentionreport.h"
+#include "formats/exporters.h"
 
 #include <charconv>
 #include <cmath>

@@ -4,7 +4,7 @@
 // PDF) through modelfigure.h. No widget: attn_figures.
 #pragma once
 
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
 #include "colormap.h"
 #include "figure.h"
 #include "figurefile.h"

@@ -8,7 +8,7 @@
 // Legend: L layers, B sequences, H heads, T_q queries, T_k keys.
 #pragma once
 
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
 #include "colormap.h"
 #include "figure.h"
 #include "figureencoding.h"

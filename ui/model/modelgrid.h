@@ -5,7 +5,7 @@
 // says that they are being computed.
 #pragma once
 
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
 #include "colormap.h"
 #include "modelfigure.h" // thumbnailImage
 

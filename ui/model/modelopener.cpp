@@ -1,8 +1,8 @@
 #include "modelopener.h"
 
-#include "engine.h"
-#include "languagemodel.h"
+#include "engine/engine.h"
 #include "languagemodelwindow.h"
+#include "models/languagemodel.h"
 #include "openmodeldialog.h"
 
 #include <QCoreApplication>

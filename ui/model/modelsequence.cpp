@@ -7,7 +7,7 @@
 #include "headpatternsmodel.h"
 #include "modelgrid.h"
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QHeaderView>
 #include <QTableView>

@@ -7,9 +7,9 @@
 // waits for, and a newer sequence cancels the older one's job.
 #pragma once
 
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
+#include "attention/headpatterns.h"
 #include "colormap.h"
-#include "headpatterns.h"
 #include "latestworker.h"
 
 #include <QPoint>

@@ -1,6 +1,6 @@
 #include "openmodeldialog.h"
 
-#include "hfcache.h"
+#include "models/hfcache.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

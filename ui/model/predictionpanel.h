@@ -8,7 +8,7 @@
 // which one is shown; with no [MASK] the panel says to type one.
 #pragma once
 
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 
 #include <QWidget>
 

@@ -5,8 +5,8 @@
 // at a row again shows it at once. A new run forgets them.
 #pragma once
 
-#include "languagemodel.h"
 #include "latestworker.h"
+#include "models/languagemodel.h"
 
 #include <QObject>
 

@@ -3,7 +3,7 @@
 // plain words underneath.
 #pragma once
 
-#include "options.h"
+#include "engine/options.h"
 
 #include <QColor>
 #include <QStringList>

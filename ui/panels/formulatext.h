@@ -1,9 +1,9 @@
-// The one spelling of the formula's parts (core/formula): rich text for the formula bar,
+// The one spelling of the formula's parts (core/engine/formula): rich text for the formula bar,
 // one compact plain line for figure titles. Symbols are written as the tutorial writes
 // them, not translated.
 #pragma once
 
-#include "formula.h"
+#include "engine/formula.h"
 
 #include <QColor>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "presetpanel.h"
 
 #include "figure.h"
+#include "lab/presets.h"
 #include "presetlessons.h"
-#include "presets.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>

@@ -3,7 +3,7 @@
 // Also the Presets menu that chooses one.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QStringList>
 #include <QWidget>

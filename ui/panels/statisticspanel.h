@@ -4,7 +4,7 @@
 // their room and their place whatever the number of heads and warnings.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <QStringList>
 #include <QWidget>

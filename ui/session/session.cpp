@@ -1,8 +1,8 @@
 #include "session.h"
 
 #include "figurewriter.h"
+#include "formats/requestfields.h"
 #include "labels.h"
-#include "requestfields.h"
 #include "sessionvalues.h"
 #include "systemerror.h"
 

@@ -3,7 +3,7 @@
 //
 // The file is UTF-8 JSON:
 //   {"format": "attnscope-session", "version": 1, "text": "…",
-//    "config": {…the fields of core/requestfields, as the command line spells them…},
+//    "config": {…the fields of core/formats/requestfields, as the command line spells them…},
 //    "embedding_overrides": {"cat": [C numbers], …},
 //    "view": {"colormap": "viridis", "shared-scale": true, "annotate": true, "sequence": 0,
 //             "margin-sums": false, "color-scale": "linear"}}
@@ -15,7 +15,7 @@
 // then take their defaults. Unknown keys are ignored.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "settings.h"
 
 #include <QByteArray>

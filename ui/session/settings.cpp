@@ -1,6 +1,6 @@
 #include "settings.h"
 
-#include "requestfields.h"
+#include "formats/requestfields.h"
 
 #include <QCoreApplication>
 

@@ -2,7 +2,7 @@
 // QSettings. Switches are stored with the command line's spellings.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "viewoptions.h"
 
 #include <QByteArray>

@@ -5,7 +5,7 @@
 // still has the result let go of, and it is asked for again, once.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <optional>
 

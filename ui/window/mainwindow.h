@@ -2,7 +2,7 @@
 // the statistics and warnings below.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "letgo.h"
 #include "settings.h"
 #include "windowactions.h"

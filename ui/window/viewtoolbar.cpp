@@ -1,6 +1,6 @@
 #include "viewtoolbar.h"
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "settings.h"
 #include "windowactions.h"
 

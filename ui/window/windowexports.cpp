@@ -1,6 +1,6 @@
 #include "windowexports.h"
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "exportdialog.h"
 #include "settings.h"
 #include "statusmessage.h"

@@ -4,14 +4,14 @@
 // partial file behind.
 #include "colormap.h"
 #include "comparefigure.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "exportdialog.h"
 #include "figure.h"
 #include "figureencoding.h"
 #include "filebytes.h"
 #include "heatmapgrid.h"
+#include "lab/presets.h"
 #include "numberfiles.h"
-#include "presets.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "colormap.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "figure.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"

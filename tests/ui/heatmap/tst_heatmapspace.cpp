@@ -1,7 +1,7 @@
 // The heatmaps get the space (issue #26, 2): tiles of short sentences grow until their
 // cells hold their values, every token label that fits is shown (and the hovered one
 // always), and the step-by-step strips give each token a readable row.
-#include "engine.h"
+#include "engine/engine.h"
 #include "headdialog.h"
 #include "heatmapgrid.h"
 #include "heatmappainter.h"

@@ -2,12 +2,12 @@
 // stage and shape line, the stages, and comparing matrices within a tolerance.
 #pragma once
 
-#include "engine.h"
-#include "explain.h"
+#include "engine/engine.h"
+#include "lab/explain.h"
+#include "lab/presets.h"
 #include "language.h"
 #include "pipelinedialog.h"
 #include "pipelinestrip.h"
-#include "presets.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -3,9 +3,9 @@
 // A → B, Swap A ↔ B) and the exported figure (SVG read back, PNG size).
 #include "comparedialog.h"
 #include "comparefigure.h"
-#include "comparison.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "heatmapview.h"
+#include "lab/comparison.h"
 
 #include <QAbstractButton>
 #include <QFile>

@@ -6,7 +6,7 @@
 //
 // Legend: d_k the head dimension (H = 1, d_model = d_k); S = Q_h K_hᵀ.
 #include "filebytes.h"
-#include "presets.h"
+#include "lab/presets.h"
 #include "processrun.h"
 #include "settings.h"
 #include "sweepchart.h"

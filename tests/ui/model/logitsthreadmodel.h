@@ -3,7 +3,7 @@
 // Compare A/B's predictions. Otherwise it is `inner`.
 #pragma once
 
-#include "languagemodel.h"
+#include "models/languagemodel.h"
 
 #include <QCoreApplication>
 #include <QThread>

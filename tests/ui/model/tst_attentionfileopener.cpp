@@ -1,13 +1,13 @@
 // Opening attention files in the window: File → Open Attention…, drops on the main window,
 // and a bad file's message (naming the file and the fault) that changes nothing else.
-#include "attentionfile.h"
+#include "attention/attentionfile.h"
 #include "attentionfileopener.h"
 #include "controlpanel.h"
+#include "engine/options.h"
 #include "language.h"
 #include "mainwindow.h"
 #include "modelgrid.h"
 #include "modelwindow.h"
-#include "options.h"
 
 #include <QtTest>
 

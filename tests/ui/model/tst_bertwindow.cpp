@@ -4,12 +4,12 @@
 // at a query row pointed at; the causal switch (not the textbook here) changes them, and
 // Compare A/B sets both formulas' fill-ins for the [MASK] side by side; a BERT folder opens
 // on its own first text, unmasked.
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "modelcomparebutton.h"
 #include "modelcomparedialog.h"
 #include "modelgrid.h"
 #include "modelopener.h"
+#include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
 

@@ -3,7 +3,7 @@
 // sequence changes; the head view's Export writes what it shows as a figure (PNG of the
 // layout's size in the dialog's colours, SVG titled as the view, PDF) or as numbers equal
 // to the shown weights.
-#include "attentionfile.h"
+#include "attention/attentionfile.h"
 #include "fileheaddialog.h"
 #include "modelfigure.h"
 #include "modelwindow.h"

@@ -3,8 +3,8 @@
 // drawn on one colour scale with the stack's very weights; the numbers it shows (largest
 // and mean |A − B|, each side's row sums and entropy) are those of the two heads; the layer
 // and head selectors change B; a hover gives both weights and their difference.
-#include "attentionreport.h"
-#include "attentionstack.h"
+#include "attention/attentionreport.h"
+#include "attention/attentionstack.h"
 #include "fileheaddialog.h"
 #include "headcomparedialog.h"
 #include "heatmapview.h"

@@ -5,10 +5,10 @@
 // the model refuses is said while the last run stays.
 #include "fileheaddialog.h"
 #include "heatmapview.h"
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "logitsthreadmodel.h"
 #include "modelgrid.h"
+#include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "switchesform.h"

@@ -6,9 +6,9 @@
 // first thing learners see in these models).
 #include "fileheaddialog.h"
 #include "headpatternsmodel.h"
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "modelgrid.h"
+#include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "tinygpt2.h"
 

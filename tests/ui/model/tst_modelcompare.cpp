@@ -8,13 +8,13 @@
 // each run's whole ordered distribution.
 #include "heatmapview.h"
 #include "language.h"
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "logitsthreadmodel.h"
 #include "modelcomparebutton.h"
 #include "modelcomparedialog.h"
 #include "modelcomparison.h"
-#include "predictioncomparison.h"
+#include "models/languagemodel.h"
+#include "models/predictioncomparison.h"
 #include "tinygpt2.h"
 
 #include <QtTest>

@@ -2,7 +2,7 @@
 // larger tiles, as far as the height keeps every layer in sight and up to
 // ModelGrid::kLargestTile; they are never smaller than their usual size, and every tile
 // stays inside the view.
-#include "attentionstack.h"
+#include "attention/attentionstack.h"
 #include "modelgrid.h"
 #include "modelwindow.h"
 

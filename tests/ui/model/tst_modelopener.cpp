@@ -2,13 +2,13 @@
 // a model in the Hugging Face cache), a model folder dropped on the main window, and each
 // kind of bad folder: a message naming the file and the fault, and the window unchanged.
 #include "controlpanel.h"
-#include "hfcache.h"
 #include "language.h"
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "mainwindow.h"
 #include "modelgrid.h"
 #include "modelopener.h"
+#include "models/hfcache.h"
+#include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "openingindicator.h"
 #include "openmodeldialog.h"

@@ -1,17 +1,17 @@
 // The model window of an attention file: the grid of thumbnails read back pixel by pixel,
 // hover, opening a head with the file's exact numbers and its findings, the head patterns
 // table, and the numbers it exports; a large stack's thumbnails and patterns from the worker.
-#include "attentionfile.h"
-#include "attentionreport.h"
+#include "attention/attentionfile.h"
+#include "attention/attentionreport.h"
+#include "attention/headpatterns.h"
+#include "base/parallel.h"
 #include "colormap.h"
-#include "exporters.h"
 #include "fileheaddialog.h"
-#include "headpatterns.h"
+#include "formats/exporters.h"
 #include "headpatternsmodel.h"
 #include "heatmappainter.h"
 #include "modelgrid.h"
 #include "modelwindow.h"
-#include "parallel.h"
 
 #include <QtTest>
 

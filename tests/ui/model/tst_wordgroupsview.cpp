@@ -8,13 +8,13 @@
 #include "fileheaddialog.h"
 #include "heatmapview.h"
 #include "language.h"
-#include "languagemodel.h"
 #include "languagemodelwindow.h"
 #include "modelfigure.h"
 #include "modelgrid.h"
+#include "models/languagemodel.h"
+#include "models/runwords.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
-#include "runwords.h"
 #include "tinygpt2.h"
 
 #include <QCheckBox>

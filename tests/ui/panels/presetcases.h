@@ -4,9 +4,9 @@
 // a message (empty when it holds).
 #pragma once
 
-#include "engine.h"
-#include "presets.h"
-#include "statistics.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
+#include "lab/presets.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // The formula bar and the statistics panel: what they say for each switch of the
 // formula, fed with real results of the engine, in English and after a language change.
 #include "embeddingeditor.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "formulabar.h"
 #include "helpdialog.h"
 #include "labels.h"

@@ -3,12 +3,12 @@
 // explained by the preset panel in English and, through the real .qm, in Chinese. The
 // numbers a lesson quotes come from PyTorch (tests/reference/preset_cases.json, written
 // by gen_reference.py), never from the engine under test.
-#include "engine.h"
+#include "engine/engine.h"
+#include "engine/statistics.h"
+#include "lab/presets.h"
 #include "presetcases.h"
 #include "presetpanel.h"
-#include "presets.h"
 #include "processrun.h"
-#include "statistics.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,12 +3,12 @@
 // and writing.
 #pragma once
 
+#include "base/json.h"
 #include "figurefile.h"
 #include "filebytes.h"
-#include "json.h"
+#include "formats/report.h"
+#include "formats/requestfields.h"
 #include "language.h"
-#include "report.h"
-#include "requestfields.h"
 #include "session.h"
 #include "settings.h"
 #include "systemerror.h"

@@ -1,8 +1,8 @@
 #include "monkeyoracle.h"
 
+#include "engine/tokenizer.h"
 #include "labels.h"
 #include "language.h"
-#include "tokenizer.h"
 
 #include <QChar>
 

@@ -5,7 +5,7 @@
 // Legend: B sequences, T tokens each, C = d_model, H heads.
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "session.h"
 
 #include <QString>

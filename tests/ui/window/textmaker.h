@@ -2,7 +2,7 @@
 // pastes (languages, emoji, controls, nothing, a book).
 #pragma once
 
-#include "options.h"
+#include "engine/options.h"
 
 #include <QChar>
 #include <QString>

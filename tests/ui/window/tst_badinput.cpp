@@ -7,8 +7,8 @@
 // it) and session files (the ui functions the window uses).
 //
 // Legend: B sequences, T tokens each, C = d_model, H heads.
-#include "commandline.h"
-#include "engine.h"
+#include "engine/engine.h"
+#include "formats/commandline.h"
 #include "processrun.h"
 #include "session.h"
 #include "sessionfiles.h"

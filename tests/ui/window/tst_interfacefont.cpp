@@ -1,12 +1,12 @@
 // The window's font under a system whose sans-serif is a CJK font, as fontconfig answers
 // under a zh_CN locale: Latin text and mathematics must come from a Latin font, so that √
 // stays beside d_k, "·" stays narrow and T_k keeps its underscore; Chinese from the CJK font.
+#include "engine/tokenizer.h"
 #include "formulabar.h"
 #include "interfacefont.h"
 #include "language.h"
 #include "statisticspanel.h"
 #include "tokenchips.h"
-#include "tokenizer.h"
 
 #include <QApplication>
 #include <QFontDatabase>

@@ -1,0 +1,76 @@
+// The element-wise stages: scale and mask (stage 6), the softmax over each axis (stage 7),
+// and both in one pass over the rows.
+#pragma once
+
+#include "base/tensor.h"
+#include "engine/options.h"
+
+#include <optional>
+#include <vector>
+
+namespace attn {
+
+struct HeadsOverview;
+
+// How stage 6 turns a score into a logit: l = s·scale/τ (torch multiplies by
+// float(scale), then divides by float(τ); so does this), then the fill where the mask
+// hides the key, when the mask comes before the softmax.
+struct LogitRule {
+    float scale = 1.0f;
+    float tau = 1.0f;
+    std::optional<float> fill; // set when the mask comes before the softmax
+
+    [[nodiscard]] float operator()(float score, bool masked) const
+    {
+        return masked && fill ? *fill : (score * scale) / tau;
+    }
+    bool operator==(const LogitRule&) const = default;
+};
+
+// The rule of a configuration's scaling, τ, fill and mask stage.
+[[nodiscard]] LogitRule logitRule(const Config& config);
+
+// (T_q, T_k) logits = the rule applied to every score.
+void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                  Matrix& logits);
+
+// (T_q, T_k) weights = softmax(logits, dim=-1), each row over its keys.
+void softmaxOverKeys(const Matrix& logits, Matrix& weights);
+
+// Both of the above in one pass over the rows, without storing the logits: each row's
+// logits live in a buffer in cache for its softmax, and the scores of a tail of keys the
+// mask fills are not read at all. The same numbers as scaleAndMask followed by
+// softmaxOverKeys.
+void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                              Matrix& weights);
+// The same for `rows` rows from `firstRow` on, into weights already of the scores' shape.
+void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
+                              Matrix& weights, Eigen::Index firstRow, Eigen::Index rows);
+
+// One row of n keys, as scaleMaskSoftmaxOverKeys does each: weights[0, n) = the softmax of
+// the rule applied to scores[0, n) and the row's mask. The logits are made in `scratch`
+// (n floats) before any weight is written, so `scores` and `weights` may be the same
+// memory; the scores of a tail of filled keys are not read.
+void scaleMaskSoftmaxRow(const float* scores, const bool* mask, Eigen::Index n,
+                         const LogitRule& rule, float* scratch, float* weights);
+
+// One head's P = softmax(L, dim=-2), each column j over the queries i, L made in `weights`.
+void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,
+                                 const LogitRule& rule, Matrix& weights);
+
+// Head h of every sequence: P = softmax(L, dim=0), each (h, i, j) over the sequences b, L
+// made in `weights`. Every sequence's mask is `masks`' of its index.
+void scaleMaskSoftmaxOverBatch(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                               const LogitRule& rule, int h, HeadStack& weights);
+
+// Stage 7 over the keys of every head with the heads' overview (overviewOfHeads, the same
+// bits) made in the same pass: bands of rows of every head, about 1 MB of P a band (a
+// core's L2), each through its softmax (and the mask after it, when `maskAfter`), then
+// into the mean and the maxima while still in cache, instead of a second pass reading
+// every head from memory. `overviews` is a recycled one of an earlier switch (its means'
+// memory kept) or new.
+void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
+                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
+                          std::vector<HeadsOverview>& overviews);
+
+} // namespace attn
