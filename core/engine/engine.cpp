@@ -4,15 +4,16 @@
 
 #include "base/blas.h"
 #include "base/parallel.h"
+#include "base/platform.h"
 #include "engine/softmax.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
-#include <unistd.h>
 #include <utility>
 
 namespace attn {
@@ -97,11 +98,10 @@ double heldBytes(const Result& result, Stage first)
 
 double memoryLimitBytes()
 {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || pageSize <= 0)
+    const std::uint64_t physical = platform::physicalMemoryBytes();
+    if (physical == 0)
         return 4.0 * (1ull << 30); // unknown: assume a small machine
-    return 0.75 * double(pages) * double(pageSize);
+    return 0.75 * double(physical);
 }
 
 namespace {

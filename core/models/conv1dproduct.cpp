@@ -1,12 +1,12 @@
 #include "models/conv1dproduct.h"
 
+#include "base/platform.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-
-#include <sys/mman.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -143,9 +143,7 @@ std::shared_ptr<float[]> allocateConv1dBands(std::size_t floats)
     void* memory = std::aligned_alloc(kHugePage, bytes);
     if (!memory)
         throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    (void)::madvise(memory, bytes, MADV_HUGEPAGE); // advice: without it, 4 KB pages
-#endif
+    platform::adviseHugePages(memory, bytes); // advice: without it, 4 KB pages
     return {static_cast<float*>(memory), [](float* p) { std::free(p); }};
 }
 

@@ -1,6 +1,7 @@
 #include "models/modelrun.h"
 
 #include "base/parallel.h"
+#include "base/platform.h"
 #include "engine/options.h"
 #include "engine/projection.h"
 #include "models/modelattention.h"
@@ -11,23 +12,15 @@
 #include <string>
 #include <utility>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace attn {
 namespace {
 
-// Has the kernel map (and zero) the pages of `bytes` at `data` now, a share on each core.
-// Elsewhere than Linux, or below a few MB, the pages are left to fault in.
+// Has the system map (and zero) the pages of `bytes` at `data` now, a share on each core.
+// Where it cannot, or below a few MB, the pages are left to fault in.
 void mapPagesOnEveryCore(void* data, std::size_t bytes)
 {
-#if defined(__linux__)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
     constexpr std::uintptr_t kPage = 4096;
-    if (bytes < (std::size_t(8) << 20))
+    if (!platform::canPrefaultForWriting() || bytes < (std::size_t(8) << 20))
         return;
     const std::uintptr_t begin =
         (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
@@ -40,12 +33,8 @@ void mapPagesOnEveryCore(void* data, std::size_t bytes)
         const std::uintptr_t to =
             begin + pages * std::uintptr_t(part + 1) / std::uintptr_t(parts) * kPage;
         if (to > from)
-            (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+            platform::prefaultForWriting(reinterpret_cast<void*>(from), to - from);
     });
-#else
-    (void)data;
-    (void)bytes;
-#endif
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "base/json.h"
 #include "figurefile.h"
 #include "filebytes.h"
+#include "filesizelimit.h"
 #include "formats/report.h"
 #include "formats/requestfields.h"
 #include "language.h"
@@ -28,11 +29,6 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-
-#ifdef Q_OS_UNIX
-#include <csignal>
-#include <sys/resource.h>
-#endif
 
 Q_DECLARE_METATYPE(attn::ui::Session)
 Q_DECLARE_METATYPE(attn::Request)

@@ -102,16 +102,13 @@ void TestSessionFiles::saveFailingMidwayKeepsTheOldFile()
 
     Session large = baseSession();
     large.request.text = std::string(200'000, 'a');
-    rlimit old{};
-    QVERIFY(getrlimit(RLIMIT_FSIZE, &old) == 0);
-    rlimit limited = old;
-    limited.rlim_cur = 4096;
-    const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // EFBIG instead of a kill
-    QVERIFY(setrlimit(RLIMIT_FSIZE, &limited) == 0);
     QString error;
-    const bool saved = saveSession(path, large, &error);
-    setrlimit(RLIMIT_FSIZE, &old);
-    std::signal(SIGXFSZ, oldHandler);
+    bool saved = false;
+    {
+        const attn::test::FileSizeLimit limit(4096);
+        QVERIFY(limit.active());
+        saved = saveSession(path, large, &error);
+    }
 
     QVERIFY(!saved);
     QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
