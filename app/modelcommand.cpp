@@ -3,6 +3,7 @@
 #include "attentionexport.h"
 #include "clicommands.h"
 #include "modelcomparison.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "models/modeljson.h"
 #include "models/runwords.h"

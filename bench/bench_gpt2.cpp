@@ -6,7 +6,7 @@
 // machine's other load moves far less than the wall time; x_avx512_limit, its time over the
 // time its FLOPs take on its own AVX-512 product kernel (conv1dproduct.h), where the CPU has
 // it: the honest limit where OpenBLAS multiplies with 256-bit kernels on an AVX-512 CPU.
-#include "models/gpt2model.h"
+#include "models/gpt2/model.h"
 #include "sgemmlimit.h"
 
 #include <benchmark/benchmark.h>
@@ -117,12 +117,12 @@ void BM_Gpt2Forward(benchmark::State& state)
     // first, untimed, as a window has made before its first switch: the opening run and
     // one more, whose predecessor's block is the spare the timed runs take in turn (the
     // first run at a new length pays for fresh memory; every switch after it does not).
-    attn::Gpt2Forward shown = model->forward(ids, textbook);
+    attn::Forward shown = model->forward(ids, textbook);
     shown = model->forward(ids, textbook);
     for (auto _ : state) {
         const double cpuStart = processCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
-        attn::Gpt2Forward out = model->forward(ids, textbook);
+        attn::Forward out = model->forward(ids, textbook);
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         cpu += processCpuSeconds() - cpuStart;

@@ -5,7 +5,7 @@
 // BM_Gpt2Forward, the forward to the final norm's hidden states: the logits over the 151936
 // tokens are made on demand for the rows shown (logitsOf), not in the forward. Counters as
 // BM_Gpt2Forward's: x_sgemm_limit (wall time), x_sgemm_limit_cpu (CPU time).
-#include "models/llamamodel.h"
+#include "models/families.h"
 #include "qwenfolder.h"
 #include "sgemmlimit.h"
 
@@ -24,15 +24,15 @@ namespace {
 using attn::bench::processCpuSeconds;
 using attn::bench::sgemmSeconds;
 
-std::shared_ptr<const attn::LlamaModel> qwenSized()
+std::shared_ptr<const attn::LanguageModel> qwenSized()
 {
-    static const std::shared_ptr<const attn::LlamaModel> model = [] {
+    static const std::shared_ptr<const attn::LanguageModel> model = [] {
         namespace fs = std::filesystem;
         const fs::path folder =
             fs::temp_directory_path() / ("attnscope-bench-qwen-" + std::to_string(::getpid()));
         attn::bench::writeQwenFolder(folder, fs::path(ATTN_LLAMA_DATA_DIR) / "qwen2-f32" /
                                                  "tokenizer.json");
-        auto opened = attn::LlamaModel::open(folder);
+        auto opened = attn::openModel(folder);
         fs::remove_all(folder); // the converted weights stay in memory
         return opened;
     }();
@@ -56,12 +56,12 @@ void BM_QwenForward(benchmark::State& state)
     // first, untimed, as a window has made before its first switch: the opening run and
     // one more, whose predecessor's block is the spare the timed runs take in turn (the
     // first run at a new length pays for fresh memory; every switch after it does not).
-    attn::LlamaForward shown = model->forward(ids, textbook);
+    attn::Forward shown = model->forward(ids, textbook);
     shown = model->forward(ids, textbook);
     for (auto _ : state) {
         const double cpuStart = processCpuSeconds();
         const auto start = std::chrono::steady_clock::now();
-        attn::LlamaForward out = model->forward(ids, textbook);
+        attn::Forward out = model->forward(ids, textbook);
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         cpu += processCpuSeconds() - cpuStart;

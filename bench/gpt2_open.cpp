@@ -20,7 +20,8 @@
 // reboot; without it the file is in the cache, as after a download or an earlier opening.
 #include "languagemodelwindow.h"
 #include "modelopener.h"
-#include "models/gpt2model.h"
+#include "models/families.h"
+#include "models/gpt2/model.h"
 #include "models/languagemodel.h"
 #include "qwenfolder.h"
 

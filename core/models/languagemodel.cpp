@@ -1,12 +1,7 @@
 #include "models/languagemodel.h"
 
-#include "models/bertconfig.h"
-#include "models/bertmodel.h"
-#include "models/configfields.h"
-#include "models/gpt2model.h"
-#include "models/llamaconfig.h"
-#include "models/llamamodel.h"
-#include "text/gpt2files.h"
+#include "engine/engine.h"
+#include "models/forward.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +9,36 @@
 #include <numeric>
 
 namespace attn {
+namespace {
+
+// Throws InputError: Refusal::EmptyText for no tokens, Refusal::TextTooLong (naming both
+// counts) for more than `maxPositions`.
+void checkTokenCount(std::size_t tokens, int maxPositions)
+{
+    if (tokens == 0)
+        throw InputError("the text is empty", Refusal::EmptyText);
+    if (tokens > std::size_t(maxPositions))
+        throw InputError("the text has " + std::to_string(tokens) +
+                             " tokens, the model reads at most " + std::to_string(maxPositions),
+                         Refusal::TextTooLong);
+}
+
+// A readable label per id, by `tokenizer`, or each id's number when there is none.
+std::vector<TokenLabel> labelIds(const ModelTokenizer* tokenizer, const std::vector<int>& ids)
+{
+    if (tokenizer)
+        return tokenizer->labels(ids);
+    std::vector<TokenLabel> labels;
+    labels.reserve(ids.size());
+    for (const int id : ids) {
+        TokenLabel label;
+        label.label = label.piece = label.runText = std::to_string(id);
+        labels.push_back(std::move(label));
+    }
+    return labels;
+}
+
+} // namespace
 
 ModelError::ModelError(const std::filesystem::path& file, const std::string& fault)
     : std::runtime_error(file.string() + ": " + fault), file_(file), fault_(fault)
@@ -103,30 +128,150 @@ std::string modelName(const std::filesystem::path& folder)
     return path.filename().string();
 }
 
-std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder)
+LanguageModel::LanguageModel(ModelInfo info, std::unique_ptr<const ModelTokenizer> tokenizer,
+                             std::filesystem::path tokenizerFile, std::optional<int> maskId)
+    : info_(std::move(info)), tokenizer_(std::move(tokenizer)),
+      tokenizerFile_(std::move(tokenizerFile)), maskId_(maskId)
 {
-    if (!std::filesystem::is_directory(folder))
-        throw ModelError(folder, "not a folder");
-    if (!std::filesystem::exists(folder / "config.json"))
-        throw ModelError(folder / "config.json", "missing: a model folder holds config.json, "
-                                                 "model.safetensors, vocab.json and merges.txt");
-    // Every family reads its own config: model_type picks the family, GPT-2's reader
-    // refusing any model_type no family has.
-    const std::filesystem::path configFile = folder / "config.json";
-    std::string text;
-    try {
-        text = readTokenizerFile(configFile);
-    } catch (const TokenizerFileError& error) {
-        throw ModelError(configFile, error.fault());
+    // What the tokenizer gives an empty text: its template alone ([CLS] [SEP], <s>).
+    if (tokenizer_) {
+        try {
+            templateTokens_ = tokenizer_->encodeIds("").size();
+        } catch (const InputError&) {
+            templateTokens_ = 0;
+        }
     }
-    const JsonValue config = parseConfigObject(text, configFile);
-    if (const JsonValue* type = config.find("model_type");
-        type && type->isString() && isLlamaFamily(type->text()))
-        return LlamaModel::open(folder);
-    if (const JsonValue* type = config.find("model_type");
-        type && type->isString() && isBertFamily(type->text()))
-        return BertModel::open(folder);
-    return Gpt2Model::open(folder);
+}
+
+const ModelTokenizer& LanguageModel::requireTokenizer() const
+{
+    if (!tokenizer_)
+        throw ModelError(tokenizerFile_, "the model has no tokenizer");
+    return *tokenizer_;
+}
+
+std::vector<int> LanguageModel::encodeText(const std::string& text) const
+{
+    std::vector<int> ids = requireTokenizer().encodeIds(text);
+    // A text of which the tokenizer keeps nothing but its template's tokens (BERT's of white
+    // space) is empty, as "" is.
+    if (text.empty() || ids.size() <= templateTokens_)
+        throw InputError("the text is empty", Refusal::EmptyText);
+    return ids;
+}
+
+void LanguageModel::tokenize(const std::string& text, std::vector<int>& ids,
+                             std::vector<TokenLabel>& labels) const
+{
+    ids = requireTokenizer().encodeIds(text);
+    labels = tokenizer_->labels(ids);
+}
+
+ModelRun LanguageModel::run(const std::string& text, const ModelSwitches& switches,
+                            const std::atomic<bool>* cancel) const
+{
+    // runIds labels the ids with the same tokenizer.
+    return runIds(encodeText(text), switches, cancel);
+}
+
+ModelRun LanguageModel::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                               const std::atomic<bool>* cancel) const
+{
+    ForwardHooks hooks;
+    hooks.cancel = cancel;
+    return runIds(ids, switches, hooks);
+}
+
+ModelRun LanguageModel::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                               const ForwardHooks& hooks) const
+{
+    checkTokenCount(ids.size(), info_.maxPositions);
+    ForwardHooks whole = hooks;
+    whole.capture = nullptr; // a capture stops the forward: trace()'s alone
+    Forward forwarded = forward(ids, switches, whole);
+
+    ModelRun run;
+    run.ids = ids;
+    run.labels = labelIds(tokenizer_.get(), ids);
+    std::vector<std::string> tokens;
+    tokens.reserve(run.labels.size());
+    for (const TokenLabel& label : run.labels)
+        tokens.push_back(label.label);
+    const int T = int(ids.size());
+    run.attention = std::make_shared<const MemoryAttentionStack>(
+        StackShape{info_.layers, 1, info_.heads, T, T}, std::move(forwarded.weights),
+        std::vector<std::vector<std::string>>{std::move(tokens)},
+        std::vector<std::vector<std::string>>{}, info_.name);
+    run.hidden = std::move(forwarded.hidden);
+    run.switches = switches;
+    run.model = shared_from_this();
+    return run;
+}
+
+HeadTrace LanguageModel::trace(const std::string& text, const ModelSwitches& switches, int layer,
+                               int head, const std::atomic<bool>* cancel) const
+{
+    if (layer < 0 || layer >= info_.layers)
+        throw std::out_of_range("layer " + std::to_string(layer) + " outside 0 … " +
+                                std::to_string(info_.layers - 1));
+    if (head < 0 || head >= info_.heads)
+        throw std::out_of_range("head " + std::to_string(head) + " outside 0 … " +
+                                std::to_string(info_.heads - 1));
+    HeadTrace trace;
+    trace.ids = encodeText(text);
+    trace.labels = tokenizer_->labels(trace.ids);
+    checkTokenCount(trace.ids.size(), info_.maxPositions);
+    trace.switches = switches;
+    trace.layer = layer;
+    trace.head = head;
+    trace.family = info_.family;
+    trace.kvHeads = info_.kvHeads;
+    // The formula this layer ran; its d_model is H·d_k, the width the heads are split from.
+    const LayerFormula& formula = LayerFormulas(info_, switches, 1)[layer];
+    trace.formula = formula.config;
+
+    // 1. The forward up to the layer, keeping its attention: the run's own numbers.
+    LayerCapture capture;
+    capture.layer = layer;
+    ForwardHooks hooks;
+    hooks.cancel = cancel;
+    hooks.capture = &capture;
+    const Forward forwarded = forward(trace.ids, switches, hooks);
+
+    // 2. X, and Q_h, K_h, V_h (those of the K/V head h shares, h / (H / H_kv)).
+    const int kv = info_.kvHeadOf(head);
+    trace.input = std::move(capture.input);
+    trace.queries = std::move(capture.queries.at(0, head));
+    trace.keys = std::move(capture.keys.at(0, kv));
+    trace.values = std::move(capture.values.at(0, kv));
+    // 3. S = Q_h K_hᵀ in full (the forward may skip what a causal mask hides), the mask, P as
+    //    the run wrote it, O_h as head h's block of the heads side by side, the projection.
+    const Eigen::Index T = Eigen::Index(trace.ids.size()), dK = trace.queries.cols();
+    trace.scores.noalias() = trace.queries * trace.keys.transpose();
+    trace.mask = attentionMask(trace.formula, int(T), info_.slidingWindow);
+    const std::size_t headSize = std::size_t(T) * std::size_t(T);
+    const std::size_t at = std::size_t(layer) * std::size_t(info_.heads) + std::size_t(head);
+    trace.weights = Eigen::Map<const Matrix>(forwarded.weights.data() + at * headSize, T, T);
+    trace.headOutput = capture.merged.middleCols(head * dK, dK);
+    trace.merged = std::move(capture.merged);
+    trace.output = std::move(capture.projected);
+    return trace;
+}
+
+std::vector<float> LanguageModel::logitsOf(const float* hiddenRow) const
+{
+    // logits = h · Eᵀ                                                        (V)
+    return embeddingLogits(outputEmbedding(), hiddenRow);
+}
+
+std::string LanguageModel::tokenSpelling(int id) const
+{
+    return tokenizer_ ? tokenizer_->token(id) : std::to_string(id);
+}
+
+std::string LanguageModel::tokenLabel(int id) const
+{
+    return tokenizer_ ? tokenizer_->label(id).label : std::to_string(id);
 }
 
 } // namespace attn

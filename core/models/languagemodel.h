@@ -15,11 +15,14 @@
 #include "attention/attentionstack.h"
 #include "base/tensor.h"
 #include "engine/options.h"
+#include "models/modelkernels.h"
 #include "text/gpt2labels.h"
+#include "text/modeltokenizer.h"
 
 #include <array>
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -60,6 +63,9 @@ struct ModelInfo {
     int vocabulary = 0;     // V (vocab_size)
     std::string weightType; // the stored dtype of the weights: "F32", "F16" or "BF16"
     bool causal = true;     // a decoder: the textbook formula masks the future
+    // Mistral's sliding window W (config sliding_window): under the causal mask, query i
+    // also cannot see keys j with i − j ≥ W. 0: no window, every earlier key is seen.
+    int slidingWindow = 0;
     std::filesystem::path folder;
 
     // The K/V head query head `h` reads: h / (H / H_kv) (HF's repeat_kv).
@@ -165,61 +171,126 @@ struct ModelRun {
     [[nodiscard]] std::vector<float> logits(int position) const;
 };
 
+// What a family's forward pass gives: every layer's attention and the final hidden states.
+struct Forward {
+    FloatBuffer weights; // (L, 1, H, T, T) every layer's P, every query head
+    Matrix hidden;       // (T, C) after the final norm (BERT: the last layer's output)
+};
+
+// One layer's attention as the forward ran it, for trace(): what its heads read and wrote.
+// The forward stops after that layer's attention (`hidden` then stays empty).
+struct LayerCapture {
+    int layer = 0;
+    Matrix input;      // X (T, C): what the attention's projections read (after the
+                       // layer's first norm; BERT, post-LN, the layer's input)
+    HeadStack queries; // Q (1, H, T, d_k) as the layer split them (and normed and rotated)
+    HeadStack keys;    // K (1, H_kv, T, d_k), the same
+    HeadStack values;  // V (1, H_kv, T, d_k)
+    Matrix merged;     // every head's P·V side by side (T, H·d_k)
+    Matrix projected;  // the attention's output projection of `merged` (T, C)
+};
+
+// What a forward lets its caller watch and change, layer by layer: the cancel flag, a
+// layer to capture for trace(), and the hooks interventions use (knocking heads out,
+// reading the residual stream). Every family's forward calls them at the same places.
+struct ForwardHooks {
+    const std::atomic<bool>* cancel = nullptr; // true between layers: Cancelled is thrown
+    LayerCapture* capture = nullptr;           // keep this layer's attention, then stop
+    // Layer `layer`'s heads' outputs, P_h·V_h side by side (T, H·d_k), just before the
+    // output projection; may change them (a head knocked out: its d_k columns set to 0).
+    std::function<void(int layer, Matrix& headOutputs)> headOutputs;
+    // The residual stream after block `layer` (T, C), as the next block reads it (after the
+    // last block, before the final norm).
+    std::function<void(int layer, const Matrix& residual)> residual;
+};
+
+// A trained model. Everything around a forward pass is here, written once for every
+// family: the tokenizer, run and runIds, the trace of one head, the logits, the tokens'
+// spellings and labels. A family (core/models/<family>/model.h) adds its forward pass and,
+// where its output head is not a plain output embedding, its logits.
 class LanguageModel : public std::enable_shared_from_this<LanguageModel> {
 public:
     virtual ~LanguageModel() = default;
+    LanguageModel(const LanguageModel&) = delete;
+    LanguageModel& operator=(const LanguageModel&) = delete;
 
-    [[nodiscard]] virtual const ModelInfo& info() const = 0;
+    [[nodiscard]] const ModelInfo& info() const { return info_; }
+    // The model's tokenizer; null for a model that runs token ids only (the benchmarks'
+    // random ones), whose tokens are labelled and spelt by their numbers.
+    [[nodiscard]] const ModelTokenizer* tokenizer() const { return tokenizer_.get(); }
 
     // The text's token ids and readable labels, without running the model (the chips).
-    // Throws InputError for invalid UTF-8.
-    virtual void tokenize(const std::string& text, std::vector<int>& ids,
-                          std::vector<TokenLabel>& labels) const = 0;
+    // Throws InputError for invalid UTF-8, ModelError naming the tokenizer's file when the
+    // model has none.
+    void tokenize(const std::string& text, std::vector<int>& ids,
+                  std::vector<TokenLabel>& labels) const;
 
-    // Runs the model on `text` under `switches`. Throws InputError for an empty text
-    // (Refusal::EmptyText), a text longer than info().maxPositions tokens
+    // Runs the model on `text` under `switches`. Throws InputError for an empty text, or one
+    // of nothing the tokenizer keeps but its template's tokens (BERT's [CLS] [SEP] of white
+    // space) (Refusal::EmptyText), a text longer than info().maxPositions tokens
     // (Refusal::TextTooLong, naming both counts) and invalid UTF-8; Cancelled (engine.h)
     // when `cancel` becomes true between layers.
-    [[nodiscard]] virtual ModelRun run(const std::string& text, const ModelSwitches& switches,
-                                       const std::atomic<bool>* cancel = nullptr) const = 0;
+    [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
+                               const std::atomic<bool>* cancel = nullptr) const;
 
     // Runs the model on token ids (the chips labelled by the tokenizer, or by the ids
-    // where the model has none) under `switches`. Throws InputError for no ids
+    // where the model has none) under `switches`, with `hooks` (ForwardHooks: cancel, and
+    // the interventions' hooks; its capture is trace()'s). Throws InputError for no ids
     // (Refusal::EmptyText) or more than info().maxPositions (Refusal::TextTooLong), and
     // std::out_of_range for an id outside 0 … V−1; Cancelled as run().
-    [[nodiscard]] virtual ModelRun runIds(const std::vector<int>& ids,
-                                          const ModelSwitches& switches,
-                                          const std::atomic<bool>* cancel = nullptr) const = 0;
+    [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                                  const ForwardHooks& hooks) const;
+    [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
+                                  const std::atomic<bool>* cancel = nullptr) const;
 
     // The forward pass on `text` under `switches` up to layer `layer`, and that layer's
-    // stages for head `head` (HeadTrace). Throws as run() does, and std::out_of_range for a
-    // layer or head the model does not have.
-    [[nodiscard]] virtual HeadTrace trace(const std::string& text, const ModelSwitches& switches,
-                                          int layer, int head,
-                                          const std::atomic<bool>* cancel = nullptr) const = 0;
+    // stages for head `head` (HeadTrace), the run's own numbers. Throws as run() does, and
+    // std::out_of_range for a layer or head the model does not have.
+    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches, int layer,
+                                  int head, const std::atomic<bool>* cancel = nullptr) const;
 
-    // Logits at one position from a final hidden row (C values): the output embedding
-    // (lm_head, tied to the input embedding in GPT-2). V values.
-    [[nodiscard]] virtual std::vector<float> logitsOf(const float* hiddenRow) const = 0;
+    // Logits at one position from a final hidden row (C values): by default the output
+    // embedding's (lm_head, or the input embedding where they are tied). V values.
+    [[nodiscard]] virtual std::vector<float> logitsOf(const float* hiddenRow) const;
 
-    // The vocabulary's spelling and readable label of an id.
-    [[nodiscard]] virtual std::string tokenSpelling(int id) const = 0;
-    [[nodiscard]] virtual std::string tokenLabel(int id) const = 0;
+    // The vocabulary's spelling and readable label of an id (its number without a
+    // tokenizer).
+    [[nodiscard]] std::string tokenSpelling(int id) const;
+    [[nodiscard]] std::string tokenLabel(int id) const;
 
     // The id of the token a masked language model fills in ([MASK]); none for a model that
     // predicts the next token (GPT-2, Qwen/Llama) or has no tokenizer to name it.
-    [[nodiscard]] virtual std::optional<int> maskId() const { return std::nullopt; }
+    [[nodiscard]] std::optional<int> maskId() const { return maskId_; }
+
+    // The family's forward pass over token ids (1 … info().maxPositions of them, each
+    // below V) under `switches`, calling `hooks` as ForwardHooks says. Throws
+    // std::out_of_range for other ids or counts, Cancelled when hooks.cancel becomes true
+    // between layers. Its shape, for every family: the embedding; per layer its first
+    // norm, the attention through modelattention with the layer's formula (LayerFormulas),
+    // the hooks, the residual, the MLP; the final norm.
+    [[nodiscard]] virtual Forward forward(const std::vector<int>& ids,
+                                          const ModelSwitches& switches,
+                                          const ForwardHooks& hooks = {}) const = 0;
 
 protected:
-    LanguageModel() = default;
-};
+    // A model of `info`, read with `tokenizer` (null: ids only) from `tokenizerFile` (named
+    // when it is missing); `maskId` is the tokenizer's [MASK] for a masked language model.
+    LanguageModel(ModelInfo info, std::unique_ptr<const ModelTokenizer> tokenizer,
+                  std::filesystem::path tokenizerFile, std::optional<int> maskId = std::nullopt);
 
-// Opens the model folder `folder` (config.json, model.safetensors and the tokenizer's
-// files) after config.json's model_type. Throws ModelError naming the file and the fault:
-// a missing file, a config that is not JSON or lacks a field, a model_type not supported,
-// n_embd not divisible by n_head, a tensor missing or of the wrong shape, a truncated
-// weights file, an unknown dtype.
-[[nodiscard]] std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder);
+    // The output embedding (V, C) the default logitsOf multiplies by.
+    [[nodiscard]] virtual WeightView outputEmbedding() const = 0;
+
+private:
+    [[nodiscard]] const ModelTokenizer& requireTokenizer() const;
+    [[nodiscard]] std::vector<int> encodeText(const std::string& text) const;
+
+    ModelInfo info_;
+    std::unique_ptr<const ModelTokenizer> tokenizer_;
+    std::filesystem::path tokenizerFile_;
+    std::optional<int> maskId_;
+    std::size_t templateTokens_ = 0; // the ids the tokenizer gives an empty text
+};
 
 // A model folder's name for titles: the folder's own ("gpt2"), or in the Hugging Face
 // cache the repository's ("openai-community/gpt2" for

@@ -17,17 +17,6 @@
 
 namespace attn {
 
-MaskMatrix attentionMask(const Config& formula, int T)
-{
-    MaskMatrix mask;
-    mask.setConstant(T, T, false);
-    // torch.triu(ones(T, T), 1): key j > query i.
-    if (formula.mask == MaskKind::Causal)
-        for (int i = 0; i < T; ++i)
-            mask.row(i).tail(T - i - 1).setConstant(true);
-    return mask;
-}
-
 namespace {
 
 using HeadMap = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;

@@ -22,10 +22,6 @@ struct AttentionBuffers {
     HeadStack scores, weights;   // (1, H, T, T) S and P of the softmax over a wrong axis
 };
 
-// The causal mask of T tokens (true = key j after query i), or none (all false), as the
-// formula's mask kind says.
-[[nodiscard]] MaskMatrix attentionMask(const Config& formula, int T);
-
 // One layer's attention over one sequence:
 //   q, k, v  = qkv's column blocks [0, C), [C, 2C), [2C, 3C)      (T, C) each
 //   Q, K, V  = split into H heads (transpose, or the view bug)      (H, T, d_k)

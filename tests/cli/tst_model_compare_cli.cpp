@@ -7,6 +7,7 @@
 #include "clirun.h"
 #include "filebytes.h"
 #include "modelcomparison.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "models/predictioncomparison.h"
 

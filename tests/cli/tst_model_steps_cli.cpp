@@ -6,6 +6,7 @@
 // status 2, nothing written); and the tiles it draws, made in-process, holding the
 // trace's matrices stage by stage.
 #include "exportrun.h"
+#include "models/families.h"
 #include "models/headtrace.h"
 #include "models/languagemodel.h"
 #include "tracetiles.h"

@@ -6,8 +6,9 @@
 // refusals of broken folders and ids.
 #include "engine/options.h"
 #include "modelfiles.h"
-#include "models/bertconfig.h"
-#include "models/bertmodel.h"
+#include "models/bert/config.h"
+#include "models/bert/model.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 
 #include <QJsonArray>

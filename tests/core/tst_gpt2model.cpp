@@ -4,9 +4,12 @@
 // switch and a switch on one layer only; and refusals of broken model folders and texts.
 #include "engine/options.h"
 #include "modelfiles.h"
+#include "models/configfields.h"
 #include "models/conv1dproduct.h"
-#include "models/gpt2model.h"
-#include "models/gpt2weights.h"
+#include "models/families.h"
+#include "models/forward.h"
+#include "models/gpt2/model.h"
+#include "models/gpt2/weights.h"
 #include "models/languagemodel.h"
 #include "models/modelattention.h"
 
@@ -226,7 +229,8 @@ void TestGpt2Model::packsConv1dWeights()
     std::ifstream file(folder / "config.json");
     std::stringstream json;
     json << file.rdbuf();
-    const attn::Gpt2Config config = attn::parseGpt2Config(json.str(), folder / "config.json");
+    const attn::Gpt2Config config = attn::parseGpt2Config(
+        attn::parseConfigObject(json.str(), folder / "config.json"), folder / "config.json");
     const bool wasAvx512 = attn::conv1dUsesAvx512();
     const auto restore = qScopeGuard([&] { attn::setConv1dAvx512(wasAvx512); });
     for (const bool avx512 : {false, true}) {

@@ -6,9 +6,11 @@
 // switches on one layer only; and refusals of broken folders and ids.
 #include "engine/options.h"
 #include "modelfiles.h"
+#include "models/configfields.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
-#include "models/llamaconfig.h"
-#include "models/llamamodel.h"
+#include "models/llama/config.h"
+#include "models/llama/model.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -53,6 +55,12 @@ fs::path copyOfModel(const QTemporaryDir& dir, const char* name)
 }
 
 } // namespace
+
+// config.json's text read as the family's reader reads it.
+attn::LlamaConfig parseLlama(const std::string& json)
+{
+    return attn::parseLlamaConfig(attn::parseConfigObject(json, "config.json"), "config.json");
+}
 
 class TestLlamaModel : public QObject {
     Q_OBJECT
@@ -414,22 +422,19 @@ void TestLlamaModel::ropeParameters()
 {
     // rope_theta at the top level, or in rope_parameters as newer configs write it (which
     // wins); num_key_value_heads and head_dim default to H and C / H.
-    const fs::path file = "config.json";
-    const attn::LlamaConfig top = attn::parseLlamaConfig(
+    const attn::LlamaConfig top = parseLlama(
         R"({"model_type":"llama","num_hidden_layers":1,"num_attention_heads":4,"hidden_size":16,
             "intermediate_size":8,"vocab_size":10,"max_position_embeddings":8,
-            "rope_theta":500000.0})",
-        file);
+            "rope_theta":500000.0})");
     QCOMPARE(top.ropeTheta, 500000.0);
     QCOMPARE(top.kvHeads, 4);
     QCOMPARE(top.headDim, 4);
     QCOMPARE(top.epsilon, 1e-6);
     QVERIFY(!top.tiedEmbeddings);
-    const attn::LlamaConfig nested = attn::parseLlamaConfig(
+    const attn::LlamaConfig nested = parseLlama(
         R"({"model_type":"qwen3","num_hidden_layers":1,"num_attention_heads":4,"hidden_size":16,
             "intermediate_size":8,"vocab_size":10,"max_position_embeddings":8,"head_dim":null,
-            "rope_parameters":{"rope_type":"default","rope_theta":1000000.0}})",
-        file);
+            "rope_parameters":{"rope_type":"default","rope_theta":1000000.0}})");
     QCOMPARE(nested.ropeTheta, 1000000.0);
     QCOMPARE(nested.headDim, 4);
     QVERIFY(nested.qkNorm);
@@ -442,7 +447,7 @@ void TestLlamaModel::ropeParameters()
 void TestLlamaModel::ropeScaling()
 {
     const attn::LlamaConfig llama3 =
-        attn::parseLlamaConfig(readFile(kReference / "llama3-f32" / "config.json"), "config.json");
+        parseLlama(readFile(kReference / "llama3-f32" / "config.json"));
     QCOMPARE(llama3.ropeScaling.type, attn::RopeScaling::Type::Llama3);
     QCOMPARE(llama3.ropeScaling.factor, 8.0);
     QCOMPARE(llama3.ropeScaling.lowFreqFactor, 1.0);
@@ -461,8 +466,8 @@ void TestLlamaModel::ropeScaling()
     const double smooth = (64 / (2 * std::numbers::pi / angle(plain, 1)) - 1) / 3;
     QVERIFY(std::abs(angle(scaled, 1) -
                      ((1 - smooth) * angle(plain, 1) / 8 + smooth * angle(plain, 1))) < 1e-6);
-    const attn::LlamaConfig linear = attn::parseLlamaConfig(
-        readFile(kReference / "qwen2-linear-f32" / "config.json"), "config.json");
+    const attn::LlamaConfig linear =
+        parseLlama(readFile(kReference / "qwen2-linear-f32" / "config.json"));
     QCOMPARE(linear.ropeScaling.type, attn::RopeScaling::Type::Linear);
     QCOMPARE(linear.ropeScaling.factor, 4.0);
     const attn::RotaryTable quarter = attn::rotaryTable(3, 8, 10000.0, linear.ropeScaling);

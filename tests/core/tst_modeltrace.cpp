@@ -9,6 +9,7 @@
 #include "engine/options.h"
 #include "lab/explain.h"
 #include "modelfiles.h"
+#include "models/families.h"
 #include "models/headtrace.h"
 #include "models/languagemodel.h"
 

@@ -8,6 +8,7 @@
 // Any other exception, a crash or a sanitizer report is a finding.
 #include "engine/engine.h"
 #include "engine/options.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 
 #include <cmath>

@@ -2,6 +2,7 @@
 
 #include "engine/engine.h"
 #include "languagemodelwindow.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "openmodeldialog.h"
 

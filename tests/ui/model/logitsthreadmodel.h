@@ -1,6 +1,6 @@
 // A model that counts its logits made on the GUI thread, for the tests that promise none
 // are made there (they are V × C products, 15 ms for GPT-2 small): pointing at a row,
-// Compare A/B's predictions. Otherwise it is `inner`.
+// Compare A/B's predictions. Otherwise it is `inner`: its forward, logits and tokenizer.
 #pragma once
 
 #include "models/languagemodel.h"
@@ -15,36 +15,37 @@
 
 namespace attn::test {
 
+// `inner`'s tokenizer, borrowed.
+class BorrowedTokenizer final : public ModelTokenizer {
+public:
+    explicit BorrowedTokenizer(const ModelTokenizer& inner) : inner_(inner) {}
+    [[nodiscard]] std::vector<int> encodeIds(std::string_view text) const override
+    {
+        return inner_.encodeIds(text);
+    }
+    [[nodiscard]] int vocabularySize() const override { return inner_.vocabularySize(); }
+    [[nodiscard]] const std::string& token(int id) const override { return inner_.token(id); }
+    [[nodiscard]] std::optional<int> id(std::string_view token) const override
+    {
+        return inner_.id(token);
+    }
+    [[nodiscard]] const std::string& bytes(int id) const override { return inner_.bytes(id); }
+
+private:
+    const ModelTokenizer& inner_;
+};
+
 class LogitsThreadModel final : public LanguageModel {
 public:
     explicit LogitsThreadModel(std::shared_ptr<const LanguageModel> inner)
-        : inner_(std::move(inner))
+        : LanguageModel(inner->info(), std::make_unique<BorrowedTokenizer>(*inner->tokenizer()),
+                        "tokenizer.json", inner->maskId()),
+          inner_(std::move(inner))
     {}
-    [[nodiscard]] const ModelInfo& info() const override { return inner_->info(); }
-    void tokenize(const std::string& text, std::vector<int>& ids,
-                  std::vector<TokenLabel>& labels) const override
+    [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                                  const ForwardHooks& hooks = {}) const override
     {
-        inner_->tokenize(text, ids, labels);
-    }
-    [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
-                               const std::atomic<bool>* cancel = nullptr) const override
-    {
-        ModelRun run = inner_->run(text, switches, cancel);
-        run.model = shared_from_this(); // its predictions() come here
-        return run;
-    }
-    [[nodiscard]] ModelRun runIds(const std::vector<int>& ids, const ModelSwitches& switches,
-                                  const std::atomic<bool>* cancel = nullptr) const override
-    {
-        ModelRun run = inner_->runIds(ids, switches, cancel);
-        run.model = shared_from_this();
-        return run;
-    }
-    [[nodiscard]] HeadTrace trace(const std::string& text, const ModelSwitches& switches, int layer,
-                                  int head,
-                                  const std::atomic<bool>* cancel = nullptr) const override
-    {
-        return inner_->trace(text, switches, layer, head, cancel);
+        return inner_->forward(ids, switches, hooks);
     }
     [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override
     {
@@ -52,15 +53,12 @@ public:
             ++onGuiThread;
         return inner_->logitsOf(hiddenRow);
     }
-    [[nodiscard]] std::string tokenSpelling(int id) const override
-    {
-        return inner_->tokenSpelling(id);
-    }
-    [[nodiscard]] std::string tokenLabel(int id) const override { return inner_->tokenLabel(id); }
 
     mutable std::atomic<int> onGuiThread{0};
 
 private:
+    [[nodiscard]] WeightView outputEmbedding() const override { return {}; } // logitsOf's own
+
     std::shared_ptr<const LanguageModel> inner_;
 };
 

@@ -9,6 +9,7 @@
 #include "modelcomparedialog.h"
 #include "modelgrid.h"
 #include "modelopener.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"

@@ -8,6 +8,7 @@
 #include "languagemodelwindow.h"
 #include "logitsthreadmodel.h"
 #include "modelgrid.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"

@@ -8,6 +8,7 @@
 #include "headpatternsmodel.h"
 #include "languagemodelwindow.h"
 #include "modelgrid.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "tinygpt2.h"

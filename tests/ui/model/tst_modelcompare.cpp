@@ -13,6 +13,7 @@
 #include "modelcomparebutton.h"
 #include "modelcomparedialog.h"
 #include "modelcomparison.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "models/predictioncomparison.h"
 #include "tinygpt2.h"

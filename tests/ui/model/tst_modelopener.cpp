@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "modelgrid.h"
 #include "modelopener.h"
+#include "models/families.h"
 #include "models/hfcache.h"
 #include "models/languagemodel.h"
 #include "modelwindow.h"

@@ -11,6 +11,7 @@
 #include "languagemodelwindow.h"
 #include "modelfigure.h"
 #include "modelgrid.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 #include "models/runwords.h"
 #include "modelwindow.h"

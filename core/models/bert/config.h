@@ -3,6 +3,8 @@
 // configuration_bert.py reads them. No Qt.
 #pragma once
 
+#include "base/jsonread.h"
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -21,11 +23,12 @@ struct BertConfig {
     double epsilon = 1e-12; // layer_norm_eps
 };
 
-// Parses config.json's text; `file` names it in errors. Throws ModelError naming `file` and
-// the fault: not JSON, a field missing or of the wrong type, a size not positive or over
+// Reads config.json (`config`, an object); `file` names it in errors. Throws ModelError naming
+// `file` and the fault: not JSON, a field missing or of the wrong type, a size not positive or over
 // kMaxConfigSize, hidden_size not divisible by num_attention_heads, a model_type other than
 // bert, a hidden_act other than "gelu", a position_embedding_type other than "absolute".
-[[nodiscard]] BertConfig parseBertConfig(std::string_view json, const std::filesystem::path& file);
+[[nodiscard]] BertConfig parseBertConfig(const JsonValue& config,
+                                         const std::filesystem::path& file);
 
 // Whether config.json's model_type is this family's.
 [[nodiscard]] bool isBertFamily(std::string_view modelType);

@@ -1,4 +1,4 @@
-#include "models/bertconfig.h"
+#include "models/bert/config.h"
 
 #include "models/configfields.h"
 #include "models/languagemodel.h"
@@ -10,10 +10,8 @@ bool isBertFamily(std::string_view modelType)
     return modelType == "bert";
 }
 
-BertConfig parseBertConfig(std::string_view json, const std::filesystem::path& file)
+BertConfig parseBertConfig(const JsonValue& config, const std::filesystem::path& file)
 {
-    const JsonValue config = parseConfigObject(json, file);
-
     // 1. Which family.
     if (!config.find("model_type"))
         throw ModelError(file, "the field model_type is missing");

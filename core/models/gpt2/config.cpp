@@ -1,4 +1,4 @@
-#include "models/gpt2config.h"
+#include "models/gpt2/config.h"
 
 #include "models/configfields.h"
 #include "models/languagemodel.h"
@@ -9,10 +9,8 @@
 
 namespace attn {
 
-Gpt2Config parseGpt2Config(std::string_view json, const std::filesystem::path& file)
+Gpt2Config parseGpt2Config(const JsonValue& config, const std::filesystem::path& file)
 {
-    const JsonValue config = parseConfigObject(json, file);
-
     // 1. Which family: the field is required, since every family reads other fields.
     Gpt2Config c;
     const JsonValue* type = config.find("model_type");
@@ -20,10 +18,8 @@ Gpt2Config parseGpt2Config(std::string_view json, const std::filesystem::path& f
         throw ModelError(file, "the field model_type is missing");
     c.modelType = stringField(config, "model_type", "", file);
     if (c.modelType != "gpt2")
-        throw ModelError(
-            file, "model_type \"" + c.modelType +
-                      "\" is not supported (this version runs \"gpt2\", \"qwen2\", \"qwen3\", "
-                      "\"llama\" and \"bert\")");
+        throw ModelError(file, "model_type \"" + c.modelType +
+                                   "\" is not supported (this reader runs \"gpt2\")");
 
     // 2. The sizes.
     c.layers = requiredSize(config, "n_layer", file);

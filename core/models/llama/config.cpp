@@ -1,4 +1,4 @@
-#include "models/llamaconfig.h"
+#include "models/llama/config.h"
 
 #include "models/configfields.h"
 #include "models/languagemodel.h"
@@ -54,13 +54,12 @@ void readRopeScaling(const JsonValue& config, std::string_view name, RopeScaling
 
 bool isLlamaFamily(std::string_view modelType)
 {
-    return modelType == "qwen2" || modelType == "qwen3" || modelType == "llama";
+    return modelType == "qwen2" || modelType == "qwen3" || modelType == "llama" ||
+           modelType == "mistral";
 }
 
-LlamaConfig parseLlamaConfig(std::string_view json, const std::filesystem::path& file)
+LlamaConfig parseLlamaConfig(const JsonValue& config, const std::filesystem::path& file)
 {
-    const JsonValue config = parseConfigObject(json, file);
-
     // 1. Which family.
     LlamaConfig c;
     if (!config.find("model_type"))
@@ -68,8 +67,8 @@ LlamaConfig parseLlamaConfig(std::string_view json, const std::filesystem::path&
     c.modelType = stringField(config, "model_type", "", file);
     if (!isLlamaFamily(c.modelType))
         throw ModelError(file, "model_type \"" + c.modelType +
-                                   "\" is not supported (this reader runs \"qwen2\", \"qwen3\" "
-                                   "and \"llama\")");
+                                   "\" is not supported (this reader runs \"qwen2\", \"qwen3\", "
+                                   "\"llama\" and \"mistral\")");
 
     // 2. The sizes.
     c.layers = requiredSize(config, "num_hidden_layers", file);
@@ -108,6 +107,9 @@ LlamaConfig parseLlamaConfig(std::string_view json, const std::filesystem::path&
     if (activation != "silu")
         throw ModelError(file, "hidden_act \"" + activation +
                                    "\" is not supported (this family uses \"silu\")");
+    // Mistral's sliding window (null: none); Qwen2's is off unless use_sliding_window.
+    if (c.modelType == "mistral")
+        c.slidingWindow = sizeField(config, "sliding_window", file, true).value_or(0);
     if (boolField(config, "use_sliding_window", false, file))
         throw ModelError(file, "use_sliding_window true is not supported (every layer here "
                                "attends to the whole text)");

@@ -2,6 +2,8 @@
 // distilgpt2 differ in these only). No Qt.
 #pragma once
 
+#include "base/jsonread.h"
+
 #include "models/configfields.h"
 
 #include <filesystem>
@@ -22,10 +24,11 @@ struct Gpt2Config {
     [[nodiscard]] int headDim() const { return heads > 0 ? dModel / heads : 0; }
 };
 
-// Parses config.json's text; `file` names it in errors. Throws ModelError naming `file`
-// and the fault: not JSON, not an object, a field missing or of the wrong type, a size not
+// Reads config.json (`config`, an object); `file` names it in errors. Throws ModelError naming
+// `file` and the fault: not JSON, not an object, a field missing or of the wrong type, a size not
 // positive or over kMaxConfigSize, n_embd not divisible by n_head, a model_type other than
 // "gpt2", an activation_function other than "gelu_new".
-[[nodiscard]] Gpt2Config parseGpt2Config(std::string_view json, const std::filesystem::path& file);
+[[nodiscard]] Gpt2Config parseGpt2Config(const JsonValue& config,
+                                         const std::filesystem::path& file);
 
 } // namespace attn

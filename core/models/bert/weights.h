@@ -6,7 +6,7 @@
 #pragma once
 
 #include "io/mappedfile.h"
-#include "models/bertconfig.h"
+#include "models/bert/config.h"
 #include "models/modelkernels.h"
 
 #include <filesystem>

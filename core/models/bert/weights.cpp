@@ -1,4 +1,4 @@
-#include "models/bertweights.h"
+#include "models/bert/weights.h"
 
 #include "models/modeltensors.h"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "io/mappedfile.h"
-#include "models/gpt2config.h"
+#include "models/gpt2/config.h"
 #include "models/modelkernels.h"
 
 #include <filesystem>

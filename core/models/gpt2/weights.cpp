@@ -1,4 +1,4 @@
-#include "models/gpt2weights.h"
+#include "models/gpt2/weights.h"
 
 #include "base/parallel.h"
 #include "models/conv1dproduct.h"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "io/mappedfile.h"
-#include "models/llamaconfig.h"
+#include "models/llama/config.h"
 #include "models/modelkernels.h"
 
 #include <filesystem>

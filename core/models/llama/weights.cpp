@@ -1,4 +1,4 @@
-#include "models/llamaweights.h"
+#include "models/llama/weights.h"
 
 #include "models/modeltensors.h"
 

@@ -1,0 +1,125 @@
+#include "models/bert/model.h"
+
+#include "models/families.h"
+#include "models/forward.h"
+#include "models/modelattention.h"
+#include "models/modelkernels.h"
+#include "text/gpt2files.h"
+#include "text/wordpiecetokenizer.h"
+
+namespace attn {
+
+BertModel::BertModel(ModelInfo info, BertConfig config, BertWeights weights,
+                     std::unique_ptr<const ModelTokenizer> tokenizer, std::optional<int> maskId)
+    : LanguageModel(std::move(info), std::move(tokenizer), "vocab.txt", maskId),
+      config_(std::move(config)), weights_(std::move(weights))
+{}
+
+std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
+{
+    // 1. config.json.
+    BertConfig config = parseBertConfig(folder.config, folder.configFile);
+    // 2. The tokenizer (vocab.txt + tokenizer_config.json, BERT's WordPiece), before the
+    //    weights: a folder without vocab.txt fails at once.
+    std::unique_ptr<const WordPieceTokenizer> tokenizer;
+    try {
+        tokenizer = WordPieceTokenizer::fromFolder(folder.path);
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
+    ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("vocab.txt"));
+    const std::optional<int> maskId = tokenizer->maskId();
+    // 3. The weights, mapped.
+    BertWeights weights = loadBertWeights(folder.file("model.safetensors"), config);
+
+    ModelInfo info = folder.info();
+    info.layers = config.layers;
+    info.heads = info.kvHeads = config.heads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim;
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.weightType = weights.storedType;
+    info.causal = false; // bidirectional: every token sees every other
+    return std::make_shared<const BertModel>(std::move(info), std::move(config), std::move(weights),
+                                             std::move(tokenizer), maskId);
+}
+
+Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                           const ForwardHooks& hooks) const
+{
+    const BertConfig& c = config_;
+    const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
+    const BertWeights& w = weights_;
+    checkIds(ids, info());
+    const LayerFormulas formulas(info(), switches, T); // textbook: no mask (bidirectional)
+    Forward out;
+    out.weights = attentionBuffer(L, H, T);
+    const std::size_t layerSize = std::size_t(H) * std::size_t(T) * std::size_t(T);
+
+    // 1. x = LayerNorm(word_embeddings[ids] + position_embeddings[t] + token_type[0])  (T, C)
+    Matrix x(T, C), sum(T, C);
+    const auto words = w.wordEmbedding.matrix();
+    const auto positions = w.positionEmbedding.matrix();
+    const auto types = w.typeEmbedding.matrix();
+    for (int t = 0; t < T; ++t)
+        sum.row(t) = words.row(ids[std::size_t(t)]) + positions.row(t) + types.row(0);
+    layerNorm(sum, w.embeddingNorm.weight, w.embeddingNorm.bias, c.epsilon, x);
+
+    Matrix q, k, v, merged, inner; // (T, C) ×4, (T, I)
+    AttentionBuffers buffers;
+    for (int l = 0; l < L; ++l) {
+        checkCancel(hooks);
+        const BertBlock& b = w.blocks[std::size_t(l)];
+        const LayerFormula& formula = formulas[l];
+        // 2. attention, post-LN: x = LayerNorm(dense(attention(x)) + x)
+        linear(x, b.qWeight, b.qBias, q);
+        linear(x, b.kWeight, b.kBias, k);
+        linear(x, b.vWeight, b.vBias, v);
+        GroupedQuery plain; // every head its own K and V, no rotation
+        plain.kvHeads = H;
+        groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, plain, buffers,
+                              out.weights.data() + std::size_t(l) * layerSize, merged);
+        if (hooks.headOutputs)
+            hooks.headOutputs(l, merged);
+        linear(merged, b.oWeight, b.oBias, sum);
+        if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
+            captureHeads(*hooks.capture, x, q, k, v, formula.config);
+            hooks.capture->merged = merged;
+            hooks.capture->projected = sum;
+            return out;
+        }
+        sum += x;
+        layerNorm(sum, b.attentionNorm.weight, b.attentionNorm.bias, c.epsilon, x);
+        // 3. MLP: x = LayerNorm(output.dense(gelu(intermediate.dense(x))) + x)
+        linear(x, b.inWeight, b.inBias, inner); // (T, I)
+        geluErf(inner);
+        linear(inner, b.outWeight, b.outBias, sum);
+        sum += x;
+        layerNorm(sum, b.outputNorm.weight, b.outputNorm.bias, c.epsilon, x);
+        if (hooks.residual)
+            hooks.residual(l, x);
+    }
+    // 4. No final norm: the MLM head reads the last layer's output on demand (logitsOf).
+    out.hidden = std::move(x);
+    return out;
+}
+
+std::vector<float> BertModel::logitsOf(const float* hiddenRow) const
+{
+    // h = LayerNorm(gelu(transform.dense(hidden)))                           (1, C)
+    const BertWeights& w = weights_;
+    const Matrix row = Eigen::Map<const Matrix>(hiddenRow, 1, config_.dModel);
+    Matrix dense, normed;
+    linear(row, w.headWeight, w.headBias, dense);
+    geluErf(dense);
+    layerNorm(dense, w.headNorm.weight, w.headNorm.bias, config_.epsilon, normed);
+    // logits = h · word_embeddingsᵀ + cls.predictions.bias                  (V)
+    std::vector<float> logits = embeddingLogits(w.wordEmbedding, normed.data());
+    const float* bias = w.decoderBias.data;
+    for (std::size_t i = 0; i < logits.size(); ++i)
+        logits[i] += bias[i];
+    return logits;
+}
+
+} // namespace attn

@@ -1,0 +1,99 @@
+#include "models/families.h"
+
+#include "models/bert/model.h"
+#include "models/configfields.h"
+#include "models/gpt2/model.h"
+#include "models/llama/model.h"
+#include "text/gpt2files.h"
+#include "text/modeltokenizer.h"
+
+namespace attn {
+
+std::span<const ModelFamily> modelFamilies()
+{
+    // The table: one row a family.
+    static const ModelFamily kFamilies[] = {
+        {"GPT-2", {"gpt2"}, "model.safetensors, vocab.json, merges.txt", &Gpt2Model::open},
+        {"Qwen/Llama/Mistral",
+         {"qwen2", "qwen3", "llama", "mistral"},
+         "model.safetensors, tokenizer.json",
+         &LlamaModel::open},
+        {"BERT", {"bert"}, "model.safetensors, vocab.txt", &BertModel::open},
+    };
+    return kFamilies;
+}
+
+const ModelFamily* familyOf(std::string_view modelType)
+{
+    for (const ModelFamily& family : modelFamilies())
+        for (const std::string_view type : family.modelTypes)
+            if (type == modelType)
+                return &family;
+    return nullptr;
+}
+
+std::string supportedModelTypes()
+{
+    std::vector<std::string_view> types;
+    for (const ModelFamily& family : modelFamilies())
+        types.insert(types.end(), family.modelTypes.begin(), family.modelTypes.end());
+    std::string out;
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == types.size() ? " and " : ", ";
+        out += "\"" + std::string(types[i]) + "\"";
+    }
+    return out;
+}
+
+ModelInfo ModelFolder::info() const
+{
+    ModelInfo info;
+    info.family = modelType;
+    info.folder = path;
+    info.name = modelName(path);
+    return info;
+}
+
+void ModelFolder::checkVocabulary(const ModelTokenizer& tokenizer, int vocabulary,
+                                  const std::filesystem::path& tokenizerFile)
+{
+    if (tokenizer.vocabularySize() > vocabulary)
+        throw ModelError(tokenizerFile, "the vocabulary has ids up to " +
+                                            std::to_string(tokenizer.vocabularySize() - 1) +
+                                            ", more than config.json's vocab_size " +
+                                            std::to_string(vocabulary));
+}
+
+std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder)
+{
+    if (!std::filesystem::is_directory(folder))
+        throw ModelError(folder, "not a folder");
+    ModelFolder opened;
+    opened.path = folder;
+    opened.configFile = folder / "config.json";
+    if (!std::filesystem::exists(opened.configFile))
+        throw ModelError(opened.configFile, "missing: a model folder holds config.json, "
+                                            "model.safetensors and the tokenizer's files");
+    // 1. config.json, read once.
+    std::string text;
+    try {
+        text = readTokenizerFile(opened.configFile);
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(opened.configFile, error.fault());
+    }
+    opened.config = parseConfigObject(text, opened.configFile);
+    // 2. Its model_type picks the family.
+    if (!opened.config.find("model_type"))
+        throw ModelError(opened.configFile, "the field model_type is missing");
+    opened.modelType = stringField(opened.config, "model_type", "", opened.configFile);
+    const ModelFamily* family = familyOf(opened.modelType);
+    if (!family)
+        throw ModelError(opened.configFile, "model_type \"" + opened.modelType +
+                                                "\" is not supported (this version runs " +
+                                                supportedModelTypes() + ")");
+    // 3. The family opens the rest.
+    return family->open(opened);
+}
+
+} // namespace attn

@@ -1,0 +1,127 @@
+#include "models/forward.h"
+
+#include "base/parallel.h"
+#include "base/platform.h"
+#include "engine/engine.h"
+#include "engine/projection.h"
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace attn {
+namespace {
+
+// Has the system map (and zero) the pages of `bytes` at `data` now, a share on each core.
+// Where it cannot, or below a few MB, the pages are left to fault in.
+void mapPagesOnEveryCore(void* data, std::size_t bytes)
+{
+    constexpr std::uintptr_t kPage = 4096;
+    if (!platform::canPrefaultForWriting() || bytes < (std::size_t(8) << 20))
+        return;
+    const std::uintptr_t begin =
+        (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+    const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
+    const int parts = coreCount();
+    const std::uintptr_t pages = (end - begin) / kPage;
+    parallelFor(parts, [&](int part) {
+        const std::uintptr_t from =
+            begin + pages * std::uintptr_t(part) / std::uintptr_t(parts) * kPage;
+        const std::uintptr_t to =
+            begin + pages * std::uintptr_t(part + 1) / std::uintptr_t(parts) * kPage;
+        if (to > from)
+            platform::prefaultForWriting(reinterpret_cast<void*>(from), to - from);
+    });
+}
+
+// One of the two formulas, sized to the model.
+LayerFormula layerFormula(const ModelInfo& info, Config config, int T, bool switched)
+{
+    LayerFormula out;
+    config.dModel = info.heads * info.headDim;
+    config.heads = info.heads;
+    out.rule = logitRule(config);
+    // ÷ √d_model divides by the hidden size C, which is H·d_k only where head_dim is C / H.
+    if (config.scale == ScaleMode::SqrtDModel)
+        out.rule.scale = float(1.0 / std::sqrt(double(info.dModel)));
+    out.mask = attentionMask(config, T, info.slidingWindow);
+    out.config = config;
+    out.switched = switched;
+    return out;
+}
+
+} // namespace
+
+void checkIds(const std::vector<int>& ids, const ModelInfo& info)
+{
+    const int T = int(ids.size());
+    if (T < 1 || T > info.maxPositions)
+        throw std::out_of_range(info.family + ": " + std::to_string(T) + " tokens, at most " +
+                                std::to_string(info.maxPositions));
+    for (const int id : ids)
+        if (id < 0 || id >= info.vocabulary)
+            throw std::out_of_range(info.family + ": token id " + std::to_string(id) +
+                                    " outside the vocabulary (0 … " +
+                                    std::to_string(info.vocabulary - 1) + ")");
+}
+
+FloatBuffer attentionBuffer(int layers, int heads, int tokens)
+{
+    FloatBuffer weights;
+    const std::size_t count =
+        std::size_t(layers) * std::size_t(heads) * std::size_t(tokens) * std::size_t(tokens);
+    weights.reserve(count);
+    mapPagesOnEveryCore(weights.data(), count * sizeof(float));
+    weights.resize(count);
+    return weights;
+}
+
+MaskMatrix attentionMask(const Config& formula, int T, int slidingWindow)
+{
+    MaskMatrix mask;
+    mask.setConstant(T, T, false);
+    if (formula.mask != MaskKind::Causal)
+        return mask;
+    for (int i = 0; i < T; ++i) {
+        // torch.triu(ones(T, T), 1): key j > query i.
+        mask.row(i).tail(T - i - 1).setConstant(true);
+        // The window: keys j ≤ i − W.
+        if (slidingWindow > 0 && i - slidingWindow >= 0)
+            mask.row(i).head(i - slidingWindow + 1).setConstant(true);
+    }
+    return mask;
+}
+
+LayerFormulas::LayerFormulas(const ModelInfo& info, const ModelSwitches& switches, int T)
+    : switched_(layerFormula(info, switches.formula, T, true)),
+      textbook_(layerFormula(info, ModelSwitches::textbookFormula(info.causal), T, false)),
+      onlyLayer_(switches.onlyLayer), rope_(switches.rope)
+{}
+
+void checkCancel(const ForwardHooks& hooks)
+{
+    if (hooks.cancel && hooks.cancel->load())
+        throw Cancelled();
+}
+
+void captureHeads(LayerCapture& capture, const Matrix& input, Matrix q, Matrix k, Matrix v,
+                  const Config& formula)
+{
+    capture.input = input;
+    const std::vector<Matrix> qs{std::move(q)}, ks{std::move(k)}, vs{std::move(v)};
+    splitHeads({{&qs, &capture.queries}, {&ks, &capture.keys}, {&vs, &capture.values}},
+               formula.heads, formula.headSplit);
+}
+
+std::vector<float> embeddingLogits(const WeightView& embedding, const float* hiddenRow)
+{
+    const Eigen::Index V = embedding.rows, C = embedding.cols;
+    const Eigen::Map<const Vector> h(hiddenRow, C);
+    std::vector<float> logits(static_cast<std::size_t>(V));
+    Eigen::Map<Vector>(logits.data(), V).noalias() = embedding.matrix() * h;
+    return logits;
+}
+
+} // namespace attn

@@ -1,0 +1,77 @@
+// What every family's forward pass does the same way, written once: the ids checked, the
+// room for every layer's attention, the two formulas a layer may run (the switches' or the
+// textbook one) with their masks, the cancel check between layers, the capture of a layer
+// for trace(), the logits of an output embedding. A family's model.cpp calls these in the
+// order its forward reads top to bottom. No Qt.
+#pragma once
+
+#include "engine/softmax.h"
+#include "models/languagemodel.h"
+#include "models/modelkernels.h"
+
+#include <vector>
+
+namespace attn {
+
+// Throws std::out_of_range naming the family: no ids, more than info.maxPositions, or an
+// id outside 0 … V−1.
+void checkIds(const std::vector<int>& ids, const ModelInfo& info);
+
+// Room for every layer's attention of a run, (L, 1, H, T, T), its values unwritten (the
+// forward writes each one) and, above a few MB, its pages already mapped: the kernel maps
+// and zeroes them now, a share on each core (MADV_POPULATE_WRITE, Linux 5.14 on), instead
+// of 150 000 page faults one at a time on the thread that first writes them (600 MB at
+// T = 1024 in GPT-2 small).
+[[nodiscard]] FloatBuffer attentionBuffer(int layers, int heads, int tokens);
+
+// The causal mask of T tokens (true = key j after query i, and with a sliding window W > 0
+// also key j with i − j ≥ W, as HF's modeling_mistral.py), or none (all false), as the
+// formula's mask kind says.
+[[nodiscard]] MaskMatrix attentionMask(const Config& formula, int T, int slidingWindow = 0);
+
+// The formula one layer runs: the switches' (in every layer, or in switches.onlyLayer's)
+// or the textbook one the model was trained with, sized to the model (heads H, dModel
+// H·d_k, √d_model dividing by the hidden size C), with its logit rule and its mask.
+struct LayerFormula {
+    Config config;
+    LogitRule rule;
+    MaskMatrix mask;
+    bool switched = false; // the switches' formula (and the RoPE switch's choice)
+};
+
+class LayerFormulas {
+public:
+    LayerFormulas(const ModelInfo& info, const ModelSwitches& switches, int T);
+    [[nodiscard]] const LayerFormula& operator[](int layer) const
+    {
+        return onlyLayer_ < 0 || onlyLayer_ == layer ? switched_ : textbook_;
+    }
+    // Whether layer `layer` rotates Q and K (a rotary model, unless the RoPE switch takes
+    // the rotation away in a switched layer).
+    [[nodiscard]] bool rope(int layer) const { return !(*this)[layer].switched || rope_; }
+
+private:
+    LayerFormula switched_, textbook_;
+    int onlyLayer_ = -1;
+    bool rope_ = true;
+};
+
+// Throws Cancelled when hooks.cancel has become true: called before each layer.
+void checkCancel(const ForwardHooks& hooks);
+
+// Whether the forward keeps layer `layer` for trace() (and stops after its attention).
+[[nodiscard]] inline bool capturing(const ForwardHooks& hooks, int layer)
+{
+    return hooks.capture && hooks.capture->layer == layer;
+}
+
+// The capture of a layer whose heads each have their own K and V (GPT-2, BERT): X, and
+// q, k, v (T, H·d_k) split as the formula splits heads (transpose, or the view bug).
+void captureHeads(LayerCapture& capture, const Matrix& input, Matrix q, Matrix k, Matrix v,
+                  const Config& formula);
+
+// logits = h · Eᵀ for an output embedding E (V, C) and a hidden row h (C values).
+[[nodiscard]] std::vector<float> embeddingLogits(const WeightView& embedding,
+                                                 const float* hiddenRow);
+
+} // namespace attn

@@ -1,0 +1,96 @@
+#include "models/gpt2/model.h"
+
+#include "models/families.h"
+#include "models/forward.h"
+#include "models/modelattention.h"
+#include "models/modelkernels.h"
+#include "text/gpt2tokenizer.h"
+
+namespace attn {
+
+Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
+                     std::unique_ptr<const ModelTokenizer> tokenizer)
+    : LanguageModel(std::move(info), std::move(tokenizer), "vocab.json"),
+      config_(std::move(config)), weights_(std::move(weights))
+{}
+
+std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
+{
+    // 1. config.json.
+    Gpt2Config config = parseGpt2Config(folder.config, folder.configFile);
+    // 2. The tokenizer, before the weights: a folder without merges.txt fails at once.
+    std::unique_ptr<const ModelTokenizer> tokenizer;
+    try {
+        tokenizer = std::make_unique<const Gpt2Tokenizer>(Gpt2Tokenizer::fromFolder(folder.path));
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
+    ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("vocab.json"));
+    // 3. The weights, mapped.
+    Gpt2Weights weights = loadGpt2Weights(folder.file("model.safetensors"), config);
+
+    ModelInfo info = folder.info();
+    info.layers = config.layers;
+    info.heads = info.kvHeads = config.heads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim();
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.weightType = weights.storedType;
+    return std::make_shared<const Gpt2Model>(std::move(info), std::move(config), std::move(weights),
+                                             std::move(tokenizer));
+}
+
+Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                           const ForwardHooks& hooks) const
+{
+    const ModelInfo& m = info();
+    const int T = int(ids.size()), C = config_.dModel, H = config_.heads, L = config_.layers;
+    const Gpt2Weights& w = weights_;
+    checkIds(ids, m);
+    const LayerFormulas formulas(m, switches, T);
+    Forward out;
+    out.weights = attentionBuffer(L, H, T);
+    const std::size_t layerSize = std::size_t(H) * std::size_t(T) * std::size_t(T);
+
+    // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
+    Matrix x(T, C);
+    const auto wte = w.tokenEmbedding.matrix();
+    const auto wpe = w.positionEmbedding.matrix();
+    for (int t = 0; t < T; ++t)
+        x.row(t) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
+
+    Matrix normed, qkv, merged, hidden; // (T, C), (T, 3C), (T, C), (T, 4C)
+    AttentionBuffers buffers;
+    for (int l = 0; l < L; ++l) {
+        checkCancel(hooks);
+        const Gpt2Block& b = w.blocks[std::size_t(l)];
+        const LayerFormula& formula = formulas[l];
+        // 2. attention: x += c_proj(attention(c_attn(ln_1(x))))
+        layerNorm(x, b.ln1Weight, b.ln1Bias, config_.epsilon, normed);
+        conv1d(normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
+        multiHeadAttention(qkv, formula.config, formula.mask, buffers,
+                           out.weights.data() + std::size_t(l) * layerSize, merged);
+        if (hooks.headOutputs)
+            hooks.headOutputs(l, merged);
+        if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
+            captureHeads(*hooks.capture, normed, qkv.leftCols(C), qkv.middleCols(C, C),
+                         qkv.rightCols(C), formula.config);
+            conv1d(merged, b.projWeight, b.projBias, hooks.capture->projected);
+            hooks.capture->merged = merged;
+            return out;
+        }
+        conv1dAdd(merged, b.projWeight, b.projBias, x); // the residual summed in each tile
+        // 3. MLP: x += c_proj(gelu(c_fc(ln_2(x))))
+        layerNorm(x, b.ln2Weight, b.ln2Bias, config_.epsilon, normed);
+        conv1dGelu(normed, b.fcWeight, b.fcBias, hidden); // (T, 4C), GELU on each tile
+        conv1dAdd(hidden, b.fcProjWeight, b.fcProjBias, x);
+        if (hooks.residual)
+            hooks.residual(l, x);
+    }
+    // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).
+    layerNorm(x, w.finalNormWeight, w.finalNormBias, config_.epsilon, out.hidden);
+    return out;
+}
+
+} // namespace attn

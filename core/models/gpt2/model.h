@@ -1,0 +1,41 @@
+// The GPT-2 family run natively: the forward pass of Hugging Face's modeling_gpt2.py (eager
+// attention) and llm.c's train_gpt2.c, with the formula's switches inside every layer's
+// attention (modelattention.h). Everything around the forward (tokenizer, run, trace,
+// logits) is LanguageModel's. No Qt.
+//
+// Legend: T tokens, C = d_model, H heads, d_k = C / H (64 in every GPT-2), V vocabulary,
+// L layers.
+#pragma once
+
+#include "models/gpt2/config.h"
+#include "models/gpt2/weights.h"
+#include "models/languagemodel.h"
+
+#include <memory>
+
+namespace attn {
+
+struct ModelFolder;
+
+class Gpt2Model final : public LanguageModel {
+public:
+    // A model of these parts; `tokenizer` (GPT-2's vocab.json + merges.txt, or a
+    // tokenizer.json) may be null: the benchmark's random model runs ids only.
+    Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
+              std::unique_ptr<const ModelTokenizer> tokenizer);
+
+    // Opens a folder: config.json (read), vocab.json and merges.txt, model.safetensors.
+    [[nodiscard]] static std::shared_ptr<const LanguageModel> open(const ModelFolder& folder);
+
+    [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                                  const ForwardHooks& hooks = {}) const override;
+
+private:
+    // lm_head is tied to the token embedding wte.
+    [[nodiscard]] WeightView outputEmbedding() const override { return weights_.tokenEmbedding; }
+
+    Gpt2Config config_;
+    Gpt2Weights weights_;
+};
+
+} // namespace attn

@@ -1,0 +1,114 @@
+#include "models/llama/model.h"
+
+#include "models/families.h"
+#include "models/forward.h"
+#include "models/modelattention.h"
+#include "models/modelkernels.h"
+#include "text/gpt2files.h"
+#include "text/hftokenizer.h"
+
+namespace attn {
+
+LlamaModel::LlamaModel(ModelInfo info, LlamaConfig config, LlamaWeights weights,
+                       std::unique_ptr<const ModelTokenizer> tokenizer)
+    : LanguageModel(std::move(info), std::move(tokenizer), "tokenizer.json"),
+      config_(std::move(config)), weights_(std::move(weights))
+{}
+
+std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
+{
+    // 1. config.json.
+    LlamaConfig config = parseLlamaConfig(folder.config, folder.configFile);
+    // 2. The tokenizer (tokenizer.json, core/text/hftokenizer), before the weights: a
+    //    broken one fails at once.
+    std::unique_ptr<const ModelTokenizer> tokenizer;
+    try {
+        tokenizer = std::make_unique<const HfTokenizer>(
+            HfTokenizer::fromFile(folder.file("tokenizer.json")));
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
+    ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("tokenizer.json"));
+    // 3. The weights, mapped.
+    LlamaWeights weights = loadLlamaWeights(folder.file("model.safetensors"), config);
+
+    ModelInfo info = folder.info();
+    info.layers = config.layers;
+    info.heads = config.heads;
+    info.kvHeads = config.kvHeads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim;
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.weightType = weights.storedType;
+    info.rotary = true;
+    info.slidingWindow = config.slidingWindow;
+    return std::make_shared<const LlamaModel>(std::move(info), std::move(config),
+                                              std::move(weights), std::move(tokenizer));
+}
+
+Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
+                            const ForwardHooks& hooks) const
+{
+    const LlamaConfig& c = config_;
+    const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
+    const LlamaWeights& w = weights_;
+    checkIds(ids, info());
+    const LayerFormulas formulas(info(), switches, T);
+    const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta, c.ropeScaling);
+    Forward out;
+    out.weights = attentionBuffer(L, H, T);
+    const std::size_t layerSize = std::size_t(H) * std::size_t(T) * std::size_t(T);
+
+    // 1. x = embed_tokens[ids]                                             (T, C)
+    Matrix x(T, C);
+    const auto embedding = w.tokenEmbedding.matrix();
+    for (int t = 0; t < T; ++t)
+        x.row(t) = embedding.row(ids[std::size_t(t)]);
+
+    Matrix normed, q, k, v, merged, gate; // (T, C), (T, H·d), (T, H_kv·d) ×2, (T, H·d), (T, I)
+    AttentionBuffers buffers;
+    for (int l = 0; l < L; ++l) {
+        checkCancel(hooks);
+        const LlamaBlock& b = w.blocks[std::size_t(l)];
+        const LayerFormula& formula = formulas[l];
+        // 2. attention: x += o_proj(attention(input_layernorm(x)))
+        rmsNorm(x, b.inputNorm, c.epsilon, normed);
+        // q (T, H·d), k and v (T, H_kv·d): one loop over the three products' tiles.
+        linearEach(
+            normed,
+            {{&b.qWeight, &b.qBias, &q}, {&b.kWeight, &b.kBias, &k}, {&b.vWeight, &b.vBias, &v}});
+        GroupedQuery grouped;
+        grouped.kvHeads = c.kvHeads;
+        grouped.rope = formulas.rope(l) ? &rope : nullptr;
+        grouped.qNorm = c.qkNorm ? &b.qNorm : nullptr;
+        grouped.kNorm = c.qkNorm ? &b.kNorm : nullptr;
+        grouped.epsilon = c.epsilon;
+        groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, grouped, buffers,
+                              out.weights.data() + std::size_t(l) * layerSize, merged);
+        if (hooks.headOutputs)
+            hooks.headOutputs(l, merged);
+        if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
+            LayerCapture& capture = *hooks.capture;
+            capture.input = normed;
+            capture.queries = buffers.heads[0];
+            capture.keys = buffers.grouped[0];
+            capture.values = buffers.grouped[1];
+            linear(merged, b.oWeight, b.oBias, capture.projected);
+            capture.merged = merged;
+            return out;
+        }
+        linearAdd(merged, b.oWeight, b.oBias, x); // the residual summed in each tile
+        // 3. MLP: x += down_proj(silu(gate_proj(h)) · up_proj(h)), h = post_attention_layernorm(x)
+        rmsNorm(x, b.postNorm, c.epsilon, normed);
+        linearSwiGlu(normed, b.gateWeight, b.gateBias, b.upWeight, b.upBias, gate); // (T, I)
+        linearAdd(gate, b.downWeight, b.downBias, x);
+        if (hooks.residual)
+            hooks.residual(l, x);
+    }
+    // 4. The final RMSNorm; the logits are made from it on demand (logitsOf).
+    rmsNorm(x, w.finalNorm, c.epsilon, out.hidden);
+    return out;
+}
+
+} // namespace attn
