@@ -1,0 +1,85 @@
+// SentencePiece-style BPE as Hugging Face's tokenizers run it (models/bpe/model.rs and
+// word.rs): a vocabulary spelt in Unicode characters, where "▁" stands for a space and
+// "<0x0A>" … "<0xFF>" for single bytes; a piece starts as its characters and merges by
+// rank, the lowest rank first and of equal ranks the leftmost. A character the vocabulary
+// lacks is spelt by its UTF-8 bytes' tokens (byte_fallback), else by the unknown token (one
+// for a run of them with fuse_unk), else dropped. Llama 2, TinyLlama and Mistral's
+// tokenizer.json are of this kind; the normalizer or Metaspace pre-tokenizer that puts the
+// "▁" in is hfpretokenizer.h's.
+#pragma once
+
+#include "text/gpt2files.h"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace attn {
+
+// The model's options in tokenizer.json, and how the vocabulary spells a space.
+struct SentencePieceOptions {
+    std::optional<std::string> unkToken; // model.unk_token
+    bool byteFallback = false;           // a missing character as its bytes' "<0xNN>" tokens
+    bool fuseUnk = false;                // a run of unknown characters as one unknown token
+    bool ignoreMerges = false;           // a piece the vocabulary has whole is that token
+    std::string spaceMark = "\u2581";    // "▁": a space, in the vocabulary's spellings
+};
+
+class SentencePieceBpe {
+public:
+    // Throws TokenizerFileError naming `file` when the vocabulary has a repeated id or one of
+    // 10 million or more, when a merge's side or result is not in it, or when unk_token is
+    // not in it.
+    SentencePieceBpe(std::vector<VocabEntry> vocabulary,
+                     const std::vector<std::pair<std::string, std::string>>& merges,
+                     SentencePieceOptions options, const std::filesystem::path& file);
+
+    // Appends the ids of one piece (valid UTF-8, with its spaces already spelt "▁").
+    // Thread-safe.
+    void appendPiece(std::string_view piece, std::vector<int>& ids) const;
+
+    // One more than the largest id.
+    [[nodiscard]] int vocabularySize() const { return static_cast<int>(tokens_.size()); }
+    [[nodiscard]] bool has(int id) const
+    {
+        return id >= 0 && id < vocabularySize() && used_[static_cast<std::size_t>(id)];
+    }
+    // The spelling ("▁cat", "<0xE6>") and the text bytes (" cat", the byte E6) of `id`; both
+    // throw std::out_of_range for an id the vocabulary does not have.
+    [[nodiscard]] const std::string& token(int id) const;
+    [[nodiscard]] const std::string& bytes(int id) const;
+    // The id of a spelling, if the vocabulary has it.
+    [[nodiscard]] std::optional<int> id(std::string_view token) const;
+
+private:
+    struct Merge {
+        int rank = 0;
+        int result = 0; // the id of the merged token
+    };
+    struct Symbol;
+
+    [[nodiscard]] std::vector<Symbol> symbolsOf(std::string_view piece) const;
+    void mergeAll(std::vector<Symbol>& symbols) const;
+    [[nodiscard]] const Merge* mergeOf(int left, int right) const;
+    [[nodiscard]] std::size_t checkedIndex(int id) const;
+
+    SentencePieceOptions options_;
+    std::unordered_map<std::string, int> ids_;        // spelling → id
+    std::vector<std::string> tokens_;                 // id → spelling ("" for an unused id)
+    std::vector<std::string> tokenBytes_;             // id → text bytes
+    std::vector<bool> used_;                          // id → the vocabulary has it
+    std::unordered_map<std::uint64_t, Merge> merges_; // (left id, right id) → merge
+    std::array<std::optional<int>, 256> byteIds_{};   // byte → the id of "<0xNN>"
+    std::optional<int> unkId_;
+};
+
+// The byte a SentencePiece byte token stands for ("<0x0A>" → 0x0A), or nothing.
+[[nodiscard]] std::optional<unsigned char> sentencePieceByte(std::string_view spelling);
+
+} // namespace attn
