@@ -1,7 +1,9 @@
 // tokenizer.json's normalizer and pre-tokenizer, after Hugging Face's tokenizers
-// (normalizers/unicode.rs, pre_tokenizers/{split,byte_level,sequence}.rs).
+// (normalizers/{unicode,prepend,replace}.rs, pre_tokenizers/{split,byte_level,metaspace,
+// sequence}.rs).
 #include "text/hfpretokenizer.h"
 
+#include "base/utf8.h"
 #include "engine/options.h"
 #include "text/gpt2files.h"
 #include "text/gpt2pretokenizer.h"
@@ -37,52 +39,120 @@ HfNormalizer::HfNormalizer(const JsonValue* normalizer, const std::filesystem::p
             throw TokenizerFileError(file, "the normalizer Sequence has no \"normalizers\" list");
         for (const JsonValue& step : steps->items()) {
             HfNormalizer inner(&step, file);
-            forms_.insert(forms_.end(), inner.forms_.begin(), inner.forms_.end());
+            steps_.insert(steps_.end(), inner.steps_.begin(), inner.steps_.end());
         }
         return;
     }
+    Step step;
+    if (type == "Prepend") {
+        const JsonValue* prepend = normalizer->find("prepend");
+        if (!prepend || !prepend->isString())
+            throw TokenizerFileError(file, "the normalizer Prepend has no \"prepend\" text");
+        step.prepend = prepend->text();
+        steps_.push_back(std::move(step));
+        return;
+    }
+    if (type == "Replace") {
+        const JsonValue* pattern = normalizer->find("pattern");
+        const JsonValue* literal =
+            pattern && pattern->isObject() ? pattern->find("String") : nullptr;
+        const JsonValue* content = normalizer->find("content");
+        if (!literal || !literal->isString() || literal->text().empty() || !content ||
+            !content->isString())
+            throw TokenizerFileError(file, "a Replace normalizer is supported with a pattern "
+                                           "{\"String\": …} and a \"content\" only");
+        step.pattern = literal->text();
+        step.content = content->text();
+        steps_.push_back(std::move(step));
+        return;
+    }
     UErrorCode status = U_ZERO_ERROR;
-    const icu::Normalizer2* form = nullptr;
     if (type == "NFC")
-        form = icu::Normalizer2::getNFCInstance(status);
+        step.form = icu::Normalizer2::getNFCInstance(status);
     else if (type == "NFD")
-        form = icu::Normalizer2::getNFDInstance(status);
+        step.form = icu::Normalizer2::getNFDInstance(status);
     else if (type == "NFKC")
-        form = icu::Normalizer2::getNFKCInstance(status);
+        step.form = icu::Normalizer2::getNFKCInstance(status);
     else if (type == "NFKD")
-        form = icu::Normalizer2::getNFKDInstance(status);
+        step.form = icu::Normalizer2::getNFKDInstance(status);
     else
         throw TokenizerFileError(file, "the normalizer \"" + type +
                                            "\" is not supported (supported: NFC, NFD, NFKC, "
-                                           "NFKD, a Sequence of them, or none)");
-    if (U_FAILURE(status) || !form)
+                                           "NFKD, Prepend, Replace, a Sequence of them, or none)");
+    if (U_FAILURE(status) || !step.form)
         throw TokenizerFileError(file, "ICU has no " + type + " normalizer");
-    forms_.push_back(form);
+    steps_.push_back(std::move(step));
 }
 
-std::string HfNormalizer::apply(std::string_view text) const
+namespace {
+
+std::string normalForm(const icu::Normalizer2& form, std::string_view text)
 {
-    if (forms_.empty())
-        return std::string(text);
-    icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(
+    const icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(
         icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-    for (const icu::Normalizer2* form : forms_) {
-        UErrorCode status = U_ZERO_ERROR;
-        icu::UnicodeString normalized = form->normalize(unicode, status);
-        if (U_FAILURE(status))
-            throw InputError("the text could not be normalized: " +
-                             std::string(u_errorName(status)));
-        unicode = std::move(normalized);
-    }
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::UnicodeString normalized = form.normalize(unicode, status);
+    if (U_FAILURE(status))
+        throw InputError("the text could not be normalized: " + std::string(u_errorName(status)));
     std::string out;
-    unicode.toUTF8String(out);
+    normalized.toUTF8String(out);
     return out;
 }
 
+// `text` with every `pattern` (not empty) replaced by `content`, left to right.
+std::string replaceAll(std::string_view text, std::string_view pattern, std::string_view content)
+{
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t at = text.find(pattern); at != std::string_view::npos;
+         at = text.find(pattern, from)) {
+        out.append(text, from, at - from).append(content);
+        from = at + pattern.size();
+    }
+    return out.append(text.substr(from));
+}
+
+} // namespace
+
+std::string HfNormalizer::apply(std::string_view text) const
+{
+    std::string out(text);
+    for (const Step& step : steps_) {
+        if (step.form)
+            out = normalForm(*step.form, out);
+        else if (!step.pattern.empty())
+            out = replaceAll(out, step.pattern, step.content);
+        else if (!out.empty()) // Prepend leaves an empty text empty
+            out.insert(0, step.prepend);
+    }
+    return out;
+}
+
+std::optional<std::string> HfNormalizer::spaceMark() const
+{
+    for (const Step& step : steps_)
+        if (step.pattern == " ")
+            return step.content;
+    return std::nullopt;
+}
+
+namespace {
+
+enum class StepKind { ByteLevel, Split, Metaspace };
+
+// How a Metaspace step puts "▁" before a text (its "prepend_scheme").
+enum class PrependScheme { Always, First, Never };
+
+} // namespace
+
 struct HfPreTokenizer::Step {
-    std::unique_ptr<icu::RegexPattern> split; // a Split step's pattern; null for ByteLevel
-    bool addPrefixSpace = false;
-    bool useRegex = true;
+    StepKind kind = StepKind::ByteLevel;
+    std::unique_ptr<icu::RegexPattern> split; // a Split step's pattern
+    bool addPrefixSpace = false;              // ByteLevel's
+    bool useRegex = true;                     // ByteLevel's
+    std::string replacement;                  // Metaspace's "▁"
+    PrependScheme prependScheme = PrependScheme::Always;
+    bool splitAtReplacement = true; // Metaspace's split
 };
 
 HfPreTokenizer::HfPreTokenizer(HfPreTokenizer&&) noexcept = default;
@@ -91,19 +161,66 @@ HfPreTokenizer::~HfPreTokenizer() = default;
 
 HfPreTokenizer::HfPreTokenizer(const JsonValue* preTokenizer, const std::filesystem::path& file)
 {
-    if (!preTokenizer || preTokenizer->isNull())
-        throw TokenizerFileError(file, "there is no pre_tokenizer: byte-level BPE needs a "
-                                       "ByteLevel pre-tokenizer");
-    addStep(*preTokenizer, file);
-    bool byteLevel = false;
-    for (const auto& step : steps_)
-        byteLevel = byteLevel || !step->split;
-    if (!byteLevel)
-        throw TokenizerFileError(file, "the pre_tokenizer has no ByteLevel step: only "
-                                       "byte-level BPE (GPT-2, Qwen, Llama 3) is supported");
+    if (preTokenizer && !preTokenizer->isNull())
+        addStep(*preTokenizer, file, true);
 }
 
-void HfPreTokenizer::addStep(const JsonValue& step, const std::filesystem::path& file)
+bool HfPreTokenizer::byteLevel() const
+{
+    for (const auto& step : steps_)
+        if (step->kind == StepKind::ByteLevel)
+            return true;
+    return false;
+}
+
+bool HfPreTokenizer::metaspace() const
+{
+    return !steps_.empty() && steps_.front()->kind == StepKind::Metaspace;
+}
+
+const std::string& HfPreTokenizer::spaceMark() const
+{
+    static const std::string none;
+    return metaspace() ? steps_.front()->replacement : none;
+}
+
+namespace {
+
+// Metaspace's options as metaspace.rs reads them: one character of replacement,
+// prepend_scheme "always" unless given, the older add_prefix_space false meaning "never"
+// (and contradicting any other scheme), split unless false.
+void readMetaspace(const JsonValue& step, std::string& replacement, PrependScheme& scheme,
+                   bool& split, const std::filesystem::path& file)
+{
+    const JsonValue* mark = step.find("replacement");
+    if (!mark || !mark->isString() || mark->text().empty() ||
+        utf8CharAt(mark->text(), 0).length != mark->text().size())
+        throw TokenizerFileError(file, "the Metaspace pre-tokenizer's replacement is not one "
+                                       "character");
+    replacement = mark->text();
+    const JsonValue* name = step.find("prepend_scheme");
+    const std::string text = name && name->isString() ? name->text() : "always";
+    if (text == "always")
+        scheme = PrependScheme::Always;
+    else if (text == "first")
+        scheme = PrependScheme::First;
+    else if (text == "never")
+        scheme = PrependScheme::Never;
+    else
+        throw TokenizerFileError(file, "the Metaspace prepend_scheme \"" + text +
+                                           "\" is not one of always, first, never");
+    if (!flag(step, "add_prefix_space", true)) {
+        if (scheme != PrependScheme::Never)
+            throw TokenizerFileError(file, "the Metaspace's add_prefix_space false does not "
+                                           "match its prepend_scheme \"" +
+                                               text + "\"");
+    }
+    split = flag(step, "split", true);
+}
+
+} // namespace
+
+void HfPreTokenizer::addStep(const JsonValue& step, const std::filesystem::path& file, bool alone)
 {
     const std::string type = typeOf(step);
     if (type == "Sequence") {
@@ -112,14 +229,19 @@ void HfPreTokenizer::addStep(const JsonValue& step, const std::filesystem::path&
             throw TokenizerFileError(file,
                                      "the pre_tokenizer Sequence has no \"pretokenizers\" list");
         for (const JsonValue& inner : steps->items())
-            addStep(inner, file);
+            addStep(inner, file, false);
         return;
     }
     auto added = std::make_unique<Step>();
     if (type == "ByteLevel") {
         added->addPrefixSpace = flag(step, "add_prefix_space", false);
         added->useRegex = flag(step, "use_regex", true);
+    } else if (type == "Metaspace" && alone) {
+        added->kind = StepKind::Metaspace;
+        readMetaspace(step, added->replacement, added->prependScheme, added->splitAtReplacement,
+                      file);
     } else if (type == "Split") {
+        added->kind = StepKind::Split;
         const JsonValue* behavior = step.find("behavior");
         if (!behavior || !behavior->isString() || behavior->text() != "Isolated")
             throw TokenizerFileError(
@@ -147,7 +269,7 @@ void HfPreTokenizer::addStep(const JsonValue& step, const std::filesystem::path&
     } else {
         throw TokenizerFileError(file, "the pre-tokenizer \"" + type +
                                            "\" is not supported (supported: ByteLevel, Split, "
-                                           "Sequence)");
+                                           "Sequence; Metaspace as the whole pre_tokenizer)");
     }
     steps_.push_back(std::move(added));
 }
@@ -185,7 +307,41 @@ void appendSplit(const icu::RegexPattern& pattern, std::string_view text,
 
 } // namespace
 
-std::vector<std::string> HfPreTokenizer::pieces(std::string_view text) const
+namespace {
+
+// The pieces a Metaspace step makes of `text`: its spaces made `mark`, one put before it by
+// the prepend scheme, and with `split` a new piece before every one of them (metaspace.rs,
+// SplitDelimiterBehavior::MergedWithNext).
+void appendMetaspace(std::string_view mark, PrependScheme scheme, bool split, std::string_view text,
+                     bool atStart, std::vector<std::string>& out)
+{
+    std::string spaced;
+    for (const char c : text)
+        if (c == ' ')
+            spaced.append(mark);
+        else
+            spaced.push_back(c);
+    const bool prepend =
+        scheme == PrependScheme::Always || (scheme == PrependScheme::First && atStart);
+    if (prepend && !spaced.starts_with(mark))
+        spaced.insert(0, mark);
+    if (!split) {
+        out.push_back(std::move(spaced));
+        return;
+    }
+    std::size_t start = 0;
+    for (std::size_t at = spaced.find(mark, mark.size()); at != std::string::npos;
+         at = spaced.find(mark, at + mark.size())) {
+        if (at > start)
+            out.push_back(spaced.substr(start, at - start));
+        start = at;
+    }
+    out.push_back(spaced.substr(start));
+}
+
+} // namespace
+
+std::vector<std::string> HfPreTokenizer::pieces(std::string_view text, bool atStart) const
 {
     std::vector<std::string> current;
     if (!text.empty())
@@ -193,7 +349,12 @@ std::vector<std::string> HfPreTokenizer::pieces(std::string_view text) const
     for (const auto& step : steps_) {
         std::vector<std::string> next;
         for (std::string& piece : current) {
-            if (step->split) {
+            if (step->kind == StepKind::Metaspace) {
+                appendMetaspace(step->replacement, step->prependScheme, step->splitAtReplacement,
+                                piece, atStart, next);
+                continue;
+            }
+            if (step->kind == StepKind::Split) {
                 appendSplit(*step->split, piece, next);
                 continue;
             }

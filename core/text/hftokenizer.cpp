@@ -1,5 +1,6 @@
 // tokenizer.json read as Hugging Face's tokenizers read it (tokenizer/added_vocabulary.rs,
-// models/bpe/serialization.rs, processors/template.rs), for byte-level BPE only.
+// models/bpe/serialization.rs, processors/template.rs), for byte-level and
+// SentencePiece-style BPE.
 #include "text/hftokenizer.h"
 
 #include "base/utf8.h"
@@ -8,6 +9,7 @@
 #include <unicode/uchar.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -52,7 +54,7 @@ std::vector<HfAddedToken> readAddedTokens(const JsonValue* list, const std::file
             throw TokenizerFileError(file, "the added token \"" + content->text() +
                                                "\" is single_word, which is not supported");
         added.push_back({*id, content->text(), flag(entry, "special"), flag(entry, "lstrip"),
-                         flag(entry, "rstrip")});
+                         flag(entry, "rstrip"), flag(entry, "normalized")});
     }
     return added;
 }
@@ -75,8 +77,37 @@ std::pair<std::string, std::string> readMerge(const JsonValue& merge, std::size_
                                        " is neither \"left right\" nor [\"left\", \"right\"]");
 }
 
-ByteLevelBpe readModel(const JsonValue* model, const std::vector<HfAddedToken>& added,
-                       const std::filesystem::path& file)
+// Which BPE the file's text steps call for. Byte-level BPE has a ByteLevel pre-tokenizer;
+// SentencePiece-style BPE has none or a Metaspace one, and byte_fallback or a normalizer
+// that spells spaces "▁" (a character BPE with neither is not one AttnScope knows).
+bool sentencePieceModel(const JsonValue& model, const HfNormalizer& normalizer,
+                        const HfPreTokenizer& preTokenizer, const std::filesystem::path& file)
+{
+    const bool byteFallback = flag(model, "byte_fallback");
+    if (preTokenizer.byteLevel()) {
+        if (byteFallback)
+            throw TokenizerFileError(file, "the model uses byte_fallback beside a ByteLevel "
+                                           "pre-tokenizer, which is not supported: byte_fallback "
+                                           "is SentencePiece-style BPE's (none or a Metaspace "
+                                           "pre-tokenizer)");
+        return false;
+    }
+    if (preTokenizer.empty() && !byteFallback && !normalizer.spaceMark())
+        throw TokenizerFileError(file, "there is no pre_tokenizer: byte-level BPE needs a "
+                                       "ByteLevel pre-tokenizer, SentencePiece-style BPE "
+                                       "byte_fallback or a normalizer that spells spaces");
+    if (!preTokenizer.empty() && !preTokenizer.metaspace())
+        throw TokenizerFileError(file, "the pre_tokenizer has no ByteLevel step: byte-level BPE "
+                                       "(GPT-2, Qwen, Llama 3) needs one, SentencePiece-style "
+                                       "BPE (Llama 2, Mistral) takes none or a Metaspace");
+    return true;
+}
+
+std::variant<ByteLevelBpe, SentencePieceBpe> readModel(const JsonValue* model,
+                                                       const std::vector<HfAddedToken>& added,
+                                                       const HfNormalizer& normalizer,
+                                                       const HfPreTokenizer& preTokenizer,
+                                                       const std::filesystem::path& file)
 {
     if (!model || !model->isObject())
         throw TokenizerFileError(file, "there is no \"model\"");
@@ -84,17 +115,21 @@ ByteLevelBpe readModel(const JsonValue* model, const std::vector<HfAddedToken>& 
     if (type && (!type->isString() || type->text() != "BPE"))
         throw TokenizerFileError(file, "the model type \"" +
                                            (type->isString() ? type->text() : std::string()) +
-                                           "\" is not supported (supported: BPE, byte-level)");
-    if (flag(*model, "byte_fallback"))
-        throw TokenizerFileError(file, "the model uses byte_fallback (SentencePiece-style "
-                                       "BPE), which is not supported: only byte-level BPE is");
+                                           "\" is not supported (supported: BPE, byte-level or "
+                                           "SentencePiece-style)");
     for (const char* affix : {"continuing_subword_prefix", "end_of_word_suffix"}) {
         const JsonValue* value = model->find(affix);
         if (value && value->isString() && !value->text().empty())
             throw TokenizerFileError(file,
                                      std::string("the model's ") + affix + " is not supported");
     }
-    // 1. The vocabulary, less the ids the added tokens spell themselves.
+    if (const JsonValue* dropout = model->find("dropout");
+        dropout && !dropout->isNull() &&
+        !(dropout->isNumber() && std::strtod(dropout->text().c_str(), nullptr) == 0.0))
+        throw TokenizerFileError(file, "the model's dropout is not supported (BPE with dropout "
+                                       "merges at random; supported: null or 0)");
+    const bool sentencePiece = sentencePieceModel(*model, normalizer, preTokenizer, file);
+    // 1. The vocabulary; a byte-level one less the ids the added tokens spell themselves.
     const JsonValue* vocab = model->find("vocab");
     if (!vocab || !vocab->isObject())
         throw TokenizerFileError(file, "the model has no \"vocab\" object");
@@ -109,7 +144,7 @@ ByteLevelBpe readModel(const JsonValue* model, const std::vector<HfAddedToken>& 
             throw TokenizerFileError(file, "the vocab's id of \"" + token +
                                                "\" is not a whole number below " +
                                                std::to_string(kMaxId));
-        if (!addedIds.contains(*id))
+        if (sentencePiece || !addedIds.contains(*id))
             entries.push_back({token, *id});
     }
     // 2. The merges.
@@ -120,8 +155,18 @@ ByteLevelBpe readModel(const JsonValue* model, const std::vector<HfAddedToken>& 
     merges.reserve(mergeList->items().size());
     for (const JsonValue& merge : mergeList->items())
         merges.push_back(readMerge(merge, merges.size(), file));
-    return ByteLevelBpe(std::move(entries), merges, BpeSources{file, file, "model.vocab"},
-                        flag(*model, "ignore_merges"));
+    if (!sentencePiece)
+        return ByteLevelBpe(std::move(entries), merges, BpeSources{file, file, "model.vocab"},
+                            flag(*model, "ignore_merges"));
+    SentencePieceOptions options;
+    if (const JsonValue* unk = model->find("unk_token"); unk && unk->isString())
+        options.unkToken = unk->text();
+    options.byteFallback = flag(*model, "byte_fallback");
+    options.fuseUnk = flag(*model, "fuse_unk");
+    options.ignoreMerges = flag(*model, "ignore_merges");
+    options.spaceMark = preTokenizer.metaspace() ? preTokenizer.spaceMark()
+                                                 : normalizer.spaceMark().value_or(std::string());
+    return SentencePieceBpe(std::move(entries), merges, std::move(options), file);
 }
 
 JsonValue parseFile(std::string_view json, const std::filesystem::path& file)
@@ -154,23 +199,35 @@ HfTokenizer::HfTokenizer(std::string_view json, const std::filesystem::path& fil
 HfTokenizer::HfTokenizer(const JsonValue& root, const std::filesystem::path& file)
     : added_(root.isObject() ? readAddedTokens(root.find("added_tokens"), file)
                              : throw TokenizerFileError(file, "the file is not a JSON object")),
-      bpe_(readModel(root.find("model"), added_, file)), normalizer_(root.find("normalizer"), file),
-      preTokenizer_(root.find("pre_tokenizer"), file)
+      normalizer_(root.find("normalizer"), file), preTokenizer_(root.find("pre_tokenizer"), file),
+      model_(readModel(root.find("model"), added_, normalizer_, preTokenizer_, file))
 {
-    vocabularySize_ = bpe_.vocabularySize();
+    vocabularySize_ = std::visit([](const auto& model) { return model.vocabularySize(); }, model_);
     for (std::size_t i = 0; i < added_.size(); ++i) {
         const HfAddedToken& token = added_[i];
         if (!addedById_.emplace(token.id, i).second)
             throw TokenizerFileError(file,
                                      "two added tokens have the id " + std::to_string(token.id));
-        addedByFirst_[static_cast<unsigned char>(token.content.front())].push_back(i);
+        // A "normalized" token is found as the normalizer spells it (added_vocabulary.rs).
+        std::string spelling = token.normalized ? normalizer_.apply(token.content) : token.content;
+        if (!spelling.empty()) {
+            AddedTable& table = token.normalized ? normalizedAdded_ : rawAdded_;
+            table[static_cast<unsigned char>(spelling.front())].emplace_back(std::move(spelling),
+                                                                             i);
+        }
         vocabularySize_ = std::max(vocabularySize_, token.id + 1);
     }
-    for (auto& candidates : addedByFirst_)
-        std::stable_sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
-            return added_[a].content.size() > added_[b].content.size();
-        });
+    for (AddedTable* table : {&rawAdded_, &normalizedAdded_})
+        for (auto& candidates : *table)
+            std::stable_sort(
+                candidates.begin(), candidates.end(),
+                [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
     readPostProcessor(root.find("post_processor"), file);
+}
+
+bool HfTokenizer::modelHas(int id) const
+{
+    return std::visit([id](const auto& model) { return model.has(id); }, model_);
 }
 
 void HfTokenizer::readPostProcessor(const JsonValue* processor, const std::filesystem::path& file)
@@ -214,7 +271,7 @@ void HfTokenizer::readPostProcessor(const JsonValue* processor, const std::files
                                            "its \"special_tokens\" lacks");
         for (const JsonValue& id : ids->items()) {
             const auto value = idOf(&id);
-            if (!value || (!bpe_.has(*value) && !addedById_.contains(*value)))
+            if (!value || (!modelHas(*value) && !addedById_.contains(*value)))
                 throw TokenizerFileError(file, "the TemplateProcessing's special token \"" +
                                                    name->text() + "\" has an unknown id");
             (afterText ? suffix_ : prefix_).push_back(*value);
@@ -222,20 +279,54 @@ void HfTokenizer::readPostProcessor(const JsonValue* processor, const std::files
     }
 }
 
-const HfAddedToken* HfTokenizer::addedAt(std::string_view text, std::size_t at) const
+// Cuts `text` at the added tokens of `table`, leftmost and then longest first: each stretch
+// between them goes to onStretch(stretch, offset), each token's id into `ids`, in order.
+template <typename OnStretch>
+void HfTokenizer::cutAtAdded(std::string_view text, const AddedTable& table, std::vector<int>& ids,
+                             OnStretch&& onStretch) const
 {
-    for (const std::size_t i : addedByFirst_[static_cast<unsigned char>(text[at])])
-        if (text.substr(at).starts_with(added_[i].content))
-            return &added_[i];
-    return nullptr;
+    const auto addedAt = [&](std::size_t at) -> const std::pair<std::string, std::size_t>* {
+        for (const auto& candidate : table[static_cast<unsigned char>(text[at])])
+            if (text.substr(at).starts_with(candidate.first))
+                return &candidate;
+        return nullptr;
+    };
+    std::size_t textStart = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto* found = addedAt(at);
+        if (!found) {
+            ++at;
+            continue;
+        }
+        const HfAddedToken& token = added_[found->second];
+        std::size_t textEnd = at;
+        std::size_t length = 0;
+        if (token.lstrip)
+            while (textEnd > textStart) {
+                std::size_t back = textEnd - 1; // the start of the character before
+                while (back > textStart && (static_cast<unsigned char>(text[back]) & 0xC0) == 0x80)
+                    --back;
+                if (!whiteSpaceAt(text, back, length))
+                    break;
+                textEnd = back;
+            }
+        if (textEnd > textStart)
+            onStretch(text.substr(textStart, textEnd - textStart), textStart);
+        ids.push_back(token.id);
+        at += found->first.size();
+        if (token.rstrip)
+            while (at < text.size() && whiteSpaceAt(text, at, length))
+                at += length;
+        textStart = at;
+    }
+    if (textStart < text.size())
+        onStretch(text.substr(textStart), textStart);
 }
 
-void HfTokenizer::appendText(std::string_view text, std::vector<int>& ids) const
+void HfTokenizer::appendText(std::string_view text, bool atStart, std::vector<int>& ids) const
 {
-    if (text.empty())
-        return;
-    for (const std::string& piece : preTokenizer_.pieces(normalizer_.apply(text)))
-        bpe_.appendPiece(piece, ids);
+    for (const std::string& piece : preTokenizer_.pieces(text, atStart))
+        std::visit([&](const auto& model) { model.appendPiece(piece, ids); }, model_);
 }
 
 std::vector<int> HfTokenizer::encodeIds(std::string_view text, bool addSpecialTokens) const
@@ -246,34 +337,16 @@ std::vector<int> HfTokenizer::encodeIds(std::string_view text, bool addSpecialTo
     std::vector<int> ids;
     if (addSpecialTokens)
         ids = prefix_;
-    // 1. Added tokens cut the text; the stretches between them are ordinary text.
-    std::size_t textStart = 0;
-    for (std::size_t at = 0; at < text.size();) {
-        const HfAddedToken* token = addedAt(text, at);
-        if (!token) {
-            ++at;
-            continue;
-        }
-        std::size_t textEnd = at;
-        std::size_t length = 0;
-        if (token->lstrip)
-            while (textEnd > textStart) {
-                std::size_t back = textEnd - 1; // the start of the character before
-                while (back > textStart && (static_cast<unsigned char>(text[back]) & 0xC0) == 0x80)
-                    --back;
-                if (!whiteSpaceAt(text, back, length))
-                    break;
-                textEnd = back;
-            }
-        appendText(text.substr(textStart, textEnd - textStart), ids);
-        ids.push_back(token->id);
-        at += token->content.size();
-        if (token->rstrip)
-            while (at < text.size() && whiteSpaceAt(text, at, length))
-                at += length;
-        textStart = at;
-    }
-    appendText(text.substr(textStart), ids);
+    // 1. The added tokens not "normalized" cut the raw text; 2. each stretch between them is
+    // normalized and cut at the "normalized" ones; 3. the rest is ordinary text, which
+    // begins the input (for Metaspace's prepend_scheme "first") only at offset 0.
+    cutAtAdded(text, rawAdded_, ids, [&](std::string_view stretch, std::size_t offset) {
+        const std::string normalized = normalizer_.apply(stretch);
+        cutAtAdded(normalized, normalizedAdded_, ids,
+                   [&](std::string_view part, std::size_t partOffset) {
+                       appendText(part, offset == 0 && partOffset == 0, ids);
+                   });
+    });
     if (addSpecialTokens)
         ids.insert(ids.end(), suffix_.begin(), suffix_.end());
     return ids;
@@ -282,13 +355,21 @@ std::vector<int> HfTokenizer::encodeIds(std::string_view text, bool addSpecialTo
 const std::string& HfTokenizer::token(int id) const
 {
     const auto found = addedById_.find(id);
-    return found != addedById_.end() ? added_[found->second].content : bpe_.token(id);
+    return found != addedById_.end()
+               ? added_[found->second].content
+               : std::visit(
+                     [id](const auto& model) -> const std::string& { return model.token(id); },
+                     model_);
 }
 
 const std::string& HfTokenizer::bytes(int id) const
 {
     const auto found = addedById_.find(id);
-    return found != addedById_.end() ? added_[found->second].content : bpe_.bytes(id);
+    return found != addedById_.end()
+               ? added_[found->second].content
+               : std::visit(
+                     [id](const auto& model) -> const std::string& { return model.bytes(id); },
+                     model_);
 }
 
 std::optional<int> HfTokenizer::id(std::string_view token) const
@@ -296,7 +377,7 @@ std::optional<int> HfTokenizer::id(std::string_view token) const
     for (const HfAddedToken& added : added_)
         if (added.content == token)
             return added.id;
-    return bpe_.id(token);
+    return std::visit([token](const auto& model) { return model.id(token); }, model_);
 }
 
 } // namespace attn
