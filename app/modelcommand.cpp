@@ -40,11 +40,12 @@ const char* modelHelpText(ModelCommand command)
     case ModelCommand::Compute:
         break;
     }
-    return QT_TRANSLATE_NOOP("Command line",
-                             "run a model folder as Hugging Face downloads it (config.json, "
-                             "model.safetensors and its tokenizer's files; GPT-2, Qwen/Llama or "
-                             "BERT) with the formula's switches inside every layer; --json is "
-                             "required");
+    return QT_TRANSLATE_NOOP(
+        "Command line",
+        "run a model folder as Hugging Face downloads it (config.json, "
+        "model.safetensors and its tokenizer's files; GPT-2, "
+        "Qwen/Llama/Mistral or BERT) with the formula's switches inside every layer; --json is "
+        "required");
 }
 
 // "3,17,42" → the ids, each from 0 to 2^31 − 1.
@@ -86,7 +87,7 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
         {"rope", "on|off",
          QT_TRANSLATE_NOOP("Command line",
                            "rotary positions on Q and K, or none (models with rotary positions: "
-                           "qwen2, qwen3, llama); off leaves only the causal mask to tell "
+                           "qwen2, qwen3, llama, mistral); off leaves only the causal mask to tell "
                            "positions apart"),
          [&a](std::string_view value) {
              if (value != "on" && value != "off")
@@ -148,7 +149,7 @@ std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
                          std::to_string(model->info().layers - 1) + ")");
     if (a.rope && !model->info().rotary)
         throw InputError("--rope applies to models with rotary positions (qwen2, qwen3, "
-                         "llama), not to " +
+                         "llama, mistral), not to " +
                          model->info().family);
     return model;
 }

@@ -227,8 +227,8 @@ HeadTrace LanguageModel::trace(const std::string& text, const ModelSwitches& swi
     trace.family = info_.family;
     trace.kvHeads = info_.kvHeads;
     // The formula this layer ran; its d_model is H·d_k, the width the heads are split from.
-    const LayerFormula& formula = LayerFormulas(info_, switches, 1)[layer];
-    trace.formula = formula.config;
+    const LayerFormulas formulas(info_, switches, 1);
+    trace.formula = formulas[layer].config;
 
     // 1. The forward up to the layer, keeping its attention: the run's own numbers.
     LayerCapture capture;

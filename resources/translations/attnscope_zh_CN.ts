@@ -418,10 +418,6 @@
         <translation>从文件夹运行 GPT-2，公式的开关作用于每一层：以 JSON 输出每一层的权重和下一个词元</translation>
     </message>
     <message>
-        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors and its tokenizer&apos;s files; GPT-2, Qwen/Llama or BERT) with the formula&apos;s switches inside every layer; --json is required</source>
-        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors 及其分词器文件；GPT-2、Qwen/Llama 或 BERT），公式的开关作用于每一层；必须给出 --json</translation>
-    </message>
-    <message>
         <source>apply the switches to this layer only, from 0; every other layer runs the textbook formula</source>
         <translation>开关只作用于这一层（从 0 起）；其余各层按标准公式计算</translation>
     </message>
@@ -440,10 +436,6 @@
     <message>
         <source>the run&apos;s attention (with the switches) as export --attention-file draws a file&apos;s</source>
         <translation>运行的注意力（带开关），像 export --attention-file 绘制文件那样输出</translation>
-    </message>
-    <message>
-        <source>rotary positions on Q and K, or none (models with rotary positions: qwen2, qwen3, llama); off leaves only the causal mask to tell positions apart</source>
-        <translation>在 Q 和 K 上施加旋转位置编码，或不施加（适用于带旋转位置编码的模型：qwen2、qwen3、llama）；关闭时只剩因果掩盖能区分位置</translation>
     </message>
     <message>
         <source>run the model on these token ids (comma-separated) instead of a --text, each below the model&apos;s vocab_size</source>
@@ -500,6 +492,14 @@
     <message>
         <source>attention by word: the tokens grouped into words (ICU&apos;s, Chinese by its dictionary), attention to a word the sum over its tokens, from a word the mean (Clark et al. 2019); adds &quot;words&quot; to the JSON</source>
         <translation>按词显示注意力：把词元合并成词（ICU 分词，中文按词典切分），对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元的平均（Clark 等，2019）；JSON 中另有 &quot;words&quot;</translation>
+    </message>
+    <message>
+        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors and its tokenizer&apos;s files; GPT-2, Qwen/Llama/Mistral or BERT) with the formula&apos;s switches inside every layer; --json is required</source>
+        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors 及其分词器文件；GPT-2、Qwen/Llama/Mistral 或 BERT），公式的开关作用于每一层；必须给出 --json</translation>
+    </message>
+    <message>
+        <source>rotary positions on Q and K, or none (models with rotary positions: qwen2, qwen3, llama, mistral); off leaves only the causal mask to tell positions apart</source>
+        <translation>在 Q 和 K 上施加旋转位置编码，或不施加（适用于带旋转位置编码的模型：qwen2、qwen3、llama、mistral）；关闭时只剩因果掩盖能区分位置</translation>
     </message>
 </context>
 <context>
@@ -3135,8 +3135,8 @@
         <translation>获取 GPT-2（约 550 MB），请在终端中运行：&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;然后选择该文件夹；不加 &lt;tt&gt;--local-dir&lt;/tt&gt; 时文件存入缓存，并出现在上面的列表中。</translation>
     </message>
     <message>
-        <source>A model folder as the Hugging Face hub keeps it: config.json, model.safetensors and the tokenizer&apos;s files of its family —&lt;ul&gt;&lt;li&gt;GPT-2: vocab.json and merges.txt&lt;/li&gt;&lt;li&gt;Qwen2, Qwen3 and Llama: tokenizer.json&lt;/li&gt;&lt;li&gt;BERT: vocab.txt&lt;/li&gt;&lt;/ul&gt;AttnScope runs the model itself and downloads nothing.</source>
-        <translation>与 Hugging Face Hub 存放方式相同的模型文件夹：config.json、model.safetensors，以及该模型家族的分词器文件——&lt;ul&gt;&lt;li&gt;GPT-2：vocab.json 和 merges.txt&lt;/li&gt;&lt;li&gt;Qwen2、Qwen3 和 Llama：tokenizer.json&lt;/li&gt;&lt;li&gt;BERT：vocab.txt&lt;/li&gt;&lt;/ul&gt;AttnScope 自己运行模型，不下载任何东西。</translation>
+        <source>A model folder as the Hugging Face hub keeps it: config.json and the files of its family —&lt;ul&gt;%1&lt;/ul&gt;AttnScope runs the model itself and downloads nothing.</source>
+        <translation>与 Hugging Face Hub 存放方式相同的模型文件夹：config.json，以及该模型家族的文件——&lt;ul&gt;%1&lt;/ul&gt;AttnScope 自己运行模型，不下载任何东西。</translation>
     </message>
 </context>
 <context>

@@ -32,9 +32,11 @@ using namespace modelfiles;
 namespace {
 
 const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
-// llama3-f32: Llama 3.1's rope scaling; qwen2-linear-f32: linear scaling in rope_parameters.
-const char* const kModels[] = {"qwen2-f32", "qwen3-bf16", "llama-f32", "llama3-f32",
-                               "qwen2-linear-f32"};
+// llama3-f32: Llama 3.1's rope scaling; qwen2-linear-f32: linear scaling in rope_parameters;
+// smollm2-f32: SmolLM2's shape (6 query heads on 2 K/V heads, tied embeddings, no lm_head
+// stored); mistral-f32: Mistral's sliding window of 4.
+const char* const kModels[] = {"qwen2-f32",        "qwen3-bf16",  "llama-f32",  "llama3-f32",
+                               "qwen2-linear-f32", "smollm2-f32", "mistral-f32"};
 
 std::vector<int> idsOf(const QJsonObject& expected)
 {
@@ -71,6 +73,8 @@ private slots:
     void modelInfo_data();
     void modelInfo();
     void ropeOffMakesAttentionBlindToOrder();
+    void slidingWindowHidesTheFarKeys();
+    void smolLm2HasNoLmHead();
     void textRunsAsItsIds();
     void badIds_data();
     void badIds();
@@ -241,6 +245,51 @@ void TestLlamaModel::ropeOffMakesAttentionBlindToOrder()
         const attn::Matrix q = seeing.attention->head(0, 0, h);
         QVERIFY((q.row(1) - q.row(5)).cwiseAbs().maxCoeff() > 1e-3f);
     }
+}
+
+void TestLlamaModel::slidingWindowHidesTheFarKeys()
+{
+    // Mistral's window of 4: query i sees keys i − 3 … i under the causal mask, every key
+    // without it (the window belongs to the mask the model was trained with).
+    const auto lm = model(QStringLiteral("mistral-f32"));
+    QCOMPARE(lm->info().slidingWindow, 4);
+    QCOMPARE(QString::fromStdString(lm->info().family), QStringLiteral("mistral"));
+    const std::vector<int> ids = idsOf(readJson(kReference / "mistral-f32.json"));
+    const attn::ModelRun windowed = lm->runIds(ids, ModelSwitches{});
+    ModelSwitches open;
+    open.formula.mask = attn::MaskKind::None;
+    const attn::ModelRun unmasked = lm->runIds(ids, open);
+    const int T = int(ids.size());
+    for (int h = 0; h < lm->info().heads; ++h) {
+        const attn::Matrix p = windowed.attention->head(1, 0, h);
+        const attn::Matrix q = unmasked.attention->head(1, 0, h);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j) {
+                const bool seen = j <= i && i - j < 4;
+                QVERIFY2(seen ? p(i, j) > 0.0f : p(i, j) == 0.0f,
+                         qPrintable(QStringLiteral("head %1 (%2, %3)").arg(h).arg(i).arg(j)));
+                QVERIFY(q(i, j) > 0.0f);
+            }
+    }
+    // The trace's mask is the window's too.
+    const attn::HeadTrace trace = lm->trace("The cat sat on the mat", ModelSwitches{}, 0, 0);
+    QVERIFY(trace.mask(5, 1));
+    QVERIFY(!trace.mask(5, 2));
+    QVERIFY(trace.mask(5, 6));
+}
+
+void TestLlamaModel::smolLm2HasNoLmHead()
+{
+    // Its tied head is embed_tokens: the file has no lm_head.weight, and the logits are the
+    // final hidden row times the input embedding (parity checks their values).
+    const auto lm = model(QStringLiteral("smollm2-f32"));
+    QCOMPARE(lm->info().heads, 6);
+    QCOMPARE(lm->info().kvHeads, 2);
+    QCOMPARE(lm->info().kvHeadOf(5), 1);
+    const std::string header =
+        readFile(kReference / "smollm2-f32" / "model.safetensors").substr(0, 8192);
+    QVERIFY(header.find("model.embed_tokens.weight") != std::string::npos);
+    QVERIFY(header.find("lm_head") == std::string::npos);
 }
 
 void TestLlamaModel::textRunsAsItsIds()

@@ -5,7 +5,8 @@
 // q_norm and RoPE), K_h and V_h (of the K/V head it shares), S, P, P·V_h and the output
 // projection's) under the textbook formula and switches (RoPE off, BERT's causal mask among
 // them); its P bit for bit the run's attention; headTraceResult read by explainCell, its
-// ÷ √d_model by the hidden size where H·d_k differs; and its refusals.
+// ÷ √d_model by the hidden size where H·d_k differs; its refusals; and the forward hooks the
+// interventions use, in every family.
 #include "engine/options.h"
 #include "lab/explain.h"
 #include "modelfiles.h"
@@ -77,14 +78,16 @@ private slots:
     void explainsAsAResult_data();
     void explainsAsAResult();
     void refusals();
+    void hooksReachInsideEveryFamily();
 };
 
 void TestModelTrace::parity_data()
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QJsonObject>("expected");
-    for (const char* model : {"gpt2/small-f32", "gpt2/small-bf16", "llama/qwen2-f32",
-                              "llama/qwen3-bf16", "llama/llama-f32", "bert/bert-f32"}) {
+    for (const char* model :
+         {"gpt2/small-f32", "gpt2/small-bf16", "llama/qwen2-f32", "llama/qwen3-bf16",
+          "llama/llama-f32", "llama/mistral-f32", "bert/bert-f32"}) {
         const QJsonObject file = readJson(kReference / (std::string(model) + "-trace.json"));
         QVERIFY2(!file.isEmpty(), model);
         for (const QJsonValue trace : file.value("traces").toArray()) {
@@ -259,6 +262,57 @@ void TestModelTrace::refusals()
     QVERIFY(two.keys == three.keys);
     QVERIFY(two.values == three.values);
     QVERIFY(!(two.queries == three.queries));
+}
+
+void TestModelTrace::hooksReachInsideEveryFamily()
+{
+    // ForwardHooks at the same places in every family's forward: the heads' outputs before
+    // the output projection (here head 1 of layer 0 knocked out), and the residual stream
+    // after each block.
+    for (const char* name : {"gpt2/small-f32", "llama/llama-f32", "bert/bert-f32"}) {
+        const auto model = attn::openModel(kReference / name); // 2 layers, 4 heads each
+        const attn::ModelInfo& info = model->info();
+        std::vector<int> ids;
+        std::vector<attn::TokenLabel> labels;
+        model->tokenize("The cat sat on the mat", ids, labels);
+        const attn::ModelRun plain = model->runIds(ids, {});
+
+        // 1. Hooks that change nothing change nothing, and are called once a layer.
+        std::vector<int> seen;
+        std::vector<Matrix> residuals;
+        attn::ForwardHooks watch;
+        watch.headOutputs = [&](int layer, Matrix& outputs) {
+            QCOMPARE(outputs.rows(), Eigen::Index(ids.size()));
+            QCOMPARE(outputs.cols(), Eigen::Index(info.heads * info.headDim));
+            seen.push_back(layer);
+        };
+        watch.residual = [&](int layer, const Matrix& residual) {
+            QCOMPARE(layer, int(residuals.size()));
+            residuals.push_back(residual);
+        };
+        const attn::ModelRun watched = model->runIds(ids, {}, watch);
+        QCOMPARE(seen, (std::vector<int>{0, 1}));
+        QCOMPARE(int(residuals.size()), info.layers);
+        QCOMPARE(residuals[0].cols(), Eigen::Index(info.dModel));
+        QVERIFY(watched.hidden == plain.hidden);
+        QVERIFY(watched.attention->head(1, 0, 0) == plain.attention->head(1, 0, 0));
+        if (!info.causal) // BERT has no final norm: its last residual is the hidden states
+            QVERIFY(residuals.back() == plain.hidden);
+
+        // 2. Head 1 of layer 0 knocked out: layer 0's attention as it was, what follows not.
+        attn::ForwardHooks knockOut;
+        knockOut.headOutputs = [&](int layer, Matrix& outputs) {
+            if (layer == 0)
+                outputs.middleCols(1 * info.headDim, info.headDim).setZero();
+        };
+        const attn::ModelRun knocked = model->runIds(ids, {}, knockOut);
+        for (int h = 0; h < info.heads; ++h)
+            QVERIFY(knocked.attention->head(0, 0, h) == plain.attention->head(0, 0, h));
+        QVERIFY((knocked.attention->head(1, 0, 0) - plain.attention->head(1, 0, 0))
+                    .cwiseAbs()
+                    .maxCoeff() > 1e-6f);
+        QVERIFY((knocked.hidden - plain.hidden).cwiseAbs().maxCoeff() > 1e-5f);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestModelTrace)

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Tiny random checkpoints of the Qwen/Llama family (config model_type qwen2, qwen3, llama) in
+"""Tiny random checkpoints of the Qwen/Llama family (config model_type qwen2, qwen3, llama,
+mistral) in
 Hugging Face's folder layout, and what a plain PyTorch forward gives on them under every switch
 of the formula: tst_llamamodel's expected numbers.
 
-The forward is written after Hugging Face's modeling_qwen2.py, modeling_qwen3.py and
-modeling_llama.py (eager attention):
+The forward is written after Hugging Face's modeling_qwen2.py, modeling_qwen3.py,
+modeling_llama.py and modeling_mistral.py (eager attention):
 - x = model.embed_tokens[ids]; per layer, x += o_proj(attention(input_layernorm(x))),
   x += down_proj(silu(gate_proj(h)) * up_proj(h)) with h = post_attention_layernorm(x);
   model.norm; logits = h lm_head^T, lm_head tied to embed_tokens when tie_word_embeddings.
@@ -18,6 +19,8 @@ modeling_llama.py (eager attention):
   HF's modeling_rope_utils._compute_llama3_parameters (low frequencies by 1/factor, high ones
   kept, the band between smoothed).
 - Grouped-query attention: repeat_kv, query head h reads K/V head h // (H / H_kv).
+- Mistral: Llama's layers; under the causal mask, sliding_window W also hides the keys j with
+  i - j >= W.
 The attention step takes the same switches as gen_gpt2_model.py's, plus rope (on|off); the
 scale sqrt-dmodel divides by sqrt(hidden_size).
 
@@ -233,6 +236,11 @@ def attention(h, w, p, cfg, sw, cos, sin, capture=None):
     M = torch.zeros(B, 1, T, T, dtype=torch.bool)
     if sw["mask"] == "causal":
         M = M | torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+        # Mistral's sliding window (modeling_mistral.py's sliding-window causal mask): key j
+        # is seen by query i only when i - W < j <= i.
+        window = cfg.get("sliding_window") if cfg["model_type"] == "mistral" else None
+        if window:
+            M = M | torch.tril(torch.ones(T, T, dtype=torch.bool), -window)
     fill = {"neg-inf": float("-inf"), "-1e9": -1e9}[sw["mask_fill"]]
     dim = {"keys": -1, "queries": -2, "batch": 0}[sw["axis"]]
     if sw["mask_stage"] == "before-softmax":
@@ -441,6 +449,21 @@ def main():
                use_sliding_window=False,
                rope_parameters={"rope_theta": 10000.0, "rope_type": "linear", "factor": 4.0},
                torch_dtype="float32"), trace=False)
+    # SmolLM2's shape: plain Llama, 6 query heads on 2 K/V heads (3 a group, as SmolLM2-135M's
+    # 9 on 3), tied embeddings with no lm_head stored, rope_theta 100000.
+    build("smollm2-f32", 6, "F32",
+          dict(common, model_type="llama", architectures=["LlamaForCausalLM"], hidden_size=48,
+               num_attention_heads=6, num_key_value_heads=2, intermediate_size=64,
+               rms_norm_eps=1e-5, rope_theta=100000.0, attention_bias=False, mlp_bias=False,
+               tie_word_embeddings=True, rope_scaling=None, torch_dtype="float32"),
+          qk_std=0.25, trace=False)
+    # Mistral: Llama's layers with a sliding window of 4 (12 ids: the window hides keys from
+    # query 4 on), head_dim given, an untied lm_head.
+    build("mistral-f32", 7, "F32",
+          dict(common, model_type="mistral", architectures=["MistralForCausalLM"],
+               hidden_size=32, head_dim=8, intermediate_size=64, rms_norm_eps=1e-5,
+               rope_theta=10000.0, sliding_window=4, tie_word_embeddings=False,
+               torch_dtype="float32"))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 #include "openmodeldialog.h"
 
+#include "models/families.h"
+
 #include "models/hfcache.h"
 
 #include <QDialogButtonBox>
@@ -120,12 +122,17 @@ void OpenModelDialog::browse()
 void OpenModelDialog::retranslateUi()
 {
     setWindowTitle(tr("Open Model"));
-    intro_->setText(tr("A model folder as the Hugging Face hub keeps it: config.json, "
-                       "model.safetensors and the tokenizer's files of its family —<ul>"
-                       "<li>GPT-2: vocab.json and merges.txt</li>"
-                       "<li>Qwen2, Qwen3 and Llama: tokenizer.json</li>"
-                       "<li>BERT: vocab.txt</li></ul>"
-                       "AttnScope runs the model itself and downloads nothing."));
+    // The families and their files, from the table openModel reads (core/models/families).
+    QString families;
+    for (const attn::ModelFamily& family : attn::modelFamilies())
+        families +=
+            QStringLiteral("<li>%1: %2</li>")
+                .arg(QString::fromUtf8(family.name.data(), qsizetype(family.name.size())),
+                     QString::fromUtf8(family.files.data(), qsizetype(family.files.size())));
+    intro_->setText(tr("A model folder as the Hugging Face hub keeps it: config.json and the "
+                       "files of its family —<ul>%1</ul>AttnScope runs the model itself and "
+                       "downloads nothing.")
+                        .arg(families));
     cachedLabel_->setText(tr("Models in your Hugging Face &cache:"));
     if (cached_->count() == 1 && cached_->item(0)->data(Qt::UserRole).toString().isEmpty())
         cached_->item(0)->setText(tr("None in %1").arg(hub_.isEmpty() ? tr("(no cache)") : hub_));

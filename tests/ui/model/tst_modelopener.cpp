@@ -411,7 +411,7 @@ void TestModelOpener::theDialogListsTheCachedModels()
         const QString intro = dialog.findChild<QLabel*>("modelFolderIntro")->text();
         for (const char* file : {"vocab.json", "merges.txt", "tokenizer.json", "vocab.txt"})
             QVERIFY2(intro.contains(file), qPrintable(intro));
-        for (const char* family : {"GPT-2", "Qwen3", "Llama", "BERT"})
+        for (const char* family : {"GPT-2", "Qwen", "Llama", "Mistral", "BERT"})
             QVERIFY2(intro.contains(family), qPrintable(intro));
     }
     qputenv("HF_HOME", dir_->filePath("nowhere").toUtf8());
