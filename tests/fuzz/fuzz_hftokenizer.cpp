@@ -1,7 +1,11 @@
-// libFuzzer target: HfTokenizer on Qwen3's tokenizer.json (tests/data/qwen3) and on
-// arbitrary tokenizer.json files. The first byte picks what is fuzzed:
+// libFuzzer target: HfTokenizer on Qwen3's byte-level tokenizer.json (tests/data/qwen3), on
+// Mistral 7B's SentencePiece-style one (tests/data/mistral) and on arbitrary tokenizer.json
+// files. The first byte picks what is fuzzed: its value modulo 3 the mode, and for modes 0
+// and 1 its value divided by 3 the tokenizer (even: Qwen3, odd: Mistral):
 //   0: the bytes as a text. Either InputError (invalid UTF-8) or ids with one label each,
-//      whose decode() is the text when the text is in NFC (Qwen's normalizer);
+//      whose decode() is the text when the text is in NFC (Qwen's normalizer), or for
+//      Mistral the text after the space its normalizer puts first (when the text holds no
+//      added token and no "▁");
 //   1: the bytes as ids (three bytes each): decode() and labels() of any ids the
 //      vocabulary has, never a crash;
 //   2: the bytes as a tokenizer.json: a tokenizer or TokenizerFileError; a tokenizer then
@@ -33,19 +37,28 @@ namespace {
     std::abort();
 }
 
+attn::HfTokenizer fromZip(const char* path)
+{
+    std::ifstream file(path, std::ios::binary);
+    const std::string archive((std::istreambuf_iterator<char>(file)),
+                              std::istreambuf_iterator<char>());
+    attn::NpzReader zip(std::as_bytes(std::span(archive.data(), archive.size())), "zip");
+    const auto member = zip.read("tokenizer.json");
+    if (!member)
+        broken("the committed tokenizer.json.zip is readable");
+    return attn::HfTokenizer(std::string_view(reinterpret_cast<const char*>(member->bytes.data()),
+                                              member->bytes.size()));
+}
+
 const attn::HfTokenizer& qwen3()
 {
-    static const attn::HfTokenizer tokenizer = [] {
-        std::ifstream file(ATTN_QWEN3_ZIP, std::ios::binary);
-        const std::string archive((std::istreambuf_iterator<char>(file)),
-                                  std::istreambuf_iterator<char>());
-        attn::NpzReader zip(std::as_bytes(std::span(archive.data(), archive.size())), "zip");
-        const auto member = zip.read("tokenizer.json");
-        if (!member)
-            broken("tests/data/qwen3/tokenizer.json.zip is readable");
-        return attn::HfTokenizer(std::string_view(
-            reinterpret_cast<const char*>(member->bytes.data()), member->bytes.size()));
-    }();
+    static const attn::HfTokenizer tokenizer = fromZip(ATTN_QWEN3_ZIP);
+    return tokenizer;
+}
+
+const attn::HfTokenizer& mistral()
+{
+    static const attn::HfTokenizer tokenizer = fromZip(ATTN_MISTRAL_ZIP);
     return tokenizer;
 }
 
@@ -58,7 +71,9 @@ bool isNfc(std::string_view text)
     return U_SUCCESS(status) && nfc->isNormalized(unicode, status) && U_SUCCESS(status);
 }
 
-void fuzzText(const attn::HfTokenizer& tokenizer, std::string_view text, bool checkDecode)
+enum class DecodeCheck { None, Nfc, PrependedSpace };
+
+void fuzzText(const attn::HfTokenizer& tokenizer, std::string_view text, DecodeCheck check)
 {
     std::vector<int> ids;
     try {
@@ -70,21 +85,28 @@ void fuzzText(const attn::HfTokenizer& tokenizer, std::string_view text, bool ch
     }
     if (tokenizer.labels(ids).size() != ids.size())
         broken("not one label per token");
-    if (checkDecode && isNfc(text) && tokenizer.decode(ids) != text)
+    if (check == DecodeCheck::Nfc && isNfc(text) && tokenizer.decode(ids) != text)
         broken("decode(encodeIds(text)) is not the text");
+    const bool plain = !text.empty() && text.find("\u2581") == std::string_view::npos &&
+                       text.find("<s>") == std::string_view::npos &&
+                       text.find("</s>") == std::string_view::npos &&
+                       text.find("<unk>") == std::string_view::npos;
+    if (check == DecodeCheck::PrependedSpace && plain &&
+        tokenizer.decode(tokenizer.encodeIds(text, false)) != " " + std::string(text))
+        broken("decode(encodeIds(text)) is not the text after a space");
 }
 
-void fuzzIds(std::string_view bytes)
+void fuzzIds(const attn::HfTokenizer& tokenizer, std::string_view bytes)
 {
     std::vector<int> ids;
     for (std::size_t i = 0; i + 2 < bytes.size(); i += 3) {
         const int id = static_cast<unsigned char>(bytes[i]) << 16 |
                        static_cast<unsigned char>(bytes[i + 1]) << 8 |
                        static_cast<unsigned char>(bytes[i + 2]);
-        ids.push_back(id % qwen3().vocabularySize());
+        ids.push_back(id % tokenizer.vocabularySize());
     }
-    (void)qwen3().decode(ids);
-    const auto labels = qwen3().labels(ids);
+    (void)tokenizer.decode(ids);
+    const auto labels = tokenizer.labels(ids);
     for (std::size_t t = 0; t < labels.size(); ++t) {
         const auto& label = labels[t];
         if (label.label.empty() || label.runFirst < 0 ||
@@ -123,7 +145,7 @@ void fuzzFile(std::string_view json)
     }
     for (const char* text :
          {"Hello, world! 123", "<s>ab  <mask> x", "\xE4\xBD\xA0\xE5\xA5\xBD\n\n"})
-        fuzzText(*tokenizer, text, false);
+        fuzzText(*tokenizer, text, DecodeCheck::None);
 }
 
 } // namespace
@@ -133,13 +155,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0)
         return 0;
     const std::string_view bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
+    const bool sentencePiece = data[0] / 3 % 2 == 1;
+    const attn::HfTokenizer& tokenizer = sentencePiece ? mistral() : qwen3();
     try {
         switch (data[0] % 3) {
         case 0:
-            fuzzText(qwen3(), bytes, true);
+            fuzzText(tokenizer, bytes,
+                     sentencePiece ? DecodeCheck::PrependedSpace : DecodeCheck::Nfc);
             break;
         case 1:
-            fuzzIds(bytes);
+            fuzzIds(tokenizer, bytes);
             break;
         default:
             fuzzFile(bytes);
