@@ -83,4 +83,16 @@ bool boolField(const JsonValue& config, std::string_view name, bool fallback,
     return value->boolean();
 }
 
+HfSizes requiredHfSizes(const JsonValue& config, const std::filesystem::path& file)
+{
+    HfSizes s;
+    s.layers = requiredSize(config, "num_hidden_layers", file);
+    s.heads = requiredSize(config, "num_attention_heads", file);
+    s.dModel = requiredSize(config, "hidden_size", file);
+    s.inner = requiredSize(config, "intermediate_size", file);
+    s.vocabulary = requiredSize(config, "vocab_size", file);
+    s.positions = requiredSize(config, "max_position_embeddings", file);
+    return s;
+}
+
 } // namespace attn

@@ -36,4 +36,17 @@ inline constexpr int kMaxConfigSize = 1 << 20;
 [[nodiscard]] bool boolField(const JsonValue& config, std::string_view name, bool fallback,
                              const std::filesystem::path& file);
 
+// The sizes most Hugging Face configs name as BERT's does (Llama, Qwen, Mistral, BERT):
+// num_hidden_layers, num_attention_heads, hidden_size, intermediate_size, vocab_size,
+// max_position_embeddings, each required (requiredSize).
+struct HfSizes {
+    int layers = 0;
+    int heads = 0;
+    int dModel = 0;
+    int inner = 0;
+    int vocabulary = 0;
+    int positions = 0;
+};
+[[nodiscard]] HfSizes requiredHfSizes(const JsonValue& config, const std::filesystem::path& file);
+
 } // namespace attn

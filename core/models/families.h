@@ -9,6 +9,7 @@
 
 #include "base/jsonread.h"
 #include "models/languagemodel.h"
+#include "text/gpt2files.h"
 
 #include <filesystem>
 #include <memory>
@@ -38,6 +39,17 @@ struct ModelFolder {
     static void checkVocabulary(const ModelTokenizer& tokenizer, int vocabulary,
                                 const std::filesystem::path& tokenizerFile);
 };
+
+// What `read` (a tokenizer's reader) returns; a TokenizerFileError it throws becomes a
+// ModelError naming the same file and fault, as every family's open reports it.
+template <class Read> auto readTokenizer(Read&& read) -> decltype(read())
+{
+    try {
+        return read();
+    } catch (const TokenizerFileError& error) {
+        throw ModelError(error.file(), error.fault());
+    }
+}
 
 // One row of the table: a family.
 struct ModelFamily {

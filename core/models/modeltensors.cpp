@@ -44,11 +44,11 @@ void convertHalves(const std::byte* bytes, bool half, std::vector<float>& values
 
 } // namespace
 
-ModelTensors::ModelTensors(const std::filesystem::path& file,
-                           std::shared_ptr<const MappedFile>& mapped,
-                           std::vector<std::vector<float>>& converted, std::string_view stripPrefix)
-    : path_(file), converted_(converted)
+ModelTensors::ModelTensors(const std::filesystem::path& file, StoredWeights& stored,
+                           std::string_view stripPrefix)
+    : path_(file), converted_(stored.converted)
 {
+    std::shared_ptr<const MappedFile>& mapped = stored.file;
     const std::string where = file.string();
     try {
         mapped = MappedFile::open(where);

@@ -21,14 +21,23 @@
 
 namespace attn {
 
+// What a family's weights keep besides their views: the stored dtype the model reports, and
+// what the views point into (the mapped file, the converted copies). Every family's weights
+// struct derives from it.
+struct StoredWeights {
+    std::string storedType; // the embedding's dtype: "F32", "F16" or "BF16"
+    std::shared_ptr<const MappedFile> file;
+    std::vector<std::vector<float>> converted;
+};
+
 class ModelTensors {
 public:
-    // Maps and parses `file` into `mapped`; converted tensors go to `converted` (the views
-    // point into its vectors, whose buffers stay where they are when it grows). A name that
-    // starts with `stripPrefix` is known without it. Throws ModelError naming the file: a
-    // missing or truncated file, a corrupt header, an unknown dtype.
-    ModelTensors(const std::filesystem::path& file, std::shared_ptr<const MappedFile>& mapped,
-                 std::vector<std::vector<float>>& converted, std::string_view stripPrefix = {});
+    // Maps and parses `file` into `stored.file`; converted tensors go to `stored.converted`
+    // (the views point into its vectors, whose buffers stay where they are when it grows). A
+    // name that starts with `stripPrefix` is known without it. Throws ModelError naming the
+    // file: a missing or truncated file, a corrupt header, an unknown dtype.
+    ModelTensors(const std::filesystem::path& file, StoredWeights& stored,
+                 std::string_view stripPrefix = {});
 
     // The tensor `name` of shape `shape` as floats: in place when stored F32 and aligned,
     // else converted. Throws ModelError naming the file and the tensor: missing, of the

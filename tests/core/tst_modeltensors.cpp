@@ -82,9 +82,8 @@ void TestModelTensors::bf16ConvertedAndItsPagesLetGo()
         values[i] = bf16Of(float(i % 100000) - 50000.0f);
     writeOneTensor(path, "BF16", rows, cols, values);
 
-    std::shared_ptr<const attn::MappedFile> mapped;
-    std::vector<std::vector<float>> converted;
-    attn::ModelTensors read(path, mapped, converted);
+    attn::StoredWeights stored;
+    attn::ModelTensors read(path, stored);
     const double before = residentFileBytes();
     if (before < 0)
         QSKIP("no RssFile in /proc/self/status");
@@ -113,14 +112,13 @@ void TestModelTensors::f32PagesLetGoReadBack()
     for (std::size_t i = 0; i < values.size(); ++i)
         values[i] = float(i % 100003) * 0.5f;
     writeOneTensor(path, "F32", rows, cols, values);
-    std::shared_ptr<const attn::MappedFile> mapped;
-    std::vector<std::vector<float>> converted;
-    attn::ModelTensors read(path, mapped, converted);
+    attn::StoredWeights stored;
+    attn::ModelTensors read(path, stored);
     const attn::WeightView w = read("w", {rows, cols});
-    QVERIFY(converted.empty()); // in place
-    QVERIFY(mapped->holds(w.data));
-    QVERIFY(!mapped->holds(values.data()));
-    mapped->release(values.data(), 4 * values.size()); // not the mapping's: nothing happens
+    QVERIFY(stored.converted.empty()); // in place
+    QVERIFY(stored.file->holds(w.data));
+    QVERIFY(!stored.file->holds(values.data()));
+    stored.file->release(values.data(), 4 * values.size()); // not the mapping's: nothing happens
     QCOMPARE(values[12345], float(12345) * 0.5f);
 
     const double before = residentFileBytes();
@@ -131,7 +129,7 @@ void TestModelTensors::f32PagesLetGoReadBack()
     const double touched = residentFileBytes() - before;
     QVERIFY2(touched > 4e6,
              qPrintable(QString("reading grew RssFile by %1 MB").arg(touched / 1e6)));
-    mapped->release(w.data, bytes);
+    stored.file->release(w.data, bytes);
     const double kept = residentFileBytes() - before;
     QVERIFY2(kept < 1e6, qPrintable(QString("%1 MB stayed resident").arg(kept / 1e6)));
     QVERIFY(std::equal(w.data, w.data + rows * cols, values.begin())); // read again

@@ -22,12 +22,7 @@ BertConfig parseBertConfig(const JsonValue& config, const std::filesystem::path&
 
     // 2. The sizes.
     BertConfig c;
-    c.layers = requiredSize(config, "num_hidden_layers", file);
-    c.heads = requiredSize(config, "num_attention_heads", file);
-    c.dModel = requiredSize(config, "hidden_size", file);
-    c.inner = requiredSize(config, "intermediate_size", file);
-    c.vocabulary = requiredSize(config, "vocab_size", file);
-    c.positions = requiredSize(config, "max_position_embeddings", file);
+    static_cast<HfSizes&>(c) = requiredHfSizes(config, file);
     c.tokenTypes = sizeField(config, "type_vocab_size", file).value_or(2);
     if (c.dModel % c.heads != 0)
         throw ModelError(file, "hidden_size " + std::to_string(c.dModel) +

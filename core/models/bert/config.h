@@ -4,6 +4,7 @@
 #pragma once
 
 #include "base/jsonread.h"
+#include "models/configfields.h"
 
 #include <filesystem>
 #include <string>
@@ -11,14 +12,10 @@
 
 namespace attn {
 
-struct BertConfig {
-    int layers = 0;         // num_hidden_layers, L
-    int heads = 0;          // num_attention_heads, H
-    int dModel = 0;         // hidden_size, C
+// The sizes (HfSizes): layers L, heads H (query heads), dModel C, inner (the MLP's width),
+// vocabulary V, positions (max_position_embeddings).
+struct BertConfig : HfSizes {
     int headDim = 0;        // C / H
-    int inner = 0;          // intermediate_size, the MLP's width
-    int positions = 0;      // max_position_embeddings
-    int vocabulary = 0;     // vocab_size, V
     int tokenTypes = 2;     // type_vocab_size (every token here is of type 0)
     double epsilon = 1e-12; // layer_norm_eps
 };

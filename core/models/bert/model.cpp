@@ -21,12 +21,8 @@ std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
     BertConfig config = parseBertConfig(folder.config, folder.configFile);
     // 2. The tokenizer (vocab.txt + tokenizer_config.json, BERT's WordPiece), before the
     //    weights: a folder without vocab.txt fails at once.
-    std::unique_ptr<const WordPieceTokenizer> tokenizer;
-    try {
-        tokenizer = WordPieceTokenizer::fromFolder(folder.path);
-    } catch (const TokenizerFileError& error) {
-        throw ModelError(error.file(), error.fault());
-    }
+    std::unique_ptr<const WordPieceTokenizer> tokenizer =
+        readTokenizer([&] { return WordPieceTokenizer::fromFolder(folder.path); });
     ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("vocab.txt"));
     const std::optional<int> maskId = tokenizer->maskId();
     // 3. The weights, mapped.

@@ -18,7 +18,7 @@ BertNorm readNorm(ModelTensors& read, const std::string& name, std::int64_t C)
 BertWeights loadBertWeights(const std::filesystem::path& file, const BertConfig& config)
 {
     BertWeights w;
-    ModelTensors read(file, w.file, w.converted, "bert."); // BertForMaskedLM's names
+    ModelTensors read(file, w, "bert."); // BertForMaskedLM's names
     const std::int64_t C = config.dModel, V = config.vocabulary, I = config.inner;
     // 1. The embeddings.
     w.wordEmbedding = read("embeddings.word_embeddings.weight", {V, C});

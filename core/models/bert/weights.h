@@ -8,6 +8,7 @@
 #include "io/mappedfile.h"
 #include "models/bert/config.h"
 #include "models/modelkernels.h"
+#include "models/modeltensors.h"
 
 #include <filesystem>
 #include <memory>
@@ -33,7 +34,7 @@ struct BertBlock {
     BertNorm outputNorm;           // output.LayerNorm
 };
 
-struct BertWeights {
+struct BertWeights : StoredWeights {
     WeightView wordEmbedding;     // embeddings.word_embeddings (V, C): also the MLM decoder
     WeightView positionEmbedding; // embeddings.position_embeddings (P, C)
     WeightView typeEmbedding;     // embeddings.token_type_embeddings (types, C)
@@ -42,11 +43,6 @@ struct BertWeights {
     WeightView headWeight, headBias; // cls.predictions.transform.dense (C, C), (C)
     BertNorm headNorm;               // cls.predictions.transform.LayerNorm
     WeightView decoderBias;          // cls.predictions.bias (V)
-    std::string storedType;          // word_embeddings' dtype: "F32", "F16" or "BF16"
-
-    // What the views point into.
-    std::shared_ptr<const MappedFile> file;
-    std::vector<std::vector<float>> converted;
 };
 
 // Reads `file` (model.safetensors) for a model of `config`. Throws ModelError naming the file

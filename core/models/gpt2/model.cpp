@@ -19,12 +19,9 @@ std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
     // 1. config.json.
     Gpt2Config config = parseGpt2Config(folder.config, folder.configFile);
     // 2. The tokenizer, before the weights: a folder without merges.txt fails at once.
-    std::unique_ptr<const ModelTokenizer> tokenizer;
-    try {
-        tokenizer = std::make_unique<const Gpt2Tokenizer>(Gpt2Tokenizer::fromFolder(folder.path));
-    } catch (const TokenizerFileError& error) {
-        throw ModelError(error.file(), error.fault());
-    }
+    std::unique_ptr<const ModelTokenizer> tokenizer = readTokenizer([&] {
+        return std::make_unique<const Gpt2Tokenizer>(Gpt2Tokenizer::fromFolder(folder.path));
+    });
     ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("vocab.json"));
     // 3. The weights, mapped.
     Gpt2Weights weights = loadGpt2Weights(folder.file("model.safetensors"), config);

@@ -32,7 +32,7 @@ void packGpt2Conv1dWeights(Gpt2Weights& w)
 Gpt2Weights loadGpt2Weights(const std::filesystem::path& file, const Gpt2Config& config)
 {
     Gpt2Weights w;
-    ModelTensors read(file, w.file, w.converted, "transformer.");
+    ModelTensors read(file, w, "transformer.");
     const std::int64_t C = config.dModel, V = config.vocabulary, P = config.positions;
     const std::int64_t inner = config.inner;
     // 1. Embeddings.

@@ -5,6 +5,7 @@
 #include "io/mappedfile.h"
 #include "models/gpt2/config.h"
 #include "models/modelkernels.h"
+#include "models/modeltensors.h"
 
 #include <filesystem>
 #include <memory>
@@ -23,16 +24,12 @@ struct Gpt2Block {
     WeightView fcProjWeight, fcProjBias; // mlp.c_proj (4C, C), (C)
 };
 
-struct Gpt2Weights {
+struct Gpt2Weights : StoredWeights {
     WeightView tokenEmbedding;    // wte (V, C); also the output embedding (lm_head is tied)
     WeightView positionEmbedding; // wpe (n_positions, C)
     std::vector<Gpt2Block> blocks;
     WeightView finalNormWeight, finalNormBias; // ln_f (C)
-    std::string storedType;                    // wte's dtype: "F32", "F16" or "BF16"
 
-    // What the views point into.
-    std::shared_ptr<const MappedFile> file;
-    std::vector<std::vector<float>> converted;
     std::shared_ptr<float[]> bands; // the blocks' Conv1D weights packed (WeightView::bands)
 };
 

@@ -71,12 +71,7 @@ LlamaConfig parseLlamaConfig(const JsonValue& config, const std::filesystem::pat
                                    "\"llama\" and \"mistral\")");
 
     // 2. The sizes.
-    c.layers = requiredSize(config, "num_hidden_layers", file);
-    c.heads = requiredSize(config, "num_attention_heads", file);
-    c.dModel = requiredSize(config, "hidden_size", file);
-    c.inner = requiredSize(config, "intermediate_size", file);
-    c.vocabulary = requiredSize(config, "vocab_size", file);
-    c.positions = requiredSize(config, "max_position_embeddings", file);
+    static_cast<HfSizes&>(c) = requiredHfSizes(config, file);
     c.kvHeads = sizeField(config, "num_key_value_heads", file, true).value_or(c.heads);
     if (c.heads % c.kvHeads != 0)
         throw ModelError(file, "num_attention_heads " + std::to_string(c.heads) +

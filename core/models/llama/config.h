@@ -6,7 +6,7 @@
 #pragma once
 
 #include "base/jsonread.h"
-
+#include "models/configfields.h"
 #include "models/modelattention.h"
 
 #include <filesystem>
@@ -15,16 +15,12 @@
 
 namespace attn {
 
-struct LlamaConfig {
+// The sizes (HfSizes): layers L, heads H (query heads), dModel C, inner (the MLP's width),
+// vocabulary V, positions (max_position_embeddings).
+struct LlamaConfig : HfSizes {
     std::string modelType; // "qwen2", "qwen3", "llama" or "mistral"
-    int layers = 0;        // num_hidden_layers, L
-    int heads = 0;         // num_attention_heads, H (query heads)
     int kvHeads = 0;       // num_key_value_heads (H when absent): H / kvHeads queries share one
-    int dModel = 0;        // hidden_size, C
     int headDim = 0;       // head_dim, or C / H when absent or null
-    int inner = 0;         // intermediate_size, the MLP's width
-    int positions = 0;     // max_position_embeddings
-    int vocabulary = 0;    // vocab_size, V
     double epsilon = 1e-6; // rms_norm_eps
     double ropeTheta = 10000.0;  // rope_theta, or rope_parameters.rope_theta
     RopeScaling ropeScaling;     // rope_scaling or rope_parameters: default, linear, llama3

@@ -21,13 +21,10 @@ std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
     LlamaConfig config = parseLlamaConfig(folder.config, folder.configFile);
     // 2. The tokenizer (tokenizer.json, core/text/hftokenizer), before the weights: a
     //    broken one fails at once.
-    std::unique_ptr<const ModelTokenizer> tokenizer;
-    try {
-        tokenizer = std::make_unique<const HfTokenizer>(
+    std::unique_ptr<const ModelTokenizer> tokenizer = readTokenizer([&] {
+        return std::make_unique<const HfTokenizer>(
             HfTokenizer::fromFile(folder.file("tokenizer.json")));
-    } catch (const TokenizerFileError& error) {
-        throw ModelError(error.file(), error.fault());
-    }
+    });
     ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("tokenizer.json"));
     // 3. The weights, mapped.
     LlamaWeights weights = loadLlamaWeights(folder.file("model.safetensors"), config);

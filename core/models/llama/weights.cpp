@@ -7,7 +7,7 @@ namespace attn {
 LlamaWeights loadLlamaWeights(const std::filesystem::path& file, const LlamaConfig& config)
 {
     LlamaWeights w;
-    ModelTensors read(file, w.file, w.converted);
+    ModelTensors read(file, w);
     const std::int64_t C = config.dModel, V = config.vocabulary, I = config.inner;
     const std::int64_t d = config.headDim, Q = config.heads * d, KV = config.kvHeads * d;
     // 1. The embedding.

@@ -6,6 +6,7 @@
 #include "io/mappedfile.h"
 #include "models/llama/config.h"
 #include "models/modelkernels.h"
+#include "models/modeltensors.h"
 
 #include <filesystem>
 #include <memory>
@@ -29,16 +30,11 @@ struct LlamaBlock {
     WeightView downWeight, downBias; // mlp.down_proj (C, I), (C)
 };
 
-struct LlamaWeights {
+struct LlamaWeights : StoredWeights {
     WeightView tokenEmbedding;  // model.embed_tokens (V, C)
     WeightView outputEmbedding; // lm_head (V, C), or embed_tokens when tied
     std::vector<LlamaBlock> blocks;
-    WeightView finalNorm;   // model.norm (C)
-    std::string storedType; // embed_tokens' dtype: "F32", "F16" or "BF16"
-
-    // What the views point into.
-    std::shared_ptr<const MappedFile> file;
-    std::vector<std::vector<float>> converted;
+    WeightView finalNorm; // model.norm (C)
 };
 
 // Reads `file` (model.safetensors) for a model of `config`. lm_head.weight is read only when
