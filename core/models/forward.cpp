@@ -100,6 +100,14 @@ LayerFormulas::LayerFormulas(const ModelInfo& info, const ModelSwitches& switche
       onlyLayer_(switches.onlyLayer), rope_(switches.rope)
 {}
 
+ForwardFrame::ForwardFrame(const ModelInfo& info, const std::vector<int>& ids,
+                           const ModelSwitches& switches)
+    : T((checkIds(ids, info), int(ids.size()))), formulas(info, switches, T),
+      layerSize_(std::size_t(info.heads) * std::size_t(T) * std::size_t(T))
+{
+    out.weights = attentionBuffer(info.layers, info.heads, T);
+}
+
 void checkCancel(const ForwardHooks& hooks)
 {
     if (hooks.cancel && hooks.cancel->load())

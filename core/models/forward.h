@@ -56,6 +56,23 @@ private:
     bool rope_ = true;
 };
 
+// What a forward begins with: the ids checked (checkIds), each layer's formula
+// (LayerFormulas), and its result's room for every layer's attention (attentionBuffer).
+struct ForwardFrame {
+    ForwardFrame(const ModelInfo& info, const std::vector<int>& ids, const ModelSwitches& switches);
+    int T = 0;              // tokens
+    LayerFormulas formulas; // formulas[l]: layer l's
+    Forward out;            // out.weights (L, 1, H, T, T), out.hidden after the final norm
+    // Where layer `layer`'s P of every head goes: (H, T, T) of out.weights.
+    [[nodiscard]] float* weightsOf(int layer)
+    {
+        return out.weights.data() + std::size_t(layer) * layerSize_;
+    }
+
+private:
+    std::size_t layerSize_ = 0;
+};
+
 // Throws Cancelled when hooks.cancel has become true: called before each layer.
 void checkCancel(const ForwardHooks& hooks);
 

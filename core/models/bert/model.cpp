@@ -44,14 +44,10 @@ std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
 Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
                            const ForwardHooks& hooks) const
 {
+    ForwardFrame frame(info(), ids, switches); // textbook: no mask (bidirectional)
     const BertConfig& c = config_;
-    const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
     const BertWeights& w = weights_;
-    checkIds(ids, info());
-    const LayerFormulas formulas(info(), switches, T); // textbook: no mask (bidirectional)
-    Forward out;
-    out.weights = attentionBuffer(L, H, T);
-    const std::size_t layerSize = std::size_t(H) * std::size_t(T) * std::size_t(T);
+    const int T = frame.T, C = c.dModel, H = c.heads, L = c.layers;
 
     // 1. x = LayerNorm(word_embeddings[ids] + position_embeddings[t] + token_type[0])  (T, C)
     Matrix x(T, C), sum(T, C);
@@ -67,7 +63,7 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
     for (int l = 0; l < L; ++l) {
         checkCancel(hooks);
         const BertBlock& b = w.blocks[std::size_t(l)];
-        const LayerFormula& formula = formulas[l];
+        const LayerFormula& formula = frame.formulas[l];
         // 2. attention, post-LN: x = LayerNorm(dense(attention(x)) + x)
         linear(x, b.qWeight, b.qBias, q);
         linear(x, b.kWeight, b.kBias, k);
@@ -75,7 +71,7 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
         GroupedQuery plain; // every head its own K and V, no rotation
         plain.kvHeads = H;
         groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, plain, buffers,
-                              out.weights.data() + std::size_t(l) * layerSize, merged);
+                              frame.weightsOf(l), merged);
         if (hooks.headOutputs)
             hooks.headOutputs(l, merged);
         linear(merged, b.oWeight, b.oBias, sum);
@@ -83,7 +79,7 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
             captureHeads(*hooks.capture, x, q, k, v, formula.config);
             hooks.capture->merged = merged;
             hooks.capture->projected = sum;
-            return out;
+            return std::move(frame.out);
         }
         sum += x;
         layerNorm(sum, b.attentionNorm.weight, b.attentionNorm.bias, c.epsilon, x);
@@ -97,8 +93,8 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
             hooks.residual(l, x);
     }
     // 4. No final norm: the MLM head reads the last layer's output on demand (logitsOf).
-    out.hidden = std::move(x);
-    return out;
+    frame.out.hidden = std::move(x);
+    return std::move(frame.out);
 }
 
 std::vector<float> BertModel::logitsOf(const float* hiddenRow) const

@@ -41,14 +41,9 @@ std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
 Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& switches,
                            const ForwardHooks& hooks) const
 {
-    const ModelInfo& m = info();
-    const int T = int(ids.size()), C = config_.dModel, H = config_.heads, L = config_.layers;
+    ForwardFrame frame(info(), ids, switches);
     const Gpt2Weights& w = weights_;
-    checkIds(ids, m);
-    const LayerFormulas formulas(m, switches, T);
-    Forward out;
-    out.weights = attentionBuffer(L, H, T);
-    const std::size_t layerSize = std::size_t(H) * std::size_t(T) * std::size_t(T);
+    const int T = frame.T, C = config_.dModel, L = config_.layers;
 
     // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
     Matrix x(T, C);
@@ -62,12 +57,11 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
     for (int l = 0; l < L; ++l) {
         checkCancel(hooks);
         const Gpt2Block& b = w.blocks[std::size_t(l)];
-        const LayerFormula& formula = formulas[l];
+        const LayerFormula& formula = frame.formulas[l];
         // 2. attention: x += c_proj(attention(c_attn(ln_1(x))))
         layerNorm(x, b.ln1Weight, b.ln1Bias, config_.epsilon, normed);
         conv1d(normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
-        multiHeadAttention(qkv, formula.config, formula.mask, buffers,
-                           out.weights.data() + std::size_t(l) * layerSize, merged);
+        multiHeadAttention(qkv, formula.config, formula.mask, buffers, frame.weightsOf(l), merged);
         if (hooks.headOutputs)
             hooks.headOutputs(l, merged);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
@@ -75,7 +69,7 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
                          qkv.rightCols(C), formula.config);
             conv1d(merged, b.projWeight, b.projBias, hooks.capture->projected);
             hooks.capture->merged = merged;
-            return out;
+            return std::move(frame.out);
         }
         conv1dAdd(merged, b.projWeight, b.projBias, x); // the residual summed in each tile
         // 3. MLP: x += c_proj(gelu(c_fc(ln_2(x))))
@@ -86,8 +80,8 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
             hooks.residual(l, x);
     }
     // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).
-    layerNorm(x, w.finalNormWeight, w.finalNormBias, config_.epsilon, out.hidden);
-    return out;
+    layerNorm(x, w.finalNormWeight, w.finalNormBias, config_.epsilon, frame.out.hidden);
+    return std::move(frame.out);
 }
 
 } // namespace attn

@@ -47,15 +47,11 @@ std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
 Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
                             const ForwardHooks& hooks) const
 {
+    ForwardFrame frame(info(), ids, switches);
     const LlamaConfig& c = config_;
-    const int T = int(ids.size()), C = c.dModel, H = c.heads, L = c.layers;
     const LlamaWeights& w = weights_;
-    checkIds(ids, info());
-    const LayerFormulas formulas(info(), switches, T);
+    const int T = frame.T, C = c.dModel, L = c.layers;
     const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta, c.ropeScaling);
-    Forward out;
-    out.weights = attentionBuffer(L, H, T);
-    const std::size_t layerSize = std::size_t(H) * std::size_t(T) * std::size_t(T);
 
     // 1. x = embed_tokens[ids]                                             (T, C)
     Matrix x(T, C);
@@ -68,7 +64,7 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
     for (int l = 0; l < L; ++l) {
         checkCancel(hooks);
         const LlamaBlock& b = w.blocks[std::size_t(l)];
-        const LayerFormula& formula = formulas[l];
+        const LayerFormula& formula = frame.formulas[l];
         // 2. attention: x += o_proj(attention(input_layernorm(x)))
         rmsNorm(x, b.inputNorm, c.epsilon, normed);
         // q (T, H·d), k and v (T, H_kv·d): one loop over the three products' tiles.
@@ -77,12 +73,12 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
             {{&b.qWeight, &b.qBias, &q}, {&b.kWeight, &b.kBias, &k}, {&b.vWeight, &b.vBias, &v}});
         GroupedQuery grouped;
         grouped.kvHeads = c.kvHeads;
-        grouped.rope = formulas.rope(l) ? &rope : nullptr;
+        grouped.rope = frame.formulas.rope(l) ? &rope : nullptr;
         grouped.qNorm = c.qkNorm ? &b.qNorm : nullptr;
         grouped.kNorm = c.qkNorm ? &b.kNorm : nullptr;
         grouped.epsilon = c.epsilon;
         groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, grouped, buffers,
-                              out.weights.data() + std::size_t(l) * layerSize, merged);
+                              frame.weightsOf(l), merged);
         if (hooks.headOutputs)
             hooks.headOutputs(l, merged);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
@@ -93,7 +89,7 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
             capture.values = buffers.grouped[1];
             linear(merged, b.oWeight, b.oBias, capture.projected);
             capture.merged = merged;
-            return out;
+            return std::move(frame.out);
         }
         linearAdd(merged, b.oWeight, b.oBias, x); // the residual summed in each tile
         // 3. MLP: x += down_proj(silu(gate_proj(h)) · up_proj(h)), h = post_attention_layernorm(x)
@@ -104,8 +100,8 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
             hooks.residual(l, x);
     }
     // 4. The final RMSNorm; the logits are made from it on demand (logitsOf).
-    rmsNorm(x, w.finalNorm, c.epsilon, out.hidden);
-    return out;
+    rmsNorm(x, w.finalNorm, c.epsilon, frame.out.hidden);
+    return std::move(frame.out);
 }
 
 } // namespace attn
