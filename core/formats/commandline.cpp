@@ -8,14 +8,11 @@
 #include <cmath>
 
 namespace attn {
-namespace {
 
-std::string quoted(std::string_view text)
+std::string quotedArgument(std::string_view text)
 {
     return "'" + std::string(text) + "'";
 }
-
-} // namespace
 
 bool namesOption(const std::vector<std::string>& args, std::string_view name)
 {
@@ -31,7 +28,8 @@ long long parseInteger(std::string_view option, std::string_view text, long long
     long long value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || error != std::errc() || end != text.data() + text.size())
-        throw InputError(std::string(option) + " must be a whole number, not " + quoted(text));
+        throw InputError(std::string(option) + " must be a whole number, not " +
+                         quotedArgument(text));
     if (value < min || value > max)
         throw InputError(std::string(option) + " must be between " + std::to_string(min) + " and " +
                          std::to_string(max) + ", not " + std::string(text));
@@ -44,7 +42,7 @@ std::uint64_t parseSeed(std::string_view option, std::string_view text)
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || error != std::errc() || end != text.data() + text.size())
         throw InputError(std::string(option) + " must be a whole number from 0 to " +
-                         std::to_string(UINT64_MAX) + ", not " + quoted(text));
+                         std::to_string(UINT64_MAX) + ", not " + quotedArgument(text));
     return value;
 }
 
@@ -54,7 +52,7 @@ double parseReal(std::string_view option, std::string_view text)
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
         !std::isfinite(value))
-        throw InputError(std::string(option) + " must be a number, not " + quoted(text));
+        throw InputError(std::string(option) + " must be a number, not " + quotedArgument(text));
     return value;
 }
 
@@ -125,7 +123,8 @@ std::vector<std::pair<const Option*, std::string>> pairOptions(const std::vector
     for (std::size_t k = 0; k < args.size(); ++k) {
         std::string_view arg = args[k];
         if (arg.size() < 3 || !arg.starts_with("--"))
-            throw InputError("unexpected argument " + quoted(arg) + " (options start with --)");
+            throw InputError("unexpected argument " + quotedArgument(arg) +
+                             " (options start with --)");
         std::string_view name = arg.substr(2);
         std::optional<std::string> value;
         if (const auto eq = name.find('='); eq != std::string_view::npos) {
@@ -183,7 +182,8 @@ ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
             std::string names;
             for (const Preset& p : presets())
                 names += (names.empty() ? "" : "|") + std::string(p.name);
-            throw InputError("--preset must be " + names + ", not " + quoted(parsed.presetName));
+            throw InputError("--preset must be " + names + ", not " +
+                             quotedArgument(parsed.presetName));
         }
         parsed.request = preset->request;
     }

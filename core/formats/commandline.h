@@ -12,6 +12,9 @@
 
 namespace attn {
 
+// A value as refusals quote it: 'value'.
+[[nodiscard]] std::string quotedArgument(std::string_view text);
+
 // One --name option. `apply` receives the value (empty for a flag) and throws
 // InputError naming the problem when the value is not acceptable.
 // `help` is English and marked for lupdate (QT_TRANSLATE_NOOP("Command line", …)), so that

@@ -8,11 +8,6 @@
 namespace attn {
 namespace {
 
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
-
 // A row for the enum member `M` of Config: its option name and spellings from options.h.
 template <typename E, E Config::*M> RequestField choice(const char* help)
 {
@@ -29,7 +24,7 @@ template <typename E, E Config::*M> RequestField choice(const char* help)
                     r.config.*M = *value;
                 else
                     throw InputError("--" + std::string(EnumTable<E>::option) + " must be " +
-                                     allSpellings<E>() + ", not " + quoted(text));
+                                     allSpellings<E>() + ", not " + quotedArgument(text));
             }};
 }
 
@@ -110,7 +105,7 @@ std::vector<RequestField> makeFields()
          [](const Request& r) { return std::string(r.config.paddingMask ? "on" : "off"); },
          [](Request& r, std::string_view text) {
              if (text != "on" && text != "off")
-                 throw InputError("--padding-mask must be on|off, not " + quoted(text));
+                 throw InputError("--padding-mask must be on|off, not " + quotedArgument(text));
              r.config.paddingMask = text == "on";
          },
          &Config::paddingMask},

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -50,9 +51,10 @@ void writeOneTensor(const std::string& path, const char* dtype, std::int64_t row
                     std::int64_t cols, const std::vector<T>& values)
 {
     const auto bytes = std::int64_t(sizeof(T)) * rows * cols;
-    std::string header = std::string("{\"w\":{\"dtype\":\"") + dtype + "\",\"shape\":[" +
-                         std::to_string(rows) + "," + std::to_string(cols) +
-                         "],\"data_offsets\":[0," + std::to_string(bytes) + "]}}";
+    std::ostringstream json; // (a chain of std::string + here sets off GCC 12's -Warray-bounds)
+    json << "{\"w\":{\"dtype\":\"" << dtype << "\",\"shape\":[" << rows << "," << cols
+         << "],\"data_offsets\":[0," << bytes << "]}}";
+    std::string header = json.str();
     header.append((8 - header.size() % 8) % 8, ' ');
     std::ofstream out(path, std::ios::binary);
     const std::uint64_t length = header.size();
