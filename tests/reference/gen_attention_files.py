@@ -19,6 +19,14 @@ import zlib
 import numpy as np
 import torch
 
+from safetensors_file import write_safetensors
+
+
+def write_safetensors_loose(path, tensors, metadata=None):
+    """The attention files' headers as json.dumps writes them by default (spaces after its
+    separators, UTF-8 names): the reader takes any JSON."""
+    write_safetensors(path, tensors, metadata, compact=False)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "attention")
 L, B, H, T = 2, 2, 3, 5
@@ -36,29 +44,6 @@ def causal_attention(generator, shape, tq, tk, causal=True):
         mask = torch.triu(torch.ones(tq, tk, dtype=torch.bool), 1)
         scores = scores.masked_fill(mask, float("-inf"))
     return torch.softmax(scores, dim=-1)
-
-
-def write_safetensors(path, tensors, metadata=None):
-    """tensors: list of (name, torch tensor); dtype from the tensor."""
-    names = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16",
-             torch.float64: "F64", torch.int64: "I64"}
-    header, blobs, offset = {}, [], 0
-    if metadata is not None:
-        header["__metadata__"] = metadata
-    for name, tensor in tensors:
-        tensor = tensor.contiguous()
-        if tensor.dtype == torch.bfloat16:
-            raw = tensor.view(torch.int16).numpy().astype("<i2").tobytes()
-        else:
-            raw = tensor.numpy().astype(tensor.numpy().dtype.newbyteorder("<")).tobytes()
-        header[name] = {"dtype": names[tensor.dtype], "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header, ensure_ascii=False).encode("utf-8")
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
 
 
 def write_npy(path, array, version=None, fortran=False):
@@ -141,17 +126,17 @@ def main():
     # .safetensors: one tensor a stack (F32, F16, BF16), one a layer as Hugging Face's
     # tuple (named by layer number, written out of order), tokens in __metadata__.
     meta = {"tokens": json.dumps(TOKENS, ensure_ascii=False)}
-    write_safetensors(f"{OUT}/stack5_f32.safetensors", [("attentions", stack)], meta)
-    write_safetensors(f"{OUT}/stack5_f16.safetensors", [("attentions", stack.half())], meta)
-    write_safetensors(f"{OUT}/stack5_bf16.safetensors", [("weights", stack.bfloat16())])
-    write_safetensors(f"{OUT}/layers_bf16.safetensors",
+    write_safetensors_loose(f"{OUT}/stack5_f32.safetensors", [("attentions", stack)], meta)
+    write_safetensors_loose(f"{OUT}/stack5_f16.safetensors", [("attentions", stack.half())], meta)
+    write_safetensors_loose(f"{OUT}/stack5_bf16.safetensors", [("weights", stack.bfloat16())])
+    write_safetensors_loose(f"{OUT}/layers_bf16.safetensors",
                       [(f"attentions.{l}", stack[l].bfloat16()) for l in reversed(range(L))], meta)
-    write_safetensors(f"{OUT}/layers_f32.safetensors",
+    write_safetensors_loose(f"{OUT}/layers_f32.safetensors",
                       [("model.layer.10", stack[1]), ("model.layer.2", stack[0])], meta)
-    write_safetensors(f"{OUT}/cross.safetensors", [("attentions", cross)],
+    write_safetensors_loose(f"{OUT}/cross.safetensors", [("attentions", cross)],
                       {"tokens": json.dumps(TOKENS[:3], ensure_ascii=False),
                        "key_tokens": json.dumps(KEY_TOKENS, ensure_ascii=False)})
-    write_safetensors(f"{OUT}/int_weights.safetensors", [("attentions", stack.long())])
+    write_safetensors_loose(f"{OUT}/int_weights.safetensors", [("attentions", stack.long())])
 
     # Zip bombs: a member whose headers claim 4 GB; 16 MiB of zeros that deflate to 16 KB.
     zip_claiming(f"{OUT}/bomb_claims.npz", "attentions.npy", b"\0" * 1024, 0xFFFFFFF0)

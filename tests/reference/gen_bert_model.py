@@ -25,10 +25,11 @@ attention.output.dense of the heads' concatenation, before the residual and its 
 import json
 import math
 import os
-import struct
 
 import torch
 import torch.nn.functional as F
+
+from safetensors_file import write_safetensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "bert")
@@ -71,26 +72,6 @@ VOCAB = (["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
          + ["the", "cat", "sat", "on", "mat", "paris", "is", "capital", "of", "france", "a",
             "dog", "run", "##s", "##ing", "##ed", "un", "##able", "play", "hello", "world"]
          + list(".,!?;:'\"()-") + [str(d) for d in range(10)])
-
-
-def write_safetensors(path, tensors):
-    """8-byte little-endian header length, the JSON header padded with spaces to a multiple
-    of 8, then each tensor's little-endian bytes."""
-    header, blobs, offset = {}, [], 0
-    for name, (dtype, tensor) in tensors.items():
-        raw = tensor.contiguous().numpy().tobytes() if dtype == "F32" else \
-            tensor.contiguous().view(torch.int16).numpy().tobytes()
-        header[name] = {"dtype": dtype, "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
 
 
 # --- the checkpoint, under HF's names without "bert." and with LayerNorm weight/bias ----------

@@ -16,10 +16,11 @@ import json
 import math
 import os
 import re
-import struct
 
 import torch
 import torch.nn.functional as F
+
+from safetensors_file import write_safetensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "gpt2")
@@ -123,26 +124,6 @@ def small_vocabulary(corpus, merge_count):
 
 
 # --- the checkpoint's files ---------------------------------------------------------
-
-def write_safetensors(path, tensors):
-    """A minimal safetensors writer: 8-byte little-endian header length, the JSON header
-    padded with spaces to a multiple of 8, then each tensor's little-endian bytes."""
-    header, blobs, offset = {}, [], 0
-    for name, (dtype, tensor) in tensors.items():
-        raw = tensor.contiguous().numpy().tobytes() if dtype == "F32" else \
-            tensor.contiguous().view(torch.int16).numpy().tobytes()
-        header[name] = {"dtype": dtype, "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
-
 
 def make_checkpoint(seed, V, C, H, L, P):
     """Random weights as GPT-2 initialises them (normal, std 0.02; LayerNorms near 1)."""

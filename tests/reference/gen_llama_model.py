@@ -34,10 +34,11 @@ RoPE, K_h and V_h of the K/V head it shares, S, P, P V_h and o_proj's output).
 import json
 import math
 import os
-import struct
 
 import torch
 import torch.nn.functional as F
+
+from safetensors_file import write_safetensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "llama")
@@ -73,26 +74,6 @@ TRACES = [
     ("mask=none temperature=0.5 layer=1 head=0", {"mask": "none", "temperature": 0.5}, -1, 1, 0),
 ]
 TEXT = "The cat sat on the mat"
-
-
-def write_safetensors(path, tensors):
-    """8-byte little-endian header length, the JSON header padded with spaces to a multiple
-    of 8, then each tensor's little-endian bytes."""
-    header, blobs, offset = {}, [], 0
-    for name, (dtype, tensor) in tensors.items():
-        raw = tensor.contiguous().numpy().tobytes() if dtype == "F32" else \
-            tensor.contiguous().view(torch.int16).numpy().tobytes()
-        header[name] = {"dtype": dtype, "shape": list(tensor.shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
 
 
 # --- the configuration's sizes, as HF reads them ---------------------------------------------
