@@ -4,6 +4,7 @@
 #include "engine/options.h"
 #include "text/gpt2pretokenizer.h"
 #include "text/gpt2tokenizer.h"
+#include "tokenizerfiles.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -19,15 +20,13 @@
 
 using attn::Gpt2Tokenizer;
 
+using attn::test::readOrStop;
+using attn::test::toList;
+using attn::test::utf8;
+
 namespace {
 
 const QString kDataDir = QStringLiteral(ATTN_REFERENCE_DIR "/../data/gpt2");
-
-std::string utf8(const QString& text)
-{
-    const QByteArray bytes = text.toUtf8();
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
 
 // Compared as UTF-8 bytes: QString::fromUtf8 would drop a leading U+FEFF.
 QByteArray bytesOf(std::string_view text)
@@ -41,19 +40,6 @@ QByteArrayList utf8List(const QStringList& texts)
     for (const QString& text : texts)
         out << text.toUtf8();
     return out;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-QList<int> toList(const std::vector<int>& ids)
-{
-    return {ids.begin(), ids.end()};
 }
 
 } // namespace
@@ -96,7 +82,7 @@ void TestGpt2Tokenizer::matchesGpt3Encoder_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QList<int>>("ids");
     const QJsonObject root =
-        QJsonDocument::fromJson(readAll(QStringLiteral(ATTN_REFERENCE_DIR "/gpt2_ids.json")))
+        QJsonDocument::fromJson(readOrStop(QStringLiteral(ATTN_REFERENCE_DIR "/gpt2_ids.json")))
             .object();
     const QJsonArray cases = root.value(QStringLiteral("cases")).toArray();
     QVERIFY2(cases.size() >= 300, "tests/reference/gpt2_ids.json has too few cases");
@@ -344,8 +330,8 @@ void TestGpt2Tokenizer::badFiles_data()
     QTest::addColumn<QString>("file"); // which file is broken
     QTest::addColumn<QByteArray>("contents");
     QTest::addColumn<QString>("fault"); // a part of what() after the file's name
-    const QByteArray vocab = readAll(kDataDir + "/vocab.json");
-    const QByteArray merges = readAll(kDataDir + "/merges.txt");
+    const QByteArray vocab = readOrStop(kDataDir + "/vocab.json");
+    const QByteArray merges = readOrStop(kDataDir + "/merges.txt");
     QByteArray noByte = vocab;
     noByte.replace(QByteArray("\"!\": 0, "), QByteArray());
     QByteArray sameId = vocab;
@@ -409,7 +395,7 @@ void TestGpt2Tokenizer::badFiles()
             continue;
         QFile out(dir.filePath(name));
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(name == file ? contents : readAll(kDataDir + "/" + name));
+        out.write(name == file ? contents : readOrStop(kDataDir + "/" + name));
     }
     try {
         (void)Gpt2Tokenizer::fromFolder(utf8(dir.path()));

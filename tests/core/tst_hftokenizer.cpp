@@ -4,11 +4,10 @@
 // (ignore_merges, a template, lstrip/rstrip); bad files refused, naming tokenizer.json
 // and the fault.
 #include "engine/options.h"
-#include "io/npz.h"
 #include "text/gpt2tokenizer.h"
 #include "text/hftokenizer.h"
+#include "tokenizerfiles.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -23,40 +22,12 @@
 
 using attn::HfTokenizer;
 
+using attn::test::readOrStop;
+using attn::test::toList;
+using attn::test::utf8;
+using attn::test::zippedTokenizerText;
+
 namespace {
-
-std::string utf8(const QString& text)
-{
-    const QByteArray bytes = text.toUtf8();
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-QList<int> toList(const std::vector<int>& ids)
-{
-    return {ids.begin(), ids.end()};
-}
-
-// Qwen3's tokenizer.json, from the zip archive it is committed in.
-std::string qwen3TokenizerJson()
-{
-    const QByteArray archive =
-        readAll(QStringLiteral(ATTN_REFERENCE_DIR "/../data/qwen3/tokenizer.json.zip"));
-    attn::NpzReader zip(
-        std::as_bytes(std::span(archive.constData(), static_cast<std::size_t>(archive.size()))),
-        "tokenizer.json.zip");
-    const auto member = zip.read("tokenizer.json");
-    if (!member)
-        qFatal("tokenizer.json.zip has no tokenizer.json");
-    return {reinterpret_cast<const char*>(member->bytes.data()), member->bytes.size()};
-}
 
 // GPT-2's byte alphabet: the letter byte `b` is spelt with in a vocabulary.
 QString byteLetter(int b)
@@ -147,7 +118,7 @@ private:
 
 void TestHfTokenizer::initTestCase()
 {
-    qwen3_.emplace(qwen3TokenizerJson());
+    qwen3_.emplace(zippedTokenizerText("qwen3"));
     QCOMPARE(qwen3_->vocabularySize(), 151669);
     QCOMPARE(qwen3_->addedTokens().size(), std::size_t(26));
     QVERIFY(qwen3_->templatePrefix().empty());
@@ -159,7 +130,7 @@ void TestHfTokenizer::matchesJavaScript_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QList<int>>("ids");
     const QJsonObject root =
-        QJsonDocument::fromJson(readAll(QStringLiteral(ATTN_REFERENCE_DIR "/qwen3_ids.json")))
+        QJsonDocument::fromJson(readOrStop(QStringLiteral(ATTN_REFERENCE_DIR "/qwen3_ids.json")))
             .object();
     const QJsonArray cases = root.value(QStringLiteral("cases")).toArray();
     QVERIFY2(cases.size() >= 400, "tests/reference/qwen3_ids.json has too few cases");
@@ -329,7 +300,7 @@ void TestHfTokenizer::encodeFromSeveralThreads()
     const std::vector<std::string> texts{"<|im_start|>user\n我喜欢这个产品<|im_end|>",
                                          "The cat sat on the mat.", "猫坐在垫子上\n它很累",
                                          "def f(x):\n    return x ** 2\n"};
-    const HfTokenizer fresh(qwen3TokenizerJson()); // its cache empty
+    const HfTokenizer fresh(zippedTokenizerText("qwen3")); // its cache empty
     std::vector<std::vector<int>> alone;
     for (const auto& text : texts)
         alone.push_back(fresh.encodeIds(text));

@@ -10,11 +10,10 @@
 // the repository) is checked by hand: ATTN_SENTENCEPIECE_JSON names it and
 // ATTN_SENTENCEPIECE_IDS the output of gen_mistral_ids.js given that file.
 #include "engine/options.h"
-#include "io/npz.h"
 #include "text/hftokenizer.h"
 #include "text/wordgroups.h"
+#include "tokenizerfiles.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -29,43 +28,14 @@
 
 using attn::HfTokenizer;
 
+using attn::test::readOrStop;
+using attn::test::toList;
+using attn::test::utf8;
+using attn::test::zippedTokenizerJson;
+
 namespace {
 
 const QString kSpaceMark = QStringLiteral("\u2581");
-
-std::string utf8(const QString& text)
-{
-    const QByteArray bytes = text.toUtf8();
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-QList<int> toList(const std::vector<int>& ids)
-{
-    return {ids.begin(), ids.end()};
-}
-
-// Mistral 7B's tokenizer.json, from the zip archive it is committed in.
-QByteArray mistralTokenizerJson()
-{
-    const QByteArray archive =
-        readAll(QStringLiteral(ATTN_REFERENCE_DIR "/../data/mistral/tokenizer.json.zip"));
-    attn::NpzReader zip(
-        std::as_bytes(std::span(archive.constData(), static_cast<std::size_t>(archive.size()))),
-        "tokenizer.json.zip");
-    const auto member = zip.read("tokenizer.json");
-    if (!member)
-        qFatal("tokenizer.json.zip has no tokenizer.json");
-    return {reinterpret_cast<const char*>(member->bytes.data()),
-            static_cast<qsizetype>(member->bytes.size())};
-}
 
 QJsonObject metaspace(const QString& scheme, bool split)
 {
@@ -222,11 +192,11 @@ private:
 
 void TestSentencePiece::initTestCase()
 {
-    std::map<QString, QByteArray> files{{"mistral", mistralTokenizerJson()}};
+    std::map<QString, QByteArray> files{{"mistral", zippedTokenizerJson("mistral")}};
     idsFiles_["mistral"] = QStringLiteral(ATTN_REFERENCE_DIR "/mistral_ids.json");
     const QByteArray given = qgetenv("ATTN_SENTENCEPIECE_JSON");
     if (!given.isEmpty()) {
-        files["given"] = readAll(QString::fromLocal8Bit(given));
+        files["given"] = readOrStop(QString::fromLocal8Bit(given));
         idsFiles_["given"] = QString::fromLocal8Bit(qgetenv("ATTN_SENTENCEPIECE_IDS"));
     }
     for (const auto& [name, json] : files)
@@ -246,7 +216,7 @@ void TestSentencePiece::matchesJavaScript_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QList<int>>("ids");
     for (const auto& [reference, path] : idsFiles_) {
-        const QJsonObject root = QJsonDocument::fromJson(readAll(path)).object();
+        const QJsonObject root = QJsonDocument::fromJson(readOrStop(path)).object();
         const QJsonArray cases = root.value(QStringLiteral("cases")).toArray();
         QVERIFY2(cases.size() >= 500, qPrintable(path + " has too few cases"));
         for (const auto& value : cases) {

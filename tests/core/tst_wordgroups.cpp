@@ -3,13 +3,12 @@
 // their own; and a (T, T) matrix made (W, W) by Clark et al.'s rule (sum of the columns,
 // mean of the rows), checked on numbers worked by hand, for a matrix and a whole stack.
 #include "attention/wordattention.h"
-#include "io/npz.h"
 #include "text/gpt2tokenizer.h"
 #include "text/hftokenizer.h"
 #include "text/wordgroups.h"
 #include "text/wordpiecetokenizer.h"
+#include "tokenizerfiles.h"
 
-#include <QFile>
 #include <QTest>
 
 #include <cmath>
@@ -21,34 +20,10 @@
 
 using attn::WordGroup;
 
+using attn::test::utf8;
+using attn::test::zippedTokenizerText;
+
 namespace {
-
-std::string utf8(const QString& text)
-{
-    const QByteArray bytes = text.toUtf8();
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-std::string qwen3TokenizerJson()
-{
-    const QByteArray archive =
-        readAll(QStringLiteral(ATTN_REFERENCE_DIR "/../data/qwen3/tokenizer.json.zip"));
-    attn::NpzReader zip(
-        std::as_bytes(std::span(archive.constData(), static_cast<std::size_t>(archive.size()))),
-        "tokenizer.json.zip");
-    const auto member = zip.read("tokenizer.json");
-    if (!member)
-        qFatal("tokenizer.json.zip has no tokenizer.json");
-    return {reinterpret_cast<const char*>(member->bytes.data()), member->bytes.size()};
-}
 
 attn::Matrix matrix(int rows, int cols, std::initializer_list<float> values)
 {
@@ -107,7 +82,7 @@ void TestWordGroups::initTestCase()
 {
     bert_ = attn::WordPieceTokenizer::fromFolder(
         utf8(QStringLiteral(ATTN_REFERENCE_DIR "/../data/wordpiece")));
-    qwen3_.emplace(qwen3TokenizerJson());
+    qwen3_.emplace(zippedTokenizerText("qwen3"));
     gpt2_.emplace(
         attn::Gpt2Tokenizer::fromFolder(utf8(QStringLiteral(ATTN_REFERENCE_DIR "/../data/gpt2"))));
 }

@@ -6,6 +6,7 @@
 #include "engine/options.h"
 #include "text/gpt2files.h"
 #include "text/wordpiecetokenizer.h"
+#include "tokenizerfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,28 +24,13 @@
 
 using attn::WordPieceTokenizer;
 
+using attn::test::readOrStop;
+using attn::test::toList;
+using attn::test::utf8;
+
 namespace {
 
 const QString kDataDir = QStringLiteral(ATTN_REFERENCE_DIR "/../data/wordpiece");
-
-std::string utf8(const QString& text)
-{
-    const QByteArray bytes = text.toUtf8();
-    return {bytes.constData(), static_cast<std::size_t>(bytes.size())};
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return file.readAll();
-}
-
-QList<int> toList(const std::vector<int>& ids)
-{
-    return {ids.begin(), ids.end()};
-}
 
 QStringList toStrings(const std::vector<std::string>& words)
 {
@@ -56,7 +42,7 @@ QStringList toStrings(const std::vector<std::string>& words)
 
 std::string testVocab()
 {
-    return readAll(kDataDir + "/vocab.txt").toStdString();
+    return readOrStop(kDataDir + "/vocab.txt").toStdString();
 }
 
 // A tokenizer of the test vocabulary with the casing of `config` (a tokenizer_config.json).
@@ -114,7 +100,8 @@ void TestWordPieceTokenizer::matchesJavaScript_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QList<int>>("ids");
     const QJsonObject root =
-        QJsonDocument::fromJson(readAll(QStringLiteral(ATTN_REFERENCE_DIR "/wordpiece_ids.json")))
+        QJsonDocument::fromJson(
+            readOrStop(QStringLiteral(ATTN_REFERENCE_DIR "/wordpiece_ids.json")))
             .object();
     const QJsonArray cases = root.value(QStringLiteral("cases")).toArray();
     QVERIFY2(cases.size() >= 1000, "tests/reference/wordpiece_ids.json has too few cases");
