@@ -3,8 +3,10 @@
 #pragma once
 
 #include "engine/options.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 
@@ -110,6 +113,95 @@ inline void editHeader(const std::filesystem::path& file, const std::string& fro
     for (int i = 0; i < 8; ++i)
         out[std::size_t(i)] = char(std::uint64_t(header.size()) >> (8 * i) & 0xff);
     writeFile(file, out + header + bytes.substr(8 + length));
+}
+
+// The folder's text file `file` (config.json, tokenizer.json) with `from` replaced by `to`
+// once; false (the file left as it was) when `from` is not in it.
+inline bool editText(const std::filesystem::path& file, const std::string& from,
+                     const std::string& to)
+{
+    std::string text = readFile(file);
+    const std::size_t at = text.find(from);
+    if (at == std::string::npos)
+        return false;
+    writeFile(file, text.replace(at, from.size(), to));
+    return true;
+}
+
+// What openModel says of a broken folder: the file its ModelError names and its message
+// ("" and "" when the folder opened).
+struct OpenFault {
+    QString file;
+    QString message;
+};
+inline OpenFault openFault(const std::filesystem::path& folder)
+{
+    try {
+        (void)attn::openModel(folder);
+        return {};
+    } catch (const attn::ModelError& error) {
+        return {QString::fromStdString(error.file().filename().string()),
+                QString::fromStdString(error.what())};
+    }
+}
+
+// Where `run`'s attention differs from a reference case's "attention" (L × H × T × T,
+// every head of every layer) by more than `tolerance` (agrees()): "" when nowhere, else how
+// many weights and one of them. The run's stack must have the case's L layers.
+inline QString attentionDifference(const attn::ModelRun& run, const QJsonArray& layers,
+                                   double tolerance)
+{
+    const int T = int(run.ids.size());
+    int disagreements = 0;
+    QString where;
+    for (int l = 0; l < layers.size(); ++l) {
+        const QJsonArray heads = layers[l].toArray();
+        for (int h = 0; h < heads.size(); ++h) {
+            const attn::Matrix p = run.attention->head(l, 0, h);
+            const QJsonArray rows = heads[h].toArray();
+            for (int i = 0; i < T; ++i) {
+                const QJsonArray row = rows[i].toArray();
+                for (int j = 0; j < T; ++j) {
+                    const double want = numberOf(row[j]), got = p(i, j);
+                    if (agrees(got, want, tolerance))
+                        continue;
+                    ++disagreements;
+                    where = QStringLiteral("layer %1 head %2 (%3, %4): %5 vs torch %6")
+                                .arg(l)
+                                .arg(h)
+                                .arg(i)
+                                .arg(j)
+                                .arg(got)
+                                .arg(want);
+                }
+            }
+        }
+    }
+    return disagreements == 0 ? QString()
+                              : QStringLiteral("%1 weights differ by more than %2, e.g. %3")
+                                    .arg(disagreements)
+                                    .arg(tolerance)
+                                    .arg(where);
+}
+
+// The parity rows of the reference checkpoints `names` (`root`/<name>.json): one a case,
+// with the columns model (QString), expected (the file's object) and caseData (the case).
+inline void addParityRows(const std::filesystem::path& root,
+                          std::initializer_list<const char*> names)
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QJsonObject>("expected");
+    QTest::addColumn<QJsonObject>("caseData");
+    for (const char* name : names) {
+        const QJsonObject expected = readJson(root / (std::string(name) + ".json"));
+        if (expected.isEmpty())
+            qFatal("%s.json is missing or empty", name);
+        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
+            const QString row = QLatin1String(name) + QLatin1String(": ") +
+                                c.toObject().value(QLatin1String("name")).toString();
+            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
+        }
+    }
 }
 
 } // namespace modelfiles

@@ -30,7 +30,6 @@ using namespace modelfiles;
 namespace {
 
 const fs::path kReference = ATTN_REFERENCE_DIR "/bert";
-const char* const kModels[] = {"bert-f32", "bert-bf16"};
 
 std::vector<int> intsOf(const QJsonValue& array)
 {
@@ -82,18 +81,7 @@ std::shared_ptr<const attn::LanguageModel> TestBertModel::model(const QString& n
 
 void TestBertModel::parity_data()
 {
-    QTest::addColumn<QString>("model");
-    QTest::addColumn<QJsonObject>("expected");
-    QTest::addColumn<QJsonObject>("caseData");
-    for (const char* name : kModels) {
-        const QJsonObject expected = readJson(kReference / (std::string(name) + ".json"));
-        QVERIFY2(!expected.isEmpty(), name);
-        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
-            const QString row = QLatin1String(name) + QLatin1String(": ") +
-                                c.toObject().value(QLatin1String("name")).toString();
-            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
-        }
-    }
+    addParityRows(kReference, {"bert-f32", "bert-bf16"});
 }
 
 void TestBertModel::parity()
@@ -116,34 +104,8 @@ void TestBertModel::parity()
     const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
     QCOMPARE(run.attention->shape(),
              (attn::StackShape{int(layers.size()), 1, lm->info().heads, T, T}));
-    int disagreements = 0;
-    QString where;
-    for (int l = 0; l < layers.size(); ++l) {
-        const QJsonArray heads = layers[l].toArray();
-        for (int h = 0; h < heads.size(); ++h) {
-            const attn::Matrix p = run.attention->head(l, 0, h);
-            const QJsonArray rows = heads[h].toArray();
-            for (int i = 0; i < T; ++i) {
-                const QJsonArray row = rows[i].toArray();
-                for (int j = 0; j < T; ++j) {
-                    const double want = numberOf(row[j]), got = p(i, j);
-                    if (!agrees(got, want, tolerance)) {
-                        ++disagreements;
-                        where = QStringLiteral("layer %1 head %2 (%3, %4): %5 vs torch %6")
-                                    .arg(l)
-                                    .arg(h)
-                                    .arg(i)
-                                    .arg(j)
-                                    .arg(got)
-                                    .arg(want);
-                    }
-                }
-            }
-        }
-    }
-    QVERIFY2(
-        disagreements == 0,
-        qPrintable(QStringLiteral("%1 weights differ, e.g. %2").arg(disagreements).arg(where)));
+    const QString difference = attentionDifference(run, layers, tolerance);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
     // 2. At each [MASK]: every logit of the MLM head ≤ 1e-4, and the top 10.
     const std::vector<int> masks = intsOf(expected.value(QLatin1String("masks")));
@@ -325,25 +287,16 @@ void TestBertModel::badFolders()
     QFETCH(QString, fault);
     QTemporaryDir dir;
     const fs::path folder = copyOfModel(dir, qPrintable(model));
-    if (file == QLatin1String("config.json")) {
-        std::string text = readFile(folder / "config.json");
-        const std::size_t at = text.find(from.toStdString());
-        QVERIFY2(at != std::string::npos, qPrintable(from));
-        writeFile(folder / "config.json",
-                  text.replace(at, std::size_t(from.size()), to.toStdString()));
-    } else if (file == QLatin1String("vocab.txt")) {
-        fs::remove(folder / "vocab.txt");
-    } else {
+    if (file == QLatin1String("model.safetensors"))
         editHeader(folder / "model.safetensors", from.toStdString(), to.toStdString());
-    }
-    try {
-        (void)attn::openModel(folder);
-        QFAIL("opened");
-    } catch (const ModelError& error) {
-        const QString message = QString::fromStdString(error.what());
-        QVERIFY2(message.contains(fault), qPrintable(message));
-        QCOMPARE(QString::fromStdString(error.file().filename().string()), file);
-    }
+    else if (from.isEmpty())
+        fs::remove(folder / file.toStdString());
+    else
+        QVERIFY2(editText(folder / file.toStdString(), from.toStdString(), to.toStdString()),
+                 qPrintable(from));
+    const OpenFault fault_ = openFault(folder);
+    QVERIFY2(fault_.message.contains(fault), qPrintable(fault_.message));
+    QCOMPARE(fault_.file, file);
 }
 
 QTEST_GUILESS_MAIN(TestBertModel)

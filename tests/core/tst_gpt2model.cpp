@@ -110,18 +110,7 @@ std::shared_ptr<const attn::LanguageModel> TestGpt2Model::model(const QString& n
 
 void TestGpt2Model::parity_data()
 {
-    QTest::addColumn<QString>("model");
-    QTest::addColumn<QJsonObject>("expected");
-    QTest::addColumn<QJsonObject>("caseData");
-    for (const char* name : {"small-f32", "small-bf16", "real-f16"}) {
-        const QJsonObject expected = readJson(kReference / (std::string(name) + ".json"));
-        QVERIFY2(!expected.isEmpty(), name);
-        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
-            const QString row = QLatin1String(name) + QLatin1String(": ") +
-                                c.toObject().value(QLatin1String("name")).toString();
-            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
-        }
-    }
+    addParityRows(kReference, {"small-f32", "small-bf16", "real-f16"});
 }
 
 void TestGpt2Model::parity()
@@ -146,38 +135,8 @@ void TestGpt2Model::parity()
     const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
     QCOMPARE(run.attention->shape(),
              (attn::StackShape{int(layers.size()), 1, lm->info().heads, T, T}));
-    double worst = 0;
-    QString where;
-    int disagreements = 0;
-    for (int l = 0; l < layers.size(); ++l) {
-        const QJsonArray heads = layers[l].toArray();
-        for (int h = 0; h < heads.size(); ++h) {
-            const attn::Matrix p = run.attention->head(l, 0, h);
-            const QJsonArray rows = heads[h].toArray();
-            for (int i = 0; i < T; ++i) {
-                const QJsonArray row = rows[i].toArray();
-                for (int j = 0; j < T; ++j) {
-                    const double want = numberOf(row[j]), got = p(i, j);
-                    if (!agrees(got, want, 1e-5)) {
-                        ++disagreements;
-                        where = QStringLiteral("layer %1 head %2 (%3, %4): %5 vs torch %6")
-                                    .arg(l)
-                                    .arg(h)
-                                    .arg(i)
-                                    .arg(j)
-                                    .arg(got)
-                                    .arg(want);
-                    } else if (std::isfinite(want)) {
-                        worst = std::max(worst, std::abs(got - want));
-                    }
-                }
-            }
-        }
-    }
-    QVERIFY2(disagreements == 0, qPrintable(QStringLiteral("%1 weights differ by more than 1e-5, "
-                                                           "e.g. %2")
-                                                .arg(disagreements)
-                                                .arg(where)));
+    const QString difference = attentionDifference(run, layers, 1e-5);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
     // 3. The logits at the last position: ≤ 1e-4.
     const std::vector<float> logits = run.logits(T - 1);
@@ -462,10 +421,7 @@ void TestGpt2Model::badFolders()
     const fs::path folder = copyOfSmallModel(dir);
     const fs::path config = folder / "config.json", weights = folder / "model.safetensors";
     auto editConfig = [&](const std::string& from, const std::string& to) {
-        std::string text = readFile(config);
-        const std::size_t at = text.find(from);
-        QVERIFY2(at != std::string::npos, from.c_str());
-        writeFile(config, text.replace(at, from.size(), to));
+        QVERIFY2(editText(config, from, to), from.c_str());
     };
     const std::string b = breakage.toStdString();
     if (b == "no config.json")
@@ -501,15 +457,10 @@ void TestGpt2Model::badFolders()
         editHeader(weights, "\"dtype\":\"F32\"", "\"dtype\":\"Q4\"");
     else if (b == "dtype I32")
         editHeader(weights, "\"dtype\":\"F32\"", "\"dtype\":\"I32\"");
-    try {
-        (void)attn::openModel(folder);
-        QFAIL("opened");
-    } catch (const ModelError& error) {
-        const QString message = QString::fromStdString(error.what());
-        QVERIFY2(message.contains(file), qPrintable(message));
-        QVERIFY2(message.contains(fault), qPrintable(message));
-        QCOMPARE(QString::fromStdString(error.file().filename().string()), file);
-    }
+    const OpenFault fault_ = openFault(folder);
+    QVERIFY2(fault_.message.contains(file), qPrintable(fault_.message));
+    QVERIFY2(fault_.message.contains(fault), qPrintable(fault_.message));
+    QCOMPARE(fault_.file, file);
 }
 
 void TestGpt2Model::badTexts_data()
