@@ -331,11 +331,7 @@ void AttentionEngine::Run::aggregate()
         if (causalRows && T >= 2 * kRows) {
             for (Eigen::Index row = 0; row < T; row += kRows) {
                 const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
-                const Eigen::Index keys = row + rows;
-                bool futureIsZero = true;
-                for (Eigen::Index i = row; i < keys && i + 1 < Tk; ++i)
-                    futureIsZero = futureIsZero && p(i, i + 1) == 0.0f;
-                const Eigen::Index used = futureIsZero ? keys : Tk;
+                const Eigen::Index used = causalKeys(p.row(row).data(), p.cols(), row, rows, Tk);
                 o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
             }
         } else {

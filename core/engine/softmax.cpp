@@ -263,4 +263,13 @@ void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>
     }
 }
 
+Eigen::Index causalKeys(const float* block, Eigen::Index stride, Eigen::Index first,
+                        Eigen::Index rows, Eigen::Index keys)
+{
+    for (Eigen::Index i = 0; i < rows && first + i + 1 < keys; ++i)
+        if (!(block[i * stride + first + i + 1] == 0.0f))
+            return keys;
+    return std::min(first + rows, keys);
+}
+
 } // namespace attn

@@ -54,6 +54,16 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
 void scaleMaskSoftmaxRow(const float* scores, const bool* mask, Eigen::Index n,
                          const LogitRule& rule, float* scratch, float* weights);
 
+// How many keys a block of P's rows needs in P·V (the engine's stage 8 and every model
+// layer's attention): a causal mask leaves each row's future keys a weight of exactly 0
+// (the fill's exp, or the 0 written after the softmax) where the switches keep it so, and
+// one cell a row tells, P(i, i + 1); then the block of rows [first, first + rows) reads only
+// the keys up to its last row. `block` is the block's first row (row i of the block at
+// block + i·stride), `keys` the row length T_k; a NaN row, or any nonzero future cell, keeps
+// all T_k.
+[[nodiscard]] Eigen::Index causalKeys(const float* block, Eigen::Index stride, Eigen::Index first,
+                                      Eigen::Index rows, Eigen::Index keys);
+
 // One head's P = softmax(L, dim=-2), each column j over the queries i, L made in `weights`.
 void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,
                                  const LogitRule& rule, Matrix& weights);

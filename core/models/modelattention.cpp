@@ -96,13 +96,9 @@ void attendHeadOverKeys(const LogitRule& rule, const MaskMatrix& mask, bool caus
         // The mask after the softmax: masked_fill(M, 0).
         if (maskAfter)
             block = mask.middleRows(first, rows).select(0.0f, block);
-        // A causal mask leaves each row's future keys a weight of exactly 0 (the fill's
-        // exp, or the 0 written after the softmax); where one cell a row says so, the
-        // block needs only the keys up to its last row, as the engine's stage 8.
-        bool futureIsZero = causal;
-        for (Eigen::Index i = 0; futureIsZero && i < rows && first + i + 1 < T; ++i)
-            futureIsZero = s(i, first + i + 1) == 0.0f;
-        const Eigen::Index used = futureIsZero ? lastKey : T;
+        // Under a causal mask, only the keys up to the block's last row where the future's
+        // weights are 0 (causalKeys, as the engine's stage 8).
+        const Eigen::Index used = causal ? causalKeys(s.data(), s.cols(), first, rows, T) : T;
         if (avx512)
             conv1dTileAvx512(s.data(), s.cols(), v.data(), v.outerStride(), nullptr,
                              o.data() + first * o.outerStride(), o.outerStride(), rows, dK, used,
