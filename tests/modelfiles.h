@@ -18,7 +18,9 @@
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace modelfiles {
 
@@ -182,6 +184,33 @@ inline QString attentionDifference(const attn::ModelRun& run, const QJsonArray& 
                                     .arg(disagreements)
                                     .arg(tolerance)
                                     .arg(where);
+}
+
+// The rows of a model's bad ids (columns ids, message) for a model of 64 positions and
+// `vocabulary` ids: none, one too many, an id of V, a negative one.
+inline void addBadIdRows(int vocabulary)
+{
+    QTest::addColumn<std::vector<int>>("ids");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("none") << std::vector<int>{} << "the text is empty";
+    QTest::newRow("longer than max_position_embeddings")
+        << std::vector<int>(65, 3) << "the text has 65 tokens, the model reads at most 64";
+    QTest::newRow("id = vocab_size")
+        << std::vector<int>{1, vocabulary} << QStringLiteral("token id %1 outside").arg(vocabulary);
+    QTest::newRow("negative id") << std::vector<int>{-1} << "token id -1 outside";
+}
+
+// What runIds says of `ids` (InputError's or std::out_of_range's message), or "ran".
+inline QString runIdsFault(const attn::LanguageModel& model, const std::vector<int>& ids)
+{
+    try {
+        (void)model.runIds(ids, attn::ModelSwitches{});
+        return QStringLiteral("ran");
+    } catch (const attn::InputError& error) {
+        return QString::fromStdString(error.what());
+    } catch (const std::out_of_range& error) {
+        return QString::fromStdString(error.what());
+    }
 }
 
 // The parity rows of the reference checkpoints `names` (`root`/<name>.json): one a case,
