@@ -1225,8 +1225,8 @@
         <translation>打开模型(&amp;M)…</translation>
     </message>
     <message>
-        <source>Run a language model (GPT-2) from its Hugging Face folder, with every switch of the formula inside its layers</source>
-        <translation>从 Hugging Face 文件夹运行语言模型（GPT-2），公式的每个开关都作用于其各层之内</translation>
+        <source>Run a language model (GPT-2, Qwen, Llama, Mistral, BERT) from its Hugging Face folder, with every switch of the formula inside its layers</source>
+        <translation>从 Hugging Face 文件夹运行语言模型（GPT-2、Qwen、Llama、Mistral、BERT），公式的每个开关都作用于其各层之内</translation>
     </message>
 </context>
 <context>
@@ -3137,6 +3137,11 @@
     <message>
         <source>A model folder as the Hugging Face hub keeps it: config.json and the files of its family —&lt;ul&gt;%1&lt;/ul&gt;AttnScope runs the model itself and downloads nothing.</source>
         <translation>与 Hugging Face Hub 存放方式相同的模型文件夹：config.json，以及该模型家族的文件——&lt;ul&gt;%1&lt;/ul&gt;AttnScope 自己运行模型，不下载任何东西。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a model family and the files of its folder</comment>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -126,9 +126,11 @@ void OpenModelDialog::retranslateUi()
     QString families;
     for (const attn::ModelFamily& family : attn::modelFamilies())
         families +=
-            QStringLiteral("<li>%1: %2</li>")
-                .arg(QString::fromUtf8(family.name.data(), qsizetype(family.name.size())),
-                     QString::fromUtf8(family.files.data(), qsizetype(family.files.size())));
+            QStringLiteral("<li>%1</li>")
+                .arg(tr("%1: %2", "a model family and the files of its folder")
+                         .arg(QString::fromUtf8(family.name.data(), qsizetype(family.name.size())),
+                              QString::fromUtf8(family.files.data(),
+                                                qsizetype(family.files.size()))));
     intro_->setText(tr("A model folder as the Hugging Face hub keeps it: config.json and the "
                        "files of its family —<ul>%1</ul>AttnScope runs the model itself and "
                        "downloads nothing.")

@@ -32,8 +32,9 @@ constexpr ActionSpec kActions[] = {
                                      ".npy or .safetensors file, in a model view of its own"),
      QKeySequence::UnknownKey, "Ctrl+Shift+O", false},
     {ActionId::OpenModel, QT_TRANSLATE_NOOP("MainWindow", "Open &Model…"),
-     QT_TRANSLATE_NOOP("MainWindow", "Run a language model (GPT-2) from its Hugging Face folder, "
-                                     "with every switch of the formula inside its layers"),
+     QT_TRANSLATE_NOOP("MainWindow", "Run a language model (GPT-2, Qwen, Llama, Mistral, BERT) "
+                                     "from its Hugging Face folder, with every switch of the "
+                                     "formula inside its layers"),
      QKeySequence::UnknownKey, "Ctrl+M", false},
     {ActionId::SaveSession, QT_TRANSLATE_NOOP("MainWindow", "&Save Session"),
      QT_TRANSLATE_NOOP("MainWindow", "Save the text, every switch and the view to a session file"),
