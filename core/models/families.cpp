@@ -13,12 +13,17 @@ std::span<const ModelFamily> modelFamilies()
 {
     // The table: one row a family.
     static const ModelFamily kFamilies[] = {
-        {"GPT-2", {"gpt2"}, "model.safetensors, vocab.json, merges.txt", &Gpt2Model::open},
+        {"GPT-2",
+         {"gpt2"},
+         "model.safetensors, vocab.json, merges.txt",
+         &Gpt2Model::open,
+         &Gpt2Model::describe},
         {"Qwen/Llama/Mistral",
          {"qwen2", "qwen3", "llama", "mistral"},
          "model.safetensors, tokenizer.json",
-         &LlamaModel::open},
-        {"BERT", {"bert"}, "model.safetensors, vocab.txt", &BertModel::open},
+         &LlamaModel::open,
+         &LlamaModel::describe},
+        {"BERT", {"bert"}, "model.safetensors, vocab.txt", &BertModel::open, &BertModel::describe},
     };
     return kFamilies;
 }
@@ -65,28 +70,35 @@ void ModelFolder::checkVocabulary(const ModelTokenizer& tokenizer, int vocabular
                                             std::to_string(vocabulary));
 }
 
+ModelFolder readModelConfig(std::string_view json, const std::filesystem::path& folder)
+{
+    ModelFolder read;
+    read.path = folder;
+    read.configFile = folder / "config.json";
+    read.config = parseConfigObject(json, read.configFile);
+    if (!read.config.find("model_type"))
+        throw ModelError(read.configFile, "the field model_type is missing");
+    read.modelType = stringField(read.config, "model_type", "", read.configFile);
+    return read;
+}
+
 std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder)
 {
     if (!std::filesystem::is_directory(folder))
         throw ModelError(folder, "not a folder");
-    ModelFolder opened;
-    opened.path = folder;
-    opened.configFile = folder / "config.json";
-    if (!std::filesystem::exists(opened.configFile))
-        throw ModelError(opened.configFile, "missing: a model folder holds config.json, "
-                                            "model.safetensors and the tokenizer's files");
+    const std::filesystem::path configFile = folder / "config.json";
+    if (!std::filesystem::exists(configFile))
+        throw ModelError(configFile, "missing: a model folder holds config.json, "
+                                     "model.safetensors and the tokenizer's files");
     // 1. config.json, read once.
     std::string text;
     try {
-        text = readTokenizerFile(opened.configFile);
+        text = readTokenizerFile(configFile);
     } catch (const TokenizerFileError& error) {
-        throw ModelError(opened.configFile, error.fault());
+        throw ModelError(configFile, error.fault());
     }
-    opened.config = parseConfigObject(text, opened.configFile);
+    const ModelFolder opened = readModelConfig(text, folder);
     // 2. Its model_type picks the family.
-    if (!opened.config.find("model_type"))
-        throw ModelError(opened.configFile, "the field model_type is missing");
-    opened.modelType = stringField(opened.config, "model_type", "", opened.configFile);
     const ModelFamily* family = familyOf(opened.modelType);
     if (!family)
         throw ModelError(opened.configFile, "model_type \"" + opened.modelType +

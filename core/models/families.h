@@ -59,6 +59,9 @@ struct ModelFamily {
     // Opens the folder: the family's config, its tokenizer, then its weights. Throws
     // ModelError naming the file and the fault.
     std::shared_ptr<const LanguageModel> (*open)(const ModelFolder& folder);
+    // What its config.json says (ModelInfo's sizes, family, folder), without the tokenizer
+    // or the weights. Throws ModelError naming config.json as open does.
+    ModelInfo (*describe)(const ModelFolder& folder);
 };
 
 // Every family, in the order the interface lists them.
@@ -69,6 +72,12 @@ struct ModelFamily {
 
 // Every model_type the table runs, quoted and joined: "\"gpt2\", \"qwen2\", … and \"bert\"".
 [[nodiscard]] std::string supportedModelTypes();
+
+// A ModelFolder of config.json's text `json` (in `folder`, "" for none): parsed, its
+// model_type read. Throws ModelError naming config.json: not JSON, not an object, no
+// model_type, a model_type not a string.
+[[nodiscard]] ModelFolder readModelConfig(std::string_view json,
+                                          const std::filesystem::path& folder = {});
 
 // Opens the model folder `folder` (config.json, model.safetensors and the tokenizer's
 // files) after config.json's model_type. Throws ModelError naming the file and the fault:

@@ -68,6 +68,8 @@ struct ModelInfo {
     int slidingWindow = 0;
     std::filesystem::path folder;
 
+    bool operator==(const ModelInfo&) const = default;
+
     // The K/V head query head `h` reads: h / (H / H_kv) (HF's repeat_kv).
     [[nodiscard]] int kvHeadOf(int h) const
     {

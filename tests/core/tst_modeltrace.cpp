@@ -79,6 +79,7 @@ private slots:
     void explainsAsAResult();
     void refusals();
     void hooksReachInsideEveryFamily();
+    void theTableDescribesEveryFamilyAsItOpens();
 };
 
 void TestModelTrace::parity_data()
@@ -313,6 +314,30 @@ void TestModelTrace::hooksReachInsideEveryFamily()
                     .maxCoeff() > 1e-6f);
         QVERIFY((knocked.hidden - plain.hidden).cwiseAbs().maxCoeff() > 1e-5f);
     }
+}
+
+void TestModelTrace::theTableDescribesEveryFamilyAsItOpens()
+{
+    // The family table finds each folder's family by its model_type, and its describe() says
+    // from config.json alone what the opened model says.
+    for (const char* name :
+         {"gpt2/small-f32", "llama/mistral-f32", "llama/qwen3-bf16", "bert/bert-f32"}) {
+        const fs::path path = kReference / name;
+        const attn::ModelFolder folder =
+            attn::readModelConfig(modelfiles::readFile(path / "config.json"), path);
+        const attn::ModelFamily* family = attn::familyOf(folder.modelType);
+        QVERIFY2(family, name);
+        const attn::ModelInfo described = family->describe(folder);
+        attn::ModelInfo opened = attn::openModel(path)->info();
+        opened.weightType.clear(); // the weights' dtype: describe() does not read them
+        QVERIFY2(described == opened, name);
+    }
+    QCOMPARE(QString::fromStdString(std::string(attn::familyOf("mistral")->name)),
+             QStringLiteral("Qwen/Llama/Mistral"));
+    QVERIFY(!attn::familyOf("t5"));
+    // A model_type no family runs is refused naming every one that is.
+    QCOMPARE(QString::fromStdString(attn::supportedModelTypes()),
+             QStringLiteral("\"gpt2\", \"qwen2\", \"qwen3\", \"llama\", \"mistral\" and \"bert\""));
 }
 
 QTEST_GUILESS_MAIN(TestModelTrace)

@@ -1,45 +1,55 @@
-// libFuzzer target: the config.json readers (GPT-2's, the Qwen/Llama family's) on arbitrary
+// libFuzzer target: every family's config.json reader (the family table's describe: GPT-2's,
+// the Qwen/Llama/Mistral family's, BERT's, and any family added to the table) on arbitrary
 // bytes. Each either refuses them with a ModelError naming config.json, or returns sizes a
 // model can be built from.
 #include "models/configfields.h"
-#include "models/gpt2/config.h"
+#include "models/families.h"
 #include "models/languagemodel.h"
-#include "models/llama/config.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
+namespace {
+
+void checkRefusal(const attn::ModelError& error)
+{
+    if (error.file() != "config.json" || error.fault().empty())
+        std::abort();
+}
+
+bool inRange(int size)
+{
+    return size > 0 && size <= attn::kMaxConfigSize;
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    attn::ModelFolder folder;
     try {
-        const attn::Gpt2Config c =
-            attn::parseGpt2Config(attn::parseConfigObject(text, "config.json"), "config.json");
-        const bool sane = c.layers > 0 && c.heads > 0 && c.dModel > 0 && c.positions > 0 &&
-                          c.vocabulary > 0 && c.inner > 0 && c.dModel % c.heads == 0 &&
-                          c.headDim() * c.heads == c.dModel && c.epsilon >= 0 &&
-                          c.layers <= attn::kMaxConfigSize && c.dModel <= attn::kMaxConfigSize;
-        if (!sane)
-            std::abort();
+        folder = attn::readModelConfig(text);
     } catch (const attn::ModelError& error) {
-        if (error.file() != "config.json" || error.fault().empty())
-            std::abort();
+        checkRefusal(error);
+        return 0;
     }
-    try {
-        const attn::LlamaConfig c =
-            attn::parseLlamaConfig(attn::parseConfigObject(text, "config.json"), "config.json");
-        const bool sane = c.layers > 0 && c.heads > 0 && c.kvHeads > 0 &&
-                          c.heads % c.kvHeads == 0 && c.dModel > 0 && c.headDim > 0 &&
-                          c.headDim % 2 == 0 && c.inner > 0 && c.positions > 0 &&
-                          c.vocabulary > 0 && c.epsilon >= 0 && c.ropeTheta > 0 &&
-                          c.kvHeadOf(c.heads - 1) == c.kvHeads - 1;
-        if (!sane)
-            std::abort();
-    } catch (const attn::ModelError& error) {
-        if (error.file() != "config.json" || error.fault().empty())
-            std::abort();
+    for (const attn::ModelFamily& family : attn::modelFamilies()) {
+        try {
+            const attn::ModelInfo m = family.describe(folder);
+            const bool sane = m.family == folder.modelType && inRange(m.layers) &&
+                              inRange(m.heads) && inRange(m.kvHeads) && m.heads % m.kvHeads == 0 &&
+                              inRange(m.dModel) && inRange(m.headDim) && inRange(m.maxPositions) &&
+                              inRange(m.vocabulary) && m.kvHeadOf(m.heads - 1) == m.kvHeads - 1 &&
+                              (!m.rotary || m.headDim % 2 == 0) && m.slidingWindow >= 0 &&
+                              (m.heads * m.headDim == m.dModel || family.name != "GPT-2");
+            if (!sane)
+                std::abort();
+        } catch (const attn::ModelError& error) {
+            checkRefusal(error);
+        }
     }
     return 0;
 }

@@ -4,11 +4,15 @@
 #include "models/languagemodel.h"
 
 namespace attn {
+namespace {
 
+// Whether config.json's model_type is this reader's.
 bool isBertFamily(std::string_view modelType)
 {
     return modelType == "bert";
 }
+
+} // namespace
 
 BertConfig parseBertConfig(const JsonValue& config, const std::filesystem::path& file)
 {

@@ -27,7 +27,4 @@ struct BertConfig : HfSizes {
 [[nodiscard]] BertConfig parseBertConfig(const JsonValue& config,
                                          const std::filesystem::path& file);
 
-// Whether config.json's model_type is this family's.
-[[nodiscard]] bool isBertFamily(std::string_view modelType);
-
 } // namespace attn

@@ -9,11 +9,34 @@
 
 namespace attn {
 
+namespace {
+
+// What config.json says of the model (ModelInfo without the weights' dtype).
+ModelInfo infoOf(const ModelFolder& folder, const BertConfig& config)
+{
+    ModelInfo info = folder.info();
+    info.layers = config.layers;
+    info.heads = info.kvHeads = config.heads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim;
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.causal = false; // bidirectional: every token sees every other
+    return info;
+}
+
+} // namespace
+
 BertModel::BertModel(ModelInfo info, BertConfig config, BertWeights weights,
                      std::unique_ptr<const ModelTokenizer> tokenizer, std::optional<int> maskId)
     : LanguageModel(std::move(info), std::move(tokenizer), "vocab.txt", maskId),
       config_(std::move(config)), weights_(std::move(weights))
 {}
+
+ModelInfo BertModel::describe(const ModelFolder& folder)
+{
+    return infoOf(folder, parseBertConfig(folder.config, folder.configFile));
+}
 
 std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
 {
@@ -28,15 +51,8 @@ std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
     // 3. The weights, mapped.
     BertWeights weights = loadBertWeights(folder.file("model.safetensors"), config);
 
-    ModelInfo info = folder.info();
-    info.layers = config.layers;
-    info.heads = info.kvHeads = config.heads;
-    info.dModel = config.dModel;
-    info.headDim = config.headDim;
-    info.maxPositions = config.positions;
-    info.vocabulary = config.vocabulary;
+    ModelInfo info = infoOf(folder, config);
     info.weightType = weights.storedType;
-    info.causal = false; // bidirectional: every token sees every other
     return std::make_shared<const BertModel>(std::move(info), std::move(config), std::move(weights),
                                              std::move(tokenizer), maskId);
 }

@@ -30,6 +30,8 @@ public:
     // Opens a folder: config.json (read), vocab.txt (+ tokenizer_config.json),
     // model.safetensors. Throws ModelError naming the file and the fault.
     [[nodiscard]] static std::shared_ptr<const LanguageModel> open(const ModelFolder& folder);
+    // What config.json (read) says of a model of this family, without opening the rest.
+    [[nodiscard]] static ModelInfo describe(const ModelFolder& folder);
 
     [[nodiscard]] const BertConfig& config() const { return config_; }
 

@@ -8,11 +8,33 @@
 
 namespace attn {
 
+namespace {
+
+// What config.json says of the model (ModelInfo without the weights' dtype).
+ModelInfo infoOf(const ModelFolder& folder, const Gpt2Config& config)
+{
+    ModelInfo info = folder.info();
+    info.layers = config.layers;
+    info.heads = info.kvHeads = config.heads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim();
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    return info;
+}
+
+} // namespace
+
 Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
                      std::unique_ptr<const ModelTokenizer> tokenizer)
     : LanguageModel(std::move(info), std::move(tokenizer), "vocab.json"),
       config_(std::move(config)), weights_(std::move(weights))
 {}
+
+ModelInfo Gpt2Model::describe(const ModelFolder& folder)
+{
+    return infoOf(folder, parseGpt2Config(folder.config, folder.configFile));
+}
 
 std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
 {
@@ -26,13 +48,7 @@ std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
     // 3. The weights, mapped.
     Gpt2Weights weights = loadGpt2Weights(folder.file("model.safetensors"), config);
 
-    ModelInfo info = folder.info();
-    info.layers = config.layers;
-    info.heads = info.kvHeads = config.heads;
-    info.dModel = config.dModel;
-    info.headDim = config.headDim();
-    info.maxPositions = config.positions;
-    info.vocabulary = config.vocabulary;
+    ModelInfo info = infoOf(folder, config);
     info.weightType = weights.storedType;
     return std::make_shared<const Gpt2Model>(std::move(info), std::move(config), std::move(weights),
                                              std::move(tokenizer));

@@ -26,6 +26,8 @@ public:
 
     // Opens a folder: config.json (read), vocab.json and merges.txt, model.safetensors.
     [[nodiscard]] static std::shared_ptr<const LanguageModel> open(const ModelFolder& folder);
+    // What config.json (read) says of a model of this family, without opening the rest.
+    [[nodiscard]] static ModelInfo describe(const ModelFolder& folder);
 
     [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
                                   const ForwardHooks& hooks = {}) const override;

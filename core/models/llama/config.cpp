@@ -6,6 +6,13 @@
 namespace attn {
 namespace {
 
+// Whether config.json's model_type is this reader's.
+bool isLlamaFamily(std::string_view modelType)
+{
+    return modelType == "qwen2" || modelType == "qwen3" || modelType == "llama" ||
+           modelType == "mistral";
+}
+
 // A factor rope scaling needs: a finite number > 0; "rope_scaling's factor is missing".
 double ropeFactor(const JsonValue& rope, std::string_view object, std::string_view name,
                   const std::filesystem::path& file)
@@ -51,12 +58,6 @@ void readRopeScaling(const JsonValue& config, std::string_view name, RopeScaling
 }
 
 } // namespace
-
-bool isLlamaFamily(std::string_view modelType)
-{
-    return modelType == "qwen2" || modelType == "qwen3" || modelType == "llama" ||
-           modelType == "mistral";
-}
 
 LlamaConfig parseLlamaConfig(const JsonValue& config, const std::filesystem::path& file)
 {

@@ -45,7 +45,4 @@ struct LlamaConfig : HfSizes {
 [[nodiscard]] LlamaConfig parseLlamaConfig(const JsonValue& config,
                                            const std::filesystem::path& file);
 
-// Whether config.json's model_type is one of this family's.
-[[nodiscard]] bool isLlamaFamily(std::string_view modelType);
-
 } // namespace attn

@@ -9,11 +9,36 @@
 
 namespace attn {
 
+namespace {
+
+// What config.json says of the model (ModelInfo without the weights' dtype).
+ModelInfo infoOf(const ModelFolder& folder, const LlamaConfig& config)
+{
+    ModelInfo info = folder.info();
+    info.layers = config.layers;
+    info.heads = config.heads;
+    info.kvHeads = config.kvHeads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim;
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    info.rotary = true;
+    info.slidingWindow = config.slidingWindow;
+    return info;
+}
+
+} // namespace
+
 LlamaModel::LlamaModel(ModelInfo info, LlamaConfig config, LlamaWeights weights,
                        std::unique_ptr<const ModelTokenizer> tokenizer)
     : LanguageModel(std::move(info), std::move(tokenizer), "tokenizer.json"),
       config_(std::move(config)), weights_(std::move(weights))
 {}
+
+ModelInfo LlamaModel::describe(const ModelFolder& folder)
+{
+    return infoOf(folder, parseLlamaConfig(folder.config, folder.configFile));
+}
 
 std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
 {
@@ -29,17 +54,8 @@ std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
     // 3. The weights, mapped.
     LlamaWeights weights = loadLlamaWeights(folder.file("model.safetensors"), config);
 
-    ModelInfo info = folder.info();
-    info.layers = config.layers;
-    info.heads = config.heads;
-    info.kvHeads = config.kvHeads;
-    info.dModel = config.dModel;
-    info.headDim = config.headDim;
-    info.maxPositions = config.positions;
-    info.vocabulary = config.vocabulary;
+    ModelInfo info = infoOf(folder, config);
     info.weightType = weights.storedType;
-    info.rotary = true;
-    info.slidingWindow = config.slidingWindow;
     return std::make_shared<const LlamaModel>(std::move(info), std::move(config),
                                               std::move(weights), std::move(tokenizer));
 }
