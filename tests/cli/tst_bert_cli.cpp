@@ -5,6 +5,7 @@
 // an empty list; broken folders and options refused with exit status 2 and one line naming
 // the file and the fault.
 #include "clirun.h"
+#include "modeljson.h"
 
 #include <QDir>
 #include <QFile>
@@ -167,27 +168,9 @@ void TestBertCli::json()
     const int T = int(ids.size());
     const QJsonArray layers = out.value(QLatin1String("layers")).toArray();
     const QJsonArray wantLayers = reference.value(QLatin1String("attention")).toArray();
-    QCOMPARE(layers.size(), wantLayers.size());
-    for (int l = 0; l < layers.size(); ++l) {
-        const QJsonArray heads = layers[l].toObject().value(QLatin1String("heads")).toArray();
-        const QJsonArray wantHeads = wantLayers[l].toArray();
-        QCOMPARE(heads.size(), wantHeads.size());
-        for (int h = 0; h < heads.size(); ++h) {
-            const QJsonArray rows = heads[h].toObject().value(QLatin1String("weights")).toArray();
-            const QJsonArray wantRows = wantHeads[h].toArray();
-            QCOMPARE(rows.size(), qsizetype(T));
-            for (int i = 0; i < T; ++i) {
-                const QJsonArray row = rows[i].toArray(), want = wantRows[i].toArray();
-                for (int j = 0; j < T; ++j)
-                    QVERIFY2(std::abs(row[j].toDouble() - want[j].toDouble()) <= tolerance,
-                             qPrintable(QStringLiteral("layer %1 head %2 (%3, %4)")
-                                            .arg(l)
-                                            .arg(h)
-                                            .arg(i)
-                                            .arg(j)));
-            }
-        }
-    }
+    const QString difference =
+        attn::test::jsonAttentionDifference(layers, wantLayers, T, tolerance);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
     // 3. No next token: at each [MASK], torch's top 10, each piece spelt as vocab.txt does.
     QVERIFY(!out.contains(QLatin1String("next_tokens")));

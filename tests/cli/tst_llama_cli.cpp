@@ -3,6 +3,7 @@
 // switches given on the command line, --rope off among them; the model says each query head's
 // K/V head; --rope and --ids refused where they do not apply, with exit status 2.
 #include "clirun.h"
+#include "modeljson.h"
 
 #include <QDir>
 #include <QFile>
@@ -145,27 +146,9 @@ void TestLlamaCli::json()
     const int T = int(expected.value(QLatin1String("ids")).toArray().size());
     const QJsonArray layers = out.value(QLatin1String("layers")).toArray();
     const QJsonArray wantLayers = reference.value(QLatin1String("attention")).toArray();
-    QCOMPARE(layers.size(), wantLayers.size());
-    for (int l = 0; l < layers.size(); ++l) {
-        const QJsonArray heads = layers[l].toObject().value(QLatin1String("heads")).toArray();
-        const QJsonArray wantHeads = wantLayers[l].toArray();
-        QCOMPARE(heads.size(), wantHeads.size());
-        for (int h = 0; h < heads.size(); ++h) {
-            const QJsonArray rows = heads[h].toObject().value(QLatin1String("weights")).toArray();
-            const QJsonArray wantRows = wantHeads[h].toArray();
-            QCOMPARE(rows.size(), qsizetype(T));
-            for (int i = 0; i < T; ++i) {
-                const QJsonArray row = rows[i].toArray(), want = wantRows[i].toArray();
-                for (int j = 0; j < T; ++j)
-                    QVERIFY2(std::abs(row[j].toDouble() - want[j].toDouble()) <= tolerance,
-                             qPrintable(QStringLiteral("layer %1 head %2 (%3, %4)")
-                                            .arg(l)
-                                            .arg(h)
-                                            .arg(i)
-                                            .arg(j)));
-            }
-        }
-    }
+    const QString difference =
+        attn::test::jsonAttentionDifference(layers, wantLayers, T, tolerance);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
     // 3. The next tokens: torch's top 10, each piece spelt as tokenizer.json spells it.
     const QHash<int, QString> spelling = spellings(kReference + model);

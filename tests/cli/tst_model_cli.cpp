@@ -3,6 +3,7 @@
 // each switch given on the command line; a bad folder or argument is exit status 2 with
 // one line naming it.
 #include "clirun.h"
+#include "modeljson.h"
 
 #include <QDir>
 #include <QFile>
@@ -159,31 +160,8 @@ void TestModelCli::json()
     // 2. Every layer's heads: T × T weights, equal to torch's within 1e-5 (NaN as null).
     const QJsonArray layers = out.value(QLatin1String("layers")).toArray();
     const QJsonArray wantLayers = reference.value(QLatin1String("attention")).toArray();
-    QCOMPARE(layers.size(), wantLayers.size());
-    for (int l = 0; l < layers.size(); ++l) {
-        const QJsonArray heads = layers[l].toObject().value(QLatin1String("heads")).toArray();
-        const QJsonArray wantHeads = wantLayers[l].toArray();
-        QCOMPARE(heads.size(), wantHeads.size());
-        for (int h = 0; h < heads.size(); ++h) {
-            const QJsonArray rows = heads[h].toObject().value(QLatin1String("weights")).toArray();
-            const QJsonArray wantRows = wantHeads[h].toArray();
-            QCOMPARE(rows.size(), qsizetype(T));
-            for (int i = 0; i < T; ++i) {
-                const QJsonArray row = rows[i].toArray(), want = wantRows[i].toArray();
-                QCOMPARE(row.size(), qsizetype(T));
-                for (int j = 0; j < T; ++j) {
-                    const bool same =
-                        row[j].isNull() ? want[j].isNull()
-                                        : std::abs(row[j].toDouble() - want[j].toDouble()) <= 1e-5;
-                    QVERIFY2(same, qPrintable(QStringLiteral("layer %1 head %2 (%3, %4)")
-                                                  .arg(l)
-                                                  .arg(h)
-                                                  .arg(i)
-                                                  .arg(j)));
-                }
-            }
-        }
-    }
+    const QString difference = attn::test::jsonAttentionDifference(layers, wantLayers, T, 1e-5);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
     // 3. The next tokens: torch's top 10, most probable first.
     const QJsonArray next = out.value(QLatin1String("next_tokens")).toArray();
