@@ -1344,6 +1344,11 @@
         <comment>a token and its probability</comment>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>Their top %1 share one token.</source>
+        <comment>%1 is k, as in top 10</comment>
+        <translation>两边的前 %1 个中有 1 个词元相同。</translation>
+    </message>
 </context>
 <context>
     <name>Presets</name>

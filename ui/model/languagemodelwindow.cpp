@@ -5,6 +5,7 @@
 #include "formulabar.h"
 #include "labels.h"
 #include "modelcomparebutton.h"
+#include "modelcomparison.h"
 #include "models/runwords.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
@@ -380,16 +381,11 @@ void LanguageModelWindow::showPredictions(int position, const std::vector<Predic
 
 void LanguageModelWindow::updateDepartures()
 {
-    const Config config = switches_->config();
-    QStringList departures = FormulaBar::departuresOf(config, false);
-    if (model_->info().causal && config.mask == MaskKind::None)
-        departures.prepend(tr("no causal mask: every token sees the ones after it"));
-    if (!model_->info().causal && config.mask == MaskKind::Causal)
-        departures.prepend(tr("a causal mask: no token sees the ones after it, though the "
-                              "model was trained reading both ways"));
-    if (model_->info().rotary && !rope_->isChecked())
-        departures.append(tr("no rotary positions (RoPE): attention sees no order but the mask's"));
-    const int only = scope_->currentData().toInt();
+    // The command line's list (modelDepartures); the sentence here says where they act.
+    ModelSwitches switched = switches();
+    const int only = switched.onlyLayer;
+    switched.onlyLayer = -1;
+    const QStringList departures = modelDepartures(switched, model_->info().causal);
     const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
     if (departures.isEmpty())
         departures_->setText(tr("The model's textbook formula, as it was trained."));

@@ -49,23 +49,25 @@ QString predictionsLine(const std::vector<RankedPrediction>& side, char name)
 
 QStringList modelDepartures(const ModelSwitches& switches, bool causal)
 {
-    // The window's words (its context), which this line repeats.
-    const char* const context = "attn::ui::LanguageModelWindow";
+    // The window's words (its context, spelt out in each call so that lupdate sees it).
     const Config& config = switches.formula;
     QStringList departures = formulaDepartures(config, false);
     if (causal && config.mask == MaskKind::None)
         departures.prepend(QCoreApplication::translate(
-            context, "no causal mask: every token sees the ones after it"));
+            "attn::ui::LanguageModelWindow", "no causal mask: every token sees the ones after it"));
     if (!causal && config.mask == MaskKind::Causal)
         departures.prepend(QCoreApplication::translate(
-            context, "a causal mask: no token sees the ones after it, though the model was "
-                     "trained reading both ways"));
+            "attn::ui::LanguageModelWindow",
+            "a causal mask: no token sees the ones after it, though the model was "
+            "trained reading both ways"));
     if (!switches.rope) // the window keeps it on for a model without rotary positions
         departures << QCoreApplication::translate(
-            context, "no rotary positions (RoPE): attention sees no order but the mask's");
+            "attn::ui::LanguageModelWindow",
+            "no rotary positions (RoPE): attention sees no order but the mask's");
     if (!departures.isEmpty() && switches.onlyLayer >= 0)
-        departures
-            << QCoreApplication::translate(context, "in layer %1 only").arg(switches.onlyLayer);
+        departures << QCoreApplication::translate("attn::ui::LanguageModelWindow",
+                                                  "in layer %1 only")
+                          .arg(switches.onlyLayer);
     return departures;
 }
 
@@ -171,10 +173,14 @@ QString predictionSummary(const PredictionComparison& predictions, const QString
             return a.prediction.id == b.prediction.id;
         });
     const QString overlap =
-        QCoreApplication::translate("ModelComparison", "Their top %1 share %2 tokens.",
-                                    "%1 is k, as in top 10")
-            .arg(predictions.b.size())
-            .arg(shared);
+        shared == 1
+            ? QCoreApplication::translate("ModelComparison", "Their top %1 share one token.",
+                                          "%1 is k, as in top 10")
+                  .arg(predictions.b.size())
+            : QCoreApplication::translate("ModelComparison", "Their top %1 share %2 tokens.",
+                                          "%1 is k, as in top 10")
+                  .arg(predictions.b.size())
+                  .arg(shared);
     return QCoreApplication::translate("ModelComparison", "%1 %2",
                                        "two sentences, one after the other")
         .arg(sentence, overlap);

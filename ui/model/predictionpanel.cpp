@@ -30,7 +30,7 @@ public:
         QStringList lines;
         for (const Prediction& p : predictions_)
             lines << QStringLiteral("%1 %2").arg(PredictionPanel::displayToken(p.label),
-                                                 percent(p.probability));
+                                                 percentText(p.probability));
         setAccessibleDescription(lines.join(QStringLiteral("; ")));
         updateGeometry();
         update();
@@ -41,8 +41,6 @@ public:
     {
         return {260, rowHeight() * int(std::max<std::size_t>(predictions_.size(), 10))};
     }
-
-    [[nodiscard]] static QString percent(float probability) { return percentText(probability); }
 
 protected:
     void paintEvent(QPaintEvent*) override
@@ -69,7 +67,7 @@ protected:
                             std::max(1, int(barRoom * double(p.probability))), row.height() - 6);
             painter.fillRect(bar, palette().color(QPalette::Highlight));
             painter.drawText(QRect(bar.right() + 6, row.top(), numberWidth, row.height()),
-                             Qt::AlignVCenter | Qt::AlignLeft, percent(p.probability));
+                             Qt::AlignVCenter | Qt::AlignLeft, percentText(p.probability));
         }
     }
 
