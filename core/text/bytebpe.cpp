@@ -86,30 +86,13 @@ ByteLevelBpe::ByteLevelBpe(std::vector<VocabEntry> vocabulary,
 
     // 2. The vocabulary: unique ids, every spelling in the alphabet.
     const auto& vocabFile = sources.vocabFile;
-    int maxId = 0;
-    for (const auto& entry : vocabulary)
-        maxId = std::max(maxId, entry.id);
-    if (maxId >= 10'000'000)
-        throw TokenizerFileError(vocabFile, "the id " + std::to_string(maxId) + " is too large");
-    tokens_.resize(static_cast<std::size_t>(maxId) + 1);
-    tokenBytes_.resize(tokens_.size());
-    used_.assign(tokens_.size(), false);
-    ids_.reserve(vocabulary.size());
-    for (auto& entry : vocabulary) {
-        const auto index = static_cast<std::size_t>(entry.id);
-        if (used_[index])
-            throw TokenizerFileError(vocabFile, "the id " + std::to_string(entry.id) +
-                                                    " is given to both \"" + tokens_[index] +
-                                                    "\" and \"" + entry.token + "\"");
+    fill(std::move(vocabulary), vocabFile, [&](const VocabEntry& entry) {
         auto raw = byteLevelBytes(entry.token);
         if (!raw || raw->empty())
             throw TokenizerFileError(vocabFile, "the token with id " + std::to_string(entry.id) +
                                                     " is not spelt in GPT-2's byte alphabet");
-        used_[index] = true;
-        tokenBytes_[index] = std::move(*raw);
-        ids_.emplace(entry.token, entry.id);
-        tokens_[index] = std::move(entry.token);
-    }
+        return std::move(*raw);
+    });
     for (int b = 0; b < 256; ++b) {
         const auto found = ids_.find(byteSymbols_[static_cast<std::size_t>(b)]);
         if (found == ids_.end())
@@ -212,29 +195,6 @@ void ByteLevelBpe::appendPiece(std::string_view piece, std::vector<int>& ids) co
             cache_->pieces.clear();
         cache_->pieces.emplace(std::string(piece), std::move(merged));
     }
-}
-
-std::size_t ByteLevelBpe::checkedIndex(int id) const
-{
-    if (!has(id))
-        throw std::out_of_range("the vocabulary has no token " + std::to_string(id));
-    return static_cast<std::size_t>(id);
-}
-
-const std::string& ByteLevelBpe::token(int id) const
-{
-    return tokens_[checkedIndex(id)];
-}
-
-const std::string& ByteLevelBpe::bytes(int id) const
-{
-    return tokenBytes_[checkedIndex(id)];
-}
-
-std::optional<int> ByteLevelBpe::id(std::string_view token) const
-{
-    const auto found = ids_.find(std::string(token));
-    return found == ids_.end() ? std::nullopt : std::optional<int>(found->second);
 }
 
 } // namespace attn

@@ -4,6 +4,7 @@
 // each family's own (gpt2pretokenizer.h, hfpretokenizer.h).
 #pragma once
 
+#include "text/bpevocabulary.h"
 #include "text/gpt2files.h"
 
 #include <array>
@@ -26,7 +27,7 @@ struct BpeSources {
     std::string vocabName;
 };
 
-class ByteLevelBpe {
+class ByteLevelBpe : public BpeVocabulary {
 public:
     // Throws TokenizerFileError when the vocabulary has a repeated id, an id of 10 million
     // or more, a spelling outside the byte alphabet or lacks one of the 256 bytes' letters,
@@ -42,29 +43,11 @@ public:
     // Appends the ids of one piece of raw bytes (not empty). Thread-safe.
     void appendPiece(std::string_view piece, std::vector<int>& ids) const;
 
-    // One more than the largest id.
-    [[nodiscard]] int vocabularySize() const { return static_cast<int>(tokens_.size()); }
-    [[nodiscard]] bool has(int id) const
-    {
-        return id >= 0 && id < vocabularySize() && used_[static_cast<std::size_t>(id)];
-    }
-    // The spelling and the raw bytes of `id`; both throw std::out_of_range for an id the
-    // vocabulary does not have.
-    [[nodiscard]] const std::string& token(int id) const;
-    [[nodiscard]] const std::string& bytes(int id) const;
-    // The id of a spelling, if the vocabulary has it.
-    [[nodiscard]] std::optional<int> id(std::string_view token) const;
-
 private:
     struct Cache;
 
     [[nodiscard]] std::vector<int> mergePiece(std::string_view piece) const;
-    [[nodiscard]] std::size_t checkedIndex(int id) const;
 
-    std::unordered_map<std::string, int> ids_;   // spelling → id
-    std::vector<std::string> tokens_;            // id → spelling ("" for an unused id)
-    std::vector<std::string> tokenBytes_;        // id → raw bytes
-    std::vector<bool> used_;                     // id → the vocabulary has it
     std::unordered_map<std::string, int> ranks_; // "left right" → rank
     std::array<std::string, 256> byteSymbols_;   // byte → its letter in the alphabet
     std::array<int, 256> byteIds_{};             // byte → the id of that letter

@@ -82,28 +82,11 @@ SentencePieceBpe::SentencePieceBpe(std::vector<VocabEntry> vocabulary,
 {
     // 1. The vocabulary: unique ids; each token's text is its spelling with "▁" a space, or
     // the byte a "<0xNN>" token stands for.
-    int maxId = -1;
-    for (const auto& entry : vocabulary)
-        maxId = std::max(maxId, entry.id);
-    if (maxId >= kMaxId)
-        throw TokenizerFileError(file, "the id " + std::to_string(maxId) + " is too large");
-    tokens_.resize(static_cast<std::size_t>(maxId + 1));
-    tokenBytes_.resize(tokens_.size());
-    used_.assign(tokens_.size(), false);
-    ids_.reserve(vocabulary.size());
-    for (auto& entry : vocabulary) {
-        const auto index = static_cast<std::size_t>(entry.id);
-        if (used_[index])
-            throw TokenizerFileError(file, "the id " + std::to_string(entry.id) +
-                                               " is given to both \"" + tokens_[index] +
-                                               "\" and \"" + entry.token + "\"");
-        used_[index] = true;
+    fill(std::move(vocabulary), file, [&](const VocabEntry& entry) {
         const auto byte = sentencePieceByte(entry.token);
-        tokenBytes_[index] = byte ? std::string(1, static_cast<char>(*byte))
-                                  : withSpaces(entry.token, options_.spaceMark);
-        ids_.emplace(entry.token, entry.id);
-        tokens_[index] = std::move(entry.token);
-    }
+        return byte ? std::string(1, static_cast<char>(*byte))
+                    : withSpaces(entry.token, options_.spaceMark);
+    });
     for (int b = 0; b < 256; ++b)
         if (const auto found = ids_.find(byteSpelling(b)); found != ids_.end())
             byteIds_[static_cast<std::size_t>(b)] = found->second;
@@ -244,29 +227,6 @@ void SentencePieceBpe::appendPiece(std::string_view piece, std::vector<int>& ids
     for (const Symbol& symbol : symbols)
         if (symbol.length > 0)
             ids.push_back(symbol.id);
-}
-
-std::size_t SentencePieceBpe::checkedIndex(int id) const
-{
-    if (!has(id))
-        throw std::out_of_range("the vocabulary has no token " + std::to_string(id));
-    return static_cast<std::size_t>(id);
-}
-
-const std::string& SentencePieceBpe::token(int id) const
-{
-    return tokens_[checkedIndex(id)];
-}
-
-const std::string& SentencePieceBpe::bytes(int id) const
-{
-    return tokenBytes_[checkedIndex(id)];
-}
-
-std::optional<int> SentencePieceBpe::id(std::string_view token) const
-{
-    const auto found = ids_.find(std::string(token));
-    return found == ids_.end() ? std::nullopt : std::optional<int>(found->second);
 }
 
 } // namespace attn

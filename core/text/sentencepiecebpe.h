@@ -8,6 +8,7 @@
 // "▁" in is hfpretokenizer.h's.
 #pragma once
 
+#include "text/bpevocabulary.h"
 #include "text/gpt2files.h"
 
 #include <array>
@@ -31,7 +32,7 @@ struct SentencePieceOptions {
     std::string spaceMark = "\u2581";    // "▁": a space, in the vocabulary's spellings
 };
 
-class SentencePieceBpe {
+class SentencePieceBpe : public BpeVocabulary {
 public:
     // Throws TokenizerFileError naming `file` when the vocabulary has a repeated id or one of
     // 10 million or more, when a merge's side or result is not in it, or when unk_token is
@@ -44,19 +45,6 @@ public:
     // Thread-safe.
     void appendPiece(std::string_view piece, std::vector<int>& ids) const;
 
-    // One more than the largest id.
-    [[nodiscard]] int vocabularySize() const { return static_cast<int>(tokens_.size()); }
-    [[nodiscard]] bool has(int id) const
-    {
-        return id >= 0 && id < vocabularySize() && used_[static_cast<std::size_t>(id)];
-    }
-    // The spelling ("▁cat", "<0xE6>") and the text bytes (" cat", the byte E6) of `id`; both
-    // throw std::out_of_range for an id the vocabulary does not have.
-    [[nodiscard]] const std::string& token(int id) const;
-    [[nodiscard]] const std::string& bytes(int id) const;
-    // The id of a spelling, if the vocabulary has it.
-    [[nodiscard]] std::optional<int> id(std::string_view token) const;
-
 private:
     struct Merge {
         int rank = 0;
@@ -67,13 +55,8 @@ private:
     [[nodiscard]] std::vector<Symbol> symbolsOf(std::string_view piece) const;
     void mergeAll(std::vector<Symbol>& symbols) const;
     [[nodiscard]] const Merge* mergeOf(int left, int right) const;
-    [[nodiscard]] std::size_t checkedIndex(int id) const;
 
     SentencePieceOptions options_;
-    std::unordered_map<std::string, int> ids_;        // spelling → id
-    std::vector<std::string> tokens_;                 // id → spelling ("" for an unused id)
-    std::vector<std::string> tokenBytes_;             // id → text bytes
-    std::vector<bool> used_;                          // id → the vocabulary has it
     std::unordered_map<std::uint64_t, Merge> merges_; // (left id, right id) → merge
     std::array<std::optional<int>, 256> byteIds_{};   // byte → the id of "<0xNN>"
     std::optional<int> unkId_;
