@@ -4,11 +4,13 @@
 #pragma once
 
 #include "io/npz.h"
+#include "text/modeltokenizer.h"
 
 #include <QByteArray>
 #include <QFile>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QtGlobal>
 
 #include <span>
@@ -35,6 +37,21 @@ inline QByteArray readOrStop(const QString& path)
 inline QList<int> toList(const std::vector<int>& ids)
 {
     return {ids.begin(), ids.end()};
+}
+
+// The labels of a tokenized text and the length of the run each begins, for QCOMPARE.
+struct LabelRuns {
+    QStringList labels;
+    QList<int> runLengths;
+};
+inline LabelRuns labelRuns(const TokenizedText& tokens)
+{
+    LabelRuns out;
+    for (const auto& label : tokens.labels) {
+        out.labels << QString::fromStdString(label.label);
+        out.runLengths << label.runLength;
+    }
+    return out;
 }
 
 // tests/data/`model`/tokenizer.json.zip's tokenizer.json (qwen3, mistral).

@@ -191,15 +191,9 @@ void TestHfTokenizer::labels()
     QFETCH(QString, text);
     QFETCH(QStringList, labels);
     QFETCH(QList<int>, runLengths);
-    const attn::TokenizedText tokens = qwen3_->tokenize(utf8(text));
-    QStringList found;
-    QList<int> runs;
-    for (const auto& label : tokens.labels) {
-        found << QString::fromStdString(label.label);
-        runs << label.runLength;
-    }
-    QCOMPARE(found, labels);
-    QCOMPARE(runs, runLengths);
+    const attn::test::LabelRuns found = attn::test::labelRuns(qwen3_->tokenize(utf8(text)));
+    QCOMPARE(found.labels, labels);
+    QCOMPARE(found.runLengths, runLengths);
 }
 
 void TestHfTokenizer::specialTokens()

@@ -295,15 +295,9 @@ void TestSentencePiece::labels()
     QFETCH(QString, text);
     QFETCH(QStringList, labels);
     QFETCH(QList<int>, runLengths);
-    const attn::TokenizedText tokens = mistral_->tokenize(utf8(text));
-    QStringList found;
-    QList<int> runs;
-    for (const auto& label : tokens.labels) {
-        found << QString::fromStdString(label.label);
-        runs << label.runLength;
-    }
-    QCOMPARE(found, labels);
-    QCOMPARE(runs, runLengths);
+    const attn::test::LabelRuns found = attn::test::labelRuns(mistral_->tokenize(utf8(text)));
+    QCOMPARE(found.labels, labels);
+    QCOMPARE(found.runLengths, runLengths);
 }
 
 // A byte token alone, or the first bytes of a character cut short, show as hex.
