@@ -130,6 +130,21 @@ inline bool editText(const std::filesystem::path& file, const std::string& from,
     return true;
 }
 
+// Breaks the folder's `file`: model.safetensors' header with `from` replaced by `to`, a text
+// file (config.json, tokenizer.json) likewise, or the file removed when `from` is empty.
+// False when `from` is not in the text file.
+inline bool breakFile(const std::filesystem::path& folder, const std::string& file,
+                      const std::string& from, const std::string& to)
+{
+    if (file == "model.safetensors")
+        editHeader(folder / file, from, to);
+    else if (from.empty())
+        std::filesystem::remove(folder / file);
+    else
+        return editText(folder / file, from, to);
+    return true;
+}
+
 // What openModel says of a broken folder: the file its ModelError names and its message
 // ("" and "" when the folder opened).
 struct OpenFault {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "io/npz.h"
+#include "text/hftokenizer.h"
 #include "text/modeltokenizer.h"
 
 #include <QByteArray>
@@ -52,6 +53,18 @@ inline LabelRuns labelRuns(const TokenizedText& tokens)
         out.runLengths << label.runLength;
     }
     return out;
+}
+
+// What HfTokenizer says of the tokenizer.json text `json`: its TokenizerFileError's message
+// ("tokenizer.json: …"), or "accepted" when it reads the file.
+inline QString tokenizerFault(const QByteArray& json)
+{
+    try {
+        (void)HfTokenizer(json.toStdString());
+        return QStringLiteral("accepted");
+    } catch (const TokenizerFileError& error) {
+        return QString::fromUtf8(error.what());
+    }
 }
 
 // tests/data/`model`/tokenizer.json.zip's tokenizer.json (qwen3, mistral).

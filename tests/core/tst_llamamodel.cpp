@@ -384,13 +384,8 @@ void TestLlamaModel::badFolders()
     QFETCH(QString, fault);
     QTemporaryDir dir;
     const fs::path folder = copyOfModel(dir, qPrintable(model));
-    if (file == QLatin1String("model.safetensors"))
-        editHeader(folder / "model.safetensors", from.toStdString(), to.toStdString());
-    else if (from.isEmpty())
-        fs::remove(folder / file.toStdString());
-    else
-        QVERIFY2(editText(folder / file.toStdString(), from.toStdString(), to.toStdString()),
-                 qPrintable(from));
+    QVERIFY2(breakFile(folder, file.toStdString(), from.toStdString(), to.toStdString()),
+             qPrintable(from));
     const OpenFault fault_ = openFault(folder);
     QVERIFY2(fault_.message.contains(fault), qPrintable(fault_.message));
     QCOMPARE(fault_.file, file);

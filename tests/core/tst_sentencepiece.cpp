@@ -534,14 +534,9 @@ void TestSentencePiece::badFiles()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, fault);
-    try {
-        (void)HfTokenizer(json.toStdString());
-        QFAIL("a bad file was accepted");
-    } catch (const attn::TokenizerFileError& error) {
-        const QString what = QString::fromUtf8(error.what());
-        QVERIFY2(what.startsWith("tokenizer.json: "), qPrintable(what));
-        QVERIFY2(what.contains(fault), qPrintable(what));
-    }
+    const QString what = attn::test::tokenizerFault(json);
+    QVERIFY2(what.startsWith("tokenizer.json: "), qPrintable(what));
+    QVERIFY2(what.contains(fault), qPrintable(what));
 }
 
 QTEST_GUILESS_MAIN(TestSentencePiece)
