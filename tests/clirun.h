@@ -50,27 +50,24 @@ inline QByteArray oneErrorLine(const QByteArray& err, const QString& keyword)
     return {};
 }
 
+// Calls add(option, spellings) for enum option E.
+template <typename E, typename Add> void addEnumOption(Add& add)
+{
+    QStringList spellings;
+    for (const auto& row : EnumTable<E>::rows)
+        spellings << QString::fromUtf8(row.text.data(), static_cast<qsizetype>(row.text.size()));
+    add(QString::fromUtf8(EnumTable<E>::option.data(),
+                          static_cast<qsizetype>(EnumTable<E>::option.size())),
+        spellings);
+}
+
 // Calls add(option, spellings) for every enum option.
 template <typename Add> void forEachEnumOption(Add&& add)
 {
-    using All = std::tuple<TokenizerMode, EmbeddingMode, Positional, ScaleMode, SoftmaxAxis,
-                           MaskKind, MaskFill, MaskStage, HeadSplit, AttentionKind>;
-    std::apply(
-        [&](auto... tag) {
-            (
-                [&] {
-                    using E = decltype(tag);
-                    QStringList spellings;
-                    for (const auto& row : EnumTable<E>::rows)
-                        spellings << QString::fromUtf8(row.text.data(),
-                                                       static_cast<qsizetype>(row.text.size()));
-                    add(QString::fromUtf8(EnumTable<E>::option.data(),
-                                          static_cast<qsizetype>(EnumTable<E>::option.size())),
-                        spellings);
-                }(),
-                ...);
-        },
-        All{});
+    [&]<typename... E>(std::tuple<E...>*) {
+        (addEnumOption<E>(add), ...);
+    }(static_cast<std::tuple<TokenizerMode, EmbeddingMode, Positional, ScaleMode, SoftmaxAxis,
+                             MaskKind, MaskFill, MaskStage, HeadSplit, AttentionKind>*>(nullptr));
 }
 
 } // namespace attn::test

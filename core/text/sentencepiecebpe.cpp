@@ -12,8 +12,6 @@
 namespace attn {
 namespace {
 
-constexpr int kMaxId = 10'000'000;
-
 std::uint64_t pairKey(int left, int right)
 {
     return static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32 |

@@ -487,7 +487,7 @@ void TestCli::crossAttention()
     const QJsonObject json = parse(run.out, &problem).object();
     QVERIFY2(problem.isEmpty(), problem.constData());
     QCOMPARE(json["config"].toObject()["attention"].toString(), QString("cross"));
-    QCOMPARE(json["key_tokens"].toArray(), QJsonArray({QJsonArray{"猫", "坐", "垫子"}}));
+    QCOMPARE(json["key_tokens"].toArray(), QJsonArray{QJsonValue(QJsonArray{"猫", "坐", "垫子"})});
     QCOMPARE(json["shape"].toObject()["T"].toInt(), 5);
     QCOMPARE(json["shape"].toObject()["T_k"].toInt(), 3);
     const QJsonArray heads = json["heads"].toArray();

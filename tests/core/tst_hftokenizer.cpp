@@ -403,7 +403,7 @@ void TestHfTokenizer::badFiles_data()
         << tiny([](QJsonObject&, QJsonObject& model) { model.remove("merges"); })
         << "the model has no \"merges\" list";
     QTest::newRow("merge of unknown tokens") << tiny([](QJsonObject&, QJsonObject& model) {
-        model.insert("merges", QJsonArray{QJsonArray{"zq", "xj"}});
+        model.insert("merges", QJsonArray{QJsonValue(QJsonArray{"zq", "xj"})});
     }) << "the merge \"zq xj\" (rank 0) needs \"zq\", which model.vocab lacks";
     QTest::newRow("merge whose result is unknown") << tiny([](QJsonObject&, QJsonObject& model) {
         model.insert("merges", QJsonArray{"a b", "b a"});

@@ -59,8 +59,9 @@ void TestModelKernels::conv1d_data()
     QTest::addColumn<int>("in");
     QTest::addColumn<int>("N");
     // sgemm with packed bands beside W: a model loaded on AVX-512, then turned to sgemm.
-    for (const auto& [avx512, packed] :
+    for (const auto& choice :
          {std::pair{true, true}, {true, false}, {false, false}, {false, true}}) {
+        const bool avx512 = choice.first, packed = choice.second;
         const char* path = avx512 ? (packed ? "AVX-512, packed" : "AVX-512, in place")
                                   : (packed ? "sgemm, bands beside" : "sgemm");
         const auto row = [&](const char* what, int T, int in, int N) {

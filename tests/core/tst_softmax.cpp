@@ -275,6 +275,7 @@ void TestSoftmax::heldSnapshotsAreNeverWritten()
 
 namespace {
 
+#if !defined(__SANITIZE_ADDRESS__) && !ATTN_HAS_ADDRESS_SANITIZER
 // The page faults of this process so far (the kernel's first touches of new pages).
 long minorFaults()
 {
@@ -282,6 +283,7 @@ long minorFaults()
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_minflt;
 }
+#endif
 
 } // namespace
 

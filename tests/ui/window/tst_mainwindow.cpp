@@ -311,10 +311,8 @@ void TestMainWindow::eachSwitchReachesTheEngine()
     else
         chooseData(qobject_cast<QComboBox*>(widget), value);
 
-    const auto [option, spelling] = [&] {
-        const QStringList parts = expected.split('=');
-        return std::pair{parts[0], parts[1]};
-    }();
+    const QStringList parts = expected.split('=');
+    const QString option = parts[0], spelling = parts[1];
     auto current = [&] {
         const attn::Config& c = w->lastResult().config();
         if (option == "scale")
