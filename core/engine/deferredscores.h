@@ -1,40 +1,15 @@
-// Stage 5's blocks of S = Q_h K_hᵀ, and the part of S a causal mask lets it leave for later.
+// The part of S = Q_h K_hᵀ that a causal mask lets stage 5 leave for later (its blocks:
+// engine/keyblocks.h).
 #pragma once
 
 #include "base/tensor.h"
+#include "engine/keyblocks.h"
 
 #include <atomic>
 #include <memory>
 #include <mutex>
 
 namespace attn {
-
-// Stage 5's blocks of rows: about 1 MB of S each (a core's L2) and no more than 128 rows
-// at a time, at least 64, the rows spread evenly. Where the queries are the keys, a block
-// multiplies in two products: the keys up to its last row, then the keys after it, all of
-// them in a causal mask's future for every row of the block. Every path that makes S takes
-// the same products, whether the second runs at once, later or never: OpenBLAS picks its
-// kernel by a product's shape, and on AVX-512 other shapes give S other last bits.
-struct ScoreBlocks {
-    Eigen::Index rows = 0; // T_q
-    Eigen::Index keys = 0; // T_k
-    int count = 1;
-
-    [[nodiscard]] Eigen::Index begin(int block) const { return rows * block / count; }
-    [[nodiscard]] Eigen::Index end(int block) const { return rows * (block + 1) / count; }
-    // The keys of the block's first product.
-    [[nodiscard]] Eigen::Index nearKeys(int block) const
-    {
-        return rows == keys ? end(block) : keys;
-    }
-};
-
-[[nodiscard]] ScoreBlocks scoreBlocks(Eigen::Index T, Eigen::Index Tk);
-
-// Block `block` of one head's S from its Q_h and K_h: its first product, and the second
-// (the keys after its last row) when `future`.
-void multiplyScores(const Matrix& q, const Matrix& k, Matrix& s, const ScoreBlocks& blocks,
-                    int block, bool future);
 
 // The cells of S that stage 5 left for later: under a causal mask before a softmax over the
 // keys, each block's second product (the keys after its last row), which neither the

@@ -6,6 +6,7 @@
 #include "base/blas.h"
 #include "base/parallel.h"
 #include "engine/embedding.h"
+#include "engine/keyblocks.h"
 #include "engine/projection.h"
 #include "engine/softmax.h"
 #include "engine/torchrng.h"
@@ -16,17 +17,6 @@
 #include <utility>
 
 namespace attn {
-namespace {
-
-// Whether stage 7 reads none of the cells a deferred stage 5 leaves: a causal mask before a
-// softmax over the keys gives them the fill without reading them.
-bool skipsMaskedScores(const Config& config)
-{
-    return config.mask == MaskKind::Causal && config.maskStage == MaskStage::BeforeSoftmax &&
-           config.axis == SoftmaxAxis::Keys;
-}
-
-} // namespace
 
 void AttentionEngine::Run::ran(Stage stage)
 {
@@ -197,19 +187,22 @@ void AttentionEngine::Run::scores()
     // and the softmax does not read those scores: their products wait for the statistics
     // (stage 9) or a switch that reads them, off the way to the heatmaps and the output.
     // At long T that is nearly half of S's products and of its writes.
-    const bool deferMasked = fused && T == Tk && skipsMaskedScores(config);
+    const bool deferMasked = fused && T == Tk && futureScoresUnread(config);
     const ScoreBlocks blocks = scoreBlocks(T, Tk);
     const LogitRule rule = logitRule(config);
+    const bool maskAfter = config.maskStage == MaskStage::AfterSoftmax;
     parallelFor(B * H * blocks.count, [&](int item) {
         const int b = item / (H * blocks.count), h = item / blocks.count % H;
         const int block = item % blocks.count;
         throwIfCancelled(cancel);
-        multiplyScores(next.split->q.at(b, h), next.split->k.at(b, h), scores->at(b, h), blocks,
-                       block, !deferMasked);
+        const Eigen::Index row = blocks.begin(block), rows = blocks.size(block);
+        auto s = scores->at(b, h).middleRows(row, rows);
+        multiplyScores(next.split->q.at(b, h), next.split->k.at(b, h), s, blocks, block,
+                       !deferMasked);
         if (fused) {
-            const Eigen::Index row = blocks.begin(block);
-            scaleMaskSoftmaxOverKeys(scores->at(b, h), (*next.mask)[std::size_t(b)], rule,
-                                     fusedWeights->at(b, h), row, blocks.end(block) - row);
+            std::vector<float> scratch(static_cast<std::size_t>(Tk));
+            softmaxBlockOverKeys(s, (*next.mask)[std::size_t(b)], rule, maskAfter, row,
+                                 scratch.data(), fusedWeights->at(b, h).middleRows(row, rows));
         }
     });
     if (deferMasked && blocks.count > 1) {
@@ -228,7 +221,7 @@ void AttentionEngine::Run::scores()
 // (no mask, the mask after the softmax, another axis) or stops before stage 7.
 void AttentionEngine::Run::completeScores()
 {
-    if (last < stageIndex(Stage::Normalize) || !skipsMaskedScores(config))
+    if (last < stageIndex(Stage::Normalize) || !futureScoresUnread(config))
         makeDeferredScores();
 }
 
@@ -292,7 +285,7 @@ void AttentionEngine::Run::normalize()
         parallelFor(H, [&](int h) { scaleMaskSoftmaxOverBatch(scores, masks, rule, h, *weights); });
         break;
     }
-    if (maskAfter && !overviews) {
+    if (maskAfter && !overviews && !fusedWeights) { // stage 5 masked its blocks of P
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
             Matrix& p = weights->at(b, h);
@@ -315,24 +308,19 @@ void AttentionEngine::Run::aggregate()
     aggregation->merged.resize(static_cast<std::size_t>(B));
     for (Matrix& m : aggregation->merged)
         m.resize(T, C);
-    // A causal mask leaves every row's future keys with one weight: the fill's, through a
-    // softmax over the keys, or the 0 written after the softmax. Where that weight is
-    // exactly 0, a block of rows needs only the keys up to its last row: about half of
-    // P·V's work at long T. One cell per row tells (a NaN row keeps the full product).
-    const bool causalRows =
-        config.mask == MaskKind::Causal && T == Tk &&
-        (config.axis == SoftmaxAxis::Keys || config.maskStage == MaskStage::AfterSoftmax);
+    // Under a causal mask, where the future weighs exactly 0, a block of rows needs only the
+    // keys up to its last row (multiplyValues): about half of P·V's work at long T.
+    const bool dropFuture = futureMayWeighZero(config, T, Tk);
     parallelFor(B * H, [&](int item) {
         const int b = item / H, h = item % H;
         Matrix& o = aggregation->headOutputs.at(b, h);
         const Matrix& p = next.weights->at(b, h);
         const Matrix& v = next.split->v.at(b, h);
         constexpr Eigen::Index kRows = 128;
-        if (causalRows && T >= 2 * kRows) {
+        if (dropFuture && T >= 2 * kRows) {
             for (Eigen::Index row = 0; row < T; row += kRows) {
                 const Eigen::Index rows = std::min<Eigen::Index>(kRows, T - row);
-                const Eigen::Index used = causalKeys(p.row(row).data(), p.cols(), row, rows, Tk);
-                o.middleRows(row, rows).noalias() = p.block(row, 0, rows, used) * v.topRows(used);
+                multiplyValues(p.middleRows(row, rows), v, row, true, o.middleRows(row, rows));
             }
         } else {
             o.noalias() = p * v;

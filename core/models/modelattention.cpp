@@ -1,6 +1,7 @@
 #include "models/modelattention.h"
 
 #include "base/parallel.h"
+#include "engine/keyblocks.h"
 #include "engine/projection.h"
 #include "engine/softmax.h"
 #include "models/conv1dproduct.h"
@@ -47,65 +48,53 @@ void streamOut(float* dst, const float* src, Eigen::Index n)
 #endif
 }
 
-// One head's attention over the keys (the softmax's dim=-1, the textbook axis) a block of
-// rows at a time: S_block = Q_block K_hᵀ in a block of its own, each row's scale, mask and
-// softmax in place (S_block becomes P_block), the mask after the softmax,
-// O_block = P_block V_h, and P_block streamed out to the run's P. A block is a few hundred
-// KB, so it is made, read, rewritten and multiplied while in the core's cache, and P reaches
-// memory once: at T = 1024 a head's P is 4 MB, and whole-head S and P buffers and a copy
-// out cost GPT-2 more than the products. Where the products run on AVX-512
-// (conv1dUsesAvx512) both are made by that kernel: Q_block·K_hᵀ with K_h's rows packed once
-// as the bands of K_hᵀ, P_block·V_h with V_h read in place (GPT-2 small's forward: 7 %
-// faster at T = 1024, 1 % at T = 128, against these products on sgemm).
-void attendHeadOverKeys(const LogitRule& rule, const MaskMatrix& mask, bool causal, bool maskAfter,
+// One head's attention over the keys (the softmax's dim=-1, the textbook axis) on the
+// engine's path (engine/keyblocks.h), a block of rows at a time: S_block = Q_block K_hᵀ in a
+// buffer of the block's size, turned into P_block in place (scale, mask, softmax, the mask
+// after it), O_block = P_block V_h, and P_block streamed out to the run's P. A block is made,
+// read, rewritten and multiplied while in the core's cache, and P reaches memory once: at
+// T = 1024 a head's P is 4 MB, and whole-head S and P buffers and a copy out cost GPT-2 more
+// than the products. Where the products run on AVX-512 (conv1dUsesAvx512) both are made by
+// that kernel: Q_block·K_hᵀ with K_h's rows packed once as the bands of K_hᵀ, P_block·V_h
+// with V_h read in place (GPT-2 small's forward: 7 % faster at T = 1024, 1 % at T = 128,
+// against these products on sgemm).
+void attendHeadOverKeys(const Config& formula, const LogitRule& rule, const MaskMatrix& mask,
                         const HeadMap& q, const HeadMap& k, const HeadMap& v, float* weights,
                         Eigen::Ref<Matrix> o)
 {
-    const Eigen::Index T = q.rows();
-    // About 256 KB of S a block.
-    const Eigen::Index blockRows = std::clamp<Eigen::Index>((Eigen::Index(64) << 10) / T, 32, 256);
-    // A causal mask before the softmax: the softmax does not read the scores of the keys
-    // after a block's last row, so their products are not made (at long T nearly half of
-    // S's work).
-    const bool skipFutureScores = causal && rule.fill.has_value();
+    const Eigen::Index T = q.rows(), dK = q.cols();
+    const ScoreBlocks blocks = scoreBlocks(T, T);
+    // A causal mask before the softmax: the keys after a block's last row are not multiplied.
+    const bool future = !futureScoresUnread(formula);
+    const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
+    const bool dropFuture = futureMayWeighZero(formula, T, T);
     std::vector<float> scratch(static_cast<std::size_t>(T));
-    Matrix s(std::min(blockRows, T), T);
-    const bool avx512 = conv1dUsesAvx512();
-    const Eigen::Index dK = q.cols();
-    // K_hᵀ (d_k × T) in bands of 48 keys for the kernel: K_hᵀ[d, key] = k(key, d).
-    std::vector<float> keyBands;
-    if (avx512) {
+    Matrix s(blocks.largest(), T);
+    ScoreProduct scores;
+    ValueProduct values;
+    std::vector<float> keyBands; // K_hᵀ (d_k × T) in bands of 48 keys: K_hᵀ[d, key] = k(key, d)
+    if (conv1dUsesAvx512()) {
         keyBands.resize(std::size_t(conv1dBandFloats(dK, T)));
         packConv1dBands(k.data(), dK, T, 1, k.outerStride(), keyBands.data());
-    }
-    for (Eigen::Index first = 0; first < T; first += blockRows) {
-        const Eigen::Index rows = std::min(blockRows, T - first);
-        const Eigen::Index lastKey = first + rows; // one past the block's last row
-        const Eigen::Index keys = skipFutureScores ? lastKey : T;
-        auto block = s.topRows(rows);
-        if (avx512)
+        scores = [&](Eigen::Index first, Eigen::Index rows, Eigen::Index keys, float* out,
+                     Eigen::Index stride) {
             conv1dTileAvx512(q.data() + first * q.outerStride(), q.outerStride(), keyBands.data(),
-                             kConv1dBand, kConv1dBand * dK, nullptr, s.data(), s.cols(), rows, keys,
-                             dK, false);
-        else
-            block.leftCols(keys).noalias() =
-                q.middleRows(first, rows) * k.topRows(keys).transpose();
-        for (Eigen::Index i = 0; i < rows; ++i)
-            scaleMaskSoftmaxRow(s.row(i).data(), mask.row(first + i).data(), T, rule,
-                                scratch.data(), s.row(i).data());
-        // The mask after the softmax: masked_fill(M, 0).
-        if (maskAfter)
-            block = mask.middleRows(first, rows).select(0.0f, block);
-        // Under a causal mask, only the keys up to the block's last row where the future's
-        // weights are 0 (causalKeys, as the engine's stage 8).
-        const Eigen::Index used = causal ? causalKeys(s.data(), s.cols(), first, rows, T) : T;
-        if (avx512)
-            conv1dTileAvx512(s.data(), s.cols(), v.data(), v.outerStride(), nullptr,
-                             o.data() + first * o.outerStride(), o.outerStride(), rows, dK, used,
+                             kConv1dBand, kConv1dBand * dK, nullptr, out, stride, rows, keys, dK,
                              false);
-        else
-            o.middleRows(first, rows).noalias() = block.leftCols(used) * v.topRows(used);
-        streamOut(weights + first * T, block.data(), rows * T);
+        };
+        values = [&](const float* p, Eigen::Index pStride, Eigen::Index rows, Eigen::Index keys,
+                     float* out, Eigen::Index stride) {
+            conv1dTileAvx512(p, pStride, v.data(), v.outerStride(), nullptr, out, stride, rows, dK,
+                             keys, false);
+        };
+    }
+    for (int block = 0; block < blocks.count; ++block) {
+        const Eigen::Index first = blocks.begin(block), rows = blocks.size(block);
+        auto p = s.topRows(rows); // S_block, then P_block
+        multiplyScores(q, k, p, blocks, block, future, scores);
+        softmaxBlockOverKeys(p, mask, rule, maskAfter, first, scratch.data(), p);
+        multiplyValues(p, v, first, dropFuture, o.middleRows(first, rows), values);
+        streamOut(weights + first * T, p.data(), rows * T);
     }
 }
 
@@ -116,12 +105,11 @@ void attendHeads(const Config& formula, const LogitRule& rule, const MaskMatrix&
                  Matrix& merged)
 {
     merged.resize(T, H * dK);
-    const bool causal = formula.mask == MaskKind::Causal;
     const bool maskAfter = formula.maskStage == MaskStage::AfterSoftmax;
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
     if (formula.axis == SoftmaxAxis::Keys) {
         parallelFor(H, [&](int h) {
-            attendHeadOverKeys(rule, mask, causal, maskAfter, head(0, h), head(1, h), head(2, h),
+            attendHeadOverKeys(formula, rule, mask, head(0, h), head(1, h), head(2, h),
                                weights + std::size_t(h) * headSize, merged.middleCols(h * dK, dK));
         });
         return;

@@ -1,6 +1,7 @@
 // A model layer's multi-head attention under the formula's switches: the engine's kernels
-// (core/engine/projection's splitHeads, core/engine/softmax's scale, mask and softmax over each
-// axis), called as the engine calls them, so that every switch acts inside every layer with no
+// (core/engine/projection's splitHeads; over the keys the engine's own path of blocks,
+// core/engine/keyblocks; core/engine/softmax's scale, mask and softmax over the other axes),
+// called as the engine calls them, so that every switch acts inside every layer with no
 // second implementation. Shared by every family. No Qt.
 //
 // Legend: T tokens of one sequence, C = d_model, H heads, d_k = C / H.
