@@ -4,7 +4,9 @@
 #include "clicommands.h"
 #include "modelcomparison.h"
 #include "models/families.h"
+#include "models/knockout.h"
 #include "models/languagemodel.h"
+#include "models/logitlens.h"
 #include "models/modeljson.h"
 #include "models/runwords.h"
 #include "offscreen.h"
@@ -94,6 +96,26 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                  throw InputError("--rope must be on|off, not '" + std::string(value) + "'");
              a.rope = value == "on";
          }});
+    // Every command knocks heads out.
+    options.push_back(
+        {"knock-out", "L.H,…",
+         QT_TRANSLATE_NOOP("Command line",
+                           "knock these heads out (layer.head from 0, comma-separated; L.* "
+                           "every head of layer L): their outputs P·V are replaced before the "
+                           "output projection, as --knock-out-mode says"),
+         [&a](std::string_view value) { a.knockOut = std::string(value); }});
+    options.push_back(
+        {"knock-out-mode", "zero|mean",
+         QT_TRANSLATE_NOOP("Command line",
+                           "a knocked-out head's output becomes 0 (zero, the default) or its "
+                           "mean over the text's positions (mean)"),
+         [&a](std::string_view value) {
+             try {
+                 a.knockOutMode = parseKnockOutMode(value);
+             } catch (const InputError& error) {
+                 throw InputError("--" + std::string(error.what()));
+             }
+         }});
     if (command == ModelCommand::Steps || command == ModelCommand::Compare)
         return options;
     options.push_back(
@@ -111,6 +133,14 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                                "its tokens, from a word the mean (Clark et al. 2019); adds "
                                "\"words\" to the JSON"),
              [&a](std::string_view) { a.groupWords = true; }});
+    if (command == ModelCommand::Compute)
+        options.push_back(
+            {"logit-lens", "",
+             QT_TRANSLATE_NOOP("Command line",
+                               "read the residual stream after every block as a prediction, "
+                               "through the final norm and the output head (the logit lens); "
+                               "adds \"logit_lens\": L × T × the top 5 to the JSON"),
+             [&a](std::string_view) { a.logitLens = true; }});
     return options;
 }
 
@@ -140,7 +170,7 @@ void idsOrText(const std::vector<std::string>& args, Request& start)
     start.text = "--ids";
 }
 
-std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
+std::shared_ptr<const LanguageModel> openModelOf(ModelArguments& a)
 {
     std::shared_ptr<const LanguageModel> model = openModel(a.folder);
     if (a.onlyLayer >= model->info().layers)
@@ -151,6 +181,15 @@ std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a)
         throw InputError("--rope applies to models with rotary positions (qwen2, qwen3, "
                          "llama, mistral), not to " +
                          model->info().family);
+    if (a.knockOutMode && !a.knockOut)
+        throw InputError("--knock-out-mode needs --knock-out: name the heads to knock out");
+    if (a.knockOut) {
+        try {
+            a.knockedOut = parseKnockOuts(*a.knockOut, model->info().layers, model->info().heads);
+        } catch (const InputError& error) {
+            throw InputError("--" + std::string(error.what()));
+        }
+    }
     return model;
 }
 
@@ -163,20 +202,22 @@ ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options,
     switches.onlyLayer = a.onlyLayer;
     if (a.rope)
         switches.rope = *a.rope;
+    switches.knockedOut = a.knockedOut;
+    switches.knockOut = a.knockOutMode.value_or(KnockOutMode::Zero);
     return switches;
 }
 
-ModelRun runModel(const ModelArguments& a, const ComputeOptions& options)
+ModelRun runModel(ModelArguments& a, const ComputeOptions& options, const ForwardHooks& hooks)
 {
     const std::shared_ptr<const LanguageModel> model = openModelOf(a);
     const ModelSwitches switches = switchesOf(a, options, model->info().causal);
     if (!a.ids)
-        return model->run(options.request.text, switches);
+        return model->run(options.request.text, switches, hooks);
     for (int id : *a.ids)
         if (id >= model->info().vocabulary)
             throw InputError("--ids: " + std::to_string(id) + " is outside the vocabulary (0 … " +
                              std::to_string(model->info().vocabulary - 1) + ")");
-    return model->runIds(*a.ids, switches);
+    return model->runIds(*a.ids, switches, hooks);
 }
 
 int refusingModelErrors(const std::function<int()>& body)
@@ -230,12 +271,21 @@ int modelCommand(const std::vector<std::string>& args)
             throw InputError("--model writes JSON: give --json FILE (or --json - for standard "
                              "output)");
         // 2. The model and the run.
-        const ModelRun run = runModel(a, options);
-        // 3. The JSON, word by word with --group-words.
+        std::vector<Matrix> residuals;
+        const ModelRun run = runModel(a, options, a.logitLens ? residualCapture(residuals)
+                                                               : ForwardHooks{});
+        // 3. The JSON, word by word with --group-words, with the experiments asked for.
         const std::vector<WordGroup> words =
             a.groupWords ? runWords(run) : std::vector<WordGroup>{};
-        if (const std::string problem = writeFileAtomically(
-                options.jsonPath, modelRunJson(run, 10, a.groupWords ? &words : nullptr));
+        ModelRunExtras extras;
+        extras.words = a.groupWords ? &words : nullptr;
+        LogitLens lens;
+        if (a.logitLens) {
+            lens = readLogitLens(*run.model, residuals, 5);
+            extras.logitLens = &lens;
+        }
+        if (const std::string problem =
+                writeFileAtomically(options.jsonPath, modelRunJson(run, 10, extras));
             !problem.empty()) {
             return fail(kExitWriteFailed, problem);
         }
@@ -264,7 +314,8 @@ int modelExportCommand(const std::vector<std::string>& args)
         // model and the formula's departures.
         const ModelRun run = runModel(a, options);
         return exportStack(*run.attention, figure, [&run] {
-            return ui::modelDepartures(run.switches, run.model->info().causal);
+            return ui::modelDepartures(run.switches, run.model->info().causal,
+                                       run.model->info().heads);
         });
     });
 }

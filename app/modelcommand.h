@@ -23,14 +23,18 @@ struct ModelArguments {
     // --mask was given: else a bidirectional model (BERT) runs its own formula, unmasked,
     // where the command line's textbook formula is a decoder's (causal).
     bool maskGiven = false;
-    bool groupWords = false; // --group-words (compute): attention by word
+    bool groupWords = false;             // --group-words (compute): attention by word
+    bool logitLens = false;              // --logit-lens (compute): every block read as a prediction
+    std::optional<std::string> knockOut; // --knock-out L.H,…: read once the model is open
+    std::optional<KnockOutMode> knockOutMode; // --knock-out-mode zero|mean
+    std::vector<HeadIndex> knockedOut;        // --knock-out's heads (openModelOf)
 };
 
 // Which command's --model (its help says what the command does with the model).
 enum class ModelCommand { Compute, Export, Compare, Steps };
 
-// --model DIR, --only-layer N and --rope on|off; for compute and export --ids N,N,…; for
-// compute --group-words.
+// --model DIR, --only-layer N, --rope on|off, --knock-out L.H,… and --knock-out-mode
+// zero|mean; for compute and export --ids N,N,…; for compute --group-words.
 [[nodiscard]] std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command);
 
 // Throws InputError for a compute option the model has its own value for (--d-model,
@@ -42,11 +46,12 @@ void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure
 void idsOrText(const std::vector<std::string>& args, Request& start);
 
 // The model of a.folder, with a.onlyLayer checked against its layers and a.rope against its
-// positions (InputError).
+// positions (InputError), and a.knockOut read into a.knockedOut with its heads.
 // Throws ModelError for a folder that cannot be used.
-[[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(const ModelArguments& a);
+[[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(ModelArguments& a);
 
-// The switches of `options`' formula, on a.onlyLayer, with a.rope; for a model that is not
+// The switches of `options`' formula, on a.onlyLayer, with a.rope and a.knockedOut; for a
+// model that is not
 // `causal` (BERT) without --mask (a.maskGiven), no mask.
 [[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options,
                                        bool causal = true);
@@ -56,8 +61,9 @@ void idsOrText(const std::vector<std::string>& args, Request& start);
 int refusingModelErrors(const std::function<int()>& body);
 
 // Opens the model (openModelOf) and runs it on the text `options` give (or a.ids) under
-// their switches (switchesOf). Throws InputError or ModelError.
-[[nodiscard]] ModelRun runModel(const ModelArguments& a, const ComputeOptions& options);
+// their switches (switchesOf), with `hooks`. Throws InputError or ModelError.
+[[nodiscard]] ModelRun runModel(ModelArguments& a, const ComputeOptions& options,
+                                const ForwardHooks& hooks = {});
 
 // compute with --model: exit status as in clicommands.h.
 int modelCommand(const std::vector<std::string>& args);

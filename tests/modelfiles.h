@@ -4,7 +4,9 @@
 
 #include "engine/options.h"
 #include "models/families.h"
+#include "models/knockout.h"
 #include "models/languagemodel.h"
+#include "models/logitlens.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -72,6 +74,10 @@ inline attn::ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer
             f.headSplit = *attn::fromString<attn::HeadSplit>(value);
         else if (key == QLatin1String("rope"))
             s.rope = value == "on";
+        else if (key == QLatin1String("knock_out")) // heads by number: no L.* in the files
+            s.knockedOut = attn::parseKnockOuts(value, 1000, 1000);
+        else if (key == QLatin1String("knock_out_mode"))
+            s.knockOut = attn::parseKnockOutMode(value);
         else
             qFatal("unknown switch %s", qPrintable(key));
     }
@@ -226,6 +232,49 @@ inline QString runIdsFault(const attn::LanguageModel& model, const std::vector<i
     } catch (const std::out_of_range& error) {
         return QString::fromStdString(error.what());
     }
+}
+
+// Where the logit lens of `ids` under `switches` departs from a reference case's
+// "logit_lens" (one entry a block, one a position: torch's top 5 ids and probabilities,
+// null where a logit is not finite), or empty: the ids in order (two within 1e-6 of each
+// other in torch may swap) and the probabilities within 1e-4.
+inline QString lensDifference(const attn::LanguageModel& model, const std::vector<int>& ids,
+                              const attn::ModelSwitches& switches, const QJsonArray& expected)
+{
+    const attn::LogitLens lens = attn::logitLens(model, ids, switches, 5);
+    if (int(lens.size()) != int(expected.size()))
+        return QStringLiteral("%1 blocks read, torch %2").arg(lens.size()).arg(expected.size());
+    for (int l = 0; l < int(lens.size()); ++l) {
+        const QJsonArray positions = expected[l].toArray();
+        for (int t = 0; t < int(positions.size()); ++t) {
+            if (positions[t].isNull())
+                continue; // not finite in torch
+            const QJsonArray wantIds =
+                positions[t].toObject().value(QLatin1String("ids")).toArray();
+            const QJsonArray wantP =
+                positions[t].toObject().value(QLatin1String("probabilities")).toArray();
+            const std::vector<attn::Prediction>& got = lens[std::size_t(l)][std::size_t(t)];
+            for (int n = 0; n < int(wantIds.size()); ++n) {
+                const double p = wantP[n].toDouble();
+                const bool tie =
+                    (n > 0 && std::abs(wantP[n - 1].toDouble() - p) < 1e-6) ||
+                    (n + 1 < wantP.size() && std::abs(wantP[n + 1].toDouble() - p) < 1e-6);
+                const attn::Prediction& mine = got[std::size_t(n)];
+                if ((mine.id != wantIds[n].toInt() && !tie) ||
+                    std::abs(mine.probability - p) > 1e-4)
+                    return QStringLiteral(
+                               "block %1, position %2, rank %3: id %4 p %5, torch id %6 p %7")
+                        .arg(l)
+                        .arg(t)
+                        .arg(n)
+                        .arg(mine.id)
+                        .arg(mine.probability)
+                        .arg(wantIds[n].toInt())
+                        .arg(p);
+            }
+        }
+    }
+    return {};
 }
 
 // The parity rows of the reference checkpoints `names` (`root`/<name>.json): one a case,

@@ -4,6 +4,7 @@
 #include "base/platform.h"
 #include "engine/engine.h"
 #include "engine/projection.h"
+#include "models/knockout.h"
 
 #include <cmath>
 #include <cstdint>
@@ -102,10 +103,25 @@ LayerFormulas::LayerFormulas(const ModelInfo& info, const ModelSwitches& switche
 
 ForwardFrame::ForwardFrame(const ModelInfo& info, const std::vector<int>& ids,
                            const ModelSwitches& switches)
-    : T((checkIds(ids, info), int(ids.size()))), formulas(info, switches, T),
+    : T((checkIds(ids, info), checkKnockOuts(switches.knockedOut, info), int(ids.size()))),
+      formulas(info, switches, T), switches_(switches), heads_(info.heads),
       layerSize_(std::size_t(info.heads) * std::size_t(T) * std::size_t(T))
 {
     out.weights = attentionBuffer(info.layers, info.heads, T);
+}
+
+void ForwardFrame::headOutputs(int layer, Matrix& merged, const ForwardHooks& hooks) const
+{
+    if (!switches_.knockedOut.empty())
+        knockOutHeads(switches_, layer, heads_, merged);
+    if (hooks.headOutputs)
+        hooks.headOutputs(layer, merged);
+}
+
+void ForwardFrame::residual(int layer, const Matrix& x, const ForwardHooks& hooks)
+{
+    if (hooks.residual)
+        hooks.residual(layer, x);
 }
 
 void checkCancel(const ForwardHooks& hooks)

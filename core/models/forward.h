@@ -56,8 +56,9 @@ private:
     bool rope_ = true;
 };
 
-// What a forward begins with: the ids checked (checkIds), each layer's formula
-// (LayerFormulas), and its result's room for every layer's attention (attentionBuffer).
+// What a forward begins with: the ids and the knock-outs checked (checkIds,
+// checkKnockOuts), each layer's formula (LayerFormulas), and its result's room for every
+// layer's attention (attentionBuffer); and what it does between the steps of a layer.
 struct ForwardFrame {
     ForwardFrame(const ModelInfo& info, const std::vector<int>& ids, const ModelSwitches& switches);
     int T = 0;              // tokens
@@ -68,8 +69,15 @@ struct ForwardFrame {
     {
         return out.weights.data() + std::size_t(layer) * layerSize_;
     }
+    // Layer `layer`'s heads' outputs (T, H·d_k) just before the output projection: the
+    // switches' knocked-out heads replaced (knockOutHeads), then hooks.headOutputs.
+    void headOutputs(int layer, Matrix& merged, const ForwardHooks& hooks) const;
+    // The residual stream after block `layer`: hooks.residual.
+    static void residual(int layer, const Matrix& x, const ForwardHooks& hooks);
 
 private:
+    const ModelSwitches& switches_;
+    int heads_ = 0;
     std::size_t layerSize_ = 0;
 };
 

@@ -68,7 +68,11 @@ std::vector<float> ModelRun::logits(int position) const
 
 std::vector<Prediction> ModelRun::predictions(int position, int k) const
 {
-    const std::vector<float> z = logits(position);
+    return model->topPredictions(logits(position), k);
+}
+
+std::vector<Prediction> LanguageModel::topPredictions(const std::vector<float>& z, int k) const
+{
     const int V = int(z.size());
     // softmax(z): subtract the maximum only for numerical stability; sum in double.
     const float top = *std::max_element(z.begin(), z.end());
@@ -94,8 +98,8 @@ std::vector<Prediction> ModelRun::predictions(int position, int k) const
         const int id = order[std::size_t(i)];
         Prediction p;
         p.id = id;
-        p.token = model->tokenSpelling(id);
-        p.label = model->tokenLabel(id);
+        p.token = tokenSpelling(id);
+        p.label = tokenLabel(id);
         p.logit = z[std::size_t(id)];
         p.probability = float(std::exp(double(p.logit) - double(top)) / sum);
         out.push_back(std::move(p));
@@ -172,6 +176,12 @@ ModelRun LanguageModel::run(const std::string& text, const ModelSwitches& switch
 {
     // runIds labels the ids with the same tokenizer.
     return runIds(encodeText(text), switches, cancel);
+}
+
+ModelRun LanguageModel::run(const std::string& text, const ModelSwitches& switches,
+                            const ForwardHooks& hooks) const
+{
+    return runIds(encodeText(text), switches, hooks);
 }
 
 ModelRun LanguageModel::runIds(const std::vector<int>& ids, const ModelSwitches& switches,
@@ -262,6 +272,14 @@ std::vector<float> LanguageModel::logitsOf(const float* hiddenRow) const
 {
     // logits = h · Eᵀ                                                        (V)
     return embeddingLogits(outputEmbedding(), hiddenRow);
+}
+
+Matrix LanguageModel::logitsOfRows(const Matrix& hidden) const
+{
+    // logits = H · Eᵀ                                                        (T, V)
+    Matrix logits(hidden.rows(), outputEmbedding().rows);
+    logits.noalias() = hidden * outputEmbedding().matrix().transpose();
+    return logits;
 }
 
 std::string LanguageModel::tokenSpelling(int id) const

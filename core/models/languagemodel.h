@@ -83,6 +83,17 @@ struct ModelInfo {
 inline constexpr std::array<std::string_view, 7> kModelSwitchFields{
     "scale", "temperature", "axis", "mask", "mask-fill", "mask-stage", "head-split"};
 
+// A head of a model: layer `layer`, head `head`, each from 0 ("5.1" on the command line).
+struct HeadIndex {
+    int layer = 0;
+    int head = 0;
+    auto operator<=>(const HeadIndex&) const = default;
+};
+
+// What a knocked-out head's output P_h·V_h becomes before the output projection, as
+// TransformerLens's ablations: zeros, or its mean over the positions of the text.
+enum class KnockOutMode { Zero, Mean };
+
 // The switches of the formula a model run uses: the request's scale, temperature, softmax
 // axis, mask kind, fill and stage, and head split (Config's other fields, C, H, the seed,
 // the embedding and the tokenizer, come from the model and are ignored). `onlyLayer` ≥ 0
@@ -95,6 +106,11 @@ struct ModelSwitches {
     // false): off, attention sees no position but the causal mask's. Follows onlyLayer as
     // the formula's switches do.
     bool rope = true;
+    // Heads knocked out, each once, in order (knockOuts() makes the list): their outputs
+    // replaced as `knockOut` says, whatever onlyLayer says; every later layer and the
+    // predictions follow.
+    std::vector<HeadIndex> knockedOut;
+    KnockOutMode knockOut = KnockOutMode::Zero;
     bool operator==(const ModelSwitches&) const = default;
 
     // The formula the model was trained with: scaled by 1/√d_k, τ = 1, softmax over the
@@ -234,6 +250,9 @@ public:
     // when `cancel` becomes true between layers.
     [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
                                const std::atomic<bool>* cancel = nullptr) const;
+    // The same with `hooks` (ForwardHooks), as runIds.
+    [[nodiscard]] ModelRun run(const std::string& text, const ModelSwitches& switches,
+                               const ForwardHooks& hooks) const;
 
     // Runs the model on token ids (the chips labelled by the tokenizer, or by the ids
     // where the model has none) under `switches`, with `hooks` (ForwardHooks: cancel, and
@@ -254,6 +273,19 @@ public:
     // Logits at one position from a final hidden row (C values): by default the output
     // embedding's (lm_head, or the input embedding where they are tied). V values.
     [[nodiscard]] virtual std::vector<float> logitsOf(const float* hiddenRow) const;
+    // The logits of every row of `hidden` (T, C) at once, (T, V): what logitsOf gives each
+    // row, in one product (the output embedding read once, not once a row).
+    [[nodiscard]] virtual Matrix logitsOfRows(const Matrix& hidden) const;
+
+    // The k most probable tokens of `logits` (V values), most probable first, ties and NaN
+    // logits by lower id, each with its softmax probability (summed in double).
+    [[nodiscard]] std::vector<Prediction> topPredictions(const std::vector<float>& logits,
+                                                         int k) const;
+
+    // The family's final norm on a residual stream (T, C), what its forward does to the
+    // last block's output before the logits: GPT-2's ln_f, Qwen/Llama's final RMSNorm,
+    // nothing for BERT (its masked-LM head's transform is in its logitsOf).
+    virtual void finalNorm(const Matrix& residual, Matrix& out) const = 0;
 
     // The vocabulary's spelling and readable label of an id (its number without a
     // tokenizer).

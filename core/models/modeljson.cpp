@@ -2,12 +2,14 @@
 
 #include "base/json.h"
 #include "formats/report.h"
+#include "models/knockout.h"
 #include "models/runwords.h"
 
 namespace attn {
 
-std::string modelRunJson(const ModelRun& run, int topK, const std::vector<WordGroup>* words)
+std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& extras)
 {
+    const std::vector<WordGroup>* words = extras.words;
     JsonWriter w;
     const ModelInfo& info = run.model->info();
     const auto byWord = words ? runWordAttention(run, *words) : nullptr;
@@ -54,6 +56,18 @@ std::string modelRunJson(const ModelRun& run, int topK, const std::vector<WordGr
         w.value(run.switches.rope ? "on" : "off");
     }
     w.endObject();
+    // The heads knocked out, [layer, head] each, and what their outputs became.
+    w.key("knocked_out");
+    w.beginArray();
+    for (const HeadIndex& head : run.switches.knockedOut) {
+        w.beginArray();
+        w.value(head.layer);
+        w.value(head.head);
+        w.endArray();
+    }
+    w.endArray();
+    w.key("knock_out_mode");
+    w.value(spellingOf(run.switches.knockOut));
     // 2. The tokens.
     w.key("token_ids");
     w.beginArray();
@@ -143,6 +157,30 @@ std::string modelRunJson(const ModelRun& run, int topK, const std::vector<WordGr
             w.key("predictions");
             writePredictions(run.predictions(position, topK));
             w.endObject();
+        }
+        w.endArray();
+    }
+    // 5. The experiments.
+    if (extras.logitLens) {
+        w.key("logit_lens");
+        w.beginArray();
+        for (const auto& layer : *extras.logitLens) {
+            w.beginArray();
+            for (const std::vector<Prediction>& position : layer) {
+                w.beginArray();
+                for (const Prediction& p : position) {
+                    w.beginObject();
+                    w.key("id");
+                    w.value(p.id);
+                    w.key("token");
+                    w.value(p.label);
+                    w.key("probability");
+                    w.value(p.probability);
+                    w.endObject();
+                }
+                w.endArray();
+            }
+            w.endArray();
         }
         w.endArray();
     }

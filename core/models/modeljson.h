@@ -2,6 +2,7 @@
 #pragma once
 
 #include "models/languagemodel.h"
+#include "models/logitlens.h"
 #include "text/wordgroups.h"
 
 #include <string>
@@ -20,7 +21,14 @@ namespace attn {
 // for a text without [MASK]). A NaN weight or logit is null.
 // With `words` (runwords.h), the weights are (W, W), word by word, and "words": [W ×
 // {"text", "tokens": [indices into token_ids]}] follows "pieces".
+// "knocked_out": [[layer, head] …] and "knock_out_mode": "zero" or "mean" name the run's
+// knock-outs. The experiments' results follow when given: "logit_lens": [L × [T × [k ×
+// {"id", "token", "probability"}]]] (entry ℓ after block ℓ).
+struct ModelRunExtras {
+    const std::vector<WordGroup>* words = nullptr;
+    const LogitLens* logitLens = nullptr;
+};
 [[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
-                                       const std::vector<WordGroup>* words = nullptr);
+                                       const ModelRunExtras& extras = {});
 
 } // namespace attn

@@ -501,6 +501,18 @@
         <source>rotary positions on Q and K, or none (models with rotary positions: qwen2, qwen3, llama, mistral); off leaves only the causal mask to tell positions apart</source>
         <translation>在 Q 和 K 上施加旋转位置编码，或不施加（适用于带旋转位置编码的模型：qwen2、qwen3、llama、mistral）；关闭时只剩因果掩盖能区分位置</translation>
     </message>
+    <message>
+        <source>knock these heads out (layer.head from 0, comma-separated; L.* every head of layer L): their outputs P·V are replaced before the output projection, as --knock-out-mode says</source>
+        <translation>敲掉这些头（层.头，从 0 数起，逗号分隔；L.* 表示第 L 层的所有头）：它们的输出 P·V 在输出投影之前被替换，替换方式见 --knock-out-mode</translation>
+    </message>
+    <message>
+        <source>a knocked-out head&apos;s output becomes 0 (zero, the default) or its mean over the text&apos;s positions (mean)</source>
+        <translation>被敲掉的头的输出变为 0（zero，默认），或变为它在本文本各位置上的平均值（mean）</translation>
+    </message>
+    <message>
+        <source>read the residual stream after every block as a prediction, through the final norm and the output head (the logit lens); adds &quot;logit_lens&quot;: L × T × the top 5 to the JSON</source>
+        <translation>把每个块之后的残差流经过最终的归一化和输出头读成预测（logit lens）；在 JSON 中加入 &quot;logit_lens&quot;：L × T × 前 5 名</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -2825,6 +2837,14 @@
     <message>
         <source>No rotary positions (RoPE): this model adds learned positions</source>
         <translation>无旋转位置编码（RoPE）：此模型加的是学习得到的位置向量</translation>
+    </message>
+    <message>
+        <source>heads %1 knocked out (their outputs replaced by their mean)</source>
+        <translation>敲掉了头 %1（其输出换成其平均值）</translation>
+    </message>
+    <message>
+        <source>heads %1 knocked out (their outputs set to 0)</source>
+        <translation>敲掉了头 %1（其输出置为 0）</translation>
     </message>
 </context>
 <context>

@@ -96,6 +96,12 @@ void TestModelCli::json_data()
         {{"--mask-stage", "after-softmax"}, "mask_stage=after-softmax"},
         {{"--head-split", "view"}, "head_split=view"},
         {{"--only-layer", "1", "--scale", "none"}, "only_layer=1 scale=none"},
+        {{"--knock-out", "0.1,1.0"}, "knock_out=0.1,1.0"},
+        {{"--knock-out", "0.0", "--knock-out-mode", "mean", "--scale", "none"},
+         "knock_out=0.0 mean scale=none"},
+        {{"--only-layer", "1", "--axis", "queries", "--knock-out", "0.1", "--knock-out-mode",
+          "mean"},
+         "only_layer=1 axis=queries knock_out=0.1 mean"},
     };
     for (const char* model : {"small-f32", "real-f16"})
         for (const auto& [options, name] : cases)
@@ -139,10 +145,13 @@ void TestModelCli::json()
     }
 
     // The switches, keyed and spelled as the options that set them (and as compute's
-    // "config"): the formula's seven and only-layer, nothing else.
+    // "config"): the formula's seven and only-layer, nothing else; the knocked-out heads as
+    // [layer, head] pairs beside them, and what their outputs became.
     const QJsonObject switches = out.value(QLatin1String("switches")).toObject();
     QCOMPARE(switches.keys(), (QStringList{"axis", "head-split", "mask", "mask-fill", "mask-stage",
                                            "only-layer", "scale", "temperature"}));
+    QJsonArray knocked;
+    QString mode = QStringLiteral("zero");
     for (int k = 0; k < options.size(); ++k) {
         QString name = options[k].mid(2), value;
         if (name.contains(QLatin1Char('='))) {
@@ -151,11 +160,24 @@ void TestModelCli::json()
         } else {
             value = options[++k];
         }
+        if (name == QLatin1String("knock-out")) {
+            for (const QString& head : value.split(QLatin1Char(',')))
+                knocked.append(QJsonArray{head.section(QLatin1Char('.'), 0, 0).toInt(),
+                                          head.section(QLatin1Char('.'), 1).toInt()});
+            continue;
+        }
+        if (name == QLatin1String("knock-out-mode")) {
+            mode = value;
+            continue;
+        }
         const QJsonValue written = switches.value(name);
         QVERIFY2(written.isDouble() ? written.toDouble() == value.toDouble()
                                     : written.toString() == value,
                  qPrintable(name));
     }
+
+    QCOMPARE(out.value(QLatin1String("knocked_out")).toArray(), knocked);
+    QCOMPARE(out.value(QLatin1String("knock_out_mode")).toString(), mode);
 
     // 2. Every layer's heads: T × T weights, equal to torch's within 1e-5 (NaN as null).
     const QJsonArray layers = out.value(QLatin1String("layers")).toArray();
@@ -212,6 +234,23 @@ void TestModelCli::refusals_data()
         << "--only-layer";
     QTest::newRow("--scale unknown")
         << "" << QStringList{"--model", small, "--text", "cat", "--scale", "half"} << "--scale";
+    const auto knockOut = [&](const char* row, QStringList options, const char* keyword) {
+        QTest::newRow(row) << "" << QStringList{"--model", small, "--text", "cat"} + options
+                           << keyword;
+    };
+    knockOut("--knock-out without a dot", {"--knock-out", "1"},
+             "--knock-out '1': name a head as L.H, or a whole layer as L.*");
+    knockOut("--knock-out past the last layer", {"--knock-out", "0.1,2.0"},
+             "--knock-out '2.0': the model has 2 layers (0 … 1)");
+    knockOut("--knock-out past the last head", {"--knock-out", "1.4"},
+             "--knock-out '1.4': the model has 4 heads (0 … 3)");
+    knockOut("--knock-out not a number", {"--knock-out", "1.x"},
+             "--knock-out '1.x': the head must be a number from 0");
+    knockOut("--knock-out empty entry", {"--knock-out", "1.0,"}, "--knock-out '': name a head");
+    knockOut("--knock-out-mode unknown", {"--knock-out", "1.0", "--knock-out-mode", "half"},
+             "--knock-out-mode must be zero|mean, not 'half'");
+    knockOut("--knock-out-mode alone", {"--knock-out-mode", "mean"},
+             "--knock-out-mode needs --knock-out");
 }
 
 void TestModelCli::refusals()

@@ -107,6 +107,12 @@ void TestBertModel::parity()
     const QString difference = attentionDifference(run, layers, tolerance);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
+    // The logit lens: every block read through the final norm and the output head, torch's
+    // top 5 at every position.
+    const QString lens = lensDifference(*lm, run.ids, switches,
+                                        caseData.value(QLatin1String("logit_lens")).toArray());
+    QVERIFY2(lens.isEmpty(), qPrintable(lens));
+
     // 2. At each [MASK]: every logit of the MLM head ≤ 1e-4, and the top 10.
     const std::vector<int> masks = intsOf(expected.value(QLatin1String("masks")));
     const QJsonArray allLogits = caseData.value(QLatin1String("logits")).toArray();
@@ -170,8 +176,7 @@ void TestBertModel::bidirectional()
     const auto lm = model(QStringLiteral("bert-f32"));
     const std::vector<int> ids =
         intsOf(readJson(kReference / "bert-f32.json").value(QLatin1String("ids")));
-    const attn::ModelRun textbook =
-        lm->runIds(ids, {ModelSwitches::textbookFormula(false), -1, true});
+    const attn::ModelRun textbook = lm->runIds(ids, switchesOf(QJsonObject{}, -1, false));
     const attn::ModelRun causal = lm->runIds(ids, ModelSwitches{});
     const int T = int(ids.size());
     for (int h = 0; h < 4; ++h) {
@@ -189,14 +194,14 @@ void TestBertModel::textRunsAsItsIds()
     const QJsonObject expected = readJson(kReference / "bert-f32.json");
     const attn::ModelRun text =
         lm->run(expected.value(QLatin1String("text")).toString().toStdString(),
-                {ModelSwitches::textbookFormula(false), -1, true});
+                switchesOf(QJsonObject{}, -1, false));
     const std::vector<int> ids = intsOf(expected.value(QLatin1String("text_ids")));
     QCOMPARE(text.ids, ids);
     QCOMPARE(lm->maskId(), std::optional<int>(4));
     QCOMPARE(text.maskedPositions(), std::vector<int>{4});
     QCOMPARE(text.labels[4].label, std::string("[MASK]"));
     QCOMPARE(lm->tokenSpelling(5), std::string("巴"));
-    const attn::ModelRun byIds = lm->runIds(ids, {ModelSwitches::textbookFormula(false), -1, true});
+    const attn::ModelRun byIds = lm->runIds(ids, switchesOf(QJsonObject{}, -1, false));
     QCOMPARE(text.hidden, byIds.hidden);
     // The two-[MASK] ids of the reference: both positions, in order.
     const attn::ModelRun two =

@@ -138,6 +138,12 @@ void TestGpt2Model::parity()
     const QString difference = attentionDifference(run, layers, 1e-5);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
+    // The logit lens: every block read through the final norm and the output head, torch's
+    // top 5 at every position.
+    const QString lens = lensDifference(*lm, run.ids, switches,
+                                        caseData.value(QLatin1String("logit_lens")).toArray());
+    QVERIFY2(lens.isEmpty(), qPrintable(lens));
+
     // 3. The logits at the last position: ≤ 1e-4.
     const std::vector<float> logits = run.logits(T - 1);
     QCOMPARE(int(logits.size()), expected.value(QLatin1String("vocab_size")).toInt());

@@ -120,6 +120,12 @@ void TestLlamaModel::parity()
     const QString difference = attentionDifference(run, layers, tolerance);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
 
+    // The logit lens: every block read through the final norm and the output head, torch's
+    // top 5 at every position.
+    const QString lens = lensDifference(*lm, run.ids, switches,
+                                        caseData.value(QLatin1String("logit_lens")).toArray());
+    QVERIFY2(lens.isEmpty(), qPrintable(lens));
+
     // 2. Every logit at the last position: ≤ 1e-4.
     const std::vector<float> logits = run.logits(T - 1);
     const QJsonArray wantLogits = caseData.value(QLatin1String("logits")).toArray();

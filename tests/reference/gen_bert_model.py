@@ -29,6 +29,8 @@ import os
 import torch
 import torch.nn.functional as F
 
+from knock_out import knock_out
+from logit_lens import top5
 from safetensors_file import write_safetensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,6 +54,11 @@ CASES = [
     ("head_split=view", {"head_split": "view"}, -1),
     ("only_layer=1 mask=causal", {"mask": "causal"}, 1),
     ("only_layer=0 scale=none head_split=view", {"scale": "none", "head_split": "view"}, 0),
+    ("knock_out=0.1,1.0", {"knock_out": "0.1,1.0"}, -1),
+    ("knock_out=0.0 mean scale=none", {"knock_out": "0.0", "knock_out_mode": "mean",
+                                        "scale": "none"}, -1),
+    ("only_layer=1 axis=queries knock_out=0.1 mean",
+     {"axis": "queries", "knock_out": "0.1", "knock_out_mode": "mean"}, 1),
 ]
 
 # (case name, switches, only_layer, layer, head): the heads whose stages the trace file gives.
@@ -174,7 +181,7 @@ def attention(h, w, p, cfg, sw, capture=None):
     return P, O.transpose(1, 2).reshape(B, T, C)
 
 
-def forward(w, cfg, ids, sw, only_layer, capture=None):
+def forward(w, cfg, ids, sw, only_layer, capture=None, lens=None):
     eps, T = cfg["layer_norm_eps"], len(ids)
     x = (w["embeddings.word_embeddings.weight"][ids]
          + w["embeddings.position_embeddings.weight"][:T]
@@ -186,6 +193,7 @@ def forward(w, cfg, ids, sw, only_layer, capture=None):
         s = sw if only_layer in (-1, l) else TEXTBOOK
         here = capture if capture is not None and capture["layer"] == l else None
         P, context = attention(x, w, p, cfg, s, here)
+        context = knock_out(context, l, sw, cfg["num_attention_heads"])
         layers.append(P[0])
         out = linear(context, w, p + "attention.output.dense")
         if here is not None:
@@ -193,11 +201,17 @@ def forward(w, cfg, ids, sw, only_layer, capture=None):
         x = layer_norm(out + x, w, p + "attention.output.LayerNorm", eps)
         h = F.gelu(linear(x, w, p + "intermediate.dense"))
         x = layer_norm(linear(h, w, p + "output.dense") + x, w, p + "output.LayerNorm", eps)
-    # cls.predictions: transform (dense, GELU, LayerNorm), the tied decoder and its bias.
+        if lens is not None:  # no final norm: the masked-LM head on the block's output
+            lens.append(top5(mlm_head(x, w, eps)))
+    return layers, mlm_head(x, w, eps)  # logits (T, V)
+
+
+def mlm_head(x, w, eps):
+    """cls.predictions: transform (dense, GELU, LayerNorm), the tied decoder and its bias:
+    x (1, T, C) → logits (T, V)."""
     h = layer_norm(F.gelu(linear(x, w, "cls.predictions.transform.dense")), w,
                    "cls.predictions.transform.LayerNorm", eps)
-    logits = h[0] @ w["embeddings.word_embeddings.weight"].T + w["cls.predictions.bias"]
-    return layers, logits  # logits (T, V)
+    return h[0] @ w["embeddings.word_embeddings.weight"].T + w["cls.predictions.bias"]
 
 
 def number(value):
@@ -251,9 +265,10 @@ def build(name, seed, dtype, cfg, prefix, gamma_beta, trace=False):
     with torch.no_grad():
         for case, switches, only_layer in CASES:
             sw = dict(TEXTBOOK, **switches)
-            layers, logits = forward(w, cfg, IDS, sw, only_layer)
+            lens = []
+            layers, logits = forward(w, cfg, IDS, sw, only_layer, lens=lens)
             cases.append({"name": case, "switches": switches, "only_layer": only_layer,
-                          "attention": [nested(P) for P in layers],
+                          "attention": [nested(P) for P in layers], "logit_lens": lens,
                           # at each [MASK]: what the MLM head fills in
                           "logits": [[number(z) for z in logits[t].tolist()] for t in masks],
                           "top10": [torch.topk(logits[t], 10).indices.tolist()

@@ -20,6 +20,8 @@ import re
 import torch
 import torch.nn.functional as F
 
+from knock_out import knock_out
+from logit_lens import top5
 from safetensors_file import write_safetensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -43,6 +45,11 @@ CASES = [
     ("head_split=view", {"head_split": "view"}, -1),
     ("only_layer=1 scale=none", {"scale": "none"}, 1),
     ("only_layer=0 mask=none head_split=view", {"mask": "none", "head_split": "view"}, 0),
+    ("knock_out=0.1,1.0", {"knock_out": "0.1,1.0"}, -1),
+    ("knock_out=0.0 mean scale=none", {"knock_out": "0.0", "knock_out_mode": "mean",
+                                        "scale": "none"}, -1),
+    ("only_layer=1 axis=queries knock_out=0.1 mean",
+     {"axis": "queries", "knock_out": "0.1", "knock_out_mode": "mean"}, 1),
 ]
 
 # (case name, switches, only_layer, layer, head): the heads whose stages the trace files give.
@@ -187,9 +194,10 @@ def attention(qkv, C, H, sw):
     return P, merged, {"q": Q, "k": K, "v": V, "scores": S, "weights": P, "head_output": O}
 
 
-def forward(w, config, ids, sw, only_layer, capture=None):
+def forward(w, config, ids, sw, only_layer, capture=None, lens=None):
     """Every layer's P and the last position's logits; with `capture` (a dict with "layer"),
-    also that layer's stages: x (after ln_1), Q, K, V, S, P, P·V and c_proj's output."""
+    also that layer's stages: x (after ln_1), Q, K, V, S, P, P·V and c_proj's output; with
+    `lens` (a list), the logit lens after each block."""
     C, H, L, eps = config["n_embd"], config["n_head"], config["n_layer"], config["layer_norm_epsilon"]
     T = len(ids)
     x = w["wte.weight"][ids] + w["wpe.weight"][:T]  # (T, C)
@@ -201,6 +209,7 @@ def forward(w, config, ids, sw, only_layer, capture=None):
         a = F.layer_norm(x, (C,), w[h + "ln_1.weight"], w[h + "ln_1.bias"], eps)
         qkv = a @ w[h + "attn.c_attn.weight"] + w[h + "attn.c_attn.bias"]
         P, merged, stages = attention(qkv, C, H, s)
+        merged = knock_out(merged, l, sw, H)
         layers.append(P[0])
         if capture is not None and capture["layer"] == l:
             capture.update(stages, x=a,
@@ -210,6 +219,9 @@ def forward(w, config, ids, sw, only_layer, capture=None):
         m = m @ w[h + "mlp.c_fc.weight"] + w[h + "mlp.c_fc.bias"]
         m = 0.5 * m * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (m + 0.044715 * torch.pow(m, 3.0))))
         x = x + m @ w[h + "mlp.c_proj.weight"] + w[h + "mlp.c_proj.bias"]
+        if lens is not None:  # ln_f, then wteᵀ
+            lens.append(top5(F.layer_norm(x[0], (C,), w["ln_f.weight"], w["ln_f.bias"], eps)
+                             @ w["wte.weight"].T))
     x = F.layer_norm(x, (C,), w["ln_f.weight"], w["ln_f.bias"], eps)
     logits = x[0, -1] @ w["wte.weight"].T  # (V)
     return layers, logits
@@ -276,7 +288,8 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
     with torch.no_grad():
         for case, switches, only_layer in CASES:
             sw = dict(TEXTBOOK, **switches)
-            layers, logits = forward(w, config, ids, sw, only_layer)
+            lens = []
+            layers, logits = forward(w, config, ids, sw, only_layer, lens=lens)
             finite = bool(torch.isfinite(logits).all())
             if V <= 1024:
                 logit_ids = list(range(V))
@@ -285,7 +298,7 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
                                    set(range(0, V, 997))) if finite else list(range(0, V, 997))
             top = torch.topk(logits, 10).indices.tolist() if finite else []
             cases.append({"name": case, "switches": switches, "only_layer": only_layer,
-                          "attention": [nested(P) for P in layers],
+                          "attention": [nested(P) for P in layers], "logit_lens": lens,
                           "logit_ids": logit_ids, "logits": [number(logits[i].item()) for i in logit_ids],
                           "top10": top})
     # One head of one layer, stage by stage: what Gpt2Model::trace must give.

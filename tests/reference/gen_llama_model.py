@@ -38,6 +38,8 @@ import os
 import torch
 import torch.nn.functional as F
 
+from knock_out import knock_out
+from logit_lens import top5
 from safetensors_file import write_safetensors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -63,6 +65,11 @@ CASES = [
     ("rope=off mask=none", {"rope": "off", "mask": "none"}, -1),
     ("only_layer=1 scale=none", {"scale": "none"}, 1),
     ("only_layer=0 rope=off head_split=view", {"rope": "off", "head_split": "view"}, 0),
+    ("knock_out=0.1,1.0", {"knock_out": "0.1,1.0"}, -1),
+    ("knock_out=0.0 mean scale=none", {"knock_out": "0.0", "knock_out_mode": "mean",
+                                        "scale": "none"}, -1),
+    ("only_layer=1 axis=queries knock_out=0.1 mean",
+     {"axis": "queries", "knock_out": "0.1", "knock_out_mode": "mean"}, 1),
 ]
 
 # (case name, switches, only_layer, layer, head): the heads whose stages the trace files give.
@@ -187,7 +194,7 @@ def rotate_half(x):
     return torch.cat((-x2, x1), dim=-1)
 
 
-def attention(h, w, p, cfg, sw, cos, sin, capture=None):
+def attention(h, w, p, cfg, sw, cos, sin, capture=None, knock=lambda merged: merged):
     """h (1, T, C) → P (1, H, T, T), the attention's output (1, T, C). `capture`, a dict, gets
     the stages (Q, K and V with K and V repeated to the H query heads)."""
     B, T, C = h.shape
@@ -229,30 +236,33 @@ def attention(h, w, p, cfg, sw, cos, sin, capture=None):
     else:
         P = F.softmax(logits, dim=dim).masked_fill(M, 0)
     O = P @ V
-    merged = O.transpose(1, 2).reshape(B, T, H * d)
+    merged = knock(O.transpose(1, 2).reshape(B, T, H * d))
     out = linear(merged, w, p + "self_attn.o_proj")
     if capture is not None:
         capture.update(x=h, q=Q, k=K, v=V, scores=S, weights=P, head_output=O, output=out)
     return P, out
 
 
-def forward(w, cfg, ids, sw, only_layer, capture=None):
+def forward(w, cfg, ids, sw, only_layer, capture=None, lens=None):
     eps, T = cfg["rms_norm_eps"], len(ids)
     cos, sin = rotary(cfg, T)
     x = w["model.embed_tokens.weight"][ids][None]  # (1, T, C)
+    head = w["model.embed_tokens.weight"] if cfg.get("tie_word_embeddings") else w["lm_head.weight"]
     layers = []
     for l in range(cfg["num_hidden_layers"]):
         p = f"model.layers.{l}."
         s = sw if only_layer in (-1, l) else TEXTBOOK
         P, out = attention(rms_norm(x, w[p + "input_layernorm.weight"], eps), w, p, cfg, s, cos, sin,
-                           capture if capture is not None and capture["layer"] == l else None)
+                           capture if capture is not None and capture["layer"] == l else None,
+                           lambda m, l=l: knock_out(m, l, sw, cfg["num_attention_heads"]))
         layers.append(P[0])
         x = x + out
         h = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
         x = x + linear(F.silu(linear(h, w, p + "mlp.gate_proj")) * linear(h, w, p + "mlp.up_proj"),
                        w, p + "mlp.down_proj")
+        if lens is not None:  # the final RMSNorm, then lm_head
+            lens.append(top5(rms_norm(x, w["model.norm.weight"], eps)[0] @ head.T))
     x = rms_norm(x, w["model.norm.weight"], eps)
-    head = w["model.embed_tokens.weight"] if cfg.get("tie_word_embeddings") else w["lm_head.weight"]
     return layers, x[0, -1] @ head.T
 
 
@@ -361,10 +371,11 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
     with torch.no_grad():
         for case, switches, only_layer in CASES:
             sw = dict(TEXTBOOK, **switches)
-            layers, logits = forward(w, cfg, IDS, sw, only_layer)
+            lens = []
+            layers, logits = forward(w, cfg, IDS, sw, only_layer, lens=lens)
             finite = bool(torch.isfinite(logits).all())
             cases.append({"name": case, "switches": switches, "only_layer": only_layer,
-                          "attention": [nested(P) for P in layers],
+                          "attention": [nested(P) for P in layers], "logit_lens": lens,
                           "logits": [number(z) for z in logits.tolist()],
                           "top10": torch.topk(logits, 10).indices.tolist() if finite else []})
     # One head of one layer, stage by stage: what LlamaModel::trace must give.

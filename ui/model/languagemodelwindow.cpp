@@ -183,9 +183,12 @@ void LanguageModelWindow::setText(const QString& text)
 
 ModelSwitches LanguageModelWindow::switches() const
 {
+    ModelSwitches switches;
+    switches.formula = switches_->config();
+    switches.onlyLayer = scope_->currentData().toInt();
     // A model without rotary positions runs as it was trained: nothing to switch off.
-    return {switches_->config(), scope_->currentData().toInt(),
-            rope_->isChecked() || !model_->info().rotary};
+    switches.rope = rope_->isChecked() || !model_->info().rotary;
+    return switches;
 }
 
 void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
@@ -385,7 +388,8 @@ void LanguageModelWindow::updateDepartures()
     ModelSwitches switched = switches();
     const int only = switched.onlyLayer;
     switched.onlyLayer = -1;
-    const QStringList departures = modelDepartures(switched, model_->info().causal);
+    const QStringList departures =
+        modelDepartures(switched, model_->info().causal, model_->info().heads);
     const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
     if (departures.isEmpty())
         departures_->setText(tr("The model's textbook formula, as it was trained."));

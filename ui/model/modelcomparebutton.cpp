@@ -30,7 +30,9 @@ ModelCompareButton::ModelCompareButton(LanguageModelWindow* window) : window_(wi
 
 void ModelCompareButton::updateEnabled()
 {
-    setEnabled(!modelDepartures(window_->switches(), window_->model().info().causal).isEmpty());
+    setEnabled(!modelDepartures(window_->switches(), window_->model().info().causal,
+                                window_->model().info().heads)
+                    .isEmpty());
 }
 
 void ModelCompareButton::openDialog()

@@ -294,8 +294,8 @@ void ModelCompareDialog::fillPredictions()
         list->setFixedHeight(list->header()->sizeHint().height() +
                              list->topLevelItemCount() * std::max(1, list->sizeHintForRow(0)) +
                              2 * list->frameWidth() + 2);
-    const QStringList departures =
-        modelDepartures(switched_->switches, switched_->model->info().causal);
+    const QStringList departures = modelDepartures(
+        switched_->switches, switched_->model->info().causal, switched_->model->info().heads);
     summary_->setText(predictionSummary(predictions, departures));
     summary_->setStyleSheet(predictions.topChanged()
                                 ? QStringLiteral("color: %1; font-weight: bold").arg(alert.name())
@@ -323,7 +323,8 @@ QString ModelCompareDialog::exportTo(const QString& path) const
     ModelComparisonOptions options;
     options.layer = layer();
     options.selection = selection();
-    options.departures = modelDepartures(switched_->switches, switched_->model->info().causal);
+    options.departures = modelDepartures(switched_->switches, switched_->model->info().causal,
+                                         switched_->model->info().heads);
     options.figure.annotate = int(switched_->ids.size()) <= kAnnotatedTokens;
     options.ranked = predictions_;
     QString error;
@@ -370,7 +371,8 @@ void ModelCompareDialog::retranslate()
         place = tr("fill-ins for [MASK]");
     titleA_->setText(tr("<b>A: the textbook formula</b> — %1").arg(place.toHtmlEscaped()));
     const QStringList departures =
-        switched_ ? modelDepartures(switched_->switches, switched_->model->info().causal)
+        switched_ ? modelDepartures(switched_->switches, switched_->model->info().causal,
+                                    switched_->model->info().heads)
                   : QStringList();
     titleB_->setText(tr("<b>B: switched</b> (%1) — %2")
                          .arg(departures.isEmpty() ? tr("no departure")

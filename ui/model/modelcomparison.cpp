@@ -2,6 +2,7 @@
 
 #include "figure.h"
 #include "formulatext.h"
+#include "models/knockout.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -47,7 +48,7 @@ QString predictionsLine(const std::vector<RankedPrediction>& side, char name)
 
 } // namespace
 
-QStringList modelDepartures(const ModelSwitches& switches, bool causal)
+QStringList modelDepartures(const ModelSwitches& switches, bool causal, int heads)
 {
     // The window's words (its context, spelt out in each call so that lupdate sees it).
     const Config& config = switches.formula;
@@ -68,6 +69,19 @@ QStringList modelDepartures(const ModelSwitches& switches, bool causal)
         departures << QCoreApplication::translate("attn::ui::LanguageModelWindow",
                                                   "in layer %1 only")
                           .arg(switches.onlyLayer);
+    // The knock-outs act whatever onlyLayer says: after "in layer N only".
+    if (!switches.knockedOut.empty()) {
+        const QString list = QString::fromStdString(knockOutList(switches.knockedOut, heads))
+                                 .replace(QLatin1Char(','), QStringLiteral(", "));
+        departures << (switches.knockOut == KnockOutMode::Mean
+                           ? QCoreApplication::translate(
+                                 "attn::ui::LanguageModelWindow",
+                                 "heads %1 knocked out (their outputs replaced by their mean)")
+                           : QCoreApplication::translate(
+                                 "attn::ui::LanguageModelWindow",
+                                 "heads %1 knocked out (their outputs set to 0)"))
+                          .arg(heads);
+    }
     return departures;
 }
 

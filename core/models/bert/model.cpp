@@ -88,8 +88,7 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
         plain.kvHeads = H;
         groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, plain, buffers,
                               frame.weightsOf(l), merged);
-        if (hooks.headOutputs)
-            hooks.headOutputs(l, merged);
+        frame.headOutputs(l, merged, hooks);
         linear(merged, b.oWeight, b.oBias, sum);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
             captureHeads(*hooks.capture, x, q, k, v, formula.config);
@@ -105,8 +104,7 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
         linear(inner, b.outWeight, b.outBias, sum);
         sum += x;
         layerNorm(sum, b.outputNorm.weight, b.outputNorm.bias, c.epsilon, x);
-        if (hooks.residual)
-            hooks.residual(l, x);
+        ForwardFrame::residual(l, x, hooks);
     }
     // 4. No final norm: the MLM head reads the last layer's output on demand (logitsOf).
     frame.out.hidden = std::move(x);
@@ -115,18 +113,23 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
 
 std::vector<float> BertModel::logitsOf(const float* hiddenRow) const
 {
-    // h = LayerNorm(gelu(transform.dense(hidden)))                           (1, C)
+    const Matrix logits =
+        logitsOfRows(Eigen::Map<const Matrix>(hiddenRow, 1, config_.dModel)); // (1, V)
+    return {logits.data(), logits.data() + logits.size()};
+}
+
+Matrix BertModel::logitsOfRows(const Matrix& hidden) const
+{
+    // h = LayerNorm(gelu(transform.dense(hidden)))                           (T, C)
     const BertWeights& w = weights_;
-    const Matrix row = Eigen::Map<const Matrix>(hiddenRow, 1, config_.dModel);
     Matrix dense, normed;
-    linear(row, w.headWeight, w.headBias, dense);
+    linear(hidden, w.headWeight, w.headBias, dense);
     geluErf(dense);
     layerNorm(dense, w.headNorm.weight, w.headNorm.bias, config_.epsilon, normed);
-    // logits = h · word_embeddingsᵀ + cls.predictions.bias                  (V)
-    std::vector<float> logits = embeddingLogits(w.wordEmbedding, normed.data());
-    const float* bias = w.decoderBias.data;
-    for (std::size_t i = 0; i < logits.size(); ++i)
-        logits[i] += bias[i];
+    // logits = h · word_embeddingsᵀ + cls.predictions.bias                  (T, V)
+    Matrix logits(normed.rows(), w.wordEmbedding.rows);
+    logits.noalias() = normed * w.wordEmbedding.matrix().transpose();
+    logits.rowwise() += w.decoderBias.row();
     return logits;
 }
 

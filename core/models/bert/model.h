@@ -39,10 +39,14 @@ public:
     // projection attention.output.dense's, before the residual and its LayerNorm.
     [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
                                   const ForwardHooks& hooks = {}) const override;
+    // None: BERT's layers end in their own LayerNorm (post-LN); the masked-LM head's
+    // transform is in logitsOf.
+    void finalNorm(const Matrix& residual, Matrix& out) const override { out = residual; }
 
     // The masked-LM head: GELU(transform.dense(h)), transform.LayerNorm, then the decoder
     // tied to the word embeddings plus cls.predictions.bias.
     [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override;
+    [[nodiscard]] Matrix logitsOfRows(const Matrix& hidden) const override;
 
 private:
     [[nodiscard]] WeightView outputEmbedding() const override { return weights_.wordEmbedding; }

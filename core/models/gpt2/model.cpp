@@ -78,8 +78,7 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
         layerNorm(x, b.ln1Weight, b.ln1Bias, config_.epsilon, normed);
         conv1d(normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
         multiHeadAttention(qkv, formula.config, formula.mask, buffers, frame.weightsOf(l), merged);
-        if (hooks.headOutputs)
-            hooks.headOutputs(l, merged);
+        frame.headOutputs(l, merged, hooks);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
             captureHeads(*hooks.capture, normed, qkv.leftCols(C), qkv.middleCols(C, C),
                          qkv.rightCols(C), formula.config);
@@ -92,12 +91,16 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
         layerNorm(x, b.ln2Weight, b.ln2Bias, config_.epsilon, normed);
         conv1dGelu(normed, b.fcWeight, b.fcBias, hidden); // (T, 4C), GELU on each tile
         conv1dAdd(hidden, b.fcProjWeight, b.fcProjBias, x);
-        if (hooks.residual)
-            hooks.residual(l, x);
+        ForwardFrame::residual(l, x, hooks);
     }
     // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).
-    layerNorm(x, w.finalNormWeight, w.finalNormBias, config_.epsilon, frame.out.hidden);
+    finalNorm(x, frame.out.hidden);
     return std::move(frame.out);
+}
+
+void Gpt2Model::finalNorm(const Matrix& residual, Matrix& out) const
+{
+    layerNorm(residual, weights_.finalNormWeight, weights_.finalNormBias, config_.epsilon, out);
 }
 
 } // namespace attn

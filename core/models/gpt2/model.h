@@ -31,6 +31,8 @@ public:
 
     [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
                                   const ForwardHooks& hooks = {}) const override;
+    // ln_f.
+    void finalNorm(const Matrix& residual, Matrix& out) const override;
 
 private:
     // lm_head is tied to the token embedding wte.

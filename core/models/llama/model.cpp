@@ -95,8 +95,7 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
         grouped.epsilon = c.epsilon;
         groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, grouped, buffers,
                               frame.weightsOf(l), merged);
-        if (hooks.headOutputs)
-            hooks.headOutputs(l, merged);
+        frame.headOutputs(l, merged, hooks);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
             LayerCapture& capture = *hooks.capture;
             capture.input = normed;
@@ -112,12 +111,16 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
         rmsNorm(x, b.postNorm, c.epsilon, normed);
         linearSwiGlu(normed, b.gateWeight, b.gateBias, b.upWeight, b.upBias, gate); // (T, I)
         linearAdd(gate, b.downWeight, b.downBias, x);
-        if (hooks.residual)
-            hooks.residual(l, x);
+        ForwardFrame::residual(l, x, hooks);
     }
     // 4. The final RMSNorm; the logits are made from it on demand (logitsOf).
-    rmsNorm(x, w.finalNorm, c.epsilon, frame.out.hidden);
+    finalNorm(x, frame.out.hidden);
     return std::move(frame.out);
+}
+
+void LlamaModel::finalNorm(const Matrix& residual, Matrix& out) const
+{
+    rmsNorm(residual, weights_.finalNorm, config_.epsilon, out);
 }
 
 } // namespace attn

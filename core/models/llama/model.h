@@ -37,6 +37,8 @@ public:
     // rotation (H_kv heads), X the input_layernorm's output.
     [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
                                   const ForwardHooks& hooks = {}) const override;
+    // The final RMSNorm (model.norm).
+    void finalNorm(const Matrix& residual, Matrix& out) const override;
 
 private:
     // lm_head, or embed_tokens when tie_word_embeddings.

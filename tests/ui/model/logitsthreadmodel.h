@@ -54,6 +54,11 @@ public:
         return inner_->logitsOf(hiddenRow);
     }
 
+    void finalNorm(const Matrix& residual, Matrix& out) const override
+    {
+        inner_->finalNorm(residual, out);
+    }
+
     mutable std::atomic<int> onGuiThread{0};
 
 private:
