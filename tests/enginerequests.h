@@ -19,6 +19,19 @@ inline attn::Request baseRequest()
     return r;
 }
 
+// `length` words "w0 w1 …" on one line, split by spaces (one token a word), d_model
+// `dModel` in `heads` heads: a long text without a dictionary's work.
+inline attn::Request wordsRequest(int length, int dModel, int heads)
+{
+    attn::Request r;
+    for (int t = 0; t < length; ++t)
+        r.text += "w" + std::to_string(t % 97) + " ";
+    r.config.tokenizer = attn::TokenizerMode::Spaces;
+    r.config.dModel = dModel;
+    r.config.heads = heads;
+    return r;
+}
+
 // `length` tokens on one line and a shorter second line (padded keys), under a causal
 // mask before a softmax over the keys: what stage 5 defers the masked scores for.
 inline attn::Request longCausalRequest(int length)

@@ -126,7 +126,10 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
     }
     w.endArray();
     // 4. What the model predicts: after the text (a decoder), or at each [MASK] (BERT).
-    const auto writePredictions = [&w](const std::vector<Prediction>& predictions) {
+    // {"id", "token", "piece", "probability", "logit"} each, or only id, token and
+    // probability (`brief`: the logit lens's many).
+    const auto writePredictions = [&w](const std::vector<Prediction>& predictions,
+                                       bool brief = false) {
         w.beginArray();
         for (const Prediction& p : predictions) {
             w.beginObject();
@@ -134,12 +137,16 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
             w.value(p.id);
             w.key("token");
             w.value(p.label);
-            w.key("piece");
-            w.value(p.token);
+            if (!brief) {
+                w.key("piece");
+                w.value(p.token);
+            }
             w.key("probability");
             w.value(p.probability);
-            w.key("logit");
-            w.value(p.logit);
+            if (!brief) {
+                w.key("logit");
+                w.value(p.logit);
+            }
             w.endObject();
         }
         w.endArray();
@@ -166,20 +173,8 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
         w.beginArray();
         for (const auto& layer : *extras.logitLens) {
             w.beginArray();
-            for (const std::vector<Prediction>& position : layer) {
-                w.beginArray();
-                for (const Prediction& p : position) {
-                    w.beginObject();
-                    w.key("id");
-                    w.value(p.id);
-                    w.key("token");
-                    w.value(p.label);
-                    w.key("probability");
-                    w.value(p.probability);
-                    w.endObject();
-                }
-                w.endArray();
-            }
+            for (const std::vector<Prediction>& position : layer)
+                writePredictions(position, true);
             w.endArray();
         }
         w.endArray();

@@ -56,6 +56,7 @@ private slots:
     void initTestCase();
     void json_data();
     void json();
+    void logitLens();
     void refusals_data();
     void refusals();
 
@@ -198,6 +199,49 @@ void TestModelCli::json()
         QVERIFY(p > 0 && p <= previous);
         previous = p;
     }
+}
+
+// --logit-lens: every block's top 5 at every position, as PyTorch reads them (here with two
+// heads knocked out); the last block's reading at the last position is next_tokens'.
+void TestModelCli::logitLens()
+{
+    const QString model = QStringLiteral("small-f32");
+    const QJsonObject expected = readJson(kReference + model + QLatin1String(".json"));
+    const QJsonObject reference = referenceCase(expected, QStringLiteral("knock_out=0.1,1.0"));
+    const Run run =
+        attn::test::attnscope({"compute", "--model", folderOf(model), "--text",
+                               expected.value(QLatin1String("text")).toString(), "--knock-out",
+                               "0.1,1.0", "--logit-lens", "--json", "-"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    const QJsonArray lens = out.value(QLatin1String("logit_lens")).toArray();
+    const QJsonArray want = reference.value(QLatin1String("logit_lens")).toArray();
+    QCOMPARE(lens.size(), want.size());
+    for (int l = 0; l < lens.size(); ++l) {
+        const QJsonArray positions = lens[l].toArray();
+        QCOMPARE(positions.size(), want[l].toArray().size());
+        for (int t = 0; t < positions.size(); ++t) {
+            const QJsonArray top = positions[t].toArray();
+            const QJsonObject torch = want[l].toArray()[t].toObject();
+            QCOMPARE(top.size(), qsizetype(5));
+            for (int n = 0; n < 5; ++n) {
+                const QJsonObject entry = top[n].toObject();
+                QCOMPARE(entry.keys(), (QStringList{"id", "probability", "token"}));
+                QCOMPARE(entry.value(QLatin1String("id")).toInt(),
+                         torch.value(QLatin1String("ids")).toArray()[n].toInt());
+                QVERIFY(
+                    std::abs(entry.value(QLatin1String("probability")).toDouble() -
+                             torch.value(QLatin1String("probabilities")).toArray()[n].toDouble()) <
+                    1e-4);
+            }
+        }
+    }
+    const QJsonArray last = lens.last().toArray().last().toArray();
+    const QJsonObject next = out.value(QLatin1String("next_tokens")).toArray().first().toObject();
+    QCOMPARE(last.first().toObject().value(QLatin1String("id")).toInt(),
+             next.value(QLatin1String("id")).toInt());
+    QVERIFY(std::abs(last.first().toObject().value(QLatin1String("probability")).toDouble() -
+                     next.value(QLatin1String("probability")).toDouble()) < 1e-6);
 }
 
 void TestModelCli::refusals_data()

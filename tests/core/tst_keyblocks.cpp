@@ -3,6 +3,7 @@
 // the same blocks and so the same P, bit for bit, and the same heads' outputs.
 #include "engine/engine.h"
 #include "engine/keyblocks.h"
+#include "enginerequests.h"
 #include "models/conv1dproduct.h"
 #include "models/modelattention.h"
 
@@ -64,12 +65,7 @@ void TestKeyBlocks::engineAndModelLayerTakeOnePath()
         attn::setConv1dAvx512(before);
         QSKIP("this CPU has no AVX-512");
     }
-    attn::Request r;
-    for (int t = 0; t < T; ++t)
-        r.text += "w" + std::to_string(t % 97) + " ";
-    r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.dModel = 32;
-    r.config.heads = 2;
+    attn::Request r = attn::test::wordsRequest(T, 32, 2);
     r.config.mask = attn::MaskKind(mask);
     r.config.maskFill = attn::MaskFill(fill);
     r.config.maskStage = attn::MaskStage(stage);

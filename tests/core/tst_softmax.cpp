@@ -3,6 +3,7 @@
 #include "engine/engine.h"
 #include "engine/fastexp.h"
 #include "engine/softmax.h"
+#include "enginerequests.h"
 
 #include <QtTest>
 
@@ -424,12 +425,7 @@ void TestSoftmax::scoreBlocksWithTheirSoftmaxMatchTheStages()
 {
     QFETCH(int, T);
     QFETCH(bool, causal);
-    attn::Request r;
-    for (int t = 0; t < T; ++t)
-        r.text += "w" + std::to_string(t % 97) + " ";
-    r.config.tokenizer = attn::TokenizerMode::Spaces;
-    r.config.dModel = 32;
-    r.config.heads = 2;
+    attn::Request r = attn::test::wordsRequest(T, 32, 2);
     r.config.mask = causal ? attn::MaskKind::Causal : attn::MaskKind::None;
     attn::AttentionEngine fused, staged;
     const attn::Result a = fused.compute(r);
