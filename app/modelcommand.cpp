@@ -4,6 +4,7 @@
 #include "clicommands.h"
 #include "modelcomparison.h"
 #include "models/families.h"
+#include "models/headimportance.h"
 #include "models/knockout.h"
 #include "models/languagemodel.h"
 #include "models/logitlens.h"
@@ -141,6 +142,23 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                                "through the final norm and the output head (the logit lens); "
                                "adds \"logit_lens\": L × T × the top 5 to the JSON"),
              [&a](std::string_view) { a.logitLens = true; }});
+    if (command == ModelCommand::Compute) {
+        options.push_back(
+            {"head-importance", "",
+             QT_TRANSLATE_NOOP("Command line",
+                               "knock out each head alone and add \"head_importance\" to the "
+                               "JSON: L × H changes of log p(target) at the last position (BERT: "
+                               "the first [MASK]), the target the intact top 1 unless "
+                               "--target-token names it"),
+             [&a](std::string_view) { a.headImportance = true; }});
+        options.push_back(
+            {"target-token", "ID",
+             QT_TRANSLATE_NOOP("Command line",
+                               "the token id whose log-probability --head-importance reads"),
+             [&a](std::string_view value) {
+                 a.targetToken = int(parseInteger("--target-token", value, 0, INT32_MAX));
+             }});
+    }
     return options;
 }
 
@@ -271,9 +289,11 @@ int modelCommand(const std::vector<std::string>& args)
             throw InputError("--model writes JSON: give --json FILE (or --json - for standard "
                              "output)");
         // 2. The model and the run.
+        if (a.targetToken && !a.headImportance)
+            throw InputError("--target-token needs --head-importance");
         std::vector<Matrix> residuals;
-        const ModelRun run = runModel(a, options, a.logitLens ? residualCapture(residuals)
-                                                               : ForwardHooks{});
+        const ModelRun run =
+            runModel(a, options, a.logitLens ? residualCapture(residuals) : ForwardHooks{});
         // 3. The JSON, word by word with --group-words, with the experiments asked for.
         const std::vector<WordGroup> words =
             a.groupWords ? runWords(run) : std::vector<WordGroup>{};
@@ -283,6 +303,15 @@ int modelCommand(const std::vector<std::string>& args)
         if (a.logitLens) {
             lens = readLogitLens(*run.model, residuals, 5);
             extras.logitLens = &lens;
+        }
+        HeadImportance importance;
+        if (a.headImportance) {
+            try {
+                importance = attn::headImportance(*run.model, run.ids, run.switches, a.targetToken);
+            } catch (const InputError& error) {
+                throw InputError("--head-importance: " + std::string(error.what()));
+            }
+            extras.headImportance = &importance;
         }
         if (const std::string problem =
                 writeFileAtomically(options.jsonPath, modelRunJson(run, 10, extras));

@@ -25,6 +25,8 @@ struct ModelArguments {
     bool maskGiven = false;
     bool groupWords = false;             // --group-words (compute): attention by word
     bool logitLens = false;              // --logit-lens (compute): every block read as a prediction
+    bool headImportance = false;         // --head-importance (compute): each head knocked out alone
+    std::optional<int> targetToken;      // --target-token ID: the token whose log p it reads
     std::optional<std::string> knockOut; // --knock-out L.H,…: read once the model is open
     std::optional<KnockOutMode> knockOutMode; // --knock-out-mode zero|mean
     std::vector<HeadIndex> knockedOut;        // --knock-out's heads (openModelOf)

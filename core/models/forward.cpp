@@ -104,8 +104,8 @@ LayerFormulas::LayerFormulas(const ModelInfo& info, const ModelSwitches& switche
 ForwardFrame::ForwardFrame(const ModelInfo& info, const std::vector<int>& ids,
                            const ModelSwitches& switches)
     : T((checkIds(ids, info), checkKnockOuts(switches.knockedOut, info), int(ids.size()))),
-      formulas(info, switches, T), switches_(switches), heads_(info.heads),
-      layerSize_(std::size_t(info.heads) * std::size_t(T) * std::size_t(T))
+      formulas(info, switches, T), switches_(switches), heads_(info.heads), layers_(info.layers),
+      dModel_(info.dModel), layerSize_(std::size_t(info.heads) * std::size_t(T) * std::size_t(T))
 {
     out.weights = attentionBuffer(info.layers, info.heads, T);
 }
@@ -122,6 +122,19 @@ void ForwardFrame::residual(int layer, const Matrix& x, const ForwardHooks& hook
 {
     if (hooks.residual)
         hooks.residual(layer, x);
+}
+
+int ForwardFrame::resume(const ForwardHooks& hooks, Matrix& x) const
+{
+    if (hooks.startLayer == 0 && !hooks.startResidual)
+        return 0;
+    if (hooks.startLayer < 1 || hooks.startLayer >= layers_ || !hooks.startResidual ||
+        hooks.startResidual->rows() != T || hooks.startResidual->cols() != dModel_)
+        throw std::out_of_range("a forward resumed at block " + std::to_string(hooks.startLayer) +
+                                " needs the (T, C) residual before it, in a model of " +
+                                std::to_string(layers_) + " blocks");
+    x = *hooks.startResidual;
+    return hooks.startLayer;
 }
 
 void checkCancel(const ForwardHooks& hooks)

@@ -74,10 +74,14 @@ struct ForwardFrame {
     void headOutputs(int layer, Matrix& merged, const ForwardHooks& hooks) const;
     // The residual stream after block `layer`: hooks.residual.
     static void residual(int layer, const Matrix& x, const ForwardHooks& hooks);
+    // The first block to run: 0, or hooks.startLayer with `x` set to hooks.startResidual
+    // (a resumed forward: the caller skips its embedding). Throws std::out_of_range for a
+    // start outside the model or a residual of another shape.
+    [[nodiscard]] int resume(const ForwardHooks& hooks, Matrix& x) const;
 
 private:
     const ModelSwitches& switches_;
-    int heads_ = 0;
+    int heads_ = 0, layers_ = 0, dModel_ = 0;
     std::size_t layerSize_ = 0;
 };
 

@@ -220,6 +220,12 @@ struct ForwardHooks {
     // The residual stream after block `layer` (T, C), as the next block reads it (after the
     // last block, before the final norm).
     std::function<void(int layer, const Matrix& residual)> residual;
+    // Start at block `startLayer` with `startResidual` (T, C) as its input, the residual a
+    // run gave after block startLayer − 1: the embedding and the blocks before it are not
+    // run, and their attention is left unwritten (call forward() directly: a scan reads
+    // only what follows). 0 and null: from the embedding.
+    int startLayer = 0;
+    const Matrix* startResidual = nullptr;
 };
 
 // A trained model. Everything around a forward pass is here, written once for every

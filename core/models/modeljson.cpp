@@ -179,6 +179,28 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
         }
         w.endArray();
     }
+    if (const HeadImportance* scan = extras.headImportance) {
+        w.key("head_importance");
+        w.beginArray();
+        for (const std::vector<double>& layer : scan->change) {
+            w.beginArray();
+            for (const double change : layer)
+                w.value(change);
+            w.endArray();
+        }
+        w.endArray();
+        w.key("head_importance_target");
+        w.beginObject();
+        w.key("id");
+        w.value(scan->target);
+        w.key("token");
+        w.value(run.model->tokenLabel(scan->target));
+        w.key("position");
+        w.value(scan->position);
+        w.key("log_probability");
+        w.value(scan->intact);
+        w.endObject();
+    }
     w.endObject();
     return w.take() + "\n";
 }

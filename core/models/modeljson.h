@@ -1,6 +1,7 @@
 // A model run as JSON: what `attnscope compute --model DIR --json OUT` writes. No Qt.
 #pragma once
 
+#include "models/headimportance.h"
 #include "models/languagemodel.h"
 #include "models/logitlens.h"
 #include "text/wordgroups.h"
@@ -23,10 +24,13 @@ namespace attn {
 // {"text", "tokens": [indices into token_ids]}] follows "pieces".
 // "knocked_out": [[layer, head] …] and "knock_out_mode": "zero" or "mean" name the run's
 // knock-outs. The experiments' results follow when given: "logit_lens": [L × [T × [k ×
-// {"id", "token", "probability"}]]] (entry ℓ after block ℓ).
+// {"id", "token", "probability"}]]] (entry ℓ after block ℓ); "head_importance": [L × [H
+// numbers]] (log p(target) with that head knocked out − intact) and "head_importance_target":
+// {"id", "token", "position", "log_probability"} (the intact run's).
 struct ModelRunExtras {
     const std::vector<WordGroup>* words = nullptr;
     const LogitLens* logitLens = nullptr;
+    const HeadImportance* headImportance = nullptr;
 };
 [[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
                                        const ModelRunExtras& extras = {});

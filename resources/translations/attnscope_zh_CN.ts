@@ -513,6 +513,14 @@
         <source>read the residual stream after every block as a prediction, through the final norm and the output head (the logit lens); adds &quot;logit_lens&quot;: L × T × the top 5 to the JSON</source>
         <translation>把每个块之后的残差流经过最终的归一化和输出头读成预测（logit lens）；在 JSON 中加入 &quot;logit_lens&quot;：L × T × 前 5 名</translation>
     </message>
+    <message>
+        <source>knock out each head alone and add &quot;head_importance&quot; to the JSON: L × H changes of log p(target) at the last position (BERT: the first [MASK]), the target the intact top 1 unless --target-token names it</source>
+        <translation>逐个单独敲掉每个头，并在 JSON 中加入 &quot;head_importance&quot;：最后一个位置（BERT：第一个 [MASK]）上 log p(目标) 的 L × H 个变化量；目标默认是完整模型的第一名，可用 --target-token 指定</translation>
+    </message>
+    <message>
+        <source>the token id whose log-probability --head-importance reads</source>
+        <translation>--head-importance 读取其对数概率的词元 id</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>

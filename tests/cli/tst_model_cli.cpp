@@ -57,6 +57,7 @@ private slots:
     void json_data();
     void json();
     void logitLens();
+    void headImportance();
     void refusals_data();
     void refusals();
 
@@ -244,6 +245,38 @@ void TestModelCli::logitLens()
                      next.value(QLatin1String("probability")).toDouble()) < 1e-6);
 }
 
+// --head-importance: PyTorch's scan of the same checkpoint (every head knocked out alone,
+// the change of log p of the intact top 1 at the last position), and its target.
+void TestModelCli::headImportance()
+{
+    const QString model = QStringLiteral("small-f32");
+    const QJsonObject expected = readJson(kReference + model + QLatin1String(".json"));
+    const Run run = attn::test::attnscope({"compute", "--model", folderOf(model), "--text",
+                                           expected.value(QLatin1String("text")).toString(),
+                                           "--head-importance", "--json", "-"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject torch = expected.value(QLatin1String("head_importance")).toObject();
+    const QJsonArray got = out.value(QLatin1String("head_importance")).toArray();
+    const QJsonArray want = torch.value(QLatin1String("change")).toArray();
+    QCOMPARE(got.size(), want.size());
+    for (int l = 0; l < got.size(); ++l) {
+        QCOMPARE(got[l].toArray().size(), want[l].toArray().size());
+        for (int h = 0; h < got[l].toArray().size(); ++h)
+            QVERIFY(std::abs(got[l].toArray()[h].toDouble() - want[l].toArray()[h].toDouble()) <
+                    1e-4);
+    }
+    const QJsonObject target = out.value(QLatin1String("head_importance_target")).toObject();
+    QCOMPARE(target.value(QLatin1String("id")).toInt(),
+             torch.value(QLatin1String("target")).toInt());
+    QCOMPARE(target.value(QLatin1String("id")).toInt(),
+             out.value(QLatin1String("next_tokens")).toArray()[0].toObject().value("id").toInt());
+    QCOMPARE(target.value(QLatin1String("position")).toInt(),
+             out.value(QLatin1String("token_ids")).toArray().size() - 1);
+    QVERIFY(std::abs(target.value(QLatin1String("log_probability")).toDouble() -
+                     torch.value(QLatin1String("intact")).toDouble()) < 1e-4);
+}
+
 void TestModelCli::refusals_data()
 {
     QTest::addColumn<QString>("breakage");
@@ -295,6 +328,13 @@ void TestModelCli::refusals_data()
              "--knock-out-mode must be zero|mean, not 'half'");
     knockOut("--knock-out-mode alone", {"--knock-out-mode", "mean"},
              "--knock-out-mode needs --knock-out");
+    knockOut("--target-token alone", {"--target-token", "3"},
+             "--target-token needs --head-importance");
+    knockOut("--target-token outside the vocabulary",
+             {"--head-importance", "--target-token", "100000"},
+             "--head-importance: target token 100000 is outside the vocabulary");
+    knockOut("--target-token not a number", {"--head-importance", "--target-token", "x"},
+             "--target-token");
 }
 
 void TestModelCli::refusals()

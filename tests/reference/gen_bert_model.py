@@ -29,7 +29,7 @@ import os
 import torch
 import torch.nn.functional as F
 
-from knock_out import knock_out
+from knock_out import head_importance, knock_out
 from logit_lens import top5
 from safetensors_file import write_safetensors
 
@@ -274,10 +274,14 @@ def build(name, seed, dtype, cfg, prefix, gamma_beta, trace=False):
                           "top10": [torch.topk(logits[t], 10).indices.tolist()
                                     if bool(torch.isfinite(logits[t]).all()) else []
                                     for t in masks]})
+        # Which heads matter for what the textbook run fills in at the first [MASK].
+        importance = head_importance(
+            lambda spec: forward(w, cfg, IDS, dict(TEXTBOOK, **({"knock_out": spec} if spec else {})),
+                                 -1)[1][masks[0]], cfg["num_hidden_layers"], cfg["num_attention_heads"])
     expected = {"model": name, "ids": IDS, "masks": masks, "text": TEXT, "text_ids": TEXT_IDS,
                 "dtype": dtype, "family": "bert", "layers": cfg["num_hidden_layers"],
                 "heads": cfg["num_attention_heads"], "d_model": cfg["hidden_size"],
-                "vocab_size": cfg["vocab_size"], "cases": cases}
+                "vocab_size": cfg["vocab_size"], "cases": cases, "head_importance": importance}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 

@@ -20,7 +20,7 @@ import re
 import torch
 import torch.nn.functional as F
 
-from knock_out import knock_out
+from knock_out import head_importance, knock_out
 from logit_lens import top5
 from safetensors_file import write_safetensors
 
@@ -301,6 +301,10 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
                           "attention": [nested(P) for P in layers], "logit_lens": lens,
                           "logit_ids": logit_ids, "logits": [number(logits[i].item()) for i in logit_ids],
                           "top10": top})
+        # Which heads matter for the textbook run's next token (the last position).
+        importance = head_importance(
+            lambda spec: forward(w, config, ids, dict(TEXTBOOK, **({"knock_out": spec} if spec else {})),
+                                 -1)[1], L, H)
     # One head of one layer, stage by stage: what Gpt2Model::trace must give.
     traces = []
     with torch.no_grad():
@@ -319,7 +323,7 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
                   separators=(",", ":"))
     expected = {"model": name, "text": TEXT, "ids": ids, "dtype": dtype, "layers": L, "heads": H,
                 "d_model": C, "vocab_size": V, "real_vocabulary": name.startswith("real"),
-                "cases": cases}
+                "cases": cases, "head_importance": importance}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 

@@ -38,7 +38,7 @@ import os
 import torch
 import torch.nn.functional as F
 
-from knock_out import knock_out
+from knock_out import head_importance, knock_out
 from logit_lens import top5
 from safetensors_file import write_safetensors
 
@@ -378,6 +378,10 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
                           "attention": [nested(P) for P in layers], "logit_lens": lens,
                           "logits": [number(z) for z in logits.tolist()],
                           "top10": torch.topk(logits, 10).indices.tolist() if finite else []})
+        # Which heads matter for the textbook run's next token (the last position).
+        importance = head_importance(
+            lambda spec: forward(w, cfg, IDS, dict(TEXTBOOK, **({"knock_out": spec} if spec else {})),
+                                 -1)[1], cfg["num_hidden_layers"], cfg["num_attention_heads"])
     # One head of one layer, stage by stage: what LlamaModel::trace must give.
     ids, traces = encode(TEXT), []
     with torch.no_grad():
@@ -396,7 +400,8 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
     expected = {"model": name, "ids": IDS, "dtype": dtype, "family": cfg["model_type"],
                 "layers": cfg["num_hidden_layers"], "heads": cfg["num_attention_heads"],
                 "kv_heads": cfg["num_key_value_heads"], "head_dim": head_dim(cfg),
-                "d_model": cfg["hidden_size"], "vocab_size": cfg["vocab_size"], "cases": cases}
+                "d_model": cfg["hidden_size"], "vocab_size": cfg["vocab_size"], "cases": cases,
+                "head_importance": importance}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 

@@ -21,3 +21,18 @@ def knock_out(merged, layer, sw, heads):
         else:
             z[:, :, h] = z[:, :, h].mean(dim=1, keepdim=True)
     return z.reshape(B, T, width)
+
+
+def head_importance(logits_of, layers, heads):
+    """Each head knocked out alone (zero): logits_of(spec) gives the logits (V) at the
+    predicted position with the heads `spec` names knocked out (None: intact). The target is
+    the intact top 1 (ties by the lower id); the change is log p(target) knocked out minus
+    intact, in double."""
+    import torch
+
+    intact = logits_of(None)
+    target = int(torch.sort(-intact, stable=True).indices[0])
+    base = torch.log_softmax(intact.double(), dim=0)[target].item()
+    change = [[torch.log_softmax(logits_of(f"{l}.{h}").double(), dim=0)[target].item() - base
+               for h in range(heads)] for l in range(layers)]
+    return {"target": target, "intact": base, "change": change}

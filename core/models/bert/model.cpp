@@ -66,17 +66,21 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
     const int T = frame.T, C = c.dModel, H = c.heads, L = c.layers;
 
     // 1. x = LayerNorm(word_embeddings[ids] + position_embeddings[t] + token_type[0])  (T, C)
-    Matrix x(T, C), sum(T, C);
-    const auto words = w.wordEmbedding.matrix();
-    const auto positions = w.positionEmbedding.matrix();
-    const auto types = w.typeEmbedding.matrix();
-    for (int t = 0; t < T; ++t)
-        sum.row(t) = words.row(ids[std::size_t(t)]) + positions.row(t) + types.row(0);
-    layerNorm(sum, w.embeddingNorm.weight, w.embeddingNorm.bias, c.epsilon, x);
+    //    (or a resumed forward's residual: ForwardHooks::startLayer)
+    Matrix x, sum(T, C);
+    const int first = frame.resume(hooks, x);
+    if (first == 0) {
+        const auto words = w.wordEmbedding.matrix();
+        const auto positions = w.positionEmbedding.matrix();
+        const auto types = w.typeEmbedding.matrix();
+        for (int t = 0; t < T; ++t)
+            sum.row(t) = words.row(ids[std::size_t(t)]) + positions.row(t) + types.row(0);
+        layerNorm(sum, w.embeddingNorm.weight, w.embeddingNorm.bias, c.epsilon, x);
+    }
 
     Matrix q, k, v, merged, inner; // (T, C) ×4, (T, I)
     AttentionBuffers buffers;
-    for (int l = 0; l < L; ++l) {
+    for (int l = first; l < L; ++l) {
         checkCancel(hooks);
         const BertBlock& b = w.blocks[std::size_t(l)];
         const LayerFormula& formula = frame.formulas[l];

@@ -62,15 +62,20 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
     const int T = frame.T, C = config_.dModel, L = config_.layers;
 
     // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
-    Matrix x(T, C);
-    const auto wte = w.tokenEmbedding.matrix();
-    const auto wpe = w.positionEmbedding.matrix();
-    for (int t = 0; t < T; ++t)
-        x.row(t) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
+    //    (or a resumed forward's residual: ForwardHooks::startLayer)
+    Matrix x;
+    const int first = frame.resume(hooks, x);
+    if (first == 0) {
+        x.resize(T, C);
+        const auto wte = w.tokenEmbedding.matrix();
+        const auto wpe = w.positionEmbedding.matrix();
+        for (int t = 0; t < T; ++t)
+            x.row(t) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
+    }
 
     Matrix normed, qkv, merged, hidden; // (T, C), (T, 3C), (T, C), (T, 4C)
     AttentionBuffers buffers;
-    for (int l = 0; l < L; ++l) {
+    for (int l = first; l < L; ++l) {
         checkCancel(hooks);
         const Gpt2Block& b = w.blocks[std::size_t(l)];
         const LayerFormula& formula = frame.formulas[l];

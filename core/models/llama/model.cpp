@@ -70,14 +70,19 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
     const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta, c.ropeScaling);
 
     // 1. x = embed_tokens[ids]                                             (T, C)
-    Matrix x(T, C);
-    const auto embedding = w.tokenEmbedding.matrix();
-    for (int t = 0; t < T; ++t)
-        x.row(t) = embedding.row(ids[std::size_t(t)]);
+    //    (or a resumed forward's residual: ForwardHooks::startLayer)
+    Matrix x;
+    const int first = frame.resume(hooks, x);
+    if (first == 0) {
+        x.resize(T, C);
+        const auto embedding = w.tokenEmbedding.matrix();
+        for (int t = 0; t < T; ++t)
+            x.row(t) = embedding.row(ids[std::size_t(t)]);
+    }
 
     Matrix normed, q, k, v, merged, gate; // (T, C), (T, H·d), (T, H_kv·d) ×2, (T, H·d), (T, I)
     AttentionBuffers buffers;
-    for (int l = 0; l < L; ++l) {
+    for (int l = first; l < L; ++l) {
         checkCancel(hooks);
         const LlamaBlock& b = w.blocks[std::size_t(l)];
         const LayerFormula& formula = frame.formulas[l];

@@ -1,0 +1,179 @@
+// Which heads matter (core/models/headimportance): every head knocked out alone, the change
+// in log p(target) against PyTorch's scan of the same checkpoints (gen_*_model.py's
+// "head_importance", the textbook formula), in every family; the resumed forwards it runs
+// equal the whole run; its refusals, progress and cancel.
+#include "engine/engine.h"
+#include "engine/options.h"
+#include "modelfiles.h"
+#include "models/families.h"
+#include "models/headimportance.h"
+#include "models/logitlens.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using attn::Matrix;
+using attn::ModelSwitches;
+using modelfiles::readJson;
+using modelfiles::switchesOf;
+
+namespace {
+
+const fs::path kReference = ATTN_REFERENCE_DIR;
+
+std::vector<int> idsOf(const QJsonObject& expected)
+{
+    std::vector<int> ids;
+    for (const QJsonValue id : expected.value(QLatin1String("ids")).toArray())
+        ids.push_back(id.toInt());
+    return ids;
+}
+
+} // namespace
+
+class TestHeadImportance : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesTorch_data();
+    void matchesTorch();
+    void resumedForwardIsTheRunsOwn();
+    void refusals();
+    void progressAndCancel();
+};
+
+void TestHeadImportance::matchesTorch_data()
+{
+    QTest::addColumn<QString>("model");
+    for (const char* model :
+         {"gpt2/small-f32", "gpt2/small-bf16", "llama/qwen2-f32", "llama/qwen3-bf16",
+          "llama/mistral-f32", "llama/smollm2-f32", "bert/bert-f32"})
+        QTest::newRow(model) << QString(model);
+}
+
+// L × H changes of log p(target) within 1e-4 of PyTorch's, the target its intact top 1, at
+// the last position (a decoder) or the first [MASK] (BERT).
+void TestHeadImportance::matchesTorch()
+{
+    QFETCH(QString, model);
+    const auto opened = attn::openModel(kReference / model.toStdString());
+    const QJsonObject expected = readJson(kReference / (model.toStdString() + ".json"));
+    const QJsonObject torch = expected.value(QLatin1String("head_importance")).toObject();
+    QVERIFY(!torch.isEmpty());
+    const attn::HeadImportance scan = attn::headImportance(
+        *opened, idsOf(expected), switchesOf(QJsonObject{}, -1, opened->info().causal));
+    QCOMPARE(scan.target, torch.value(QLatin1String("target")).toInt());
+    QVERIFY2(std::abs(scan.intact - torch.value(QLatin1String("intact")).toDouble()) < 1e-4,
+             qPrintable(QString::number(scan.intact)));
+    const QJsonArray change = torch.value(QLatin1String("change")).toArray();
+    QCOMPARE(int(scan.change.size()), int(change.size()));
+    double largest = 0;
+    for (int l = 0; l < change.size(); ++l) {
+        const QJsonArray row = change[l].toArray();
+        QCOMPARE(int(scan.change[std::size_t(l)].size()), int(row.size()));
+        for (int h = 0; h < row.size(); ++h) {
+            const double got = scan.change[std::size_t(l)][std::size_t(h)];
+            const double want = row[h].toDouble();
+            QVERIFY2(
+                std::abs(got - want) < 1e-4,
+                qPrintable(
+                    QStringLiteral("head %1.%2: %3, torch %4").arg(l).arg(h).arg(got).arg(want)));
+            largest = std::max(largest, std::abs(want));
+        }
+    }
+    QVERIFY(largest > 1e-3); // some head matters: the comparison is not of zeros
+}
+
+// A forward resumed at block l from the residual the whole run gave after block l − 1 ends
+// where the whole run ends, bit for bit: the scan's runs differ from it only by their head.
+void TestHeadImportance::resumedForwardIsTheRunsOwn()
+{
+    for (const char* name : {"gpt2/small-bf16", "llama/qwen3-bf16", "bert/bert-f32"}) {
+        const auto model = attn::openModel(kReference / name);
+        const std::vector<int> ids = idsOf(readJson(kReference / (std::string(name) + ".json")));
+        const ModelSwitches switches = switchesOf(QJsonObject{}, -1, model->info().causal);
+        std::vector<Matrix> residuals;
+        const attn::Forward whole = model->forward(ids, switches, attn::residualCapture(residuals));
+        QCOMPARE(int(residuals.size()), model->info().layers);
+        for (int l = 1; l < model->info().layers; ++l) {
+            attn::ForwardHooks resumed;
+            resumed.startLayer = l;
+            resumed.startResidual = &residuals[std::size_t(l - 1)];
+            const attn::Forward part = model->forward(ids, switches, resumed);
+            QCOMPARE(part.hidden.rows(), whole.hidden.rows());
+            QVERIFY2(std::memcmp(part.hidden.data(), whole.hidden.data(),
+                                 sizeof(float) * std::size_t(whole.hidden.size())) == 0,
+                     name);
+        }
+        attn::ForwardHooks wrong;
+        wrong.startLayer = model->info().layers; // past the last block
+        wrong.startResidual = &residuals[0];
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->forward(ids, switches, wrong));
+        wrong.startLayer = 1;
+        const Matrix narrow = residuals[0].leftCols(2);
+        wrong.startResidual = &narrow;
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)model->forward(ids, switches, wrong));
+    }
+}
+
+void TestHeadImportance::refusals()
+{
+    const auto bert = attn::openModel(kReference / "bert/bert-f32");
+    std::vector<int> ids;
+    std::vector<attn::TokenLabel> labels;
+    bert->tokenize("the cat sat", ids, labels); // no [MASK]
+    const ModelSwitches unmasked = switchesOf(QJsonObject{}, -1, false);
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)attn::headImportance(*bert, ids, unmasked));
+
+    const auto gpt2 = attn::openModel(kReference / "gpt2/small-f32");
+    gpt2->tokenize("The cat sat", ids, labels);
+    const int V = gpt2->info().vocabulary;
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)attn::headImportance(*gpt2, ids, {}, V));
+    QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)attn::headImportance(*gpt2, ids, {}, -1));
+    // A named target: its own log-probability, whatever the top 1 is.
+    const attn::HeadImportance named = attn::headImportance(*gpt2, ids, {}, 3);
+    QCOMPARE(named.target, 3);
+    QVERIFY(named.intact < 0);
+}
+
+// progress(done, total) after every head, in order; a cancel between layers stops the scan.
+void TestHeadImportance::progressAndCancel()
+{
+    const auto gpt2 = attn::openModel(kReference / "gpt2/small-f32"); // 2 layers of 4 heads
+    std::vector<int> ids, calls;
+    std::vector<attn::TokenLabel> labels;
+    gpt2->tokenize("The cat sat on the mat", ids, labels);
+    const attn::HeadImportance scan =
+        attn::headImportance(*gpt2, ids, {}, std::nullopt, [&](int done, int total) {
+            QCOMPARE(total, 8);
+            calls.push_back(done);
+        });
+    QCOMPARE(calls, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+    // A head already knocked out is not scanned again: its change is 0.
+    ModelSwitches knocked;
+    knocked.knockedOut = {{1, 2}};
+    const attn::HeadImportance again = attn::headImportance(*gpt2, ids, knocked);
+    QCOMPARE(again.change[1][2], 0.0);
+    QVERIFY(again.change[0][0] != scan.change[0][0]); // the baseline lacks head 1.2
+
+    std::atomic<bool> cancel{false};
+    QVERIFY_THROWS_EXCEPTION(attn::Cancelled, (void)attn::headImportance(
+                                                  *gpt2, ids, {}, std::nullopt,
+                                                  [&](int done, int) {
+                                                      if (done == 3)
+                                                          cancel = true;
+                                                  },
+                                                  &cancel));
+}
+
+QTEST_APPLESS_MAIN(TestHeadImportance)
+#include "tst_headimportance.moc"
