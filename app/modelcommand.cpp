@@ -5,6 +5,7 @@
 #include "modelcomparison.h"
 #include "models/families.h"
 #include "models/headimportance.h"
+#include "models/inductiontest.h"
 #include "models/knockout.h"
 #include "models/languagemodel.h"
 #include "models/logitlens.h"
@@ -158,6 +159,31 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
              [&a](std::string_view value) {
                  a.targetToken = int(parseInteger("--target-token", value, 0, INT32_MAX));
              }});
+        options.push_back(
+            {"head-scores", "",
+             QT_TRANSLATE_NOOP("Command line",
+                               "score every head as TransformerLens's head detector does and add "
+                               "\"head_scores\": previous-token, and where the ids' second half "
+                               "repeats the first (a BOS before it skipped) duplicate-token and "
+                               "induction, L × H each"),
+             [&a](std::string_view) { a.headScores = true; }});
+        options.push_back(
+            {"induction-test", "N",
+             QT_TRANSLATE_NOOP("Command line",
+                               "run the model on N random ordinary tokens repeated twice (after "
+                               "its BOS token; --seed S draws them) instead of a text, and add "
+                               "\"head_scores\": the heads that copy what followed the earlier "
+                               "occurrence score high on induction"),
+             [&a](std::string_view value) {
+                 a.inductionTest = int(parseInteger("--induction-test", value, 2, INT32_MAX));
+             }});
+        options.push_back(
+            {"rollout", "",
+             QT_TRANSLATE_NOOP("Command line",
+                               "add \"rollout\": attention rollout (Abnar & Zuidema 2020), "
+                               "T × T, row i how much of each input token flows into position i "
+                               "at the top"),
+             [&a](std::string_view) { a.rollout = true; }});
     }
     return options;
 }
@@ -173,19 +199,26 @@ constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "toke
 
 void refuseOptionsNotForModels(const std::vector<std::string>& args, bool figure)
 {
+    // --induction-test draws its tokens with --seed.
+    const bool drawing = namesOption(args, "induction-test");
     for (const std::string_view name : kNotForModels)
-        if (!(figure && name == "language") && namesOption(args, name))
+        if (!(figure && name == "language") && !(drawing && name == "seed") &&
+            namesOption(args, name))
             throw InputError("--" + std::string(name) +
                              " does not apply with --model: the model has its own");
 }
 
 void idsOrText(const std::vector<std::string>& args, Request& start)
 {
-    if (!namesOption(args, "ids"))
+    const bool test = namesOption(args, "induction-test");
+    if (test && namesOption(args, "ids"))
+        throw InputError("--induction-test and --ids: the test draws its own ids");
+    if (!namesOption(args, "ids") && !test)
         return;
     if (namesOption(args, "text"))
-        throw InputError("--ids and --text: give the token ids or the text, not both");
-    start.text = "--ids";
+        throw InputError(test ? "--induction-test and --text: the test draws its own ids"
+                              : "--ids and --text: give the token ids or the text, not both");
+    start.text = test ? "--induction-test" : "--ids";
 }
 
 std::shared_ptr<const LanguageModel> openModelOf(ModelArguments& a)
@@ -229,6 +262,10 @@ ModelRun runModel(ModelArguments& a, const ComputeOptions& options, const Forwar
 {
     const std::shared_ptr<const LanguageModel> model = openModelOf(a);
     const ModelSwitches switches = switchesOf(a, options, model->info().causal);
+    if (a.inductionTest)
+        return model->runIds(
+            inductionIds(*model, *a.inductionTest, std::uint32_t(options.request.config.seed)),
+            switches, hooks);
     if (!a.ids)
         return model->run(options.request.text, switches, hooks);
     for (int id : *a.ids)
@@ -312,6 +349,21 @@ int modelCommand(const std::vector<std::string>& args)
                 throw InputError("--head-importance: " + std::string(error.what()));
             }
             extras.headImportance = &importance;
+        }
+        HeadScores scores;
+        if (a.headScores || a.inductionTest) {
+            const auto [first, end] = textPositions(*run.model, run.ids);
+            try {
+                scores = attn::headScores(*run.attention, 0, run.ids, first, end);
+            } catch (const InputError& error) {
+                throw InputError("--head-scores: " + std::string(error.what()));
+            }
+            extras.headScores = &scores;
+        }
+        Matrix rollout;
+        if (a.rollout) {
+            rollout = attentionRollout(*run.attention, 0);
+            extras.rollout = &rollout;
         }
         if (const std::string problem =
                 writeFileAtomically(options.jsonPath, modelRunJson(run, 10, extras));

@@ -27,6 +27,9 @@ struct ModelArguments {
     bool logitLens = false;              // --logit-lens (compute): every block read as a prediction
     bool headImportance = false;         // --head-importance (compute): each head knocked out alone
     std::optional<int> targetToken;      // --target-token ID: the token whose log p it reads
+    bool headScores = false;             // --head-scores (compute): previous, duplicate, induction
+    std::optional<int> inductionTest;    // --induction-test N: N random tokens, twice
+    bool rollout = false;                // --rollout (compute): attention rollout, T × T
     std::optional<std::string> knockOut; // --knock-out L.H,…: read once the model is open
     std::optional<KnockOutMode> knockOutMode; // --knock-out-mode zero|mean
     std::vector<HeadIndex> knockedOut;        // --knock-out's heads (openModelOf)

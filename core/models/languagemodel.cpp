@@ -140,9 +140,9 @@ LanguageModel::LanguageModel(ModelInfo info, std::unique_ptr<const ModelTokenize
     // What the tokenizer gives an empty text: its template alone ([CLS] [SEP], <s>).
     if (tokenizer_) {
         try {
-            templateTokens_ = tokenizer_->encodeIds("").size();
+            template_ = tokenizer_->encodeIds("");
         } catch (const InputError&) {
-            templateTokens_ = 0;
+            template_.clear();
         }
     }
 }
@@ -159,7 +159,7 @@ std::vector<int> LanguageModel::encodeText(const std::string& text) const
     std::vector<int> ids = requireTokenizer().encodeIds(text);
     // A text of which the tokenizer keeps nothing but its template's tokens (BERT's of white
     // space) is empty, as "" is.
-    if (text.empty() || ids.size() <= templateTokens_)
+    if (text.empty() || ids.size() <= template_.size())
         throw InputError("the text is empty", Refusal::EmptyText);
     return ids;
 }

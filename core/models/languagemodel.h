@@ -298,6 +298,10 @@ public:
     [[nodiscard]] std::string tokenSpelling(int id) const;
     [[nodiscard]] std::string tokenLabel(int id) const;
 
+    // The ids the tokenizer gives an empty text: its template alone (Llama's <s>, BERT's
+    // [CLS] [SEP]; none for GPT-2 and Qwen, or without a tokenizer).
+    [[nodiscard]] const std::vector<int>& templateIds() const { return template_; }
+
     // The id of the token a masked language model fills in ([MASK]); none for a model that
     // predicts the next token (GPT-2, Qwen/Llama) or has no tokenizer to name it.
     [[nodiscard]] std::optional<int> maskId() const { return maskId_; }
@@ -329,7 +333,7 @@ private:
     std::unique_ptr<const ModelTokenizer> tokenizer_;
     std::filesystem::path tokenizerFile_;
     std::optional<int> maskId_;
-    std::size_t templateTokens_ = 0; // the ids the tokenizer gives an empty text
+    std::vector<int> template_; // the ids the tokenizer gives an empty text
 };
 
 // A model folder's name for titles: the folder's own ("gpt2"), or in the Hugging Face

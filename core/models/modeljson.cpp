@@ -168,6 +168,21 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
         w.endArray();
     }
     // 5. The experiments.
+    // L × H numbers, or null for none.
+    const auto writeGrid = [&w](const std::vector<std::vector<double>>& grid) {
+        if (grid.empty()) {
+            w.null();
+            return;
+        }
+        w.beginArray();
+        for (const std::vector<double>& row : grid) {
+            w.beginArray();
+            for (const double value : row)
+                w.value(value);
+            w.endArray();
+        }
+        w.endArray();
+    };
     if (extras.logitLens) {
         w.key("logit_lens");
         w.beginArray();
@@ -181,14 +196,7 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
     }
     if (const HeadImportance* scan = extras.headImportance) {
         w.key("head_importance");
-        w.beginArray();
-        for (const std::vector<double>& layer : scan->change) {
-            w.beginArray();
-            for (const double change : layer)
-                w.value(change);
-            w.endArray();
-        }
-        w.endArray();
+        writeGrid(scan->change);
         w.key("head_importance_target");
         w.beginObject();
         w.key("id");
@@ -200,6 +208,35 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
         w.key("log_probability");
         w.value(scan->intact);
         w.endObject();
+    }
+    if (const HeadScores* scores = extras.headScores) {
+        w.key("head_scores");
+        w.beginObject();
+        w.key("positions");
+        w.beginArray();
+        w.value(scores->first);
+        w.value(scores->end);
+        w.endArray();
+        w.key("copy");
+        w.value(scores->copy);
+        w.key("previous_token");
+        writeGrid(scores->previousToken);
+        w.key("duplicate_token");
+        writeGrid(scores->duplicateToken);
+        w.key("induction");
+        writeGrid(scores->induction);
+        w.endObject();
+    }
+    if (extras.rollout) {
+        w.key("rollout");
+        w.beginArray();
+        for (Eigen::Index i = 0; i < extras.rollout->rows(); ++i) {
+            w.beginArray();
+            for (Eigen::Index j = 0; j < extras.rollout->cols(); ++j)
+                w.value((*extras.rollout)(i, j));
+            w.endArray();
+        }
+        w.endArray();
     }
     w.endObject();
     return w.take() + "\n";

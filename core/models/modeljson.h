@@ -1,6 +1,7 @@
 // A model run as JSON: what `attnscope compute --model DIR --json OUT` writes. No Qt.
 #pragma once
 
+#include "attention/headscores.h"
 #include "models/headimportance.h"
 #include "models/languagemodel.h"
 #include "models/logitlens.h"
@@ -27,10 +28,14 @@ namespace attn {
 // {"id", "token", "probability"}]]] (entry ℓ after block ℓ); "head_importance": [L × [H
 // numbers]] (log p(target) with that head knocked out − intact) and "head_importance_target":
 // {"id", "token", "position", "log_probability"} (the intact run's).
+// "head_scores": {"positions": [first, end], "copy": N (0: no repeat), "previous_token":
+// L × H, "duplicate_token": L × H or null, "induction": L × H or null}; "rollout": T × T.
 struct ModelRunExtras {
     const std::vector<WordGroup>* words = nullptr;
     const LogitLens* logitLens = nullptr;
     const HeadImportance* headImportance = nullptr;
+    const HeadScores* headScores = nullptr;
+    const Matrix* rollout = nullptr;
 };
 [[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
                                        const ModelRunExtras& extras = {});

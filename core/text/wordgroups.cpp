@@ -43,26 +43,6 @@ bool isNameCharacter(char c)
            c == '|' || c == '/' || c == '.' || c == '-';
 }
 
-// "[CLS]", "[unused3]", "<|im_start|>", "</s>", "<think>": a control token's spelling.
-bool readsAsSpecial(std::string_view text)
-{
-    if (text.size() < 3)
-        return false;
-    const bool square = text.front() == '[' && text.back() == ']';
-    const bool angle = text.front() == '<' && text.back() == '>';
-    if (!square && !angle)
-        return false;
-    const std::string_view inner = text.substr(1, text.size() - 2);
-    for (const char c : inner)
-        if (!isNameCharacter(c) || (square && (c == '|' || c == '/' || c == '.' || c == '-')))
-            return false;
-    // at least one letter: "[...]" or "<-->" are text
-    for (const char c : inner)
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
-            return true;
-    return false;
-}
-
 bool isHan(UChar32 c)
 {
     UErrorCode status = U_ZERO_ERROR;
@@ -153,6 +133,25 @@ void groupStretch(const std::vector<WordToken>& tokens, int first, int end,
 }
 
 } // namespace
+
+bool readsAsSpecial(std::string_view text)
+{
+    if (text.size() < 3)
+        return false;
+    const bool square = text.front() == '[' && text.back() == ']';
+    const bool angle = text.front() == '<' && text.back() == '>';
+    if (!square && !angle)
+        return false;
+    const std::string_view inner = text.substr(1, text.size() - 2);
+    for (const char c : inner)
+        if (!isNameCharacter(c) || (square && (c == '|' || c == '/' || c == '.' || c == '-')))
+            return false;
+    // at least one letter: "[...]" or "<-->" are text
+    for (const char c : inner)
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
+            return true;
+    return false;
+}
 
 std::vector<WordToken> wordTokens(const std::vector<TokenLabel>& labels, bool wordPiece)
 {

@@ -36,6 +36,10 @@ struct WordGroup {
     bool operator==(const WordGroup&) const = default;
 };
 
+// Whether a spelling reads as a control token's: "[CLS]", "[unused3]", "<|im_start|>",
+// "</s>", "<think>" (a bracketed name with a letter in it).
+[[nodiscard]] bool readsAsSpecial(std::string_view text);
+
 // The tokens of a run from their labels: each label's bytes, a special token when its
 // spelling is its text and reads as one ("[CLS]", "[MASK]", "<|im_start|>", "</s>"), a
 // continuation when `wordPiece` and the spelling is "##" before its text.

@@ -521,6 +521,18 @@
         <source>the token id whose log-probability --head-importance reads</source>
         <translation>--head-importance 读取其对数概率的词元 id</translation>
     </message>
+    <message>
+        <source>score every head as TransformerLens&apos;s head detector does and add &quot;head_scores&quot;: previous-token, and where the ids&apos; second half repeats the first (a BOS before it skipped) duplicate-token and induction, L × H each</source>
+        <translation>像 TransformerLens 的头检测器那样给每个头打分，并加入 &quot;head_scores&quot;：前一个词元分数；当 id 序列的后半重复前半时（跳过开头的 BOS），还有重复词元分数和归纳分数，各为 L × H</translation>
+    </message>
+    <message>
+        <source>run the model on N random ordinary tokens repeated twice (after its BOS token; --seed S draws them) instead of a text, and add &quot;head_scores&quot;: the heads that copy what followed the earlier occurrence score high on induction</source>
+        <translation>不用文本，而是让模型读 N 个随机的普通词元并重复一遍（在 BOS 之后；由 --seed S 抽取），并加入 &quot;head_scores&quot;：抄写“上次出现之后那个词元”的头归纳分数高</translation>
+    </message>
+    <message>
+        <source>add &quot;rollout&quot;: attention rollout (Abnar &amp; Zuidema 2020), T × T, row i how much of each input token flows into position i at the top</source>
+        <translation>加入 &quot;rollout&quot;：注意力展开（Abnar &amp; Zuidema 2020），T × T，第 i 行表示每个输入词元有多少流到顶层的位置 i</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>

@@ -58,6 +58,7 @@ private slots:
     void json();
     void logitLens();
     void headImportance();
+    void inductionTest();
     void refusals_data();
     void refusals();
 
@@ -277,6 +278,54 @@ void TestModelCli::headImportance()
                      torch.value(QLatin1String("intact")).toDouble()) < 1e-4);
 }
 
+// --induction-test N: N random tokens twice (BERT between its [CLS] and [SEP]), the heads'
+// scores on them, the same ids for the same --seed; --rollout: T × T rows that sum to 1.
+void TestModelCli::inductionTest()
+{
+    const auto run = [](const QString& model, const QStringList& options) {
+        const Run done = attn::test::attnscope(
+            QStringList{"compute", "--model", kReference + QLatin1String("../") + model, "--json",
+                        "-"} +
+            options);
+        return std::pair{done.exitCode, QJsonDocument::fromJson(done.out).object()};
+    };
+    for (const QString model : {"gpt2/small-f32", "bert/bert-f32"}) {
+        const auto [code, out] = run(model, {"--induction-test", "4", "--seed", "9", "--rollout"});
+        QCOMPARE(code, 0);
+        const QJsonArray ids = out.value(QLatin1String("token_ids")).toArray();
+        const bool bert = model.startsWith(QLatin1String("bert"));
+        QCOMPARE(ids.size(), bert ? 10 : 8);
+        const QJsonObject scores = out.value(QLatin1String("head_scores")).toObject();
+        QCOMPARE(scores.value(QLatin1String("copy")).toInt(), 4);
+        QCOMPARE(scores.value(QLatin1String("positions")).toArray(),
+                 (QJsonArray{bert ? 1 : 0, bert ? 9 : 8}));
+        for (const char* key : {"previous_token", "duplicate_token", "induction"})
+            QCOMPARE(scores.value(QLatin1String(key)).toArray().size(), qsizetype(2));
+        const QJsonArray rollout = out.value(QLatin1String("rollout")).toArray();
+        QCOMPARE(rollout.size(), ids.size());
+        for (const QJsonValue row : rollout) {
+            double sum = 0;
+            for (const QJsonValue cell : row.toArray())
+                sum += cell.toDouble();
+            QVERIFY(std::abs(sum - 1) < 1e-5);
+        }
+        QCOMPARE(run(model, {"--induction-test", "4", "--seed", "9"})
+                     .second.value(QLatin1String("token_ids"))
+                     .toArray(),
+                 ids);
+        QVERIFY(run(model, {"--induction-test", "4", "--seed", "10"})
+                    .second.value(QLatin1String("token_ids"))
+                    .toArray() != ids);
+    }
+    // --head-scores on a text that does not repeat: previous-token only.
+    const auto [code, out] = run("gpt2/small-f32", {"--text", "The cat sat", "--head-scores"});
+    QCOMPARE(code, 0);
+    const QJsonObject scores = out.value(QLatin1String("head_scores")).toObject();
+    QCOMPARE(scores.value(QLatin1String("copy")).toInt(), 0);
+    QVERIFY(scores.value(QLatin1String("induction")).isNull());
+    QCOMPARE(scores.value(QLatin1String("previous_token")).toArray().size(), qsizetype(2));
+}
+
 void TestModelCli::refusals_data()
 {
     QTest::addColumn<QString>("breakage");
@@ -335,6 +384,20 @@ void TestModelCli::refusals_data()
              "--head-importance: target token 100000 is outside the vocabulary");
     knockOut("--target-token not a number", {"--head-importance", "--target-token", "x"},
              "--target-token");
+    QTest::newRow("--induction-test and --text")
+        << "" << QStringList{"--model", small, "--text", "cat", "--induction-test", "4"}
+        << "--induction-test and --text";
+    QTest::newRow("--induction-test 1")
+        << "" << QStringList{"--model", small, "--induction-test", "1"} << "--induction-test";
+    QTest::newRow("--induction-test too long")
+        << "" << QStringList{"--model", small, "--induction-test", "17"}
+        << "the induction test needs 2 to 16 tokens a copy, not 17";
+    QTest::newRow("--head-scores on one token")
+        << "" << QStringList{"--model", small, "--text", "cat", "--head-scores"}
+        << "--head-scores: head scores need at least 2 tokens";
+    QTest::newRow("--seed without the test")
+        << "" << QStringList{"--model", small, "--text", "cat", "--seed", "3"}
+        << "--seed does not apply with --model";
 }
 
 void TestModelCli::refusals()

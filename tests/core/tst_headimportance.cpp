@@ -1,13 +1,18 @@
-// Which heads matter (core/models/headimportance): every head knocked out alone, the change
-// in log p(target) against PyTorch's scan of the same checkpoints (gen_*_model.py's
-// "head_importance", the textbook formula), in every family; the resumed forwards it runs
-// equal the whole run; its refusals, progress and cancel.
+// What the heads do, in every family, against PyTorch on the same checkpoints
+// (gen_*_model.py, the textbook formula): which heads matter (core/models/headimportance:
+// every head knocked out alone, the change in log p(target); the resumed forwards it runs
+// equal the whole run; its refusals, progress and cancel), the head detector's scores on a
+// text that repeats itself and attention rollout (core/attention/headscores), and the
+// induction test's ids (core/models/inductiontest).
+#include "attention/headscores.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 #include "modelfiles.h"
 #include "models/families.h"
 #include "models/headimportance.h"
+#include "models/inductiontest.h"
 #include "models/logitlens.h"
+#include "text/wordgroups.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -49,6 +54,9 @@ private slots:
     void resumedForwardIsTheRunsOwn();
     void refusals();
     void progressAndCancel();
+    void scoresAndRolloutMatchTorch_data();
+    void scoresAndRolloutMatchTorch();
+    void inductionTestIds();
 };
 
 void TestHeadImportance::matchesTorch_data()
@@ -173,6 +181,92 @@ void TestHeadImportance::progressAndCancel()
                                                           cancel = true;
                                                   },
                                                   &cancel));
+}
+
+void TestHeadImportance::scoresAndRolloutMatchTorch_data()
+{
+    matchesTorch_data();
+}
+
+// previous-token, duplicate-token and induction L × H, and the rollout T × T, within 1e-5 of
+// PyTorch's on the same run's attention; a copy that does not repeat has no induction.
+void TestHeadImportance::scoresAndRolloutMatchTorch()
+{
+    QFETCH(QString, model);
+    const auto opened = attn::openModel(kReference / model.toStdString());
+    const QJsonObject torch = readJson(kReference / (model.toStdString() + ".json"))
+                                  .value(QLatin1String("head_scores"))
+                                  .toObject();
+    const std::vector<int> ids = idsOf(torch);
+    const attn::ModelRun run =
+        opened->runIds(ids, switchesOf(QJsonObject{}, -1, opened->info().causal));
+    const int first = torch.value(QLatin1String("first")).toInt();
+    const int end = torch.value(QLatin1String("end")).toInt();
+    const attn::HeadScores scores = attn::headScores(*run.attention, 0, ids, first, end);
+    QCOMPARE(scores.copy, torch.value(QLatin1String("copy")).toInt());
+    QVERIFY(scores.copy > 0);
+    const auto compare = [&](const std::vector<std::vector<double>>& got, const char* key) {
+        const QJsonArray want = torch.value(QLatin1String(key)).toArray();
+        QCOMPARE(int(got.size()), int(want.size()));
+        for (int l = 0; l < want.size(); ++l)
+            for (int h = 0; h < want[l].toArray().size(); ++h)
+                QVERIFY2(std::abs(got[std::size_t(l)][std::size_t(h)] -
+                                  want[l].toArray()[h].toDouble()) < 1e-5,
+                         qPrintable(QStringLiteral("%1 of head %2.%3").arg(key).arg(l).arg(h)));
+    };
+    compare(scores.previousToken, "previous_token");
+    compare(scores.duplicateToken, "duplicate_token");
+    compare(scores.induction, "induction");
+
+    const Matrix rollout = attn::attentionRollout(*run.attention, 0);
+    const QJsonArray want = torch.value(QLatin1String("rollout")).toArray();
+    QCOMPARE(int(rollout.rows()), int(want.size()));
+    for (int i = 0; i < want.size(); ++i) {
+        QVERIFY(std::abs(rollout.row(i).sum() - 1.0f) < 1e-5f);
+        for (int j = 0; j < want.size(); ++j)
+            QVERIFY2(std::abs(rollout(i, j) - want[i].toArray()[j].toDouble()) < 1e-5,
+                     qPrintable(QStringLiteral("rollout (%1, %2)").arg(i).arg(j)));
+    }
+
+    // Not a repeat: the last token changed. Previous-token stays, the others are none.
+    std::vector<int> changed = ids;
+    changed[std::size_t(end - 1)] = changed[std::size_t(end - 1)] == 5 ? 6 : 5;
+    const attn::ModelRun other =
+        opened->runIds(changed, switchesOf(QJsonObject{}, -1, opened->info().causal));
+    const attn::HeadScores none = attn::headScores(*other.attention, 0, changed, first, end);
+    QCOMPARE(none.copy, 0);
+    QVERIFY(none.induction.empty() && none.duplicateToken.empty());
+    QCOMPARE(int(none.previousToken.size()), opened->info().layers);
+    QVERIFY_THROWS_EXCEPTION(attn::InputError,
+                             (void)attn::headScores(*run.attention, 0, ids, first, first + 1));
+}
+
+// The test's ids: the template's tokens around two equal copies of N ordinary ids, the same
+// for the same seed; textPositions finds the copies between them.
+void TestHeadImportance::inductionTestIds()
+{
+    for (const char* name : {"gpt2/small-f32", "llama/mistral-f32", "bert/bert-f32"}) {
+        const auto model = attn::openModel(kReference / name);
+        const std::vector<int> ids = attn::inductionIds(*model, 5, 7);
+        QCOMPARE(ids, attn::inductionIds(*model, 5, 7));
+        QVERIFY(ids != attn::inductionIds(*model, 5, 8));
+        const auto [first, end] = attn::textPositions(*model, ids);
+        QCOMPARE(end - first, 10);
+        QVERIFY(std::equal(ids.begin() + first, ids.begin() + first + 5, ids.begin() + first + 5));
+        const std::vector<int>& frame = model->templateIds();
+        QCOMPARE(int(ids.size()), 10 + int(std::min<std::size_t>(frame.size(), 2)));
+        for (int t = first; t < end; ++t) {
+            const int id = ids[std::size_t(t)];
+            QVERIFY(id >= 0 && id < model->info().vocabulary);
+            QVERIFY(std::find(frame.begin(), frame.end(), id) == frame.end());
+            const std::string& spelling = model->tokenizer()->token(id);
+            QVERIFY2(!attn::readsAsSpecial(spelling) || spelling != model->tokenizer()->bytes(id),
+                     spelling.c_str());
+        }
+        QVERIFY_THROWS_EXCEPTION(attn::InputError, (void)attn::inductionIds(*model, 1, 7));
+        QVERIFY_THROWS_EXCEPTION(attn::InputError,
+                                 (void)attn::inductionIds(*model, model->info().maxPositions, 7));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestHeadImportance)

@@ -29,6 +29,7 @@ import os
 import torch
 import torch.nn.functional as F
 
+from head_scores import head_scores
 from knock_out import head_importance, knock_out
 from logit_lens import top5
 from safetensors_file import write_safetensors
@@ -278,10 +279,14 @@ def build(name, seed, dtype, cfg, prefix, gamma_beta, trace=False):
         importance = head_importance(
             lambda spec: forward(w, cfg, IDS, dict(TEXTBOOK, **({"knock_out": spec} if spec else {})),
                                  -1)[1][masks[0]], cfg["num_hidden_layers"], cfg["num_attention_heads"])
+        # Head scores and rollout on [CLS], the text's first 3 tokens twice, [SEP].
+        repeated = TEXT_IDS[:1] + TEXT_IDS[1:4] * 2 + TEXT_IDS[-1:]
+        scores = head_scores(forward(w, cfg, repeated, TEXTBOOK, -1)[0], repeated, 1, 7)
     expected = {"model": name, "ids": IDS, "masks": masks, "text": TEXT, "text_ids": TEXT_IDS,
                 "dtype": dtype, "family": "bert", "layers": cfg["num_hidden_layers"],
                 "heads": cfg["num_attention_heads"], "d_model": cfg["hidden_size"],
-                "vocab_size": cfg["vocab_size"], "cases": cases, "head_importance": importance}
+                "vocab_size": cfg["vocab_size"], "cases": cases, "head_importance": importance,
+                "head_scores": scores}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 

@@ -20,6 +20,7 @@ import re
 import torch
 import torch.nn.functional as F
 
+from head_scores import head_scores
 from knock_out import head_importance, knock_out
 from logit_lens import top5
 from safetensors_file import write_safetensors
@@ -305,6 +306,9 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
         importance = head_importance(
             lambda spec: forward(w, config, ids, dict(TEXTBOOK, **({"knock_out": spec} if spec else {})),
                                  -1)[1], L, H)
+        # Head scores and rollout on the text's first 4 tokens, twice.
+        repeated = ids[:4] * 2
+        scores = head_scores(forward(w, config, repeated, TEXTBOOK, -1)[0], repeated, 0, 8)
     # One head of one layer, stage by stage: what Gpt2Model::trace must give.
     traces = []
     with torch.no_grad():
@@ -323,7 +327,7 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
                   separators=(",", ":"))
     expected = {"model": name, "text": TEXT, "ids": ids, "dtype": dtype, "layers": L, "heads": H,
                 "d_model": C, "vocab_size": V, "real_vocabulary": name.startswith("real"),
-                "cases": cases, "head_importance": importance}
+                "cases": cases, "head_importance": importance, "head_scores": scores}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 

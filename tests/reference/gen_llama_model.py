@@ -38,6 +38,7 @@ import os
 import torch
 import torch.nn.functional as F
 
+from head_scores import head_scores
 from knock_out import head_importance, knock_out
 from logit_lens import top5
 from safetensors_file import write_safetensors
@@ -382,6 +383,11 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
         importance = head_importance(
             lambda spec: forward(w, cfg, IDS, dict(TEXTBOOK, **({"knock_out": spec} if spec else {})),
                                  -1)[1], cfg["num_hidden_layers"], cfg["num_attention_heads"])
+        # Head scores and rollout on the ids' first 4 (after a BOS), twice.
+        bos = IDS[:1] if IDS[0] == 1 else []
+        repeated = bos + IDS[len(bos):len(bos) + 4] * 2
+        scores = head_scores(forward(w, cfg, repeated, TEXTBOOK, -1)[0], repeated, len(bos),
+                             len(repeated))
     # One head of one layer, stage by stage: what LlamaModel::trace must give.
     ids, traces = encode(TEXT), []
     with torch.no_grad():
@@ -401,7 +407,7 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
                 "layers": cfg["num_hidden_layers"], "heads": cfg["num_attention_heads"],
                 "kv_heads": cfg["num_key_value_heads"], "head_dim": head_dim(cfg),
                 "d_model": cfg["hidden_size"], "vocab_size": cfg["vocab_size"], "cases": cases,
-                "head_importance": importance}
+                "head_importance": importance, "head_scores": scores}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 
