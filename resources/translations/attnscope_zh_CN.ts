@@ -2744,6 +2744,37 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::KnockOutBar</name>
+    <message>
+        <source>No head knocked out: right-click a head or a layer in the model view, or press K on one.</source>
+        <translation>没有敲掉任何头：在模型视图中右键点击一个头或一层，或在头上按 K。</translation>
+    </message>
+    <message>
+        <source>1 head knocked out: its output P·V</source>
+        <translation>敲掉了 1 个头：它的输出 P·V</translation>
+    </message>
+    <message>
+        <source>%1 heads knocked out: their outputs P·V</source>
+        <translation>敲掉了 %1 个头：它们的输出 P·V</translation>
+    </message>
+    <message>
+        <source>set to 0 (zero ablation)</source>
+        <translation>置为 0（零消融）</translation>
+    </message>
+    <message>
+        <source>replaced by their mean over the text (mean ablation)</source>
+        <translation>换成它们在本文本上的平均值（均值消融）</translation>
+    </message>
+    <message>
+        <source>What a knocked-out head&apos;s output becomes before the layer&apos;s output projection</source>
+        <translation>被敲掉的头的输出在该层输出投影之前变成什么</translation>
+    </message>
+    <message>
+        <source>Restore &amp;All</source>
+        <translation>全部恢复(&amp;A)</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::LanguageModelWindow</name>
     <message>
         <source>Not enough memory to run the model.</source>
@@ -3048,6 +3079,30 @@
         <source>%1 · %2</source>
         <comment>a tile&apos;s name and the K/V head it reads</comment>
         <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source> · knocked out (K restores it)</source>
+        <translation> · 已敲掉（按 K 恢复）</translation>
+    </message>
+    <message>
+        <source> · K or right-click knocks it out</source>
+        <translation> · 按 K 或右键点击可敲掉它</translation>
+    </message>
+    <message>
+        <source>&amp;Knock Out Head %1.%2</source>
+        <translation>敲掉头 %1.%2(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Restore Head %1.%2</source>
+        <translation>恢复头 %1.%2(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Knock Out Layer %1&apos;s Attention</source>
+        <translation>敲掉第 %1 层的注意力(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Restore Layer %1&apos;s Heads</source>
+        <translation>恢复第 %1 层的头(&amp;R)</translation>
     </message>
 </context>
 <context>

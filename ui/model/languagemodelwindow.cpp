@@ -3,6 +3,7 @@
 #include "controlpanel.h"
 #include "engine/engine.h"
 #include "formulabar.h"
+#include "knockoutbar.h"
 #include "labels.h"
 #include "modelcomparebutton.h"
 #include "modelcomparison.h"
@@ -50,7 +51,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
       cutButton_(new QPushButton), chips_(new TokenChips),
       modelView_(new ModelWindow(run_->attention, this)), switches_(new SwitchesForm),
       rope_(new QCheckBox), scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
-      groupWords_(new QCheckBox), predictions_(new PredictionPanel),
+      groupWords_(new QCheckBox), knockOut_(new KnockOutBar), predictions_(new PredictionPanel),
       predictionWorker_(new PredictionWorker(this)),
       worker_([this](RunJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
 {
@@ -105,6 +106,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(switches_);
     sideLayout->addWidget(rope_);
     sideLayout->addLayout(scopeRow);
+    sideLayout->addWidget(knockOut_);
     sideLayout->addWidget(departures_);
     sideLayout->addWidget(groupWords_);
     sideLayout->addWidget(new ModelCompareButton(this), 0, Qt::AlignLeft);
@@ -134,6 +136,8 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     connect(switches_, &SwitchesForm::switchesChanged, this, &LanguageModelWindow::submit);
     connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
     connect(rope_, &QCheckBox::toggled, this, &LanguageModelWindow::submit);
+    knockOut_->attach(modelView_->grid());
+    connect(knockOut_, &KnockOutBar::changed, this, &LanguageModelWindow::submit);
     connect(cutButton_, &QPushButton::clicked, this, &LanguageModelWindow::cutText);
     connect(groupWords_, &QCheckBox::toggled, this, [this] {
         showAttention();
@@ -188,6 +192,8 @@ ModelSwitches LanguageModelWindow::switches() const
     switches.onlyLayer = scope_->currentData().toInt();
     // A model without rotary positions runs as it was trained: nothing to switch off.
     switches.rope = rope_->isChecked() || !model_->info().rotary;
+    switches.knockedOut = knockOut_->heads();
+    switches.knockOut = knockOut_->mode();
     return switches;
 }
 
@@ -198,6 +204,7 @@ void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
     scope_->setCurrentIndex(std::max(0, scope_->findData(switches.onlyLayer)));
     const QSignalBlocker ropeBlocker(rope_);
     rope_->setChecked(switches.rope && model_->info().rotary);
+    knockOut_->set(switches.knockedOut, switches.knockOut);
     submit();
 }
 

@@ -36,6 +36,7 @@ class QPushButton;
 
 namespace attn::ui {
 
+class KnockOutBar;
 class ModelWindow;
 class PredictionPanel;
 class PredictionWorker;
@@ -82,6 +83,8 @@ public:
     [[nodiscard]] TokenChips* tokenChips() const { return chips_; }
     // "Group into words": the model view shows attention by word (runwords.h), off at first.
     [[nodiscard]] QCheckBox* groupWordsCheck() const { return groupWords_; }
+    // The heads knocked out and what their outputs become (the model view's menu and K).
+    [[nodiscard]] KnockOutBar* knockOutBar() const { return knockOut_; }
     // The words the model view shows, in order; empty when it shows tokens.
     [[nodiscard]] const std::vector<WordGroup>& shownWords() const { return words_; }
     [[nodiscard]] QString captionText() const;
@@ -144,6 +147,7 @@ private:
     QComboBox* scope_;
     QLabel* departures_;
     QCheckBox* groupWords_;
+    KnockOutBar* knockOut_;
     std::vector<WordGroup> words_; // the words shown, when grouped
     PredictionPanel* predictions_;
     PredictionWorker* predictionWorker_; // the hovered rows' predictions, off the GUI thread

@@ -80,7 +80,7 @@ QStringList modelDepartures(const ModelSwitches& switches, bool causal, int head
                            : QCoreApplication::translate(
                                  "attn::ui::LanguageModelWindow",
                                  "heads %1 knocked out (their outputs set to 0)"))
-                          .arg(heads);
+                          .arg(list);
     }
     return departures;
 }

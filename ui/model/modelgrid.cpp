@@ -1,11 +1,14 @@
 #include "modelgrid.h"
 
+#include "formulabar.h" // alertColor
 #include "heatmappainter.h"
 #include "widgetaccess.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -139,9 +142,14 @@ QString ModelGrid::kvSharing(int head, int heads, int kvHeads)
 QString ModelGrid::tileToolTip(int layer, int head) const
 {
     const QString shares = kvShares(head, heads_, kvHeads_);
-    return shares.isEmpty() ? tileName(layer, head)
-                            : tr("%1 · %2", "a tile's name and the K/V head it reads")
-                                  .arg(tileName(layer, head), shares);
+    QString tip = shares.isEmpty() ? tileName(layer, head)
+                                   : tr("%1 · %2", "a tile's name and the K/V head it reads")
+                                         .arg(tileName(layer, head), shares);
+    if (knockedOut(layer, head))
+        tip += tr(" · knocked out (K restores it)");
+    else if (knockable_)
+        tip += tr(" · K or right-click knocks it out");
+    return tip;
 }
 
 int ModelGrid::labelWidth() const
@@ -261,6 +269,18 @@ void ModelGrid::paintEvent(QPaintEvent*)
     }
     if (computing_)
         paintComputing(painter);
+    // A knocked-out head: its tile veiled and crossed out.
+    for (const HeadIndex& head : knockedOut_) {
+        if (head.layer >= layers_ || head.head >= heads_)
+            continue;
+        const QRect tile = tileRect(head.layer, head.head);
+        QColor veil = colours.color(QPalette::Window);
+        veil.setAlpha(150);
+        painter.fillRect(tile, veil);
+        painter.setPen(QPen(alertColor(colours), std::max(2, tile_ / 16)));
+        painter.drawLine(tile.topLeft(), tile.bottomRight());
+        painter.drawLine(tile.topRight(), tile.bottomLeft());
+    }
     const auto outline = [&](QPoint tile, const QColor& colour, int width) {
         if (tile.x() < 0)
             return;
@@ -337,8 +357,70 @@ void ModelGrid::leaveEvent(QEvent*)
     }
 }
 
+void ModelGrid::setKnockedOut(std::vector<HeadIndex> heads)
+{
+    std::sort(heads.begin(), heads.end());
+    knockedOut_ = std::move(heads);
+    update();
+}
+
+bool ModelGrid::knockedOut(int layer, int head) const
+{
+    return std::binary_search(knockedOut_.begin(), knockedOut_.end(), HeadIndex{layer, head});
+}
+
+QMenu* ModelGrid::knockOutMenu(QPoint pos)
+{
+    if (!knockable_ || computing_)
+        return nullptr;
+    auto* menu = new QMenu(this);
+    if (const std::optional<QPoint> tile = tileAt(pos)) {
+        const int layer = tile->x(), head = tile->y();
+        const bool out = !knockedOut(layer, head);
+        QAction* action = menu->addAction(out ? tr("&Knock Out Head %1.%2").arg(layer).arg(head)
+                                              : tr("&Restore Head %1.%2").arg(layer).arg(head));
+        action->setShortcut(Qt::Key_K);
+        connect(action, &QAction::triggered, this,
+                [this, layer, head, out] { emit knockOutRequested(layer, head, out); });
+        return menu;
+    }
+    const int row = pos.y() - headerHeight();
+    if (pos.x() < labelWidth() && row >= 0 && row % (tile_ + kGap) < tile_ &&
+        row / (tile_ + kGap) < layers_) {
+        const int layer = row / (tile_ + kGap);
+        int out = 0;
+        for (int h = 0; h < heads_; ++h)
+            out += knockedOut(layer, h);
+        if (out < heads_)
+            connect(menu->addAction(tr("&Knock Out Layer %1's Attention").arg(layer)),
+                    &QAction::triggered, this,
+                    [this, layer] { emit knockOutRequested(layer, -1, true); });
+        if (out > 0)
+            connect(menu->addAction(tr("&Restore Layer %1's Heads").arg(layer)),
+                    &QAction::triggered, this,
+                    [this, layer] { emit knockOutRequested(layer, -1, false); });
+        return menu;
+    }
+    delete menu;
+    return nullptr;
+}
+
+void ModelGrid::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (QMenu* menu = knockOutMenu(event->pos())) {
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(event->globalPos());
+        return;
+    }
+    QWidget::contextMenuEvent(event);
+}
+
 void ModelGrid::keyPressEvent(QKeyEvent* event)
 {
+    if (event->key() == Qt::Key_K && knockable_ && current_.x() >= 0 && !computing_) {
+        emit knockOutRequested(current_.x(), current_.y(), !knockedOut(current_.x(), current_.y()));
+        return;
+    }
     if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter ||
          event->key() == Qt::Key_Space) &&
         current_.x() >= 0) {

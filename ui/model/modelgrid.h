@@ -1,13 +1,17 @@
 // The model view: every head of one sequence as a small thumbnail, layers as rows and
 // heads as columns (as BertViz's model view), drawn from AttentionStack::thumbnails().
 // Hover names a tile's layer and head; the arrow keys move over the tiles, Enter opens one.
+// Where heads can be knocked out (a language model's window, setKnockable), a tile's context
+// menu and the K key knock its head out or restore it, a layer label's menu the whole layer;
+// knocked-out tiles are drawn crossed out.
 // Until a large stack's thumbnails come from the worker, the grid shows its tiles empty and
 // says that they are being computed.
 #pragma once
 
 #include "attention/attentionstack.h"
 #include "colormap.h"
-#include "modelfigure.h" // thumbnailImage
+#include "modelfigure.h"          // thumbnailImage
+#include "models/languagemodel.h" // HeadIndex
 
 #include <QImage>
 #include <QPoint>
@@ -16,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+class QMenu;
 class QPainter;
 
 namespace attn::ui {
@@ -71,6 +76,15 @@ public:
     // The tooltip of tile (layer, head): its name, and the K/V head it shares.
     [[nodiscard]] QString tileToolTip(int layer, int head) const;
 
+    // Whether the context menu and K knock heads out (knockOutRequested).
+    void setKnockable(bool knockable) { knockable_ = knockable; }
+    // The heads drawn crossed out.
+    void setKnockedOut(std::vector<HeadIndex> heads);
+    [[nodiscard]] bool knockedOut(int layer, int head) const;
+    // The menu a right click at `pos` opens (null where there is none): the tile's head, or
+    // the layer whose label is there. The caller owns it.
+    [[nodiscard]] QMenu* knockOutMenu(QPoint pos);
+
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override { return sizeHint(); }
 
@@ -84,6 +98,8 @@ signals:
     void currentChanged(int layer, int head);
     // A tile was clicked, or Enter pressed on the current one.
     void activated(int layer, int head);
+    // Knock head (layer, head) out, or restore it (`out` false); head −1: the whole layer.
+    void knockOutRequested(int layer, int head, bool out);
 
 protected:
     bool event(QEvent* event) override;
@@ -93,6 +109,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     [[nodiscard]] int labelWidth() const;
@@ -115,6 +132,8 @@ private:
     QPoint current_{-1, -1};
     QPoint hovered_{-1, -1};
     bool computing_ = false;
+    bool knockable_ = false;
+    std::vector<HeadIndex> knockedOut_; // sorted
 };
 
 } // namespace attn::ui

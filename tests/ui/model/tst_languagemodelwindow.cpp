@@ -5,6 +5,7 @@
 // the model refuses is said while the last run stays.
 #include "fileheaddialog.h"
 #include "heatmapview.h"
+#include "knockoutbar.h"
 #include "languagemodelwindow.h"
 #include "logitsthreadmodel.h"
 #include "modelgrid.h"
@@ -22,6 +23,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QThread>
@@ -83,6 +85,7 @@ private slots:
     void aSwitchChangesTheHeatmapsAndPredictions();
     void theFormsControlsRunTheModel();
     void onlyLayerLeavesTheOtherLayersTextbook();
+    void knockingHeadsOutOnTheGrid();
     void hoverMovesThePredictionPanel();
     void hoverMakesNoLogitsOnTheGuiThread();
     void typingRunsAfterTheDebounce();
@@ -268,6 +271,71 @@ void TestLanguageModelWindow::onlyLayerLeavesTheOtherLayersTextbook()
     waitForRun();
     QVERIFY(largestDifference(window_->shownRun(), *textbook_, 0) > 1e-3);
     QVERIFY(largestDifference(window_->shownRun(), *textbook_, 1) > 1e-3);
+}
+
+// The grid's menu and K knock heads out (a layer's label: all its heads); the model runs
+// again with them out, the tiles are crossed out, the line of departures and the bar say
+// so, the mode turns them to their mean, and Restore All brings the textbook run back.
+void TestLanguageModelWindow::knockingHeadsOutOnTheGrid()
+{
+    ModelGrid* grid = window_->modelView()->grid();
+    KnockOutBar* bar = window_->knockOutBar();
+    auto* restore = bar->findChild<QPushButton*>(QStringLiteral("restoreHeads"));
+    auto* mode = bar->findChild<QComboBox*>(QStringLiteral("knockOutMode"));
+    QVERIFY(restore && mode);
+    QVERIFY(!restore->isEnabled());
+
+    // 1. Head 0.1 by its tile's menu.
+    std::unique_ptr<QMenu> menu(grid->knockOutMenu(grid->tileRect(0, 1).center()));
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), qsizetype(1));
+    QVERIFY(menu->actions().front()->text().contains(QStringLiteral("Knock Out Head 0.1")));
+    menu->actions().front()->trigger();
+    waitForRun();
+    const ModelRun& run = window_->shownRun();
+    QCOMPARE(run.switches.knockedOut, (std::vector<HeadIndex>{{0, 1}}));
+    QVERIFY(grid->knockedOut(0, 1));
+    QCOMPARE(largestDifference(run, *textbook_, 0), 0.0);  // P of layer 0 is as before
+    QVERIFY(largestDifference(run, *textbook_, 1) > 1e-4); // what layer 1 reads is not
+    QVERIFY2(window_->departuresText().contains(
+                 QStringLiteral("heads 0.1 knocked out (their outputs set to 0)")),
+             qPrintable(window_->departuresText()));
+    QVERIFY(restore->isEnabled());
+    // The tile is crossed out: its centre has the alert colour, not the heatmap's.
+    const QImage shot = grid->grab(grid->tileRect(0, 1)).toImage();
+    const QColor centre = shot.pixelColor(shot.width() / 2, shot.height() / 2);
+    QVERIFY2(centre.red() > 150 && centre.green() < 120, qPrintable(centre.name()));
+
+    // 2. K on the current tile restores it; the layer label's menu takes the whole layer.
+    grid->setCurrent(0, 1);
+    QTest::keyClick(grid, Qt::Key_K);
+    waitForRun();
+    QVERIFY(window_->shownRun().switches.knockedOut.empty());
+    const QRect label(0, grid->tileRect(1, 0).top(), grid->tileRect(1, 0).left() - 4,
+                      grid->tileRect(1, 0).height());
+    menu.reset(grid->knockOutMenu(label.center()));
+    QVERIFY(menu);
+    menu->actions().front()->trigger();
+    waitForRun();
+    QCOMPARE(int(window_->shownRun().switches.knockedOut.size()), grid->heads());
+    QVERIFY(window_->departuresText().contains(QStringLiteral("heads 1.* knocked out")));
+
+    // 3. Mean ablation: another run; Restore All: the textbook run again.
+    const ModelRun zeroed = window_->shownRun();
+    mode->setCurrentIndex(mode->findData(int(KnockOutMode::Mean)));
+    waitForRun();
+    QCOMPARE(window_->shownRun().switches.knockOut, KnockOutMode::Mean);
+    QVERIFY(largestProbabilityDifference(window_->shownRun().predictions(0, 5),
+                                         zeroed.predictions(0, 5)) > 0 ||
+            largestProbabilityDifference(window_->shownRun().predictions(3, 5),
+                                         zeroed.predictions(3, 5)) > 0);
+    restore->click();
+    waitForRun();
+    QVERIFY(window_->shownRun().switches.knockedOut.empty());
+    QVERIFY(!grid->knockedOut(1, 0));
+    QCOMPARE(largestDifference(window_->shownRun(), *textbook_), 0.0);
+    QCOMPARE(window_->departuresText(),
+             QStringLiteral("The model's textbook formula, as it was trained."));
 }
 
 // Pointing at a query row, in a tile of the grid or in the head view, shows what the

@@ -193,7 +193,9 @@ void TestLlamaWindow::theRopeCheckIsDisabledForGpt2()
     QVERIFY(window.ropeCheck()->isVisible());
     QVERIFY(!window.captionText().contains("K/V"));
     QVERIFY(window.captionText().contains("2 heads"));
-    QVERIFY(window.modelView()->grid()->tileToolTip(1, 1) == ModelGrid::tileName(1, 1));
+    // Its name and how to knock it out: no K/V head shared.
+    QCOMPARE(window.modelView()->grid()->tileToolTip(1, 1),
+             ModelGrid::tileName(1, 1) + " · K or right-click knocks it out");
 }
 
 void TestLlamaWindow::kvSharing_data()
@@ -228,7 +230,8 @@ void TestLlamaWindow::theWindowSaysWhichKvHeadAHeadShares()
     QVERIFY2(window_->captionText().contains("4 query heads, 2 K/V heads"),
              qPrintable(window_->captionText()));
     ModelWindow* view = window_->modelView();
-    QCOMPARE(view->grid()->tileToolTip(1, 3), "Layer 1, head 3 · shares K/V head 1 with heads 2–3");
+    QCOMPARE(view->grid()->tileToolTip(1, 3),
+             "Layer 1, head 3 · shares K/V head 1 with heads 2–3 · K or right-click knocks it out");
     // The hover line, as the mouse moves over tile (0, 1).
     QTest::mouseMove(view->grid(), view->grid()->tileRect(0, 1).center());
     QVERIFY2(view->hoverText().contains("shares K/V head 0 with heads 0–1"),
