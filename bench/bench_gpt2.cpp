@@ -93,6 +93,15 @@ std::shared_ptr<const attn::Gpt2Model> gpt2Small()
     return model;
 }
 
+// T token ids spread over the vocabulary.
+std::vector<int> spreadIds(int T)
+{
+    std::vector<int> ids(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t)
+        ids[std::size_t(t)] = (t * 7919) % kVocabulary;
+    return ids;
+}
+
 double gpt2Flops(double T)
 {
     // Per layer: c_attn 6TC², attn.c_proj 2TC², c_fc 8TC², mlp.c_proj 8TC²; QKᵀ and P·V
@@ -105,9 +114,7 @@ void BM_Gpt2Forward(benchmark::State& state)
 {
     const int T = int(state.range(0));
     const auto model = gpt2Small();
-    std::vector<int> ids(static_cast<std::size_t>(T));
-    for (int t = 0; t < T; ++t)
-        ids[std::size_t(t)] = (t * 7919) % kVocabulary;
+    const std::vector<int> ids = spreadIds(T);
     const attn::ModelSwitches textbook;
     const double flops = gpt2Flops(T);
     (void)sgemmSeconds(flops); // the products' first touch of their memory
@@ -155,9 +162,7 @@ void BM_Gpt2HeadImportance(benchmark::State& state)
 {
     const int T = int(state.range(0));
     const auto model = gpt2Small();
-    std::vector<int> ids(static_cast<std::size_t>(T));
-    for (int t = 0; t < T; ++t)
-        ids[std::size_t(t)] = (t * 7919) % kVocabulary;
+    const std::vector<int> ids = spreadIds(T);
     const attn::ModelSwitches textbook;
     (void)model->forward(ids, textbook);
     double seconds = 0, forward = 0;

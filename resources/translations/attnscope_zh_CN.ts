@@ -2899,6 +2899,44 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::LogitLensButton</name>
+    <message>
+        <source>&amp;Logit Lens…</source>
+        <translation>Logit 透镜(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Every block&apos;s residual stream read as a prediction</source>
+        <translation>把每个块的残差流读成预测</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::LogitLensDialog</name>
+    <message>
+        <source>Reading every block…</source>
+        <translation>正在读取每个块…</translation>
+    </message>
+    <message>
+        <source>after block %1</source>
+        <translation>第 %1 块之后</translation>
+    </message>
+    <message>
+        <source>After block %1, position %2 (“%3”):</source>
+        <translation>第 %1 块之后，位置 %2（“%3”）：</translation>
+    </message>
+    <message>
+        <source>The last row is the model&apos;s own prediction; the colour is the top token&apos;s probability (dark 0, yellow 1).</source>
+        <translation>最后一行就是模型自己的预测；颜色是第一名词元的概率（深色为 0，黄色为 1）。</translation>
+    </message>
+    <message>
+        <source>Logit Lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source>The residual stream after each block, put through the model&apos;s final norm and output head, read as a prediction: where along the layers the answer forms. Flip a switch or knock a head out and watch it form later, or never.</source>
+        <translation>每个块之后的残差流经过模型最终的归一化和输出头，读成一个预测：答案在哪一层逐渐成形。拨动一个开关或敲掉一个头，看它成形得更晚，或者永远不成形。</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::MainWindow</name>
     <message>
         <source>Cannot compute: %1</source>

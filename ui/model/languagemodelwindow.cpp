@@ -5,6 +5,7 @@
 #include "formulabar.h"
 #include "knockoutbar.h"
 #include "labels.h"
+#include "logitlensdialog.h"
 #include "modelcomparebutton.h"
 #include "modelcomparison.h"
 #include "models/runwords.h"
@@ -109,7 +110,11 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(knockOut_);
     sideLayout->addWidget(departures_);
     sideLayout->addWidget(groupWords_);
-    sideLayout->addWidget(new ModelCompareButton(this), 0, Qt::AlignLeft);
+    auto* experiments = new QHBoxLayout;
+    experiments->addWidget(new ModelCompareButton(this));
+    experiments->addWidget(new LogitLensButton(this));
+    experiments->addStretch(1);
+    sideLayout->addLayout(experiments);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
 

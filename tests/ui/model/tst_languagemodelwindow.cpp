@@ -7,7 +7,9 @@
 #include "heatmapview.h"
 #include "knockoutbar.h"
 #include "languagemodelwindow.h"
+#include "logitlensdialog.h"
 #include "logitsthreadmodel.h"
+#include "modelcomparison.h"
 #include "modelgrid.h"
 #include "models/families.h"
 #include "models/languagemodel.h"
@@ -25,6 +27,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -86,6 +89,7 @@ private slots:
     void theFormsControlsRunTheModel();
     void onlyLayerLeavesTheOtherLayersTextbook();
     void knockingHeadsOutOnTheGrid();
+    void theLogitLensFollowsTheWindow();
     void hoverMovesThePredictionPanel();
     void hoverMakesNoLogitsOnTheGuiThread();
     void typingRunsAfterTheDebounce();
@@ -336,6 +340,43 @@ void TestLanguageModelWindow::knockingHeadsOutOnTheGrid()
     QCOMPARE(largestDifference(window_->shownRun(), *textbook_), 0.0);
     QCOMPARE(window_->departuresText(),
              QStringLiteral("The model's textbook formula, as it was trained."));
+}
+
+// Logit Lens… opens a grid of blocks × positions: each cell the top token after that block,
+// its tooltip the top 5; the last row's last cell is the prediction panel's top token; a
+// knock-out in the window reads the blocks again.
+void TestLanguageModelWindow::theLogitLensFollowsTheWindow()
+{
+    auto* button = window_->findChild<LogitLensButton*>(QStringLiteral("logitLens"));
+    QVERIFY(button);
+    button->click();
+    LogitLensDialog* dialog = button->dialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QTRY_VERIFY(!dialog->reading());
+    QTableWidget* table = dialog->table();
+    const ModelRun& run = window_->shownRun();
+    const int L = model_->info().layers, T = int(run.ids.size());
+    QCOMPARE(table->rowCount(), L);
+    QCOMPARE(table->columnCount(), T);
+    const Prediction top = run.predictions(T - 1, 1).front();
+    QCOMPARE(table->item(L - 1, T - 1)->text(), quotedToken(top.label));
+    QCOMPARE(dialog->lens()[std::size_t(L - 1)][std::size_t(T - 1)].front().id, top.id);
+    QCOMPARE(table->item(0, 0)->toolTip().count(QLatin1Char('\n')), 5); // a title, 5 tokens
+    QCOMPARE(table->horizontalHeaderItem(0)->text(), QString::fromStdString(run.labels[0].label));
+
+    // Layer 0 knocked out: the first block reads otherwise.
+    const LogitLens before = dialog->lens();
+    window_->modelView()->grid()->setCurrent(0, 0);
+    ModelSwitches switches = window_->switches();
+    for (int h = 0; h < model_->info().heads; ++h)
+        switches.knockedOut.push_back({0, h});
+    window_->setSwitches(switches);
+    waitForRun();
+    QCOMPARE(int(window_->shownRun().switches.knockedOut.size()), model_->info().heads);
+    QTRY_VERIFY(!dialog->reading());
+    QVERIFY(dialog->lens()[0][std::size_t(T - 1)].front().probability !=
+            before[0][std::size_t(T - 1)].front().probability);
+    dialog->close();
 }
 
 // Pointing at a query row, in a tile of the grid or in the head view, shows what the

@@ -1,0 +1,183 @@
+#include "logitlensdialog.h"
+
+#include "colormap.h"
+#include "engine/engine.h" // Cancelled
+#include "languagemodelwindow.h"
+#include "modelcomparison.h" // quotedToken, percentText
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace attn::ui {
+
+namespace {
+
+// A token as the cell and the tooltip show it: as every list says it (“␣mat”).
+QString quoted(const Prediction& p)
+{
+    return quotedToken(p.label);
+}
+
+} // namespace
+
+LogitLensDialog::LogitLensDialog(QWidget* parent)
+    : QDialog(parent), intro_(new QLabel), status_(new QLabel), table_(new QTableWidget),
+      worker_([this](Job& job, const std::atomic<bool>& cancel) { return read(job, cancel); })
+{
+    setObjectName("logitLensDialog");
+    table_->setObjectName("logitLensTable");
+    status_->setObjectName("logitLensStatus");
+    intro_->setWordWrap(true);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionMode(QAbstractItemView::NoSelection);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro_);
+    layout->addWidget(table_, 1);
+    layout->addWidget(status_);
+    retranslateUi();
+    resize(900, 520);
+}
+
+LogitLensDialog::~LogitLensDialog() = default;
+
+void LogitLensDialog::follow(std::shared_ptr<const ModelRun> run)
+{
+    reading_ = true;
+    status_->setText(tr("Reading every block…"));
+    worker_.submit({std::move(run), ++newest_});
+}
+
+// On the worker thread: one forward with the residuals kept, then each block's reading.
+std::function<void()> LogitLensDialog::read(Job& job, const std::atomic<bool>& cancel)
+{
+    try {
+        auto lens = std::make_shared<LogitLens>(
+            logitLens(*job.run->model, job.run->ids, job.run->switches, 5, &cancel));
+        const std::uint64_t number = job.number;
+        auto run = job.run;
+        return [this, number, run, lens] {
+            QMetaObject::invokeMethod(
+                this,
+                [this, number, run, lens] {
+                    if (number == newest_)
+                        display(run, std::move(*lens));
+                },
+                Qt::QueuedConnection);
+        };
+    } catch (const Cancelled&) {
+        return {};
+    } catch (const std::exception& error) { // the window has run these ids: not expected
+        const QString message = QString::fromStdString(error.what());
+        return [this, message] {
+            QMetaObject::invokeMethod(
+                this, [this, message] { status_->setText(message); }, Qt::QueuedConnection);
+        };
+    }
+}
+
+void LogitLensDialog::display(std::shared_ptr<const ModelRun> run, LogitLens lens)
+{
+    run_ = std::move(run);
+    lens_ = std::move(lens);
+    reading_ = false;
+    const Colormap viridis(ColormapName::Viridis);
+    const int L = int(lens_.size()), T = lens_.empty() ? 0 : int(lens_.front().size());
+    table_->clear();
+    table_->setRowCount(L);
+    table_->setColumnCount(T);
+    QStringList positions;
+    for (const TokenLabel& label : run_->labels)
+        positions << QString::fromStdString(label.label);
+    table_->setHorizontalHeaderLabels(positions);
+    for (int l = 0; l < L; ++l) {
+        table_->setVerticalHeaderItem(l, new QTableWidgetItem(tr("after block %1").arg(l)));
+        for (int t = 0; t < T; ++t) {
+            const std::vector<Prediction>& top = lens_[std::size_t(l)][std::size_t(t)];
+            auto* item = new QTableWidgetItem;
+            if (!top.empty()) {
+                const float p = top.front().probability;
+                item->setText(quoted(top.front()));
+                const QColor fill =
+                    std::isnan(p) ? QColor(Qt::lightGray) : QColor(viridis.color(double(p)));
+                item->setBackground(fill);
+                item->setForeground(fill.lightnessF() > 0.55 ? Qt::black : Qt::white);
+                QStringList lines{tr("After block %1, position %2 (“%3”):")
+                                      .arg(l)
+                                      .arg(t)
+                                      .arg(positions.value(t))};
+                for (const Prediction& candidate : top)
+                    lines << quoted(candidate) + QStringLiteral("  ") +
+                                 percentText(candidate.probability);
+                item->setToolTip(lines.join(QLatin1Char('\n')));
+            }
+            table_->setItem(l, t, item);
+        }
+    }
+    status_->setText(tr("The last row is the model's own prediction; the colour is the top "
+                        "token's probability (dark 0, yellow 1)."));
+    emit shown();
+}
+
+void LogitLensDialog::retranslateUi()
+{
+    setWindowTitle(tr("Logit Lens"));
+    intro_->setText(tr("The residual stream after each block, put through the model's final "
+                       "norm and output head, read as a prediction: where along the layers the "
+                       "answer forms. Flip a switch or knock a head out and watch it form later, "
+                       "or never."));
+    if (run_)
+        display(run_, lens_); // the rows' names and the tooltips in the new language
+}
+
+void LogitLensDialog::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDialog::changeEvent(event);
+}
+
+LogitLensButton::LogitLensButton(LanguageModelWindow* window) : window_(window)
+{
+    setObjectName("logitLens");
+    connect(window_, &LanguageModelWindow::runShown, this, &LogitLensButton::follow);
+    connect(this, &QPushButton::clicked, this, &LogitLensButton::openDialog);
+    retranslate();
+}
+
+void LogitLensButton::openDialog()
+{
+    if (!dialog_) {
+        dialog_ = new LogitLensDialog(window_);
+        dialog_->setWindowFlag(Qt::Window);
+    }
+    dialog_->show();
+    dialog_->raise();
+    follow();
+}
+
+void LogitLensButton::follow()
+{
+    if (dialog_ && dialog_->isVisible())
+        dialog_->follow(std::make_shared<const ModelRun>(window_->shownRun()));
+}
+
+void LogitLensButton::retranslate()
+{
+    setText(tr("&Logit Lens…"));
+    setToolTip(tr("Every block's residual stream read as a prediction"));
+}
+
+void LogitLensButton::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QPushButton::changeEvent(event);
+}
+
+} // namespace attn::ui
