@@ -2559,6 +2559,80 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::HeadImportanceButton</name>
+    <message>
+        <source>Which &amp;Heads Matter…</source>
+        <translation>哪些头重要(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Knock out each head alone and see which ones the prediction needs</source>
+        <translation>逐个单独敲掉每个头，看预测需要哪些头</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadImportanceDialog</name>
+    <message>
+        <source>%1 (%2 now)</source>
+        <translation>%1（目前 %2）</translation>
+    </message>
+    <message>
+        <source>The text has no [MASK]: there is no prediction to read.</source>
+        <translation>文本中没有 [MASK]：没有可读的预测。</translation>
+    </message>
+    <message>
+        <source>The window has run another text or other switches since this scan: Scan again to follow it.</source>
+        <translation>这次扫描之后，窗口已经换了文本或开关：再扫描一次以跟上。</translation>
+    </message>
+    <message>
+        <source>Knocking out each head alone…</source>
+        <translation>正在逐个单独敲掉每个头…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>Head %1.%2 knocked out: log p(%3) changes by %4 (p ×%5)</source>
+        <translation>敲掉头 %1.%2：log p(%3) 变化 %4（p ×%5）</translation>
+    </message>
+    <message>
+        <source>Head %1.%2 matters most for %3 at position %4: knocked out alone, it changes log p by %5. Red: the token loses without the head; blue: it gains.</source>
+        <translation>对位置 %4 上的 %3 来说，头 %1.%2 最重要：单独敲掉它，log p 变化 %5。红色：没有这个头，该词元的概率下降；蓝色：上升。</translation>
+    </message>
+    <message>
+        <source>No head changes the probability of %1.</source>
+        <translation>没有哪个头改变 %1 的概率。</translation>
+    </message>
+    <message>
+        <source>Which Heads Matter</source>
+        <translation>哪些头重要</translation>
+    </message>
+    <message>
+        <source>Each head knocked out alone (as the window&apos;s knock-out mode says: its output set to 0 or to its mean), everything else as the window runs it: how the log-probability of the target token changes where the model predicts. Each run starts at the head&apos;s own layer from the intact run&apos;s residual stream.</source>
+        <translation>逐个单独敲掉每个头（按窗口的敲除方式：输出置为 0 或换成平均值），其他一切照窗口的运行方式：看模型预测位置上目标词元的对数概率如何变化。每次运行都从该头所在的层开始，使用完整运行的残差流。</translation>
+    </message>
+    <message>
+        <source>&amp;Target:</source>
+        <translation>目标(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Scan</source>
+        <translation>扫描(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::HeadPatternsModel</name>
     <message>
         <source>—</source>

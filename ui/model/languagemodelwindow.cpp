@@ -3,6 +3,7 @@
 #include "controlpanel.h"
 #include "engine/engine.h"
 #include "formulabar.h"
+#include "headimportancedialog.h"
 #include "knockoutbar.h"
 #include "labels.h"
 #include "logitlensdialog.h"
@@ -113,6 +114,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     auto* experiments = new QHBoxLayout;
     experiments->addWidget(new ModelCompareButton(this));
     experiments->addWidget(new LogitLensButton(this));
+    experiments->addWidget(new HeadImportanceButton(this));
     experiments->addStretch(1);
     sideLayout->addLayout(experiments);
     sideLayout->addSpacing(8);

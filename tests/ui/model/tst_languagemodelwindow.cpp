@@ -4,6 +4,7 @@
 // follows the query row the mouse points at, typing runs after the debounce, and a text
 // the model refuses is said while the last run stays.
 #include "fileheaddialog.h"
+#include "headimportancedialog.h"
 #include "heatmapview.h"
 #include "knockoutbar.h"
 #include "languagemodelwindow.h"
@@ -12,6 +13,7 @@
 #include "modelcomparison.h"
 #include "modelgrid.h"
 #include "models/families.h"
+#include "models/headimportance.h"
 #include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
@@ -26,6 +28,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QMenu>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -90,6 +93,7 @@ private slots:
     void onlyLayerLeavesTheOtherLayersTextbook();
     void knockingHeadsOutOnTheGrid();
     void theLogitLensFollowsTheWindow();
+    void whichHeadsMatter();
     void hoverMovesThePredictionPanel();
     void hoverMakesNoLogitsOnTheGuiThread();
     void typingRunsAfterTheDebounce();
@@ -376,6 +380,62 @@ void TestLanguageModelWindow::theLogitLensFollowsTheWindow()
     QTRY_VERIFY(!dialog->reading());
     QVERIFY(dialog->lens()[0][std::size_t(T - 1)].front().probability !=
             before[0][std::size_t(T - 1)].front().probability);
+    dialog->close();
+}
+
+// Which Heads Matter…: the targets are the run's top 10 where it predicts; Scan gives the
+// core scan's numbers in an L × H table with progress to the end; another target scans for
+// it; Cancel stops a scan and keeps the last result; a new run marks the result stale.
+void TestLanguageModelWindow::whichHeadsMatter()
+{
+    auto* button = window_->findChild<HeadImportanceButton*>(QStringLiteral("headImportance"));
+    QVERIFY(button);
+    button->click();
+    HeadImportanceDialog* dialog = button->dialog();
+    QVERIFY(dialog && dialog->isVisible());
+    const ModelRun& run = window_->shownRun();
+    const int T = int(run.ids.size()), L = model_->info().layers, H = model_->info().heads;
+    QCOMPARE(dialog->targetCombo()->count(), 10);
+    QCOMPARE(dialog->targetCombo()->currentData().toInt(), run.predictions(T - 1, 1).front().id);
+
+    QSignalSpy finished(dialog, &HeadImportanceDialog::finished);
+    dialog->scan();
+    QVERIFY(dialog->scanning());
+    QVERIFY(finished.wait(20000));
+    const HeadImportance expected = headImportance(*model_, run.ids, run.switches);
+    QVERIFY(dialog->result());
+    QCOMPARE(dialog->result()->change, expected.change);
+    QCOMPARE(dialog->table()->rowCount(), L);
+    QCOMPARE(dialog->table()->columnCount(), H);
+    auto* progress = dialog->findChild<QProgressBar*>();
+    QCOMPARE(progress->value(), L * H);
+    QVERIFY(dialog->statusText().contains(QStringLiteral("matters most")));
+
+    // The third most probable token as the target.
+    dialog->targetCombo()->setCurrentIndex(2);
+    const int third = dialog->targetCombo()->currentData().toInt();
+    dialog->scan();
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(dialog->result()->target, third);
+    QCOMPARE(dialog->result()->change,
+             headImportance(*model_, run.ids, run.switches, third).change);
+
+    // Cancel: the result stays the last scan's.
+    const std::vector<std::vector<double>> kept = dialog->result()->change;
+    dialog->targetCombo()->setCurrentIndex(0);
+    dialog->scan();
+    dialog->cancel();
+    QVERIFY(!dialog->scanning());
+    QCOMPARE(dialog->statusText(), QStringLiteral("Cancelled."));
+    QTest::qWait(300);
+    QCOMPARE(dialog->result()->change, kept);
+
+    // A switch in the window: the scan shown is of the run before.
+    ModelSwitches switches = window_->switches();
+    switches.formula.scale = ScaleMode::None;
+    window_->setSwitches(switches);
+    waitForRun();
+    QVERIFY(dialog->statusText().contains(QStringLiteral("Scan again")));
     dialog->close();
 }
 

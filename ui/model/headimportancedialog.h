@@ -1,0 +1,102 @@
+// Which Heads Matter… in a language model's window: every head knocked out alone, the change
+// in the log-probability of one token where the model predicts (core/models/headimportance:
+// the last position, or BERT's first [MASK]), as an L × H grid — red where the token loses,
+// blue where it gains, the cell's tooltip saying by how much. The target is one of the run's
+// top 10 there (the top 1 at first). A scan runs on a worker with a progress bar and Cancel;
+// it scans the run the window showed when Scan was pressed, and says when the window has
+// moved on since.
+#pragma once
+
+#include "latestworker.h"
+#include "models/headimportance.h"
+
+#include <QDialog>
+#include <QPushButton>
+
+#include <cstdint>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QTableWidget;
+
+namespace attn::ui {
+
+class LanguageModelWindow;
+
+class HeadImportanceDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit HeadImportanceDialog(LanguageModelWindow* window);
+    ~HeadImportanceDialog() override;
+
+    // The window showed another run: the targets are its; a scan shown is marked stale.
+    void follow();
+    // Scans the window's run for the chosen target.
+    void scan();
+    // Stops a scan.
+    void cancel();
+
+    [[nodiscard]] QComboBox* targetCombo() const { return target_; }
+    [[nodiscard]] QTableWidget* table() const { return table_; }
+    // The scan shown (none before the first).
+    [[nodiscard]] const HeadImportance* result() const { return shown_.get(); }
+    [[nodiscard]] bool scanning() const { return scanning_; }
+    [[nodiscard]] QString statusText() const;
+
+signals:
+    void finished();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Job {
+        std::shared_ptr<const ModelRun> run; // null: stop the running scan
+        int target = 0;
+        std::uint64_t number = 0;
+    };
+    std::function<void()> work(Job& job, const std::atomic<bool>& cancel);
+    void display(std::shared_ptr<const ModelRun> run, std::shared_ptr<const HeadImportance> scan);
+    void retranslateUi();
+
+    LanguageModelWindow* window_;
+    QLabel* intro_;
+    QLabel* targetLabel_;
+    QComboBox* target_;
+    QPushButton* scan_;
+    QPushButton* cancel_;
+    QProgressBar* progress_;
+    QTableWidget* table_;
+    QLabel* status_;
+    std::shared_ptr<const ModelRun> scanned_; // the run of the scan shown
+    std::shared_ptr<const HeadImportance> shown_;
+    bool scanning_ = false;
+    bool cancelled_ = false;
+    std::uint64_t newest_ = 0;
+    LatestWorker<Job> worker_; // last: joined first
+};
+
+// The window's Which Heads Matter… button: opens (or raises) the dialog and keeps its
+// targets those of the window's run.
+class HeadImportanceButton : public QPushButton {
+    Q_OBJECT
+
+public:
+    explicit HeadImportanceButton(LanguageModelWindow* window);
+    [[nodiscard]] HeadImportanceDialog* dialog() const { return dialog_; }
+    void openDialog();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+
+    LanguageModelWindow* window_;
+    HeadImportanceDialog* dialog_ = nullptr;
+};
+
+} // namespace attn::ui
