@@ -23,8 +23,8 @@ bool futureMayWeighZero(const Config& config, Eigen::Index T, Eigen::Index Tk)
            (config.axis == SoftmaxAxis::Keys || config.maskStage == MaskStage::AfterSoftmax);
 }
 
-void multiplyScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s, const ScoreBlocks& blocks,
-                    int block, bool future, const ScoreProduct& product)
+void multiplyScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s,
+                    const ScoreBlocks& blocks, int block, bool future, const ScoreProduct& product)
 {
     const Eigen::Index row = blocks.begin(block), rows = blocks.size(block);
     const Eigen::Index near = blocks.nearKeys(block);
@@ -37,8 +37,8 @@ void multiplyScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s, con
         multiplyFutureScores(q, k, s, blocks, block);
 }
 
-void multiplyFutureScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s, const ScoreBlocks& blocks,
-                          int block)
+void multiplyFutureScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s,
+                          const ScoreBlocks& blocks, int block)
 {
     const Eigen::Index row = blocks.begin(block), rows = blocks.size(block);
     const Eigen::Index near = blocks.nearKeys(block), far = blocks.keys - near;
@@ -57,8 +57,8 @@ void softmaxBlockOverKeys(const ConstRowsRef& s, const MaskMatrix& mask, const L
         p = mask.middleRows(first, s.rows()).select(0.0f, p);
 }
 
-void multiplyValues(const ConstRowsRef& p, const ConstRowsRef& v, Eigen::Index first, bool dropFuture,
-                    RowsRef o, const ValueProduct& product)
+void multiplyValues(const ConstRowsRef& p, const ConstRowsRef& v, Eigen::Index first,
+                    bool dropFuture, RowsRef o, const ValueProduct& product)
 {
     const Eigen::Index rows = p.rows(), keys = p.cols();
     const Eigen::Index used =

@@ -74,12 +74,13 @@ using ScoreProduct = std::function<void(Eigen::Index firstRow, Eigen::Index rows
 // Block `block`'s rows of one head's S into `s` (the block's rows × T_k: S's own rows, or
 // a buffer of the block's size): its first product, and the second (the keys after its last
 // row) when `future`. A caller's product makes both in one.
-void multiplyScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s, const ScoreBlocks& blocks,
-                    int block, bool future, const ScoreProduct& product = {});
+void multiplyScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s,
+                    const ScoreBlocks& blocks, int block, bool future,
+                    const ScoreProduct& product = {});
 // Its second product alone: the keys after the block's last row (none where the queries are
 // not the keys).
-void multiplyFutureScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s, const ScoreBlocks& blocks,
-                          int block);
+void multiplyFutureScores(const ConstRowsRef& q, const ConstRowsRef& k, RowsRef s,
+                          const ScoreBlocks& blocks, int block);
 
 // The rows of P of a block from its rows of S (the rows [first, first + rows) of the
 // sequence; `p` may be `s` itself): each row's logits under `rule` and the mask, its softmax
@@ -95,7 +96,7 @@ using ValueProduct = std::function<void(const float* p, Eigen::Index pStride, Ei
 // O's rows of a block from its rows of P (the rows [first, first + rows) of the sequence):
 // o = P_rows V_h, over the keys up to the block's last row where `dropFuture` (see
 // futureMayWeighZero) and the block's future weighs exactly 0 (causalKeys).
-void multiplyValues(const ConstRowsRef& p, const ConstRowsRef& v, Eigen::Index first, bool dropFuture,
-                    RowsRef o, const ValueProduct& product = {});
+void multiplyValues(const ConstRowsRef& p, const ConstRowsRef& v, Eigen::Index first,
+                    bool dropFuture, RowsRef o, const ValueProduct& product = {});
 
 } // namespace attn

@@ -4,6 +4,7 @@
 #include "engine/engine.h" // Cancelled
 #include "languagemodelwindow.h"
 #include "modelcomparison.h" // quotedToken, percentText
+#include "predictionworker.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -66,6 +67,11 @@ HeadImportanceDialog::HeadImportanceDialog(LanguageModelWindow* window)
     layout->addWidget(status_);
     connect(scan_, &QPushButton::clicked, this, &HeadImportanceDialog::scan);
     connect(cancel_, &QPushButton::clicked, this, &HeadImportanceDialog::cancel);
+    connect(window_->predictionWorker(), &PredictionWorker::ready, this,
+            [this](int position, const std::vector<Prediction>& predictions) {
+                if (position == predictedPosition(window_->shownRun()))
+                    setTargets(predictions);
+            });
     retranslateUi();
     follow();
     resize(820, 560);
@@ -77,21 +83,29 @@ void HeadImportanceDialog::follow()
 {
     const ModelRun& run = window_->shownRun();
     const int position = predictedPosition(run);
-    const int chosen = target_->currentData().isValid() ? target_->currentData().toInt() : -1;
-    target_->clear();
-    if (position >= 0)
-        for (const Prediction& p : run.predictions(position, 10))
-            target_->addItem(
-                tr("%1 (%2 now)").arg(quotedToken(p.label), percentText(p.probability)), p.id);
-    // The token chosen before stays chosen while it is among the new top 10.
-    target_->setCurrentIndex(std::max(0, target_->findData(chosen)));
-    scan_->setEnabled(position >= 0 && !scanning_);
+    // The run's top 10 there, as the window's worker made them with the run (no logits on
+    // the GUI thread); until they come (the window's first run), none: ready() brings them.
+    const std::vector<Prediction>* made =
+        position >= 0 ? window_->predictionWorker()->made(position) : nullptr;
+    setTargets(made ? *made : std::vector<Prediction>{});
     if (position < 0)
         status_->setText(tr("The text has no [MASK]: there is no prediction to read."));
     else if (shown_ && scanned_ &&
              !(scanned_->ids == run.ids && scanned_->switches == run.switches))
         status_->setText(tr("The window has run another text or other switches since this scan: "
                             "Scan again to follow it."));
+}
+
+void HeadImportanceDialog::setTargets(const std::vector<Prediction>& predictions)
+{
+    const int chosen = target_->currentData().isValid() ? target_->currentData().toInt() : -1;
+    target_->clear();
+    for (const Prediction& p : predictions)
+        target_->addItem(tr("%1 (%2 now)").arg(quotedToken(p.label), percentText(p.probability)),
+                         p.id);
+    // The token chosen before stays chosen while it is among the new top 10.
+    target_->setCurrentIndex(std::max(0, target_->findData(chosen)));
+    scan_->setEnabled(target_->count() > 0 && !scanning_);
 }
 
 void HeadImportanceDialog::scan()

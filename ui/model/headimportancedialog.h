@@ -60,6 +60,8 @@ private:
     };
     std::function<void()> work(Job& job, const std::atomic<bool>& cancel);
     void display(std::shared_ptr<const ModelRun> run, std::shared_ptr<const HeadImportance> scan);
+    // The target combo's tokens (the chosen one kept while it is among them).
+    void setTargets(const std::vector<Prediction>& predictions);
     void retranslateUi();
 
     LanguageModelWindow* window_;

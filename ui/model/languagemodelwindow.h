@@ -76,6 +76,8 @@ public:
 
     [[nodiscard]] ModelWindow* modelView() const { return modelView_; }
     [[nodiscard]] PredictionPanel* predictionPanel() const { return predictions_; }
+    // The predictions made off the GUI thread (each run's last position or [MASK]s among them).
+    [[nodiscard]] PredictionWorker* predictionWorker() const { return predictionWorker_; }
     [[nodiscard]] SwitchesForm* switchesForm() const { return switches_; }
     [[nodiscard]] QComboBox* scopeCombo() const { return scope_; }
     // "Rotary positions (RoPE)": enabled for the models with rotary positions.
