@@ -57,6 +57,18 @@ ModelInfo ModelFolder::info() const
     info.family = modelType;
     info.folder = path;
     info.name = modelName(path);
+    // eos_token_id: a number, or a list of them (Llama 3, Qwen's chat models).
+    if (const JsonValue* eos = config.find("eos_token_id")) {
+        const auto add = [&](const JsonValue& value) {
+            if (const auto id = value.asUnsigned(); id && *id < (1u << 31))
+                info.endTokens.push_back(int(*id));
+        };
+        if (eos->isArray())
+            for (const JsonValue& item : eos->items())
+                add(item);
+        else
+            add(*eos);
+    }
     return info;
 }
 

@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "engine/projection.h"
 #include "models/knockout.h"
+#include "models/kvcache.h"
 
 #include <cmath>
 #include <cstdint>
@@ -101,13 +102,46 @@ LayerFormulas::LayerFormulas(const ModelInfo& info, const ModelSwitches& switche
       onlyLayer_(switches.onlyLayer), rope_(switches.rope)
 {}
 
-ForwardFrame::ForwardFrame(const ModelInfo& info, const std::vector<int>& ids,
-                           const ModelSwitches& switches)
-    : T((checkIds(ids, info), checkKnockOuts(switches.knockedOut, info), int(ids.size()))),
-      formulas(info, switches, T), switches_(switches), heads_(info.heads), layers_(info.layers),
-      dModel_(info.dModel), layerSize_(std::size_t(info.heads) * std::size_t(T) * std::size_t(T))
+namespace {
+
+// The positions a cache already holds, after checking it can serve this forward.
+int cachedPositions(const ModelInfo& info, const std::vector<int>& ids,
+                    const ModelSwitches& switches, const ForwardHooks& hooks)
 {
-    out.weights = attentionBuffer(info.layers, info.heads, T);
+    const KvCache* cache = hooks.cache;
+    if (!cache)
+        return 0;
+    const int T = int(ids.size());
+    if (!kvCacheUsable(info, switches))
+        throw std::out_of_range(info.family + ": a KV cache cannot serve these switches");
+    if (hooks.startLayer != 0 || hooks.startResidual)
+        throw std::out_of_range(info.family + ": a KV cache cannot serve a resumed forward");
+    if (int(cache->layers.size()) != info.layers || cache->capacity < T || cache->past >= T)
+        throw std::out_of_range(info.family + ": a KV cache of " + std::to_string(cache->past) +
+                                " positions (room for " + std::to_string(cache->capacity) +
+                                ") cannot serve " + std::to_string(T) + " tokens");
+    return cache->past;
+}
+
+} // namespace
+
+ForwardFrame::ForwardFrame(const ModelInfo& info, const std::vector<int>& ids,
+                           const ModelSwitches& switches, const ForwardHooks& hooks)
+    : T((checkIds(ids, info), checkKnockOuts(switches.knockedOut, info), int(ids.size()))),
+      past(cachedPositions(info, ids, switches, hooks)), rows(T - past),
+      formulas(info, switches, T), switches_(switches), heads_(info.heads), layers_(info.layers),
+      dModel_(info.dModel), layerSize_(std::size_t(info.heads) * std::size_t(rows) * std::size_t(T))
+{
+    if (rows == T)
+        out.weights = attentionBuffer(info.layers, info.heads, T);
+    else // a cached forward's few rows: (L, 1, H, rows, T)
+        out.weights.resize(std::size_t(info.layers) * layerSize_);
+}
+
+void ForwardFrame::advance(const ForwardHooks& hooks) const
+{
+    if (hooks.cache)
+        hooks.cache->past = T;
 }
 
 void ForwardFrame::headOutputs(int layer, Matrix& merged, const ForwardHooks& hooks) const

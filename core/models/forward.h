@@ -60,11 +60,18 @@ private:
 // checkKnockOuts), each layer's formula (LayerFormulas), and its result's room for every
 // layer's attention (attentionBuffer); and what it does between the steps of a layer.
 struct ForwardFrame {
-    ForwardFrame(const ModelInfo& info, const std::vector<int>& ids, const ModelSwitches& switches);
+    // With hooks.cache, the frame of the positions after the cache's (past … T − 1): the
+    // cache checked (kvCacheUsable, room for T, past < T), `rows` the new positions, and
+    // out.weights (L, 1, H, rows, T). Throws std::out_of_range for a cache that cannot
+    // serve, or one given with a resumed forward.
+    ForwardFrame(const ModelInfo& info, const std::vector<int>& ids, const ModelSwitches& switches,
+                 const ForwardHooks& hooks = {});
     int T = 0;              // tokens
+    int past = 0;           // positions a KV cache already holds (0 without one)
+    int rows = 0;           // the positions this forward runs: T − past
     LayerFormulas formulas; // formulas[l]: layer l's
     Forward out;            // out.weights (L, 1, H, T, T), out.hidden after the final norm
-    // Where layer `layer`'s P of every head goes: (H, T, T) of out.weights.
+    // Where layer `layer`'s P of every head goes: (H, rows, T) of out.weights.
     [[nodiscard]] float* weightsOf(int layer)
     {
         return out.weights.data() + std::size_t(layer) * layerSize_;
@@ -78,6 +85,14 @@ struct ForwardFrame {
     // (a resumed forward: the caller skips its embedding). Throws std::out_of_range for a
     // start outside the model or a residual of another shape.
     [[nodiscard]] int resume(const ForwardHooks& hooks, Matrix& x) const;
+
+    // Layer `layer`'s mask rows of the positions this forward runs, (rows, T).
+    [[nodiscard]] MaskMatrix maskRows(int layer) const
+    {
+        return formulas[layer].mask.bottomRows(rows);
+    }
+    // The cache's positions of the new rows appended: past becomes T (after the last layer).
+    void advance(const ForwardHooks& hooks) const;
 
 private:
     const ModelSwitches& switches_;

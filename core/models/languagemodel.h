@@ -66,6 +66,9 @@ struct ModelInfo {
     // Mistral's sliding window W (config sliding_window): under the causal mask, query i
     // also cannot see keys j with i − j ≥ W. 0: no window, every earlier key is seen.
     int slidingWindow = 0;
+    // The ids that end a text (config.json's eos_token_id, one or a list): generation stops
+    // when it writes one. None where the config names none.
+    std::vector<int> endTokens;
     std::filesystem::path folder;
 
     bool operator==(const ModelInfo&) const = default;
@@ -130,6 +133,7 @@ struct Prediction {
 };
 
 class LanguageModel;
+struct KvCache;
 
 // One head of one layer inside a run, stage by stage: what Lab → Step by Step draws,
 // with the model's own numbers (headtrace.h makes the figure's Result of it).
@@ -226,6 +230,11 @@ struct ForwardHooks {
     // only what follows). 0 and null: from the embedding.
     int startLayer = 0;
     const Matrix* startResidual = nullptr;
+    // A KV cache (models/kvcache.h): the forward runs only the positions after the cache's
+    // `past` ones, appends their K and V, and its Forward holds their rows only; with
+    // past = 0 it runs every position and fills the cache. Only a decoder (GPT-2,
+    // Qwen/Llama) under switches kvCacheUsable accepts; null: no cache.
+    KvCache* cache = nullptr;
 };
 
 // A trained model. Everything around a forward pass is here, written once for every

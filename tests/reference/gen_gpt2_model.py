@@ -20,6 +20,7 @@ import re
 import torch
 import torch.nn.functional as F
 
+from generation import generations
 from head_scores import head_scores
 from knock_out import head_importance, knock_out
 from logit_lens import top5
@@ -267,7 +268,8 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
     V = max(vocab.values()) + 1
     config = {"model_type": "gpt2", "activation_function": "gelu_new", "n_layer": L, "n_head": H,
               "n_embd": C, "n_positions": P, "n_ctx": P, "vocab_size": V,
-              "layer_norm_epsilon": 1e-5, "architectures": ["GPT2LMHeadModel"], "n_inner": None}
+              "layer_norm_epsilon": 1e-5, "architectures": ["GPT2LMHeadModel"], "n_inner": None,
+              "bos_token_id": V - 1, "eos_token_id": V - 1}
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
 
@@ -309,6 +311,9 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
         # Head scores and rollout on the text's first 4 tokens, twice.
         repeated = ids[:4] * 2
         scores = head_scores(forward(w, config, repeated, TEXTBOOK, -1)[0], repeated, 0, 8)
+        # Greedy decoding of 10 tokens after the text (its last id the end token, as GPT-2's).
+        generated = generations(lambda ids, sw, only: forward(w, config, ids, sw, only)[1],
+                                TEXTBOOK, ids, 10, [V - 1], P)
     # One head of one layer, stage by stage: what Gpt2Model::trace must give.
     traces = []
     with torch.no_grad():
@@ -327,7 +332,8 @@ def build(name, seed, C, H, L, P, dtype, vocab=None, merges=None, prefix="", ext
                   separators=(",", ":"))
     expected = {"model": name, "text": TEXT, "ids": ids, "dtype": dtype, "layers": L, "heads": H,
                 "d_model": C, "vocab_size": V, "real_vocabulary": name.startswith("real"),
-                "cases": cases, "head_importance": importance, "head_scores": scores}
+                "cases": cases, "head_importance": importance, "head_scores": scores,
+                "generation": generated}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 

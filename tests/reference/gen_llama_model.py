@@ -38,6 +38,7 @@ import os
 import torch
 import torch.nn.functional as F
 
+from generation import generations
 from head_scores import head_scores
 from knock_out import head_importance, knock_out
 from logit_lens import top5
@@ -388,6 +389,10 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
         repeated = bos + IDS[len(bos):len(bos) + 4] * 2
         scores = head_scores(forward(w, cfg, repeated, TEXTBOOK, -1)[0], repeated, len(bos),
                              len(repeated))
+        # Greedy decoding of 12 tokens after the ids, stopping at config's eos_token_id.
+        generated = generations(lambda ids, sw, only: forward(w, cfg, ids, sw, only)[1],
+                                TEXTBOOK, IDS, 12, [cfg["eos_token_id"]],
+                                cfg["max_position_embeddings"])
     # One head of one layer, stage by stage: what LlamaModel::trace must give.
     ids, traces = encode(TEXT), []
     with torch.no_grad():
@@ -407,7 +412,7 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
                 "layers": cfg["num_hidden_layers"], "heads": cfg["num_attention_heads"],
                 "kv_heads": cfg["num_key_value_heads"], "head_dim": head_dim(cfg),
                 "d_model": cfg["hidden_size"], "vocab_size": cfg["vocab_size"], "cases": cases,
-                "head_importance": importance, "head_scores": scores}
+                "head_importance": importance, "head_scores": scores, "generation": generated}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(expected, f, separators=(",", ":"))
 
@@ -415,7 +420,8 @@ def build(name, seed, dtype, cfg, prefix_extras=None, qk_std=0.35, trace=True):
 def main():
     torch.set_num_threads(1)
     common = {"hidden_act": "silu", "num_hidden_layers": 2, "num_attention_heads": 4,
-              "num_key_value_heads": 2, "max_position_embeddings": 64, "vocab_size": 260}
+              "num_key_value_heads": 2, "max_position_embeddings": 64, "vocab_size": 260,
+              "eos_token_id": 2}
     # Qwen2: q/k/v biases, tied embeddings, rope_theta at the top level, F32.
     build("qwen2-f32", 1, "F32", dict(common, model_type="qwen2", architectures=["Qwen2ForCausalLM"],
                                       hidden_size=32, intermediate_size=64, rms_norm_eps=1e-6,

@@ -60,7 +60,7 @@ std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
 Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
                            const ForwardHooks& hooks) const
 {
-    ForwardFrame frame(info(), ids, switches); // textbook: no mask (bidirectional)
+    ForwardFrame frame(info(), ids, switches, hooks); // textbook: no mask (bidirectional)
     const BertConfig& c = config_;
     const BertWeights& w = weights_;
     const int T = frame.T, C = c.dModel, H = c.heads, L = c.layers;

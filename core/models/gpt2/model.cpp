@@ -2,6 +2,7 @@
 
 #include "models/families.h"
 #include "models/forward.h"
+#include "models/kvcache.h"
 #include "models/modelattention.h"
 #include "models/modelkernels.h"
 #include "text/gpt2tokenizer.h"
@@ -57,20 +58,21 @@ std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
 Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& switches,
                            const ForwardHooks& hooks) const
 {
-    ForwardFrame frame(info(), ids, switches);
+    ForwardFrame frame(info(), ids, switches, hooks);
     const Gpt2Weights& w = weights_;
-    const int T = frame.T, C = config_.dModel, L = config_.layers;
+    const int C = config_.dModel, L = config_.layers, H = config_.heads;
 
     // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
-    //    (or a resumed forward's residual: ForwardHooks::startLayer)
+    //    (or a resumed forward's residual: ForwardHooks::startLayer; with a KV cache the
+    //    positions after its own: ForwardHooks::cache)
     Matrix x;
     const int first = frame.resume(hooks, x);
     if (first == 0) {
-        x.resize(T, C);
+        x.resize(frame.rows, C);
         const auto wte = w.tokenEmbedding.matrix();
         const auto wpe = w.positionEmbedding.matrix();
-        for (int t = 0; t < T; ++t)
-            x.row(t) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
+        for (int t = frame.past; t < frame.T; ++t)
+            x.row(t - frame.past) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
     }
 
     Matrix normed, qkv, merged, hidden; // (T, C), (T, 3C), (T, C), (T, 4C)
@@ -82,7 +84,15 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
         // 2. attention: x += c_proj(attention(c_attn(ln_1(x))))
         layerNorm(x, b.ln1Weight, b.ln1Bias, config_.epsilon, normed);
         conv1d(normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
-        multiHeadAttention(qkv, formula.config, formula.mask, buffers, frame.weightsOf(l), merged);
+        if (hooks.cache && frame.past > 0) {
+            cachedMultiHeadAttention(qkv, H, *hooks.cache, l, formula.rule, frame.maskRows(l),
+                                     frame.weightsOf(l), merged);
+        } else {
+            multiHeadAttention(qkv, formula.config, formula.mask, buffers, frame.weightsOf(l),
+                               merged);
+            if (hooks.cache)
+                cacheHeads(qkv, H, *hooks.cache, l);
+        }
         frame.headOutputs(l, merged, hooks);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
             captureHeads(*hooks.capture, normed, qkv.leftCols(C), qkv.middleCols(C, C),
@@ -100,6 +110,7 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
     }
     // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).
     finalNorm(x, frame.out.hidden);
+    frame.advance(hooks);
     return std::move(frame.out);
 }
 

@@ -2,6 +2,7 @@
 
 #include "models/families.h"
 #include "models/forward.h"
+#include "models/kvcache.h"
 #include "models/modelattention.h"
 #include "models/modelkernels.h"
 #include "text/gpt2files.h"
@@ -63,21 +64,22 @@ std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
 Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& switches,
                             const ForwardHooks& hooks) const
 {
-    ForwardFrame frame(info(), ids, switches);
+    ForwardFrame frame(info(), ids, switches, hooks);
     const LlamaConfig& c = config_;
     const LlamaWeights& w = weights_;
     const int T = frame.T, C = c.dModel, L = c.layers;
     const RotaryTable rope = rotaryTable(T, c.headDim, c.ropeTheta, c.ropeScaling);
 
     // 1. x = embed_tokens[ids]                                             (T, C)
-    //    (or a resumed forward's residual: ForwardHooks::startLayer)
+    //    (or a resumed forward's residual: ForwardHooks::startLayer; with a KV cache the
+    //    positions after its own: ForwardHooks::cache)
     Matrix x;
     const int first = frame.resume(hooks, x);
     if (first == 0) {
-        x.resize(T, C);
+        x.resize(frame.rows, C);
         const auto embedding = w.tokenEmbedding.matrix();
-        for (int t = 0; t < T; ++t)
-            x.row(t) = embedding.row(ids[std::size_t(t)]);
+        for (int t = frame.past; t < T; ++t)
+            x.row(t - frame.past) = embedding.row(ids[std::size_t(t)]);
     }
 
     Matrix normed, q, k, v, merged, gate; // (T, C), (T, H·d), (T, H_kv·d) ×2, (T, H·d), (T, I)
@@ -98,8 +100,15 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
         grouped.qNorm = c.qkNorm ? &b.qNorm : nullptr;
         grouped.kNorm = c.qkNorm ? &b.kNorm : nullptr;
         grouped.epsilon = c.epsilon;
-        groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, grouped, buffers,
-                              frame.weightsOf(l), merged);
+        if (hooks.cache && frame.past > 0) {
+            cachedGroupedAttention(q, k, v, grouped, c.heads, *hooks.cache, l, formula.rule,
+                                   frame.maskRows(l), frame.weightsOf(l), merged);
+        } else {
+            groupedQueryAttention(q, k, v, formula.config, formula.rule, formula.mask, grouped,
+                                  buffers, frame.weightsOf(l), merged);
+            for (int g = 0; hooks.cache && g < c.kvHeads; ++g)
+                hooks.cache->append(l, g, buffers.grouped[0].at(0, g), buffers.grouped[1].at(0, g));
+        }
         frame.headOutputs(l, merged, hooks);
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
             LayerCapture& capture = *hooks.capture;
@@ -120,6 +129,7 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
     }
     // 4. The final RMSNorm; the logits are made from it on demand (logitsOf).
     finalNorm(x, frame.out.hidden);
+    frame.advance(hooks);
     return std::move(frame.out);
 }
 
