@@ -8,6 +8,7 @@
 #include "figurearguments.h"
 #include "formats/commandline.h"
 #include "formats/report.h"
+#include "generatecommand.h"
 #include "lab/presets.h"
 #include "labels.h"
 #include "modelcommand.h"
@@ -129,6 +130,12 @@ const std::vector<Command>& commands()
          QT_TRANSLATE_NOOP("Command line", "one head's pipeline, X to the output, as Step by Step "
                                            "shows it, as a figure (png, svg, pdf)"),
          true, stepsCommandHelp},
+        {"generate", "attnscope generate --model DIR --text TEXT --tokens N --json OUT",
+         QT_TRANSLATE_NOOP("Command line",
+                           "let a decoder (GPT-2, Qwen/Llama/Mistral) write N new tokens, greedy "
+                           "or sampled, with the formula's switches and knock-outs inside every "
+                           "layer: the ids, the text and each step's top 5 as JSON"),
+         false, [] { return generateHelp(translated); }},
         {"presets", "attnscope presets [--language en|zh_CN]",
          QT_TRANSLATE_NOOP("Command line", "list the ready-made configurations"), false,
          presetsHelp},
@@ -205,6 +212,7 @@ void printHelp()
     for (const Command& command : commands())
         if (command.computes)
             options += command.options() + "\n";
+    options += generateHelp(translated) + "\n";
     const QString title =
         QString::fromStdString(
             translated(QT_TRANSLATE_NOOP(
@@ -373,6 +381,8 @@ int run(const std::vector<std::string>& args)
         return namesOption(rest, "model") ? modelCompareCommand(rest) : compareCommand(rest);
     if (command == "steps")
         return namesOption(rest, "model") ? modelStepsCommand(rest) : stepsCommand(rest);
+    if (command == "generate")
+        return generateCommand(rest);
     return usageError("unknown command '" + command + "' (try: attnscope --help)");
 }
 

@@ -41,6 +41,10 @@ const char* modelHelpText(ModelCommand command)
                                  "run a model folder as compute --model does and draw one "
                                  "head's pipeline inside layer --layer with the model's own "
                                  "numbers");
+    case ModelCommand::Generate:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "the decoder (GPT-2, Qwen/Llama/Mistral) that writes, from a "
+                                 "model folder as compute --model reads it");
     case ModelCommand::Compute:
         break;
     }
@@ -122,9 +126,13 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
         return options;
     options.push_back(
         {"ids", "N,N,…",
-         QT_TRANSLATE_NOOP("Command line",
-                           "run the model on these token ids (comma-separated) instead of a "
-                           "--text, each below the model's vocab_size"),
+         command == ModelCommand::Generate
+             ? QT_TRANSLATE_NOOP("Command line",
+                                 "begin with these token ids (comma-separated) instead of a "
+                                 "--text, each below the model's vocab_size")
+             : QT_TRANSLATE_NOOP("Command line",
+                                 "run the model on these token ids (comma-separated) instead of a "
+                                 "--text, each below the model's vocab_size"),
          [&a](std::string_view value) { a.ids = parseIds(value); }});
     if (command == ModelCommand::Compute)
         options.push_back(

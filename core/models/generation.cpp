@@ -1,7 +1,9 @@
 #include "models/generation.h"
 
+#include "base/json.h"
 #include "engine/engine.h"
 #include "engine/options.h"
+#include "models/modeljson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -212,6 +214,82 @@ const char* spellingOf(GenerationEnd end)
         return "stopped";
     }
     return "";
+}
+
+std::string generatedText(const LanguageModel& model, const std::vector<int>& ids)
+{
+    if (const ModelTokenizer* tokenizer = model.tokenizer())
+        return tokenizer->decode(ids);
+    std::string text;
+    for (const int id : ids)
+        text += model.tokenLabel(id);
+    return text;
+}
+
+std::string generationJson(const LanguageModel& model, const ModelSwitches& switches,
+                           const Sampling& sampling, const Generation& generation)
+{
+    JsonWriter w;
+    const auto ids = [&w](const char* key, const std::vector<int>& list) {
+        w.key(key);
+        w.beginArray();
+        for (const int id : list)
+            w.value(id);
+        w.endArray();
+    };
+    w.beginObject();
+    writeModelAndSwitches(w, model.info(), switches);
+    w.key("sampling");
+    w.beginObject();
+    w.key("greedy");
+    w.value(sampling.greedy);
+    if (!sampling.greedy) {
+        w.key("temperature");
+        w.value(sampling.temperature);
+        w.key("top_k");
+        w.value(sampling.topK);
+        w.key("top_p");
+        w.value(sampling.topP);
+        w.key("seed");
+        w.value(sampling.seed);
+    }
+    w.endObject();
+    w.key("kv_cache");
+    w.value(generation.cached);
+    ids("prompt_ids", generation.prompt);
+    w.key("prompt_text");
+    w.value(generatedText(model, generation.prompt));
+    ids("generated_ids", generation.generated);
+    w.key("generated_text");
+    w.value(generatedText(model, generation.generated));
+    w.key("generated_tokens");
+    w.beginArray();
+    for (const GenerationStep& step : generation.steps)
+        w.value(step.chosen.label);
+    w.endArray();
+    w.key("stopped_by");
+    w.value(spellingOf(generation.end));
+    w.key("steps");
+    w.beginArray();
+    for (const GenerationStep& step : generation.steps) {
+        w.beginArray();
+        for (const Prediction& p : step.top) {
+            w.beginObject();
+            w.key("id");
+            w.value(p.id);
+            w.key("token");
+            w.value(p.label);
+            w.key("piece");
+            w.value(p.token);
+            w.key("probability");
+            w.value(p.probability);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    w.endArray();
+    w.endObject();
+    return w.take() + "\n";
 }
 
 } // namespace attn

@@ -116,4 +116,16 @@ struct Generation {
 // "length", "end-of-text", "context", "stopped" (the JSON's "stopped_by").
 [[nodiscard]] const char* spellingOf(GenerationEnd end);
 
+// The text of `ids` (the tokenizer's decode; the ids' labels joined without one).
+[[nodiscard]] std::string generatedText(const LanguageModel& model, const std::vector<int>& ids);
+
+// What `attnscope generate --json` writes: {"model", "switches", "knocked_out",
+// "knock_out_mode" (as compute --model's), "sampling": {"greedy"} or {"greedy": false,
+// "temperature", "top_k", "top_p", "seed"}, "kv_cache": whether one served, "prompt_ids",
+// "prompt_text", "generated_ids", "generated_text", "generated_tokens" (readable labels),
+// "stopped_by" (spellingOf), "steps": [one a new token: its top 5 {"id", "token" (readable),
+// "piece", "probability"} of the distribution it was chosen from]}.
+[[nodiscard]] std::string generationJson(const LanguageModel& model, const ModelSwitches& switches,
+                                         const Sampling& sampling, const Generation& generation);
+
 } // namespace attn

@@ -7,16 +7,8 @@
 
 namespace attn {
 
-std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& extras)
+void writeModelAndSwitches(JsonWriter& w, const ModelInfo& info, const ModelSwitches& switches)
 {
-    const std::vector<WordGroup>* words = extras.words;
-    JsonWriter w;
-    const ModelInfo& info = run.model->info();
-    const auto byWord = words ? runWordAttention(run, *words) : nullptr;
-    const AttentionStack& stack = byWord ? *byWord : *run.attention;
-    const StackShape& shape = stack.shape();
-    w.beginObject();
-    // 1. The model and the switches.
     w.key("model");
     w.beginObject();
     w.key("family");
@@ -48,18 +40,18 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
     w.endObject();
     // The switches keyed and spelled as compute's "config" and the command line spell them.
     w.key("switches");
-    beginConfigObject(w, run.switches.formula, kModelSwitchFields);
+    beginConfigObject(w, switches.formula, kModelSwitchFields);
     w.key("only-layer");
-    w.value(run.switches.onlyLayer);
+    w.value(switches.onlyLayer);
     if (info.rotary) {
         w.key("rope");
-        w.value(run.switches.rope ? "on" : "off");
+        w.value(switches.rope ? "on" : "off");
     }
     w.endObject();
     // The heads knocked out, [layer, head] each, and what their outputs became.
     w.key("knocked_out");
     w.beginArray();
-    for (const HeadIndex& head : run.switches.knockedOut) {
+    for (const HeadIndex& head : switches.knockedOut) {
         w.beginArray();
         w.value(head.layer);
         w.value(head.head);
@@ -67,7 +59,20 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
     }
     w.endArray();
     w.key("knock_out_mode");
-    w.value(spellingOf(run.switches.knockOut));
+    w.value(spellingOf(switches.knockOut));
+}
+
+std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& extras)
+{
+    const std::vector<WordGroup>* words = extras.words;
+    JsonWriter w;
+    const ModelInfo& info = run.model->info();
+    const auto byWord = words ? runWordAttention(run, *words) : nullptr;
+    const AttentionStack& stack = byWord ? *byWord : *run.attention;
+    const StackShape& shape = stack.shape();
+    w.beginObject();
+    // 1. The model and the switches.
+    writeModelAndSwitches(w, info, run.switches);
     // 2. The tokens.
     w.key("token_ids");
     w.beginArray();

@@ -12,6 +12,8 @@
 
 namespace attn {
 
+class JsonWriter;
+
 // {"model": {"family", "name", "layers", "heads", "d_model", "head_dim", "vocabulary",
 //  "weight_type"}, "switches": {"scale", "temperature", "axis", "mask", "mask_fill",
 //  "mask_stage", "head_split", "only_layer"}, "token_ids": [T], "tokens": [T readable
@@ -37,6 +39,10 @@ struct ModelRunExtras {
     const HeadScores* headScores = nullptr;
     const Matrix* rollout = nullptr;
 };
+// The "model", "switches", "knocked_out" and "knock_out_mode" members above, into an open
+// object (generate's JSON begins with them too).
+void writeModelAndSwitches(JsonWriter& w, const ModelInfo& info, const ModelSwitches& switches);
+
 [[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
                                        const ModelRunExtras& extras = {});
 

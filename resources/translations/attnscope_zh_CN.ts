@@ -533,6 +533,50 @@
         <source>add &quot;rollout&quot;: attention rollout (Abnar &amp; Zuidema 2020), T × T, row i how much of each input token flows into position i at the top</source>
         <translation>加入 &quot;rollout&quot;：注意力展开（Abnar &amp; Zuidema 2020），T × T，第 i 行表示每个输入词元有多少流到顶层的位置 i</translation>
     </message>
+    <message>
+        <source>let a decoder (GPT-2, Qwen/Llama/Mistral) write N new tokens, greedy or sampled, with the formula&apos;s switches and knock-outs inside every layer: the ids, the text and each step&apos;s top 5 as JSON</source>
+        <translation>让解码器（GPT-2、Qwen/Llama/Mistral）续写 N 个新词元，贪心或采样，公式的开关与敲除作用于每一层：以 JSON 写出 id、文本和每一步的前 5 名</translation>
+    </message>
+    <message>
+        <source>the decoder (GPT-2, Qwen/Llama/Mistral) that writes, from a model folder as compute --model reads it</source>
+        <translation>续写的解码器（GPT-2、Qwen/Llama/Mistral），按 compute --model 的方式读取其模型文件夹</translation>
+    </message>
+    <message>
+        <source>begin with these token ids (comma-separated) instead of a --text, each below the model&apos;s vocab_size</source>
+        <translation>以这些词元 id（逗号分隔）开头，代替 --text；每个都须小于模型的 vocab_size</translation>
+    </message>
+    <message>
+        <source>write N new tokens (1 … 4096; required); it stops sooner at the model&apos;s end-of-text token or its context length</source>
+        <translation>写出 N 个新词元（1 … 4096，必填）；遇到模型的文本结束词元或上下文长度时提前停止</translation>
+    </message>
+    <message>
+        <source>take the most probable token each time (ties: the lower id); the default unless a sampling option is given</source>
+        <translation>每次取概率最高的词元（并列时取较小的 id）；未给出采样选项时的默认方式</translation>
+    </message>
+    <message>
+        <source>sample, the next-token logits divided by X (&gt; 0) before their softmax; not the formula&apos;s τ, which --tau sets</source>
+        <translation>采样：下一个词元的 logits 在 softmax 之前除以 X（&gt; 0）；这不是公式的 τ，公式的 τ 用 --tau 设置</translation>
+    </message>
+    <message>
+        <source>sample from the K most probable tokens only (0: every token)</source>
+        <translation>只从概率最高的 K 个词元中采样（0：全部词元）</translation>
+    </message>
+    <message>
+        <source>sample from the fewest most probable tokens whose probabilities reach P (0 &lt; P ≤ 1)</source>
+        <translation>只从概率之和达到 P 的最少几个高概率词元中采样（0 &lt; P ≤ 1）</translation>
+    </message>
+    <message>
+        <source>the sampling&apos;s seed (default 0): the same seed writes the same text</source>
+        <translation>采样的随机种子（默认 0）：同一种子写出同样的文本</translation>
+    </message>
+    <message>
+        <source>the formula&apos;s temperature τ in every layer&apos;s attention (compute&apos;s --temperature)</source>
+        <translation>公式在每一层注意力中的温度 τ（即 compute 的 --temperature）</translation>
+    </message>
+    <message>
+        <source>options of generate (beside --text, --json and the switches compute --model takes: --scale, --axis, --mask, --mask-fill, --mask-stage, --head-split, with --tau for the formula&apos;s temperature):</source>
+        <translation>generate 的选项（另有 --text、--json 以及 compute --model 接受的开关：--scale、--axis、--mask、--mask-fill、--mask-stage、--head-split，公式的温度用 --tau）：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
