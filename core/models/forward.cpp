@@ -188,10 +188,18 @@ void captureHeads(LayerCapture& capture, const Matrix& input, Matrix q, Matrix k
 
 std::vector<float> embeddingLogits(const WeightView& embedding, const float* hiddenRow)
 {
+    // V rows of E read once for one row h: bound by the memory's bandwidth (GPT-2's wte is
+    // 154 MB), so a share of the rows on each core, each a product of its own.
     const Eigen::Index V = embedding.rows, C = embedding.cols;
     const Eigen::Map<const Vector> h(hiddenRow, C);
     std::vector<float> logits(static_cast<std::size_t>(V));
-    Eigen::Map<Vector>(logits.data(), V).noalias() = embedding.matrix() * h;
+    const int parts = V >= 4096 ? coreCount() : 1;
+    const auto E = embedding.matrix();
+    parallelFor(parts, [&](int part) {
+        const Eigen::Index first = V * part / parts, end = V * (part + 1) / parts;
+        Eigen::Map<Vector>(logits.data() + first, end - first).noalias() =
+            E.middleRows(first, end - first) * h;
+    });
     return logits;
 }
 

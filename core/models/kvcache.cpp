@@ -11,9 +11,11 @@ namespace attn {
 KvCache::KvCache(const ModelInfo& info, int capacity)
     : layers(std::size_t(info.layers)), capacity(capacity)
 {
+    // H_kv, or H where the model's info leaves it 0 (every head its own K and V).
+    const std::size_t kvHeads = std::size_t(info.kvHeads > 0 ? info.kvHeads : info.heads);
     for (Layer& layer : layers) {
-        layer.keys.assign(std::size_t(info.kvHeads), Matrix(capacity, info.headDim));
-        layer.values.assign(std::size_t(info.kvHeads), Matrix(capacity, info.headDim));
+        layer.keys.assign(kvHeads, Matrix(capacity, info.headDim));
+        layer.values.assign(kvHeads, Matrix(capacity, info.headDim));
     }
 }
 
