@@ -3,6 +3,7 @@
 #include "controlpanel.h"
 #include "engine/engine.h"
 #include "formulabar.h"
+#include "generatedialog.h"
 #include "headimportancedialog.h"
 #include "knockoutbar.h"
 #include "labels.h"
@@ -95,6 +96,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     auto* textRow = new QHBoxLayout;
     textRow->addWidget(textLabel_);
     textRow->addWidget(text_, 1);
+    textRow->addWidget(new GenerateButton(this));
     auto* refusalRow = new QHBoxLayout;
     refusalRow->addWidget(refusalLabel_, 1);
     refusalRow->addWidget(cutButton_);
