@@ -2537,6 +2537,156 @@
     </message>
 </context>
 <context>
+    <name>attn::ui::GenerateButton</name>
+    <message>
+        <source>Let It &amp;Write…</source>
+        <translation>让它续写(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Let the model write on from this text, token by token, with your switches and beside the model as trained</source>
+        <translation>让模型从这段文本往下写，一个词元接一个词元，带着你的开关，并与训练时的模型并排</translation>
+    </message>
+    <message>
+        <source>An encoder (BERT) fills in [MASK] tokens; it does not write on</source>
+        <translation>编码器（BERT）填补 [MASK] 词元，不会往下续写</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::GenerateDialog</name>
+    <message>
+        <source>Flip a switch or knock a head out in the window to write with it beside the model as trained.</source>
+        <translation>在窗口中拨动一个开关或敲除一个头，就能让它与训练时的模型并排续写。</translation>
+    </message>
+    <message>
+        <source>Writing…</source>
+        <translation>正在续写…</translation>
+    </message>
+    <message>
+        <source>As trained</source>
+        <translation>训练时的模型</translation>
+    </message>
+    <message>
+        <source>it wrote the model&apos;s end-of-text token</source>
+        <translation>写出了模型的文本结束词元</translation>
+    </message>
+    <message>
+        <source>the text reached the model&apos;s context length</source>
+        <translation>文本达到了模型的上下文长度</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>the tokens asked for are written</source>
+        <translation>要求的词元已全部写出</translation>
+    </message>
+    <message>
+        <source>New tokens: %1; %2. %3</source>
+        <translation>新词元：%1；%2。%3</translation>
+    </message>
+    <message>
+        <source>Each token ran one row a layer (a KV cache).</source>
+        <translation>每个词元在每层只算一行（KV 缓存）。</translation>
+    </message>
+    <message>
+        <source>No KV cache: under these switches earlier rows read later tokens, so each token ran the whole text again.</source>
+        <translation>没有 KV 缓存：在这些开关下，前面的行会读到后面的词元，所以每个词元都把整段文本重新算了一遍。</translation>
+    </message>
+    <message>
+        <source>Let It Write</source>
+        <translation>让它续写</translation>
+    </message>
+    <message>
+        <source>New &amp;tokens:</source>
+        <translation>新词元数(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Choose:</source>
+        <translation>选词方式(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>the most probable (greedy)</source>
+        <translation>概率最高的（贪心）</translation>
+    </message>
+    <message>
+        <source>by sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Sampling t&amp;emperature:</source>
+        <translation>采样温度(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Divides the next-token logits before their softmax: below 1 the likely tokens grow likelier, above 1 the text wanders. Not the formula&apos;s τ (the switches&apos; temperature), which divides every layer&apos;s attention scores.</source>
+        <translation>在 softmax 之前除下一个词元的 logits：小于 1 时高概率的词元更突出，大于 1 时文本更发散。这不是公式的 τ（开关里的温度），那个除的是每一层的注意力分数。</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k：</translation>
+    </message>
+    <message>
+        <source>Draw from the k most probable tokens only (0: every token).</source>
+        <translation>只从概率最高的 k 个词元中抽取（0：全部词元）。</translation>
+    </message>
+    <message>
+        <source>Top-&amp;p:</source>
+        <translation>Top-&amp;p：</translation>
+    </message>
+    <message>
+        <source>Draw from the fewest most probable tokens whose probabilities reach p.</source>
+        <translation>只从概率之和达到 p 的最少几个高概率词元中抽取。</translation>
+    </message>
+    <message>
+        <source>The same seed draws the same text again.</source>
+        <translation>同一种子会再次抽出同样的文本。</translation>
+    </message>
+    <message>
+        <source>Row of &amp;layer:</source>
+        <translation>显示哪一层的行(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Side by side with the model as trained</source>
+        <translation>与训练时的模型并排</translation>
+    </message>
+    <message>
+        <source>&amp;Write</source>
+        <translation>续写(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Show in &amp;Model View</source>
+        <translation>在模型视图中显示(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Token %1: %2, probability %3 (the most probable: %4)</source>
+        <translation>第 %1 个词元：%2，概率 %3（概率最高的：%4）</translation>
+    </message>
+    <message>
+        <source>The model writes on from the window&apos;s text, one token at a time. Beside the model as trained, the model with your switches and knock-outs writes from the same text. The tint of each token is how much the newest token&apos;s row read it (in the layer chosen above, the mean of its heads).</source>
+        <translation>模型从窗口中的文本往下写，一次一个词元。在训练时的模型旁边，带着你的开关和敲除的模型从同一段文本续写。每个词元的底色表示最新词元那一行读它的权重（上面所选的层，各头的平均）。</translation>
+    </message>
+    <message>
+        <source>See&amp;d:</source>
+        <translation>随机种子(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>The textbook formula in every layer, every head in place.</source>
+        <translation>每一层都用教科书公式，每个头都在。</translation>
+    </message>
+    <message>
+        <source>With your switches</source>
+        <translation>带着你的开关</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::HeadCompareDialog</name>
     <message>
         <source>Head %1</source>
@@ -4608,6 +4758,17 @@
         <source>Tokens</source>
         <comment>for screen readers</comment>
         <translation>词元</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TokenFlow</name>
+    <message>
+        <source>%1 (position %2): the newest token read it with weight %3</source>
+        <translation>%1（位置 %2）：最新词元读它的权重为 %3</translation>
+    </message>
+    <message>
+        <source>%1 (position %2)</source>
+        <translation>%1（位置 %2）</translation>
     </message>
 </context>
 <context>

@@ -14,8 +14,10 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace attn::ui {
@@ -23,6 +25,7 @@ namespace attn::ui {
 // One column: the model as trained (0) or with the window's switches (1).
 struct GenerateDialog::Column {
     QGroupBox* box = nullptr;
+    QLabel* formula = nullptr; // which formula it runs
     TokenFlow* flow = nullptr;
     QLabel* text = nullptr;
     QLabel* status = nullptr;
@@ -97,6 +100,8 @@ GenerateDialog::GenerateDialog(LanguageModelWindow* window)
     for (int c = 0; c < 2; ++c) {
         auto column = std::make_unique<Column>();
         column->box = new QGroupBox;
+        column->formula = new QLabel;
+        column->formula->setWordWrap(true);
         column->flow = new TokenFlow;
         column->text = new QLabel;
         column->text->setWordWrap(true);
@@ -114,6 +119,7 @@ GenerateDialog::GenerateDialog(LanguageModelWindow* window)
         scroll->setWidgetResizable(true);
         scroll->setWidget(inner);
         auto* boxLayout = new QVBoxLayout(column->box);
+        boxLayout->addWidget(column->formula);
         boxLayout->addWidget(scroll, 1);
         boxLayout->addWidget(column->status);
         boxLayout->addWidget(column->show, 0, Qt::AlignLeft);
@@ -175,7 +181,13 @@ void GenerateDialog::follow()
                                    "with it beside the model as trained."));
     columns_[1]->box->setVisible(departs || bothWritten_);
     if (!writing_ && !bothWritten_)
-        columns_[1]->box->setTitle(tr("With your switches: %1").arg(window_->departuresText()));
+        columns_[1]->formula->setText(switchesText());
+}
+
+QString GenerateDialog::switchesText() const
+{
+    // The window's line of departures, without its colour.
+    return QTextDocumentFragment::fromHtml(window_->departuresText()).toPlainText();
 }
 
 void GenerateDialog::updateSampling()
@@ -209,8 +221,7 @@ void GenerateDialog::write()
         column->status->setText(tr("Writing…"));
         column->show->setEnabled(false);
     }
-    columns_[0]->box->setTitle(tr("As trained"));
-    columns_[1]->box->setTitle(tr("With your switches: %1").arg(window_->departuresText()));
+    columns_[1]->formula->setText(switchesText());
     columns_[1]->box->setVisible(job.both);
     problem_->clear();
     write_->setEnabled(false);
@@ -347,7 +358,7 @@ void GenerateDialog::add(std::uint64_t number, int column, const GenerationStep&
     c.flow->addToken(QString::fromStdString(step.chosen.label));
     c.text->setText(promptText_ +
                     QString::fromStdString(generatedText(window_->model(), c.generated)));
-    c.status->setText(tr("Token %1: %2 (%3), chosen from %4")
+    c.status->setText(tr("Token %1: %2, probability %3 (the most probable: %4)")
                           .arg(c.steps.size())
                           .arg(quotedToken(step.chosen.label), percentText(step.chosen.probability),
                                step.top.empty() ? QString() : quotedToken(step.top.front().label)));
@@ -419,10 +430,11 @@ void GenerateDialog::showRow(int column)
 void GenerateDialog::retranslateUi()
 {
     setWindowTitle(tr("Let It Write"));
-    intro_->setText(tr("The model writes on from the window's text, one token at a time. Beside "
-                       "the model as trained, the model with your switches and knock-outs "
-                       "writes from the same text. The tint of each token is how much the "
-                       "newest token's row read it (the layer below, the mean of its heads)."));
+    intro_->setText(
+        tr("The model writes on from the window's text, one token at a time. Beside "
+           "the model as trained, the model with your switches and knock-outs "
+           "writes from the same text. The tint of each token is how much the "
+           "newest token's row read it (in the layer chosen above, the mean of its heads)."));
     tokensLabel_->setText(tr("New &tokens:"));
     modeLabel_->setText(tr("&Choose:"));
     mode_->setItemText(0, tr("the most probable (greedy)"));
@@ -436,7 +448,7 @@ void GenerateDialog::retranslateUi()
     topK_->setToolTip(tr("Draw from the k most probable tokens only (0: every token)."));
     topPLabel_->setText(tr("Top-&p:"));
     topP_->setToolTip(tr("Draw from the fewest most probable tokens whose probabilities reach p."));
-    seedLabel_->setText(tr("S&eed:"));
+    seedLabel_->setText(tr("See&d:"));
     seed_->setToolTip(tr("The same seed draws the same text again."));
     layerLabel_->setText(tr("Row of &layer:"));
     for (int l = 0; l < layer_->count(); ++l)
@@ -447,6 +459,8 @@ void GenerateDialog::retranslateUi()
     for (auto& column : columns_)
         column->show->setText(tr("Show in &Model View"));
     columns_[0]->box->setTitle(tr("As trained"));
+    columns_[0]->formula->setText(tr("The textbook formula in every layer, every head in place."));
+    columns_[1]->box->setTitle(tr("With your switches"));
     follow();
 }
 
@@ -455,43 +469,6 @@ void GenerateDialog::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
     QDialog::changeEvent(event);
-}
-
-GenerateButton::GenerateButton(LanguageModelWindow* window) : window_(window)
-{
-    setObjectName("generate");
-    setEnabled(window_->model().info().causal); // an encoder fills in [MASK] instead
-    connect(window_, &LanguageModelWindow::runShown, this, [this] {
-        if (dialog_)
-            dialog_->follow();
-    });
-    connect(this, &QPushButton::clicked, this, &GenerateButton::openDialog);
-    retranslate();
-}
-
-void GenerateButton::openDialog()
-{
-    if (!dialog_) {
-        dialog_ = new GenerateDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
-}
-
-void GenerateButton::retranslate()
-{
-    setText(tr("Let It &Write…"));
-    setToolTip(isEnabled() ? tr("Let the model write on from this text, token by token, with "
-                                "your switches and beside the model as trained")
-                           : tr("An encoder (BERT) fills in [MASK] tokens; it does not write on"));
-}
-
-void GenerateButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

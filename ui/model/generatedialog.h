@@ -13,7 +13,6 @@
 #include "models/generation.h"
 
 #include <QDialog>
-#include <QPushButton>
 
 #include <array>
 #include <atomic>
@@ -24,6 +23,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 
 namespace attn::ui {
@@ -94,6 +94,8 @@ private:
     void end(std::uint64_t number, std::array<GenerationEnd, 2> ends, const QString& problem);
     void showRow(int column);
     void updateSampling();
+    // The window's departures from the textbook formula, as plain text.
+    [[nodiscard]] QString switchesText() const;
     void retranslateUi();
 
     LanguageModelWindow* window_;
@@ -123,24 +125,6 @@ private:
     std::uint64_t newest_ = 0;
     // Last: destroyed first, it cancels the running job and joins its thread.
     LatestWorker<Job> worker_;
-};
-
-// The window's "Let It Write…" button: opens (or raises) its dialog.
-class GenerateButton : public QPushButton {
-    Q_OBJECT
-
-public:
-    explicit GenerateButton(LanguageModelWindow* window);
-    [[nodiscard]] GenerateDialog* dialog() const { return dialog_; }
-    void openDialog();
-
-protected:
-    void changeEvent(QEvent* event) override;
-
-private:
-    void retranslate();
-    LanguageModelWindow* window_;
-    GenerateDialog* dialog_ = nullptr;
 };
 
 } // namespace attn::ui

@@ -3,7 +3,7 @@
 #include "controlpanel.h"
 #include "engine/engine.h"
 #include "formulabar.h"
-#include "generatedialog.h"
+#include "generatebutton.h"
 #include "headimportancedialog.h"
 #include "knockoutbar.h"
 #include "labels.h"

@@ -3,6 +3,7 @@
 // and knock-outs beside it), each token's chips tinted by the row that chose it, sampling's
 // settings reach the generator, Stop stops, a text the model refuses is said, and Show in
 // Model View puts a column's text in the window.
+#include "generatebutton.h"
 #include "generatedialog.h"
 #include "knockoutbar.h"
 #include "languagemodelwindow.h"
