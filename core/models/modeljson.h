@@ -36,6 +36,7 @@ struct ModelRunExtras {
     const HeadImportance* headImportance = nullptr;
     const HeadScores* headScores = nullptr;
     const Matrix* rollout = nullptr;
+    bool weights = true; // false: "layers" written empty (an experiment's numbers alone)
 };
 [[nodiscard]] std::string modelRunJson(const ModelRun& run, int topK = 10,
                                        const ModelRunExtras& extras = {});
