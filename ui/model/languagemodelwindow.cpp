@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 #include "formulabar.h"
 #include "headimportancedialog.h"
+#include "headrolesdialog.h"
 #include "knockoutbar.h"
 #include "labels.h"
 #include "logitlensdialog.h"
@@ -13,6 +14,7 @@
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "predictionworker.h"
+#include "rolloutdialog.h"
 #include "switchesform.h"
 #include "tokenchips.h"
 
@@ -20,6 +22,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,6 +30,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <array>
 #include <new>
 
 namespace attn::ui {
@@ -111,11 +115,12 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(knockOut_);
     sideLayout->addWidget(departures_);
     sideLayout->addWidget(groupWords_);
-    auto* experiments = new QHBoxLayout;
-    experiments->addWidget(new ModelCompareButton(this));
-    experiments->addWidget(new LogitLensButton(this));
-    experiments->addWidget(new HeadImportanceButton(this));
-    experiments->addStretch(1);
+    auto* experiments = new QGridLayout; // three a row: the side panel is narrow
+    const std::array<QPushButton*, 5> buttons{
+        new ModelCompareButton(this), new LogitLensButton(this), new HeadImportanceButton(this),
+        new HeadRolesButton(this), new RolloutButton(this)};
+    for (std::size_t k = 0; k < buttons.size(); ++k)
+        experiments->addWidget(buttons[k], int(k / 3), int(k % 3));
     sideLayout->addLayout(experiments);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
