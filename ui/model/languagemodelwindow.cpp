@@ -22,7 +22,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -30,7 +29,6 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include <array>
 #include <new>
 
 namespace attn::ui {
@@ -115,13 +113,17 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     sideLayout->addWidget(knockOut_);
     sideLayout->addWidget(departures_);
     sideLayout->addWidget(groupWords_);
-    auto* experiments = new QGridLayout; // three a row: the side panel is narrow
-    const std::array<QPushButton*, 5> buttons{
-        new ModelCompareButton(this), new LogitLensButton(this), new HeadImportanceButton(this),
-        new HeadRolesButton(this), new RolloutButton(this)};
-    for (std::size_t k = 0; k < buttons.size(); ++k)
-        experiments->addWidget(buttons[k], int(k / 3), int(k % 3));
+    auto* experiments = new QHBoxLayout;
+    experiments->addWidget(new ModelCompareButton(this));
+    experiments->addWidget(new LogitLensButton(this));
+    experiments->addWidget(new HeadImportanceButton(this));
+    experiments->addStretch(1);
     sideLayout->addLayout(experiments);
+    auto* roles = new QHBoxLayout; // a second row: the side panel is narrow
+    roles->addWidget(new HeadRolesButton(this));
+    roles->addWidget(new RolloutButton(this));
+    roles->addStretch(1);
+    sideLayout->addLayout(roles);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
 
