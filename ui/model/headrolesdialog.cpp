@@ -228,7 +228,12 @@ void HeadRolesDialog::display(std::shared_ptr<const ModelRun> run,
                          .arg(shownCopy_)
                          .arg(shownSeed_)
                          .arg(number(kMarkThreshold)));
-    markTiles();
+    // Scores of switches the window has left since Run (or a language change after that):
+    // no marks, and the status says so.
+    if (window_->shownRun().switches == run_->switches)
+        markTiles();
+    else
+        follow();
     emit finished();
 }
 
