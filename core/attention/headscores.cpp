@@ -2,6 +2,8 @@
 
 #include "engine/options.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -53,6 +55,59 @@ HeadScores headScores(const AttentionStack& stack, int sequence, const std::vect
             scores.induction[std::size_t(l)][std::size_t(h)] = induction / N;
         }
     return scores;
+}
+
+const char* detectorRoleSpelling(DetectorRole role)
+{
+    switch (role) {
+    case DetectorRole::PreviousToken:
+        return "previous_token";
+    case DetectorRole::DuplicateToken:
+        return "duplicate_token";
+    case DetectorRole::Induction:
+        return "induction";
+    case DetectorRole::None:
+        break;
+    }
+    return "none";
+}
+
+DetectorRole detectorRole(const HeadScores& scores, int layer, int head, double threshold,
+                          double* score)
+{
+    DetectorRole role = DetectorRole::None;
+    double best = 0;
+    const auto consider = [&](const std::vector<std::vector<double>>& grid,
+                              DetectorRole candidate) {
+        if (grid.empty())
+            return;
+        const double value = grid.at(std::size_t(layer)).at(std::size_t(head));
+        // >= : the later candidate wins a tie (induction over duplicate over previous)
+        if (value >= threshold && (role == DetectorRole::None || value >= best)) {
+            role = candidate;
+            best = value;
+        }
+    };
+    consider(scores.previousToken, DetectorRole::PreviousToken);
+    consider(scores.duplicateToken, DetectorRole::DuplicateToken);
+    consider(scores.induction, DetectorRole::Induction);
+    if (score)
+        *score = role == DetectorRole::None ? 0 : best;
+    return role;
+}
+
+std::vector<RankedHead> topHeads(const std::vector<std::vector<double>>& grid, int count)
+{
+    std::vector<RankedHead> heads;
+    for (std::size_t l = 0; l < grid.size(); ++l)
+        for (std::size_t h = 0; h < grid[l].size(); ++h)
+            heads.push_back({int(l), int(h), grid[l][h]});
+    // stable: equal scores keep layer-then-head order; NaN sorts last
+    std::stable_sort(heads.begin(), heads.end(), [](const RankedHead& a, const RankedHead& b) {
+        return a.score > b.score || (!std::isnan(a.score) && std::isnan(b.score));
+    });
+    heads.resize(std::min(heads.size(), std::size_t(std::max(0, count))));
+    return heads;
 }
 
 Matrix attentionRollout(const AttentionStack& stack, int sequence)

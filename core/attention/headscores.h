@@ -36,6 +36,30 @@ struct HeadScores {
 [[nodiscard]] HeadScores headScores(const AttentionStack& stack, int sequence,
                                     const std::vector<int>& ids, int first, int end);
 
+// The role a head's scores name: the strongest of the three at or above a threshold.
+enum class DetectorRole { None, PreviousToken, DuplicateToken, Induction };
+
+// "previous_token", "duplicate_token", "induction" (the JSON's keys), "none".
+[[nodiscard]] const char* detectorRoleSpelling(DetectorRole role);
+
+// The role of head (layer, head) in `scores`: the one of highest score among those of at
+// least `threshold` (a tie goes to induction, then duplicate-token), None when none reaches
+// it; `*score` is that score (0 for None). Duplicate-token and induction only where the
+// positions repeat (scores.copy > 0).
+[[nodiscard]] DetectorRole detectorRole(const HeadScores& scores, int layer, int head,
+                                        double threshold, double* score = nullptr);
+
+// One head and its score, for a ranking.
+struct RankedHead {
+    int layer = 0;
+    int head = 0;
+    double score = 0;
+};
+// The `count` heads of highest score in an L × H grid, highest first (ties in layer, then
+// head order); fewer when the grid has fewer heads.
+[[nodiscard]] std::vector<RankedHead> topHeads(const std::vector<std::vector<double>>& grid,
+                                               int count);
+
 // The rollout R (T, T) of sequence `sequence` (self-attention), in double, stored as float.
 [[nodiscard]] Matrix attentionRollout(const AttentionStack& stack, int sequence);
 

@@ -105,10 +105,10 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
         }
         w.endArray();
     }
-    // 3. Every layer's heads, (T, T) each, or (W, W) by word.
+    // 3. Every layer's heads, (T, T) each, or (W, W) by word; none without `weights`.
     w.key("layers");
     w.beginArray();
-    for (int l = 0; l < shape.layers; ++l) {
+    for (int l = 0; l < (extras.weights ? shape.layers : 0); ++l) {
         w.beginObject();
         w.key("heads");
         w.beginArray();

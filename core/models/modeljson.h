@@ -38,6 +38,7 @@ struct ModelRunExtras {
     const HeadImportance* headImportance = nullptr;
     const HeadScores* headScores = nullptr;
     const Matrix* rollout = nullptr;
+    bool weights = true; // false: "layers" written empty (an experiment's numbers alone)
 };
 // The "model", "switches", "knocked_out" and "knock_out_mode" members above, into an open
 // object (generate's JSON begins with them too).

@@ -752,6 +752,44 @@
     </message>
 </context>
 <context>
+    <name>ExperimentExport</name>
+    <message>
+        <source>Cannot tell the format of %1: name it .png, .svg, .pdf, .csv or .json.</source>
+        <translation>无法判断 %1 的格式：请以 .png、.svg、.pdf、.csv 或 .json 结尾命名。</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet.</source>
+        <translation>还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <comment>a row of a layers × heads grid</comment>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <comment>a column of a layers × heads grid</comment>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>the textbook formula</source>
+        <translation>教科书公式</translation>
+    </message>
+    <message>
+        <source>departs from the textbook: %1</source>
+        <translation>偏离教科书：%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator between departures</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>%1 · %2 layers × %3 heads · %4 tokens · %5</source>
+        <translation>%1 · %2 层 × %3 个头 · %4 个词元 · %5</translation>
+    </message>
+</context>
+<context>
     <name>ExportPath</name>
     <message>
         <source>Saved %1 · &lt;a href=&quot;%2&quot;&gt;Open Folder&lt;/a&gt;</source>
@@ -2825,6 +2863,30 @@
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
+    <message>
+        <source>Scan first: there is no result to export yet.</source>
+        <translation>请先扫描：还没有可导出的结果。</translation>
+    </message>
+    <message>
+        <source>Which heads matter for %1 at position %2</source>
+        <translation>哪些头对位置 %2 上的 %1 重要</translation>
+    </message>
+    <message>
+        <source>Each head knocked out alone: the change in log p. Red: the token loses without the head; blue: it gains. %1</source>
+        <translation>逐个单独敲掉每个头：log p 的变化。红色：没有这个头时该词元的概率下降；蓝色：上升。%1</translation>
+    </message>
+    <message>
+        <source>Export Which Heads Matter</source>
+        <translation>导出“哪些头重要”</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The table as PNG, SVG or PDF, or the changes as CSV or JSON</source>
+        <translation>把表格保存为 PNG、SVG 或 PDF，或把变化值保存为 CSV 或 JSON</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HeadPatternsModel</name>
@@ -2915,6 +2977,151 @@
     <message>
         <source>Mean entropy of a query&apos;s weights in bits, over the queries after the first (query 0 is left out, as in the other columns: under a causal mask it sees one key); 0 when a query looks at one key, log2 of the keys it sees when at all alike. The head view&apos;s mean entropy averages every row.</source>
         <translation>查询权重的平均熵（比特），只对第一个之后的查询求平均（与其他列一样不计查询 0：在因果掩码下它只能看到一个键）；查询只看一个键时为 0，均匀看所有可见键时为 log2(可见键数)。头视图中的平均熵则对所有行求平均。</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadRolesButton</name>
+    <message>
+        <source>Find &amp;Induction Heads…</source>
+        <translation>寻找归纳头(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Run a random text repeated twice and find the previous-token, duplicate-token and induction heads</source>
+        <translation>运行一段重复两次的随机文本，找出前一词元头、重复词元头和归纳头</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::HeadRolesDialog</name>
+    <message>
+        <source>Running the model on %1 random tokens, twice…</source>
+        <translation>正在用 %1 个随机词元（重复两次）运行模型…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Previous-token</source>
+        <translation>前一词元</translation>
+    </message>
+    <message>
+        <source>Duplicate-token</source>
+        <translation>重复词元</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>Head %1 · %2 score %3</source>
+        <translation>头 %1 · %2得分 %3</translation>
+    </message>
+    <message>
+        <source>%1 random tokens (seed %2), then the same again; scored on the second copy. The model view marks each head whose strongest score is at least %3: P previous-token, D duplicate-token, I induction.</source>
+        <translation>%1 个随机词元（种子 %2），再重复一遍；在第二遍上打分。模型视图标出最强得分不低于 %3 的头：P 前一词元头，D 重复词元头，I 归纳头。</translation>
+    </message>
+    <message>
+        <source>P</source>
+        <comment>previous-token head</comment>
+        <translation>P</translation>
+    </message>
+    <message>
+        <source>previous-token head (%1)</source>
+        <translation>前一词元头（%1）</translation>
+    </message>
+    <message>
+        <source>D</source>
+        <comment>duplicate-token head</comment>
+        <translation>D</translation>
+    </message>
+    <message>
+        <source>duplicate-token head (%1)</source>
+        <translation>重复词元头（%1）</translation>
+    </message>
+    <message>
+        <source>I</source>
+        <comment>induction head</comment>
+        <translation>I</translation>
+    </message>
+    <message>
+        <source>induction head (%1)</source>
+        <translation>归纳头（%1）</translation>
+    </message>
+    <message>
+        <source>Head %1 copies what followed the earlier occurrence (induction %2).</source>
+        <translation>头 %1 复制前一次出现之后的词元（归纳 %2）。</translation>
+    </message>
+    <message>
+        <source>Head %1 looks at the token just before (previous-token %2).</source>
+        <translation>头 %1 注意紧挨着的前一个词元（前一词元 %2）。</translation>
+    </message>
+    <message>
+        <source>Head %1 looks back at the same token&apos;s earlier occurrence (duplicate-token %2).</source>
+        <translation>头 %1 回看同一词元的前一次出现（重复词元 %2）。</translation>
+    </message>
+    <message>
+        <source>No induction head: the highest induction score is head %1&apos;s, %2.</source>
+        <translation>没有归纳头：归纳得分最高的是头 %1，为 %2。</translation>
+    </message>
+    <message>
+        <source>No previous-token head: the highest score is head %1&apos;s, %2.</source>
+        <translation>没有前一词元头：得分最高的是头 %1，为 %2。</translation>
+    </message>
+    <message>
+        <source>No duplicate-token head: the highest score is head %1&apos;s, %2.</source>
+        <translation>没有重复词元头：得分最高的是头 %1，为 %2。</translation>
+    </message>
+    <message>
+        <source>The window&apos;s switches have changed since this test, so its marks are gone: Run again to score the heads under the new ones.</source>
+        <translation>自这次测试以来窗口的开关已改变，标记已清除：请再次运行，在新的开关下为各个头打分。</translation>
+    </message>
+    <message>
+        <source>Run the test first: there are no scores to export yet.</source>
+        <translation>请先运行测试：还没有可导出的得分。</translation>
+    </message>
+    <message>
+        <source>Head roles: %1 random tokens, twice (seed %2)</source>
+        <translation>头的角色：%1 个随机词元，重复两次（种子 %2）</translation>
+    </message>
+    <message>
+        <source>Export Head Roles</source>
+        <translation>导出头的角色</translation>
+    </message>
+    <message>
+        <source>Head Roles</source>
+        <translation>头的角色</translation>
+    </message>
+    <message>
+        <source>N random tokens, then the same N again, run under the window&apos;s switches and knock-outs. On the second copy a &lt;b&gt;previous-token&lt;/b&gt; head looks at the token just before, a &lt;b&gt;duplicate-token&lt;/b&gt; head at the same token&apos;s earlier occurrence, and an &lt;b&gt;induction&lt;/b&gt; head at the token that followed it — the copy it predicts (Olsson et al. 2022; scored as TransformerLens&apos;s head detector scores them).</source>
+        <translation>N 个随机词元，再重复同样的 N 个，在窗口当前的开关和敲除下运行。在第二遍上，&lt;b&gt;前一词元头&lt;/b&gt;注意紧挨着的前一个词元，&lt;b&gt;重复词元头&lt;/b&gt;注意同一词元的前一次出现，&lt;b&gt;归纳头&lt;/b&gt;注意那次出现之后的词元——也就是它预测要复制的内容（Olsson 等，2022；打分方式同 TransformerLens 的头检测器）。</translation>
+    </message>
+    <message>
+        <source>This model reads both ways: its heads can also look ahead, which these scores do not count, and induction is what a model predicting the next token learns; compare it with GPT-2&apos;s.</source>
+        <translation>这个模型双向阅读：它的头也能向后看，而这些得分不计这一点；归纳是预测下一个词元的模型学到的能力，请与 GPT-2 的结果对照。</translation>
+    </message>
+    <message>
+        <source>&amp;Tokens a copy (N):</source>
+        <translation>每遍词元数 (N)(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation>种子(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The three heatmaps as PNG, SVG or PDF, or the scores as CSV or JSON</source>
+        <translation>把三张热力图保存为 PNG、SVG 或 PDF，或把得分保存为 CSV 或 JSON</translation>
     </message>
 </context>
 <context>
@@ -3203,6 +3410,26 @@
         <source>The residual stream after each block, put through the model&apos;s final norm and output head, read as a prediction: where along the layers the answer forms. Flip a switch or knock a head out and watch it form later, or never.</source>
         <translation>每个块之后的残差流经过模型最终的归一化和输出头，读成一个预测：答案在哪一层逐渐成形。拨动一个开关或敲掉一个头，看它成形得更晚，或者永远不成形。</translation>
     </message>
+    <message>
+        <source>The logit lens is not read yet.</source>
+        <translation>Logit 透镜还没有读出。</translation>
+    </message>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source>Export Logit Lens</source>
+        <translation>导出Logit 透镜</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The table as PNG, SVG or PDF, or every block&apos;s top 5 as CSV or JSON</source>
+        <translation>把表格保存为 PNG、SVG 或 PDF，或把每个块的前 5 名保存为 CSV 或 JSON</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::MainWindow</name>
@@ -3409,6 +3636,11 @@
     <message>
         <source>&amp;Restore Layer %1&apos;s Heads</source>
         <translation>恢复第 %1 层的头(&amp;R)</translation>
+    </message>
+    <message>
+        <source> · %1</source>
+        <comment>a tile&apos;s name and its role</comment>
+        <translation> · %1</translation>
     </message>
 </context>
 <context>
@@ -4236,6 +4468,75 @@
     <message>
         <source>The sentence or the switches are no longer this preset&apos;s, so its numbers below no longer describe the heatmaps. &lt;a href=&quot;reload&quot;&gt;Load the preset again&lt;/a&gt;</source>
         <translation>句子或开关已不是这个预设的了，下面的数字不再描述当前的热力图。&lt;a href=&quot;reload&quot;&gt;重新载入预设&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::RolloutBars</name>
+    <message>
+        <source>“%1” (%2): %3</source>
+        <translation>“%1”（%2）：%3</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::RolloutButton</name>
+    <message>
+        <source>R&amp;ollout…</source>
+        <translation>注意力展开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>How much of each input token flows into each position at the top (attention rollout)</source>
+        <translation>每个输入词元有多少流入顶层的每个位置（注意力展开，Attention Rollout）</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::RolloutDialog</name>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <source>“%1” (%2) at the top holds %3 of “%4” (%5)</source>
+        <translation>顶层的“%1”（%2）含有 %3 的“%4”（%5）</translation>
+    </message>
+    <message>
+        <source>Row %1, “%2” (pinned: click it again to follow the mouse): how much of each token flows into it</source>
+        <translation>第 %1 行，“%2”（已固定：再点一次则跟随鼠标）：每个词元有多少流入它</translation>
+    </message>
+    <message>
+        <source>Row %1, “%2”: how much of each token flows into it (click a row to pin it)</source>
+        <translation>第 %1 行，“%2”：每个词元有多少流入它（点击一行可固定）</translation>
+    </message>
+    <message>
+        <source>The rollout is not computed yet.</source>
+        <translation>注意力展开还没有算出。</translation>
+    </message>
+    <message>
+        <source>Row %1, “%2”</source>
+        <translation>第 %1 行，“%2”</translation>
+    </message>
+    <message>
+        <source>Export Rollout</source>
+        <translation>导出注意力展开</translation>
+    </message>
+    <message>
+        <source>Attention Rollout</source>
+        <translation>注意力展开 (Attention Rollout)</translation>
+    </message>
+    <message>
+        <source>Attention rollout (Abnar &amp; Zuidema 2020): each layer&apos;s heads averaged, the residual connection added as the identity and each row normalised, then multiplied from the first layer to the last. Row i says how much of each input token flows into position i at the top. Point at a row for its bars; click to pin it.</source>
+        <translation>注意力展开（Abnar 与 Zuidema，2020）：对每层的头取平均，加上单位矩阵代表残差连接并按行归一化，再从第一层乘到最后一层。第 i 行表示每个输入词元有多少流入顶层的位置 i。指向一行可看它的柱状图；点击可固定。</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The heatmap and the row as PNG, SVG or PDF, or the rollout as CSV or JSON</source>
+        <translation>把热力图和该行保存为 PNG、SVG 或 PDF，或把注意力展开保存为 CSV 或 JSON</translation>
+    </message>
+    <message>
+        <source>The window&apos;s run, as it runs now: its switches and knock-outs apply.</source>
+        <translation>窗口当前的运行：它的开关和敲除都生效。</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QPoint>
 #include <QTest>
 
 #include <atomic>
@@ -57,6 +58,9 @@ private slots:
     void scoresAndRolloutMatchTorch_data();
     void scoresAndRolloutMatchTorch();
     void inductionTestIds();
+    void roles_data();
+    void roles();
+    void topHeads();
 };
 
 void TestHeadImportance::matchesTorch_data()
@@ -267,6 +271,67 @@ void TestHeadImportance::inductionTestIds()
         QVERIFY_THROWS_EXCEPTION(attn::InputError,
                                  (void)attn::inductionIds(*model, model->info().maxPositions, 7));
     }
+}
+
+void TestHeadImportance::roles_data()
+{
+    QTest::addColumn<double>("previous");
+    QTest::addColumn<double>("duplicate");
+    QTest::addColumn<double>("induction");
+    QTest::addColumn<int>("role");
+    QTest::addColumn<double>("score");
+    using R = attn::DetectorRole;
+    QTest::newRow("none reaches 0.4") << 0.3 << 0.2 << 0.39 << int(R::None) << 0.0;
+    QTest::newRow("previous-token alone") << 0.9 << 0.1 << 0.2 << int(R::PreviousToken) << 0.9;
+    QTest::newRow("induction strongest") << 0.5 << 0.45 << 0.83 << int(R::Induction) << 0.83;
+    QTest::newRow("duplicate strongest") << 0.41 << 0.7 << 0.6 << int(R::DuplicateToken) << 0.7;
+    QTest::newRow("a tie goes to induction") << 0.6 << 0.6 << 0.6 << int(R::Induction) << 0.6;
+    QTest::newRow("exactly the threshold") << 0.4 << 0.0 << 0.0 << int(R::PreviousToken) << 0.4;
+    QTest::newRow("NaN is no role") << qQNaN() << 0.0 << 0.0 << int(R::None) << 0.0;
+}
+
+// A head's role is its strongest score at or above the threshold; a text that does not
+// repeat has only previous-token heads.
+void TestHeadImportance::roles()
+{
+    QFETCH(double, previous);
+    QFETCH(double, duplicate);
+    QFETCH(double, induction);
+    QFETCH(int, role);
+    QFETCH(double, score);
+    attn::HeadScores scores;
+    scores.copy = 3;
+    scores.previousToken = {{0.0, previous}};
+    scores.duplicateToken = {{0.0, duplicate}};
+    scores.induction = {{0.0, induction}};
+    double got = -1;
+    QCOMPARE(int(attn::detectorRole(scores, 0, 1, 0.4, &got)), role);
+    QCOMPARE(got, score);
+    QCOMPARE(int(attn::detectorRole(scores, 0, 0, 0.4)), int(attn::DetectorRole::None));
+    scores.copy = 0;
+    scores.duplicateToken.clear();
+    scores.induction.clear();
+    QCOMPARE(int(attn::detectorRole(scores, 0, 1, 0.4)),
+             int(previous >= 0.4 ? attn::DetectorRole::PreviousToken : attn::DetectorRole::None));
+    QCOMPARE(attn::detectorRoleSpelling(attn::DetectorRole(role)),
+             std::vector<const char*>(
+                 {"none", "previous_token", "duplicate_token", "induction"})[std::size_t(role)]);
+}
+
+// The top heads of a grid: highest first, ties in layer-then-head order, NaN last.
+void TestHeadImportance::topHeads()
+{
+    const std::vector<std::vector<double>> grid{{0.2, qQNaN(), 0.9}, {0.5, 0.9, 0.1}};
+    const std::vector<attn::RankedHead> top = attn::topHeads(grid, 4);
+    QCOMPARE(int(top.size()), 4);
+    QCOMPARE(QPoint(top[0].layer, top[0].head), QPoint(0, 2));
+    QCOMPARE(QPoint(top[1].layer, top[1].head), QPoint(1, 1));
+    QCOMPARE(QPoint(top[2].layer, top[2].head), QPoint(1, 0));
+    QCOMPARE(top[2].score, 0.5);
+    QCOMPARE(QPoint(top[3].layer, top[3].head), QPoint(0, 0));
+    QCOMPARE(int(attn::topHeads(grid, 10).size()), 6);
+    QVERIFY(std::isnan(attn::topHeads(grid, 10).back().score));
+    QVERIFY(attn::topHeads({}, 3).empty());
 }
 
 QTEST_APPLESS_MAIN(TestHeadImportance)

@@ -38,13 +38,16 @@ int predictedPosition(const ModelRun& run)
 HeadImportanceDialog::HeadImportanceDialog(LanguageModelWindow* window)
     : QDialog(window), window_(window), intro_(new QLabel), targetLabel_(new QLabel),
       target_(new QComboBox), scan_(new QPushButton), cancel_(new QPushButton),
-      progress_(new QProgressBar), table_(new QTableWidget), status_(new QLabel),
+      export_(new QPushButton), progress_(new QProgressBar), table_(new QTableWidget),
+      status_(new QLabel),
       worker_([this](Job& job, const std::atomic<bool>& cancel) { return work(job, cancel); })
 {
     setObjectName("headImportanceDialog");
     target_->setObjectName("importanceTarget");
     scan_->setObjectName("importanceScan");
     cancel_->setObjectName("importanceCancel");
+    export_->setObjectName("importanceExport");
+    export_->setEnabled(false);
     table_->setObjectName("importanceTable");
     status_->setObjectName("importanceStatus");
     intro_->setWordWrap(true);
@@ -59,6 +62,7 @@ HeadImportanceDialog::HeadImportanceDialog(LanguageModelWindow* window)
     row->addWidget(target_, 1);
     row->addWidget(scan_);
     row->addWidget(cancel_);
+    row->addWidget(export_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
     layout->addLayout(row);
@@ -67,6 +71,7 @@ HeadImportanceDialog::HeadImportanceDialog(LanguageModelWindow* window)
     layout->addWidget(status_);
     connect(scan_, &QPushButton::clicked, this, &HeadImportanceDialog::scan);
     connect(cancel_, &QPushButton::clicked, this, &HeadImportanceDialog::cancel);
+    connect(export_, &QPushButton::clicked, this, &HeadImportanceDialog::chooseAndExport);
     connect(window_->predictionWorker(), &PredictionWorker::ready, this,
             [this](int position, const std::vector<Prediction>& predictions) {
                 if (position == predictedPosition(window_->shownRun()))
@@ -197,6 +202,7 @@ void HeadImportanceDialog::display(std::shared_ptr<const ModelRun> run,
     scanning_ = false;
     cancel_->setEnabled(false);
     scan_->setEnabled(true);
+    export_->setEnabled(true);
     const HeadImportance& s = *shown_;
     const int L = int(s.change.size()), H = L > 0 ? int(s.change.front().size()) : 0;
     double largest = 0;
@@ -248,8 +254,56 @@ void HeadImportanceDialog::display(std::shared_ptr<const ModelRun> run,
     emit finished();
 }
 
+std::optional<QByteArray> HeadImportanceDialog::exportBytes(FigureFormat format,
+                                                            QString* error) const
+{
+    if (!shown_) {
+        *error = tr("Scan first: there is no result to export yet.");
+        return std::nullopt;
+    }
+    if (format == FigureFormat::Json) {
+        ModelRunExtras extras;
+        extras.headImportance = shown_.get();
+        return experimentJson(*scanned_, extras);
+    }
+    if (format == FigureFormat::Csv) {
+        QByteArray csv = "layer,head,log_probability_change\n";
+        for (std::size_t l = 0; l < shown_->change.size(); ++l)
+            for (std::size_t h = 0; h < shown_->change[l].size(); ++h)
+                csv += QByteArray::number(qulonglong(l)) + ',' + QByteArray::number(qulonglong(h)) +
+                       ',' + csvNumber(shown_->change[l][h]) + '\n';
+        return csv;
+    }
+    const QString target = quotedToken(scanned_->model->tokenLabel(shown_->target));
+    return tableFigureBytes(
+        format,
+        tableFigure(
+            *table_,
+            tr("Which heads matter for %1 at position %2").arg(target).arg(shown_->position),
+            tr("Each head knocked out alone: the change in log p. Red: the token loses "
+               "without the head; blue: it gains. %1")
+                .arg(runCaption(*scanned_))),
+        error);
+}
+
+QString HeadImportanceDialog::exportTo(const QString& path) const
+{
+    return exportExperimentTo(
+        path, [this](FigureFormat format, QString* error) { return exportBytes(format, error); });
+}
+
+void HeadImportanceDialog::chooseAndExport()
+{
+    exportExperimentInteractively(
+        this, tr("Export Which Heads Matter"),
+        QString::fromStdString(window_->model().info().name) + QStringLiteral("-head-importance"),
+        [this](FigureFormat format, QString* error) { return exportBytes(format, error); });
+}
+
 void HeadImportanceDialog::retranslateUi()
 {
+    export_->setText(tr("&Export…"));
+    export_->setToolTip(tr("The table as PNG, SVG or PDF, or the changes as CSV or JSON"));
     setWindowTitle(tr("Which Heads Matter"));
     intro_->setText(tr("Each head knocked out alone (as the window's knock-out mode says: its "
                        "output set to 0 or to its mean), everything else as the window runs "

@@ -7,6 +7,7 @@
 // moved on since.
 #pragma once
 
+#include "experimentexport.h"
 #include "latestworker.h"
 #include "models/headimportance.h"
 
@@ -46,6 +47,12 @@ public:
     [[nodiscard]] bool scanning() const { return scanning_; }
     [[nodiscard]] QString statusText() const;
 
+    // The figure (PNG, SVG, PDF: the table as shown) or the numbers (CSV: a row a head;
+    // JSON: the command line's "head_importance") of the scan shown.
+    [[nodiscard]] std::optional<QByteArray> exportBytes(FigureFormat format, QString* error) const;
+    // Writes them to `path` (its suffix the format): "" or the reason it failed.
+    [[nodiscard]] QString exportTo(const QString& path) const;
+
 signals:
     void finished();
 
@@ -62,6 +69,7 @@ private:
     void display(std::shared_ptr<const ModelRun> run, std::shared_ptr<const HeadImportance> scan);
     // The target combo's tokens (the chosen one kept while it is among them).
     void setTargets(const std::vector<Prediction>& predictions);
+    void chooseAndExport();
     void retranslateUi();
 
     LanguageModelWindow* window_;
@@ -70,6 +78,7 @@ private:
     QComboBox* target_;
     QPushButton* scan_;
     QPushButton* cancel_;
+    QPushButton* export_;
     QProgressBar* progress_;
     QTableWidget* table_;
     QLabel* status_;

@@ -5,6 +5,7 @@
 #include "formulabar.h"
 #include "generatebutton.h"
 #include "headimportancedialog.h"
+#include "headrolesdialog.h"
 #include "knockoutbar.h"
 #include "labels.h"
 #include "logitlensdialog.h"
@@ -14,6 +15,7 @@
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "predictionworker.h"
+#include "rolloutdialog.h"
 #include "switchesform.h"
 #include "tokenchips.h"
 
@@ -119,6 +121,11 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     experiments->addWidget(new HeadImportanceButton(this));
     experiments->addStretch(1);
     sideLayout->addLayout(experiments);
+    auto* roles = new QHBoxLayout; // a second row: the side panel is narrow
+    roles->addWidget(new HeadRolesButton(this));
+    roles->addWidget(new RolloutButton(this));
+    roles->addStretch(1);
+    sideLayout->addLayout(roles);
     sideLayout->addSpacing(8);
     sideLayout->addWidget(predictions_, 1);
 

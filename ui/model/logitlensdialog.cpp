@@ -6,6 +6,7 @@
 #include "modelcomparison.h" // quotedToken, percentText
 
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -27,11 +28,14 @@ QString quoted(const Prediction& p)
 
 LogitLensDialog::LogitLensDialog(QWidget* parent)
     : QDialog(parent), intro_(new QLabel), status_(new QLabel), table_(new QTableWidget),
+      export_(new QPushButton),
       worker_([this](Job& job, const std::atomic<bool>& cancel) { return read(job, cancel); })
 {
     setObjectName("logitLensDialog");
     table_->setObjectName("logitLensTable");
     status_->setObjectName("logitLensStatus");
+    export_->setObjectName("logitLensExport");
+    export_->setEnabled(false);
     intro_->setWordWrap(true);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
@@ -39,7 +43,11 @@ LogitLensDialog::LogitLensDialog(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
     layout->addWidget(table_, 1);
-    layout->addWidget(status_);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(status_, 1);
+    bottom->addWidget(export_);
+    layout->addLayout(bottom);
+    connect(export_, &QPushButton::clicked, this, &LogitLensDialog::chooseAndExport);
     retranslateUi();
     resize(900, 520);
 }
@@ -86,6 +94,7 @@ void LogitLensDialog::display(std::shared_ptr<const ModelRun> run, LogitLens len
     run_ = std::move(run);
     lens_ = std::move(lens);
     reading_ = false;
+    export_->setEnabled(true);
     const Colormap viridis(ColormapName::Viridis);
     const int L = int(lens_.size()), T = lens_.empty() ? 0 : int(lens_.front().size());
     table_->clear();
@@ -124,8 +133,56 @@ void LogitLensDialog::display(std::shared_ptr<const ModelRun> run, LogitLens len
     emit shown();
 }
 
+std::optional<QByteArray> LogitLensDialog::exportBytes(FigureFormat format, QString* error) const
+{
+    if (!run_) {
+        *error = tr("The logit lens is not read yet.");
+        return std::nullopt;
+    }
+    if (format == FigureFormat::Json) {
+        ModelRunExtras extras;
+        extras.logitLens = &lens_;
+        return experimentJson(*run_, extras);
+    }
+    if (format == FigureFormat::Csv) {
+        QByteArray csv = "block,position,position_token,rank,id,token,probability\n";
+        for (std::size_t l = 0; l < lens_.size(); ++l)
+            for (std::size_t t = 0; t < lens_[l].size(); ++t)
+                for (std::size_t k = 0; k < lens_[l][t].size(); ++k) {
+                    const Prediction& p = lens_[l][t][k];
+                    csv += QByteArray::number(qulonglong(l)) + ',' +
+                           QByteArray::number(qulonglong(t)) + ',' +
+                           csvText(QString::fromStdString(run_->labels[t].label)) + ',' +
+                           QByteArray::number(qulonglong(k)) + ',' + QByteArray::number(p.id) +
+                           ',' + csvText(QString::fromStdString(p.label)) + ',' +
+                           csvNumber(double(p.probability)) + '\n';
+                }
+        return csv;
+    }
+    return tableFigureBytes(format, tableFigure(*table_, tr("Logit lens"), runCaption(*run_)),
+                            error);
+}
+
+QString LogitLensDialog::exportTo(const QString& path) const
+{
+    return exportExperimentTo(
+        path, [this](FigureFormat format, QString* error) { return exportBytes(format, error); });
+}
+
+void LogitLensDialog::chooseAndExport()
+{
+    const QString stem =
+        run_ ? QString::fromStdString(run_->model->info().name) + QStringLiteral("-logit-lens")
+             : QStringLiteral("logit-lens");
+    exportExperimentInteractively(
+        this, tr("Export Logit Lens"), stem,
+        [this](FigureFormat format, QString* error) { return exportBytes(format, error); });
+}
+
 void LogitLensDialog::retranslateUi()
 {
+    export_->setText(tr("&Export…"));
+    export_->setToolTip(tr("The table as PNG, SVG or PDF, or every block's top 5 as CSV or JSON"));
     setWindowTitle(tr("Logit Lens"));
     intro_->setText(tr("The residual stream after each block, put through the model's final "
                        "norm and output head, read as a prediction: where along the layers the "

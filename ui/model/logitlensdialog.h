@@ -6,6 +6,7 @@
 // the newest run winning.
 #pragma once
 
+#include "experimentexport.h"
 #include "latestworker.h"
 #include "models/logitlens.h"
 
@@ -38,6 +39,12 @@ public:
     // A lens is being read (tests).
     [[nodiscard]] bool reading() const { return reading_; }
 
+    // The figure (PNG, SVG, PDF: the table as shown) or the numbers (CSV: a row per block,
+    // position and rank; JSON: the command line's "logit_lens") of the lens shown.
+    [[nodiscard]] std::optional<QByteArray> exportBytes(FigureFormat format, QString* error) const;
+    // Writes them to `path` (its suffix the format): "" or the reason it failed.
+    [[nodiscard]] QString exportTo(const QString& path) const;
+
 signals:
     // A new lens is shown.
     void shown();
@@ -52,11 +59,13 @@ private:
     };
     std::function<void()> read(Job& job, const std::atomic<bool>& cancel);
     void display(std::shared_ptr<const ModelRun> run, LogitLens lens);
+    void chooseAndExport();
     void retranslateUi();
 
     QLabel* intro_;
     QLabel* status_;
     QTableWidget* table_;
+    QPushButton* export_;
     std::shared_ptr<const ModelRun> run_; // the run whose lens is shown
     LogitLens lens_;
     bool reading_ = false;

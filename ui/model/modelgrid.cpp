@@ -145,6 +145,8 @@ QString ModelGrid::tileToolTip(int layer, int head) const
     QString tip = shares.isEmpty() ? tileName(layer, head)
                                    : tr("%1 · %2", "a tile's name and the K/V head it reads")
                                          .arg(tileName(layer, head), shares);
+    if (const RoleMark* mark = roleMark(layer, head))
+        tip += tr(" · %1", "a tile's name and its role").arg(mark->text);
     if (knockedOut(layer, head))
         tip += tr(" · knocked out (K restores it)");
     else if (knockable_)
@@ -269,6 +271,24 @@ void ModelGrid::paintEvent(QPaintEvent*)
     }
     if (computing_)
         paintComputing(painter);
+    // A head's role: its letter on a badge in the tile's top right corner.
+    QFont badgeFont = font();
+    badgeFont.setBold(true);
+    badgeFont.setPixelSize(std::clamp(tile_ / 3, 8, 16));
+    painter.setFont(badgeFont);
+    for (const RoleMark& mark : roleMarks_) {
+        if (mark.head.layer >= layers_ || mark.head.head >= heads_)
+            continue;
+        const QRect tile = tileRect(mark.head.layer, mark.head.head);
+        const int side = badgeFont.pixelSize() + 4;
+        const QRect badge(tile.right() - side + 1, tile.top(), side, side);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(colours.color(QPalette::Highlight));
+        painter.drawRoundedRect(badge, 3, 3);
+        painter.setPen(colours.color(QPalette::HighlightedText));
+        painter.drawText(badge, Qt::AlignCenter, mark.letter);
+    }
+    painter.setFont(font());
     // A knocked-out head: its tile veiled and crossed out.
     for (const HeadIndex& head : knockedOut_) {
         if (head.layer >= layers_ || head.head >= heads_)
@@ -362,6 +382,20 @@ void ModelGrid::setKnockedOut(std::vector<HeadIndex> heads)
     std::sort(heads.begin(), heads.end());
     knockedOut_ = std::move(heads);
     update();
+}
+
+void ModelGrid::setRoleMarks(std::vector<RoleMark> marks)
+{
+    roleMarks_ = std::move(marks);
+    update();
+}
+
+const ModelGrid::RoleMark* ModelGrid::roleMark(int layer, int head) const
+{
+    for (const RoleMark& mark : roleMarks_)
+        if (mark.head.layer == layer && mark.head.head == head)
+            return &mark;
+    return nullptr;
 }
 
 bool ModelGrid::knockedOut(int layer, int head) const

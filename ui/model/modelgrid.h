@@ -3,7 +3,8 @@
 // Hover names a tile's layer and head; the arrow keys move over the tiles, Enter opens one.
 // Where heads can be knocked out (a language model's window, setKnockable), a tile's context
 // menu and the K key knock its head out or restore it, a layer label's menu the whole layer;
-// knocked-out tiles are drawn crossed out.
+// knocked-out tiles are drawn crossed out. A head role scan marks its heads' tiles with a
+// letter (P, D, I).
 // Until a large stack's thumbnails come from the worker, the grid shows its tiles empty and
 // says that they are being computed.
 #pragma once
@@ -85,6 +86,18 @@ public:
     // the layer whose label is there. The caller owns it.
     [[nodiscard]] QMenu* knockOutMenu(QPoint pos);
 
+    // A head's role (Find Induction Heads…): a letter in its tile's corner, a phrase in its
+    // tooltip. None until a scan sets them; cleared by an empty list.
+    struct RoleMark {
+        HeadIndex head;
+        QString letter; // "P", "D" or "I"
+        QString text;   // "induction head (0.83)"
+    };
+    void setRoleMarks(std::vector<RoleMark> marks);
+    [[nodiscard]] const std::vector<RoleMark>& roleMarks() const { return roleMarks_; }
+    // The mark on head (layer, head), or null.
+    [[nodiscard]] const RoleMark* roleMark(int layer, int head) const;
+
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override { return sizeHint(); }
 
@@ -134,6 +147,7 @@ private:
     bool computing_ = false;
     bool knockable_ = false;
     std::vector<HeadIndex> knockedOut_; // sorted
+    std::vector<RoleMark> roleMarks_;
 };
 
 } // namespace attn::ui
