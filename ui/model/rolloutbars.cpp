@@ -95,6 +95,11 @@ void RolloutBars::paintEvent(QPaintEvent*)
     // 2. The bars, and each token turned under its own.
     const double step = plot.width() / double(values_.size());
     const QColor bar = colours.color(QPalette::Highlight);
+    // Labels level under their bars where every one fits there, else turned.
+    bool level = true;
+    for (std::size_t j = 0; j < values_.size() && level; ++j)
+        level =
+            fontMetrics().horizontalAdvance(printableToken(labels_.value(int(j)))) <= step * 0.95;
     for (std::size_t j = 0; j < values_.size(); ++j) {
         const double v = std::isfinite(values_[j]) ? values_[j] : 0;
         const double h = plot.height() * v / top;
@@ -103,6 +108,12 @@ void RolloutBars::paintEvent(QPaintEvent*)
         if (step < fontMetrics().height() * 0.8 &&
             j % std::size_t(std::ceil(fontMetrics().height() / step)) != 0)
             continue; // every n-th label where they would overlap
+        if (level) {
+            painter.drawText(QRectF(x, plot.bottom() + 2, step, fontMetrics().height() + 2),
+                             Qt::AlignHCenter | Qt::AlignTop,
+                             printableToken(labels_.value(int(j))));
+            continue;
+        }
         painter.save();
         painter.translate(x + step / 2 + fontMetrics().ascent() / 2.0, plot.bottom() + 4);
         painter.rotate(90);
