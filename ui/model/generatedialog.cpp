@@ -244,12 +244,18 @@ void GenerateDialog::stop()
 
 void GenerateDialog::showInModelView(int column)
 {
+    if (putInWindow(column))
+        window_->raise();
+}
+
+bool GenerateDialog::putInWindow(int column)
+{
     const Column& c = *columns_[std::size_t(column)];
     if (c.generated.empty())
-        return;
+        return false;
     window_->setText(promptText_ +
                      QString::fromStdString(generatedText(window_->model(), c.generated)));
-    window_->raise();
+    return true;
 }
 
 const std::vector<GenerationStep>& GenerateDialog::steps(int column) const
@@ -406,6 +412,9 @@ void GenerateDialog::end(std::uint64_t number, std::array<GenerationEnd, 2> ends
                                              "read later tokens, so each token ran the whole "
                                              "text again.")));
     }
+    // The whole sequence in the model view: the column written with the window's switches.
+    if (problem.isEmpty())
+        putInWindow(bothWritten_ ? 1 : 0);
     emit finished();
 }
 

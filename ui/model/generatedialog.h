@@ -42,7 +42,8 @@ public:
     void write();
     // Stops the writing.
     void stop();
-    // Puts column `column`'s whole text (prompt and new tokens) in the window.
+    // Puts column `column`'s whole text (prompt and new tokens) in the window, and raises
+    // it. A writing that ends puts its own there (the switched column's when both wrote).
     void showInModelView(int column);
     // The window's switches or knock-outs changed: whether the second column is offered.
     void follow();
@@ -93,6 +94,8 @@ private:
     void add(std::uint64_t number, int column, const GenerationStep& step);
     void end(std::uint64_t number, std::array<GenerationEnd, 2> ends, const QString& problem);
     void showRow(int column);
+    // The window's text becomes the column's (false: it wrote nothing).
+    bool putInWindow(int column);
     void updateSampling();
     // The window's departures from the textbook formula, as plain text.
     [[nodiscard]] QString switchesText() const;

@@ -113,8 +113,9 @@ void TestGenerateDialog::writesWhatCoreWrites()
     QVERIFY(dialog && dialog->isVisible());
     QVERIFY(!dialog->sideBySide()); // the window runs the textbook formula: nothing beside
     dialog->tokensSpin()->setValue(6);
+    const std::vector<int> prompt = promptIds();
     writeAndWait(dialog);
-    const Generation expected = generate(model_, promptIds(), ModelSwitches{}, Sampling{}, 6);
+    const Generation expected = generate(model_, prompt, ModelSwitches{}, Sampling{}, 6);
     QCOMPARE(dialog->steps(0).size(), expected.steps.size());
     for (std::size_t s = 0; s < expected.steps.size(); ++s) {
         QCOMPARE(dialog->steps(0)[s].chosen.id, expected.steps[s].chosen.id);
@@ -156,8 +157,8 @@ void TestGenerateDialog::sideBySideWithTheSwitches()
     QVERIFY(dialog);
     QVERIFY(dialog->sideBySide());
     dialog->tokensSpin()->setValue(8);
-    writeAndWait(dialog);
     const std::vector<int> prompt = promptIds();
+    writeAndWait(dialog);
     const Generation trained = generate(model_, prompt, ModelSwitches{}, Sampling{}, 8);
     const Generation mine = generate(model_, prompt, switched, Sampling{}, 8);
     const auto idsOf = [](const std::vector<GenerationStep>& steps) {
@@ -194,8 +195,9 @@ void TestGenerateDialog::samplingSettingsReachTheGenerator()
     QCOMPARE(sampling.topP, 0.9);
     QCOMPARE(sampling.seed, std::uint64_t(5));
     dialog->tokensSpin()->setValue(10);
+    const std::vector<int> prompt = promptIds();
     writeAndWait(dialog);
-    const Generation expected = generate(model_, promptIds(), ModelSwitches{}, sampling, 10);
+    const Generation expected = generate(model_, prompt, ModelSwitches{}, sampling, 10);
     QCOMPARE(dialog->steps(0).size(), expected.steps.size());
     for (std::size_t s = 0; s < expected.steps.size(); ++s)
         QCOMPARE(dialog->steps(0)[s].chosen.id, expected.steps[s].chosen.id);
@@ -238,17 +240,32 @@ void TestGenerateDialog::aRefusedTextIsSaid()
     QVERIFY(!dialog->showButton(0)->isEnabled());
 }
 
+// A writing that ends puts the whole sequence in the window (the switched column's when
+// both wrote); Show in Model View puts the other column's there.
 void TestGenerateDialog::showInModelView()
 {
+    ModelSwitches switched;
+    switched.formula.scale = ScaleMode::None;
+    window_->setSwitches(switched);
+    waitForRun();
     GenerateDialog* dialog = openDialog();
     QVERIFY(dialog);
     dialog->tokensSpin()->setValue(4);
-    writeAndWait(dialog);
     const QString before = window_->text();
+    writeAndWait(dialog);
+    QCOMPARE(window_->text(), before + dialog->writtenText(1));
+    waitForRun();
+    std::vector<int> ids = promptIds();
+    QCOMPARE(window_->shownRun().ids, ids);
+    QCOMPARE(window_->shownRun().switches, switched);
     dialog->showButton(0)->click();
     QCOMPARE(window_->text(), before + dialog->writtenText(0));
     waitForRun();
-    QVERIFY(window_->shownRun().ids.size() >= promptIds().size());
+    // The next writing writes on from there.
+    ids = promptIds();
+    dialog->tokensSpin()->setValue(2);
+    writeAndWait(dialog);
+    QCOMPARE(dialog->steps(0).front().position, int(ids.size()));
 }
 
 QTEST_MAIN(TestGenerateDialog)
