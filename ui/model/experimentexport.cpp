@@ -9,7 +9,6 @@
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QPainter>
-#include <QTableWidget>
 
 #include <algorithm>
 #include <cmath>
@@ -109,29 +108,6 @@ std::optional<QByteArray> heatmapsFigureBytes(FigureFormat format, const FigureL
                                               QString* error)
 {
     return figureLayoutBytes(format, layout, kPixelsPerPoint, error);
-}
-
-TableFigure tableFigure(const QTableWidget& table, const QString& title, const QString& caption)
-{
-    TableFigure figure;
-    figure.title = title;
-    figure.caption = caption;
-    const auto header = [](const QTableWidgetItem* item, int index) {
-        return item ? item->text() : QString::number(index);
-    };
-    for (int r = 0; r < table.rowCount(); ++r)
-        figure.rowLabels << header(table.verticalHeaderItem(r), r);
-    for (int c = 0; c < table.columnCount(); ++c)
-        figure.columnLabels << header(table.horizontalHeaderItem(c), c);
-    for (int r = 0; r < table.rowCount(); ++r)
-        for (int c = 0; c < table.columnCount(); ++c) {
-            const QTableWidgetItem* item = table.item(r, c);
-            figure.texts.push_back(item ? item->text() : QString());
-            figure.fills.push_back(item && item->background().style() != Qt::NoBrush
-                                       ? item->background().color()
-                                       : QColor(Qt::white));
-        }
-    return figure;
 }
 
 std::optional<QByteArray> tableFigureBytes(FigureFormat format, const TableFigure& table,

@@ -20,7 +20,6 @@
 #include <optional>
 #include <vector>
 
-class QTableWidget;
 class QWidget;
 
 namespace attn::ui {
@@ -67,9 +66,6 @@ struct TableFigure {
     std::vector<QString> texts; // rows × columns, row by row
     std::vector<QColor> fills;  // the same
 };
-// A table widget's cells as they are shown: texts, fills and header labels.
-[[nodiscard]] TableFigure tableFigure(const QTableWidget& table, const QString& title,
-                                      const QString& caption);
 [[nodiscard]] std::optional<QByteArray> tableFigureBytes(FigureFormat format,
                                                          const TableFigure& table, QString* error);
 // The figure `layout` as `format` (PNG at 2 pixels a point).

@@ -1,5 +1,7 @@
 #include "headimportancedialog.h"
 
+#include "experimentfiles.h"
+
 #include "colormap.h"
 #include "engine/engine.h" // Cancelled
 #include "languagemodelwindow.h"
@@ -215,31 +217,18 @@ void HeadImportanceDialog::display(std::shared_ptr<const ModelRun> run,
                 most = {l, h};
             }
         }
-    // Blue where the token gains, red where it loses (the diverging map runs blue → red).
-    const Colormap diverging(ColormapName::Diverging);
     const QString target = quotedToken(scanned_->model->tokenLabel(s.target));
-    table_->clear();
-    table_->setRowCount(L);
-    table_->setColumnCount(H);
-    for (int h = 0; h < H; ++h)
-        table_->setHorizontalHeaderItem(h, new QTableWidgetItem(tr("head %1").arg(h)));
-    for (int l = 0; l < L; ++l) {
-        table_->setVerticalHeaderItem(l, new QTableWidgetItem(tr("layer %1").arg(l)));
+    fillTable(*table_, headImportanceTable(*scanned_, s));
+    for (int l = 0; l < L; ++l)
         for (int h = 0; h < H; ++h) {
             const double c = s.change[std::size_t(l)][std::size_t(h)];
-            auto* item = new QTableWidgetItem(QLocale().toString(c, 'f', 3));
-            const double t = largest > 0 ? 0.5 - 0.5 * c / largest : 0.5;
-            const QColor fill(diverging.color(std::isfinite(t) ? t : 0.5));
-            item->setBackground(fill);
-            item->setForeground(fill.lightnessF() > 0.55 ? Qt::black : Qt::white);
-            item->setToolTip(tr("Head %1.%2 knocked out: log p(%3) changes by %4 (p ×%5)")
-                                 .arg(l)
-                                 .arg(h)
-                                 .arg(target, QLocale().toString(c, 'f', 4),
-                                      QLocale().toString(std::exp(c), 'g', 3)));
-            table_->setItem(l, h, item);
+            table_->item(l, h)->setToolTip(
+                tr("Head %1.%2 knocked out: log p(%3) changes by %4 (p ×%5)")
+                    .arg(l)
+                    .arg(h)
+                    .arg(target, QLocale().toString(c, 'f', 4),
+                         QLocale().toString(std::exp(c), 'g', 3)));
         }
-    }
     status_->setText(
         largest > 0
             ? tr("Head %1.%2 matters most for %3 at position %4: knocked out alone, it changes "
@@ -261,29 +250,7 @@ std::optional<QByteArray> HeadImportanceDialog::exportBytes(FigureFormat format,
         *error = tr("Scan first: there is no result to export yet.");
         return std::nullopt;
     }
-    if (format == FigureFormat::Json) {
-        ModelRunExtras extras;
-        extras.headImportance = shown_.get();
-        return experimentJson(*scanned_, extras);
-    }
-    if (format == FigureFormat::Csv) {
-        QByteArray csv = "layer,head,log_probability_change\n";
-        for (std::size_t l = 0; l < shown_->change.size(); ++l)
-            for (std::size_t h = 0; h < shown_->change[l].size(); ++h)
-                csv += QByteArray::number(qulonglong(l)) + ',' + QByteArray::number(qulonglong(h)) +
-                       ',' + csvNumber(shown_->change[l][h]) + '\n';
-        return csv;
-    }
-    const QString target = quotedToken(scanned_->model->tokenLabel(shown_->target));
-    return tableFigureBytes(
-        format,
-        tableFigure(
-            *table_,
-            tr("Which heads matter for %1 at position %2").arg(target).arg(shown_->position),
-            tr("Each head knocked out alone: the change in log p. Red: the token loses "
-               "without the head; blue: it gains. %1")
-                .arg(runCaption(*scanned_))),
-        error);
+    return headImportanceFile(format, *scanned_, *shown_, error);
 }
 
 QString HeadImportanceDialog::exportTo(const QString& path) const

@@ -1,5 +1,7 @@
 #include "headrolesdialog.h"
 
+#include "experimentfiles.h"
+
 #include "engine/engine.h" // Cancelled
 #include "engine/options.h"
 #include "languagemodelwindow.h"
@@ -79,12 +81,8 @@ HeadRolesDialog::HeadRolesDialog(LanguageModelWindow* window)
     export_->setEnabled(false);
     progress_->setRange(0, 0); // busy: one forward pass, no steps to count
     progress_->hide();
-    for (ScoreHeatmap* view : {previous_, duplicate_, induction_}) {
-        HeatmapStyle style;
-        style.axisTitles = false;
-        style.annotate = true; // where the cells hold a number
-        view->setHeatmapStyle(style);
-    }
+    for (ScoreHeatmap* view : {previous_, duplicate_, induction_})
+        view->setHeatmapStyle(headRoleStyle());
     previous_->setObjectName("previousTokenScores");
     duplicate_->setObjectName("duplicateTokenScores");
     induction_->setObjectName("inductionScores");
@@ -208,13 +206,12 @@ void HeadRolesDialog::display(std::shared_ptr<const ModelRun> run,
     cancel_->setEnabled(false);
     export_->setEnabled(true);
     progress_->hide();
-    const QStringList titles{tr("Previous-token"), tr("Duplicate-token"), tr("Induction")};
+    const std::array<HeatmapData, 3> data = headRoleData(*scores_);
     for (std::size_t k = 0; k < kRoles.size(); ++k) {
         const DetectorRole role = kRoles[k];
         ScoreHeatmap* view = heatmap(role);
-        const std::vector<std::vector<double>>& grid = gridOf(*scores_, role);
-        view->setData(layerHeadData(grid, titles[qsizetype(k)]));
-        const QString title = titles[qsizetype(k)];
+        view->setData(data[k]);
+        const QString title = data[k].title;
         view->setDescribe([title, role, scores = scores_](int l, int h) {
             const double value = gridOf(*scores, role)[std::size_t(l)][std::size_t(h)];
             return tr("Head %1 · %2 score %3")
@@ -335,40 +332,7 @@ std::optional<QByteArray> HeadRolesDialog::exportBytes(FigureFormat format, QStr
         *error = tr("Run the test first: there are no scores to export yet.");
         return std::nullopt;
     }
-    const QStringList keys{QStringLiteral("previous_token"), QStringLiteral("duplicate_token"),
-                           QStringLiteral("induction")};
-    if (format == FigureFormat::Json) {
-        ModelRunExtras extras;
-        extras.headScores = scores_.get();
-        return experimentJson(*run_, extras);
-    }
-    const int L = int(scores_->previousToken.size());
-    const int H = L > 0 ? int(scores_->previousToken.front().size()) : 0;
-    if (format == FigureFormat::Csv) {
-        QByteArray csv = "layer,head," + keys.join(QLatin1Char(',')).toUtf8() + ",role\n";
-        for (int l = 0; l < L; ++l)
-            for (int h = 0; h < H; ++h) {
-                csv += QByteArray::number(l) + ',' + QByteArray::number(h);
-                for (const DetectorRole role : kRoles)
-                    csv += ',' + csvNumber(gridOf(*scores_, role)[std::size_t(l)][std::size_t(h)]);
-                csv +=
-                    ',' +
-                    QByteArray(detectorRoleSpelling(detectorRole(*scores_, l, h, kMarkThreshold))) +
-                    '\n';
-            }
-        return csv;
-    }
-    std::vector<FigureHeatmap> maps;
-    for (const DetectorRole role : kRoles) {
-        FigureHeatmap map{heatmap(role)->data(), heatmap(role)->heatmapStyle()};
-        map.style.colorbar = role == DetectorRole::Induction; // one scale, 0 to 1, for all three
-        maps.push_back(std::move(map));
-    }
-    const FigureLayout layout = heatmapsFigure(
-        std::move(maps),
-        tr("Head roles: %1 random tokens, twice (seed %2)").arg(shownCopy_).arg(shownSeed_),
-        runCaption(*run_));
-    return heatmapsFigureBytes(format, layout, error);
+    return headRolesFile(format, *run_, *scores_, std::uint32_t(shownSeed_), error);
 }
 
 QString HeadRolesDialog::exportTo(const QString& path) const

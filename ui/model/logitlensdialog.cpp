@@ -1,5 +1,7 @@
 #include "logitlensdialog.h"
 
+#include "experimentfiles.h"
+
 #include "colormap.h"
 #include "engine/engine.h" // Cancelled
 #include "languagemodelwindow.h"
@@ -95,39 +97,22 @@ void LogitLensDialog::display(std::shared_ptr<const ModelRun> run, LogitLens len
     lens_ = std::move(lens);
     reading_ = false;
     export_->setEnabled(true);
-    const Colormap viridis(ColormapName::Viridis);
     const int L = int(lens_.size()), T = lens_.empty() ? 0 : int(lens_.front().size());
-    table_->clear();
-    table_->setRowCount(L);
-    table_->setColumnCount(T);
-    QStringList positions;
-    for (const TokenLabel& label : run_->labels)
-        positions << QString::fromStdString(label.label);
-    table_->setHorizontalHeaderLabels(positions);
-    for (int l = 0; l < L; ++l) {
-        table_->setVerticalHeaderItem(l, new QTableWidgetItem(tr("after block %1").arg(l)));
+    fillTable(*table_, logitLensTable(*run_, lens_));
+    for (int l = 0; l < L; ++l)
         for (int t = 0; t < T; ++t) {
             const std::vector<Prediction>& top = lens_[std::size_t(l)][std::size_t(t)];
-            auto* item = new QTableWidgetItem;
-            if (!top.empty()) {
-                const float p = top.front().probability;
-                item->setText(quoted(top.front()));
-                const QColor fill =
-                    std::isnan(p) ? QColor(Qt::lightGray) : QColor(viridis.color(double(p)));
-                item->setBackground(fill);
-                item->setForeground(fill.lightnessF() > 0.55 ? Qt::black : Qt::white);
-                QStringList lines{tr("After block %1, position %2 (“%3”):")
-                                      .arg(l)
-                                      .arg(t)
-                                      .arg(positions.value(t))};
-                for (const Prediction& candidate : top)
-                    lines << quoted(candidate) + QStringLiteral("  ") +
-                                 percentText(candidate.probability);
-                item->setToolTip(lines.join(QLatin1Char('\n')));
-            }
-            table_->setItem(l, t, item);
+            if (top.empty())
+                continue;
+            QStringList lines{tr("After block %1, position %2 (“%3”):")
+                                  .arg(l)
+                                  .arg(t)
+                                  .arg(QString::fromStdString(run_->labels[std::size_t(t)].label))};
+            for (const Prediction& candidate : top)
+                lines << quoted(candidate) + QStringLiteral("  ") +
+                             percentText(candidate.probability);
+            table_->item(l, t)->setToolTip(lines.join(QLatin1Char('\n')));
         }
-    }
     status_->setText(tr("The last row is the model's own prediction; the colour is the top "
                         "token's probability (dark 0, yellow 1)."));
     emit shown();
@@ -139,28 +124,7 @@ std::optional<QByteArray> LogitLensDialog::exportBytes(FigureFormat format, QStr
         *error = tr("The logit lens is not read yet.");
         return std::nullopt;
     }
-    if (format == FigureFormat::Json) {
-        ModelRunExtras extras;
-        extras.logitLens = &lens_;
-        return experimentJson(*run_, extras);
-    }
-    if (format == FigureFormat::Csv) {
-        QByteArray csv = "block,position,position_token,rank,id,token,probability\n";
-        for (std::size_t l = 0; l < lens_.size(); ++l)
-            for (std::size_t t = 0; t < lens_[l].size(); ++t)
-                for (std::size_t k = 0; k < lens_[l][t].size(); ++k) {
-                    const Prediction& p = lens_[l][t][k];
-                    csv += QByteArray::number(qulonglong(l)) + ',' +
-                           QByteArray::number(qulonglong(t)) + ',' +
-                           csvText(QString::fromStdString(run_->labels[t].label)) + ',' +
-                           QByteArray::number(qulonglong(k)) + ',' + QByteArray::number(p.id) +
-                           ',' + csvText(QString::fromStdString(p.label)) + ',' +
-                           csvNumber(double(p.probability)) + '\n';
-                }
-        return csv;
-    }
-    return tableFigureBytes(format, tableFigure(*table_, tr("Logit lens"), runCaption(*run_)),
-                            error);
+    return logitLensFile(format, *run_, lens_, error);
 }
 
 QString LogitLensDialog::exportTo(const QString& path) const

@@ -1,5 +1,7 @@
 #include "rolloutdialog.h"
 
+#include "experimentfiles.h"
+
 #include "attention/headscores.h"
 #include "engine/engine.h" // Cancelled
 #include "languagemodelwindow.h"
@@ -102,12 +104,7 @@ void RolloutDialog::display(std::shared_ptr<const ModelRun> run, Matrix rollout)
     rollout_ = std::move(rollout);
     computing_ = false;
     export_->setEnabled(true);
-    HeatmapData data;
-    data.weights = rollout_;
-    data.queryLabels = tokens();
-    data.keyLabels = data.queryLabels;
-    data.title = tr("Attention rollout");
-    heatmap_->setData(data);
+    heatmap_->setData(rolloutData(*run_, rollout_));
     heatmap_->setDescribe([this](int i, int j) {
         const QStringList labels = tokens();
         return tr("“%1” (%2) at the top holds %3 of “%4” (%5)")
@@ -157,36 +154,7 @@ std::optional<QByteArray> RolloutDialog::exportBytes(FigureFormat format, QStrin
         *error = tr("The rollout is not computed yet.");
         return std::nullopt;
     }
-    const QStringList labels = tokens();
-    const Eigen::Index T = rollout_.rows();
-    if (format == FigureFormat::Json) {
-        ModelRunExtras extras;
-        extras.rollout = &rollout_;
-        return experimentJson(*run_, extras);
-    }
-    if (format == FigureFormat::Csv) {
-        QByteArray csv = "query,query_token,key,key_token,rollout\n";
-        for (Eigen::Index i = 0; i < T; ++i)
-            for (Eigen::Index j = 0; j < T; ++j)
-                csv += QByteArray::number(i) + ',' + csvText(labels.value(int(i))) + ',' +
-                       QByteArray::number(j) + ',' + csvText(labels.value(int(j))) + ',' +
-                       csvNumber(double(rollout_(i, j))) + '\n';
-        return csv;
-    }
-    // The heatmap, and the row shown as one annotated row under the same colours.
-    FigureHeatmap whole{heatmap_->data(), heatmap_->heatmapStyle()};
-    whole.style.highlightRow = row_;
-    whole.style.colorbar = false;
-    FigureHeatmap row;
-    row.data.weights = Matrix(rollout_.row(row_));
-    row.data.queryLabels = QStringList{labels.value(row_)};
-    row.data.keyLabels = labels;
-    row.data.title = tr("Row %1, “%2”").arg(row_).arg(labels.value(row_));
-    row.style.annotate = true;
-    row.style.axisTitles = false;
-    const FigureLayout layout =
-        heatmapsFigure({whole, row}, tr("Attention rollout"), runCaption(*run_));
-    return heatmapsFigureBytes(format, layout, error);
+    return rolloutFile(format, *run_, rollout_, row_, error);
 }
 
 QString RolloutDialog::exportTo(const QString& path) const
