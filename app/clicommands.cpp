@@ -4,6 +4,7 @@
 #include "attentionexport.h"
 #include "base/blas.h"
 #include "comparecommand.h"
+#include "experimentcommand.h"
 #include "exportcommand.h"
 #include "figurearguments.h"
 #include "formats/commandline.h"
@@ -91,7 +92,7 @@ std::string compareCommandHelp()
 std::string exportCommandHelp()
 {
     return exportHelp() + "\n" + attentionExportHelp(translated) + "\n" +
-           modelExportHelp(translated);
+           modelExportHelp(translated) + "\n" + experimentExportHelp(translated);
 }
 
 // steps' own help: its options, then those it takes with a model instead.
@@ -373,8 +374,10 @@ int run(const std::vector<std::string>& args)
         return listPresets(rest);
     if (command == "export")
         return namesOption(rest, "attention-file") ? attentionExportCommand(rest)
-               : namesOption(rest, "model")        ? modelExportCommand(rest)
-                                                   : exportCommand(rest);
+               : namesOption(rest, "model")
+                   ? (namesOption(rest, "experiment") ? experimentExportCommand(rest)
+                                                      : modelExportCommand(rest))
+                   : exportCommand(rest);
     if (command == "sweep")
         return sweepCommand(rest);
     if (command == "compare")

@@ -45,6 +45,10 @@ const char* modelHelpText(ModelCommand command)
         return QT_TRANSLATE_NOOP("Command line",
                                  "the decoder (GPT-2, Qwen/Llama/Mistral) that writes, from a "
                                  "model folder as compute --model reads it");
+    case ModelCommand::Experiment:
+        return QT_TRANSLATE_NOOP("Command line",
+                                 "run a model folder as compute --model does and write one "
+                                 "experiment's figure or numbers (--experiment, --out)");
     case ModelCommand::Compute:
         break;
     }
@@ -68,6 +72,29 @@ std::vector<int> parseIds(std::string_view text)
             return ids;
         start = comma + 1;
     }
+}
+
+Option targetTokenOption(ModelArguments& a)
+{
+    return {"target-token", "ID",
+            QT_TRANSLATE_NOOP("Command line",
+                              "the token id whose log-probability --head-importance reads"),
+            [&a](std::string_view value) {
+                a.targetToken = int(parseInteger("--target-token", value, 0, INT32_MAX));
+            }};
+}
+
+Option inductionTestOption(ModelArguments& a)
+{
+    return {"induction-test", "N",
+            QT_TRANSLATE_NOOP("Command line",
+                              "run the model on N random ordinary tokens repeated twice (after "
+                              "its BOS token; --seed S draws them) instead of a text, and add "
+                              "\"head_scores\": the heads that copy what followed the earlier "
+                              "occurrence score high on induction"),
+            [&a](std::string_view value) {
+                a.inductionTest = int(parseInteger("--induction-test", value, 2, INT32_MAX));
+            }};
 }
 
 } // namespace
@@ -134,6 +161,11 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                                  "run the model on these token ids (comma-separated) instead of a "
                                  "--text, each below the model's vocab_size"),
          [&a](std::string_view value) { a.ids = parseIds(value); }});
+    if (command == ModelCommand::Experiment) {
+        options.push_back(targetTokenOption(a));
+        options.push_back(inductionTestOption(a));
+        return options;
+    }
     if (command == ModelCommand::Compute)
         options.push_back(
             {"group-words", "",
@@ -160,13 +192,7 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                                "the first [MASK]), the target the intact top 1 unless "
                                "--target-token names it"),
              [&a](std::string_view) { a.headImportance = true; }});
-        options.push_back(
-            {"target-token", "ID",
-             QT_TRANSLATE_NOOP("Command line",
-                               "the token id whose log-probability --head-importance reads"),
-             [&a](std::string_view value) {
-                 a.targetToken = int(parseInteger("--target-token", value, 0, INT32_MAX));
-             }});
+        options.push_back(targetTokenOption(a));
         options.push_back(
             {"head-scores", "",
              QT_TRANSLATE_NOOP("Command line",
@@ -175,16 +201,7 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
                                "repeats the first (a BOS before it skipped) duplicate-token and "
                                "induction, L × H each"),
              [&a](std::string_view) { a.headScores = true; }});
-        options.push_back(
-            {"induction-test", "N",
-             QT_TRANSLATE_NOOP("Command line",
-                               "run the model on N random ordinary tokens repeated twice (after "
-                               "its BOS token; --seed S draws them) instead of a text, and add "
-                               "\"head_scores\": the heads that copy what followed the earlier "
-                               "occurrence score high on induction"),
-             [&a](std::string_view value) {
-                 a.inductionTest = int(parseInteger("--induction-test", value, 2, INT32_MAX));
-             }});
+        options.push_back(inductionTestOption(a));
         options.push_back(
             {"rollout", "",
              QT_TRANSLATE_NOOP("Command line",

@@ -36,7 +36,8 @@ struct ModelArguments {
 };
 
 // Which command's --model (its help says what the command does with the model).
-enum class ModelCommand { Compute, Export, Compare, Steps, Generate };
+// Experiment: export --model … --experiment (experimentcommand.h).
+enum class ModelCommand { Compute, Export, Compare, Steps, Generate, Experiment };
 
 // --model DIR, --only-layer N, --rope on|off, --knock-out L.H,… and --knock-out-mode
 // zero|mean; for compute and export --ids N,N,…; for compute --group-words.

@@ -577,6 +577,26 @@
         <source>options of generate (beside --text, --json and the switches compute --model takes: --scale, --axis, --mask, --mask-fill, --mask-stage, --head-split, with --tau for the formula&apos;s temperature):</source>
         <translation>generate 的选项（另有 --text、--json 以及 compute --model 接受的开关：--scale、--axis、--mask、--mask-fill、--mask-stage、--head-split，公式的温度用 --tau）：</translation>
     </message>
+    <message>
+        <source>run a model folder as compute --model does and write one experiment&apos;s figure or numbers (--experiment, --out)</source>
+        <translation>按 compute --model 的方式运行模型文件夹，并写出一个实验的图或数值（--experiment、--out）</translation>
+    </message>
+    <message>
+        <source>the experiment to write: every block&apos;s top tokens (logit-lens), each head knocked out alone (head-importance), the heads&apos; previous-token, duplicate-token and induction scores (head-roles, on --induction-test N or on a text that repeats itself) or attention rollout (rollout)</source>
+        <translation>要写出的实验：每个块的最可能词元（logit-lens）、逐个单独敲掉每个头（head-importance）、各头的前一词元、重复词元和归纳得分（head-roles，基于 --induction-test N 或一段自我重复的文本），或注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>the rollout&apos;s row drawn as numbers under its heatmap, from 0 (default: the last)</source>
+        <translation>在注意力展开热图下方以数值画出的那一行，从 0 起（默认：最后一行）</translation>
+    </message>
+    <message>
+        <source>the file: .png, .svg, .pdf (the figure), .csv or .json (the numbers)</source>
+        <translation>输出文件：.png、.svg、.pdf（图），.csv 或 .json（数值）</translation>
+    </message>
+    <message>
+        <source>options of export with a model and --experiment (beside --text and the switches compute --model takes):</source>
+        <translation>export 配合模型和 --experiment 时的选项（另有 --text 以及 compute --model 接受的开关）：</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -2002,6 +2022,61 @@
     </message>
 </context>
 <context>
+    <name>attn::ui</name>
+    <message>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <source>after block %1</source>
+        <translation>第 %1 块之后</translation>
+    </message>
+    <message>
+        <source>Which heads matter for %1 at position %2</source>
+        <translation>哪些头对位置 %2 上的 %1 重要</translation>
+    </message>
+    <message>
+        <source>Each head knocked out alone: the change in log p. Red: the token loses without the head; blue: it gains. %1</source>
+        <translation>逐个单独敲掉每个头：log p 的变化。红色：没有这个头时该词元的概率下降；蓝色：上升。%1</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>层 %1</translation>
+    </message>
+    <message>
+        <source>Previous-token</source>
+        <translation>前一词元</translation>
+    </message>
+    <message>
+        <source>Duplicate-token</source>
+        <translation>重复词元</translation>
+    </message>
+    <message>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <source>Head roles: %1 random tokens, twice (seed %2)</source>
+        <translation>头的角色：%1 个随机词元，重复两次（种子 %2）</translation>
+    </message>
+    <message>
+        <source>Head roles</source>
+        <translation>头的角色</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开</translation>
+    </message>
+    <message>
+        <source>Row %1, “%2”</source>
+        <translation>第 %1 行，“%2”</translation>
+    </message>
+</context>
+<context>
     <name>attn::ui::CompareDialog</name>
     <message>
         <source>The comparison is still being computed; export it in a moment.</source>
@@ -2824,14 +2899,6 @@
         <translation>已取消。</translation>
     </message>
     <message>
-        <source>head %1</source>
-        <translation>头 %1</translation>
-    </message>
-    <message>
-        <source>layer %1</source>
-        <translation>层 %1</translation>
-    </message>
-    <message>
         <source>Head %1.%2 knocked out: log p(%3) changes by %4 (p ×%5)</source>
         <translation>敲掉头 %1.%2：log p(%3) 变化 %4（p ×%5）</translation>
     </message>
@@ -2866,14 +2933,6 @@
     <message>
         <source>Scan first: there is no result to export yet.</source>
         <translation>请先扫描：还没有可导出的结果。</translation>
-    </message>
-    <message>
-        <source>Which heads matter for %1 at position %2</source>
-        <translation>哪些头对位置 %2 上的 %1 重要</translation>
-    </message>
-    <message>
-        <source>Each head knocked out alone: the change in log p. Red: the token loses without the head; blue: it gains. %1</source>
-        <translation>逐个单独敲掉每个头：log p 的变化。红色：没有这个头时该词元的概率下降；蓝色：上升。%1</translation>
     </message>
     <message>
         <source>Export Which Heads Matter</source>
@@ -3001,18 +3060,6 @@
         <translation>已取消。</translation>
     </message>
     <message>
-        <source>Previous-token</source>
-        <translation>前一词元</translation>
-    </message>
-    <message>
-        <source>Duplicate-token</source>
-        <translation>重复词元</translation>
-    </message>
-    <message>
-        <source>Induction</source>
-        <translation>归纳</translation>
-    </message>
-    <message>
         <source>Head %1 · %2 score %3</source>
         <translation>头 %1 · %2得分 %3</translation>
     </message>
@@ -3078,10 +3125,6 @@
     <message>
         <source>Run the test first: there are no scores to export yet.</source>
         <translation>请先运行测试：还没有可导出的得分。</translation>
-    </message>
-    <message>
-        <source>Head roles: %1 random tokens, twice (seed %2)</source>
-        <translation>头的角色：%1 个随机词元，重复两次（种子 %2）</translation>
     </message>
     <message>
         <source>Export Head Roles</source>
@@ -3391,10 +3434,6 @@
         <translation>正在读取每个块…</translation>
     </message>
     <message>
-        <source>after block %1</source>
-        <translation>第 %1 块之后</translation>
-    </message>
-    <message>
         <source>After block %1, position %2 (“%3”):</source>
         <translation>第 %1 块之后，位置 %2（“%3”）：</translation>
     </message>
@@ -3413,10 +3452,6 @@
     <message>
         <source>The logit lens is not read yet.</source>
         <translation>Logit 透镜还没有读出。</translation>
-    </message>
-    <message>
-        <source>Logit lens</source>
-        <translation>Logit 透镜</translation>
     </message>
     <message>
         <source>Export Logit Lens</source>
@@ -4491,10 +4526,6 @@
 <context>
     <name>attn::ui::RolloutDialog</name>
     <message>
-        <source>Attention rollout</source>
-        <translation>注意力展开</translation>
-    </message>
-    <message>
         <source>“%1” (%2) at the top holds %3 of “%4” (%5)</source>
         <translation>顶层的“%1”（%2）含有 %3 的“%4”（%5）</translation>
     </message>
@@ -4509,10 +4540,6 @@
     <message>
         <source>The rollout is not computed yet.</source>
         <translation>注意力展开还没有算出。</translation>
-    </message>
-    <message>
-        <source>Row %1, “%2”</source>
-        <translation>第 %1 行，“%2”</translation>
     </message>
     <message>
         <source>Export Rollout</source>

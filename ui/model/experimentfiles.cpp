@@ -191,6 +191,7 @@ std::optional<QByteArray> headRolesFile(FigureFormat format, const ModelRun& run
         if (data[k].weights.size() == 0) // no second copy: previous-token alone
             continue;
         FigureHeatmap map{data[k], headRoleStyle()};
+        map.style.colorbar = false;
         maps.push_back(std::move(map));
     }
     maps.back().style.colorbar = true; // one scale, 0 to 1, for all of them
