@@ -2946,6 +2946,18 @@
         <source>The table as PNG, SVG or PDF, or the changes as CSV or JSON</source>
         <translation>把表格保存为 PNG、SVG 或 PDF，或把变化值保存为 CSV 或 JSON</translation>
     </message>
+    <message>
+        <source>Name a token: “%1” is none.</source>
+        <translation>请给出一个词元：“%1”什么也不是。</translation>
+    </message>
+    <message>
+        <source>“%1” is %2 tokens to this model: name one token (a leading space is part of a word&apos;s token).</source>
+        <translation>对这个模型而言，“%1”是 %2 个词元：请只给出一个词元（开头的空格是单词词元的一部分）。</translation>
+    </message>
+    <message>
+        <source>One of the top 10 where the model predicts, or type a token of your own (“␣mat”, or &quot; mat&quot; with GPT-2&apos;s leading space).</source>
+        <translation>从模型预测处的前 10 名中选一个，或自己输入一个词元（“␣mat”，或带 GPT-2 开头空格的 &quot; mat&quot;）。</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::HeadPatternsModel</name>

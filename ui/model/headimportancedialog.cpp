@@ -55,6 +55,9 @@ HeadImportanceDialog::HeadImportanceDialog(LanguageModelWindow* window)
     intro_->setWordWrap(true);
     status_->setWordWrap(true);
     targetLabel_->setBuddy(target_);
+    // One of the top 10, or a token of one's own typed in.
+    target_->setEditable(true);
+    target_->setInsertPolicy(QComboBox::NoInsert);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -106,19 +109,62 @@ void HeadImportanceDialog::follow()
 void HeadImportanceDialog::setTargets(const std::vector<Prediction>& predictions)
 {
     const int chosen = target_->currentData().isValid() ? target_->currentData().toInt() : -1;
+    // A token typed in (none of the list) stays typed.
+    const QString typed = target_->currentText();
+    const bool ownToken = !typed.isEmpty() && target_->findText(typed) < 0;
     target_->clear();
     for (const Prediction& p : predictions)
         target_->addItem(tr("%1 (%2 now)").arg(quotedToken(p.label), percentText(p.probability)),
                          p.id);
     // The token chosen before stays chosen while it is among the new top 10.
     target_->setCurrentIndex(std::max(0, target_->findData(chosen)));
+    if (ownToken)
+        target_->setEditText(typed);
     scan_->setEnabled(target_->count() > 0 && !scanning_);
+}
+
+std::optional<int> HeadImportanceDialog::chosenTarget(QString* problem) const
+{
+    const QString text = target_->currentText();
+    const int index = target_->findText(text);
+    if (index >= 0)
+        return target_->itemData(index).toInt();
+    // A token of the user's own: its text as the lists show it (“␣mat”) or typed (" mat").
+    QString token = text;
+    if (token.startsWith(QChar(0x201C)) && token.endsWith(QChar(0x201D)) && token.size() >= 2)
+        token = token.mid(1, token.size() - 2);
+    token.replace(QChar(0x2423), QLatin1Char(' '));
+    const LanguageModel& model = window_->model();
+    std::vector<int> ids;
+    std::vector<TokenLabel> labels;
+    try {
+        model.tokenize(token.toStdString(), ids, labels);
+    } catch (const std::exception&) {
+        ids.clear();
+    }
+    // The tokenizer's template (Llama's <s>, BERT's [CLS] [SEP]) is not the token named.
+    const std::vector<int>& template_ = model.templateIds();
+    std::erase_if(ids, [&](int id) {
+        return std::find(template_.begin(), template_.end(), id) != template_.end();
+    });
+    if (ids.size() == 1)
+        return ids.front();
+    *problem = ids.empty() ? tr("Name a token: “%1” is none.").arg(text)
+                           : tr("“%1” is %2 tokens to this model: name one token (a leading space "
+                                "is part of a word's token).")
+                                 .arg(token)
+                                 .arg(ids.size());
+    return std::nullopt;
 }
 
 void HeadImportanceDialog::scan()
 {
-    if (target_->count() == 0)
+    QString problem;
+    const std::optional<int> target = chosenTarget(&problem);
+    if (!target) {
+        status_->setText(problem);
         return;
+    }
     scanning_ = true;
     cancelled_ = false;
     scan_->setEnabled(false);
@@ -126,8 +172,7 @@ void HeadImportanceDialog::scan()
     progress_->setRange(0, window_->model().info().layers * window_->model().info().heads);
     progress_->setValue(0);
     status_->setText(tr("Knocking out each head alone…"));
-    worker_.submit({std::make_shared<const ModelRun>(window_->shownRun()),
-                    target_->currentData().toInt(), ++newest_});
+    worker_.submit({std::make_shared<const ModelRun>(window_->shownRun()), *target, ++newest_});
 }
 
 void HeadImportanceDialog::cancel()
@@ -278,6 +323,8 @@ void HeadImportanceDialog::retranslateUi()
                        "predicts. Each run starts at the head's own layer from the intact run's "
                        "residual stream."));
     targetLabel_->setText(tr("&Target:"));
+    target_->setToolTip(tr("One of the top 10 where the model predicts, or type a token of your "
+                           "own (“␣mat”, or \" mat\" with GPT-2's leading space)."));
     scan_->setText(tr("&Scan"));
     cancel_->setText(tr("&Cancel"));
     if (shown_)

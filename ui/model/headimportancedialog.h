@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -69,6 +70,9 @@ private:
     void display(std::shared_ptr<const ModelRun> run, std::shared_ptr<const HeadImportance> scan);
     // The target combo's tokens (the chosen one kept while it is among them).
     void setTargets(const std::vector<Prediction>& predictions);
+    // The target's id: the chosen one of the top 10, or the token typed (one token of the
+    // model's vocabulary); none, with `*problem` saying why, otherwise.
+    [[nodiscard]] std::optional<int> chosenTarget(QString* problem) const;
     void chooseAndExport();
     void retranslateUi();
 

@@ -430,6 +430,24 @@ void TestLanguageModelWindow::whichHeadsMatter()
     QTest::qWait(300);
     QCOMPARE(dialog->result()->change, kept);
 
+    // A token of one's own, typed: one token of the vocabulary (quoted as the lists show it).
+    std::vector<int> ids;
+    std::vector<TokenLabel> labels;
+    model_->tokenize("q", ids, labels);
+    QCOMPARE(ids.size(), std::size_t(1));
+    dialog->targetCombo()->setEditText(QStringLiteral("“q”"));
+    dialog->scan();
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(dialog->result()->target, ids.front());
+    QCOMPARE(dialog->result()->change,
+             headImportance(*model_, run.ids, run.switches, ids.front()).change);
+    // Several tokens: a message, no scan.
+    dialog->targetCombo()->setEditText(QStringLiteral("qzxw"));
+    dialog->scan();
+    QVERIFY(!dialog->scanning());
+    QVERIFY(dialog->statusText().contains(QStringLiteral("name one token")));
+    QCOMPARE(dialog->result()->target, ids.front());
+
     // A switch in the window: the scan shown is of the run before.
     ModelSwitches switches = window_->switches();
     switches.formula.scale = ScaleMode::None;
