@@ -201,10 +201,10 @@ double readSeconds(std::size_t bytes)
         attn::parallelFor(parts, [&](int part) {
             const std::size_t n = buffer.size(), first = n * std::size_t(part) / std::size_t(parts),
                               end = n * std::size_t(part + 1) / std::size_t(parts);
-            float sum = 0;
-            for (std::size_t i = first; i < end; ++i)
-                sum += buffer[i];
-            sums[std::size_t(part)] += double(sum);
+            // Eigen's sum: vectorised, several accumulators, bound by the memory.
+            sums[std::size_t(part)] += double(
+                Eigen::Map<const Eigen::VectorXf>(buffer.data() + first, Eigen::Index(end - first))
+                    .sum());
         });
         best = std::min(
             best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
