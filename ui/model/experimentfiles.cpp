@@ -27,17 +27,14 @@ QStringList tokensOf(const ModelRun& run)
     return labels;
 }
 
-constexpr std::array kRoles{DetectorRole::PreviousToken, DetectorRole::DuplicateToken,
-                            DetectorRole::Induction};
+} // namespace
 
-const std::vector<std::vector<double>>& gridOf(const HeadScores& scores, DetectorRole role)
+const std::vector<std::vector<double>>& scoresOf(const HeadScores& scores, DetectorRole role)
 {
     return role == DetectorRole::PreviousToken    ? scores.previousToken
            : role == DetectorRole::DuplicateToken ? scores.duplicateToken
                                                   : scores.induction;
 }
-
-} // namespace
 
 TableFigure logitLensTable(const ModelRun& run, const LogitLens& lens)
 {
@@ -144,8 +141,8 @@ std::array<HeatmapData, 3> headRoleData(const HeadScores& scores)
     const std::array<QString, 3> titles{tr("Previous-token"), tr("Duplicate-token"),
                                         tr("Induction")};
     std::array<HeatmapData, 3> data;
-    for (std::size_t k = 0; k < kRoles.size(); ++k)
-        data[k] = layerHeadData(gridOf(scores, kRoles[k]), titles[k]);
+    for (std::size_t k = 0; k < kDetectorRoles.size(); ++k)
+        data[k] = layerHeadData(scoresOf(scores, kDetectorRoles[k]), titles[k]);
     return data;
 }
 
@@ -173,8 +170,8 @@ std::optional<QByteArray> headRolesFile(FigureFormat format, const ModelRun& run
         for (int l = 0; l < L; ++l)
             for (int h = 0; h < H; ++h) {
                 csv += QByteArray::number(l) + ',' + QByteArray::number(h);
-                for (const DetectorRole role : kRoles) {
-                    const auto& grid = gridOf(scores, role);
+                for (const DetectorRole role : kDetectorRoles) {
+                    const auto& grid = scoresOf(scores, role);
                     csv += ',' + (grid.empty() ? QByteArray()
                                                : csvNumber(grid[std::size_t(l)][std::size_t(h)]));
                 }

@@ -28,6 +28,13 @@ namespace attn::ui {
                                                            const HeadImportance& scan,
                                                            QString* error);
 
+// The head detector's roles in the order the dialog and the files show them, and each one's
+// L × H grid of `scores`.
+inline constexpr std::array kDetectorRoles{DetectorRole::PreviousToken,
+                                           DetectorRole::DuplicateToken, DetectorRole::Induction};
+[[nodiscard]] const std::vector<std::vector<double>>& scoresOf(const HeadScores& scores,
+                                                               DetectorRole role);
+
 // The three L × H grids of the head detector (previous-token, duplicate-token, induction),
 // titled, and their heatmaps' style (numbers in the cells, 0 to 1).
 [[nodiscard]] std::array<HeatmapData, 3> headRoleData(const HeadScores& scores);

@@ -1,9 +1,8 @@
 #include "headimportancedialog.h"
 
-#include "experimentfiles.h"
-
 #include "colormap.h"
 #include "engine/engine.h" // Cancelled
+#include "experimentfiles.h"
 #include "languagemodelwindow.h"
 #include "modelcomparison.h" // quotedToken, percentText
 #include "predictionworker.h"

@@ -1,13 +1,13 @@
 #include "headrolesdialog.h"
 
-#include "experimentfiles.h"
-
 #include "engine/engine.h" // Cancelled
 #include "engine/options.h"
+#include "experimentfiles.h"
 #include "languagemodelwindow.h"
 #include "modelgrid.h"
 #include "models/inductiontest.h"
 #include "modelwindow.h"
+#include "reportnewest.h"
 #include "scoreheatmap.h"
 
 #include <QEvent>
@@ -23,16 +23,6 @@
 
 namespace attn::ui {
 namespace {
-
-constexpr std::array kRoles{DetectorRole::PreviousToken, DetectorRole::DuplicateToken,
-                            DetectorRole::Induction};
-
-const std::vector<std::vector<double>>& gridOf(const HeadScores& scores, DetectorRole role)
-{
-    return role == DetectorRole::PreviousToken    ? scores.previousToken
-           : role == DetectorRole::DuplicateToken ? scores.duplicateToken
-                                                  : scores.induction;
-}
 
 // "5.1": layer 5, head 1, as the command line and Which Heads Matter name a head.
 QString headName(int layer, int head)
@@ -160,15 +150,7 @@ std::function<void()> HeadRolesDialog::work(Job& job, const std::atomic<bool>& c
         return {};
     const std::uint64_t number = job.number;
     const auto post = [this, number](auto show) {
-        return [this, number, show = std::move(show)]() mutable {
-            QMetaObject::invokeMethod(
-                this,
-                [this, number, show = std::move(show)]() mutable {
-                    if (number == newest_)
-                        show();
-                },
-                Qt::QueuedConnection);
-        };
+        return reportIfNewest(this, newest_, number, std::move(show));
     };
     try {
         auto run =
@@ -207,13 +189,13 @@ void HeadRolesDialog::display(std::shared_ptr<const ModelRun> run,
     export_->setEnabled(true);
     progress_->hide();
     const std::array<HeatmapData, 3> data = headRoleData(*scores_);
-    for (std::size_t k = 0; k < kRoles.size(); ++k) {
-        const DetectorRole role = kRoles[k];
+    for (std::size_t k = 0; k < kDetectorRoles.size(); ++k) {
+        const DetectorRole role = kDetectorRoles[k];
         ScoreHeatmap* view = heatmap(role);
         view->setData(data[k]);
         const QString title = data[k].title;
         view->setDescribe([title, role, scores = scores_](int l, int h) {
-            const double value = gridOf(*scores, role)[std::size_t(l)][std::size_t(h)];
+            const double value = scoresOf(*scores, role)[std::size_t(l)][std::size_t(h)];
             return tr("Head %1 · %2 score %3")
                 .arg(headName(l, h), title, QLocale().toString(value, 'f', 3));
         });
@@ -268,7 +250,7 @@ QString HeadRolesDialog::summary() const
     QStringList sentences;
     for (const DetectorRole role :
          {DetectorRole::Induction, DetectorRole::PreviousToken, DetectorRole::DuplicateToken}) {
-        const std::vector<RankedHead> top = topHeads(gridOf(*scores_, role), 2);
+        const std::vector<RankedHead> top = topHeads(scoresOf(*scores_, role), 2);
         if (top.empty())
             continue;
         int said = 0;

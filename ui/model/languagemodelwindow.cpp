@@ -15,6 +15,7 @@
 #include "modelwindow.h"
 #include "predictionpanel.h"
 #include "predictionworker.h"
+#include "reportnewest.h"
 #include "rolloutdialog.h"
 #include "switchesform.h"
 #include "tokenchips.h"
@@ -249,15 +250,7 @@ std::function<void()> LanguageModelWindow::compute(const RunJob& job,
 {
     const std::uint64_t number = job.number;
     const auto post = [this, number](auto show) {
-        return [this, number, show = std::move(show)]() mutable {
-            QMetaObject::invokeMethod(
-                this,
-                [this, number, show = std::move(show)]() mutable {
-                    if (number == newestJob_)
-                        show();
-                },
-                Qt::QueuedConnection);
-        };
+        return reportIfNewest(this, newestJob_, number, std::move(show));
     };
     try {
         auto run = std::make_shared<ModelRun>(job.model->run(job.text, job.switches, &cancel));

@@ -1,9 +1,8 @@
 #include "rolloutdialog.h"
 
-#include "experimentfiles.h"
-
 #include "attention/headscores.h"
 #include "engine/engine.h" // Cancelled
+#include "experimentfiles.h"
 #include "languagemodelwindow.h"
 #include "rolloutbars.h"
 #include "scoreheatmap.h"
