@@ -7,26 +7,18 @@
 
 namespace attn::ui {
 
-GenerateButton::GenerateButton(LanguageModelWindow* window) : window_(window)
+GenerateButton::GenerateButton(LanguageModelWindow* window)
+    : DialogButton(
+          window, "generate", [window] { return new GenerateDialog(window); },
+          [](QDialog& dialog) { static_cast<GenerateDialog&>(dialog).follow(); })
 {
-    setObjectName("generate");
-    setEnabled(window_->model().info().causal); // an encoder fills in [MASK] instead
-    connect(window_, &LanguageModelWindow::runShown, this, [this] {
-        if (dialog_)
-            dialog_->follow();
-    });
-    connect(this, &QPushButton::clicked, this, &GenerateButton::openDialog);
+    setEnabled(window->model().info().causal); // an encoder fills in [MASK] instead
     retranslate();
 }
 
-void GenerateButton::openDialog()
+GenerateDialog* GenerateButton::dialog() const
 {
-    if (!dialog_) {
-        dialog_ = new GenerateDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
+    return static_cast<GenerateDialog*>(openedDialog());
 }
 
 void GenerateButton::retranslate()
@@ -35,13 +27,6 @@ void GenerateButton::retranslate()
     setToolTip(isEnabled() ? tr("Let the model write on from this text, token by token, with "
                                 "your switches and beside the model as trained")
                            : tr("An encoder (BERT) fills in [MASK] tokens; it does not write on"));
-}
-
-void GenerateButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

@@ -2,6 +2,8 @@
 // Write dialog (generatedialog.h). Disabled for an encoder (BERT), which fills in [MASK].
 #pragma once
 
+#include "dialogbutton.h"
+
 #include <QPushButton>
 
 namespace attn::ui {
@@ -10,21 +12,16 @@ class GenerateDialog;
 class LanguageModelWindow;
 
 // The window's "Let It Write…" button: opens (or raises) its dialog.
-class GenerateButton : public QPushButton {
+class GenerateButton : public DialogButton {
     Q_OBJECT
 
 public:
     explicit GenerateButton(LanguageModelWindow* window);
-    [[nodiscard]] GenerateDialog* dialog() const { return dialog_; }
-    void openDialog();
+    // The dialog, once opened (nullptr before).
+    [[nodiscard]] GenerateDialog* dialog() const;
 
 protected:
-    void changeEvent(QEvent* event) override;
-
-private:
-    void retranslate();
-    LanguageModelWindow* window_;
-    GenerateDialog* dialog_ = nullptr;
+    void retranslate() override;
 };
 
 } // namespace attn::ui

@@ -337,38 +337,18 @@ void HeadImportanceDialog::changeEvent(QEvent* event)
     QDialog::changeEvent(event);
 }
 
-HeadImportanceButton::HeadImportanceButton(LanguageModelWindow* window) : window_(window)
+HeadImportanceButton::HeadImportanceButton(LanguageModelWindow* window)
+    : DialogButton(
+          window, "headImportance", [window] { return new HeadImportanceDialog(window); },
+          [](QDialog& dialog) { static_cast<HeadImportanceDialog&>(dialog).follow(); })
 {
-    setObjectName("headImportance");
-    connect(window_, &LanguageModelWindow::runShown, this, [this] {
-        if (dialog_)
-            dialog_->follow();
-    });
-    connect(this, &QPushButton::clicked, this, &HeadImportanceButton::openDialog);
     retranslate();
-}
-
-void HeadImportanceButton::openDialog()
-{
-    if (!dialog_) {
-        dialog_ = new HeadImportanceDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
 }
 
 void HeadImportanceButton::retranslate()
 {
     setText(tr("Which &Heads Matter…"));
     setToolTip(tr("Knock out each head alone and see which ones the prediction needs"));
-}
-
-void HeadImportanceButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

@@ -7,6 +7,8 @@
 // moved on since.
 #pragma once
 
+#include "dialogbutton.h"
+
 #include "experimentexport.h"
 #include "latestworker.h"
 #include "models/headimportance.h"
@@ -96,22 +98,19 @@ private:
 
 // The window's Which Heads Matter… button: opens (or raises) the dialog and keeps its
 // targets those of the window's run.
-class HeadImportanceButton : public QPushButton {
+class HeadImportanceButton : public DialogButton {
     Q_OBJECT
 
 public:
     explicit HeadImportanceButton(LanguageModelWindow* window);
-    [[nodiscard]] HeadImportanceDialog* dialog() const { return dialog_; }
-    void openDialog();
+    // The dialog, once opened (nullptr before).
+    [[nodiscard]] HeadImportanceDialog* dialog() const
+    {
+        return static_cast<HeadImportanceDialog*>(openedDialog());
+    }
 
 protected:
-    void changeEvent(QEvent* event) override;
-
-private:
-    void retranslate();
-
-    LanguageModelWindow* window_;
-    HeadImportanceDialog* dialog_ = nullptr;
+    void retranslate() override;
 };
 
 } // namespace attn::ui

@@ -362,25 +362,12 @@ void HeadRolesDialog::changeEvent(QEvent* event)
     QDialog::changeEvent(event);
 }
 
-HeadRolesButton::HeadRolesButton(LanguageModelWindow* window) : window_(window)
+HeadRolesButton::HeadRolesButton(LanguageModelWindow* window)
+    : DialogButton(
+          window, "headRoles", [window] { return new HeadRolesDialog(window); },
+          [](QDialog& dialog) { static_cast<HeadRolesDialog&>(dialog).follow(); }, Follow::Always)
 {
-    setObjectName("headRoles");
-    connect(window_, &LanguageModelWindow::runShown, this, [this] {
-        if (dialog_)
-            dialog_->follow();
-    });
-    connect(this, &QPushButton::clicked, this, &HeadRolesButton::openDialog);
     retranslate();
-}
-
-void HeadRolesButton::openDialog()
-{
-    if (!dialog_) {
-        dialog_ = new HeadRolesDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
 }
 
 void HeadRolesButton::retranslate()
@@ -388,13 +375,6 @@ void HeadRolesButton::retranslate()
     setText(tr("Find &Induction Heads…"));
     setToolTip(tr("Run a random text repeated twice and find the previous-token, "
                   "duplicate-token and induction heads"));
-}
-
-void HeadRolesButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

@@ -13,6 +13,8 @@
 // model predicting the next token learns and BERT's scores are for comparison.
 #pragma once
 
+#include "dialogbutton.h"
+
 #include "attention/headscores.h"
 #include "experimentexport.h"
 #include "latestworker.h"
@@ -118,22 +120,19 @@ private:
 
 // The window's Find Induction Heads… button: opens (or raises) the dialog and tells it
 // when the window shows another run.
-class HeadRolesButton : public QPushButton {
+class HeadRolesButton : public DialogButton {
     Q_OBJECT
 
 public:
     explicit HeadRolesButton(LanguageModelWindow* window);
-    [[nodiscard]] HeadRolesDialog* dialog() const { return dialog_; }
-    void openDialog();
+    // The dialog, once opened (nullptr before).
+    [[nodiscard]] HeadRolesDialog* dialog() const
+    {
+        return static_cast<HeadRolesDialog*>(openedDialog());
+    }
 
 protected:
-    void changeEvent(QEvent* event) override;
-
-private:
-    void retranslate();
-
-    LanguageModelWindow* window_;
-    HeadRolesDialog* dialog_ = nullptr;
+    void retranslate() override;
 };
 
 } // namespace attn::ui

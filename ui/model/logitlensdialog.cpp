@@ -162,42 +162,21 @@ void LogitLensDialog::changeEvent(QEvent* event)
     QDialog::changeEvent(event);
 }
 
-LogitLensButton::LogitLensButton(LanguageModelWindow* window) : window_(window)
+LogitLensButton::LogitLensButton(LanguageModelWindow* window)
+    : DialogButton(
+          window, "logitLens", [window] { return new LogitLensDialog(window); },
+          [window](QDialog& dialog) {
+              static_cast<LogitLensDialog&>(dialog).follow(
+                  std::make_shared<const ModelRun>(window->shownRun()));
+          })
 {
-    setObjectName("logitLens");
-    connect(window_, &LanguageModelWindow::runShown, this, &LogitLensButton::follow);
-    connect(this, &QPushButton::clicked, this, &LogitLensButton::openDialog);
     retranslate();
-}
-
-void LogitLensButton::openDialog()
-{
-    if (!dialog_) {
-        dialog_ = new LogitLensDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
-    follow();
-}
-
-void LogitLensButton::follow()
-{
-    if (dialog_ && dialog_->isVisible())
-        dialog_->follow(std::make_shared<const ModelRun>(window_->shownRun()));
 }
 
 void LogitLensButton::retranslate()
 {
     setText(tr("&Logit Lens…"));
     setToolTip(tr("Every block's residual stream read as a prediction"));
-}
-
-void LogitLensButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

@@ -6,6 +6,8 @@
 // the newest run winning.
 #pragma once
 
+#include "dialogbutton.h"
+
 #include "experimentexport.h"
 #include "latestworker.h"
 #include "models/logitlens.h"
@@ -75,23 +77,19 @@ private:
 
 // The window's Logit Lens… button: opens (or raises) the dialog and keeps it following the
 // window's runs.
-class LogitLensButton : public QPushButton {
+class LogitLensButton : public DialogButton {
     Q_OBJECT
 
 public:
     explicit LogitLensButton(LanguageModelWindow* window);
-    [[nodiscard]] LogitLensDialog* dialog() const { return dialog_; }
-    void openDialog();
+    // The dialog, once opened (nullptr before).
+    [[nodiscard]] LogitLensDialog* dialog() const
+    {
+        return static_cast<LogitLensDialog*>(openedDialog());
+    }
 
 protected:
-    void changeEvent(QEvent* event) override;
-
-private:
-    void follow();
-    void retranslate();
-
-    LanguageModelWindow* window_;
-    LogitLensDialog* dialog_ = nullptr;
+    void retranslate() override;
 };
 
 } // namespace attn::ui

@@ -12,44 +12,34 @@
 
 namespace attn::ui {
 
-ModelCompareButton::ModelCompareButton(LanguageModelWindow* window) : window_(window)
+ModelCompareButton::ModelCompareButton(LanguageModelWindow* window)
+    : DialogButton(
+          window, "compareAB", [window] { return new ModelCompareDialog(window); },
+          [window](QDialog& dialog) {
+              static_cast<ModelCompareDialog&>(dialog).follow(
+                  std::make_shared<const ModelRun>(window->shownRun()), window->text());
+          })
 {
-    setObjectName("compareAB");
-    connect(window_->switchesForm(), &SwitchesForm::switchesChanged, this,
+    connect(window->switchesForm(), &SwitchesForm::switchesChanged, this,
             &ModelCompareButton::updateEnabled);
-    connect(window_->scopeCombo(), &QComboBox::currentIndexChanged, this,
+    connect(window->scopeCombo(), &QComboBox::currentIndexChanged, this,
             &ModelCompareButton::updateEnabled);
-    connect(window_, &LanguageModelWindow::runShown, this, [this] {
-        updateEnabled(); // setSwitches() changes the form without its signal
-        follow();
-    });
-    connect(this, &QPushButton::clicked, this, &ModelCompareButton::openDialog);
+    // setSwitches() changes the form without its signal.
+    connect(window, &LanguageModelWindow::runShown, this, &ModelCompareButton::updateEnabled);
     updateEnabled();
     retranslate();
 }
 
 void ModelCompareButton::updateEnabled()
 {
-    setEnabled(!modelDepartures(window_->switches(), window_->model().info().causal,
-                                window_->model().info().heads)
+    setEnabled(!modelDepartures(modelWindow()->switches(), modelWindow()->model().info().causal,
+                                modelWindow()->model().info().heads)
                     .isEmpty());
 }
 
-void ModelCompareButton::openDialog()
+ModelCompareDialog* ModelCompareButton::dialog() const
 {
-    if (!dialog_) {
-        dialog_ = new ModelCompareDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
-    follow();
-}
-
-void ModelCompareButton::follow()
-{
-    if (dialog_ && dialog_->isVisible())
-        dialog_->follow(std::make_shared<const ModelRun>(window_->shownRun()), window_->text());
+    return static_cast<ModelCompareDialog*>(openedDialog());
 }
 
 void ModelCompareButton::retranslate()
@@ -57,13 +47,6 @@ void ModelCompareButton::retranslate()
     setText(tr("Compare A/&B…"));
     setToolTip(tr("The textbook model (A) beside the switched one (B): heads, B − A and both "
                   "predictions"));
-}
-
-void ModelCompareButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

@@ -3,6 +3,8 @@
 // it following the window (each run the window shows, of a new text or new switches).
 #pragma once
 
+#include "dialogbutton.h"
+
 #include <QPushButton>
 
 namespace attn::ui {
@@ -10,27 +12,20 @@ namespace attn::ui {
 class LanguageModelWindow;
 class ModelCompareDialog;
 
-class ModelCompareButton : public QPushButton {
+class ModelCompareButton : public DialogButton {
     Q_OBJECT
 
 public:
     explicit ModelCompareButton(LanguageModelWindow* window);
-
     // The dialog, once opened (nullptr before).
-    [[nodiscard]] ModelCompareDialog* dialog() const { return dialog_; }
-    // Opens (or raises) the dialog with the window's run.
-    void openDialog();
+    [[nodiscard]] ModelCompareDialog* dialog() const;
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void retranslate() override;
 
 private:
+    // Enabled where the switches depart from the textbook formula.
     void updateEnabled();
-    void follow();
-    void retranslate();
-
-    LanguageModelWindow* window_;
-    ModelCompareDialog* dialog_ = nullptr;
 };
 
 } // namespace attn::ui

@@ -195,29 +195,15 @@ void RolloutDialog::changeEvent(QEvent* event)
     QDialog::changeEvent(event);
 }
 
-RolloutButton::RolloutButton(LanguageModelWindow* window) : window_(window)
+RolloutButton::RolloutButton(LanguageModelWindow* window)
+    : DialogButton(
+          window, "rollout", [window] { return new RolloutDialog(window); },
+          [window](QDialog& dialog) {
+              static_cast<RolloutDialog&>(dialog).follow(
+                  std::make_shared<const ModelRun>(window->shownRun()));
+          })
 {
-    setObjectName("rollout");
-    connect(window_, &LanguageModelWindow::runShown, this, &RolloutButton::follow);
-    connect(this, &QPushButton::clicked, this, &RolloutButton::openDialog);
     retranslate();
-}
-
-void RolloutButton::openDialog()
-{
-    if (!dialog_) {
-        dialog_ = new RolloutDialog(window_);
-        dialog_->setWindowFlag(Qt::Window);
-    }
-    dialog_->show();
-    dialog_->raise();
-    follow();
-}
-
-void RolloutButton::follow()
-{
-    if (dialog_ && dialog_->isVisible())
-        dialog_->follow(std::make_shared<const ModelRun>(window_->shownRun()));
 }
 
 void RolloutButton::retranslate()
@@ -225,13 +211,6 @@ void RolloutButton::retranslate()
     setText(tr("R&ollout…"));
     setToolTip(tr("How much of each input token flows into each position at the top "
                   "(attention rollout)"));
-}
-
-void RolloutButton::changeEvent(QEvent* event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QPushButton::changeEvent(event);
 }
 
 } // namespace attn::ui

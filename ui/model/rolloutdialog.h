@@ -8,6 +8,8 @@
 // both ways.
 #pragma once
 
+#include "dialogbutton.h"
+
 #include "experimentexport.h"
 #include "latestworker.h"
 #include "models/languagemodel.h"
@@ -88,23 +90,19 @@ private:
 
 // The window's Rollout… button: opens (or raises) the dialog and keeps it following the
 // window's runs.
-class RolloutButton : public QPushButton {
+class RolloutButton : public DialogButton {
     Q_OBJECT
 
 public:
     explicit RolloutButton(LanguageModelWindow* window);
-    [[nodiscard]] RolloutDialog* dialog() const { return dialog_; }
-    void openDialog();
+    // The dialog, once opened (nullptr before).
+    [[nodiscard]] RolloutDialog* dialog() const
+    {
+        return static_cast<RolloutDialog*>(openedDialog());
+    }
 
 protected:
-    void changeEvent(QEvent* event) override;
-
-private:
-    void follow();
-    void retranslate();
-
-    LanguageModelWindow* window_;
-    RolloutDialog* dialog_ = nullptr;
+    void retranslate() override;
 };
 
 } // namespace attn::ui
