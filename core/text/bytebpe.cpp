@@ -116,7 +116,9 @@ ByteLevelBpe::ByteLevelBpe(std::vector<VocabEntry> vocabulary,
                                          "the merge \"" + pair + "\" (rank " +
                                              std::to_string(rank) + ") needs \"" + part +
                                              "\", which " + sources.vocabName + " lacks");
-        ranks_.emplace(pair, static_cast<int>(rank)); // a repeated pair keeps its first rank
+        // A repeated pair takes its last rank, as encoder.py's dict(zip(merges, …)) and
+        // Hugging Face's merge map (collected into a hash map) keep it.
+        ranks_[pair] = static_cast<int>(rank);
     }
 }
 

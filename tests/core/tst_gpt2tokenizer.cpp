@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
+
 #include <optional>
 #include <string>
 #include <thread>
@@ -62,6 +64,7 @@ private slots:
     void cacheGivesTheSameIds();
     void encodeFromSeveralThreads();
     void vocabEscapes();
+    void aRepeatedMergeTakesItsLastRank();
     void badFiles_data();
     void badFiles();
 
@@ -406,6 +409,35 @@ void TestGpt2Tokenizer::badFiles()
         QVERIFY2(what.startsWith(dir.filePath(file) + ": "), qPrintable(what));
         QVERIFY2(what.contains(fault), qPrintable(what));
     }
+}
+
+// A merge written twice in merges.txt ranks where it is written last, as encoder.py's
+// dict(zip(merges, range(…))) and Hugging Face's merge map both keep it: the file with
+// "Ġ t" (rank 0) repeated at its end tokenizes as the file with that line moved there.
+void TestGpt2Tokenizer::aRepeatedMergeTakesItsLastRank()
+{
+    const QByteArray merges = readOrStop(kDataDir + "/merges.txt");
+    const QByteArray first = "\xC4\xA0 t\n"; // "Ġ t", the first merge
+    QVERIFY(merges.startsWith("#version: 0.2\n" + first));
+    QByteArray moved = merges;
+    moved.remove(int(std::strlen("#version: 0.2\n")), int(first.size()));
+    const auto tokenizerWith = [&](const QByteArray& text, QTemporaryDir& dir) {
+        QFile vocab(dir.filePath("vocab.json")), out(dir.filePath("merges.txt"));
+        if (!vocab.open(QIODevice::WriteOnly) || !out.open(QIODevice::WriteOnly))
+            qFatal("cannot write the test's files");
+        vocab.write(readOrStop(kDataDir + "/vocab.json"));
+        out.write(text);
+        vocab.close();
+        out.close();
+        return Gpt2Tokenizer::fromFolder(utf8(dir.path()));
+    };
+    QTemporaryDir a, b, c;
+    const Gpt2Tokenizer repeated = tokenizerWith(merges + first, a);
+    const Gpt2Tokenizer last = tokenizerWith(moved + first, b);
+    const Gpt2Tokenizer original = tokenizerWith(merges, c);
+    const std::string text = " the cat sat on the mat, then they went to the town";
+    QCOMPARE(repeated.encodeIds(text), last.encodeIds(text));
+    QVERIFY(repeated.encodeIds(text) != original.encodeIds(text));
 }
 
 QTEST_GUILESS_MAIN(TestGpt2Tokenizer)
