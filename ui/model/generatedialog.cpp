@@ -203,6 +203,7 @@ void GenerateDialog::write()
 {
     const QString text = window_->text();
     Job job;
+    job.model = window_->shownRun().model; // read here: the window's run is the GUI thread's
     job.text = text.toStdString();
     job.switches = {LanguageModelWindow::firstSwitches(window_->model().info()),
                     window_->switches()};
@@ -298,7 +299,7 @@ std::function<void()> GenerateDialog::work(Job& job, const std::atomic<bool>& ca
     const auto post = [this](auto&& call) {
         QMetaObject::invokeMethod(this, std::forward<decltype(call)>(call), Qt::QueuedConnection);
     };
-    const std::shared_ptr<const LanguageModel> model = window_->shownRun().model;
+    const std::shared_ptr<const LanguageModel>& model = job.model;
     try {
         std::vector<int> ids;
         std::vector<TokenLabel> labels;

@@ -78,6 +78,7 @@ protected:
 
 private:
     struct Job {
+        std::shared_ptr<const LanguageModel> model;
         std::string text; // the prompt; empty with `stop`
         std::array<ModelSwitches, 2> switches;
         bool both = false;
