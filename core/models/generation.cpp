@@ -52,7 +52,7 @@ void checkGeneration(const Sampling& sampling, int tokens)
 std::vector<std::pair<int, double>> samplingDistribution(const std::vector<float>& logits,
                                                          const Sampling& sampling)
 {
-    const double temperature = sampling.greedy ? 1.0 : sampling.temperature;
+    const double temperature = sampling.temperature;
     double largest = -INFINITY;
     for (const float logit : logits)
         if (std::isfinite(logit))
@@ -67,10 +67,6 @@ std::vector<std::pair<int, double>> samplingDistribution(const std::vector<float
     }
     for (auto& [id, p] : all)
         p /= sum;
-    if (sampling.greedy) { // the chosen token and the four after it
-        keepFirst(all, 5);
-        return all;
-    }
     if (sampling.topK > 0)
         keepFirst(all, std::size_t(sampling.topK));
     else
@@ -144,30 +140,34 @@ std::optional<GenerationStep> Generator::next(const std::atomic<bool>* cancel)
         std::copy(row, row + T, step.attention.begin() + std::ptrdiff_t(lh) * T);
     }
 
-    const std::vector<std::pair<int, double>> candidates = samplingDistribution(logits, sampling_);
-    std::size_t chosen = 0;
-    if (!sampling_.greedy) { // u in [0, 1) from the generator's top 53 bits
+    if (sampling_.greedy) { // the model's own top 5, as its prediction panel lists them
+        step.top = model_->topPredictions(logits, 5);
+        step.chosen = step.top.front();
+    } else {
+        const std::vector<std::pair<int, double>> candidates =
+            samplingDistribution(logits, sampling_);
+        // u in [0, 1) from the generator's top 53 bits, against the running sum.
         const double u = double(random_() >> 11) * 0x1.0p-53;
         double reached = 0;
-        chosen = candidates.size() - 1;
+        std::size_t chosen = candidates.size() - 1;
         for (std::size_t i = 0; i < candidates.size(); ++i)
             if ((reached += candidates[i].second) > u) {
                 chosen = i;
                 break;
             }
+        const auto prediction = [&](const std::pair<int, double>& candidate) {
+            Prediction p;
+            p.id = candidate.first;
+            p.token = model_->tokenSpelling(p.id);
+            p.label = model_->tokenLabel(p.id);
+            p.probability = float(candidate.second);
+            p.logit = logits[std::size_t(p.id)];
+            return p;
+        };
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, candidates.size()); ++i)
+            step.top.push_back(prediction(candidates[i]));
+        step.chosen = prediction(candidates[chosen]);
     }
-    const auto prediction = [&](const std::pair<int, double>& candidate) {
-        Prediction p;
-        p.id = candidate.first;
-        p.token = model_->tokenSpelling(p.id);
-        p.label = model_->tokenLabel(p.id);
-        p.probability = float(candidate.second);
-        p.logit = logits[std::size_t(p.id)];
-        return p;
-    };
-    for (std::size_t i = 0; i < std::min<std::size_t>(5, candidates.size()); ++i)
-        step.top.push_back(prediction(candidates[i]));
-    step.chosen = prediction(candidates[chosen]);
 
     ids_.push_back(step.chosen.id);
     if (std::find(endTokens_.begin(), endTokens_.end(), step.chosen.id) != endTokens_.end())

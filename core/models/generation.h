@@ -94,9 +94,10 @@ private:
     GenerationEnd end_ = GenerationEnd::Running;
 };
 
-// The distribution a token is chosen from, as (id, probability) most probable first (ties by
-// lower id), its probabilities summing to 1: softmax(logits ÷ temperature) over the top-k,
-// then the fewest whose probabilities reach top-p, renormalised (greedy: the plain softmax).
+// The distribution a sampled token is drawn from, as (id, probability) most probable first
+// (ties by lower id), its probabilities summing to 1: softmax(logits ÷ temperature) over the
+// top-k, then the fewest whose probabilities reach top-p, renormalised. `sampling.greedy` is
+// not read: greedy decoding takes LanguageModel::topPredictions' first.
 [[nodiscard]] std::vector<std::pair<int, double>>
 samplingDistribution(const std::vector<float>& logits, const Sampling& sampling);
 

@@ -269,7 +269,8 @@ void TestGeneration::samplingDistribution()
 {
     const std::vector<float> logits{1.0f, 3.0f, 2.0f, 3.0f, 0.0f};
     Sampling s;
-    // Greedy: the plain softmax's five most probable, ties by the lower id.
+    s.greedy = false;
+    // Temperature 1, no cut: the plain softmax, most probable first, ties by the lower id.
     auto d = attn::samplingDistribution(logits, s);
     QCOMPARE(d.size(), std::size_t(5));
     QCOMPARE(d[0].first, 1);
@@ -277,7 +278,6 @@ void TestGeneration::samplingDistribution()
     QCOMPARE(d[2].first, 2);
     const double z = 2 * std::exp(3.0) + std::exp(2.0) + std::exp(1.0) + 1;
     QVERIFY(std::abs(d[0].second - std::exp(3.0) / z) < 1e-12);
-    s.greedy = false;
     s.topK = 2; // the two 3s, half each
     d = attn::samplingDistribution(logits, s);
     QCOMPARE(d.size(), std::size_t(2));
