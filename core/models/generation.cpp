@@ -246,9 +246,9 @@ std::string generationJson(const LanguageModel& model, const ModelSwitches& swit
     if (!sampling.greedy) {
         w.key("temperature");
         w.value(sampling.temperature);
-        w.key("top_k");
+        w.key("top-k");
         w.value(sampling.topK);
-        w.key("top_p");
+        w.key("top-p");
         w.value(sampling.topP);
         w.key("seed");
         w.value(sampling.seed);

@@ -122,7 +122,7 @@ struct Generation {
 
 // What `attnscope generate --json` writes: {"model", "switches", "knocked_out",
 // "knock_out_mode" (as compute --model's), "sampling": {"greedy"} or {"greedy": false,
-// "temperature", "top_k", "top_p", "seed"}, "kv_cache": whether one served, "prompt_ids",
+// "temperature", "top-k", "top-p", "seed"}, "kv_cache": whether one served, "prompt_ids",
 // "prompt_text", "generated_ids", "generated_text", "generated_tokens" (readable labels),
 // "stopped_by" (spellingOf), "steps": [one a new token: its top 5 {"id", "token" (readable),
 // "piece", "probability"} of the distribution it was chosen from]}.

@@ -128,7 +128,7 @@ void TestGenerateCli::sampled()
     QCOMPARE(
         first.value(QLatin1String("sampling")).toObject(),
         (QJsonObject{
-            {"greedy", false}, {"temperature", 1.5}, {"top_k", 40}, {"top_p", 0.9}, {"seed", 11}}));
+            {"greedy", false}, {"temperature", 1.5}, {"top-k", 40}, {"top-p", 0.9}, {"seed", 11}}));
     QCOMPARE(generate(base + sampling).value(QLatin1String("generated_ids")),
              first.value(QLatin1String("generated_ids")));
     QVERIFY(first.value(QLatin1String("generated_ids")) !=
