@@ -271,22 +271,8 @@ std::string generationJson(const LanguageModel& model, const ModelSwitches& swit
     w.value(spellingOf(generation.end));
     w.key("steps");
     w.beginArray();
-    for (const GenerationStep& step : generation.steps) {
-        w.beginArray();
-        for (const Prediction& p : step.top) {
-            w.beginObject();
-            w.key("id");
-            w.value(p.id);
-            w.key("token");
-            w.value(p.label);
-            w.key("piece");
-            w.value(p.token);
-            w.key("probability");
-            w.value(p.probability);
-            w.endObject();
-        }
-        w.endArray();
-    }
+    for (const GenerationStep& step : generation.steps)
+        writePredictions(w, step.top);
     w.endArray();
     w.endObject();
     return w.take() + "\n";

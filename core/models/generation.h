@@ -125,7 +125,7 @@ struct Generation {
 // "temperature", "top-k", "top-p", "seed"}, "kv_cache": whether one served, "prompt_ids",
 // "prompt_text", "generated_ids", "generated_text", "generated_tokens" (readable labels),
 // "stopped_by" (spellingOf), "steps": [one a new token: its top 5 {"id", "token" (readable),
-// "piece", "probability"} of the distribution it was chosen from]}.
+// "piece", "probability", "logit"} of the distribution it was chosen from]}.
 [[nodiscard]] std::string generationJson(const LanguageModel& model, const ModelSwitches& switches,
                                          const Sampling& sampling, const Generation& generation);
 

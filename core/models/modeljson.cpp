@@ -7,6 +7,30 @@
 
 namespace attn {
 
+void writePredictions(JsonWriter& w, const std::vector<Prediction>& predictions, bool brief)
+{
+    w.beginArray();
+    for (const Prediction& p : predictions) {
+        w.beginObject();
+        w.key("id");
+        w.value(p.id);
+        w.key("token");
+        w.value(p.label);
+        if (!brief) {
+            w.key("piece");
+            w.value(p.token);
+        }
+        w.key("probability");
+        w.value(p.probability);
+        if (!brief) {
+            w.key("logit");
+            w.value(p.logit);
+        }
+        w.endObject();
+    }
+    w.endArray();
+}
+
 void writeModelAndSwitches(JsonWriter& w, const ModelInfo& info, const ModelSwitches& switches)
 {
     w.key("model");
@@ -131,34 +155,9 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
     }
     w.endArray();
     // 4. What the model predicts: after the text (a decoder), or at each [MASK] (BERT).
-    // {"id", "token", "piece", "probability", "logit"} each, or only id, token and
-    // probability (`brief`: the logit lens's many).
-    const auto writePredictions = [&w](const std::vector<Prediction>& predictions,
-                                       bool brief = false) {
-        w.beginArray();
-        for (const Prediction& p : predictions) {
-            w.beginObject();
-            w.key("id");
-            w.value(p.id);
-            w.key("token");
-            w.value(p.label);
-            if (!brief) {
-                w.key("piece");
-                w.value(p.token);
-            }
-            w.key("probability");
-            w.value(p.probability);
-            if (!brief) {
-                w.key("logit");
-                w.value(p.logit);
-            }
-            w.endObject();
-        }
-        w.endArray();
-    };
     if (info.causal) {
         w.key("next_tokens");
-        writePredictions(run.predictions(int(run.ids.size()) - 1, topK));
+        writePredictions(w, run.predictions(int(run.ids.size()) - 1, topK));
     } else {
         w.key("masked_predictions");
         w.beginArray();
@@ -167,7 +166,7 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
             w.key("position");
             w.value(position);
             w.key("predictions");
-            writePredictions(run.predictions(position, topK));
+            writePredictions(w, run.predictions(position, topK));
             w.endObject();
         }
         w.endArray();
@@ -194,7 +193,7 @@ std::string modelRunJson(const ModelRun& run, int topK, const ModelRunExtras& ex
         for (const auto& layer : *extras.logitLens) {
             w.beginArray();
             for (const std::vector<Prediction>& position : layer)
-                writePredictions(position, true);
+                writePredictions(w, position, true);
             w.endArray();
         }
         w.endArray();

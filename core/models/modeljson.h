@@ -40,6 +40,11 @@ struct ModelRunExtras {
     const Matrix* rollout = nullptr;
     bool weights = true; // false: "layers" written empty (an experiment's numbers alone)
 };
+// Predictions as an array of {"id", "token" (readable), "piece", "probability", "logit"}, or
+// with `brief` only id, token and probability (the logit lens's many).
+void writePredictions(JsonWriter& w, const std::vector<Prediction>& predictions,
+                      bool brief = false);
+
 // The "model", "switches", "knocked_out" and "knock_out_mode" members above, into an open
 // object (generate's JSON begins with them too).
 void writeModelAndSwitches(JsonWriter& w, const ModelInfo& info, const ModelSwitches& switches);
