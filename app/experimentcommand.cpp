@@ -126,24 +126,13 @@ int experimentExportCommand(const std::vector<std::string>& args)
         case Experiment::LogitLens:
             bytes = ui::logitLensFile(format, run, readLogitLens(*run.model, residuals, 5), &error);
             break;
-        case Experiment::HeadImportance: {
-            HeadImportance scan;
-            try {
-                scan = headImportance(*run.model, run.ids, run.switches, a.model.targetToken);
-            } catch (const InputError& e) {
-                throw InputError("--experiment head-importance: " + std::string(e.what()));
-            }
-            bytes = ui::headImportanceFile(format, run, scan, &error);
+        case Experiment::HeadImportance:
+            bytes = ui::headImportanceFile(
+                format, run,
+                headImportanceOf(run, a.model.targetToken, "--experiment head-importance"), &error);
             break;
-        }
         case Experiment::HeadRoles: {
-            const auto [first, end] = textPositions(*run.model, run.ids);
-            HeadScores scores;
-            try {
-                scores = headScores(*run.attention, 0, run.ids, first, end);
-            } catch (const InputError& e) {
-                throw InputError("--experiment head-roles: " + std::string(e.what()));
-            }
+            const HeadScores scores = headScoresOf(run, "--experiment head-roles");
             const std::optional<std::uint32_t> seed =
                 a.model.inductionTest ? std::optional(std::uint32_t(options.request.config.seed))
                                       : std::nullopt;

@@ -300,6 +300,26 @@ ModelRun runModel(ModelArguments& a, const ComputeOptions& options, const Forwar
     return model->runIds(*a.ids, switches, hooks);
 }
 
+HeadScores headScoresOf(const ModelRun& run, const std::string& option)
+{
+    const auto [first, end] = textPositions(*run.model, run.ids);
+    try {
+        return headScores(*run.attention, 0, run.ids, first, end);
+    } catch (const InputError& error) {
+        throw InputError(option + ": " + error.what());
+    }
+}
+
+HeadImportance headImportanceOf(const ModelRun& run, std::optional<int> target,
+                                const std::string& option)
+{
+    try {
+        return headImportance(*run.model, run.ids, run.switches, target);
+    } catch (const InputError& error) {
+        throw InputError(option + ": " + error.what());
+    }
+}
+
 int refusingModelErrors(const std::function<int()>& body)
 {
     try {
@@ -368,21 +388,12 @@ int modelCommand(const std::vector<std::string>& args)
         }
         HeadImportance importance;
         if (a.headImportance) {
-            try {
-                importance = attn::headImportance(*run.model, run.ids, run.switches, a.targetToken);
-            } catch (const InputError& error) {
-                throw InputError("--head-importance: " + std::string(error.what()));
-            }
+            importance = headImportanceOf(run, a.targetToken, "--head-importance");
             extras.headImportance = &importance;
         }
         HeadScores scores;
         if (a.headScores || a.inductionTest) {
-            const auto [first, end] = textPositions(*run.model, run.ids);
-            try {
-                scores = attn::headScores(*run.attention, 0, run.ids, first, end);
-            } catch (const InputError& error) {
-                throw InputError("--head-scores: " + std::string(error.what()));
-            }
+            scores = headScoresOf(run, "--head-scores");
             extras.headScores = &scores;
         }
         Matrix rollout;

@@ -3,7 +3,9 @@
 // JSON.
 #pragma once
 
+#include "attention/headscores.h"
 #include "formats/commandline.h"
+#include "models/headimportance.h"
 #include "models/languagemodel.h"
 
 #include <functional>
@@ -70,6 +72,13 @@ int refusingModelErrors(const std::function<int()>& body);
 // their switches (switchesOf), with `hooks`. Throws InputError or ModelError.
 [[nodiscard]] ModelRun runModel(ModelArguments& a, const ComputeOptions& options,
                                 const ForwardHooks& hooks = {});
+
+// The experiments on a run, their refusals (InputError) begun by `option` ("--head-scores",
+// "--experiment head-roles"): the head detector's scores on the run's text positions, and
+// which heads matter for `target` (the top 1 unless given).
+[[nodiscard]] HeadScores headScoresOf(const ModelRun& run, const std::string& option);
+[[nodiscard]] HeadImportance headImportanceOf(const ModelRun& run, std::optional<int> target,
+                                              const std::string& option);
 
 // compute with --model: exit status as in clicommands.h.
 int modelCommand(const std::vector<std::string>& args);

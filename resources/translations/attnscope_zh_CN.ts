@@ -2040,14 +2040,6 @@
         <translation>逐个单独敲掉每个头：log p 的变化。红色：没有这个头时该词元的概率下降；蓝色：上升。%1</translation>
     </message>
     <message>
-        <source>head %1</source>
-        <translation>头 %1</translation>
-    </message>
-    <message>
-        <source>layer %1</source>
-        <translation>层 %1</translation>
-    </message>
-    <message>
         <source>Previous-token</source>
         <translation>前一词元</translation>
     </message>

@@ -103,10 +103,10 @@ TableFigure headImportanceTable(const ModelRun& run, const HeadImportance& scan)
                          .arg(runCaption(run));
     // Blue where the token gains, red where it loses (the diverging map runs blue → red).
     const Colormap diverging(ColormapName::Diverging);
-    for (int h = 0; h < H; ++h)
-        figure.columnLabels << tr("head %1").arg(h);
+    const HeatmapData grid = layerHeadData(scan.change, {}); // its "layer l", "head h"
+    figure.rowLabels = grid.queryLabels;
+    figure.columnLabels = grid.keyLabels;
     for (int l = 0; l < L; ++l) {
-        figure.rowLabels << tr("layer %1").arg(l);
         for (int h = 0; h < H; ++h) {
             const double c = scan.change[std::size_t(l)][std::size_t(h)];
             const double t = largest > 0 ? 0.5 - 0.5 * c / largest : 0.5;
