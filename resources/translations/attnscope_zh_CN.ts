@@ -3323,8 +3323,8 @@
         <translation>模型训练时所用的标准公式。</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:%1&apos;&gt;Departs from the textbook %2: %3.&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:%1&apos;&gt;%2与标准公式不同：%3。&lt;/span&gt;</translation>
+        <source>Departs from the textbook %1: %2.</source>
+        <translation>%1与标准公式不同：%2。</translation>
     </message>
     <message>
         <source>; </source>

@@ -17,7 +17,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
-#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 namespace attn::ui {
@@ -181,13 +180,7 @@ void GenerateDialog::follow()
                                    "with it beside the model as trained."));
     columns_[1]->box->setVisible(departs || bothWritten_);
     if (!writing_ && !bothWritten_)
-        columns_[1]->formula->setText(switchesText());
-}
-
-QString GenerateDialog::switchesText() const
-{
-    // The window's line of departures, without its colour.
-    return QTextDocumentFragment::fromHtml(window_->departuresText()).toPlainText();
+        columns_[1]->formula->setText(window_->departuresText());
 }
 
 void GenerateDialog::updateSampling()
@@ -222,7 +215,7 @@ void GenerateDialog::write()
         column->status->setText(tr("Writing…"));
         column->show->setEnabled(false);
     }
-    columns_[1]->formula->setText(switchesText());
+    columns_[1]->formula->setText(window_->departuresText());
     columns_[1]->box->setVisible(job.both);
     problem_->clear();
     write_->setEnabled(false);

@@ -98,8 +98,6 @@ private:
     // The window's text becomes the column's (false: it wrote nothing).
     bool putInWindow(int column);
     void updateSampling();
-    // The window's departures from the textbook formula, as plain text.
-    [[nodiscard]] QString switchesText() const;
     void retranslateUi();
 
     LanguageModelWindow* window_;

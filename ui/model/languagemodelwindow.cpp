@@ -232,7 +232,7 @@ QString LanguageModelWindow::captionText() const
 
 QString LanguageModelWindow::departuresText() const
 {
-    return departures_->text();
+    return departuresSentence_;
 }
 
 void LanguageModelWindow::submit()
@@ -407,13 +407,16 @@ void LanguageModelWindow::updateDepartures()
     const QStringList departures =
         modelDepartures(switched, model_->info().causal, model_->info().heads);
     const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
-    if (departures.isEmpty())
-        departures_->setText(tr("The model's textbook formula, as it was trained."));
-    else
-        departures_->setText(
-            tr("<span style='color:%1'>Departs from the textbook %2: %3.</span>")
-                .arg(alertColor(palette()).name(), where,
-                     departures.join(tr("; ", "separator between departures")).toHtmlEscaped()));
+    // The sentence in plain text (departuresText); the label shows a departure in red.
+    departuresSentence_ =
+        departures.isEmpty()
+            ? tr("The model's textbook formula, as it was trained.")
+            : tr("Departs from the textbook %1: %2.")
+                  .arg(where, departures.join(tr("; ", "separator between departures")));
+    departures_->setText(departures.isEmpty() ? departuresSentence_.toHtmlEscaped()
+                                              : QStringLiteral("<span style='color:%1'>%2</span>")
+                                                    .arg(alertColor(palette()).name(),
+                                                         departuresSentence_.toHtmlEscaped()));
 }
 
 // The model's folder as the caption shows it: under the home folder as ~/… (the way a

@@ -90,7 +90,7 @@ public:
     // The words the model view shows, in order; empty when it shows tokens.
     [[nodiscard]] const std::vector<WordGroup>& shownWords() const { return words_; }
     [[nodiscard]] QString captionText() const;
-    // The line of departures from the model's textbook formula.
+    // The line of departures from the model's textbook formula, in plain text.
     [[nodiscard]] QString departuresText() const;
     // Why the last request was refused (empty text, too long …); empty when it ran.
     [[nodiscard]] QString refusal() const { return refusal_; }
@@ -148,6 +148,7 @@ private:
     QLabel* scopeLabel_;
     QComboBox* scope_;
     QLabel* departures_;
+    QString departuresSentence_; // departures_'s sentence, without its colour
     QCheckBox* groupWords_;
     KnockOutBar* knockOut_;
     std::vector<WordGroup> words_; // the words shown, when grouped
