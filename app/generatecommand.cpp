@@ -6,7 +6,6 @@
 #include "models/generation.h"
 #include "offscreen.h"
 
-#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -22,16 +21,6 @@ struct GenerateArguments {
     std::optional<double> topP;
     std::optional<std::uint64_t> seed;
 };
-
-double parseNumber(const char* option, std::string_view value)
-{
-    const std::string text(value);
-    char* end = nullptr;
-    const double number = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(number))
-        throw InputError(std::string(option) + " must be a number, not '" + text + "'");
-    return number;
-}
 
 // Its options; for the parser (`help` false) without --temperature, --seed and --tau,
 // which sortOptions takes first.
@@ -55,7 +44,7 @@ std::vector<Option> generateOptions(GenerateArguments& a, bool help)
          QT_TRANSLATE_NOOP("Command line",
                            "sample, the next-token logits divided by X (> 0) before their "
                            "softmax; not the formula's τ, which --tau sets"),
-         [&a](std::string_view value) { a.temperature = parseNumber("--temperature", value); }},
+         [&a](std::string_view value) { a.temperature = parseReal("--temperature", value); }},
         {"top-k", "K",
          QT_TRANSLATE_NOOP("Command line",
                            "sample from the K most probable tokens only (0: every token)"),
@@ -66,7 +55,7 @@ std::vector<Option> generateOptions(GenerateArguments& a, bool help)
          QT_TRANSLATE_NOOP("Command line",
                            "sample from the fewest most probable tokens whose probabilities "
                            "reach P (0 < P ≤ 1)"),
-         [&a](std::string_view value) { a.topP = parseNumber("--top-p", value); }},
+         [&a](std::string_view value) { a.topP = parseReal("--top-p", value); }},
         {"seed", "S",
          QT_TRANSLATE_NOOP("Command line",
                            "the sampling's seed (default 0): the same seed writes the same text"),
@@ -105,7 +94,7 @@ std::vector<std::string> sortOptions(const std::vector<std::string>& args, Gener
                 continue;
             }
             if (option == "--temperature")
-                a.temperature = parseNumber("--temperature", value);
+                a.temperature = parseReal("--temperature", value);
             else if (option == "--seed")
                 a.seed = std::uint64_t(parseInteger("--seed", value, 0, INT64_MAX));
             else
