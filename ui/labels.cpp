@@ -41,6 +41,9 @@ QString displayName(Positional value)
         return QCoreApplication::translate("Labels", "Sinusoidal", "positional encoding");
     case Positional::None:
         return QCoreApplication::translate("Labels", "None", "positional encoding");
+    case Positional::Rope:
+        return QCoreApplication::translate("Labels", "RoPE (rotate Q and K)",
+                                           "positional encoding");
     }
     return {};
 }
@@ -182,6 +185,8 @@ QString captionPhrase(Positional value)
         return QCoreApplication::translate("Figure", "sinusoidal positions");
     case Positional::None:
         return QCoreApplication::translate("Figure", "no positional encoding");
+    case Positional::Rope:
+        return QCoreApplication::translate("Figure", "RoPE positions");
     }
     return {};
 }
@@ -254,6 +259,26 @@ QString refusalTemplate(Refusal refusal)
         return QCoreApplication::translate(
             "Refusal", "A causal mask has no meaning in cross-attention: the keys come from the "
                        "other text, so none of them is in a query's future.");
+    case Refusal::KvHeadsDivide:
+        return QCoreApplication::translate(
+            "Refusal", "The K/V heads (%1) must divide the number of heads (%2).");
+    case Refusal::RopeOddDk:
+        return QCoreApplication::translate(
+            "Refusal", "RoPE rotates pairs of features: d_k (%1) must be even.");
+    case Refusal::RopeTheta:
+        return QCoreApplication::translate("Refusal", "The RoPE base θ must be a positive number.");
+    case Refusal::Softcap:
+        return QCoreApplication::translate("Refusal",
+                                           "The soft-capping c must be a positive number.");
+    case Refusal::Window:
+        return QCoreApplication::translate("Refusal",
+                                           "The sliding window must be between 1 and 4096 keys.");
+    case Refusal::SinkValue:
+        return QCoreApplication::translate("Refusal", "The sink logit must be a finite number.");
+    case Refusal::SinkAxis:
+        return QCoreApplication::translate(
+            "Refusal", "A sink is one more key in each row: it needs the softmax over the keys "
+                       "(dim=-1).");
     case Refusal::Memory:
         return QCoreApplication::translate(
             "Refusal", "This needs about %1 GiB of memory, more than the %2 GiB this machine "

@@ -235,9 +235,9 @@ double Result::scale() const
     return scaleFactor(config());
 }
 
-LogitRule Result::rule() const
+LogitRule Result::rule(int h) const
 {
-    LogitRule rule = logitRule(config());
+    LogitRule rule = logitRule(config(), h);
     rule.scale = static_cast<float>(scale());
     return rule;
 }
@@ -245,7 +245,7 @@ LogitRule Result::rule() const
 Matrix Result::logits(int b, int h) const
 {
     Matrix l;
-    scaleAndMask(scores->at(b, h), (*mask)[static_cast<std::size_t>(b)], rule(), l);
+    scaleAndMask(scores->at(b, h), (*mask)[static_cast<std::size_t>(b)], rule(h), l);
     return l;
 }
 
@@ -260,7 +260,7 @@ HeadStack Result::allLogits() const
 
 float Result::logit(int b, int h, int i, int j) const
 {
-    return rule()(scores->at(b, h)(i, j), (*mask)[static_cast<std::size_t>(b)](i, j));
+    return rule(h)(scores->at(b, h)(i, j), (*mask)[static_cast<std::size_t>(b)](i, j), i, j);
 }
 
 int AttentionEngine::firstChangedStage(const Request& before, const Request& after)
@@ -271,13 +271,22 @@ int AttentionEngine::firstChangedStage(const Request& before, const Request& aft
     if (before.text != after.text || a.tokenizer != b.tokenizer || a.attention != b.attention ||
         (crossBefore && before.crossText != after.crossText))
         return stageIndex(Stage::Tokenize);
+    // x gains the sinusoidal encoding or not (RoPE rotates in stage 4); K/V heads are
+    // drawn as other layers.
+    const bool sinusoidalBefore = a.positional == Positional::Sinusoidal;
     if (a.seed != b.seed || a.dModel != b.dModel || a.embedding != b.embedding ||
-        a.positional != b.positional || before.embeddingOverrides != after.embeddingOverrides)
+        sinusoidalBefore != (b.positional == Positional::Sinusoidal) ||
+        a.kvHeadCount() * a.dK() != b.kvHeadCount() * b.dK() ||
+        before.embeddingOverrides != after.embeddingOverrides)
         return stageIndex(Stage::Embed);
-    if (a.heads != b.heads || a.headSplit != b.headSplit)
+    const bool ropeBefore = a.positional == Positional::Rope;
+    if (a.heads != b.heads || a.headSplit != b.headSplit || a.kvHeadCount() != b.kvHeadCount() ||
+        a.qkNorm != b.qkNorm || ropeBefore != (b.positional == Positional::Rope) ||
+        (ropeBefore && a.ropeTheta != b.ropeTheta))
         return stageIndex(Stage::Split);
     if (a.scale != b.scale || a.temperature != b.temperature || a.mask != b.mask ||
-        a.maskFill != b.maskFill || a.maskStage != b.maskStage || a.paddingMask != b.paddingMask)
+        a.maskFill != b.maskFill || a.maskStage != b.maskStage || a.paddingMask != b.paddingMask ||
+        a.alibi != b.alibi || a.softcap != b.softcap || a.window != b.window || a.sink != b.sink)
         return stageIndex(Stage::ScaleMask);
     if (a.axis != b.axis)
         return stageIndex(Stage::Normalize);

@@ -115,8 +115,8 @@ struct Result {
     // The factor S is multiplied by: scaleFactor(config()), but 1/√scaleWidth for ÷ √d_model
     // where scaleWidth is set.
     [[nodiscard]] double scale() const;
-    // logitRule(config()) with that factor: what made L and P.
-    [[nodiscard]] LogitRule rule() const;
+    // logitRule(config(), h) with that factor: what made head h's L and P.
+    [[nodiscard]] LogitRule rule(int h) const;
     [[nodiscard]] int batch() const { return tokens ? tokens->batch() : 0; }
     [[nodiscard]] int length() const { return tokens ? tokens->length() : 0; }          // T_q
     [[nodiscard]] int keyLength() const { return keyTokens ? keyTokens->length() : 0; } // T_k
@@ -132,10 +132,10 @@ struct Result {
     // mask leaves visible.
     [[nodiscard]] bool scoresPending() const { return deferredScores && deferredScores->pending(); }
 
-    // L = S·scale/τ of head (b, h), with the mask's fill where the mask comes before the
-    // softmax: stage 6's output. It is not stored but made from S when asked for (the
-    // same bits the softmax saw): storing it would cost a third more memory and time in
-    // every switch, for numbers only a hover, an export or a test reads.
+    // L = S·scale/τ of head (b, h), ALiBi's bias and the cap applied, with the mask's fill
+    // where the mask comes before the softmax: stage 6's output. It is not stored but made from S
+    // when asked for (the same bits the softmax saw): storing it would cost a third more memory and
+    // time in every switch, for numbers only a hover, an export or a test reads.
     [[nodiscard]] Matrix logits(int b, int h) const;
     // One cell of the same.
     [[nodiscard]] float logit(int b, int h, int i, int j) const;
@@ -199,6 +199,7 @@ private:
         int dModel;
         EmbeddingMode embedding;
         int drawnBefore; // B·T in mode "torch": x's draws come first
+        int kvWidth;     // K·d_k: W_k's and W_v's outputs
         bool operator==(const LayerKey&) const = default;
     };
 

@@ -7,6 +7,7 @@
 #include "base/parallel.h"
 #include "engine/embedding.h"
 #include "engine/keyblocks.h"
+#include "engine/positions.h"
 #include "engine/projection.h"
 #include "engine/softmax.h"
 #include "engine/torchrng.h"
@@ -61,7 +62,7 @@ bool AttentionEngine::Run::tokenize()
 
 // 2. Embed: torch.manual_seed(seed); x = randn(B, T, C) in mode "torch" (and, in
 // cross-attention, y = randn(B, T_k, C) after it); then W_q, W_k, W_v, W_o =
-// nn.Linear(C, C), drawn in this order.
+// nn.Linear(C, C), nn.Linear(C, K·d_k) twice, nn.Linear(C, C), drawn in this order.
 void AttentionEngine::Run::embed()
 {
     const TokenBatch& tokens = *next.tokens;
@@ -78,12 +79,17 @@ void AttentionEngine::Run::embed()
     // The layers depend on the seed, C and, in mode "torch", on how many values x (and y)
     // drew before them; typing a new sentence in mode "table" reuses them.
     const int drawn = B * T + (cross ? B * Tk : 0);
+    // With K/V heads K < H, W_k and W_v are nn.Linear(C, K·d_k): drawn in the same order,
+    // so that K = H draws today's numbers.
+    const int kvWidth = config.kvHeadCount() * config.dK();
     const LayerKey key{config.seed, C, config.embedding,
-                       config.embedding == EmbeddingMode::Torch ? drawn : 0};
+                       config.embedding == EmbeddingMode::Torch ? drawn : 0, kvWidth};
     if (!engine.layers_ || engine.layerKey_ != key) {
         auto layers = std::make_shared<std::array<Linear, 4>>();
-        for (Linear& layer : *layers)
-            layer = generator.linear(C, C);
+        (*layers)[0] = generator.linear(C, C);
+        (*layers)[1] = generator.linear(C, kvWidth);
+        (*layers)[2] = generator.linear(C, kvWidth);
+        (*layers)[3] = generator.linear(C, C);
         drawnLayers = std::move(layers);
         drawnKey = key;
     }
@@ -105,7 +111,8 @@ void AttentionEngine::Run::project()
     // Stage 4 with view + transpose: each block of rows split into the heads right behind
     // its product, while in cache, instead of a pass of its own.
     std::shared_ptr<HeadViews> split;
-    if (last >= stageIndex(Stage::Split) && config.headSplit == HeadSplit::Transpose)
+    if (last >= stageIndex(Stage::Split) && config.headSplit == HeadSplit::Transpose &&
+        !transformsHeads(config))
         split = engine.splits_.take();
     HeadStack* const qHeads = split ? &split->q : nullptr;
     HeadStack* const kHeads = split ? &split->k : nullptr;
@@ -124,14 +131,27 @@ void AttentionEngine::Run::project()
     }
 }
 
-// 4. Split heads: (B, T, C) → (B, H, T, d_k).
+// 4. Split heads: (B, T, C) → (B, H, T, d_k); K and V into their K heads, each normed and
+// rotated as the switches say, then each query head given its K/V head (repeat_kv).
 void AttentionEngine::Run::splitHeads()
 {
     auto split = engine.splits_.take();
-    attn::splitHeads({{&next.projection->q, &split->q},
-                      {&next.projection->k, &split->k},
-                      {&next.projection->v, &split->v}},
-                     config.heads, config.headSplit);
+    const int H = config.heads, K = config.kvHeadCount();
+    if (K == H) {
+        attn::splitHeads({{&next.projection->q, &split->q},
+                          {&next.projection->k, &split->k},
+                          {&next.projection->v, &split->v}},
+                         H, config.headSplit);
+        transformHeads(config, split->q, split->k);
+    } else {
+        HeadStack k, v;
+        attn::splitHeads({{&next.projection->q, &split->q}}, H, config.headSplit);
+        attn::splitHeads({{&next.projection->k, &k}, {&next.projection->v, &v}}, K,
+                         config.headSplit);
+        transformHeads(config, split->q, k);
+        repeatKvHeads(k, H, split->k);
+        repeatKvHeads(v, H, split->v);
+    }
     next.split = std::move(split);
     ran(Stage::Split);
 }
@@ -143,7 +163,8 @@ void AttentionEngine::Run::makeMask()
     const Result& previous = engine.result_;
     const bool sameMask = next.mask && next.keyTokens == previous.keyTokens &&
                           next.tokens == previous.tokens && previous.config().mask == config.mask &&
-                          previous.config().paddingMask == config.paddingMask;
+                          previous.config().paddingMask == config.paddingMask &&
+                          previous.config().window == config.window;
     if (!sameMask) {
         const TokenBatch& keyTokens = *next.keyTokens;
         const int B = next.tokens->batch(), T = next.tokens->length(), Tk = keyTokens.length();
@@ -156,6 +177,13 @@ void AttentionEngine::Run::makeMask()
             if (config.mask == MaskKind::Causal)
                 for (int i = 0; i < T; ++i)
                     m.row(i).tail(T - i - 1).setConstant(true);
+            // A sliding window W: keys W or more before the query (and, without the causal
+            // mask, W or more after it) are hidden.
+            if (config.window > 0)
+                for (int i = 0; i < T; ++i)
+                    for (int j = 0; j < Tk; ++j)
+                        if (i - j >= config.window || j - i >= config.window)
+                            m(i, j) = true;
             if (config.paddingMask) {
                 // A key-padding mask: a <pad> key is hidden from every query.
                 const int length = keyTokens.lengths[static_cast<std::size_t>(b)];
@@ -189,7 +217,7 @@ void AttentionEngine::Run::scores()
     // At long T that is nearly half of S's products and of its writes.
     const bool deferMasked = fused && T == Tk && futureScoresUnread(config);
     const ScoreBlocks blocks = scoreBlocks(T, Tk);
-    const LogitRule rule = logitRule(config);
+    const std::vector<LogitRule> rules = headRules(config);
     const bool maskAfter = config.maskStage == MaskStage::AfterSoftmax;
     parallelFor(B * H * blocks.count, [&](int item) {
         const int b = item / (H * blocks.count), h = item / blocks.count % H;
@@ -201,8 +229,8 @@ void AttentionEngine::Run::scores()
                        !deferMasked);
         if (fused) {
             std::vector<float> scratch(static_cast<std::size_t>(Tk));
-            softmaxBlockOverKeys(s, (*next.mask)[std::size_t(b)], rule, maskAfter, row,
-                                 scratch.data(), fusedWeights->at(b, h).middleRows(row, rows));
+            softmaxBlockOverKeys(s, (*next.mask)[std::size_t(b)], rules[std::size_t(h)], maskAfter,
+                                 row, scratch.data(), fusedWeights->at(b, h).middleRows(row, rows));
         }
     });
     if (deferMasked && blocks.count > 1) {
@@ -256,7 +284,7 @@ void AttentionEngine::Run::normalize()
         weights = engine.weights_.take();
         weights->reshape(B, H, T, Tk);
     }
-    const LogitRule rule = logitRule(config);
+    const std::vector<LogitRule> rules = headRules(config);
     const HeadStack& scores = *next.scores;
     const std::vector<MaskMatrix>& masks = *next.mask;
     auto maskOf = [&](int b) -> const MaskMatrix& { return masks[std::size_t(b)]; };
@@ -266,23 +294,27 @@ void AttentionEngine::Run::normalize()
     case SoftmaxAxis::Keys: // dim=-1: each row i over keys j, L made row by row
         if (!fusedWeights && engine.makesOverviews_) {
             auto made = engine.overviews_.take();
-            softmaxWithOverviews(scores, masks, rule, maskAfter, *weights, *made);
+            softmaxWithOverviews(scores, masks, rules, maskAfter, *weights, *made);
             overviews = std::move(made);
         } else if (!fusedWeights) {
             parallelFor(B * H, [&](int item) {
                 const int b = item / H, h = item % H;
-                scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+                scaleMaskSoftmaxOverKeys(scores.at(b, h), maskOf(b), rules[std::size_t(h)],
+                                         weights->at(b, h));
             });
         }
         break;
     case SoftmaxAxis::Queries: // dim=-2: each column j over queries i
         parallelFor(B * H, [&](int item) {
             const int b = item / H, h = item % H;
-            scaleMaskSoftmaxOverQueries(scores.at(b, h), maskOf(b), rule, weights->at(b, h));
+            scaleMaskSoftmaxOverQueries(scores.at(b, h), maskOf(b), rules[std::size_t(h)],
+                                        weights->at(b, h));
         });
         break;
     case SoftmaxAxis::Batch: // dim=0: each (h, i, j) over sequences b
-        parallelFor(H, [&](int h) { scaleMaskSoftmaxOverBatch(scores, masks, rule, h, *weights); });
+        parallelFor(H, [&](int h) {
+            scaleMaskSoftmaxOverBatch(scores, masks, rules[std::size_t(h)], h, *weights);
+        });
         break;
     }
     if (maskAfter && !overviews && !fusedWeights) { // stage 5 masked its blocks of P
@@ -348,6 +380,8 @@ void AttentionEngine::Run::statistics()
         HeadStatistics s =
             headStatistics(next.scores->at(b, h), scale, config.temperature, next.weights->at(b, h),
                            (*next.mask)[static_cast<std::size_t>(b)]);
+        addTodaysFigures(s, next.scores->at(b, h), logitRule(config, h),
+                         (*next.mask)[static_cast<std::size_t>(b)]);
         s.batch = b;
         s.head = h;
         stats->heads[static_cast<std::size_t>(item)] = std::move(s);

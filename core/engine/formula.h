@@ -25,7 +25,20 @@ enum class FormulaPart {
     Close,           // )
     MaskAfter,       // ⊙ (1 − M), the mask multiplied into the weights
     TimesV,          // · V
+    // Today's models (appended, so that the parts above keep their numbers):
+    SinkOpen,            // [ , the row's logits and the sink's in one softmax
+    CapOpen,             // c·tanh(
+    GroupOpen,           // ( around the logits when ALiBi is capped too
+    ScoresNormed,        // Q̂K̂ᵀ: QK-norm
+    ScoresRotated,       // (R_i Q)(R_j K)ᵀ: RoPE
+    ScoresNormedRotated, // (R_i Q̂)(R_j K̂)ᵀ
+    Alibi,               // − m_h·|i − j|
+    GroupClose,          // )
+    CapClose,            // / c)
+    AddWindowMask,       // + M_W: the mask with a sliding window
+    SinkClose,           // , s]
 };
+inline constexpr FormulaPart kLastFormulaPart = FormulaPart::SinkClose;
 
 struct FormulaTerm {
     FormulaPart part;
@@ -39,6 +52,7 @@ struct Formula {
     bool temperature = false;       // τ ≠ 1 (departs)
     bool viewSplit = false;         // heads split with view alone (departs; not in the terms)
     bool paddingAttended = false;   // <pad> keys not masked (departs; not in the terms)
+    bool sharedKeys = false;        // fewer K/V heads than query heads (not in the terms)
 };
 
 // The formula `config` computes; `hasPadding` says whether some sequence is padded with

@@ -51,8 +51,8 @@ void softmaxBlockOverKeys(const ConstRowsRef& s, const MaskMatrix& mask, const L
 {
     const Eigen::Index n = s.cols();
     for (Eigen::Index i = 0; i < s.rows(); ++i)
-        scaleMaskSoftmaxRow(s.row(i).data(), mask.row(first + i).data(), n, rule, scratch,
-                            p.row(i).data());
+        scaleMaskSoftmaxRow(s.row(i).data(), mask.row(first + i).data(), n, first + i, rule,
+                            scratch, p.row(i).data());
     if (maskAfter) // masked_fill(M, 0)
         p = mask.middleRows(first, s.rows()).select(0.0f, p);
 }

@@ -28,6 +28,27 @@ std::optional<InputError> checkConfig(const Config& config)
         return InputError("a causal mask has no meaning in cross-attention: the keys come from "
                           "the other text, so none of them is in a query's future",
                           Refusal::CausalCross);
+    const int K = config.kvHeadCount();
+    if (K < 1 || K > config.heads || config.heads % K != 0)
+        return InputError("the K/V heads (" + number(K) + ") must divide the heads (" +
+                              number(config.heads) + ")",
+                          Refusal::KvHeadsDivide, {number(K), number(config.heads)});
+    if (config.positional == Positional::Rope && config.dK() % 2 != 0)
+        return InputError("RoPE rotates pairs of features: d_k (" + number(config.dK()) +
+                              ") must be even",
+                          Refusal::RopeOddDk, {number(config.dK())});
+    if (!(config.ropeTheta > 0.0f) || !std::isfinite(config.ropeTheta))
+        return InputError("the RoPE base θ must be a positive number", Refusal::RopeTheta);
+    if (config.softcap < 0.0f || !std::isfinite(config.softcap))
+        return InputError("the soft-capping c must be a positive number", Refusal::Softcap);
+    if (config.window < 0 || config.window > kMaxTokens)
+        return InputError("the window must be between 1 and " + number(kMaxTokens) + " keys",
+                          Refusal::Window);
+    if (config.sink && !std::isfinite(*config.sink))
+        return InputError("the sink logit must be a finite number", Refusal::SinkValue);
+    if (config.sink && config.axis != SoftmaxAxis::Keys)
+        return InputError("a sink is one more key in each row: it needs the softmax over the keys",
+                          Refusal::SinkAxis);
     return std::nullopt;
 }
 

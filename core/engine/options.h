@@ -19,7 +19,7 @@ namespace attn {
 
 enum class TokenizerMode { Auto, Spaces, Chars };
 enum class EmbeddingMode { Table, Torch };
-enum class Positional { Sinusoidal, None };
+enum class Positional { Sinusoidal, None, Rope };
 enum class ScaleMode { SqrtDk, None, SqrtDModel };
 enum class SoftmaxAxis { Keys, Queries, Batch };
 enum class MaskKind { None, Causal };
@@ -51,7 +51,8 @@ ATTN_ENUM_TABLE(EmbeddingMode, "embedding",
                 EnumSpelling<EmbeddingMode>{EmbeddingMode::Torch, "torch"});
 ATTN_ENUM_TABLE(Positional, "positional",
                 EnumSpelling<Positional>{Positional::Sinusoidal, "sinusoidal"},
-                EnumSpelling<Positional>{Positional::None, "none"});
+                EnumSpelling<Positional>{Positional::None, "none"},
+                EnumSpelling<Positional>{Positional::Rope, "rope"});
 ATTN_ENUM_TABLE(ScaleMode, "scale", EnumSpelling<ScaleMode>{ScaleMode::SqrtDk, "sqrt-dk"},
                 EnumSpelling<ScaleMode>{ScaleMode::None, "none"},
                 EnumSpelling<ScaleMode>{ScaleMode::SqrtDModel, "sqrt-dmodel"});
@@ -112,6 +113,9 @@ inline constexpr int kMaxTokens = 4096;  // T, per sequence
 inline constexpr int kMaxSequences = 64; // B, lines of input
 inline constexpr float kMinTemperature = 1e-6f;
 inline constexpr float kMaxTemperature = 1e6f;
+inline constexpr float kDefaultRopeTheta = 10000.0f;
+// RMSNorm's ε of QK-norm (modeling_qwen3's rms_norm_eps).
+inline constexpr float kQkNormEpsilon = 1e-6f;
 
 // Everything that decides the numbers, besides the text itself.
 struct Config {
@@ -133,7 +137,27 @@ struct Config {
     // (Request::crossText), as a decoder attends to its encoder.
     AttentionKind attention = AttentionKind::Self;
 
+    // Today's models (ARCHITECTURE.md, "The formula as today's models write it"), in the
+    // order the pipeline applies them. Each one's default leaves the 2017 formula.
+    int kvHeads = 0;     // K/V heads K (GQA; 1: multi-query); 0: as many as the query heads
+    bool qkNorm = false; // each row of Q_h and K_h divided by its RMS over d_k (Qwen3)
+    float ropeTheta = kDefaultRopeTheta; // θ of positional "rope"
+    bool alibi = false;                  // L −= m_h·|i − j| (BLOOM's slopes)
+    float softcap = 0;                   // c > 0: L ← c·tanh(L / c) (Gemma 2); 0: off
+    int window = 0; // W ≥ 1: key j hidden from query i when i − j ≥ W (Mistral); 0: off
+    // One more logit s in every row of the softmax over the keys, dropped after it
+    // (gpt-oss's sinks; s = 0 is "softmax off by one"); none: off.
+    std::optional<float> sink;
+
     [[nodiscard]] int dK() const { return heads > 0 ? dModel / heads : 0; }
+    // K: the K/V heads the keys and values are split into.
+    [[nodiscard]] int kvHeadCount() const { return kvHeads > 0 ? kvHeads : heads; }
+    // Query head h reads K/V head ⌊h / (H/K)⌋ (HF's repeat_kv).
+    [[nodiscard]] int kvHeadOf(int h) const
+    {
+        const int K = kvHeadCount();
+        return K > 0 && heads >= K ? h / (heads / K) : h;
+    }
     bool operator==(const Config&) const = default;
 };
 
@@ -155,6 +179,13 @@ enum class Refusal {
     TemperatureNaN,   // —
     TemperatureRange, // —
     CausalCross,      // —
+    KvHeadsDivide,    // K/V heads, heads
+    RopeOddDk,        // d_k
+    RopeTheta,        // —
+    Softcap,          // —
+    Window,           // —
+    SinkValue,        // —
+    SinkAxis,         // —
     Memory,           // GiB needed, GiB available
     MemoryBeside,     // GiB needed in all, GiB of it the previous result holds, GiB available
     OutOfMemory,      // — (an allocation failed after all)

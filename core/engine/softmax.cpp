@@ -2,6 +2,7 @@
 
 #include "base/parallel.h"
 #include "engine/fastexp.h"
+#include "engine/positions.h"
 #include "engine/statistics.h"
 
 #include <algorithm>
@@ -57,10 +58,17 @@ float rowMax(const float* l, Eigen::Index n)
 // that tail are not read. `max` gets the largest logit, NaN left out. With `fillTail`
 // false that tail of l is left unwritten, for a caller that fills it only when it reads
 // it (a causal mask's future, filled with −inf, weighs exactly 0 unread).
-Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n,
+Eigen::Index scaleAndMaskRow(const float* s, const bool* masked, Eigen::Index n, Eigen::Index row,
                              const LogitRule& rule, float* l, float& max, bool fillTail = true)
 {
-    auto scaled = [&](Eigen::Index count) { max = scaleRow(s, count, rule.scale, rule.tau, l); };
+    auto scaled = [&](Eigen::Index count) {
+        max = scaleRow(s, count, rule.scale, rule.tau, l);
+        if (rule.shifts()) { // ALiBi and the cap, before the fill
+            for (Eigen::Index j = 0; j < count; ++j)
+                l[j] = rule.shift(l[j], row, j);
+            max = rowMax(l, count);
+        }
+    };
     if (!rule.fill) {
         scaled(n);
         return n;
@@ -99,7 +107,7 @@ bool filledWeighZero(std::optional<float> fill, float max)
 // left out. The keys from `filledFrom` on, when given, all hold `fill`; when they weigh
 // zero (filledWeighZero), they are not read.
 void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Index filledFrom = 0,
-                std::optional<float> fill = std::nullopt)
+                std::optional<float> fill = std::nullopt, std::optional<float> sink = std::nullopt)
 {
     // 1. The maximum is subtracted only for numerical stability; a row that is all -inf
     // has max -inf, and -inf − (-inf) = NaN, as in torch. A NaN anywhere makes the whole
@@ -126,6 +134,12 @@ void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Inde
                 p[j] = std::isnan(shifted) ? shifted : shifted < -87.5f ? 0.0f : std::exp(shifted);
         sum = weights.head(live).sum();
     }
+    // A sink is one more key (gpt-oss): its exp joins the sum, its weight is dropped. `max`
+    // counts it already, so that a row of filled keys parks its weight on it.
+    if (sink) {
+        const float shifted = *sink - max;
+        sum += shifted < -87.5f ? 0.0f : std::exp(shifted);
+    }
     // 5. Normalise as torch's softmax over the last dimension does: 1 / sum once, then a
     // multiplication; the whole row, so that a NaN sum makes every weight NaN, as in
     // torch (the tail's zeros multiplied once).
@@ -135,7 +149,7 @@ void softmaxRow(const float* l, Eigen::Index n, float max, float* p, Eigen::Inde
 
 } // namespace
 
-LogitRule logitRule(const Config& config)
+LogitRule logitRule(const Config& config, int head)
 {
     LogitRule rule;
     rule.scale = static_cast<float>(scaleFactor(config));
@@ -143,7 +157,34 @@ LogitRule logitRule(const Config& config)
     if (config.maskStage == MaskStage::BeforeSoftmax)
         rule.fill =
             config.maskFill == MaskFill::NegInf ? -std::numeric_limits<float>::infinity() : -1e9f;
+    if (config.alibi)
+        rule.slope = alibiSlope(head, config.heads);
+    rule.cap = config.softcap;
+    rule.sink = config.sink;
     return rule;
+}
+
+std::vector<LogitRule> headRules(const Config& config)
+{
+    std::vector<LogitRule> rules;
+    for (int h = 0; h < config.heads; ++h)
+        rules.push_back(logitRule(config, h));
+    return rules;
+}
+
+double sinkWeight(const float* logits, Eigen::Index n, const LogitRule& rule)
+{
+    if (!rule.sink)
+        return 0;
+    const double s = *rule.sink;
+    double max = s;
+    for (Eigen::Index j = 0; j < n; ++j)
+        max = logits[j] > max ? logits[j] : max;
+    double sum = 0;
+    for (Eigen::Index j = 0; j < n; ++j)
+        sum += std::exp(double(logits[j]) - max);
+    const double sink = std::exp(s - max);
+    return sink / (sink + sum);
 }
 
 void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, const LogitRule& rule,
@@ -154,7 +195,7 @@ void scaleAndMask(const Matrix& scores, const MaskMatrix& mask, const LogitRule&
     const Eigen::Index n = scores.cols();
     float max = 0;
     for (Eigen::Index i = 0; i < scores.rows(); ++i)
-        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, rule, logits.row(i).data(),
+        scaleAndMaskRow(scores.row(i).data(), mask.row(i).data(), n, i, rule, logits.row(i).data(),
                         max);
 }
 
@@ -182,20 +223,23 @@ void scaleMaskSoftmaxOverKeys(const Matrix& scores, const MaskMatrix& mask, cons
     const Eigen::Index n = scores.cols();
     std::vector<float> row(static_cast<std::size_t>(n));
     for (Eigen::Index i = firstRow; i < firstRow + rows; ++i)
-        scaleMaskSoftmaxRow(scores.row(i).data(), mask.row(i).data(), n, rule, row.data(),
+        scaleMaskSoftmaxRow(scores.row(i).data(), mask.row(i).data(), n, i, rule, row.data(),
                             weights.row(i).data());
 }
 
-void scaleMaskSoftmaxRow(const float* scores, const bool* mask, Eigen::Index n,
+void scaleMaskSoftmaxRow(const float* scores, const bool* mask, Eigen::Index n, Eigen::Index row,
                          const LogitRule& rule, float* scratch, float* weights)
 {
     float max = 0;
-    const Eigen::Index filledFrom = scaleAndMaskRow(scores, mask, n, rule, scratch, max, false);
+    const Eigen::Index filledFrom =
+        scaleAndMaskRow(scores, mask, n, row, rule, scratch, max, false);
+    if (rule.sink && !(max >= *rule.sink)) // NaN left out, as rowMax leaves it
+        max = *rule.sink;
     // The filled tail is written only when the softmax reads it (it rarely does: a causal
     // mask's future, filled with −inf or −1e9, weighs exactly 0).
     if (filledFrom < n && !filledWeighZero(rule.fill, max))
         std::fill(scratch + filledFrom, scratch + n, *rule.fill);
-    softmaxRow(scratch, n, max, weights, filledFrom, rule.fill);
+    softmaxRow(scratch, n, max, weights, filledFrom, rule.fill, rule.sink);
 }
 
 void scaleMaskSoftmaxOverQueries(const Matrix& scores, const MaskMatrix& mask,
@@ -228,7 +272,7 @@ void scaleMaskSoftmaxOverBatch(const HeadStack& scores, const std::vector<MaskMa
 }
 
 void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>& masks,
-                          const LogitRule& rule, bool maskAfter, HeadStack& weights,
+                          std::span<const LogitRule> rules, bool maskAfter, HeadStack& weights,
                           std::vector<HeadsOverview>& overviews)
 {
     const int B = weights.batch(), H = weights.heads();
@@ -248,7 +292,7 @@ void softmaxWithOverviews(const HeadStack& scores, const std::vector<MaskMatrix>
         const Eigen::Index rows = std::min<Eigen::Index>(bandRows, T - row);
         for (int h = 0; h < H; ++h) {
             Matrix& p = weights.at(b, h);
-            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rule, p, row, rows);
+            scaleMaskSoftmaxOverKeys(scores.at(b, h), mask, rules[std::size_t(h)], p, row, rows);
             if (maskAfter)
                 p.middleRows(row, rows) =
                     mask.middleRows(row, rows).select(0.0f, p.middleRows(row, rows));

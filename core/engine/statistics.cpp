@@ -317,15 +317,51 @@ std::vector<float> finiteMaxima(const HeadStack& stack, int b)
     return maxima;
 }
 
+void addTodaysFigures(HeadStatistics& s, const Matrix& scores, const LogitRule& rule,
+                      const MaskMatrix& masked)
+{
+    s.finalLogitMoments = s.logitMoments;
+    s.stdFinalLogits = s.stdLogits;
+    const Eigen::Index T = scores.rows(), Tk = scores.cols();
+    if (rule.shifts()) {
+        Matrix l(T, Tk);
+        for (Eigen::Index i = 0; i < T; ++i)
+            for (Eigen::Index j = 0; j < Tk; ++j)
+                l(i, j) = rule.shift((scores(i, j) * rule.scale) / rule.tau, i, j);
+        s.finalLogitMoments = moments(l);
+        s.stdFinalLogits = unbiasedStd(s.finalLogitMoments);
+    }
+    s.sinkWeights.clear();
+    s.maxSinkWeight = 0;
+    s.sinkRows = 0;
+    if (!rule.sink)
+        return;
+    std::vector<float> row(static_cast<std::size_t>(Tk));
+    for (Eigen::Index i = 0; i < T; ++i) {
+        for (Eigen::Index j = 0; j < Tk; ++j)
+            row[std::size_t(j)] = rule(scores(i, j), masked.size() != 0 && masked(i, j), i, j);
+        const double weight = sinkWeight(row.data(), Tk, rule);
+        s.sinkWeights.push_back(weight);
+        s.maxSinkWeight = std::max(s.maxSinkWeight, weight);
+        s.sinkRows += weight > kSinkMost ? 1 : 0;
+    }
+}
+
 void summarize(Statistics& stats)
 {
-    Moments scoreMoments, logitMoments;
+    Moments scoreMoments, logitMoments, finalMoments;
+    stats.maxSinkWeight = 0;
+    stats.sinkRows = 0;
     for (const HeadStatistics& h : stats.heads) {
         scoreMoments = combine(scoreMoments, h.scoreMoments);
         logitMoments = combine(logitMoments, h.logitMoments);
+        finalMoments = combine(finalMoments, h.finalLogitMoments);
+        stats.maxSinkWeight = std::max(stats.maxSinkWeight, h.maxSinkWeight);
+        stats.sinkRows += h.sinkRows;
     }
     stats.stdScores = unbiasedStd(scoreMoments);
     stats.stdLogits = unbiasedStd(logitMoments);
+    stats.stdFinalLogits = unbiasedStd(finalMoments);
 
     std::vector<double> entropy, entropyMax, rowMax, jacobian;
     std::vector<const std::vector<double>*> rowSums, colSums;

@@ -3,6 +3,7 @@
 
 #include "base/tensor.h"
 #include "engine/options.h"
+#include "engine/softmax.h"
 #include "engine/warnings.h"
 
 #include <span>
@@ -60,7 +61,17 @@ struct HeadStatistics {
     std::vector<int> uniformRows;       // rows of more than one key at ≥ 99.9% of max entropy
     std::vector<int> notNormalizedRows; // rows whose sum is not 1
     std::vector<int> fullyMaskedRows;   // rows in which every key is masked
+
+    // Today's models (addTodaysFigures): L after ALiBi and the cap, and the sink's share.
+    double stdFinalLogits = 0;       // unbiased std of L before masking (= stdLogits without them)
+    Moments finalLogitMoments;       // of the same
+    std::vector<double> sinkWeights; // (T) the weight the sink took from row i; empty: no sink
+    double maxSinkWeight = 0;
+    int sinkRows = 0; // rows whose sink took more than half (kSinkMost)
 };
+
+// A sink "takes most" of a row from here on.
+inline constexpr double kSinkMost = 0.5;
 
 // The same figures over every head and sequence, and the warnings drawn from them.
 struct Statistics {
@@ -83,6 +94,9 @@ struct Statistics {
     int saturatedRows = 0;
     int notNormalizedRows = 0;
     int uniformRows = 0;
+    double stdFinalLogits = 0; // of L after ALiBi and the cap, over the whole tensor
+    double maxSinkWeight = 0;  // the largest weight a sink took from a row
+    int sinkRows = 0;          // rows whose sink took more than half
 
     std::vector<Warning> warnings;
 };
@@ -95,6 +109,12 @@ struct Statistics {
 // Figures of one (T, T) head: S, P and the mask (true = key hidden from the query).
 [[nodiscard]] HeadStatistics headStatistics(const Matrix& scores, float scale, float tau,
                                             const Matrix& weights, const MaskMatrix& masked);
+
+// The figures of today's models' switches for one head (its rule, `scores` S and `masked`
+// as the softmax saw them): the moments and std of L after ALiBi and the cap (the plain
+// logits' when the rule has neither), and each row's sink weight when the rule has a sink.
+void addTodaysFigures(HeadStatistics& s, const Matrix& scores, const LogitRule& rule,
+                      const MaskMatrix& masked);
 
 // The margins of one weight matrix P (T_q, T_k), summed in double: what each query's
 // weights add up to (1 when the softmax ran over the keys) and what each key receives.

@@ -131,6 +131,15 @@ const char* warningTemplate(WarningKind kind)
                                  "The heads were split with view(B, H, T, d_k), which mixes tokens "
                                  "and features across heads. Split with view(B, T, H, "
                                  "d_k).transpose(1, 2).");
+    case WarningKind::UniformCapped:
+        return QT_TRANSLATE_NOOP("Warnings",
+                                 "%1% of rows are uniform: the soft-cap c = %2 squeezes every "
+                                 "logit into (−c, c), too narrow to tell the keys apart. Raise c.");
+    case WarningKind::SinkTakesMost:
+        return QT_TRANSLATE_NOOP("Warnings",
+                                 "The sink takes more than half of the weight in %1 rows (at most "
+                                 "%2): those queries attend to almost nothing, the head rests. A "
+                                 "lower sink logit s gives the keys their weight back.");
     }
     return "";
 }
@@ -244,9 +253,16 @@ std::vector<Warning> deriveWarnings(const Statistics& stats, const Config& confi
     // 4. The opposite: rows that cannot tell keys apart.
     if (stats.choiceRows > 0) {
         const double uniformShare = static_cast<double>(stats.uniformRows) / stats.choiceRows;
-        if (uniformShare >= kWarnShare)
+        if (uniformShare >= kWarnShare && config.softcap > 0)
+            warnings.push_back(
+                {WarningKind::UniformCapped, {percent(uniformShare), fixed(config.softcap, 2)}});
+        else if (uniformShare >= kWarnShare)
             warnings.push_back({WarningKind::UniformRows, {percent(uniformShare)}});
     }
+    // A sink that takes most of a row: a head with nothing to attend to parks its weight.
+    if (stats.sinkRows > 0)
+        warnings.push_back({WarningKind::SinkTakesMost,
+                            {std::to_string(stats.sinkRows), fixed(stats.maxSinkWeight, 2)}});
 
     // 5. A wrong split gives plausible-looking but meaningless heads: say so.
     if (config.headSplit == HeadSplit::View && config.heads > 1)

@@ -27,6 +27,8 @@ enum class WarningKind {
     FullyMaskedUniform, // -1e9 fill over a fully masked row
     UniformRows,
     HeadSplitView,
+    UniformCapped, // uniform rows under a soft-cap
+    SinkTakesMost, // a sink took more than half of some rows
 };
 
 // One warning; `arguments` fill the template's %1, %2, … in order.

@@ -190,10 +190,16 @@ ComputeOptions parseComputeArguments(const std::vector<std::string>& args,
     const std::string presetText = parsed.request.text;
     parsed.request.text.clear();
 
-    // 3. Everything else, in the order given.
-    for (const auto& [option, value] : given)
+    // 3. Everything else, in the order given. ALiBi gives the positions itself: with
+    // --alibi on the encoding added to x defaults to none (an explicit --positional stays).
+    bool positionalGiven = false;
+    for (const auto& [option, value] : given) {
         if (option->name != "preset")
             option->apply(value);
+        positionalGiven = positionalGiven || option->name == EnumTable<Positional>::option;
+    }
+    if (parsed.request.config.alibi && !positionalGiven && namesOption(args, "alibi"))
+        parsed.request.config.positional = Positional::None;
     if (parsed.request.text.empty())
         parsed.request.text = presetText;
 

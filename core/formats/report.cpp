@@ -341,10 +341,13 @@ std::string textReport(const Result& r, const ReportWords& words)
         listTokens(words.tokens, tokens, T);
     }
     // Every switch of the field table, as name=value spelled as on the command line (the
-    // JSON report's writeConfig walks the same rows).
+    // JSON report's writeConfig walks the same rows); today's models' only where switched,
+    // so that the 2017 formula's report reads as the tutorial's.
     out += words.config;
+    const Request defaults;
     for (const RequestField& field : requestFields())
-        if (field.inConfig)
+        if (field.inConfig &&
+            (!field.addedLater || field.print(r.request) != field.print(defaults)))
             out += " " + field.name + "=" + field.print(r.request);
     out += "\n\n";
 

@@ -28,9 +28,125 @@ template <typename E, E Config::*M> RequestField choice(const char* help)
             }};
 }
 
+// The shortest decimal that reads back as the same float.
+std::string shortestText(float value)
+{
+    char buffer[32];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, end.ptr);
+}
+
+// An on|off row for the flag `M` of Config.
+template <bool Config::*M> RequestField onOff(const char* name, const char* help, bool addedLater)
+{
+    RequestField field{
+        name,     FieldKind::Switch,
+        "on|off", help,
+        true,     0,
+        0,        [](const Request& r) { return std::string(r.config.*M ? "on" : "off"); },
+        nullptr,  M};
+    field.parse = [](Request& r, std::string_view text) {
+        if (text != "on" && text != "off")
+            // Which option: the row is found again by its member.
+            for (const RequestField& f : requestFields())
+                if (const auto* m = std::get_if<bool Config::*>(&f.member); m && *m == M)
+                    throw InputError("--" + f.name + " must be on|off, not " +
+                                     quotedArgument(text));
+        r.config.*M = text == "on";
+    };
+    field.addedLater = addedLater;
+    return field;
+}
+
+// Today's models' switches (options.h), each off by its default; those without a neutral
+// number are spelt "off" when off.
+std::vector<RequestField> todaysFields()
+{
+    std::vector<RequestField> rows{
+        {"kv-heads", FieldKind::Integer, "K",
+         QT_TRANSLATE_NOOP("Command line",
+                           "K/V heads K (grouped-query attention; 1: multi-query); must divide "
+                           "--heads; 0: as many as the heads"),
+         true, 0, kMaxDModel, [](const Request& r) { return std::to_string(r.config.kvHeads); },
+         [](Request& r, std::string_view text) {
+             r.config.kvHeads = static_cast<int>(parseInteger("--kv-heads", text, 0, kMaxDModel));
+         },
+         &Config::kvHeads},
+        onOff<&Config::qkNorm>(
+            "qk-norm",
+            QT_TRANSLATE_NOOP("Command line",
+                              "divide every row of Q_h and K_h by its root mean square (Qwen3)"),
+            true),
+        {"rope-theta", FieldKind::Real, "X",
+         QT_TRANSLATE_NOOP("Command line", "the base θ of --positional rope (10000)"), true, 0, 0,
+         [](const Request& r) { return shortestText(r.config.ropeTheta); },
+         [](Request& r, std::string_view text) {
+             const double theta = parseReal("--rope-theta", text);
+             if (!(theta > 0) || theta > 1e30)
+                 throw InputError("--rope-theta must be a positive number, not " +
+                                  std::string(text));
+             r.config.ropeTheta = static_cast<float>(theta);
+         },
+         &Config::ropeTheta},
+        onOff<&Config::alibi>(
+            "alibi",
+            QT_TRANSLATE_NOOP("Command line",
+                              "subtract m_h·|i-j| from the logits, BLOOM's slopes (positions "
+                              "without embeddings: --positional defaults to none)"),
+            true),
+        {"softcap", FieldKind::Real, "C|off",
+         QT_TRANSLATE_NOOP("Command line",
+                           "cap the logits: L = c·tanh(L/c), c > 0, after the scaling (Gemma 2)"),
+         true, 0, 0,
+         [](const Request& r) {
+             return r.config.softcap > 0 ? shortestText(r.config.softcap) : std::string("off");
+         },
+         [](Request& r, std::string_view text) {
+             if (text == "off") {
+                 r.config.softcap = 0;
+                 return;
+             }
+             const double c = parseReal("--softcap", text);
+             if (!(c > 0) || c > 1e30)
+                 throw InputError("--softcap must be a positive number or off, not " +
+                                  std::string(text));
+             r.config.softcap = static_cast<float>(c);
+         }},
+        {"window", FieldKind::Integer, "W|off",
+         QT_TRANSLATE_NOOP("Command line",
+                           "sliding window: query i sees keys j with |i-j| < W only (Mistral)"),
+         true, 1, kMaxTokens,
+         [](const Request& r) {
+             return r.config.window > 0 ? std::to_string(r.config.window) : std::string("off");
+         },
+         [](Request& r, std::string_view text) {
+             r.config.window =
+                 text == "off" ? 0
+                               : static_cast<int>(parseInteger("--window", text, 1, kMaxTokens));
+         }},
+        {"sink", FieldKind::Real, "S|off",
+         QT_TRANSLATE_NOOP("Command line",
+                           "one more logit s in every row of the softmax over the keys, dropped "
+                           "after it (gpt-oss; 0: softmax off by one)"),
+         true, 0, 0,
+         [](const Request& r) {
+             return r.config.sink ? shortestText(*r.config.sink) : std::string("off");
+         },
+         [](Request& r, std::string_view text) {
+             if (text == "off")
+                 r.config.sink.reset();
+             else
+                 r.config.sink = static_cast<float>(parseReal("--sink", text));
+         }},
+    };
+    for (RequestField& row : rows)
+        row.addedLater = true;
+    return rows;
+}
+
 std::vector<RequestField> makeFields()
 {
-    return {
+    std::vector<RequestField> fields{
         {"text", FieldKind::Text, "TEXT",
          QT_TRANSLATE_NOOP(
              "Command line",
@@ -68,18 +184,15 @@ std::vector<RequestField> makeFields()
          &Config::seed},
         choice<EmbeddingMode, &Config::embedding>(QT_TRANSLATE_NOOP(
             "Command line", "table: one vector per token; torch: x = torch.randn(B, T, C)")),
-        choice<Positional, &Config::positional>(
-            QT_TRANSLATE_NOOP("Command line", "add sinusoidal positional encoding to x, or not")),
+        choice<Positional, &Config::positional>(QT_TRANSLATE_NOOP(
+            "Command line",
+            "add the sinusoidal encoding to x, nothing, or rotate Q_h and K_h by their "
+            "positions (rope; a model's own RoPE is --rope on|off)")),
         choice<ScaleMode, &Config::scale>(
             QT_TRANSLATE_NOOP("Command line", "multiply QKᵀ by 1/√d_k, 1 or 1/√d_model")),
         {"temperature", FieldKind::Real, "X",
          QT_TRANSLATE_NOOP("Command line", "divide the logits by τ > 0"), true, 0, 0,
-         [](const Request& r) {
-             // The shortest decimal that reads back as the same float.
-             char buffer[32];
-             const auto end = std::to_chars(buffer, buffer + sizeof buffer, r.config.temperature);
-             return std::string(buffer, end.ptr);
-         },
+         [](const Request& r) { return shortestText(r.config.temperature); },
          [](Request& r, std::string_view text) {
              const double tau = parseReal("--temperature", text);
              if (!(tau > 0))
@@ -100,19 +213,16 @@ std::vector<RequestField> makeFields()
             "Command line", "mask the logits before the softmax, or the weights after it")),
         choice<HeadSplit, &Config::headSplit>(QT_TRANSLATE_NOOP(
             "Command line", "view(B,T,H,d_k).transpose(1,2), or the buggy view(B,H,T,d_k)")),
-        {"padding-mask", FieldKind::Switch, "on|off",
-         QT_TRANSLATE_NOOP("Command line", "mask <pad> tokens of shorter sequences"), true, 0, 0,
-         [](const Request& r) { return std::string(r.config.paddingMask ? "on" : "off"); },
-         [](Request& r, std::string_view text) {
-             if (text != "on" && text != "off")
-                 throw InputError("--padding-mask must be on|off, not " + quotedArgument(text));
-             r.config.paddingMask = text == "on";
-         },
-         &Config::paddingMask},
+        onOff<&Config::paddingMask>(
+            "padding-mask",
+            QT_TRANSLATE_NOOP("Command line", "mask <pad> tokens of shorter sequences"), false),
         choice<AttentionKind, &Config::attention>(QT_TRANSLATE_NOOP(
             "Command line",
             "self: Q, K, V from --text; cross: Q from --text, K and V from --cross-text")),
     };
+    for (RequestField& row : todaysFields())
+        fields.push_back(std::move(row));
+    return fields;
 }
 
 } // namespace

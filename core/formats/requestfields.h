@@ -46,6 +46,9 @@ struct RequestField {
     std::variant<std::monostate, int Config::*, std::uint64_t Config::*, float Config::*,
                  bool Config::*>
         member = {};
+    // Added after the first session format: a session or settings file written before it
+    // lacks the key, and the field keeps its default there (the formula of 2017).
+    bool addedLater = false;
 };
 
 // Every field but the embedding overrides: the texts, then the config's switches in the

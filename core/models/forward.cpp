@@ -44,7 +44,7 @@ LayerFormula layerFormula(const ModelInfo& info, Config config, int T, bool swit
     LayerFormula out;
     config.dModel = info.heads * info.headDim;
     config.heads = info.heads;
-    out.rule = logitRule(config);
+    out.rule = logitRule(config, 0); // a model's layers take no ALiBi (refused)
     // ÷ √d_model divides by the hidden size C, which is H·d_k only where head_dim is C / H.
     if (config.scale == ScaleMode::SqrtDModel)
         out.rule.scale = float(1.0 / std::sqrt(double(info.dModel)));

@@ -170,62 +170,7 @@ void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatr
         head = [&](int which, int h) { return headOf(b.heads[which].at(0, h)); };
     }
     // 2. Each head at once (attendHeads).
-    attendHeads(formula, logitRule(formula), mask, H, T, dK, head, b, weights, merged);
-}
-
-namespace {
-
-// HF's _compute_llama3_parameters on one frequency, in float as torch's float32 tensors.
-float llama3Frequency(float inverse, const RopeScaling& s)
-{
-    const float factor = float(s.factor), low = float(s.lowFreqFactor),
-                high = float(s.highFreqFactor), original = float(s.originalPositions);
-    const float lowWavelength = original / low, highWavelength = original / high;
-    const float wavelength = float(2 * 3.14159265358979323846) / inverse;
-    if (wavelength < highWavelength)
-        return inverse;
-    if (wavelength > lowWavelength)
-        return inverse / factor;
-    const float smooth = (original / wavelength - low) / (high - low);
-    return (1 - smooth) * inverse / factor + smooth * inverse;
-}
-
-} // namespace
-
-RotaryTable rotaryTable(int T, int headDim, double theta, const RopeScaling& scaling)
-{
-    // inv_freq = 1 / θ^(arange(0, d, 2) / d), rounded as torch's: the exponent a float, the
-    // power rounded to float, then 1.0f / it; freqs = t · inv_freq in float.
-    const int half = headDim / 2;
-    RotaryTable table;
-    table.cos.resize(T, headDim);
-    table.sin.resize(T, headDim);
-    for (int i = 0; i < half; ++i) {
-        const float exponent = float(2 * i) / float(headDim);
-        float inverse = 1.0f / float(std::pow(theta, double(exponent)));
-        if (scaling.type == RopeScaling::Type::Linear)
-            inverse /= float(scaling.factor);
-        else if (scaling.type == RopeScaling::Type::Llama3)
-            inverse = llama3Frequency(inverse, scaling);
-        for (int t = 0; t < T; ++t) {
-            const float angle = float(t) * inverse;
-            table.cos(t, i) = table.cos(t, i + half) = std::cos(angle);
-            table.sin(t, i) = table.sin(t, i + half) = std::sin(angle);
-        }
-    }
-    return table;
-}
-
-void applyRotary(Matrix& x, const RotaryTable& table)
-{
-    // x: (T, d_k); halves x₁ = x[:, :d/2], x₂ = x[:, d/2:]
-    const Eigen::Index half = x.cols() / 2;
-    for (Eigen::Index t = 0; t < x.rows(); ++t)
-        for (Eigen::Index i = 0; i < half; ++i) {
-            const float x1 = x(t, i), x2 = x(t, i + half);
-            x(t, i) = x1 * table.cos(t, i) + -x2 * table.sin(t, i);
-            x(t, i + half) = x2 * table.cos(t, i + half) + x1 * table.sin(t, i + half);
-        }
+    attendHeads(formula, logitRule(formula, 0), mask, H, T, dK, head, b, weights, merged);
 }
 
 void groupedQueryAttention(const Matrix& q, const Matrix& k, const Matrix& v, const Config& formula,

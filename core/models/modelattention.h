@@ -9,6 +9,7 @@
 
 #include "base/tensor.h"
 #include "engine/options.h"
+#include "engine/positions.h"
 #include "engine/softmax.h"
 #include "models/modelkernels.h"
 
@@ -36,38 +37,6 @@ struct AttentionBuffers {
 // Split by transpose, the heads are read in place from qkv's columns (no copies).
 void multiHeadAttention(const Matrix& qkv, const Config& formula, const MaskMatrix& mask,
                         AttentionBuffers& buffers, float* weights, Matrix& merged);
-
-// The rotary position embedding of T positions for heads of d_k values (HF's
-// RotaryEmbedding, the rotate-half layout): angle(t, i) = t · θ^(−2(i mod d_k/2)/d_k), as
-// emb = cat(freqs, freqs); cos and sin (T, d_k) in float.
-struct RotaryTable {
-    Matrix cos, sin;
-};
-
-// A config's rope scaling (rope_scaling, or rope_parameters), as Hugging Face's
-// modeling_rope_utils computes the inverse frequencies inv_freq = θ^(−2i/d):
-//   Default  as they are;
-//   Linear   inv_freq / factor (position interpolation);
-//   Llama3   Llama 3.1's: wavelength λ = 2π / inv_freq; λ < L_orig / high_freq_factor kept,
-//            λ > L_orig / low_freq_factor divided by factor, between them smoothed:
-//            (1 − s)·inv_freq / factor + s·inv_freq, s = (L_orig / λ − low) / (high − low)
-//            (_compute_llama3_parameters; L_orig = original_max_position_embeddings).
-struct RopeScaling {
-    enum class Type { Default, Linear, Llama3 };
-    Type type = Type::Default;
-    double factor = 1;
-    double lowFreqFactor = 1;
-    double highFreqFactor = 4;
-    double originalPositions = 8192;
-    bool operator==(const RopeScaling&) const = default;
-};
-
-[[nodiscard]] RotaryTable rotaryTable(int T, int headDim, double theta,
-                                      const RopeScaling& scaling = {});
-
-// x = x·cos + rotate_half(x)·sin on one head's (T, d_k) rows, row t at position t, where
-// rotate_half(x) = cat(−x₂, x₁) of x's halves.
-void applyRotary(Matrix& x, const RotaryTable& table);
 
 // What grouped-query attention adds to a layer (the Qwen/Llama family).
 struct GroupedQuery {

@@ -207,7 +207,10 @@ void TestSoftmax::checkFusedPass(const Matrix& scores, const MaskMatrix& mask, f
     Matrix expectedL, expectedP;
     plainFormula(scores, mask, scale, tau, fill, expectedL, expectedP);
 
-    const attn::LogitRule rule{scale, tau, fill};
+    attn::LogitRule rule;
+    rule.scale = scale;
+    rule.tau = tau;
+    rule.fill = fill;
     Matrix fusedP;
     attn::scaleMaskSoftmaxOverKeys(scores, mask, rule, fusedP);
     Matrix l, p;
@@ -218,8 +221,8 @@ void TestSoftmax::checkFusedPass(const Matrix& scores, const MaskMatrix& mask, f
     QVERIFY2(logits.isEmpty(), qPrintable("logits " + logits));
     for (Eigen::Index i = 0; i < l.rows(); ++i)
         for (Eigen::Index j = 0; j < l.cols(); ++j)
-            QVERIFY(l(i, j) == rule(scores(i, j), mask(i, j)) ||
-                    (std::isnan(l(i, j)) && std::isnan(rule(scores(i, j), mask(i, j)))));
+            QVERIFY(l(i, j) == rule(scores(i, j), mask(i, j), i, j) ||
+                    (std::isnan(l(i, j)) && std::isnan(rule(scores(i, j), mask(i, j), i, j))));
     const QString weights = difference(fusedP, expectedP, 1e-6f);
     QVERIFY2(weights.isEmpty(), qPrintable("weights " + weights));
     // One pass, logits kept row by row only, or two: the same bits.

@@ -8,19 +8,27 @@ Run with Debian's interpreter and its python3-torch 1.13 (no pip):
 
 Each case runs the program of ARCHITECTURE.md ("Reference semantics") literally, with
 embedding mode "torch", tokenizer "spaces" (one sequence per line, one token per word)
-and no positional encoding. Lines of different lengths are padded to T; with
-padding_mask on, the keys of the pad tokens are masked like a key_padding_mask, and
-the mask M = causal OR pad-key follows the mask stage.
+and no positional encoding added to x (positional "none", or "rope", which rotates Q
+and K instead). Lines of different lengths are padded to T; with padding_mask on, the
+keys of the pad tokens are masked like a key_padding_mask, and the mask
+M = causal OR sliding window OR pad-key follows the mask stage.
+
+The switches of newer models' attention (MODERN; at their defaults the program is the
+classic one bit for bit): kv_heads K (grouped-query attention), qk_norm, positional
+"rope" with rope_theta, alibi, softcap, window and sink; reference() says where each acts.
 
 The file is a JSON list of cases:
 
     {"name": "...", "text": "...", "config": {... spelled as the CLI spells it ...},
-     "shape": {"B", "T", "C", "H", "d_k", "lengths"},
-     "tensors": {"x": (B,T,C), "wq.weight": (C,C) (out,in), "wq.bias": (C), ... "wo.bias",
-                 "q", "k", "v": (B,T,C) nn.Linear outputs before the split,
+     "shape": {"B", "T", "C", "H", "kv_heads" (K), "d_k", "lengths"},
+     "tensors": {"x": (B,T,C), "wq.weight": (C,C) (out,in), "wq.bias": (C),
+                 "wk.weight", "wv.weight": (K·d_k,C), ... "wo.bias",
+                 "q": (B,T,C), "k", "v": (B,T,K·d_k) nn.Linear outputs before the split,
                  "scores": (B,H,T,T) S, "logits": (B,H,T,T), "weights": (B,H,T,T) P,
+                 "sink_weights": (B,H,T) the sink's share of each row (zeros without one),
                  "merged": (B,T,C) heads concatenated, "output": (B,T,C) O},
-     "std_scores": torch.std(S), "std_logits": torch.std(S * scale / tau)}
+     "std_scores": torch.std(S), "std_logits": torch.std(S * scale / tau),
+     "std_capped": torch.std(L) after ALiBi and soft-capping}
 
 Cross-attention cases ("attention": "cross") carry "cross_text" as well: the keys'
 and values' text, one line for every sequence or one per line of "text". Their program
@@ -38,11 +46,11 @@ embedding mode "table" (a token's vector = torch.randn(C) from a generator seede
 splitmix64(seed ^ splitmix64(FNV-1a(token)))) and the sinusoidal encoding where the
 preset does, and port core/lab/presets.cpp's designed vectors (shortest solutions in double).
 
-"logits" is what goes into the softmax: masked_fill(L, M, fill) for the stage
-"before-softmax", the unmasked L for "after-softmax". Both stds are taken before
-masking. Every float is a float32 value written with repr() of the equal double, so
-it reads back bit for bit. Non-finite values: NaN is written as null, +inf as the
-string "inf" and -inf as the string "-inf".
+"logits" is what goes into the softmax (after ALiBi and soft-capping; without the
+sink's column): masked_fill(L, M, fill) for the stage "before-softmax", the unmasked L
+for "after-softmax". The stds are taken before masking. Every float is a float32 value
+written with repr() of the equal double, so it reads back bit for bit. Non-finite
+values: NaN is written as null, +inf as the string "inf" and -inf as the string "-inf".
 """
 
 import json
@@ -58,6 +66,18 @@ OUTPUT = os.path.join(HERE, "reference_cases.json")
 MASK64 = 0xFFFFFFFFFFFFFFFF
 PAD = "<pad>"  # kPadToken
 
+# The switches of newer models' attention, at the values that leave the classic formula:
+# kv_heads 0 = as many as heads, softcap/window/sink None = off. The presets use none of
+# them, and preset_cases.json leaves them out (see preset_cases).
+MODERN = {
+    "kv_heads": 0,
+    "qk_norm": False,
+    "rope_theta": 10000.0,
+    "alibi": False,
+    "softcap": None,
+    "window": None,
+    "sink": None,
+}
 BASE = {
     "seed": 42,
     "d_model": 16,
@@ -71,6 +91,7 @@ BASE = {
     "head_split": "transpose",
     "padding_mask": True,
     "attention": "self",
+    **MODERN,
 }
 FIXED = {"tokenizer": "spaces", "embedding": "torch", "positional": "none"}
 
@@ -127,13 +148,73 @@ def table_embedding(lines, T, cfg, overrides):
     return torch.stack(rows)
 
 
+def rms_norm(x, eps=1e-6):
+    """QK-norm: HF modeling_qwen3's Qwen3RMSNorm over the last axis, its weight all ones."""
+    weight = torch.ones(x.shape[-1])
+    return weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+
+
+def rotary(length, d_k, theta):
+    """cos and sin (length, d_k) as HF modeling_llama's LlamaRotaryEmbedding makes them for
+    positions 0 … length-1: the frequencies as its float32 matmul, emb = cat(freqs, freqs)."""
+    inv_freq = 1.0 / (theta ** (torch.arange(0, d_k, 2, dtype=torch.int64).float() / d_k))
+    position_ids = torch.arange(length)[None, :]
+    inv_freq_expanded = inv_freq[None, :, None].float().expand(1, -1, 1)
+    position_ids_expanded = position_ids[:, None, :].float()
+    freqs = (inv_freq_expanded @ position_ids_expanded).transpose(1, 2)  # (1, length, d_k/2)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos()[0], emb.sin()[0]
+
+
+def rotate_half(x):
+    x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def repeat_kv(t, n_rep):
+    """HF's repeat_kv: (B, K, T_k, d_k) → (B, K·n_rep, T_k, d_k), query head h reading K/V
+    head h // n_rep. For n_rep 1 the tensor itself, not a copy: the matmul then sees
+    today's strides."""
+    if n_rep == 1:
+        return t
+    B, heads, length, d_k = t.shape
+    return t[:, :, None, :, :].expand(B, heads, n_rep, length, d_k).reshape(
+        B, heads * n_rep, length, d_k)
+
+
+def alibi_slopes(H):
+    """m_h, as HF modeling_bloom's build_alibi_tensor: 2^(-8/n)^h for the n = largest power of
+    two <= H, then every other slope of 2n for the heads left over."""
+    closest_power_of_2 = 2 ** math.floor(math.log2(H))
+    base = torch.tensor(2 ** (-(2 ** -(math.log2(closest_power_of_2) - 3))), dtype=torch.float32)
+    powers = torch.arange(1, 1 + closest_power_of_2, dtype=torch.int32)
+    slopes = torch.pow(base, powers)
+    if closest_power_of_2 != H:
+        extra_base = torch.tensor(2 ** (-(2 ** -(math.log2(2 * closest_power_of_2) - 3))),
+                                  dtype=torch.float32)
+        num_remaining_heads = min(closest_power_of_2, H - closest_power_of_2)
+        extra_powers = torch.arange(1, 1 + 2 * num_remaining_heads, 2, dtype=torch.int32)
+        slopes = torch.cat([slopes, torch.pow(extra_base, extra_powers)], dim=0)
+    return slopes
+
+
 def reference(text, cfg, cross_text=None, overrides=None):
-    """The reference program; returns the tensors and the figures of one case.
+    """The reference program; returns the tensors, the shape, std(S), std(S·scale/τ) and
+    std(L) after ALiBi and soft-capping (before masking) of one case.
 
     cfg["embedding"] "torch" (the default here) draws x = torch.randn(B, T, C) right after
     manual_seed; "table" looks each token up (table_embedding) and draws nothing before
-    the layers. cfg["positional"] "sinusoidal" adds the encoding to x (and y). The mask M
-    (B, 1, T, T_k; true = masked) is returned as tensors["mask"]."""
+    the layers. cfg["positional"] "sinusoidal" adds the encoding to x (and y); "rope" adds
+    nothing. The mask M (B, 1, T, T_k; true = masked) is returned as tensors["mask"].
+
+    The switches of MODERN act in this order (H query heads, K = kv_heads or H):
+    W_k and W_v project to K·d_k, and K and V split into K heads; qk_norm divides every row of
+    Q_h and K_h by its RMS (Qwen3); "rope" then rotates Q_h and K_h (Llama; query i at
+    position i, key j at j); K/V head h // (H/K) serves query head h (repeat_kv); after
+    L = S·scale/τ, alibi subtracts m_h·|i − j| (BLOOM) and softcap c makes L = c·tanh(L/c)
+    (Gemma 2); window W masks i − j >= W, and j − i >= W too without the causal mask, into M;
+    sink s adds a logit s to every row's softmax over the keys and drops its column
+    (gpt-oss), its weight returned as tensors["sink_weights"]."""
     overrides = overrides or {}
     lines = [line.split() for line in text.split("\n") if line.split()]
     lengths = torch.tensor([len(tokens) for tokens in lines])
@@ -151,6 +232,8 @@ def reference(text, cfg, cross_text=None, overrides=None):
     Tk = int(key_lengths.max())
     C, H = cfg["d_model"], cfg["heads"]
     d_k = C // H
+    Hkv = cfg["kv_heads"] or H  # K
+    assert H % Hkv == 0, "the K/V heads must divide the query heads"
     tau = cfg["temperature"]
 
     torch.manual_seed(cfg["seed"])
@@ -163,36 +246,70 @@ def reference(text, cfg, cross_text=None, overrides=None):
     if cfg.get("positional", "none") == "sinusoidal":
         x = x + sinusoidal(T, C)
         y = y + sinusoidal(Tk, C) if cross else x
-    Wq, Wk, Wv, Wo = (nn.Linear(C, C) for _ in range(4))  # drawn in this order
+    # Drawn in this order; with K = H, W_k and W_v are (C, C) and the draws today's.
+    Wq = nn.Linear(C, C)
+    Wk, Wv = nn.Linear(C, Hkv * d_k), nn.Linear(C, Hkv * d_k)
+    Wo = nn.Linear(C, C)
 
-    def split(t, length):
+    def split(t, length, heads):
         if cfg["head_split"] == "transpose":
-            return t.view(B, length, H, d_k).transpose(1, 2)
-        return t.view(B, H, length, d_k)  # the classic bug
+            return t.view(B, length, heads, d_k).transpose(1, 2)
+        return t.view(B, heads, length, d_k)  # the classic bug
 
     with torch.no_grad():
         q, k, v = Wq(x), Wk(y), Wv(y)
-        Q, K, V = split(q, T), split(k, Tk), split(v, Tk)
+        Q, K, V = split(q, T, H), split(k, Tk, Hkv), split(v, Tk, Hkv)
+        if cfg["qk_norm"]:  # over d_k: the same d_k-chunks of q and k whichever split
+            Q, K = rms_norm(Q), rms_norm(K)
+        if cfg.get("positional", "none") == "rope":
+            assert d_k % 2 == 0, "RoPE rotates pairs"
+            cos, sin = rotary(T, d_k, cfg["rope_theta"])
+            Q = Q * cos + rotate_half(Q) * sin
+            cos, sin = rotary(Tk, d_k, cfg["rope_theta"])  # the keys' own positions
+            K = K * cos + rotate_half(K) * sin
+        K, V = repeat_kv(K, H // Hkv), repeat_kv(V, H // Hkv)
         S = Q @ K.transpose(-2, -1)  # (B,H,T,T_k)
         scale = {"sqrt-dk": 1 / math.sqrt(d_k), "none": 1, "sqrt-dmodel": 1 / math.sqrt(C)}[
             cfg["scale"]
         ]
         L = S * scale / tau
+        std_logits = L.std().item()  # the classic figure, before ALiBi and the cap
+        if cfg["alibi"]:
+            dist = (torch.arange(T)[:, None] - torch.arange(Tk)[None, :]).abs().float()
+            L = L - alibi_slopes(H)[None, :, None, None] * dist[None, None, :, :]
+        if cfg["softcap"] is not None:
+            c = cfg["softcap"]
+            L = c * torch.tanh(L / c)
 
         M = torch.zeros(B, 1, T, Tk, dtype=torch.bool)  # true = masked
         if cfg["mask"] == "causal":
             M = M | torch.triu(torch.ones(T, T, dtype=torch.bool), 1)  # key j > query i
+        if cfg["window"] is not None:
+            i, j = torch.arange(T)[:, None], torch.arange(Tk)[None, :]
+            outside = i - j >= cfg["window"]  # too far back
+            if cfg["mask"] != "causal":
+                outside = outside | (j - i >= cfg["window"])  # too far ahead
+            M = M | outside
         if cfg["padding_mask"]:
             pad_key = torch.arange(Tk)[None, :] >= key_lengths[:, None]  # (B,T_k)
             M = M | pad_key[:, None, None, :]
         fill = {"neg-inf": float("-inf"), "-1e9": -1e9}[cfg["mask_fill"]]
         dim = {"keys": -1, "queries": -2, "batch": 0}[cfg["axis"]]
-        if cfg["mask_stage"] == "before-softmax":
-            logits = L.masked_fill(M, fill)
+        logits = L.masked_fill(M, fill) if cfg["mask_stage"] == "before-softmax" else L
+        if cfg["sink"] is None:
             P = F.softmax(logits, dim=dim)
+            sink_weights = torch.zeros(B, H, T)
         else:
-            logits = L
-            P = F.softmax(L, dim=dim).masked_fill(M, 0)
+            # HF modeling_gpt_oss's eager attention: a column of s, the row's max taken off
+            # (as it does, so rounding matches), the softmax, the column dropped again.
+            assert cfg["axis"] == "keys", "a sink joins a row over the keys"
+            sinks = torch.full((B, H, T, 1), float(cfg["sink"]))
+            combined = torch.cat([logits, sinks], dim=-1)
+            combined = combined - combined.max(dim=-1, keepdim=True).values
+            probs = F.softmax(combined, dim=-1)
+            P, sink_weights = probs[..., :-1], probs[..., -1]
+        if cfg["mask_stage"] == "after-softmax":
+            P = P.masked_fill(M, 0)
         heads_out = P @ V
         merged = heads_out.transpose(1, 2).reshape(B, T, C)
         O = Wo(merged)
@@ -203,12 +320,14 @@ def reference(text, cfg, cross_text=None, overrides=None):
     for name, layer in (("wq", Wq), ("wk", Wk), ("wv", Wv), ("wo", Wo)):
         tensors[name + ".weight"] = layer.weight.detach()
         tensors[name + ".bias"] = layer.bias.detach()
-    tensors.update(q=q, k=k, v=v, scores=S, logits=logits, weights=P, merged=merged, output=O)
+    tensors.update(q=q, k=k, v=v, scores=S, logits=logits, weights=P, sink_weights=sink_weights,
+                   merged=merged, output=O)
     tensors["mask"] = M
-    shape = {"B": B, "T": T, "C": C, "H": H, "d_k": d_k, "lengths": lengths.tolist()}
+    shape = {"B": B, "T": T, "C": C, "H": H, "kv_heads": Hkv, "d_k": d_k,
+             "lengths": lengths.tolist()}
     if cross:
         shape.update(T_k=Tk, key_lengths=key_lengths.tolist())
-    return tensors, shape, S.std().item(), L.std().item()
+    return tensors, shape, S.std().item(), std_logits, L.std().item()
 
 
 def encode(value):
@@ -231,12 +350,23 @@ def to_json(tensor):
 
 
 def case_name(text_tag, cfg):
+    """The tag and every key that differs from BASE or FIXED (positional "rope"), in their
+    order: a case with no new switch keeps its name."""
     parts = [text_tag] if text_tag else []
-    for key in BASE:
-        if cfg[key] != BASE[key]:
-            value = cfg[key]
+    defaults = dict(BASE, **FIXED)
+    for key in defaults:
+        value = cfg.get(key, defaults[key])
+        if value != defaults[key]:
             parts.append(f"{key}={str(value).lower() if isinstance(value, bool) else value}")
     return " ".join(parts) if parts else "base"
+
+
+def config_of(cfg):
+    """The case's "config": BASE's keys, then FIXED's, a case's positional overriding FIXED's."""
+    assert set(cfg) <= set(BASE) | set(FIXED), set(cfg) - set(BASE) - set(FIXED)
+    config = {key: cfg[key] for key in BASE}
+    config.update({key: cfg.get(key, value) for key, value in FIXED.items()})
+    return config
 
 
 def cases():
@@ -332,11 +462,70 @@ def cases():
                       {"axis": "batch", "mask_stage": "after-softmax"}, {"head_split": "view"}):
         yield "cross B=2 T=5 T_k=7 padded", (TEXT_PAD, ) + kv_two, dict(cross, **overrides)
 
+    # The switches of newer models' attention (MODERN): each alone, then with the classic ones.
+    modern = [
+        # Grouped-query attention: 2 K/V heads for 4 query heads, then one (multi-query).
+        {"kv_heads": 2},
+        {"kv_heads": 1},
+        {"kv_heads": 2, "head_split": "view"},  # K and V viewed as (B, K, T_k, d_k)
+        {"kv_heads": 2, "mask": "causal"},
+        {"kv_heads": 2, "d_model": 32, "heads": 8},  # 4 query heads share a K/V head
+        {"qk_norm": True},
+        {"qk_norm": True, "scale": "none"},  # unit-RMS rows: |S| <= d_k without the scale
+        {"qk_norm": True, "kv_heads": 2},
+        {"positional": "rope"},
+        {"positional": "rope", "rope_theta": 100.0},  # every pair turns far within T = 5
+        {"positional": "rope", "qk_norm": True, "kv_heads": 2, "mask": "causal"},
+        {"positional": "rope", "head_split": "view"},  # positions along the bugged T axis
+        {"alibi": True},
+        {"alibi": True, "mask": "causal"},
+        {"alibi": True, "d_model": 12, "heads": 3},  # not a power of two: the extra slopes
+        {"alibi": True, "d_model": 32, "heads": 8},
+        {"alibi": True, "d_model": 24, "heads": 6},  # H=4's 4 slopes, then 2 of H=8's
+        {"alibi": True, "axis": "queries"},
+        {"softcap": 1.0},
+        {"softcap": 0.5, "scale": "none"},  # large logits: the cap saturates
+        {"softcap": 2.0, "mask": "causal", "mask_stage": "after-softmax"},
+        {"softcap": 1.0, "alibi": True},  # ALiBi first, then the cap
+        {"window": 2},  # no causal mask: two-sided
+        {"window": 2, "mask": "causal"},
+        {"window": 1, "mask": "causal"},  # only the diagonal left: every weight 1
+        {"window": 3, "mask": "causal", "mask_fill": "-1e9"},
+        {"window": 2, "mask": "causal", "mask_stage": "after-softmax"},
+        {"window": 2, "axis": "queries"},
+        {"sink": 0.0},
+        {"sink": 2.0, "mask": "causal"},
+        {"sink": -1.0, "mask": "causal", "mask_stage": "after-softmax"},
+        {"sink": 5.0, "window": 1, "mask": "causal"},  # one key against a large sink
+        # All at once, as a recent decoder has them.
+        {"kv_heads": 2, "qk_norm": True, "positional": "rope", "mask": "causal", "window": 3,
+         "softcap": 1.5, "sink": 0.5},
+    ]
+    for overrides in modern:
+        yield "B=2 T=5", TEXT_2x5, overrides
+    yield "B=2 T=7", "a b c d e f g\nh i j k l m n", {
+        "d_model": 32, "heads": 8, "mask": "causal", "alibi": True, "softcap": 2.0, "sink": 1.0}
+    # Padding: lengths 5 and 3; the window and the sink with pad keys masked.
+    for overrides in ({"window": 2}, {"window": 2, "mask": "causal"}, {"sink": 1.0},
+                      {"sink": 1.0, "mask": "causal"}, {"kv_heads": 2, "mask": "causal"},
+                      {"kv_heads": 1, "alibi": True, "window": 2, "sink": -0.5, "mask": "causal",
+                       "mask_stage": "after-softmax", "mask_fill": "-1e9"}):
+        yield "B=2 T=5 padded", TEXT_PAD, overrides
+    # Cross-attention: the keys rotated at their own positions 0 … T_k-1, the window two-sided
+    # (query 4 of T_k=3 keys has none within 2: a fully masked row).
+    for overrides in ({"kv_heads": 2}, {"positional": "rope"},
+                      {"positional": "rope", "qk_norm": True, "kv_heads": 2},
+                      {"window": 3}, {"window": 2}, {"alibi": True}):
+        yield "cross B=2 T=5 T_k=3", (TEXT_2x5, ) + kv_one, dict(cross, **overrides)
+    for overrides in ({"kv_heads": 1, "positional": "rope"}, {"window": 2, "mask_fill": "-1e9"},
+                      {"sink": 1.0}):
+        yield "cross B=2 T=5 T_k=7 padded", (TEXT_PAD, ) + kv_two, dict(cross, **overrides)
+
 
 def article_check():
     """The seed article: seed 42, B=2, T=4, C=16, H=1 → std(S) 1.1888, std(S/4) 0.2972."""
     cfg = dict(BASE, heads=1)
-    tensors, _, std_s, std_l = reference(TEXT_2x4, cfg)
+    tensors, _, std_s, std_l, _ = reference(TEXT_2x4, cfg)
     assert f"{std_s:.4f}" == "1.1888", std_s
     assert f"{std_l:.4f}" == "0.2972", std_l
     # TORCH_PARITY.md section 5, the first draws.
@@ -510,11 +699,14 @@ def preset_plan():
 def preset_cases():
     out = {}
     for name, text, cfg, cross_text, overrides, lesson in preset_plan():
-        tensors, shape, std_s, std_l = reference(text, cfg, cross_text, overrides)
+        tensors, shape, std_s, std_l, _ = reference(text, cfg, cross_text, overrides)
         P = tensors["weights"]
+        # The presets predate MODERN and use none of it; their configs are written without
+        # its keys, as the file has always had them.
+        assert all(cfg[key] == value for key, value in MODERN.items()), name
         case = {
             "text": text,
-            "config": cfg,
+            "config": {key: value for key, value in cfg.items() if key not in MODERN},
             "tokens": [line.split() + [PAD] * (shape["T"] - len(line.split()))
                        for line in text.split("\n") if line.split()],
             "std_scores": encode(std_s),
@@ -552,21 +744,22 @@ def main():
     article = article_check()
     plan = [("article B=2 T=4 heads=1", (TEXT_2x4, None), article)]
     for tag, text, overrides in cases():
-        cfg = dict(BASE, **overrides)
+        cfg = dict(BASE, **overrides)  # positional, when a case sets it, after BASE's keys
         texts = text if isinstance(text, tuple) else (text, None)
         plan.append((case_name(tag, cfg), texts, cfg))
 
     out = []
     for name, (text, cross_text), cfg in plan:
-        tensors, shape, std_s, std_l = reference(text, cfg, cross_text)
+        tensors, shape, std_s, std_l, std_c = reference(text, cfg, cross_text)
         case = {
             "name": name,
             "text": text,
-            "config": dict(cfg, **FIXED),
+            "config": config_of(cfg),
             "shape": shape,
             "tensors": {key: to_json(value) for key, value in tensors.items() if key != "mask"},
             "std_scores": encode(std_s),
             "std_logits": encode(std_l),
+            "std_capped": encode(std_c),
         }
         if cross_text is not None:
             case["cross_text"] = cross_text
@@ -581,9 +774,16 @@ def main():
                         ("mask_stage", ("before-softmax", "after-softmax")),
                         ("head_split", ("transpose", "view")),
                         ("padding_mask", (True, False)),
-                        ("attention", ("self", "cross"))):
+                        ("attention", ("self", "cross")),
+                        ("kv_heads", (0, 2, 1)),
+                        ("qk_norm", (False, True)),
+                        ("positional", ("none", "rope")),
+                        ("alibi", (False, True))):
         for value in values:
             assert any(case["config"][key] == value for case in out), (key, value)
+    for key in ("softcap", "window", "sink"):  # off and on
+        assert any(case["config"][key] is None for case in out), key
+        assert any(case["config"][key] is not None for case in out), key
 
     with open(OUTPUT, "w", encoding="utf-8") as f:
         json.dump(out, f, allow_nan=False, separators=(",", ":"))

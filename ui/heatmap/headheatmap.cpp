@@ -54,7 +54,7 @@ HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels&
         data.weights = SharedWeights(result.weights, result.weights->at(b, h));
         data.scores = SharedWeights(result.scores, result.scores->at(b, h));
         data.maskedScoresPending = result.scoresPending();
-        data.logitRule = logitRule(result.config());
+        data.logitRule = logitRule(result.config(), h);
         data.title =
             QCoreApplication::translate("attn::ui::HeatmapGrid", "Head %1", "heatmap title").arg(h);
     }

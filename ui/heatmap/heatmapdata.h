@@ -55,7 +55,7 @@ struct HeatmapData {
             return std::nullopt;
         if (isMasked(row, column) && logitRule->fill)
             return *logitRule->fill;
-        return (*logitRule)(scores(row, column), false);
+        return (*logitRule)(scores(row, column), false, row, column);
     }
     [[nodiscard]] QString queryLabel(int row) const;
     [[nodiscard]] QString keyLabel(int column) const;

@@ -254,7 +254,7 @@ void TestHeatmapGrid::viewsShareTheResultsMatrices()
         const attn::Result first = engine.compute(r);
         shown = headHeatmap(first, 0, 2);
         QVERIFY(shown.weights.sharesWith(first.weights->at(0, 2)));
-        QCOMPARE(shown.logitRule, attn::logitRule(first.config()));
+        QCOMPARE(shown.logitRule, attn::logitRule(first.config(), 0));
         QVERIFY(shown.scores.sharesWith(first.scores->at(0, 2)));
         QVERIFY(shown.masked.sharesWith((*first.mask)[0]));
         expected = first.weights->at(0, 2);
