@@ -93,7 +93,7 @@ int experimentExportCommand(const std::vector<std::string>& args)
                 throw InputError("--" + std::string(name) +
                                  " does not apply with --experiment: it draws its own figure");
         ExperimentArguments a;
-        a.model.maskGiven = namesOption(args, "mask");
+        noteGivenSwitches(a.model, args);
         Request start;
         start.config = ModelSwitches::textbookFormula();
         idsOrText(args, start);

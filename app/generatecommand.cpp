@@ -129,7 +129,7 @@ int generateCommand(const std::vector<std::string>& args)
         GenerateArguments a;
         const std::vector<std::string> rest = sortOptions(args, a);
         refuseOptionsNotForModels(rest);
-        a.model.maskGiven = namesOption(rest, "mask");
+        noteGivenSwitches(a.model, rest);
         Request start;
         start.config = ModelSwitches::textbookFormula();
         idsOrText(rest, start);
@@ -157,7 +157,7 @@ int generateCommand(const std::vector<std::string>& args)
 
         // 2. The model, the prompt's ids and the generation.
         const std::shared_ptr<const LanguageModel> model = openModelOf(a.model);
-        const ModelSwitches switches = switchesOf(a.model, options, model->info().causal);
+        const ModelSwitches switches = switchesOf(a.model, options, model->info());
         std::vector<int> prompt;
         if (a.model.ids) {
             prompt = *a.model.ids;

@@ -216,9 +216,10 @@ std::vector<Option> modelOptions(ModelArguments& a, ModelCommand command)
 namespace {
 
 // The compute options a model has its own values for (or that have no meaning there).
-constexpr std::array kNotForModels{"d-model",   "heads",        "seed",    "tokenizer",
-                                   "embedding", "positional",   "preset",  "cross-text",
-                                   "attention", "padding-mask", "language"};
+constexpr std::array kNotForModels{"d-model",   "heads",        "seed",      "tokenizer",
+                                   "embedding", "positional",   "preset",    "cross-text",
+                                   "attention", "padding-mask", "language",  "kv-heads",
+                                   "qk-norm",   "alibi",        "rope-theta"};
 
 } // namespace
 
@@ -269,12 +270,21 @@ std::shared_ptr<const LanguageModel> openModelOf(ModelArguments& a)
     return model;
 }
 
-ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options, bool causal)
+void noteGivenSwitches(ModelArguments& a, const std::vector<std::string>& args)
+{
+    a.maskGiven = namesOption(args, "mask");
+    a.windowGiven = namesOption(args, "window");
+}
+
+ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options,
+                         const ModelInfo& info)
 {
     ModelSwitches switches;
     switches.formula = options.request.config;
-    if (!causal && !a.maskGiven)
+    if (!info.causal && !a.maskGiven)
         switches.formula.mask = MaskKind::None; // an encoder's textbook formula
+    if (!a.windowGiven)
+        switches.formula.window = info.slidingWindow; // Mistral's own
     switches.onlyLayer = a.onlyLayer;
     if (a.rope)
         switches.rope = *a.rope;
@@ -286,7 +296,7 @@ ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options,
 ModelRun runModel(ModelArguments& a, const ComputeOptions& options, const ForwardHooks& hooks)
 {
     const std::shared_ptr<const LanguageModel> model = openModelOf(a);
-    const ModelSwitches switches = switchesOf(a, options, model->info().causal);
+    const ModelSwitches switches = switchesOf(a, options, model->info());
     if (a.inductionTest)
         return model->runIds(
             inductionIds(*model, *a.inductionTest, std::uint32_t(options.request.config.seed)),
@@ -361,7 +371,7 @@ int modelCommand(const std::vector<std::string>& args)
         // formula the model was trained with, plus --model and --only-layer.
         refuseOptionsNotForModels(args);
         ModelArguments a;
-        a.maskGiven = namesOption(args, "mask");
+        noteGivenSwitches(a, args);
         Request start;
         start.config = ModelSwitches::textbookFormula();
         idsOrText(args, start);
@@ -417,7 +427,7 @@ int modelExportCommand(const std::vector<std::string>& args)
         // --only-layer and those of an attention file's figure, each checked before the run.
         refuseOptionsNotForModels(args, /*figure*/ true);
         ModelArguments a;
-        a.maskGiven = namesOption(args, "mask");
+        noteGivenSwitches(a, args);
         StackExportArguments figure;
         std::vector<Option> extra = modelOptions(a, ModelCommand::Export);
         for (Option& option : stackExportOptions(figure))

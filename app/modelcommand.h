@@ -25,6 +25,8 @@ struct ModelArguments {
     // --mask was given: else a bidirectional model (BERT) runs its own formula, unmasked,
     // where the command line's textbook formula is a decoder's (causal).
     bool maskGiven = false;
+    // --window was given: else the model's own sliding window (Mistral's), or none.
+    bool windowGiven = false;
     bool groupWords = false;             // --group-words (compute): attention by word
     bool logitLens = false;              // --logit-lens (compute): every block read as a prediction
     bool headImportance = false;         // --head-importance (compute): each head knocked out alone
@@ -58,11 +60,14 @@ void idsOrText(const std::vector<std::string>& args, Request& start);
 // Throws ModelError for a folder that cannot be used.
 [[nodiscard]] std::shared_ptr<const LanguageModel> openModelOf(ModelArguments& a);
 
+// a.maskGiven and a.windowGiven from the command's arguments.
+void noteGivenSwitches(ModelArguments& a, const std::vector<std::string>& args);
+
 // The switches of `options`' formula, on a.onlyLayer, with a.rope and a.knockedOut; for a
-// model that is not
-// `causal` (BERT) without --mask (a.maskGiven), no mask.
+// model that is not causal (BERT) without --mask (a.maskGiven), no mask; without --window
+// (a.windowGiven), the model's own sliding window.
 [[nodiscard]] ModelSwitches switchesOf(const ModelArguments& a, const ComputeOptions& options,
-                                       bool causal = true);
+                                       const ModelInfo& info);
 
 // Runs a --model command's `body` and answers its refusals (InputError, ModelError, memory
 // running out) as one line on standard error and exit status 2.

@@ -92,7 +92,7 @@ int modelCompareCommand(const std::vector<std::string>& args)
         // --only-layer, --layer, --what and the figure's, each checked before the runs.
         refuseOptionsNotForModels(args, /*figure*/ true);
         ModelCompareArguments a;
-        a.model.maskGiven = namesOption(args, "mask");
+        noteGivenSwitches(a.model, args);
         Request start;
         start.config = ModelSwitches::textbookFormula();
         const ComputeOptions options =
@@ -109,7 +109,7 @@ int modelCompareCommand(const std::vector<std::string>& args)
                                   ? std::optional(a.selection.head)
                                   : std::nullopt);
         ModelSwitches textbook;
-        textbook.formula = ModelSwitches::textbookFormula(info.causal);
+        textbook.formula = ModelSwitches::textbookFormula(info);
         const ModelRun textbookRun = switched.model->run(options.request.text, textbook);
 
         // 3. The figure, drawn offscreen, written atomically.

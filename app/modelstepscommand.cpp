@@ -68,7 +68,7 @@ int modelStepsCommand(const std::vector<std::string>& args)
                 throw InputError("--" + std::string(name) +
                                  " does not apply with --model: give --text, --layer and --head");
         ModelStepsArguments a;
-        a.model.maskGiven = namesOption(args, "mask"); // else an encoder runs unmasked
+        noteGivenSwitches(a.model, args); // else an encoder runs unmasked
         Request start;
         start.config = ModelSwitches::textbookFormula();
         const ComputeOptions options =
@@ -85,8 +85,8 @@ int modelStepsCommand(const std::vector<std::string>& args)
             refuseOutside("--layer " + std::to_string(*a.layer), info.name, info.layers, "layers");
         if (*a.head >= info.heads)
             refuseOutside("--head " + std::to_string(*a.head), info.name, info.heads, "heads");
-        const HeadTrace trace = model->trace(
-            options.request.text, switchesOf(a.model, options, info.causal), *a.layer, *a.head);
+        const HeadTrace trace = model->trace(options.request.text,
+                                             switchesOf(a.model, options, info), *a.layer, *a.head);
 
         // 3. The strip, as steps draws the lab's, from the trace.
         const Result result = headTraceResult(trace);

@@ -46,15 +46,14 @@ inline QJsonObject readJson(const std::filesystem::path& path)
     return QJsonDocument::fromJson(QByteArray(text.data(), qsizetype(text.size()))).object();
 }
 
-// The switches of a reference case ({"scale": "none", "rope": "off", …}) on the textbook
-// formula of a decoder (`causal`) or an encoder.
-inline attn::ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer,
-                                      bool causal = true)
+// The switches of a reference case ({"scale": "none", "rope": "off", …}) on `textbook`.
+inline attn::ModelSwitches switchesFrom(const QJsonObject& switches, int onlyLayer,
+                                        const attn::Config& textbook)
 {
     attn::ModelSwitches s;
     s.onlyLayer = onlyLayer;
     attn::Config& f = s.formula;
-    f = attn::ModelSwitches::textbookFormula(causal);
+    f = textbook;
     for (auto it = switches.begin(); it != switches.end(); ++it) {
         const std::string value = it.value().toString().toStdString();
         const QString key = it.key();
@@ -78,10 +77,29 @@ inline attn::ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer
             s.knockedOut = attn::parseKnockOuts(value, 1000, 1000);
         else if (key == QLatin1String("knock_out_mode"))
             s.knockOut = attn::parseKnockOutMode(value);
+        else if (key == QLatin1String("window"))
+            f.window = it.value().isNull() ? 0 : it.value().toInt();
+        else if (key == QLatin1String("softcap"))
+            f.softcap = float(it.value().toDouble());
+        else if (key == QLatin1String("sink"))
+            f.sink = float(it.value().toDouble());
         else
             qFatal("unknown switch %s", qPrintable(key));
     }
     return s;
+}
+
+// The same on the model's own formula (its sliding window among them).
+inline attn::ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer,
+                                      const attn::ModelInfo& info)
+{
+    return switchesFrom(switches, onlyLayer, attn::ModelSwitches::textbookFormula(info));
+}
+
+// The same on the textbook formula of a decoder (`causal`) or an encoder, no window.
+inline attn::ModelSwitches switchesOf(const QJsonObject& switches, int onlyLayer, bool causal)
+{
+    return switchesFrom(switches, onlyLayer, attn::ModelSwitches::textbookFormula(causal));
 }
 
 // A JSON number of the reference: null is NaN, "inf" and "-inf" the infinities.

@@ -48,7 +48,7 @@ LayerFormula layerFormula(const ModelInfo& info, Config config, int T, bool swit
     // ÷ √d_model divides by the hidden size C, which is H·d_k only where head_dim is C / H.
     if (config.scale == ScaleMode::SqrtDModel)
         out.rule.scale = float(1.0 / std::sqrt(double(info.dModel)));
-    out.mask = attentionMask(config, T, info.slidingWindow);
+    out.mask = attentionMask(config, T);
     out.config = config;
     out.switched = switched;
     return out;
@@ -80,25 +80,28 @@ FloatBuffer attentionBuffer(int layers, int heads, int tokens)
     return weights;
 }
 
-MaskMatrix attentionMask(const Config& formula, int T, int slidingWindow)
+MaskMatrix attentionMask(const Config& formula, int T)
 {
     MaskMatrix mask;
     mask.setConstant(T, T, false);
-    if (formula.mask != MaskKind::Causal)
-        return mask;
+    const int W = formula.window;
+    const bool causal = formula.mask == MaskKind::Causal;
     for (int i = 0; i < T; ++i) {
         // torch.triu(ones(T, T), 1): key j > query i.
-        mask.row(i).tail(T - i - 1).setConstant(true);
-        // The window: keys j ≤ i − W.
-        if (slidingWindow > 0 && i - slidingWindow >= 0)
-            mask.row(i).head(i - slidingWindow + 1).setConstant(true);
+        if (causal)
+            mask.row(i).tail(T - i - 1).setConstant(true);
+        // The window: keys j ≤ i − W, and without the causal mask j ≥ i + W.
+        if (W > 0 && i - W >= 0)
+            mask.row(i).head(i - W + 1).setConstant(true);
+        if (W > 0 && !causal && i + W < T)
+            mask.row(i).tail(T - i - W).setConstant(true);
     }
     return mask;
 }
 
 LayerFormulas::LayerFormulas(const ModelInfo& info, const ModelSwitches& switches, int T)
     : switched_(layerFormula(info, switches.formula, T, true)),
-      textbook_(layerFormula(info, ModelSwitches::textbookFormula(info.causal), T, false)),
+      textbook_(layerFormula(info, ModelSwitches::textbookFormula(info), T, false)),
       onlyLayer_(switches.onlyLayer), rope_(switches.rope)
 {}
 
@@ -127,7 +130,8 @@ int cachedPositions(const ModelInfo& info, const std::vector<int>& ids,
 
 ForwardFrame::ForwardFrame(const ModelInfo& info, const std::vector<int>& ids,
                            const ModelSwitches& switches, const ForwardHooks& hooks)
-    : T((checkIds(ids, info), checkKnockOuts(switches.knockedOut, info), int(ids.size()))),
+    : T((checkIds(ids, info), checkKnockOuts(switches.knockedOut, info),
+         checkModelFormula(switches.formula, info), int(ids.size()))),
       past(cachedPositions(info, ids, switches, hooks)), rows(T - past),
       formulas(info, switches, T), switches_(switches), heads_(info.heads), layers_(info.layers),
       dModel_(info.dModel), layerSize_(std::size_t(info.heads) * std::size_t(rows) * std::size_t(T))

@@ -24,10 +24,10 @@ void checkIds(const std::vector<int>& ids, const ModelInfo& info);
 // T = 1024 in GPT-2 small).
 [[nodiscard]] FloatBuffer attentionBuffer(int layers, int heads, int tokens);
 
-// The causal mask of T tokens (true = key j after query i, and with a sliding window W > 0
-// also key j with i − j ≥ W, as HF's modeling_mistral.py), or none (all false), as the
-// formula's mask kind says.
-[[nodiscard]] MaskMatrix attentionMask(const Config& formula, int T, int slidingWindow = 0);
+// The mask of T tokens (true = hidden): the causal mask (key j after query i) as the
+// formula's mask kind says, and its sliding window W > 0 (key j with i − j ≥ W, as HF's
+// modeling_mistral.py, and without the causal mask also j − i ≥ W).
+[[nodiscard]] MaskMatrix attentionMask(const Config& formula, int T);
 
 // The formula one layer runs: the switches' (in every layer, or in switches.onlyLayer's)
 // or the textbook one the model was trained with, sized to the model (heads H, dModel

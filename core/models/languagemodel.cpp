@@ -58,6 +58,34 @@ Config ModelSwitches::textbookFormula(bool causal)
     return formula;
 }
 
+Config ModelSwitches::textbookFormula(const ModelInfo& info)
+{
+    Config formula = textbookFormula(info.causal);
+    formula.window = info.slidingWindow; // Mistral's sliding_window: its own formula's
+    return formula;
+}
+
+void checkModelFormula(const Config& formula, const ModelInfo& info)
+{
+    // The model's heads, positions and norms are its weights': the lab's switches of them
+    // have nothing to switch there.
+    const char* own = formula.kvHeads != 0                     ? "--kv-heads"
+                      : formula.qkNorm                         ? "--qk-norm"
+                      : formula.alibi                          ? "--alibi"
+                      : formula.positional == Positional::Rope ? "--positional rope"
+                                                               : nullptr;
+    if (own)
+        throw std::out_of_range(info.family + ": " + own +
+                                " is the lab's; the model has its own heads and positions");
+    if (const std::optional<InputError> problem = checkConfig([&] {
+            Config sized = formula;
+            sized.dModel = info.heads * info.headDim;
+            sized.heads = info.heads;
+            return sized;
+        }()))
+        throw std::out_of_range(info.family + ": " + problem->what());
+}
+
 std::vector<float> ModelRun::logits(int position) const
 {
     if (position < 0 || position >= hidden.rows())
@@ -258,7 +286,7 @@ HeadTrace LanguageModel::trace(const std::string& text, const ModelSwitches& swi
     //    the run wrote it, O_h as head h's block of the heads side by side, the projection.
     const Eigen::Index T = Eigen::Index(trace.ids.size()), dK = trace.queries.cols();
     trace.scores.noalias() = trace.queries * trace.keys.transpose();
-    trace.mask = attentionMask(trace.formula, int(T), info_.slidingWindow);
+    trace.mask = attentionMask(trace.formula, int(T));
     const std::size_t headSize = std::size_t(T) * std::size_t(T);
     const std::size_t at = std::size_t(layer) * std::size_t(info_.heads) + std::size_t(head);
     trace.weights = Eigen::Map<const Matrix>(forwarded.weights.data() + at * headSize, T, T);

@@ -120,7 +120,14 @@ struct ModelSwitches {
     // keys, a causal mask before it filled with −∞ (what finfo.min gives after the
     // softmax), heads split by transpose.
     [[nodiscard]] static Config textbookFormula(bool causal = true);
+    // The same with the model's own values of today's switches (Mistral's sliding window).
+    [[nodiscard]] static Config textbookFormula(const ModelInfo& info);
 };
+
+// Throws std::out_of_range naming the switch when `formula` switches what the model has of
+// its own (K/V heads, QK-norm, ALiBi, the lab's RoPE) or is not a valid formula at the
+// model's size (checkConfig: a sink with another axis, a bad window).
+void checkModelFormula(const Config& formula, const ModelInfo& info);
 
 // One candidate for the next token.
 struct Prediction {

@@ -116,6 +116,36 @@ void TestCliErrors::badInput_data()
         << "--seed must be a whole number from 0 to 18446744073709551615";
     QTest::newRow("--seed 0x10") << text + QStringList{"--seed", "0x10"}
                                  << "--seed must be a whole number";
+    // Today's models: each refusal one line, exit status 2.
+    QTest::newRow("--kv-heads 3 of 4")
+        << text + QStringList{"--kv-heads", "3"} << "the K/V heads (3) must divide the heads (4)";
+    QTest::newRow("--kv-heads two")
+        << text + QStringList{"--kv-heads", "two"} << "--kv-heads must be a whole number";
+    QTest::newRow("--positional rope at odd d_k")
+        << text + QStringList{"--positional", "rope", "--d-model", "12", "--heads", "4"}
+        << "RoPE rotates pairs of features: d_k (3) must be even";
+    QTest::newRow("--rope-theta -5")
+        << text + QStringList{"--rope-theta", "-5"} << "--rope-theta must be a positive number";
+    QTest::newRow("--window 0") << text + QStringList{"--window", "0"}
+                                << "--window must be between 1 and 4096, not 0";
+    QTest::newRow("--window -2") << text + QStringList{"--window", "-2"}
+                                 << "--window must be between 1 and 4096, not -2";
+    QTest::newRow("--softcap 0") << text + QStringList{"--softcap", "0"}
+                                 << "--softcap must be a positive number or off, not 0";
+    QTest::newRow("--softcap -3") << text + QStringList{"--softcap", "-3"}
+                                  << "--softcap must be a positive number or off";
+    QTest::newRow("--sink inf") << text + QStringList{"--sink", "inf"}
+                                << "--sink must be a number, not 'inf'";
+    QTest::newRow("--sink nan") << text + QStringList{"--sink", "nan"}
+                                << "--sink must be a number, not 'nan'";
+    QTest::newRow("--sink with --axis queries")
+        << text + QStringList{"--sink", "0", "--axis", "queries"}
+        << "a sink is one more key in each row: it needs the softmax over the keys";
+    QTest::newRow("--sink with --axis batch")
+        << text + QStringList{"--sink", "1.5", "--axis", "batch"}
+        << "a sink is one more key in each row";
+    QTest::newRow("--alibi maybe")
+        << text + QStringList{"--alibi", "maybe"} << "--alibi must be on|off, not 'maybe'";
     QTest::newRow("empty --text") << QStringList{"compute", "--text", ""} << "no text";
     QTest::newRow("whitespace-only --text")
         << QStringList{"compute", "--text", " \t  "} << "no text";

@@ -352,6 +352,24 @@ void TestModelCli::refusals_data()
     QTest::newRow("--heads with a model")
         << "" << QStringList{"--model", small, "--text", "cat", "--heads", "2"}
         << "--heads does not apply with --model";
+    QTest::newRow("--kv-heads with a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--kv-heads", "1"}
+        << "--kv-heads does not apply with --model: the model has its own";
+    QTest::newRow("--qk-norm with a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--qk-norm", "on"}
+        << "--qk-norm does not apply with --model";
+    QTest::newRow("--alibi with a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--alibi", "on"}
+        << "--alibi does not apply with --model";
+    QTest::newRow("--rope-theta with a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--rope-theta", "500"}
+        << "--rope-theta does not apply with --model";
+    QTest::newRow("--sink with --axis queries in a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--sink", "0", "--axis", "queries"}
+        << "a sink is one more key in each row";
+    QTest::newRow("--window 0 in a model")
+        << "" << QStringList{"--model", small, "--text", "cat", "--window", "0"}
+        << "--window must be between 1 and 4096, not 0";
     QTest::newRow("--only-layer past the last")
         << "" << QStringList{"--model", small, "--text", "cat", "--only-layer", "2"}
         << "--only-layer 2: the model has 2 layers";

@@ -98,8 +98,9 @@ void TestGeneration::greedyParity()
     QFETCH(QString, model);
     QFETCH(QJsonObject, caseData);
     const auto lm = open(model);
-    const ModelSwitches switches = switchesOf(caseData.value(QLatin1String("switches")).toObject(),
-                                              caseData.value(QLatin1String("only_layer")).toInt());
+    const ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm->info());
     const attn::Generation generation =
         attn::generate(lm, intsOf(caseData.value(QLatin1String("prompt_ids"))), switches,
                        Sampling{}, caseData.value(QLatin1String("tokens")).toInt());

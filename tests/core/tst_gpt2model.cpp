@@ -119,8 +119,9 @@ void TestGpt2Model::parity()
     QFETCH(QJsonObject, expected);
     QFETCH(QJsonObject, caseData);
     const auto lm = this->model(model);
-    const ModelSwitches switches = switchesOf(caseData.value(QLatin1String("switches")).toObject(),
-                                              caseData.value(QLatin1String("only_layer")).toInt());
+    const ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm->info());
     const attn::ModelRun run =
         lm->run(expected.value(QLatin1String("text")).toString().toStdString(), switches);
 

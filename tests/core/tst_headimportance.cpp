@@ -82,7 +82,7 @@ void TestHeadImportance::matchesTorch()
     const QJsonObject torch = expected.value(QLatin1String("head_importance")).toObject();
     QVERIFY(!torch.isEmpty());
     const attn::HeadImportance scan = attn::headImportance(
-        *opened, idsOf(expected), switchesOf(QJsonObject{}, -1, opened->info().causal));
+        *opened, idsOf(expected), switchesOf(QJsonObject{}, -1, opened->info()));
     QCOMPARE(scan.target, torch.value(QLatin1String("target")).toInt());
     QVERIFY2(std::abs(scan.intact - torch.value(QLatin1String("intact")).toDouble()) < 1e-4,
              qPrintable(QString::number(scan.intact)));
@@ -112,7 +112,7 @@ void TestHeadImportance::resumedForwardIsTheRunsOwn()
     for (const char* name : {"gpt2/small-bf16", "llama/qwen3-bf16", "bert/bert-f32"}) {
         const auto model = attn::openModel(kReference / name);
         const std::vector<int> ids = idsOf(readJson(kReference / (std::string(name) + ".json")));
-        const ModelSwitches switches = switchesOf(QJsonObject{}, -1, model->info().causal);
+        const ModelSwitches switches = switchesOf(QJsonObject{}, -1, model->info());
         std::vector<Matrix> residuals;
         const attn::Forward whole = model->forward(ids, switches, attn::residualCapture(residuals));
         QCOMPARE(int(residuals.size()), model->info().layers);
@@ -202,8 +202,7 @@ void TestHeadImportance::scoresAndRolloutMatchTorch()
                                   .value(QLatin1String("head_scores"))
                                   .toObject();
     const std::vector<int> ids = idsOf(torch);
-    const attn::ModelRun run =
-        opened->runIds(ids, switchesOf(QJsonObject{}, -1, opened->info().causal));
+    const attn::ModelRun run = opened->runIds(ids, switchesOf(QJsonObject{}, -1, opened->info()));
     const int first = torch.value(QLatin1String("first")).toInt();
     const int end = torch.value(QLatin1String("end")).toInt();
     const attn::HeadScores scores = attn::headScores(*run.attention, 0, ids, first, end);
@@ -236,7 +235,7 @@ void TestHeadImportance::scoresAndRolloutMatchTorch()
     std::vector<int> changed = ids;
     changed[std::size_t(end - 1)] = changed[std::size_t(end - 1)] == 5 ? 6 : 5;
     const attn::ModelRun other =
-        opened->runIds(changed, switchesOf(QJsonObject{}, -1, opened->info().causal));
+        opened->runIds(changed, switchesOf(QJsonObject{}, -1, opened->info()));
     const attn::HeadScores none = attn::headScores(*other.attention, 0, changed, first, end);
     QCOMPARE(none.copy, 0);
     QVERIFY(none.induction.empty() && none.duplicateToken.empty());

@@ -103,8 +103,9 @@ void TestLlamaModel::parity()
     QFETCH(QJsonObject, expected);
     QFETCH(QJsonObject, caseData);
     const auto lm = this->model(model);
-    const ModelSwitches switches = switchesOf(caseData.value(QLatin1String("switches")).toObject(),
-                                              caseData.value(QLatin1String("only_layer")).toInt());
+    const ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm->info());
     const std::vector<int> ids = idsOf(expected);
     const attn::ModelRun run = lm->runIds(ids, switches);
     QCOMPARE(run.ids, ids);
@@ -214,15 +215,19 @@ void TestLlamaModel::ropeOffMakesAttentionBlindToOrder()
 
 void TestLlamaModel::slidingWindowHidesTheFarKeys()
 {
-    // Mistral's window of 4: query i sees keys i − 3 … i under the causal mask, every key
-    // without it (the window belongs to the mask the model was trained with).
+    // Mistral's window of 4 is its own formula's: query i sees keys i − 3 … i under the
+    // causal mask; with the window switched off and no mask, every key.
     const auto lm = model(QStringLiteral("mistral-f32"));
     QCOMPARE(lm->info().slidingWindow, 4);
     QCOMPARE(QString::fromStdString(lm->info().family), QStringLiteral("mistral"));
     const std::vector<int> ids = idsOf(readJson(kReference / "mistral-f32.json"));
-    const attn::ModelRun windowed = lm->runIds(ids, ModelSwitches{});
-    ModelSwitches open;
+    ModelSwitches own;
+    own.formula = ModelSwitches::textbookFormula(lm->info());
+    QCOMPARE(own.formula.window, 4);
+    const attn::ModelRun windowed = lm->runIds(ids, own);
+    ModelSwitches open = own;
     open.formula.mask = attn::MaskKind::None;
+    open.formula.window = 0;
     const attn::ModelRun unmasked = lm->runIds(ids, open);
     const int T = int(ids.size());
     for (int h = 0; h < lm->info().heads; ++h) {
@@ -237,7 +242,7 @@ void TestLlamaModel::slidingWindowHidesTheFarKeys()
             }
     }
     // The trace's mask is the window's too.
-    const attn::HeadTrace trace = lm->trace("The cat sat on the mat", ModelSwitches{}, 0, 0);
+    const attn::HeadTrace trace = lm->trace("The cat sat on the mat", own, 0, 0);
     QVERIFY(trace.mask(5, 1));
     QVERIFY(!trace.mask(5, 2));
     QVERIFY(trace.mask(5, 6));

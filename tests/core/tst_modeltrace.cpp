@@ -108,7 +108,7 @@ void TestModelTrace::parity()
     const HeadTrace trace =
         opened->trace(file.value("text").toString().toStdString(),
                       switchesOf(expected.value("switches").toObject(),
-                                 expected.value("only_layer").toInt(), opened->info().causal),
+                                 expected.value("only_layer").toInt(), opened->info()),
                       layer, head);
     QCOMPARE(trace.layer, layer);
     QCOMPARE(trace.head, head);

@@ -69,6 +69,8 @@ private slots:
     void defaults();
     void validate_data();
     void validate();
+    void todaysRefusals_data();
+    void todaysRefusals();
     void scaleFactor_data();
     void scaleFactor();
 };
@@ -183,7 +185,7 @@ void TestOptions::allSpellings_data()
     QTest::newRow("embedding") << "embedding"
                                << "table|torch";
     QTest::newRow("positional") << "positional"
-                                << "sinusoidal|none";
+                                << "sinusoidal|none|rope";
     QTest::newRow("scale") << "scale"
                            << "sqrt-dk|none|sqrt-dmodel";
     QTest::newRow("axis") << "axis"
@@ -293,6 +295,83 @@ void TestOptions::validate()
     config.heads = heads;
     config.temperature = temperature;
     QCOMPARE(QString::fromStdString(attn::validate(config)), problem);
+}
+
+void TestOptions::todaysRefusals_data()
+{
+    // Today's models' switches, each with a value checkConfig refuses and the Refusal the
+    // window words in its own language; "" and Other: accepted.
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<int>("refusal");
+    QTest::addColumn<QString>("problem");
+    const auto kind = [](Refusal r) { return static_cast<int>(r); };
+    QTest::newRow("kv-heads 2 of 4") << "kvHeads"
+                                     << "2" << kind(Refusal::Other) << "";
+    QTest::newRow("kv-heads 1 (multi-query)") << "kvHeads"
+                                              << "1" << kind(Refusal::Other) << "";
+    QTest::newRow("kv-heads 3 of 4")
+        << "kvHeads"
+        << "3" << kind(Refusal::KvHeadsDivide) << "the K/V heads (3) must divide the heads (4)";
+    QTest::newRow("kv-heads 8 of 4")
+        << "kvHeads"
+        << "8" << kind(Refusal::KvHeadsDivide) << "the K/V heads (8) must divide the heads (4)";
+    QTest::newRow("rope, d_k 16") << "rope"
+                                  << "64" << kind(Refusal::Other) << "";
+    QTest::newRow("rope, d_k 15") << "rope"
+                                  << "60" << kind(Refusal::RopeOddDk)
+                                  << "RoPE rotates pairs of features: d_k (15) must be even";
+    QTest::newRow("rope-theta 0") << "ropeTheta"
+                                  << "0" << kind(Refusal::RopeTheta)
+                                  << "the RoPE base θ must be a positive number";
+    QTest::newRow("softcap -1") << "softcap"
+                                << "-1" << kind(Refusal::Softcap)
+                                << "the soft-capping c must be a positive number";
+    QTest::newRow("softcap inf") << "softcap"
+                                 << "inf" << kind(Refusal::Softcap)
+                                 << "the soft-capping c must be a positive number";
+    QTest::newRow("window -3") << "window"
+                               << "-3" << kind(Refusal::Window)
+                               << "the window must be between 1 and 4096 keys";
+    QTest::newRow("sink nan") << "sink"
+                              << "nan" << kind(Refusal::SinkValue)
+                              << "the sink logit must be a finite number";
+    QTest::newRow("sink 0, keys") << "sink"
+                                  << "0" << kind(Refusal::Other) << "";
+    QTest::newRow("sink 0, queries")
+        << "sinkQueries"
+        << "0" << kind(Refusal::SinkAxis)
+        << "a sink is one more key in each row: it needs the softmax over the keys";
+}
+
+void TestOptions::todaysRefusals()
+{
+    QFETCH(QString, field);
+    QFETCH(QString, value);
+    QFETCH(int, refusal);
+    QFETCH(QString, problem);
+    Config config; // d_model 64, 4 heads
+    const float number = value.toFloat();
+    if (field == "kvHeads")
+        config.kvHeads = value.toInt();
+    else if (field == "rope") {
+        config.positional = attn::Positional::Rope;
+        config.dModel = value.toInt();
+    } else if (field == "ropeTheta")
+        config.ropeTheta = number;
+    else if (field == "softcap")
+        config.softcap = value == "inf" ? std::numeric_limits<float>::infinity() : number;
+    else if (field == "window")
+        config.window = value.toInt();
+    else if (field == "sink")
+        config.sink = value == "nan" ? std::numeric_limits<float>::quiet_NaN() : number;
+    else if (field == "sinkQueries") {
+        config.sink = number;
+        config.axis = attn::SoftmaxAxis::Queries;
+    }
+    const std::optional<attn::InputError> error = attn::checkConfig(config);
+    QCOMPARE(QString::fromStdString(error ? error->what() : ""), problem);
+    QCOMPARE(static_cast<int>(error ? error->refusal() : Refusal::Other), refusal);
 }
 
 void TestOptions::scaleFactor_data()

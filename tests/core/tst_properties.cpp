@@ -97,6 +97,20 @@ Case randomCase(std::mt19937& rng)
     }
     config.embedding = pickEnum<attn::EmbeddingMode>(rng);
     config.positional = pickEnum<attn::Positional>(rng);
+    // Today's models (no sink: the sums below are of distributions): K/V heads a divisor
+    // of the heads, RoPE where d_k is even.
+    std::vector<int> kvDivisors;
+    for (int d = 1; d <= config.heads; ++d)
+        if (config.heads % d == 0)
+            kvDivisors.push_back(d);
+    config.kvHeads =
+        kvDivisors[static_cast<std::size_t>(pick(rng, 0, static_cast<int>(kvDivisors.size()) - 1))];
+    if (config.positional == attn::Positional::Rope && config.dK() % 2 != 0)
+        config.positional = attn::Positional::None;
+    config.qkNorm = pick(rng, 0, 2) == 0;
+    config.alibi = pick(rng, 0, 3) == 0;
+    config.softcap = pick(rng, 0, 3) == 0 ? 5.0f : 0.0f;
+    config.window = pick(rng, 0, 3) == 0 ? pick(rng, 1, 4) : 0;
     config.scale = pickEnum<attn::ScaleMode>(rng);
     config.temperature = kTemperatures[static_cast<std::size_t>(
         pick(rng, 0, static_cast<int>(kTemperatures.size()) - 1))];
@@ -140,7 +154,13 @@ QString describe(const Case& c)
            QStringLiteral("mask-fill=%1 mask-stage=%2 head-split=%3 padding-mask=%4 text=\"%5\"")
                .arg(spelled(k.maskFill), spelled(k.maskStage), spelled(k.headSplit),
                     k.paddingMask ? QStringLiteral("true") : QStringLiteral("false"),
-                    lines.join(QLatin1String("\\n")));
+                    lines.join(QLatin1String("\\n"))) +
+           QStringLiteral(" kv-heads=%1 qk-norm=%2 alibi=%3 softcap=%4 window=%5")
+               .arg(k.kvHeads)
+               .arg(k.qkNorm)
+               .arg(k.alibi)
+               .arg(static_cast<double>(k.softcap))
+               .arg(k.window);
 }
 
 QString at(int b, int h, int i, int j)
@@ -151,8 +171,10 @@ QString at(int b, int h, int i, int j)
 // Whether query i may not see key j in sequence b: causal OR pad key.
 bool isMasked(const Case& c, int b, int i, int j)
 {
+    const int window = c.config.window;
     return (c.config.mask == attn::MaskKind::Causal && j > i) ||
-           (c.config.paddingMask && j >= c.length(b));
+           (c.config.paddingMask && j >= c.length(b)) ||
+           (window > 0 && (i - j >= window || j - i >= window));
 }
 
 // Whether every entry of the softmax slice through (b, i, j) along the axis is masked.
@@ -445,6 +467,8 @@ void TestProperties::tokenPermutationPermutesWeights()
             c.config.positional = attn::Positional::None;
             c.config.mask = attn::MaskKind::None;
             c.config.headSplit = attn::HeadSplit::Transpose;
+            c.config.alibi = false; // distances are positions too
+            c.config.window = 0;
         },
         [](const Case& c, const attn::Result& r, std::mt19937& rng) -> QString {
             const int length = c.length(0);
@@ -500,6 +524,7 @@ void TestProperties::viewEqualsTransposeForOneHead()
     forRandomCases(
         [](Case& c, std::mt19937&) {
             c.config.heads = 1;
+            c.config.kvHeads = 0;
             c.config.headSplit = attn::HeadSplit::Transpose;
         },
         [](const Case& c, const attn::Result& r, std::mt19937&) -> QString {

@@ -213,6 +213,15 @@ std::optional<attn::Config> readConfig(const QJsonObject& json, QString& error)
     config.heads = json.value(QLatin1String("heads")).toInt();
     config.temperature = static_cast<float>(json.value(QLatin1String("temperature")).toDouble());
     config.paddingMask = json.value(QLatin1String("padding_mask")).toBool();
+    // Today's models: absent in a fixture of before them, null where a switch is off.
+    config.kvHeads = json.value(QLatin1String("kv_heads")).toInt(0);
+    config.qkNorm = json.value(QLatin1String("qk_norm")).toBool(false);
+    config.ropeTheta = static_cast<float>(json.value(QLatin1String("rope_theta")).toDouble(10000));
+    config.alibi = json.value(QLatin1String("alibi")).toBool(false);
+    config.softcap = static_cast<float>(json.value(QLatin1String("softcap")).toDouble(0));
+    config.window = json.value(QLatin1String("window")).toInt(0);
+    if (const QJsonValue sink = json.value(QLatin1String("sink")); sink.isDouble())
+        config.sink = static_cast<float>(sink.toDouble());
 
     bool ok = true;
     auto read = [&]<typename E>(E& field, const char* key) {
@@ -299,6 +308,20 @@ void TestReference::fixtureCoversEverySwitch()
     coversAll(attn::MaskStage{}, "mask_stage");
     coversAll(attn::HeadSplit{}, "head_split");
     coversAll(attn::AttentionKind{}, "attention");
+    // Today's models: each switch on in some case (the sinusoidal encoding is the presets'
+    // fixture's, preset_cases.json).
+    if (!covered("positional", "rope"))
+        missing << QStringLiteral("positional=rope");
+    for (const char* key : {"kv_heads", "qk_norm", "alibi", "softcap", "window", "sink"}) {
+        bool on = false;
+        for (const QJsonValue& c : cases) {
+            const QJsonValue value = c[QLatin1String("config")][QLatin1String(key)];
+            on = on || value == QJsonValue(true) || (value.isDouble() && value.toDouble() != 0) ||
+                 (value.isDouble() && QLatin1String(key) == QLatin1String("sink"));
+        }
+        if (!on)
+            missing << QLatin1String(key);
+    }
     QVERIFY2(missing.isEmpty(),
              qPrintable(QStringLiteral("no case has ") + missing.join(QLatin1String(", "))));
 }
@@ -405,6 +428,21 @@ void TestReference::matchesTorch()
         failures << QStringLiteral("std(L): engine %1, torch %2")
                         .arg(result.stats->stdLogits, 0, 'g', 9)
                         .arg(stdLogits, 0, 'g', 9);
+
+    // Today's models: the std of L after ALiBi and the cap, and the weight each row's sink
+    // took (0 without a sink; a NaN row's is NaN in torch, left out here).
+    const double stdCapped = torchStd("std_capped");
+    if (!sameStd(result.stats->stdFinalLogits, stdCapped))
+        failures << QStringLiteral("std(L capped): engine %1, torch %2")
+                        .arg(result.stats->stdFinalLogits, 0, 'g', 9)
+                        .arg(stdCapped, 0, 'g', 9);
+    Flat sinks;
+    for (const attn::HeadStatistics& h : result.stats->heads)
+        for (int i = 0; i < result.length(); ++i)
+            sinks.values.push_back(h.sinkWeights.empty() ? 0.0f
+                                                         : float(h.sinkWeights[std::size_t(i)]));
+    sinks.shape = {result.batch(), result.heads(), result.length()};
+    check("sink_weights", sinks, Match::Tolerance);
 
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1String("\n   "))));
 }

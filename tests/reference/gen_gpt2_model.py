@@ -20,6 +20,8 @@ import re
 import torch
 import torch.nn.functional as F
 
+from todays_switches import attention_weights
+
 from generation import generations
 from head_scores import head_scores
 from knock_out import head_importance, knock_out
@@ -52,6 +54,13 @@ CASES = [
                                         "scale": "none"}, -1),
     ("only_layer=1 axis=queries knock_out=0.1 mean",
      {"axis": "queries", "knock_out": "0.1", "knock_out_mode": "mean"}, 1),
+    # Today's models' switches inside every layer ("what if GPT-2 saw only the last 3?").
+    ("window=3", {"window": 3}, -1),
+    ("window=2 mask=none", {"window": 2, "mask": "none"}, -1),
+    ("softcap=2", {"softcap": 2.0}, -1),
+    ("sink=0", {"sink": 0.0}, -1),
+    ("sink=1 mask_stage=after-softmax", {"sink": 1.0, "mask_stage": "after-softmax"}, -1),
+    ("only_layer=1 window=2 softcap=1 sink=-1", {"window": 2, "softcap": 1.0, "sink": -1.0}, 1),
 ]
 
 # (case name, switches, only_layer, layer, head): the heads whose stages the trace files give.
@@ -185,12 +194,7 @@ def attention(qkv, C, H, sw):
     M = torch.zeros(B, 1, T, T, dtype=torch.bool)
     if sw["mask"] == "causal":
         M = M | torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
-    fill = {"neg-inf": float("-inf"), "-1e9": -1e9}[sw["mask_fill"]]
-    dim = {"keys": -1, "queries": -2, "batch": 0}[sw["axis"]]
-    if sw["mask_stage"] == "before-softmax":
-        P = F.softmax(logits.masked_fill(M, fill), dim=dim)
-    else:
-        P = F.softmax(logits, dim=dim).masked_fill(M, 0)
+    P = attention_weights(logits, M, sw)  # the cap, the window and the sink with the mask
     O = P @ V
     merged = O.transpose(1, 2).reshape(B, T, C)
     return P, merged, {"q": Q, "k": K, "v": V, "scores": S, "weights": P, "head_output": O}

@@ -38,6 +38,8 @@ import os
 import torch
 import torch.nn.functional as F
 
+from todays_switches import attention_weights
+
 from generation import generations
 from head_scores import head_scores
 from knock_out import head_importance, knock_out
@@ -72,6 +74,12 @@ CASES = [
                                         "scale": "none"}, -1),
     ("only_layer=1 axis=queries knock_out=0.1 mean",
      {"axis": "queries", "knock_out": "0.1", "knock_out_mode": "mean"}, 1),
+    # Today's models' switches inside every layer; Mistral's own window changed or off.
+    ("window=3", {"window": 3}, -1),
+    ("window=off", {"window": None}, -1),
+    ("softcap=2", {"softcap": 2.0}, -1),
+    ("sink=0", {"sink": 0.0}, -1),
+    ("only_layer=1 window=2 softcap=1 sink=-1", {"window": 2, "softcap": 1.0, "sink": -1.0}, 1),
 ]
 
 # (case name, switches, only_layer, layer, head): the heads whose stages the trace files give.
@@ -201,6 +209,8 @@ def attention(h, w, p, cfg, sw, cos, sin, capture=None, knock=lambda merged: mer
     the stages (Q, K and V with K and V repeated to the H query heads)."""
     B, T, C = h.shape
     H, Hkv, d = cfg["num_attention_heads"], cfg["num_key_value_heads"], head_dim(cfg)
+    if "window" not in sw and cfg["model_type"] == "mistral":
+        sw = dict(sw, window=cfg.get("sliding_window"))  # its own, unless a case sets it
     q = linear(h, w, p + "self_attn.q_proj")
     k = linear(h, w, p + "self_attn.k_proj")
     v = linear(h, w, p + "self_attn.v_proj")
@@ -226,17 +236,10 @@ def attention(h, w, p, cfg, sw, cos, sin, capture=None, knock=lambda merged: mer
     M = torch.zeros(B, 1, T, T, dtype=torch.bool)
     if sw["mask"] == "causal":
         M = M | torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
-        # Mistral's sliding window (modeling_mistral.py's sliding-window causal mask): key j
-        # is seen by query i only when i - W < j <= i.
-        window = cfg.get("sliding_window") if cfg["model_type"] == "mistral" else None
-        if window:
-            M = M | torch.tril(torch.ones(T, T, dtype=torch.bool), -window)
-    fill = {"neg-inf": float("-inf"), "-1e9": -1e9}[sw["mask_fill"]]
-    dim = {"keys": -1, "queries": -2, "batch": 0}[sw["axis"]]
-    if sw["mask_stage"] == "before-softmax":
-        P = F.softmax(logits.masked_fill(M, fill), dim=dim)
-    else:
-        P = F.softmax(logits, dim=dim).masked_fill(M, 0)
+    # Mistral's sliding window (modeling_mistral.py's sliding-window causal mask: key j seen
+    # by query i only when i - W < j <= i) is its own formula's "window" (own_switches),
+    # which a case may change or turn off (null) as any switch.
+    P = attention_weights(logits, M, sw)  # the cap, the window and the sink with the mask
     O = P @ V
     merged = knock(O.transpose(1, 2).reshape(B, T, H * d))
     out = linear(merged, w, p + "self_attn.o_proj")

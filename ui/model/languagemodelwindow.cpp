@@ -84,7 +84,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     modelView_->setKvHeads(model_->info().kvHeads);
 
     // A model's own formula: its mask is causal (or not) by its kind; no <pad> in one text.
-    switches_->setConfig(ModelSwitches::textbookFormula(model_->info().causal));
+    switches_->setConfig(ModelSwitches::textbookFormula(model_->info()));
     predictions_->setMaskedLanguageModel(!model_->info().causal);
     if (auto* padding = switches_->findChild<QCheckBox*>(QStringLiteral("paddingCheck")))
         padding->hide();
@@ -187,7 +187,7 @@ const char* LanguageModelWindow::firstText(const ModelInfo& info)
 ModelSwitches LanguageModelWindow::firstSwitches(const ModelInfo& info)
 {
     ModelSwitches switches;
-    switches.formula = ModelSwitches::textbookFormula(info.causal);
+    switches.formula = ModelSwitches::textbookFormula(info);
     return switches;
 }
 

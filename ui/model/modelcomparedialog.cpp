@@ -183,7 +183,7 @@ std::function<void()> ModelCompareDialog::compute(const CompareJob& job,
         std::shared_ptr<const ModelRun> textbook = job.textbook;
         if (!textbook || textbook->ids != job.switched->ids) {
             ModelSwitches switches;
-            switches.formula = ModelSwitches::textbookFormula(job.switched->model->info().causal);
+            switches.formula = ModelSwitches::textbookFormula(job.switched->model->info());
             textbook = std::make_shared<const ModelRun>(
                 job.switched->model->run(job.text, switches, &cancel));
         }
