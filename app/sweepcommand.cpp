@@ -83,6 +83,7 @@ Given given(const std::vector<std::string>& args, const std::vector<Option>& ext
         if (!option->valueName.empty() && !inlineValue)
             ++k; // its value
         g.text = g.text || name == "text" || name == "preset";
+        // --kv-heads too, though the help's line has no room to name it: one head has one.
         if (g.overridden.empty() &&
             (name == "d-model" || name == "heads" || name == "kv-heads" || name == "scale"))
             g.overridden = name;
@@ -97,7 +98,7 @@ std::string sweepHelp()
     SweepArguments scratch;
     return commandHelp(
         "sweep", sweepOptionTable(scratch),
-        QT_TRANSLATE_NOOP("Command line", "--d-model, --heads, --kv-heads and --scale"),
+        QT_TRANSLATE_NOOP("Command line", "--d-model, --heads and --scale"),
         {QT_TRANSLATE_NOOP("Command line",
                            "d_k doubles from --from while it is at most --to. Every point has "
                            "H = 1 and d_model = d_k and is computed twice, with --scale sqrt-dk "
