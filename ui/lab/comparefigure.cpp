@@ -276,6 +276,19 @@ QString switchesCaption(const Config& config, bool hasPadding)
         parts << (config.paddingMask
                       ? QCoreApplication::translate("Comparison", "<pad> keys masked")
                       : QCoreApplication::translate("Comparison", "<pad> keys not masked"));
+    // Today's switches of a side (withSwitches'), where they are on.
+    if (config.qkNorm)
+        parts << QCoreApplication::translate("Comparison", "QK-norm");
+    if (config.alibi)
+        parts << QCoreApplication::translate("Comparison", "ALiBi");
+    if (config.softcap > 0)
+        parts << QCoreApplication::translate("Comparison", "soft-cap c = %1")
+                     .arg(QLocale().toString(double(config.softcap), 'g', 4));
+    if (config.window > 0)
+        parts << QCoreApplication::translate("Comparison", "window of %1 keys").arg(config.window);
+    if (config.sink)
+        parts << QCoreApplication::translate("Comparison", "sink s = %1")
+                     .arg(QLocale().toString(double(*config.sink), 'g', 4));
     return joinParts(parts);
 }
 

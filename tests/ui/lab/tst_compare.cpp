@@ -320,6 +320,12 @@ void TestCompare::dialogCarriesTodaysSwitches()
     QVERIFY2(dialog.view(1)->data().title.contains(QStringLiteral("c = 10")),
              qPrintable(dialog.view(1)->data().title));
     QVERIFY(dialog.comparison().stats.maxAbs > 0);
+    // The caption lists each side's switches, today's among them.
+    const QString captionB =
+        switchesCaption(window.config, true).replace(QChar(QChar::Nbsp), u' '); // no breaks inside
+    for (const char* part : {"ALiBi", "soft-cap c = 10", "window of 3 keys", "sink s = 1"})
+        QVERIFY2(captionB.contains(QLatin1String(part)), qPrintable(captionB));
+    QVERIFY(!switchesCaption(a, true).contains(QStringLiteral("soft-cap")));
 
     dialog.swapAB();
     QCOMPARE(dialog.request(CompareDialog::Side::A), window);
