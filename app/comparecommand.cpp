@@ -24,10 +24,11 @@ using attn::ui::FigureFormat;
 // told otherwise, as the dialog's export does.
 constexpr int kAnnotatedTokens = 16;
 
-// The formula's switches, which A may set with --a-NAME; the rest (text, sizes, seed,
-// embedding) both sides share.
-constexpr std::string_view kSwitches[] = {"scale",     "temperature", "axis",       "mask",
-                                          "mask-fill", "mask-stage",  "head-split", "padding-mask"};
+// The formula's switches, which A may set with --a-NAME (withSwitches' fields); the rest
+// (text, sizes, seed, K/V heads, embedding, positions) both sides share.
+constexpr std::string_view kSwitches[] = {
+    "scale",        "temperature", "axis",  "mask",    "mask-fill", "mask-stage", "head-split",
+    "padding-mask", "qk-norm",     "alibi", "softcap", "window",    "sink"};
 
 struct CompareArguments {
     FigureArguments figure;  // --out, --format and the look shared with export

@@ -83,7 +83,9 @@ Given given(const std::vector<std::string>& args, const std::vector<Option>& ext
         if (!option->valueName.empty() && !inlineValue)
             ++k; // its value
         g.text = g.text || name == "text" || name == "preset";
-        if (g.overridden.empty() && (name == "d-model" || name == "heads" || name == "scale"))
+        // --kv-heads too, though the help's line has no room to name it: one head has one.
+        if (g.overridden.empty() &&
+            (name == "d-model" || name == "heads" || name == "kv-heads" || name == "scale"))
             g.overridden = name;
     }
     return g;

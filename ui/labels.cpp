@@ -402,6 +402,9 @@ SweepWords sweepWords()
         word(QCoreApplication::translate("Sweep table", "Jacobian norm", "heading of two columns"));
     words.saturated = word(
         QCoreApplication::translate("Sweep table", "saturated rows", "heading of two columns"));
+    words.stdFinal = word(QCoreApplication::translate(
+        "Sweep table", "std after ALiBi/cap",
+        "heading of two columns: the std of the logits after ALiBi's bias and the soft-cap"));
     words.unscaled = word(
         QCoreApplication::translate("Sweep table", "unscaled", "column heading: without 1/√d_k"));
     words.scaled =

@@ -265,6 +265,19 @@ std::string jsonReport(const Result& r)
     json.value(stats.colSumMax);
     json.key("nan_count");
     json.value(stats.nanCount);
+    // Today's figures, only where a switch makes them (a report of the 2017 formula keeps
+    // its keys): the std of L after ALiBi and the cap, and what a sink takes.
+    const bool shifted = r.config().alibi || r.config().softcap > 0;
+    if (shifted) {
+        json.key("std_final_logits");
+        json.value(stats.stdFinalLogits);
+    }
+    if (r.config().sink) {
+        json.key("max_sink_weight");
+        json.value(stats.maxSinkWeight);
+        json.key("sink_rows");
+        json.value(stats.sinkRows);
+    }
     json.endObject();
 
     json.key("warnings");
@@ -294,7 +307,7 @@ std::string jsonReport(const Result& r)
             writeMatrix(json, r.weights->at(b, h));
             json.key("stats");
             writeHeadStatistics(json, stats.heads[static_cast<std::size_t>(b * r.heads() + h)],
-                                StatisticsReport::Engine);
+                                StatisticsReport::Engine, shifted);
             json.endObject();
         }
     }

@@ -71,7 +71,8 @@ void writeMatrix(JsonWriter& json, const Matrix& m)
     json.endArray();
 }
 
-void writeHeadStatistics(JsonWriter& json, const HeadStatistics& s, StatisticsReport report)
+void writeHeadStatistics(JsonWriter& json, const HeadStatistics& s, StatisticsReport report,
+                         bool shifted)
 {
     const unsigned wanted = report == StatisticsReport::Engine ? kEngine : kFile;
     json.beginObject();
@@ -80,6 +81,15 @@ void writeHeadStatistics(JsonWriter& json, const HeadStatistics& s, StatisticsRe
             continue;
         json.key(field.name);
         std::visit([&](auto member) { writeValue(json, s.*member); }, field.member);
+    }
+    // After the table's, so that the keys before them keep their order.
+    if (report == StatisticsReport::Engine && shifted) {
+        json.key("std_final_logits");
+        json.value(s.stdFinalLogits);
+    }
+    if (report == StatisticsReport::Engine && !s.sinkWeights.empty()) {
+        json.key("sink_weights");
+        writeValue(json, s.sinkWeights);
     }
     json.endObject();
 }

@@ -18,7 +18,10 @@ enum class StatisticsReport {
     File,   // an attention file's weights alone: infinities, rows that do not sum to 1
 };
 
-// `s` as an object of the fields `report` writes, in the table's order.
-void writeHeadStatistics(JsonWriter& json, const HeadStatistics& s, StatisticsReport report);
+// `s` as an object of the fields `report` writes, in the table's order; then, in the
+// engine's report, today's where they apply: "std_final_logits" when `shifted` (ALiBi or a
+// cap made the logits), "sink_weights" (one per row) when the head had a sink.
+void writeHeadStatistics(JsonWriter& json, const HeadStatistics& s, StatisticsReport report,
+                         bool shifted = false);
 
 } // namespace attn

@@ -17,6 +17,13 @@ Config withSwitches(Config shared, const Config& switches)
     shared.maskStage = switches.maskStage;
     shared.headSplit = switches.headSplit;
     shared.paddingMask = switches.paddingMask;
+    // Today's switches of the logits and the softmax: the same Q, K and V (the projections)
+    // on both sides, so their difference is the switch's alone.
+    shared.qkNorm = switches.qkNorm;
+    shared.alibi = switches.alibi;
+    shared.softcap = switches.softcap;
+    shared.window = switches.window;
+    shared.sink = switches.sink;
     return shared;
 }
 

@@ -9,15 +9,18 @@
 
 namespace attn {
 
-// The switches of the formula a comparison edits; everything else (text, seed, sizes,
-// embedding) the two sides share.
+// The switches of the formula a comparison edits; everything else (text, seed, sizes, the
+// K/V heads, embedding, positions) the two sides share.
 
 // `shared` with the formula switches of `switches`: scaling, τ, axis, mask, mask fill,
-// mask stage, head split and padding mask.
+// mask stage, head split and padding mask, and today's QK-norm, ALiBi, soft-capping, the
+// sliding window and the sink. The K/V heads and the positions (RoPE among them) are the
+// model's: they change W_k and W_v, or x, and so the keys.
 [[nodiscard]] Config withSwitches(Config shared, const Config& switches);
 
-// `config` with the textbook formula's switches (the defaults of Config), except the
-// mask kind, which is kept: a decoder's textbook formula has its causal mask.
+// `config` with the textbook formula's switches (the defaults of Config: no QK-norm, ALiBi,
+// cap, window or sink), except the mask kind, which is kept: a decoder's textbook formula
+// has its causal mask.
 [[nodiscard]] Config textbookSwitches(const Config& config);
 
 // True when the two configurations differ in a formula switch only, so their weights

@@ -197,6 +197,80 @@ Request coreference(std::string text, const std::string& pronoun, const std::str
     return lesson;
 }
 
+// The lessons of today's models' switches (options.h), each one switch on a classic preset's
+// set-up, so that the switch is the only thing that differs from the formula of 2017.
+void addTodaysLessons(std::vector<Preset>& list)
+{
+    const std::string sentence = "The cat sat on the mat because it was tired .";
+
+    Config gqa;
+    gqa.heads = 8;
+    gqa.kvHeads = 2;
+    list.push_back(
+        {"gqa", "8 query heads share 2 K/V heads: heads 0-3 read K/V head 0, heads 4-7 head 1",
+         QT_TRANSLATE_NOOP("Presets", "Grouped-query attention: 8 query heads share 2 K/V heads."),
+         request(sentence, gqa)});
+
+    // A repeated pair: with RoPE the score of (b, a) at distance 1 is the same at 1, 4 and 7.
+    Config rope;
+    rope.tokenizer = TokenizerMode::Spaces;
+    rope.heads = 2;
+    rope.positional = Positional::Rope;
+    list.push_back(
+        {"rope-distance",
+         "RoPE: the score of a pair depends only on its distance, not on where it stands",
+         QT_TRANSLATE_NOOP("Presets", "RoPE: the same two tokens, the same distance, "
+                                      "the same score wherever they stand."),
+         request("a b c a b d a b", rope)});
+
+    Config saturation;
+    saturation.dModel = 512;
+    saturation.heads = 1;
+    saturation.scale = ScaleMode::None;
+    Config qkNorm = saturation;
+    qkNorm.qkNorm = true;
+    list.push_back(
+        {"qk-norm", "QK-norm without √d_k: every |logit| ≤ d_k, but the std doubles to 21.1494",
+         QT_TRANSLATE_NOOP("Presets", "QK-norm bounds the logits but does not replace ÷√d_k."),
+         request(sentence, qkNorm)});
+
+    Config alibi;
+    alibi.heads = 8;
+    alibi.positional = Positional::None;
+    alibi.alibi = true;
+    list.push_back({"alibi", "ALiBi: no position embeddings, a band along the diagonal in head 0",
+                    QT_TRANSLATE_NOOP("Presets", "ALiBi: positions without embeddings, weights "
+                                                 "that fade with the distance."),
+                    request(sentence, alibi)});
+
+    Config softcap = saturation;
+    softcap.softcap = 10;
+    list.push_back({"softcap", "the saturation preset capped at c = 10: no row one-hot",
+                    QT_TRANSLATE_NOOP("Presets", "Soft-capping the saturated logits: c·tanh(L/c) "
+                                                 "keeps the rows from going one-hot."),
+                    request(sentence, softcap)});
+
+    Config window;
+    window.mask = MaskKind::Causal;
+    window.window = 4;
+    list.push_back(
+        {"sliding-window", "a causal mask with a sliding window of 4: each row sees 4 keys",
+         QT_TRANSLATE_NOOP("Presets",
+                           "A sliding window of 4 keys: a causal band instead of a triangle."),
+         request("The cat sat on the mat because it was tired , and the dog slept under the "
+                 "old table all day .",
+                 window)});
+
+    Config sink;
+    sink.mask = MaskKind::Causal;
+    sink.sink = 1.0f;
+    list.push_back({"attention-sink",
+                    "a sink logit s = 1: the first token no longer takes the weight of row 0",
+                    QT_TRANSLATE_NOOP("Presets", "An attention sink: a head with nothing to "
+                                                 "attend to rests on the sink, not on token 0."),
+                    request(sentence, sink)});
+}
+
 std::vector<Preset> makePresets()
 {
     std::vector<Preset> list;
@@ -294,6 +368,7 @@ std::vector<Preset> makePresets()
              "Exercise 3 in English: a designed vector for “cat” draws the attention of “it”."),
          coreference("The cat sat on the mat because it was tired", "it", "cat")});
 
+    addTodaysLessons(list);
     return list;
 }
 

@@ -4,10 +4,10 @@
 #include "formats/report.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 namespace attn {
 namespace {
@@ -20,8 +20,12 @@ bool isPowerOfTwo(int n)
 SweepPoint pointOf(const Result& result, bool scaled)
 {
     const Statistics& s = *result.stats;
-    return {result.dK(),      scaled,       s.stdScores,        s.stdLogits,     s.meanEntropy,
-            s.meanEntropyMax, s.meanRowMax, s.meanJacobianNorm, s.saturatedShare};
+    SweepPoint p{result.dK(),      scaled,       s.stdScores,        s.stdLogits,     s.meanEntropy,
+                 s.meanEntropyMax, s.meanRowMax, s.meanJacobianNorm, s.saturatedShare};
+    p.stdFinalLogits = s.stdFinalLogits;
+    p.maxSinkWeight = s.maxSinkWeight;
+    p.shifted = result.config().alibi || result.config().softcap > 0;
+    return p;
 }
 
 // The two points of one d_k, when both are there: (scaled, unscaled).
@@ -70,6 +74,7 @@ Request sweepRequest(const Request& base, int dK, bool scaled)
 {
     Request request = base;
     request.config.heads = 1;
+    request.config.kvHeads = 0; // one head, one K/V head
     request.config.dModel = dK;
     request.config.scale = scaled ? ScaleMode::SqrtDk : ScaleMode::None;
     // Hand-set vectors have the base's C values; at another d_model they do not fit.
@@ -111,6 +116,7 @@ std::string sweepJson(const std::vector<SweepPoint>& points, const Request& base
     json.key("config");
     Config shared = base.config;
     shared.heads = 1;
+    shared.kvHeads = 0;
     writeConfig(json, shared);
     json.key("varies");
     json.beginArray();
@@ -132,7 +138,9 @@ std::string sweepJson(const std::vector<SweepPoint>& points, const Request& base
                                            {"mean_entropy_max", p.meanEntropyMax},
                                            {"mean_row_max", p.meanRowMax},
                                            {"jacobian_norm", p.meanJacobianNorm},
-                                           {"saturated_share", p.saturatedShare}}) {
+                                           {"saturated_share", p.saturatedShare},
+                                           {"std_final_logits", p.stdFinalLogits},
+                                           {"max_sink_weight", p.maxSinkWeight}}) {
             json.key(name);
             json.value(number);
         }
@@ -147,21 +155,26 @@ std::string sweepJson(const std::vector<SweepPoint>& points, const Request& base
 
 std::string sweepText(const std::vector<SweepPoint>& points, const SweepWords& words)
 {
-    // Five groups of two numbers, unscaled then scaled. Each number is right-aligned in its
-    // field; a field widens for a heading that would not fit, a group for its title.
+    // Five groups of two numbers (six with ALiBi or a cap), unscaled then scaled. Each number is
+    // right-aligned in its field; a field widens for a heading that would not fit, a group for its
+    // title.
     struct Group {
         const std::string* title;
         int unscaledWidth, scaledWidth, decimals;
         bool percent;
         double SweepPoint::*figure;
     };
-    std::array<Group, 5> groups{{
+    std::vector<Group> groups{{
         {&words.stdLogits, 10, 7, 4, false, &SweepPoint::stdLogits},
         {&words.entropy, 10, 7, 3, false, &SweepPoint::meanEntropy},
         {&words.rowMax, 10, 7, 3, false, &SweepPoint::meanRowMax},
         {&words.jacobian, 9, 7, 3, false, &SweepPoint::meanJacobianNorm},
         {&words.saturated, 9, 7, 0, true, &SweepPoint::saturatedShare},
     }};
+    // With ALiBi or a cap, the std of L after them beside the std before.
+    if (std::ranges::any_of(points, &SweepPoint::shifted))
+        groups.insert(groups.begin() + 1,
+                      {&words.stdFinal, 10, 7, 4, false, &SweepPoint::stdFinalLogits});
     constexpr int kGap = 2; // spaces before a group
     const int dKWidth = std::max(5, terminalColumns(words.dK) + 2);
     for (Group& g : groups) {

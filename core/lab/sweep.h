@@ -3,7 +3,9 @@
 // figures that show why a larger d_k needs the scaling more.
 //
 // Every point has H = 1 and d_model = d_k, so d_k is the head dimension; the text, the
-// seed and every other switch come from the base request.
+// seed and every other switch come from the base request, today's among them (QK-norm,
+// RoPE and its θ, ALiBi, the cap, the window, the sink) unchanged, but the K/V heads: one
+// head has one K/V head.
 #pragma once
 
 #include "engine/engine.h"
@@ -29,6 +31,10 @@ struct SweepPoint {
     double meanRowMax = 0;       // the largest weight of a row, averaged
     double meanJacobianNorm = 0; // ‖diag(p) − ppᵀ‖_F, averaged: the gradient that flows back
     double saturatedShare = 0;   // rows whose largest weight ≥ kSaturatedRowMax
+    // std of L after ALiBi and the cap (Statistics::stdFinalLogits): stdLogits without them.
+    double stdFinalLogits = 0;
+    double maxSinkWeight = 0; // the largest weight the sink took from a row; 0 without one
+    bool shifted = false;     // ALiBi or a cap made L differ from S·scale/τ (the base's switches)
     bool operator==(const SweepPoint&) const = default;
 };
 
@@ -50,15 +56,17 @@ using SweepProgress = std::function<void(int done, int total)>;
                                               const std::atomic<bool>* cancel = nullptr,
                                               const SweepProgress& progress = {});
 
-// The request of one point: `base` with H = 1, d_model = d_k and the scaling on or off.
-// Hand-set embedding vectors are kept only where d_k is the base's d_model (they have C
-// values).
+// The request of one point: `base` with H = 1 (and so one K/V head), d_model = d_k and the
+// scaling on or off. Hand-set embedding vectors are kept only where d_k is the base's
+// d_model (they have C values).
 [[nodiscard]] Request sweepRequest(const Request& base, int dK, bool scaled);
 
 // {"text", "config", "varies", "points": [{"d_k", "scaled", "std_scores", "std_scaled",
-// "mean_entropy", "mean_entropy_max", "mean_row_max", "jacobian_norm",
-// "saturated_share"}, …]}. "config" is the base's with heads 1; "varies" names the keys of
-// it that each point replaces: "d-model" (= d_k) and "scale" (sqrt-dk or none).
+// "mean_entropy", "mean_entropy_max", "mean_row_max", "jacobian_norm", "saturated_share",
+// "std_final_logits", "max_sink_weight"}, …]}. "config" is the base's with heads 1 (and
+// kv-heads 0); "varies" names the keys of it that each point replaces: "d-model" (= d_k) and
+// "scale" (sqrt-dk or none). "std_final_logits" is std_scaled after ALiBi and the cap (equal
+// to it without them); "max_sink_weight" 0 without a sink.
 [[nodiscard]] std::string sweepJson(const std::vector<SweepPoint>& points, const Request& base);
 
 // The words of sweepText's table, English unless given: the command line passes the
@@ -73,6 +81,8 @@ struct SweepWords {
     std::string rowMax = "largest weight";
     std::string jacobian = "Jacobian norm";
     std::string saturated = "saturated rows";
+    // The sixth group, shown when ALiBi or a cap is on: the std of L after them.
+    std::string stdFinal = "std after ALiBi/cap";
     std::string unscaled = "unscaled";
     std::string scaled = "scaled";
     // %1 is a uniform row's entropy ("2.000"), %2 the weight that saturates a row ("0.99").
@@ -80,7 +90,8 @@ struct SweepWords {
 };
 
 // A table for the terminal: one line per d_k, the unscaled and scaled figures side by side,
-// its columns padded by terminalColumns so that wide (CJK) headings keep them.
+// its columns padded by terminalColumns so that wide (CJK) headings keep them; the std after
+// ALiBi and the cap as a sixth group when a point has them (SweepPoint::shifted).
 [[nodiscard]] std::string sweepText(const std::vector<SweepPoint>& points,
                                     const SweepWords& words = {});
 

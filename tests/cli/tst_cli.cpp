@@ -3,7 +3,9 @@
 //
 // Legend: B sequences, T tokens, C = d_model, H heads, d_k = C / H.
 #include "clirun.h"
+#include "engine/engine.h"
 #include "engine/options.h"
+#include "engine/statistics.h"
 #include "formats/commandline.h"
 #include "formats/report.h"
 #include "lab/presets.h"
@@ -123,6 +125,7 @@ private slots:
     void presetsInChinese();
     void jsonArticle();
     void jsonConfigKeys();
+    void jsonTodaysFigures();
     void jsonConfigSpelling_data();
     void jsonConfigSpelling();
     void crossAttention();
@@ -431,6 +434,61 @@ void TestCli::jsonConfigKeys()
     QCOMPARE(json["config"].toObject(), config);
     QCOMPARE(json["stats"].toObject().value("std_scores"),
              articleJson_["stats"].toObject().value("std_scores"));
+}
+
+// The figures of today's switches join the report where a switch makes them, after the
+// keys it always had: the std of L after ALiBi and the cap, what a sink takes.
+void TestCli::jsonTodaysFigures()
+{
+    const QStringList classic{
+        "col_sum_max",  "col_sum_min", "mean_entropy", "mean_entropy_max", "mean_jacobian_norm",
+        "mean_row_max", "nan_count",   "row_sum_max",  "row_sum_min",      "saturated_share",
+        "scale",        "std_scaled",  "std_scores"};
+    QCOMPARE(articleJson_["stats"].toObject().keys(), classic);
+    const QJsonObject articleHead = articleJson_["heads"][0]["stats"].toObject();
+    QVERIFY(!articleHead.contains("std_final_logits") && !articleHead.contains("sink_weights"));
+
+    QByteArray problem;
+    AttentionEngine engine;
+    const Run capped = attnscope({"compute", "--preset", "softcap", "--json", "-"});
+    QCOMPARE(capped.exitCode, 0);
+    const QJsonObject softcap = parse(capped.out, &problem).object();
+    QVERIFY2(problem.isEmpty(), problem.constData());
+    const Result cap = engine.compute(findPreset("softcap")->request);
+    // keys() are sorted: the new ones fall between the others.
+    const auto with = [&classic](QStringList added) {
+        added << classic;
+        added.sort();
+        return added;
+    };
+    QCOMPARE(softcap["stats"].toObject().keys(), with({"std_final_logits"}));
+    QCOMPARE(softcap["stats"]["std_final_logits"].toDouble(), cap.stats->stdFinalLogits);
+    QVERIFY(cap.stats->stdFinalLogits < cap.stats->stdLogits);
+    QCOMPARE(softcap["heads"][0]["stats"]["std_final_logits"].toDouble(),
+             cap.stats->heads[0].stdFinalLogits);
+    for (const QJsonValue& row : softcap["heads"][0]["scaled"].toArray())
+        for (const QJsonValue& logit : row.toArray())
+            QVERIFY(std::abs(logit.toDouble()) < 10); // c·tanh(L/c), c = 10
+
+    const Run sunk = attnscope({"compute", "--preset", "attention-sink", "--json", "-"});
+    QCOMPARE(sunk.exitCode, 0);
+    const QJsonObject sinkJson = parse(sunk.out, &problem).object();
+    QVERIFY2(problem.isEmpty(), problem.constData());
+    const Result sink = engine.compute(findPreset("attention-sink")->request);
+    QCOMPARE(sinkJson["stats"].toObject().keys(), with({"max_sink_weight", "sink_rows"}));
+    QCOMPARE(sinkJson["stats"]["max_sink_weight"].toDouble(), sink.stats->maxSinkWeight);
+    QCOMPARE(sinkJson["stats"]["sink_rows"].toInt(), sink.stats->sinkRows);
+    QVERIFY(sink.stats->sinkRows > 0);
+    const QJsonArray heads = sinkJson["heads"].toArray();
+    QCOMPARE(heads.size(), sink.heads());
+    for (int h = 0; h < sink.heads(); ++h) {
+        const QJsonArray weights = heads[h]["stats"]["sink_weights"].toArray();
+        const std::vector<double>& expected = sink.stats->heads[std::size_t(h)].sinkWeights;
+        QCOMPARE(weights.size(), qsizetype(expected.size()));
+        for (qsizetype i = 0; i < weights.size(); ++i)
+            QCOMPARE(weights[i].toDouble(), expected[std::size_t(i)]);
+        QVERIFY(!heads[h]["stats"].toObject().contains("std_final_logits"));
+    }
 }
 
 void TestCli::jsonConfigSpelling_data()

@@ -66,6 +66,20 @@ void TestLabCommandsCli::compare_data()
         << "t.svg"
         << "A: softmax(QKᵀ/√d_k/τ + M, dim=-1)·V"
         << "B: softmax(QKᵀ/√d_k + M, dim=-1)·V";
+    // Today's switches are A's to set as well, and the titles say their values.
+    QTest::newRow("svg: A capped at 30, B the softcap preset's 10")
+        << QStringList{"--preset", "softcap", "--a-softcap", "30", "--out", "c.svg"} << "c.svg"
+        << "c = 30"
+        << "c = 10";
+    QTest::newRow("svg: A's window of 2, B's sink")
+        << QStringList{"--text",     "the cat sat on the mat",
+                       "--mask",     "causal",
+                       "--sink",     "1",
+                       "--a-window", "2",
+                       "--out",      "w.svg"}
+        << "w.svg"
+        << "W = 2"
+        << "s = 1";
 }
 
 void TestLabCommandsCli::compare()
@@ -148,6 +162,13 @@ void TestLabCommandsCli::compareFailures_data()
     QTest::newRow("--a-d-model is shared, not A's")
         << article + QStringList{"--a-d-model", "8", "--out", "f.png"} << 2
         << "unknown option --a-d-model";
+    QTest::newRow("--a-kv-heads is shared, not A's")
+        << article + QStringList{"--a-kv-heads", "1", "--out", "f.png"} << 2
+        << "unknown option --a-kv-heads";
+    QTest::newRow("--a-sink over the queries")
+        << article + QStringList{"--axis",   "queries", "--a-axis", "queries",
+                                 "--a-sink", "0",       "--out",    "f.png"}
+        << 2 << "A: a sink";
     QTest::newRow("A causal in cross-attention")
         << QStringList{"compare", "--preset", "cross-attention", "--a-mask", "causal",
                        "--out",   "f.png"}

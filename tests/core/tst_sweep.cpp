@@ -37,14 +37,46 @@ Request article()
     return findPreset("article")->request;
 }
 
+// The sentence with Gemma 2's soft-cap at c = kCap: the logits' std after the cap stays
+// below c however large d_k grows.
+constexpr float kCap = 5;
+
+Request capped()
+{
+    Request request = sentence();
+    request.config.softcap = kCap;
+    return request;
+}
+
+// Every switch of today's models on at once (the sentence, causal).
+Request todays()
+{
+    Request request = sentence();
+    Config& c = request.config;
+    c.heads = 4;
+    c.kvHeads = 2;
+    c.qkNorm = true;
+    c.positional = Positional::Rope;
+    c.ropeTheta = 500000;
+    c.alibi = true;
+    c.softcap = 30;
+    c.mask = MaskKind::Causal;
+    c.window = 4;
+    c.sink = 0.5f;
+    return request;
+}
+
 const std::vector<SweepPoint>& sweepOf(const QString& name)
 {
     static std::map<QString, std::vector<SweepPoint>> cache;
     auto found = cache.find(name);
     if (found == cache.end())
-        found =
-            cache.emplace(name, sweepDk(name == u"article" ? article() : sentence(), kFrom, kTo))
-                .first;
+        found = cache
+                    .emplace(name, sweepDk(name == u"article"  ? article()
+                                           : name == u"capped" ? capped()
+                                                               : sentence(),
+                                           kFrom, kTo))
+                    .first;
     return found->second;
 }
 
@@ -77,6 +109,10 @@ private slots:
     void progressAndCancel();
     void json();
     void text();
+    void todaysSwitchesPassThrough();
+    void capKeepsTheStdBelowC();
+    void jsonOfACappedSweep();
+    void textOfACappedSweep();
     void textKeepsColumnsInAnyLanguage_data();
     void textKeepsColumnsInAnyLanguage();
     void terminalColumnsOfText_data();
@@ -290,9 +326,9 @@ void TestSweep::json()
     for (qsizetype k = 0; k < array.size(); ++k) {
         const QJsonObject p = array[k].toObject();
         const SweepPoint& expected = points[std::size_t(k)];
-        QCOMPARE(p.keys(), (QStringList{"d_k", "jacobian_norm", "mean_entropy", "mean_entropy_max",
-                                        "mean_row_max", "saturated_share", "scaled", "std_scaled",
-                                        "std_scores"}));
+        QCOMPARE(p.keys(), (QStringList{"d_k", "jacobian_norm", "max_sink_weight", "mean_entropy",
+                                        "mean_entropy_max", "mean_row_max", "saturated_share",
+                                        "scaled", "std_final_logits", "std_scaled", "std_scores"}));
         QCOMPARE(p["d_k"].toInt(), expected.dK);
         QCOMPARE(p["scaled"].toBool(), expected.scaled);
         QCOMPARE(p["std_scores"].toDouble(), expected.stdScores);
@@ -302,6 +338,9 @@ void TestSweep::json()
         QCOMPARE(p["mean_row_max"].toDouble(), expected.meanRowMax);
         QCOMPARE(p["jacobian_norm"].toDouble(), expected.meanJacobianNorm);
         QCOMPARE(p["saturated_share"].toDouble(), expected.saturatedShare);
+        // Without ALiBi, a cap or a sink: the std after them is the std, no sink weight.
+        QCOMPARE(p["std_final_logits"].toDouble(), expected.stdLogits);
+        QCOMPARE(p["max_sink_weight"].toDouble(), 0.0);
     }
 }
 
@@ -311,6 +350,107 @@ void TestSweep::text()
     QCOMPARE(table.count(u'\n'), 3 + 7 + 1); // two header lines and a title, 7 d_k, a footer
     QVERIFY2(table.contains(QStringLiteral("   16      1.1888  0.2972")), qPrintable(table));
     QVERIFY2(table.contains(QStringLiteral(" 1024 ")), qPrintable(table));
+}
+
+// Each point keeps every switch of today's models but the K/V heads: one head has one.
+void TestSweep::todaysSwitchesPassThrough()
+{
+    const Request base = todays();
+    for (const int dK : {16, 64})
+        for (const bool scaled : {false, true}) {
+            const Request request = sweepRequest(base, dK, scaled);
+            Config expected = base.config;
+            expected.heads = 1;
+            expected.kvHeads = 0;
+            expected.dModel = dK;
+            expected.scale = scaled ? ScaleMode::SqrtDk : ScaleMode::None;
+            QCOMPARE(request.config, expected);
+            QCOMPARE(request.text, base.text);
+        }
+    const std::vector<SweepPoint> points = sweepDk(base, 16, 64);
+    QCOMPARE(points.size(), std::size_t(6));
+    for (const SweepPoint& p : points) {
+        QVERIFY(p.shifted);
+        QVERIFY(p.stdFinalLogits > 0 && p.stdFinalLogits != p.stdLogits);
+        QVERIFY2(p.maxSinkWeight > 0 && p.maxSinkWeight < 1, qPrintable(QString::number(p.dK)));
+    }
+    // The sweep of the same switches, computed one point at a time, is the same.
+    AttentionEngine engine;
+    const Result one = engine.compute(sweepRequest(base, 32, false));
+    const SweepPoint& p = pointAt(points, 32, false);
+    QCOMPARE(p.stdFinalLogits, one.stats->stdFinalLogits);
+    QCOMPARE(p.maxSinkWeight, one.stats->maxSinkWeight);
+    QCOMPARE(one.config().window, 4);
+    QVERIFY(one.config().sink == 0.5f);
+}
+
+// Without √d_k the std of the logits grows like √d_k; after a cap c = 5 it stays below c,
+// and the saturation it caused shrinks. With √d_k the logits are small and the cap barely
+// touches them.
+void TestSweep::capKeepsTheStdBelowC()
+{
+    const std::vector<SweepPoint>& points = sweepOf("capped");
+    const std::vector<SweepPoint>& plain = sweepOf("sentence");
+    QCOMPARE(points.size(), plain.size());
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        const SweepPoint &p = points[k], &q = plain[k];
+        QVERIFY(p.shifted && !q.shifted);
+        // The cap comes after S·scale/τ: the std before it is the plain sweep's.
+        QCOMPARE(p.stdLogits, q.stdLogits);
+        QVERIFY2(p.stdFinalLogits < kCap, qPrintable(QString::number(p.stdFinalLogits)));
+        QVERIFY(p.stdFinalLogits <= p.stdLogits);
+        QVERIFY(p.saturatedShare <= q.saturatedShare);
+        if (p.scaled)
+            QVERIFY2(std::abs(p.stdFinalLogits / p.stdLogits - 1) < 0.02,
+                     qPrintable(QStringLiteral("d_k %1: %2 against %3")
+                                    .arg(p.dK)
+                                    .arg(p.stdFinalLogits)
+                                    .arg(p.stdLogits)));
+    }
+    const SweepPoint& first = pointAt(points, kFrom, false);
+    const SweepPoint& last = pointAt(points, kTo, false);
+    QVERIFY(last.stdLogits > 5 * first.stdLogits); // √64 = 8 in theory
+    // Flattened by the cap: it grows less than half as much as the std before it.
+    QVERIFY(last.stdFinalLogits / first.stdFinalLogits < 0.5 * last.stdLogits / first.stdLogits);
+    QVERIFY(pointAt(plain, kTo, false).saturatedShare > last.saturatedShare);
+}
+
+void TestSweep::jsonOfACappedSweep()
+{
+    const std::vector<SweepPoint>& points = sweepOf("capped");
+    const QJsonObject root =
+        QJsonDocument::fromJson(QByteArray::fromStdString(sweepJson(points, capped()))).object();
+    QCOMPARE(root["config"]["softcap"].toString(), QStringLiteral("5")); // spelled as --softcap
+    QCOMPARE(root["config"]["kv-heads"].toInt(), 0);
+    QCOMPARE(root["varies"].toArray(), (QJsonArray{"d-model", "scale"}));
+    const QJsonArray array = root["points"].toArray();
+    QCOMPARE(array.size(), qsizetype(points.size()));
+    for (qsizetype k = 0; k < array.size(); ++k) {
+        QCOMPARE(array[k]["std_final_logits"].toDouble(), points[std::size_t(k)].stdFinalLogits);
+        QCOMPARE(array[k]["std_scaled"].toDouble(), points[std::size_t(k)].stdLogits);
+    }
+    // The base's K/V heads do not reach the points: one head has one.
+    Request grouped = todays();
+    const QJsonObject config =
+        QJsonDocument::fromJson(QByteArray::fromStdString(sweepJson({}, grouped)))
+            .object()["config"]
+            .toObject();
+    QCOMPARE(config["heads"].toInt(), 1);
+    QCOMPARE(config["kv-heads"].toInt(), 0);
+    QCOMPARE(config["window"].toString(), QStringLiteral("4")); // spelled as --window
+    QCOMPARE(config["qk-norm"].toString(), QStringLiteral("on"));
+}
+
+// The sixth group, the std after the cap, only when the sweep has one.
+void TestSweep::textOfACappedSweep()
+{
+    const QString table = QString::fromStdString(sweepText(sweepOf("capped")));
+    QVERIFY2(table.contains(QStringLiteral("std after ALiBi/cap")), qPrintable(table));
+    QCOMPARE(table.count(u'\n'), 3 + 7 + 1);
+    const SweepPoint& last = pointAt(sweepOf("capped"), kTo, false);
+    QVERIFY2(table.contains(QString::number(last.stdFinalLogits, 'f', 4)), qPrintable(table));
+    QVERIFY(!QString::fromStdString(sweepText(sweepOf("article")))
+                 .contains(QStringLiteral("ALiBi/cap")));
 }
 
 // The terminal columns of `line` up to the end of the first `needle` from `from` on.

@@ -67,8 +67,8 @@ MASK64 = 0xFFFFFFFFFFFFFFFF
 PAD = "<pad>"  # kPadToken
 
 # The switches of newer models' attention, at the values that leave the classic formula:
-# kv_heads 0 = as many as heads, softcap/window/sink None = off. The presets use none of
-# them, and preset_cases.json leaves them out (see preset_cases).
+# kv_heads 0 = as many as heads, softcap/window/sink None = off. The presets before them
+# use none, and preset_cases.json writes only the keys a case switches (see preset_cases).
 MODERN = {
     "kv_heads": 0,
     "qk_norm": False,
@@ -553,6 +553,9 @@ DEFAULTS = dict(BASE, d_model=64, heads=4, embedding="table", positional="sinuso
 DESIGNED = dict(DEFAULTS, d_model=16, heads=2, positional="none", tokenizer="spaces")
 
 SENTENCE = "The cat sat on the mat because it was tired ."
+LONG_SENTENCE = ("The cat sat on the mat because it was tired , and the dog slept under the "
+                 "old table all day .")
+ROPE_TEXT = "a b c a b d a b"  # the pair (a, b) at 0, 3 and 6
 
 
 def scale_of(cfg):
@@ -695,18 +698,70 @@ def preset_plan():
         yield name, text, DESIGNED, None, {antecedent: vector}, lesson
         yield name + " seed=7", text, dict(DESIGNED, seed=7), None, {antecedent: vector}, lesson
 
+    # Today's models' lessons: one switch on a classic preset's set-up each.
+    gqa = dict(DEFAULTS, heads=8, kv_heads=2)
+    yield "gqa", SENTENCE, gqa, None, {}, None
+    rope = dict(DEFAULTS, tokenizer="spaces", heads=2, positional="rope")
+    for name, cfg in (("rope-distance", rope),
+                      ("rope-distance positional=sinusoidal", dict(rope, positional="sinusoidal")),
+                      ("rope-distance positional=none", dict(rope, positional="none"))):
+        yield name, ROPE_TEXT, cfg, None, {}, "rope"
+    qk_norm = dict(saturation, qk_norm=True)
+    yield "qk-norm", SENTENCE, qk_norm, None, {}, "max_logit"
+    yield "qk-norm scale=sqrt-dk", SENTENCE, dict(qk_norm, scale="sqrt-dk"), None, {}, "max_logit"
+    alibi = dict(DEFAULTS, heads=8, positional="none", alibi=True)
+    yield "alibi", SENTENCE, alibi, None, {}, "distance"
+    yield "alibi alibi=false", SENTENCE, dict(alibi, alibi=False), None, {}, "distance"
+    softcap = dict(saturation, softcap=10.0)
+    yield "softcap", SENTENCE, softcap, None, {}, None
+    yield "softcap softcap=1", SENTENCE, dict(softcap, softcap=1.0), None, {}, None
+    yield "softcap softcap=30", SENTENCE, dict(softcap, softcap=30.0), None, {}, None
+    window = dict(DEFAULTS, mask="causal", window=4)
+    yield "sliding-window", LONG_SENTENCE, window, None, {}, "first_column"
+    yield ("sliding-window window=off", LONG_SENTENCE, dict(window, window=None), None, {},
+           "first_column")
+    sink = dict(DEFAULTS, mask="causal", sink=1.0)
+    yield "attention-sink", SENTENCE, sink, None, {}, "first_column"
+    yield "attention-sink sink=0", SENTENCE, dict(sink, sink=0.0), None, {}, "first_column"
+    yield "attention-sink sink=off", SENTENCE, dict(sink, sink=None), None, {}, "first_column"
+
+
+def todays_lesson(kind, tensors):
+    """The numbers a lesson of today's switches quotes, from sequence 0 of the reference's
+    tensors: "rope" the scores S of head h at (1, 0), (4, 3), (7, 6) (pair_scores, distance 1)
+    and (4, 0), (7, 3) (far_scores, distance 4); "max_logit" the largest |L|; "distance" each
+    head's mean weight at distance |i − j| = 0 … T − 1; "first_column" what each head's key 0
+    receives in all (its column sum) and row 0's weight on it, the last row of head 0."""
+    S, P = tensors["scores"][0].double(), tensors["weights"][0].double()
+    H, T, _ = P.shape
+    if kind == "rope":
+        return {"pair_scores": [[S[h, i, j].item() for i, j in ((1, 0), (4, 3), (7, 6))]
+                                for h in range(H)],
+                "far_scores": [[S[h, i, j].item() for i, j in ((4, 0), (7, 3))]
+                               for h in range(H)]}
+    if kind == "max_logit":
+        return {"max_abs_logit": tensors["logits"].abs().max().item()}
+    if kind == "distance":
+        dist = (torch.arange(T)[:, None] - torch.arange(T)[None, :]).abs()
+        return {"distance_weights": [[P[h][dist == d].mean().item() for d in range(T)]
+                                     for h in range(H)]}
+    return {"first_column_sums": P[:, :, 0].sum(-1).tolist(),
+            "row0_first": P[:, 0, 0].tolist(),
+            "last_row": P[0, -1].tolist()}
+
 
 def preset_cases():
     out = {}
     for name, text, cfg, cross_text, overrides, lesson in preset_plan():
-        tensors, shape, std_s, std_l, _ = reference(text, cfg, cross_text, overrides)
+        tensors, shape, std_s, std_l, std_c = reference(text, cfg, cross_text, overrides)
         P = tensors["weights"]
-        # The presets predate MODERN and use none of it; their configs are written without
-        # its keys, as the file has always had them.
-        assert all(cfg[key] == value for key, value in MODERN.items()), name
+        # A config is written with the keys of MODERN it switches only, so that the presets
+        # before them keep their cases as the file has always had them.
+        switched = {key for key, value in MODERN.items() if cfg[key] != value}
         case = {
             "text": text,
-            "config": {key: value for key, value in cfg.items() if key not in MODERN},
+            "config": {key: value for key, value in cfg.items()
+                       if key not in MODERN or key in switched},
             "tokens": [line.split() + [PAD] * (shape["T"] - len(line.split()))
                        for line in text.split("\n") if line.split()],
             "std_scores": encode(std_s),
@@ -718,7 +773,14 @@ def preset_cases():
         }
         if cross_text is not None:
             case["cross_text"] = cross_text
-        if lesson:
+        if switched:
+            # std(L) after ALiBi and the cap, and what a sink takes from each row (B, H, T).
+            case["std_final_logits"] = encode(std_c)
+            if cfg["sink"] is not None:
+                case["sink_weights"] = to_json(tensors["sink_weights"])
+        if isinstance(lesson, str):
+            case["lesson"] = todays_lesson(lesson, tensors)
+        elif lesson:
             # The pronoun's row: the antecedent's weight (mean over heads), the largest
             # weight of another key in any head, cos(merged output, V of the antecedent)
             # and the antecedent's norm.

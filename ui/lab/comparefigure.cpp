@@ -118,6 +118,20 @@ QString formulaText(const Config& config, bool hasPadding)
                                              "heads split with view(B, H, T, d_k), the bug");
     if (formula.paddingAttended)
         notes << QCoreApplication::translate("Comparison", "<pad> not masked");
+    // Today's switches whose value the formula writes as a letter (c, W, s, θ) or not at all
+    // (the K/V heads), so that two sides apart in one of them have different titles.
+    if (formula.sharedKeys)
+        notes << QCoreApplication::translate("Comparison", "%1 K/V heads",
+                                             "grouped-query attention; %1 is their number")
+                     .arg(config.kvHeadCount());
+    if (config.positional == Positional::Rope && config.ropeTheta != kDefaultRopeTheta)
+        notes << QStringLiteral("θ = %1").arg(QString::number(config.ropeTheta, 'g', 9));
+    if (config.softcap > 0)
+        notes << QStringLiteral("c = %1").arg(number(config.softcap));
+    if (config.window > 0)
+        notes << QStringLiteral("W = %1").arg(config.window);
+    if (config.sink)
+        notes << QStringLiteral("s = %1").arg(number(*config.sink));
     if (!notes.isEmpty())
         text += QStringLiteral("  (%1)").arg(notes.join(QStringLiteral(", ")));
     return text;
@@ -262,6 +276,19 @@ QString switchesCaption(const Config& config, bool hasPadding)
         parts << (config.paddingMask
                       ? QCoreApplication::translate("Comparison", "<pad> keys masked")
                       : QCoreApplication::translate("Comparison", "<pad> keys not masked"));
+    // Today's switches of a side (withSwitches'), where they are on.
+    if (config.qkNorm)
+        parts << QCoreApplication::translate("Comparison", "QK-norm");
+    if (config.alibi)
+        parts << QCoreApplication::translate("Comparison", "ALiBi");
+    if (config.softcap > 0)
+        parts << QCoreApplication::translate("Comparison", "soft-cap c = %1")
+                     .arg(QLocale().toString(double(config.softcap), 'g', 4));
+    if (config.window > 0)
+        parts << QCoreApplication::translate("Comparison", "window of %1 keys").arg(config.window);
+    if (config.sink)
+        parts << QCoreApplication::translate("Comparison", "sink s = %1")
+                     .arg(QLocale().toString(double(*config.sink), 'g', 4));
     return joinParts(parts);
 }
 

@@ -65,7 +65,8 @@ struct Comparison {
 [[nodiscard]] QString comparisonHoverText(const Comparison& comparison, int row, int column);
 
 // The switches of one side as the caption lists them: "scaling … · axis … · mask … · τ …",
-// with the mask stage and fill, the head split and the padding mask where they apply.
+// with the mask stage and fill, the head split and the padding mask where they apply, and
+// QK-norm, ALiBi, the soft-cap, the window and the sink where they are on.
 [[nodiscard]] QString switchesCaption(const Config& config, bool hasPadding);
 
 struct ComparisonOptions {

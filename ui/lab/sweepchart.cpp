@@ -168,6 +168,20 @@ void buildSpread(ChartBuilder& b, const std::vector<SweepPoint>& points)
     b.chart()->setTitle(SweepChart::tr("How wide are the logits? std(QKᵀ) and std(QKᵀ/√d_k)"));
     b.addMeasured("std-unscaled", SweepChart::tr("not scaled"), false, &SweepPoint::stdLogits);
     b.addMeasured("std-scaled", SweepChart::tr("scaled by 1/√d_k"), true, &SweepPoint::stdLogits);
+    // With ALiBi or a soft-cap, L's std after them, dashed in the same colours: the cap
+    // flattens it as d_k grows, while the std before it keeps growing like √d_k.
+    if (std::ranges::any_of(points, &SweepPoint::shifted)) {
+        for (const bool scaled : {false, true}) {
+            QLineSeries* final =
+                b.addMeasured(scaled ? "std-final-scaled" : "std-final-unscaled",
+                              scaled ? SweepChart::tr("scaled, after ALiBi/cap")
+                                     : SweepChart::tr("not scaled, after ALiBi/cap"),
+                              scaled, &SweepPoint::stdFinalLogits);
+            QPen pen = final->pen();
+            pen.setStyle(Qt::DashLine);
+            final->setPen(pen);
+        }
+    }
     // c·√d_k through the first unscaled point, sampled finely: a curve on the log axis.
     QLineSeries* reference = b.addReference("std-reference", SweepChart::tr("grows like √d_k"));
     const std::vector<const SweepPoint*> unscaled = pointsOf(points, false);

@@ -41,8 +41,9 @@ inline constexpr int kReferenceSamplesPerDoubling = 8;
 // A new chart of `panel` for `points` (as sweepDk returns them). Its series are named for
 // the legend and carry an objectName saying what they draw ("std-unscaled", "std-scaled",
 // "std-reference", "entropy-unscaled", "entropy-scaled", "entropy-max", "rowmax-unscaled",
-// "rowmax-scaled", "rowmax-saturated", "jacobian-unscaled", "jacobian-scaled"). The
-// caller owns the chart.
+// "rowmax-scaled", "rowmax-saturated", "jacobian-unscaled", "jacobian-scaled"; with ALiBi
+// or a soft-cap also "std-final-unscaled" and "std-final-scaled", the std of the logits after
+// them, dashed). The caller owns the chart.
 [[nodiscard]] QChart* createSweepChart(SweepPanel panel, const std::vector<SweepPoint>& points,
                                        const SweepChartStyle& style);
 

@@ -66,6 +66,19 @@ QString sweepCaption(const Request& base)
         parts << captionPhrase(c.maskStage);
     if (c.headSplit != defaults.headSplit)
         parts << captionPhrase(c.headSplit);
+    // Today's switches, which every point keeps (the K/V heads are 1 with H = 1).
+    if (c.qkNorm)
+        parts << SweepChart::tr("QK-norm");
+    if (c.positional == Positional::Rope && c.ropeTheta != defaults.ropeTheta)
+        parts << SweepChart::tr("RoPE θ %1").arg(QLocale().toString(c.ropeTheta));
+    if (c.alibi)
+        parts << SweepChart::tr("ALiBi");
+    if (c.softcap > 0)
+        parts << SweepChart::tr("soft-cap c = %1").arg(QLocale().toString(c.softcap));
+    if (c.window > 0)
+        parts << SweepChart::tr("window of %1 keys").arg(c.window);
+    if (c.sink)
+        parts << SweepChart::tr("sink s = %1").arg(QLocale().toString(*c.sink));
     return parts.join(QStringLiteral(" · "));
 }
 

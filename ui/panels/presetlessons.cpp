@@ -1,6 +1,7 @@
 #include "presetlessons.h"
 
 #include "presetpanel.h"
+#include "todayslessons.h"
 
 namespace attn::ui {
 
@@ -231,7 +232,7 @@ Lesson lessonOf(const QString& name)
                                 "only 0.12. The design fits the layers it was made for."),
             },
         };
-    return {};
+    return todaysLessonOf(name);
 }
 
 } // namespace attn::ui

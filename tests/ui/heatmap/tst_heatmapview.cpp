@@ -82,7 +82,10 @@ void TestHeatmapView::hoverText()
         data.scores.edit().resize(3, 3);
         data.scores.edit() << 0.4f, 1.0f, pending ? notANumber : -1.5f, 0.25f, 1.2f, 2.0f, 0.0f,
             3.12f, -2.0f;
-        data.logitRule = attn::LogitRule{0.25f, 1.0f, fill};
+        attn::LogitRule rule;
+        rule.scale = 0.25f;
+        rule.fill = fill;
+        data.logitRule = rule;
     }
     QCOMPARE(attn::ui::hoverText(data, row, column), expected);
 }

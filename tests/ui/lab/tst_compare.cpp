@@ -121,6 +121,10 @@ private slots:
     void differenceArithmetic_data();
     void differenceArithmetic();
     void switchesOnly();
+    void todaysSwitchesAreCompared();
+    void titlesNameTodaysSwitch_data();
+    void titlesNameTodaysSwitch();
+    void dialogCarriesTodaysSwitches();
     void captionNamesTheArgmax();
     void equalConfigurationsGiveZero();
     void sidesHaveNoMnemonics();
@@ -221,6 +225,114 @@ void TestCompare::switchesOnly()
     Config expected = window;
     expected.seed = 7;
     QCOMPARE(withSwitches(otherSeed, window), expected);
+}
+
+// QK-norm, ALiBi, the cap, the window and the sink are switches of the formula: A's
+// textbook leaves them out, and the same Q, K and V make both sides. The K/V heads and RoPE
+// change the keys: both sides share them.
+void TestCompare::todaysSwitchesAreCompared()
+{
+    Config today = baseRequest().config;
+    today.kvHeads = 2;
+    today.positional = Positional::Rope;
+    today.ropeTheta = 500000;
+    today.qkNorm = true;
+    today.alibi = true;
+    today.softcap = 30;
+    today.mask = MaskKind::Causal;
+    today.window = 3;
+    today.sink = 0.0f;
+
+    const Config textbook = textbookSwitches(today);
+    QVERIFY(!textbook.qkNorm && !textbook.alibi && !textbook.sink);
+    QCOMPARE(textbook.softcap, 0.0f);
+    QCOMPARE(textbook.window, 0);
+    QCOMPARE(textbook.kvHeads, 2);
+    QCOMPARE(textbook.positional, Positional::Rope);
+    QCOMPARE(textbook.ropeTheta, 500000.0f);
+    QVERIFY(sameInput(textbook, today));
+    QCOMPARE(withSwitches(textbook, today), today);
+
+    Config fewerKeys = today;
+    fewerKeys.kvHeads = 1;
+    QVERIFY(!sameInput(fewerKeys, today));
+    QCOMPARE(withSwitches(fewerKeys, textbook).kvHeads, 1);
+    Config sinusoidal = today;
+    sinusoidal.positional = Positional::Sinusoidal;
+    QVERIFY(!sameInput(sinusoidal, today));
+}
+
+void TestCompare::titlesNameTodaysSwitch_data()
+{
+    QTest::addColumn<ConfigChange>("change"); // B's, on the textbook A
+    QTest::addColumn<QString>("note");        // what B's title says and A's does not
+    QTest::newRow("soft-cap") << ConfigChange([](Config& c) { c.softcap = 30; }) << "c = 30";
+    QTest::newRow("window") << ConfigChange([](Config& c) { c.window = 4; }) << "W = 4";
+    QTest::newRow("sink") << ConfigChange([](Config& c) { c.sink = 1.0f; }) << "s = 1";
+    QTest::newRow("sink at 0") << ConfigChange([](Config& c) { c.sink = 0.0f; }) << "s = 0";
+}
+
+// Two sides apart in one of today's switches have titles that say which.
+void TestCompare::titlesNameTodaysSwitch()
+{
+    QFETCH(ConfigChange, change);
+    QFETCH(QString, note);
+    const Request a = baseRequest();
+    Request b = a;
+    change(b.config);
+    const Comparison c = compareResults(compute(a), compute(b), 0, 0);
+    QVERIFY2(c.b.title.contains(note), qPrintable(c.b.title));
+    QVERIFY2(!c.a.title.contains(note), qPrintable(c.a.title));
+    QVERIFY(c.a.title != c.b.title);
+
+    // Shared by both sides, the K/V heads and RoPE's θ are in both titles.
+    Request grouped = a;
+    grouped.config.kvHeads = 2;
+    grouped.config.positional = Positional::Rope;
+    grouped.config.ropeTheta = 500000;
+    Request groupedB = grouped;
+    change(groupedB.config);
+    const Comparison g = compareResults(compute(grouped), compute(groupedB), 0, 0);
+    for (const QString& title : {g.a.title, g.b.title}) {
+        QVERIFY2(title.contains(QStringLiteral("2 K/V heads")), qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("θ = 500000")), qPrintable(title));
+    }
+    QVERIFY2(g.b.title.contains(note) && !g.a.title.contains(note), qPrintable(g.b.title));
+}
+
+// The dialog's B takes the window's switches of today, A the textbook's; Copy A → B and
+// Swap carry them.
+void TestCompare::dialogCarriesTodaysSwitches()
+{
+    Request window = baseRequest();
+    window.config.softcap = 10;
+    window.config.alibi = true;
+    window.config.mask = MaskKind::Causal;
+    window.config.window = 3;
+    window.config.sink = 1.0f;
+    CompareDialog dialog(nullptr);
+    dialog.setBase(window);
+    QCOMPARE(dialog.request(CompareDialog::Side::B), window);
+    const Config a = dialog.request(CompareDialog::Side::A).config;
+    QVERIFY(a.softcap == 0 && !a.alibi && a.window == 0 && !a.sink);
+    QCOMPARE(a.mask, MaskKind::Causal);
+    QVERIFY(settle(dialog));
+    QVERIFY2(dialog.view(1)->data().title.contains(QStringLiteral("c = 10")),
+             qPrintable(dialog.view(1)->data().title));
+    QVERIFY(dialog.comparison().stats.maxAbs > 0);
+    // The caption lists each side's switches, today's among them.
+    const QString captionB =
+        switchesCaption(window.config, true).replace(QChar(QChar::Nbsp), u' '); // no breaks inside
+    for (const char* part : {"ALiBi", "soft-cap c = 10", "window of 3 keys", "sink s = 1"})
+        QVERIFY2(captionB.contains(QLatin1String(part)), qPrintable(captionB));
+    QVERIFY(!switchesCaption(a, true).contains(QStringLiteral("soft-cap")));
+
+    dialog.swapAB();
+    QCOMPARE(dialog.request(CompareDialog::Side::A), window);
+    dialog.copyAToB();
+    QCOMPARE(dialog.request(CompareDialog::Side::B), window);
+    QVERIFY(settle(dialog));
+    QCOMPARE(dialog.comparison().stats.maxAbs, 0.0f);
 }
 
 void TestCompare::captionNamesTheArgmax()

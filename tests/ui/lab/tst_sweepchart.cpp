@@ -134,6 +134,7 @@ class TestSweepChart : public QObject {
 private slots:
     void seriesPerCurve_data();
     void seriesPerCurve();
+    void capSeries();
     void logAxis();
     void referenceThroughFirstPoint();
     void theAxesFitEverythingDrawn();
@@ -200,6 +201,34 @@ void TestSweepChart::seriesPerCurve()
         QCOMPARE(s->at(k).y(), p.*field);
         ++k;
     }
+}
+
+// With a soft-cap (or ALiBi) the spread chart adds the std after it, dashed, for both
+// scalings; without, it has none.
+void TestSweepChart::capSeries()
+{
+    Request capped = sentence();
+    capped.config.softcap = 5;
+    const std::vector<SweepPoint> points = sweepDk(capped, 16, 256);
+    SweepChart chart;
+    chart.setPoints(points);
+    for (const bool scaled : {false, true}) {
+        const QLineSeries* s = series(chart.chart(SweepPanel::Spread),
+                                      scaled ? "std-final-scaled" : "std-final-unscaled");
+        QVERIFY(s);
+        QCOMPARE(s->count(), 5);
+        QCOMPARE(s->pen().style(), Qt::DashLine);
+        QVERIFY(s->name().contains(QStringLiteral("ALiBi/cap")));
+        int k = 0;
+        for (const SweepPoint& p : points)
+            if (p.scaled == scaled)
+                QCOMPARE(s->at(k++).y(), p.stdFinalLogits);
+    }
+    QVERIFY(chart.chartText(SweepPanel::Spread).contains(QStringLiteral("after ALiBi/cap")));
+    SweepChart plain;
+    plain.setPoints(articlePoints());
+    QVERIFY(!series(plain.chart(SweepPanel::Spread), "std-final-unscaled"));
+    QVERIFY(!series(plain.chart(SweepPanel::Spread), "std-final-scaled"));
 }
 
 void TestSweepChart::logAxis()
@@ -463,6 +492,8 @@ void TestSweepChart::cliOutputs_data()
         << "png";
     QTest::newRow("--format pdf --out -")
         << QStringList{"--format", "pdf", "--out", "-"} << QString() << "pdf";
+    QTest::newRow("--softcap 5 --json -: the std after the cap")
+        << QStringList{"--softcap", "5", "--json", "-"} << QString() << "json capped";
 }
 
 void TestSweepChart::cliOutputs()
@@ -483,6 +514,13 @@ void TestSweepChart::cliOutputs()
         QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
         const QJsonArray points = root["points"].toArray();
         const bool small = kind == u"json 4 32";
+        for (const QJsonValue& p : points) {
+            const double before = p["std_scaled"].toDouble(),
+                         after = p["std_final_logits"].toDouble();
+            QVERIFY(kind == u"json capped" ? after < 5 && after <= before : after == before);
+        }
+        QCOMPARE(root["config"]["softcap"].toString(),
+                 QString::fromLatin1(kind == u"json capped" ? "5" : "off"));
         QCOMPARE(points.size(), small ? 8 : 14);
         QCOMPARE(points.first()["d_k"].toInt(), small ? 4 : 16);
         QCOMPARE(points.last()["d_k"].toInt(), small ? 32 : 1024);
@@ -511,6 +549,8 @@ void TestSweepChart::cliFailures_data()
     QTest::newRow("--from abc") << QStringList{"--from", "abc"} << 2 << "whole number";
     QTest::newRow("--heads is the sweep's")
         << QStringList{"--heads", "2", "--json", "x.json"} << 2 << "H = 1";
+    QTest::newRow("--kv-heads is the sweep's")
+        << QStringList{"--kv-heads", "1", "--json", "x.json"} << 2 << "H = 1";
     QTest::newRow("--out x.txt: no figure format")
         << QStringList{"--out", "x.txt"} << 2 << ".png, .svg or .pdf";
     QTest::newRow("--format csv") << QStringList{"--format", "csv", "--out", "x"} << 2

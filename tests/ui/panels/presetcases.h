@@ -94,6 +94,17 @@ inline const std::map<QString, Variant>& variants()
         {"cross-attention seed=7", {"cross-attention", [](Config& c) { c.seed = 7; }}},
         {"coreference seed=7", {"coreference", [](Config& c) { c.seed = 7; }}},
         {"coreference-en seed=7", {"coreference-en", [](Config& c) { c.seed = 7; }}},
+        {"rope-distance positional=sinusoidal",
+         {"rope-distance", [](Config& c) { c.positional = Positional::Sinusoidal; }}},
+        {"rope-distance positional=none",
+         {"rope-distance", [](Config& c) { c.positional = Positional::None; }}},
+        {"qk-norm scale=sqrt-dk", {"qk-norm", [](Config& c) { c.scale = ScaleMode::SqrtDk; }}},
+        {"alibi alibi=false", {"alibi", [](Config& c) { c.alibi = false; }}},
+        {"softcap softcap=1", {"softcap", [](Config& c) { c.softcap = 1; }}},
+        {"softcap softcap=30", {"softcap", [](Config& c) { c.softcap = 30; }}},
+        {"sliding-window window=off", {"sliding-window", [](Config& c) { c.window = 0; }}},
+        {"attention-sink sink=0", {"attention-sink", [](Config& c) { c.sink = 0.0f; }}},
+        {"attention-sink sink=off", {"attention-sink", [](Config& c) { c.sink.reset(); }}},
     };
     return table;
 }

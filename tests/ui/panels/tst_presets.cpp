@@ -9,6 +9,7 @@
 #include "presetcases.h"
 #include "presetpanel.h"
 #include "processrun.h"
+#include "todayspresets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,9 +34,6 @@ using attn::ui::PresetPanel;
 namespace {
 
 constexpr int kTimeoutMs = 120'000;
-
-// A failed expectation as a message; empty when everything held.
-using Check = std::function<QString(const Result&)>;
 
 bool upper(int, int, int i, int j)
 {
@@ -340,27 +338,27 @@ Check coreference(const QString& name, std::string pronoun, std::string antecede
     };
 }
 
-// What each preset promises (for the row names) and the check that it holds.
-struct Expectation {
-    const char* promise;
-    Check check;
-};
-
+// What each preset promises (for the row names) and the check that it holds; today's
+// switches' in todayspresets.h.
 const std::map<QString, Expectation>& expectations()
 {
-    static const std::map<QString, Expectation> table = {
-        {"article", {"std 1.1888 -> 0.2972, rows sum to 1, output (2, 4, 16)", checkArticle}},
-        {"saturation", {"3 of 11 rows saturated, SaturatedNoScaling", checkSaturation}},
-        {"wrong-axis-queries", {"columns sum to 1, rows do not", checkWrongAxisQueries}},
-        {"wrong-axis-batch", {"the two sentences' weights sum to 1", checkWrongAxisBatch}},
-        {"causal-decoder", {"upper triangle 0", checkCausalDecoder}},
-        {"head-split-bug", {"HeadSplitView, heads differ from transpose", checkHeadSplitBug}},
-        {"mask-after-softmax", {"rows sum to less than 1", checkMaskAfterSoftmax}},
-        {"fully-masked-row", {"NaN with -inf, uniform with -1e9", checkFullyMaskedRow}},
-        {"cross-attention", {"3 x 4, each row on its source words", checkCrossAttention}},
-        {"coreference", {"row 它 peaks at 猫", coreference("coreference", "它", "猫")}},
-        {"coreference-en", {"row it peaks at cat", coreference("coreference-en", "it", "cat")}},
-    };
+    static const std::map<QString, Expectation> table = [] {
+        std::map<QString, Expectation> all = {
+            {"article", {"std 1.1888 -> 0.2972, rows sum to 1, output (2, 4, 16)", checkArticle}},
+            {"saturation", {"3 of 11 rows saturated, SaturatedNoScaling", checkSaturation}},
+            {"wrong-axis-queries", {"columns sum to 1, rows do not", checkWrongAxisQueries}},
+            {"wrong-axis-batch", {"the two sentences' weights sum to 1", checkWrongAxisBatch}},
+            {"causal-decoder", {"upper triangle 0", checkCausalDecoder}},
+            {"head-split-bug", {"HeadSplitView, heads differ from transpose", checkHeadSplitBug}},
+            {"mask-after-softmax", {"rows sum to less than 1", checkMaskAfterSoftmax}},
+            {"fully-masked-row", {"NaN with -inf, uniform with -1e9", checkFullyMaskedRow}},
+            {"cross-attention", {"3 x 4, each row on its source words", checkCrossAttention}},
+            {"coreference", {"row 它 peaks at 猫", coreference("coreference", "它", "猫")}},
+            {"coreference-en", {"row it peaks at cat", coreference("coreference-en", "it", "cat")}},
+        };
+        all.insert(todaysExpectations().begin(), todaysExpectations().end());
+        return all;
+    }();
     return table;
 }
 
@@ -516,6 +514,8 @@ void TestPresets::matchesPyTorch()
     QCOMPARE(s.choiceRows, figures["choice_rows"].toInt());
     QCOMPARE(s.saturatedRows, figures["saturated_rows"].toInt());
     QCOMPARE(s.nanCount, figures["nan_count"].toInt());
+    const QString todays = expectTodaysFigures(r, expected);
+    QVERIFY2(todays.isEmpty(), qPrintable(todays));
 }
 
 void TestPresets::effect_data()
@@ -650,12 +650,7 @@ void TestPresets::quotedNumbersArePyTorchs_data()
                               : std::min(extreme, head[0].toDouble());
         return extreme;
     };
-    const struct {
-        const char* row;
-        const char* preset;
-        double value;
-        int decimals;
-    } rows[] = {
+    const QuotedNumber rows[] = {
         {"article: std before scaling", "article", number("article", "std_scores"), 4},
         {"article: std after scaling", "article", number("article", "std_logits"), 4},
         {"article: smallest column sum", "article", figure("article", "col_sum_min"), 4},
@@ -698,6 +693,8 @@ void TestPresets::quotedNumbersArePyTorchs_data()
          lesson("coreference-en seed=7", "antecedent_weight"), 2},
     };
     for (const auto& row : rows)
+        QTest::newRow(row.row) << QString::fromLatin1(row.preset) << row.value << row.decimals;
+    for (const QuotedNumber& row : todaysQuotedNumbers())
         QTest::newRow(row.row) << QString::fromLatin1(row.preset) << row.value << row.decimals;
 }
 
