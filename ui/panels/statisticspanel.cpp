@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace attn::ui {
 namespace {
@@ -277,6 +278,12 @@ void StatisticsPanel::setHeaders()
         {tr("NaN", "count of weights that are not a number"),
          tr("How many weights are NaN (not a number), e.g. in a row whose keys are all masked "
             "with -inf. Tinted when not 0.")},
+        {tr("std(L) final", "standard deviation of the logits after ALiBi and the cap"),
+         tr("Spread of the logits after ALiBi's bias and the soft-cap c·tanh(L/c), the numbers "
+            "the softmax really sees, before masking.")},
+        {tr("sink max", "the largest weight the attention sink took from a row"),
+         tr("The largest weight the sink took from a row of this head: what the query gave to "
+            "nothing. Tinted when it is more than half.")},
     };
     for (int column = 0; column < ColumnCount; ++column) {
         auto* item = new QTableWidgetItem(headers[column].text);
@@ -344,13 +351,52 @@ void StatisticsPanel::fillHeadline()
                             .toHtmlEscaped()
                             .arg(stats.posInfCount + stats.negInfCount),
                         true);
+    todaysFigures(figures, flag);
     headlineLabel_->setText(
         QStringLiteral("<b>%1</b><br/>%2").arg(spread, figures.join(kSeparator)));
+}
+
+// The figures of today's models' switches: the std of the logits after ALiBi and the cap,
+// and what the sink took (its largest and mean weight, the rows where it took more than half).
+void StatisticsPanel::todaysFigures(QStringList& figures,
+                                    const std::function<QString(const QString&, bool)>& flag) const
+{
+    const Statistics& stats = *result_.stats;
+    const Config& config = result_.config();
+    if (config.softcap > 0)
+        figures << tr("std after the cap %1", "of the logits, after c·tanh(L/c)")
+                       .toHtmlEscaped()
+                       .arg(fixed(stats.stdFinalLogits, 4));
+    else if (config.alibi)
+        figures << tr("std after ALiBi %1", "of the logits, after the bias −m·|i − j|")
+                       .toHtmlEscaped()
+                       .arg(fixed(stats.stdFinalLogits, 4));
+    if (!config.sink)
+        return;
+    double sum = 0;
+    std::size_t rows = 0;
+    for (const HeadStatistics& head : stats.heads) {
+        for (double weight : head.sinkWeights)
+            sum += weight;
+        rows += head.sinkWeights.size();
+    }
+    //: %1 the largest weight a sink took from a row, %2 the mean, %3 how many rows it took
+    //: more than half of
+    figures << flag(tr("sink took at most %1, %2 on average, more than half in %3 rows")
+                        .toHtmlEscaped()
+                        .arg(fixed(stats.maxSinkWeight, 3),
+                             fixed(rows > 0 ? sum / static_cast<double>(rows) : 0.0, 3))
+                        .arg(stats.sinkRows),
+                    stats.sinkRows > 0);
 }
 
 void StatisticsPanel::fillTable()
 {
     table_->clearContents();
+    // Today's columns only where their switch is on.
+    const bool shifted = result_.stats && (result_.config().alibi || result_.config().softcap > 0);
+    table_->setColumnHidden(FinalStdColumn, !shifted);
+    table_->setColumnHidden(SinkColumn, !(result_.stats && result_.config().sink));
     if (!result_.stats) {
         table_->setRowCount(0);
         tableCaption_->setText(
@@ -414,6 +460,15 @@ void StatisticsPanel::fillTable()
             QStringLiteral("%1 – %2").arg(fixed(s.colSumMin, 4), fixed(s.colSumMax, 4)));
         set(NanColumn, QString::number(s.nanCount), s.nanCount > 0,
             s.nanRows.empty() ? QString() : tr("Rows with NaN: %1").arg(rowList(s.nanRows)));
+        set(FinalStdColumn, fixed(s.stdFinalLogits, 4));
+        std::vector<int> sinkRows; // where the sink took more than half
+        for (std::size_t i = 0; i < s.sinkWeights.size(); ++i)
+            if (s.sinkWeights[i] > kSinkMost)
+                sinkRows.push_back(static_cast<int>(i));
+        set(SinkColumn, fixed(s.maxSinkWeight, 3), !sinkRows.empty(),
+            sinkRows.empty()
+                ? QString()
+                : tr("Rows whose sink took more than half: %1").arg(rowList(sinkRows)));
     }
 }
 
