@@ -58,6 +58,10 @@ QString kindName(WarningKind kind)
         return "UniformRows";
     case WarningKind::HeadSplitView:
         return "HeadSplitView";
+    case WarningKind::UniformCapped:
+        return "UniformCapped";
+    case WarningKind::SinkTakesMost:
+        return "SinkTakesMost";
     }
     return "?";
 }

@@ -59,7 +59,7 @@ StageTile transformTile(const Result& result, int b, int h, bool keys, bool rota
             QStringLiteral("R_%1·%2 = %2·cos(%1θ) + rotate_half(%2)·sin(%1θ)").arg(position, x);
         tile.note = StripWords::tr("row %1 turned by its position %1, pairs of features at "
                                    "θ^(−2k/d_k), θ = %2: q_i·k_j then depends on i − j")
-                        .arg(position, number(config.ropeTheta));
+                        .arg(position, QString::number(config.ropeTheta, 'g', 7));
     }
     tile.shape = headShape(result, keys);
     if (keys && config.kvHeadCount() != config.heads)

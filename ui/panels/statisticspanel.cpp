@@ -342,7 +342,7 @@ void StatisticsPanel::fillHeadline()
     figures << flag(tr("row sums %1 – %2")
                         .toHtmlEscaped()
                         .arg(fixed(stats.rowSumMin, 4), fixed(stats.rowSumMax, 4)),
-                    stats.notNormalizedRows > 0);
+                    stats.notNormalizedRows > 0 && !sinkTakes());
     figures << flag(
         tr("NaN %1", "count of weights that are not a number").toHtmlEscaped().arg(stats.nanCount),
         stats.nanCount > 0);
@@ -354,40 +354,6 @@ void StatisticsPanel::fillHeadline()
     todaysFigures(figures, flag);
     headlineLabel_->setText(
         QStringLiteral("<b>%1</b><br/>%2").arg(spread, figures.join(kSeparator)));
-}
-
-// The figures of today's models' switches: the std of the logits after ALiBi and the cap,
-// and what the sink took (its largest and mean weight, the rows where it took more than half).
-void StatisticsPanel::todaysFigures(QStringList& figures,
-                                    const std::function<QString(const QString&, bool)>& flag) const
-{
-    const Statistics& stats = *result_.stats;
-    const Config& config = result_.config();
-    if (config.softcap > 0)
-        figures << tr("std after the cap %1", "of the logits, after c·tanh(L/c)")
-                       .toHtmlEscaped()
-                       .arg(fixed(stats.stdFinalLogits, 4));
-    else if (config.alibi)
-        figures << tr("std after ALiBi %1", "of the logits, after the bias −m·|i − j|")
-                       .toHtmlEscaped()
-                       .arg(fixed(stats.stdFinalLogits, 4));
-    if (!config.sink)
-        return;
-    double sum = 0;
-    std::size_t rows = 0;
-    for (const HeadStatistics& head : stats.heads) {
-        for (double weight : head.sinkWeights)
-            sum += weight;
-        rows += head.sinkWeights.size();
-    }
-    //: %1 the largest weight a sink took from a row, %2 the mean, %3 how many rows it took
-    //: more than half of
-    figures << flag(tr("sink took at most %1, %2 on average, more than half in %3 rows")
-                        .toHtmlEscaped()
-                        .arg(fixed(stats.maxSinkWeight, 3),
-                             fixed(rows > 0 ? sum / static_cast<double>(rows) : 0.0, 3))
-                        .arg(stats.sinkRows),
-                    stats.sinkRows > 0);
 }
 
 void StatisticsPanel::fillTable()
@@ -452,8 +418,9 @@ void StatisticsPanel::fillTable()
                 .arg(s.choiceRows));
         set(RowSumsColumn,
             QStringLiteral("%1 – %2").arg(fixed(s.rowSumMin, 4), fixed(s.rowSumMax, 4)),
-            !s.notNormalizedRows.empty(),
-            s.notNormalizedRows.empty()
+            !s.notNormalizedRows.empty() && !sinkTakes(),
+            sinkTakes() ? tr("With a sink each row sums to 1 minus what the sink took.")
+            : s.notNormalizedRows.empty()
                 ? QString()
                 : tr("Rows that do not sum to 1: %1").arg(rowList(s.notNormalizedRows)));
         set(ColumnSumsColumn,

@@ -74,6 +74,7 @@ private:
     void addWarningRow(const QIcon& icon, const QString& text);
     void fillStale();
     [[nodiscard]] QString factorText() const;
+    [[nodiscard]] bool sinkTakes() const;
     void todaysFigures(QStringList& figures,
                        const std::function<QString(const QString&, bool)>& flag) const;
 

@@ -56,6 +56,10 @@ void TestHeatmapView::hoverText_data()
     QTest::newRow("masked cell, scores pending")
         << 0 << 2 << true << -inf << true
         << "query 我 (row 0) → key 它 (column 2): masked · weight 0.00 · logit -inf";
+    // ALiBi's bias of the cell's distance (a slope of 0.5, one key away): 0.78 − 0.5.
+    QTest::newRow("alibi: the cell's own distance")
+        << 2 << 1 << true << -inf << false
+        << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.28 · score 3.12";
     QTest::newRow("unmasked cell, scores pending")
         << 2 << 1 << true << -inf << true
         << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.78 · score 3.12";
@@ -82,7 +86,12 @@ void TestHeatmapView::hoverText()
         data.scores.edit().resize(3, 3);
         data.scores.edit() << 0.4f, 1.0f, pending ? notANumber : -1.5f, 0.25f, 1.2f, 2.0f, 0.0f,
             3.12f, -2.0f;
-        data.logitRule = attn::LogitRule{0.25f, 1.0f, fill};
+        attn::LogitRule rule;
+        rule.scale = 0.25f;
+        rule.fill = fill;
+        if (QByteArray(QTest::currentDataTag()).startsWith("alibi"))
+            rule.slope = 0.5f;
+        data.logitRule = rule;
     }
     QCOMPARE(attn::ui::hoverText(data, row, column), expected);
 }

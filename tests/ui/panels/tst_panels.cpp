@@ -307,6 +307,10 @@ void TestPanels::todaysFigures()
     QVERIFY(panel.headlineText().contains(
         QStringLiteral("more than half in %1 rows").arg(sunk.stats->sinkRows)));
     QVERIFY(tinted(table->item(0, StatisticsPanel::SinkColumn)));
+    // Rows that sum to 1 minus the sink's weight are no fault.
+    QVERIFY(sunk.stats->notNormalizedRows > 0);
+    QVERIFY(!tinted(table->item(0, StatisticsPanel::RowSumsColumn)));
+    QVERIFY(!panel.headlineText().contains(QStringLiteral("<b>row sums")));
     QVERIFY(std::any_of(
         panel.warningTexts().cbegin(), panel.warningTexts().cend(),
         [](const QString& text) { return text.contains("The sink takes more than half"); }));
