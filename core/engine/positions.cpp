@@ -1,6 +1,7 @@
 #include "engine/positions.h"
 
 #include "base/parallel.h"
+#include "engine/projection.h"
 
 #include <cmath>
 
@@ -127,6 +128,26 @@ void repeatKvHeads(const HeadStack& kv, int H, HeadStack& out)
     for (int b = 0; b < B; ++b)
         for (int h = 0; h < H; ++h)
             out.at(b, h) = kv.at(b, h / (H / K));
+}
+
+HeadTransformSteps headTransformSteps(const Config& config, const Matrix& projected, int heads,
+                                      int head)
+{
+    HeadTransformSteps steps;
+    const std::vector<Matrix> sequence{projected};
+    HeadStack split;
+    splitHeads({{&sequence, &split}}, heads, config.headSplit);
+    steps.split = split.at(0, head);
+    Matrix x = steps.split;
+    if (config.qkNorm) {
+        rmsNormRowsUnit(x, kQkNormEpsilon);
+        steps.normed = x;
+    }
+    if (config.positional == Positional::Rope) {
+        applyRotary(x, rotaryTable(int(x.rows()), int(x.cols()), config.ropeTheta));
+        steps.rotated = std::move(x);
+    }
+    return steps;
 }
 
 } // namespace attn

@@ -63,4 +63,15 @@ void transformHeads(const Config& config, HeadStack& q, HeadStack& k);
 // ⌊h / (H/K)⌋.
 void repeatKvHeads(const HeadStack& kv, int H, HeadStack& out);
 
+// Stage 4 one step at a time for one head, as Step by Step draws it: head `head` of
+// `heads` split from one sequence's projection (T, heads·d_k) as config.headSplit splits
+// it, then normed (QK-norm) and rotated (RoPE) as transformHeads does, the same bits.
+struct HeadTransformSteps {
+    Matrix split;   // (T, d_k) as split, before any transform
+    Matrix normed;  // after QK-norm; empty without it
+    Matrix rotated; // after RoPE (of the normed rows with QK-norm); empty without it
+};
+[[nodiscard]] HeadTransformSteps headTransformSteps(const Config& config, const Matrix& projected,
+                                                    int heads, int head);
+
 } // namespace attn

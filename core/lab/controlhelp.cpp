@@ -50,9 +50,10 @@ const char* controlHelp(ControlHelp control)
     case ControlHelp::Positional:
         return QT_TRANSLATE_NOOP(
             "ControlHelp",
-            "Add the sinusoidal positional encoding (Vaswani et al. 2017) to X. Without it "
-            "attention cannot tell word order: the same word gets the same vector "
-            "everywhere.");
+            "How attention learns word order. Sinusoidal adds the encoding of Vaswani et al. "
+            "2017 to X; None adds nothing, and the same word gets the same vector everywhere; "
+            "RoPE rotates each row of Q_h and K_h by its position (Llama, Qwen), so QKᵀ "
+            "depends on the distance i − j.");
     case ControlHelp::HeadSplit:
         return QT_TRANSLATE_NOOP(
             "ControlHelp",
@@ -100,6 +101,49 @@ const char* controlHelp(ControlHelp control)
             "The dimension softmax normalizes. It must run over dim=-1: each query's "
             "weights over the keys sum to 1. dim=-2 makes each key's column sum to 1; "
             "dim=0 normalizes across the sentences of the batch.");
+    case ControlHelp::KvHeads:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "How many heads K and V have (grouped-query attention, Llama 2 70B and most models "
+            "since): H/K query heads share each K/V head, which shrinks the KV cache. 1 is "
+            "multi-query attention. It must divide the number of heads.");
+    case ControlHelp::QkNorm:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "Divide every row of Q_h and K_h by its root mean square before QKᵀ (Qwen3, OLMo 2): "
+            "the scores stay bounded by d_k, whatever the size of the vectors.");
+    case ControlHelp::RopeTheta:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "The base θ of RoPE's frequencies θ^(−2i/d_k): 10000 in Llama 2, 500000 in Llama 3. "
+            "A larger θ turns slowly and reaches farther.");
+    case ControlHelp::Alibi:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "ALiBi (BLOOM, MPT): subtract m_h·|i − j| from the logits, a penalty that grows with "
+            "the distance, each head with its own slope m_h. Turning it on sets the positions "
+            "to none, as those models have no positional embedding.");
+    case ControlHelp::Softcap:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "Soft-capping (Gemma 2): L = c·tanh(L/c) keeps every logit inside (−c, c) and "
+            "leaves small ones almost unchanged. c must be a positive number (Gemma 2: 50).");
+    case ControlHelp::Window:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "Sliding window (Mistral, Gemma 2's local layers): query i sees only the keys j with "
+            "|i − j| < W; the others are masked. W is 1 to 4096 keys.");
+    case ControlHelp::Sink:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "An attention sink (gpt-oss): one more logit s in every row of the softmax, dropped "
+            "after it, so a query may give its weight to nothing. s = 0 is \"softmax off by "
+            "one\". Any finite number.");
+    case ControlHelp::SinkNeedsKeys:
+        return QT_TRANSLATE_NOOP(
+            "ControlHelp",
+            "A sink is one more key in each row: it needs the softmax over the keys (dim=-1). "
+            "Set Softmax over back to the keys to use it.");
     }
     return "";
 }

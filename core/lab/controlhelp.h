@@ -24,6 +24,15 @@ enum class ControlHelp {
     MaskFill,
     MaskStage,
     Axis,
+    // Today's models:
+    KvHeads,
+    QkNorm,
+    RopeTheta,
+    Alibi,
+    Softcap,
+    Window,
+    Sink,
+    SinkNeedsKeys, // why the sink is off while the softmax runs over another axis
 };
 
 // The English text of `control`'s help.

@@ -90,6 +90,9 @@ CellExplanation explainCell(const Result& result, int b, int h, int i, int j)
     e.scale = result.scale();
     e.temperature = config.temperature;
     e.scaledScore = (e.score * static_cast<float>(e.scale)) / e.temperature;
+    const LogitRule rule = result.rule(h);
+    e.shifted = rule.shifts();
+    e.shiftedScore = rule.shift(e.scaledScore, i, j);
     e.masked = (*result.mask)[static_cast<std::size_t>(b)](i, j);
     e.maskStage = config.maskStage;
     e.logit = result.logit(b, h, i, j);
@@ -101,12 +104,21 @@ CellExplanation explainCell(const Result& result, int b, int h, int i, int j)
     e.max = -std::numeric_limits<float>::infinity();
     for (const SoftmaxTerm& term : e.slice)
         e.max = std::max(e.max, term.logit);
+    // A sink: one more logit in the row's softmax, its weight dropped after it.
+    if (rule.sink && config.axis == SoftmaxAxis::Keys) {
+        e.sink = rule.sink;
+        e.max = std::max(e.max, *rule.sink);
+    }
     for (std::size_t n = 0; n < e.slice.size(); ++n) {
         SoftmaxTerm& term = e.slice[n];
         term.shiftedExp = shiftedExp(term.logit - e.max);
         e.denominator += term.shiftedExp;
         if (term.b == b && term.i == i && term.j == j)
             e.position = static_cast<int>(n);
+    }
+    if (e.sink) {
+        e.sinkExp = shiftedExp(*e.sink - e.max);
+        e.denominator += e.sinkExp;
     }
     e.numerator = e.slice[static_cast<std::size_t>(e.position)].shiftedExp;
     e.quotient = e.numerator / e.denominator;

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 
+#include <optional>
 #include <vector>
 
 namespace attn {
@@ -36,10 +37,12 @@ struct CellExplanation {
     float score = 0;            // the engine's S[b][h][i][j]
 
     // 2. The logit L[i][j] = S·scale/τ, then the mask fill.
-    double scale = 1;      // 1/√d_k, 1 or 1/√C
-    float temperature = 1; // τ
-    float scaledScore = 0; // S·scale/τ as the engine computes it, before any mask
-    bool masked = false;   // M[b][i][j]: the mask hides key j from query i
+    double scale = 1;       // 1/√d_k, 1 or 1/√C
+    float temperature = 1;  // τ
+    float scaledScore = 0;  // S·scale/τ as the engine computes it, before any mask
+    bool shifted = false;   // ALiBi's bias or the soft-cap changes it (LogitRule::shifts)
+    float shiftedScore = 0; // then: the same after ALiBi and the cap
+    bool masked = false;    // M[b][i][j]: the mask hides key j from query i
     MaskStage maskStage = MaskStage::BeforeSoftmax;
     float logit = 0; // the engine's L[b][h][i][j]
 
@@ -49,7 +52,9 @@ struct CellExplanation {
     int position = 0;                // the explained cell's index in `slice`
     float max = 0;                   // the slice's largest logit (−inf when all are)
     double numerator = 0;            // exp(L[i][j] − max)
-    double denominator = 0;          // Σ exp(L[·] − max)
+    double denominator = 0;          // Σ exp(L[·] − max), and exp(s − max) with a sink
+    std::optional<float> sink;       // the sink's logit s, one more term of the denominator
+    double sinkExp = 0;              // exp(s − max)
     double quotient = 0;             // numerator / denominator: the softmax's output
     bool zeroedAfterSoftmax = false; // masked after the softmax: P[i][j] = 0 instead
     float weight = 0;                // the engine's P[b][h][i][j]

@@ -3,6 +3,7 @@
 // are in tst_fusedpasses, the worker pool and BLAS in tst_parallel.
 #include "engine/embedding.h"
 #include "engine/engine.h"
+#include "engine/positions.h"
 #include "engine/statistics.h"
 #include "enginerequests.h"
 
@@ -61,6 +62,8 @@ private slots:
     void countsThePreviousResultItReplaces();
     void replacesInPlaceWhatNobodyHolds();
     void positionalEncoding();
+    void headTransformStepsRebuildTheSplit_data();
+    void headTransformStepsRebuildTheSplit();
 };
 
 void TestEngine::changeRerunsFromItsStage_data()
@@ -559,6 +562,60 @@ void TestEngine::positionalEncoding()
     const Matrix xWithout = (*b.compute(without, nullptr, Stage::Embed).x)[0];
     const Matrix expected = xWithout + sinusoidalEncoding(int(xWith.rows()), int(xWith.cols()));
     QVERIFY(std::memcmp(xWith.data(), expected.data(), expected.size() * sizeof(float)) == 0);
+}
+
+void TestEngine::headTransformStepsRebuildTheSplit_data()
+{
+    QTest::addColumn<Request>("request");
+    auto row = [](const char* name, auto change) {
+        Request request = baseRequest();
+        request.config.heads = 4;
+        change(request.config);
+        QTest::newRow(name) << request;
+    };
+    row("qk-norm", [](attn::Config& c) { c.qkNorm = true; });
+    row("rope", [](attn::Config& c) { c.positional = attn::Positional::Rope; });
+    row("qk-norm rope kv-heads=2", [](attn::Config& c) {
+        c.qkNorm = true;
+        c.positional = attn::Positional::Rope;
+        c.ropeTheta = 500000;
+        c.kvHeads = 2;
+    });
+    row("rope head-split=view", [](attn::Config& c) {
+        c.positional = attn::Positional::Rope;
+        c.headSplit = attn::HeadSplit::View;
+    });
+    row("kv-heads=1", [](attn::Config& c) { c.kvHeads = 1; });
+}
+
+// Stage 4 one step at a time (Step by Step's tiles) ends in the engine's own Q_h and K_h,
+// bit for bit, K from the K/V head query head h reads.
+void TestEngine::headTransformStepsRebuildTheSplit()
+{
+    QFETCH(Request, request);
+    AttentionEngine engine;
+    const attn::Result result = engine.compute(request);
+    QVERIFY(result.split);
+    const attn::Config& config = result.config();
+    const auto last = [](const attn::HeadTransformSteps& steps) {
+        return steps.rotated.size() != 0  ? steps.rotated
+               : steps.normed.size() != 0 ? steps.normed
+                                          : steps.split;
+    };
+    for (int b = 0; b < result.batch(); ++b) {
+        for (int h = 0; h < config.heads; ++h) {
+            const attn::HeadTransformSteps q = attn::headTransformSteps(
+                config, result.projection->q[std::size_t(b)], config.heads, h);
+            const attn::HeadTransformSteps k =
+                attn::headTransformSteps(config, result.projection->k[std::size_t(b)],
+                                         config.kvHeadCount(), config.kvHeadOf(h));
+            QCOMPARE(q.normed.size() != 0, config.qkNorm);
+            QCOMPARE(k.rotated.size() != 0, config.positional == attn::Positional::Rope);
+            using Matrices = std::vector<attn::Matrix>;
+            QVERIFY(sameBits(Matrices{last(q)}, Matrices{result.split->q.at(b, h)}));
+            QVERIFY(sameBits(Matrices{last(k)}, Matrices{result.split->k.at(b, h)}));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

@@ -7,6 +7,7 @@
 #include "lab/comparison.h"
 #include "labels.h"
 #include "switchesform.h"
+#include "todaysform.h"
 #include "tokenchips.h"
 
 #include <QCheckBox>
@@ -66,12 +67,18 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(createInputGroup());
     layout->addWidget(createModelGroup());
     switches_ = new SwitchesForm(this);
-    connect(switches_, &SwitchesForm::switchesChanged, this, &ControlPanel::requestChanged);
+    connect(switches_, &SwitchesForm::switchesChanged, this, [this] {
+        todays_->setAxis(switches_->config().axis); // a sink needs the keys
+        emit requestChanged();
+    });
     connect(switches_, &SwitchesForm::paddingMaskToggled, tokenChips_,
             &TokenChips::setPaddingMasked);
     connect(switches_, &SwitchesForm::paddingMaskToggled, crossInput_,
             &CrossInput::setPaddingMasked);
     layout->addWidget(switches_);
+    todays_ = new TodaysForm(this);
+    connect(todays_, &TodaysForm::switchesChanged, this, &ControlPanel::requestChanged);
+    layout->addWidget(todays_);
     layout->addStretch(1);
 
     setRequest(Request{});
@@ -90,9 +97,9 @@ Request ControlPanel::request() const
     config.heads = headsCombo_->currentData().toInt();
     config.seed = seed_;
     config.embedding = currentValue<EmbeddingMode>(embeddingCombo_);
-    config.positional = positionalCheck_->isChecked() ? Positional::Sinusoidal : Positional::None;
     config.attention = crossInput_->attention();
     config = withSwitches(config, switches_->config());
+    config = todays_->apply(config);
     return request;
 }
 
@@ -102,10 +109,9 @@ void ControlPanel::setRequest(const Request& request)
     const Config& config = request.config;
     // Every control's signals are blocked: setting them is not a change by the user.
     const QSignalBlocker blockers[] = {
-        QSignalBlocker(sentenceEdit_),   QSignalBlocker(tokenizerCombo_),
-        QSignalBlocker(dModelSpin_),     QSignalBlocker(headsCombo_),
-        QSignalBlocker(seedEdit_),       QSignalBlocker(embeddingCombo_),
-        QSignalBlocker(positionalCheck_)};
+        QSignalBlocker(sentenceEdit_), QSignalBlocker(tokenizerCombo_),
+        QSignalBlocker(dModelSpin_),   QSignalBlocker(headsCombo_),
+        QSignalBlocker(seedEdit_),     QSignalBlocker(embeddingCombo_)};
 
     if (sentenceEdit_->toPlainText().toStdString() != request.text)
         sentenceEdit_->setPlainText(QString::fromStdString(request.text));
@@ -119,9 +125,12 @@ void ControlPanel::setRequest(const Request& request)
     seed_ = config.seed;
     seedEdit_->setText(QString::number(seed_));
     setCurrentValue(embeddingCombo_, config.embedding);
-    positionalCheck_->setChecked(config.positional == Positional::Sinusoidal);
 
     switches_->setConfig(config);
+    Config shown = config;
+    shown.heads = headsCombo_->currentData().toInt();
+    shown.dModel = dModelSpin_->value();
+    todays_->setConfig(shown);
     tokenChips_->setPaddingMasked(config.paddingMask);
     crossInput_->setPaddingMasked(config.paddingMask);
     showDk();
@@ -233,6 +242,7 @@ QGroupBox* ControlPanel::createModelGroup()
     connect(headsCombo_, &QComboBox::currentIndexChanged, this, [this] {
         clearModelNote(); // the user chose the heads: nothing of theirs was changed
         showDk();
+        showHeadsToTodays();
         emit requestChanged();
     });
     auto* headsRow = new QHBoxLayout;
@@ -251,10 +261,6 @@ QGroupBox* ControlPanel::createModelGroup()
     embeddingLabel_ = createLabel(embeddingCombo_);
     connect(embeddingCombo_, &QComboBox::currentIndexChanged, this, &ControlPanel::requestChanged);
 
-    positionalCheck_ = new QCheckBox(modelGroup_);
-    positionalCheck_->setObjectName(QStringLiteral("positionalCheck"));
-    connect(positionalCheck_, &QCheckBox::toggled, this, &ControlPanel::requestChanged);
-
     modelNote_ = new QLabel(modelGroup_);
     modelNote_->setObjectName(QStringLiteral("modelNote"));
     modelNote_->setWordWrap(true);
@@ -269,7 +275,6 @@ QGroupBox* ControlPanel::createModelGroup()
     form->addRow(modelNote_);
     form->addRow(seedLabel_, seedEdit_);
     form->addRow(embeddingLabel_, embeddingCombo_);
-    form->addRow(positionalCheck_);
     return modelGroup_;
 }
 
@@ -315,9 +320,6 @@ void ControlPanel::retranslateModelGroup()
     embeddingLabel_->setText(tr("&Embedding:", "where the token vectors X come from"));
     retranslateItems<EmbeddingMode>(embeddingCombo_);
     setHelp({embeddingLabel_, embeddingCombo_}, helpText(ControlHelp::Embedding));
-
-    positionalCheck_->setText(tr("Add &positional encoding (sinusoidal)"));
-    setHelp({positionalCheck_}, helpText(ControlHelp::Positional));
 }
 
 void ControlPanel::dModelChanged()
@@ -326,6 +328,7 @@ void ControlPanel::dModelChanged()
     rebuildHeads(preferredHeads);
     noteModelChange(preferredHeads);
     showDk();
+    showHeadsToTodays();
     emit requestChanged();
 }
 
@@ -390,6 +393,14 @@ void ControlPanel::rebuildHeads(int preferredHeads)
     for (int heads : headCounts(dModel))
         headsCombo_->addItem(QString::number(heads), heads);
     headsCombo_->setCurrentIndex(headsCombo_->findData(nearestHeadCount(dModel, preferredHeads)));
+}
+
+void ControlPanel::showHeadsToTodays()
+{
+    if (!todays_)
+        return; // during construction
+    const int heads = headsCombo_->currentData().toInt();
+    todays_->setHeads(heads, heads > 0 ? dModelSpin_->value() / heads : 0);
 }
 
 void ControlPanel::showDk()

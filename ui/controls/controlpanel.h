@@ -27,13 +27,16 @@ namespace attn::ui {
 class CrossInput;
 class DModelSpin;
 class SwitchesForm;
+class TodaysForm;
 class TokenChips;
 
 // Object names of the controls (for tests and style sheets): sentenceEdit, tokenChips,
 // tokenizerCombo, dModelSpin, dModelPreset<N>, headsCombo, dkLabel, modelNote, seedEdit,
-// embeddingCombo, positionalCheck, headSplitCombo, scaleCombo, temperatureSlider,
-// temperatureValue, temperatureReset, causalCheck, paddingCheck, maskFillCombo,
-// maskStageCombo, axisCombo (those of SwitchesForm, the Formula group); and those of
+// embeddingCombo, headSplitCombo, scaleCombo, temperatureSlider, temperatureValue,
+// temperatureReset, causalCheck, paddingCheck, maskFillCombo, maskStageCombo, axisCombo
+// (those of SwitchesForm, the Formula group); kvHeadsCombo, qkNormCheck, positionalCombo,
+// ropeThetaEdit, alibiCheck, softcapCheck, softcapEdit, windowCheck, windowSpin, sinkCheck,
+// sinkEdit, todaysNote (those of TodaysForm, the Today's models group); and those of
 // CrossInput: attentionCombo, crossEdit, crossChips, crossNote.
 class ControlPanel : public QWidget {
     Q_OBJECT
@@ -79,6 +82,8 @@ private:
     void seedEditingFinished();
     void rebuildHeads(int preferredHeads);
     void showDk();
+    // The heads and d_k to the Today's models group (its K/V heads and RoPE depend on them).
+    void showHeadsToTodays();
     // Notes what the last change of d_model changed: `preferredHeads` the heads before it.
     void noteModelChange(int preferredHeads);
     void clearModelNote();
@@ -112,9 +117,9 @@ private:
     QLineEdit* seedEdit_ = nullptr;
     QLabel* embeddingLabel_ = nullptr;
     QComboBox* embeddingCombo_ = nullptr;
-    QCheckBox* positionalCheck_ = nullptr;
 
     SwitchesForm* switches_ = nullptr; // the Formula group
+    TodaysForm* todays_ = nullptr;     // the Today's models group
 };
 
 } // namespace attn::ui

@@ -55,8 +55,16 @@ HeatmapData headHeatmap(const Result& result, int b, int h, const HeatmapLabels&
         data.scores = SharedWeights(result.scores, result.scores->at(b, h));
         data.maskedScoresPending = result.scoresPending();
         data.logitRule = logitRule(result.config(), h);
+        const Config& config = result.config();
+        // With fewer K/V heads than heads, the K/V head this query head shares (GQA).
         data.title =
-            QCoreApplication::translate("attn::ui::HeatmapGrid", "Head %1", "heatmap title").arg(h);
+            config.kvHeadCount() != config.heads
+                ? QCoreApplication::translate("attn::ui::HeatmapGrid", "Head %1 · K/V %2",
+                                              "heatmap title: query head, the K/V head it reads")
+                      .arg(h)
+                      .arg(config.kvHeadOf(h))
+                : QCoreApplication::translate("attn::ui::HeatmapGrid", "Head %1", "heatmap title")
+                      .arg(h);
     }
     data.masked = SharedMask(result.mask, (*result.mask)[std::size_t(b)]);
     data.queryLabels = labels.queries;

@@ -108,6 +108,10 @@ QString logitParagraph(const CellExplanation& e)
         QStringLiteral("<p><b>%1</b> %2 = %3 × scale / τ = %4 × %5 / %6 = <b>%7</b>")
             .arg(DialogWords::tr("② Logit"), name, cell(e, QStringLiteral("S"), e.b, e.i, e.j),
                  num(e.score), num(e.scale), num(e.temperature), num(e.scaledScore));
+    if (e.shifted)
+        text += QStringLiteral("<br/>") +
+                DialogWords::tr("After ALiBi's bias and the soft-cap: %1 = <b>%2</b>")
+                    .arg(name, num(e.shiftedScore));
     if (e.masked && e.maskStage == MaskStage::BeforeSoftmax)
         text += QStringLiteral("<br/>") +
                 DialogWords::tr("The mask hides key %1 from query %2, so it is "
@@ -148,6 +152,8 @@ QString weightParagraph(const CellExplanation& e)
     QString sum = terms.join(QStringLiteral(" + "));
     if (shown < e.slice.size())
         sum += DialogWords::tr(" + … (%1 terms in all)", "the softmax's terms").arg(e.slice.size());
+    if (e.sink)
+        sum += QStringLiteral(" + ") + num(e.sinkExp);
 
     const QString slice = sliceName(e);
     const QString name = cell(e, QStringLiteral("L"), e.b, e.i, e.j);
@@ -159,6 +165,10 @@ QString weightParagraph(const CellExplanation& e)
     text += QStringLiteral("<br/>Σ exp(%1 − max) = %2 = %3").arg(slice, sum, num(e.denominator));
     if (anyMasked && std::isfinite(e.max))
         text += DialogWords::tr(" (grey: masked, exp(%1 − max) = 0)").arg(num(maskedLogit));
+    if (e.sink)
+        text += DialogWords::tr(" (the last term is the sink's, exp(s − max) with s = %1: the "
+                                "weight it takes is dropped)")
+                    .arg(num(*e.sink));
     const double result = e.zeroedAfterSoftmax ? e.quotient : double(e.weight);
     text += QStringLiteral("<br/>%1 = exp(%2 − max) / Σ exp(%3 − max) = exp(%4 − %5) / %6 = %7 / "
                            "%6 = <b>%8</b>")

@@ -139,8 +139,14 @@ void PipelineDialog::fillChoosers()
             text = text.left(39) + QStringLiteral("…");
         sequenceCombo_->addItem(tr("%1: %2", "sequence number: its tokens").arg(b).arg(text));
     }
+    const Config& config = result_.config();
     for (int h = 0; h < result_.heads(); ++h)
-        headCombo_->addItem(tr("Head %1", "head chooser").arg(h));
+        // With fewer K/V heads, the one each query head reads.
+        headCombo_->addItem(config.kvHeadCount() != config.heads
+                                ? tr("Head %1 · K/V %2", "head chooser: query head, its K/V head")
+                                      .arg(h)
+                                      .arg(config.kvHeadOf(h))
+                                : tr("Head %1", "head chooser").arg(h));
     sequenceCombo_->setCurrentIndex(b_);
     headCombo_->setCurrentIndex(h_);
 }

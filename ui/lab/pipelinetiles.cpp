@@ -5,6 +5,8 @@
 
 #include "formulatext.h"
 #include "lab/explain.h"
+#include "pipelinetileparts.h"
+#include "pipelinetodays.h"
 
 #include <QCoreApplication>
 
@@ -19,83 +21,7 @@ class StripWords {
     Q_DECLARE_TR_FUNCTIONS(attn::ui::PipelineStrip)
 };
 
-// A number in a formula: "0.25", "16", "0.125".
-QString number(double value)
-{
-    return QString::number(value, 'g', 4);
-}
-
-QStringList tokenLabels(const TokenBatch& batch, int b)
-{
-    QStringList labels;
-    for (const std::string& token : batch.tokens[std::size_t(b)])
-        labels << QString::fromStdString(token);
-    return labels;
-}
-
-// The rows of Q_h (keys = false), or of K_h and V_h (keys = true; the second text's
-// tokens in cross-attention): the tokens, or with head split "view" the piece of a token
-// each row holds, "喜欢[16:32]".
-QStringList headRowLabels(const Result& result, int b, int h, bool keys = false)
-{
-    const TokenBatch& batch = keys ? *result.keyTokens : *result.tokens;
-    const int length = batch.length();
-    const QStringList tokens = tokenLabels(batch, b);
-    if (result.config().headSplit == HeadSplit::Transpose)
-        return tokens;
-    QStringList labels;
-    for (int row = 0; row < length; ++row) {
-        const HeadRowSource source = headRowSource(result.config(), length, h, row);
-        labels << QStringLiteral("%1[%2:%3]")
-                      .arg(tokens.value(source.token))
-                      .arg(source.firstFeature)
-                      .arg(source.firstFeature + result.dK());
-    }
-    return labels;
-}
-
-// The largest |x| over the finite cells; 1 when there is none.
-double largestMagnitude(const Matrix& values)
-{
-    double largest = 0;
-    for (Eigen::Index k = 0; k < values.size(); ++k)
-        if (std::isfinite(values.data()[k]))
-            largest = std::max(largest, double(std::abs(values.data()[k])));
-    return largest > 0 ? largest : 1.0;
-}
-
-// Signed values: blue below 0, white at 0, red above, from −largest to +largest so
-// that 0 is white.
-HeatmapStyle divergingStyle(double largest)
-{
-    HeatmapStyle style;
-    style.colormap = ColormapName::Diverging;
-    style.vmax = largest;
-    style.vmin = -largest;
-    style.annotate = true; // the painter prints values only in cells of ~28 px or more
-    style.axisTitles = false;
-    return style;
-}
-
-HeatmapStyle divergingStyle(const Matrix& values)
-{
-    return divergingStyle(largestMagnitude(values));
-}
-
-HeatmapData heatmapOf(const SharedWeights& values, const MaskMatrix& masked,
-                      const QStringList& rows, const QStringList& columns)
-{
-    HeatmapData data;
-    if (masked.size() != 0 && masked.any()) {
-        data.masked = masked;
-        data.weights = Matrix(masked.select(0.0f, values.get()));
-    } else {
-        data.weights = values; // the same matrix, not a copy (at T = 2048, 16 MB a tile)
-    }
-    data.queryLabels = rows;
-    data.keyLabels = columns;
-    return data;
-}
+using namespace tileparts;
 
 QString scaleNote(const Result& result)
 {
@@ -127,6 +53,9 @@ QString maskDescription(const Result& result, int b)
     QStringList parts;
     if (config.mask == MaskKind::Causal)
         parts << StripWords::tr("M = triu(ones(T, T), 1): key j > query i is hidden");
+    if (config.window > 0)
+        parts << StripWords::tr("the sliding window: keys with |i − j| ≥ %1 are hidden")
+                     .arg(config.window);
     if (padded)
         parts << StripWords::tr("the <pad> keys are hidden");
     return parts.join(QStringLiteral("; "));
@@ -178,14 +107,15 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
             ? project + QStringLiteral(" → .view(B, %1, H, d_k).transpose(1, 2)").arg(length)
             : project + StripWords::tr(" → .view(B, H, %1, d_k) (bug)").arg(length);
     tile.shape = shapeLine({"B", "H", length, "d_k"}, {B, H, T, dK});
+    const int featureHead = keys ? config.kvHeadOf(h) : h; // K and V: the K/V head's features
     tile.note = config.headSplit == HeadSplit::Transpose
                     ? StripWords::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4), features %5–%6 of %7")
                           .arg(b)
                           .arg(h)
                           .arg(T)
                           .arg(dK)
-                          .arg(h * dK)
-                          .arg((h + 1) * dK - 1)
+                          .arg(featureHead * dK)
+                          .arg((featureHead + 1) * dK - 1)
                           .arg(names.symbol)
                     : StripWords::tr("drawn: [%1, %2] → (T, d_k) = (%3, %4); each row is a "
                                      "piece of one token, as its label shows")
@@ -193,6 +123,19 @@ StageTile projectionTile(const Result& result, int b, int h, PipelineStage stage
                           .arg(h)
                           .arg(T)
                           .arg(dK);
+    // Fewer K/V heads than heads: K_h and V_h are the K/V head query head h reads.
+    const int K = config.kvHeadCount();
+    if (keys && K != config.heads) {
+        const int group = config.heads / K, kv = config.kvHeadOf(h);
+        tile.title += StripWords::tr(" (K/V head %1)").arg(kv);
+        tile.shape = shapeLine({"B", "K", length, "d_k"}, {B, K, T, dK});
+        tile.note += StripWords::tr("; K/V head %1 of %2, shared by query heads %3–%4 "
+                                    "(repeat_kv)")
+                         .arg(kv)
+                         .arg(K)
+                         .arg(kv * group)
+                         .arg((kv + 1) * group - 1);
+    }
     tile.axes = StripWords::tr("↓ token   → feature of the head");
     tile.values = names.split->at(b, h);
     tile.heatmap = heatmapOf(tile.values, {}, headRowLabels(result, b, h, keys), {});
@@ -256,9 +199,12 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
                                           "unmasked");
             tile.note = maskDescription(result, b);
         } else if (mask.any()) {
-            tile.title = StripWords::tr("L + M — the mask");
-            tile.formula =
-                QStringLiteral("L.masked_fill(M, %1)").arg(fillSpelling(config.maskFill));
+            const bool window = config.window > 0;
+            tile.title = window ? StripWords::tr("L + M_W — the sliding window")
+                                : StripWords::tr("L + M — the mask");
+            tile.formula = QStringLiteral("L.masked_fill(%1, %2)")
+                               .arg(window ? QStringLiteral("M_W") : QStringLiteral("M"),
+                                    fillSpelling(config.maskFill));
             tile.note = StripWords::tr("%1; %2 of %3 cells hidden (hatched)")
                             .arg(maskDescription(result, b))
                             .arg(mask.count())
@@ -279,7 +225,8 @@ StageTile tokenTile(const Result& result, int b, int h, PipelineStage stage,
         tile.formula = after ? softmax + QStringLiteral(".masked_fill(M, 0)") : softmax;
         switch (config.axis) {
         case SoftmaxAxis::Keys:
-            tile.note = StripWords::tr("each row sums to 1");
+            tile.note = config.sink ? StripWords::tr("each row sums to 1 minus what the sink took")
+                                    : StripWords::tr("each row sums to 1");
             break;
         case SoftmaxAxis::Queries:
             tile.note = StripWords::tr("each column sums to 1, the rows do not");
@@ -376,15 +323,23 @@ std::vector<StageTile> pipelineTiles(const Result& result, int b, int h,
     for (const PipelineStage stage :
          {PipelineStage::Queries, PipelineStage::Keys, PipelineStage::Values})
         tiles.push_back(projectionTile(result, b, h, stage));
+    // Today's stage 4: the K/V head shared, Q_h and K_h normed and rotated.
+    addTransformTiles(result, b, h, tiles);
 
     // 5–8. S, L, the mask, P (B, H, T, T).
     ScoreScale scores;
     scores.scaled = scaledScores(result, b, h);
     scores.largest =
         std::max(largestMagnitude(result.scores->at(b, h)), largestMagnitude(scores.scaled));
-    for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Logits,
-                                      PipelineStage::Masked, PipelineStage::Weights})
+    for (const PipelineStage stage : {PipelineStage::Scores, PipelineStage::Logits}) {
         tiles.push_back(tokenTile(result, b, h, stage, colours, scores));
+    }
+    // Today's stage 6: ALiBi's bias and the logits it and the cap make.
+    addLogitTiles(result, b, h, scores.scaled.get(), tiles);
+    for (const PipelineStage stage : {PipelineStage::Masked, PipelineStage::Weights})
+        tiles.push_back(tokenTile(result, b, h, stage, colours, scores));
+    // Today's stage 7: what the sink took.
+    addSinkTile(result, b, h, colours, tiles);
     if (!result.aggregation)
         return tiles;
 
@@ -460,12 +415,19 @@ QPoint pipelineHighlight(PipelineStage stage, int i, int j)
 {
     switch (stage) {
     case PipelineStage::Queries:
+    case PipelineStage::QueriesNormed:
+    case PipelineStage::QueriesRotated:
     case PipelineStage::HeadOutput:
+    case PipelineStage::Sink:
         return {i, -1}; // q_i, and o_i = Σ_j P[i][j]·v_j
     case PipelineStage::Keys:
+    case PipelineStage::KeysNormed:
+    case PipelineStage::KeysRotated:
         return {j, -1}; // k_j
     case PipelineStage::Scores:
     case PipelineStage::Logits:
+    case PipelineStage::Alibi:
+    case PipelineStage::Shifted:
     case PipelineStage::Masked:
     case PipelineStage::Weights:
         return {i, j};

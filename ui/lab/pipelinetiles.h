@@ -22,17 +22,26 @@ namespace attn::ui {
 
 // The stages the strip shows, in the pipeline's order.
 enum class PipelineStage {
-    Input,      // X (B, T, C)
-    Queries,    // Q_h (B, H, T, d_k)
-    Keys,       // K_h
-    Values,     // V_h
-    Scores,     // S = Q_h K_hᵀ (B, H, T, T)
-    Logits,     // L = S·scale/τ, before any mask
-    Masked,     // what the softmax gets: L filled where M hides a key (or L as it is)
-    Weights,    // P = softmax(…, dim=axis), masked after it when that stage is set
-    HeadOutput, // O_h = P·V_h (B, H, T, d_k)
-    Concat,     // the heads side by side (B, T, C)
-    Output,     // concat·W_oᵀ + b_o (B, T, C)
+    Input,   // X (B, T, C)
+    Queries, // Q_h (B, H, T, d_k)
+    Keys,    // K_h
+    Values,  // V_h
+    // Today's models' stage 4, each shown when its switch is on (Q_h and K_h then drawn
+    // as split, before it):
+    QueriesNormed,  // Q̂_h: QK-norm
+    KeysNormed,     // K̂_h
+    QueriesRotated, // R_i·Q_h: RoPE (of Q̂_h with QK-norm): the Q_h of S
+    KeysRotated,    // R_j·K_h
+    Scores,         // S = Q_h K_hᵀ (B, H, T, T)
+    Logits,         // L = S·scale/τ, before any mask
+    Alibi,          // ALiBi's bias −m_h·|i − j| of head h (T_q, T_k)
+    Shifted,        // L after ALiBi's bias and the soft-cap c·tanh(L/c)
+    Masked,         // what the softmax gets: L filled where M hides a key (or L as it is)
+    Weights,        // P = softmax(…, dim=axis), masked after it when that stage is set
+    Sink,           // the weight each row gave the sink (T_q, 1)
+    HeadOutput,     // O_h = P·V_h (B, H, T, d_k)
+    Concat,         // the heads side by side (B, T, C)
+    Output,         // concat·W_oᵀ + b_o (B, T, C)
 };
 
 // One stage of sequence b and head h, ready to draw.

@@ -2,9 +2,13 @@
 
 #include "formulatext.h"
 
+#include "engine/positions.h"
+
 #include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attn::ui {
 namespace {
@@ -125,6 +129,7 @@ void FormulaBar::rebuild()
         legend << QStringLiteral("<i>d</i><sub>model</sub> = %1").arg(config_.dModel);
     if (formula.temperature)
         legend << alert(QStringLiteral("<b><i>τ</i> = %1</b>").arg(number(config_.temperature)));
+    todaysLegend(formula, legend, notes);
     if (formula.maskAfter)
         notes << alert(tr("mask after softmax").toHtmlEscaped());
     if (formula.masked)
@@ -166,6 +171,33 @@ void FormulaBar::setSummary()
                                    .arg(QString::number(departures_.size()), list));
 }
 
+// The symbols of today's models' switches: the normed and rotated Q and K, ALiBi's slopes,
+// c and s (in the alert colour, as τ); the shared K/V heads, which the terms do not show, as
+// a note.
+void FormulaBar::todaysLegend(const Formula& formula, QStringList& legend, QStringList& notes) const
+{
+    if (config_.qkNorm)
+        legend << tr("<i>Q̂</i>, <i>K̂</i>: each row divided by its RMS");
+    if (config_.positional == Positional::Rope)
+        legend << alert(tr("<i>R</i><sub><i>i</i></sub>: rotation of position <i>i</i>, "
+                           "<i>θ</i> = %1")
+                            .arg(QString::number(config_.ropeTheta, 'g', 7)));
+    if (config_.alibi && config_.heads > 0)
+        legend << alert(tr("<i>m</i><sub>h</sub> = %1 … %2", "ALiBi's slopes of the first and "
+                                                             "the last head")
+                            .arg(number(alibiSlope(0, config_.heads)),
+                                 number(alibiSlope(config_.heads - 1, config_.heads))));
+    if (config_.softcap > 0)
+        legend << alert(QStringLiteral("<b><i>c</i> = %1</b>").arg(number(config_.softcap)));
+    if (config_.sink)
+        legend << alert(QStringLiteral("<b><i>s</i> = %1</b>").arg(number(*config_.sink)));
+    if (formula.sharedKeys)
+        notes << alert(tr("%1 query heads share each of the %2 K/V heads")
+                           .arg(config_.heads / std::max(1, config_.kvHeadCount()))
+                           .arg(config_.kvHeadCount())
+                           .toHtmlEscaped());
+}
+
 // What M holds, e.g. "M: causal, −∞ above the diagonal".
 QString FormulaBar::maskLegend() const
 {
@@ -175,6 +207,12 @@ QString FormulaBar::maskLegend() const
         fill = config_.maskFill == MaskFill::NegInf ? QStringLiteral("−∞") : QStringLiteral("−1e9");
     const bool causal = config_.mask == MaskKind::Causal;
     const bool padding = config_.paddingMask && hasPadding_;
+    if (config_.window > 0)
+        return (causal || padding ? tr("M_W: M and the sliding window, %1 where |i − j| ≥ %2")
+                                  : tr("M_W: the sliding window, %1 where |i − j| ≥ %2"))
+            .arg(fill)
+            .arg(config_.window)
+            .toHtmlEscaped();
     QString text;
     if (causal && padding)
         text = tr("M: causal and padding, %1 above the diagonal and for <pad> keys");

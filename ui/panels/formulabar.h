@@ -3,6 +3,7 @@
 // plain words underneath.
 #pragma once
 
+#include "engine/formula.h"
 #include "engine/options.h"
 
 #include <QColor>
@@ -45,6 +46,7 @@ private:
     void reserveLines();
     [[nodiscard]] QString alert(const QString& html) const;
     [[nodiscard]] QString maskLegend() const;
+    void todaysLegend(const Formula& formula, QStringList& legend, QStringList& notes) const;
 
     attn::Config config_;
     bool hasPadding_ = false;

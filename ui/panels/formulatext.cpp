@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <iterator>
 
 namespace attn::ui {
@@ -28,15 +29,49 @@ constexpr Spelling kRichText[] = {
     {"", ")"},
     {" ", "⊙ (1 − <i>M</i>)"},
     {" · ", "<i>V</i>"},
+    // Today's models:
+    {"", "["},
+    {"", "<i>c</i>·tanh("},
+    {"", "("},
+    {"", "<i>Q̂K̂</i><sup>T</sup>"},
+    {"", "(<i>R</i><sub><i>i</i></sub><i>Q</i>)(<i>R</i><sub><i>j</i></sub><i>K</i>)<sup>T</sup>"},
+    {"", "(<i>R</i><sub><i>i</i></sub><i>Q̂</i>)(<i>R</i><sub><i>j</i></sub><i>K̂</i>)<sup>T</sup>"},
+    {" ", "− <i>m</i><sub>h</sub>·|<i>i</i> − <i>j</i>|"},
+    {"", ")"},
+    {" ", "/ <i>c</i>)"},
+    {"", " + <i>M</i><sub>W</sub>"},
+    {", ", "<i>s</i>]"},
 };
 
 constexpr Spelling kPlainText[] = {
-    {"", "softmax("}, {"", "QKᵀ"},    {"", "/√d_k"},    {"", ""},         {"", "/√d_model"},
-    {"", "/τ"},       {"", " + M"},   {", ", "dim=-1"}, {", ", "dim=-2"}, {", ", "dim=0"},
-    {"", ")"},        {"", "⊙(1−M)"}, {"", "·V"},
+    {"", "softmax("},
+    {"", "QKᵀ"},
+    {"", "/√d_k"},
+    {"", ""},
+    {"", "/√d_model"},
+    {"", "/τ"},
+    {"", " + M"},
+    {", ", "dim=-1"},
+    {", ", "dim=-2"},
+    {", ", "dim=0"},
+    {"", ")"},
+    {"", "⊙(1−M)"},
+    {"", "·V"},
+    // Today's models:
+    {"", "["},
+    {"", "c·tanh("},
+    {"", "("},
+    {"", "Q̂K̂ᵀ"},
+    {"", "(R_i Q)(R_j K)ᵀ"},
+    {"", "(R_i Q̂)(R_j K̂)ᵀ"},
+    {"", " − m_h·|i−j|"},
+    {"", ")"},
+    {"", "/c)"},
+    {"", " + M_W"},
+    {", ", "s]"},
 };
 
-static_assert(std::size(kRichText) == std::size_t(FormulaPart::TimesV) + 1);
+static_assert(std::size(kRichText) == std::size_t(kLastFormulaPart) + 1);
 static_assert(std::size(kPlainText) == std::size(kRichText));
 
 const Spelling& spelling(FormulaPart part, FormulaMarkup markup)
@@ -99,6 +134,34 @@ QStringList formulaDepartures(const Config& config, bool hasPadding)
         departures << QCoreApplication::translate("attn::ui::FormulaBar",
                                                   "heads split with view(B, H, T, d_k) instead of "
                                                   "view(B, T, H, d_k).transpose(1, 2)");
+    // Today's models, in the order the pipeline applies them.
+    if (formula.sharedKeys)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "K and V shared: %1 query heads per K/V head")
+                          .arg(config.heads / std::max(1, config.kvHeadCount()));
+    if (config.qkNorm)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "Q and K normalised by their RMS (QK-norm)");
+    if (config.positional == Positional::Rope)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "Q and K rotated by their positions (RoPE, "
+                                                  "θ = %1)")
+                          .arg(QString::number(config.ropeTheta, 'g', 6));
+    if (config.alibi)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "ALiBi's linear bias −m_h·|i−j|");
+    if (config.softcap > 0)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "logits soft-capped at c = %1")
+                          .arg(QString::number(config.softcap, 'g', 6));
+    if (config.window > 0)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "a sliding window of %1 keys")
+                          .arg(config.window);
+    if (config.sink)
+        departures << QCoreApplication::translate("attn::ui::FormulaBar",
+                                                  "a sink logit s = %1 in every row")
+                          .arg(QString::number(*config.sink, 'g', 6));
     return departures;
 }
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace attn::ui {
 namespace {
@@ -277,6 +278,12 @@ void StatisticsPanel::setHeaders()
         {tr("NaN", "count of weights that are not a number"),
          tr("How many weights are NaN (not a number), e.g. in a row whose keys are all masked "
             "with -inf. Tinted when not 0.")},
+        {tr("std(L) final", "standard deviation of the logits after ALiBi and the cap"),
+         tr("Spread of the logits after ALiBi's bias and the soft-cap c·tanh(L/c), the numbers "
+            "the softmax really sees, before masking.")},
+        {tr("sink max", "the largest weight the attention sink took from a row"),
+         tr("The largest weight the sink took from a row of this head: what the query gave to "
+            "nothing. Tinted when it is more than half.")},
     };
     for (int column = 0; column < ColumnCount; ++column) {
         auto* item = new QTableWidgetItem(headers[column].text);
@@ -335,7 +342,7 @@ void StatisticsPanel::fillHeadline()
     figures << flag(tr("row sums %1 – %2")
                         .toHtmlEscaped()
                         .arg(fixed(stats.rowSumMin, 4), fixed(stats.rowSumMax, 4)),
-                    stats.notNormalizedRows > 0);
+                    stats.notNormalizedRows > 0 && !sinkTakes());
     figures << flag(
         tr("NaN %1", "count of weights that are not a number").toHtmlEscaped().arg(stats.nanCount),
         stats.nanCount > 0);
@@ -344,6 +351,7 @@ void StatisticsPanel::fillHeadline()
                             .toHtmlEscaped()
                             .arg(stats.posInfCount + stats.negInfCount),
                         true);
+    todaysFigures(figures, flag);
     headlineLabel_->setText(
         QStringLiteral("<b>%1</b><br/>%2").arg(spread, figures.join(kSeparator)));
 }
@@ -351,6 +359,10 @@ void StatisticsPanel::fillHeadline()
 void StatisticsPanel::fillTable()
 {
     table_->clearContents();
+    // Today's columns only where their switch is on.
+    const bool shifted = result_.stats && (result_.config().alibi || result_.config().softcap > 0);
+    table_->setColumnHidden(FinalStdColumn, !shifted);
+    table_->setColumnHidden(SinkColumn, !(result_.stats && result_.config().sink));
     if (!result_.stats) {
         table_->setRowCount(0);
         tableCaption_->setText(
@@ -406,14 +418,24 @@ void StatisticsPanel::fillTable()
                 .arg(s.choiceRows));
         set(RowSumsColumn,
             QStringLiteral("%1 – %2").arg(fixed(s.rowSumMin, 4), fixed(s.rowSumMax, 4)),
-            !s.notNormalizedRows.empty(),
-            s.notNormalizedRows.empty()
+            !s.notNormalizedRows.empty() && !sinkTakes(),
+            sinkTakes() ? tr("With a sink each row sums to 1 minus what the sink took.")
+            : s.notNormalizedRows.empty()
                 ? QString()
                 : tr("Rows that do not sum to 1: %1").arg(rowList(s.notNormalizedRows)));
         set(ColumnSumsColumn,
             QStringLiteral("%1 – %2").arg(fixed(s.colSumMin, 4), fixed(s.colSumMax, 4)));
         set(NanColumn, QString::number(s.nanCount), s.nanCount > 0,
             s.nanRows.empty() ? QString() : tr("Rows with NaN: %1").arg(rowList(s.nanRows)));
+        set(FinalStdColumn, fixed(s.stdFinalLogits, 4));
+        std::vector<int> sinkRows; // where the sink took more than half
+        for (std::size_t i = 0; i < s.sinkWeights.size(); ++i)
+            if (s.sinkWeights[i] > kSinkMost)
+                sinkRows.push_back(static_cast<int>(i));
+        set(SinkColumn, fixed(s.maxSinkWeight, 3), !sinkRows.empty(),
+            sinkRows.empty()
+                ? QString()
+                : tr("Rows whose sink took more than half: %1").arg(rowList(sinkRows)));
     }
 }
 

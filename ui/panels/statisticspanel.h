@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QTableWidget;
 class QVBoxLayout;
@@ -31,6 +33,8 @@ public:
         RowSumsColumn,    // min – max
         ColumnSumsColumn, // min – max
         NanColumn,        // NaN count
+        FinalStdColumn,   // std of L after ALiBi and the cap (shown when either is on)
+        SinkColumn,       // the largest weight the sink took (shown with a sink)
         ColumnCount
     };
 
@@ -70,6 +74,9 @@ private:
     void addWarningRow(const QIcon& icon, const QString& text);
     void fillStale();
     [[nodiscard]] QString factorText() const;
+    [[nodiscard]] bool sinkTakes() const;
+    void todaysFigures(QStringList& figures,
+                       const std::function<QString(const QString&, bool)>& flag) const;
 
     attn::Result result_; // withoutHeadTensors(): the statistics, tokens and request
     int sequence_ = 0;

@@ -45,6 +45,44 @@ QJsonObject configToJson(const Config& c)
     return o;
 }
 
+// A number the table keeps as text, because "off" is one of its values (softcap, window,
+// sink): written as its printed text ("off", "30"), read from that or from a JSON number,
+// as a hand-written file may say.
+void numberTextFromJson(const RequestField& f, const QJsonValue& value, Request& r)
+{
+    const QString field = u"config."_s + latin1(f.name);
+    const bool whole = f.kind == FieldKind::Integer;
+    // A real field that refuses −1 wants a positive number (the cap c); one that takes it,
+    // any finite number (the sink s).
+    const bool positive = [&f] {
+        Request probe;
+        try {
+            f.parse(probe, "-1");
+            return false;
+        } catch (const InputError&) {
+            return true;
+        }
+    }();
+    const QString expected =
+        whole ? QCoreApplication::translate("Session", "a whole number from %1 to %2, or \"off\"")
+                    .arg(f.min)
+                    .arg(f.max)
+        : positive ? QCoreApplication::translate("Session", "a positive number or \"off\"")
+                   : QCoreApplication::translate("Session", "a number or \"off\"");
+    QString text;
+    if (value.isString())
+        text = value.toString();
+    else if (value.isDouble())
+        text = QString::number(value.toDouble(), 'g', 17);
+    else
+        failType(field, expected, value);
+    try {
+        f.parse(r, text.toStdString());
+    } catch (const InputError&) {
+        failType(field, expected, value);
+    }
+}
+
 // A field of the table from the session's "config" object, checked for its type and
 // its values; the fields together are checked by configFromJson.
 void fieldFromJson(const RequestField& f, const QJsonValue& value, Request& r)
@@ -64,6 +102,8 @@ void fieldFromJson(const RequestField& f, const QJsonValue& value, Request& r)
             r.config.** m = value == QJsonValue(u"on"_s);
         else
             failType(field, QCoreApplication::translate("Session", "\"on\" or \"off\""), value);
+    } else if (f.kind == FieldKind::Integer || f.kind == FieldKind::Real) {
+        numberTextFromJson(f, value, r);
     } else {
         const QString text = stringAt(value, field);
         try {
@@ -84,7 +124,8 @@ Config configFromJson(const QJsonObject& o)
             continue;
         const QString key = latin1(f.name);
         // Added to format 1 with cross-attention; files written before it are self-attention.
-        if (f.name == EnumTable<AttentionKind>::option && !o.contains(key))
+        // Today's models' switches came later too: a file without them has the 2017 formula.
+        if ((f.addedLater || f.name == EnumTable<AttentionKind>::option) && !o.contains(key))
             continue;
         fieldFromJson(f, require(o, key, u"config."_s + key), r);
     }

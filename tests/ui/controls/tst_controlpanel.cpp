@@ -285,7 +285,7 @@ void TestControlPanel::changeEmitsOnce_data()
         << "embeddingCombo" << QVariant(int(attn::EmbeddingMode::Torch))
         << changed([](Config& c) { c.embedding = attn::EmbeddingMode::Torch; });
     QTest::newRow("positional=none")
-        << "positionalCheck" << QVariant(false)
+        << "positionalCombo" << QVariant(int(attn::Positional::None))
         << changed([](Config& c) { c.positional = attn::Positional::None; });
     QTest::newRow("head-split=view") << "headSplitCombo" << QVariant(int(HeadSplit::View))
                                      << changed([](Config& c) { c.headSplit = HeadSplit::View; });

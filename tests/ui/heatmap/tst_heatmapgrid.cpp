@@ -280,20 +280,31 @@ void TestHeatmapGrid::viewsShareTheResultsMatrices()
 void TestHeatmapGrid::theMeanTileOnlyForSeveralHeads_data()
 {
     QTest::addColumn<int>("heads");
+    QTest::addColumn<int>("kvHeads");
     QTest::addColumn<QStringList>("titles");
-    QTest::newRow("1 head: the head alone") << 1 << QStringList{"Head 0"};
+    QTest::newRow("1 head: the head alone") << 1 << 0 << QStringList{"Head 0"};
     QTest::newRow("2 heads: both and their mean")
-        << 2 << QStringList{"Head 0", "Head 1", "Mean of the heads"};
+        << 2 << 0 << QStringList{"Head 0", "Head 1", "Mean of the heads"};
     QTest::newRow("4 heads: all and their mean")
-        << 4 << QStringList{"Head 0", "Head 1", "Head 2", "Head 3", "Mean of the heads"};
+        << 4 << 0 << QStringList{"Head 0", "Head 1", "Head 2", "Head 3", "Mean of the heads"};
+    // Fewer K/V heads: each title names the one its head reads.
+    QTest::newRow("4 heads, 2 K/V heads")
+        << 4 << 2
+        << QStringList{"Head 0 · K/V 0", "Head 1 · K/V 0", "Head 2 · K/V 1", "Head 3 · K/V 1",
+                       "Mean of the heads"};
+    QTest::newRow("4 heads, 4 K/V heads: as many")
+        << 4 << 4 << QStringList{"Head 0", "Head 1", "Head 2", "Head 3", "Mean of the heads"};
 }
 
 void TestHeatmapGrid::theMeanTileOnlyForSeveralHeads()
 {
     QFETCH(int, heads);
+    QFETCH(int, kvHeads);
     QFETCH(QStringList, titles);
     attn::AttentionEngine engine;
-    const attn::Result result = engine.compute(causalRequest("the cat sat on the mat", heads));
+    attn::Request request = causalRequest("the cat sat on the mat", heads);
+    request.config.kvHeads = kvHeads;
+    const attn::Result result = engine.compute(request);
     HeatmapGrid grid;
     grid.resize(900, 600);
     grid.setResult(result, ViewOptions{});

@@ -56,6 +56,10 @@ void TestHeatmapView::hoverText_data()
     QTest::newRow("masked cell, scores pending")
         << 0 << 2 << true << -inf << true
         << "query 我 (row 0) → key 它 (column 2): masked · weight 0.00 · logit -inf";
+    // ALiBi's bias of the cell's distance (a slope of 0.5, one key away): 0.78 − 0.5.
+    QTest::newRow("alibi: the cell's own distance")
+        << 2 << 1 << true << -inf << false
+        << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.28 · score 3.12";
     QTest::newRow("unmasked cell, scores pending")
         << 2 << 1 << true << -inf << true
         << "query 它 (row 2) → key 猫 (column 1): weight 0.62 · logit 0.78 · score 3.12";
@@ -85,6 +89,8 @@ void TestHeatmapView::hoverText()
         attn::LogitRule rule;
         rule.scale = 0.25f;
         rule.fill = fill;
+        if (QByteArray(QTest::currentDataTag()).startsWith("alibi"))
+            rule.slope = 0.5f;
         data.logitRule = rule;
     }
     QCOMPARE(attn::ui::hoverText(data, row, column), expected);

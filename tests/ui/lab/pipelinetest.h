@@ -116,6 +116,16 @@ inline Matrix engineMatrix(const Result& r, PipelineStage stage, int b, int h)
         return r.aggregation->merged[std::size_t(b)];
     case PipelineStage::Output:
         return r.aggregation->output[std::size_t(b)];
+    case PipelineStage::QueriesRotated:
+        return r.split->q.at(b, h); // the last of stage 4's transforms
+    case PipelineStage::KeysRotated:
+        return r.split->k.at(b, h);
+    case PipelineStage::QueriesNormed: // today's other tiles: tst_pipeline's todaysTiles
+    case PipelineStage::KeysNormed:
+    case PipelineStage::Alibi:
+    case PipelineStage::Shifted:
+    case PipelineStage::Sink:
+        break;
     }
     return {};
 }

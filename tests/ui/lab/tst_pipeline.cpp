@@ -2,6 +2,7 @@
 // tutorial's shape line, and the explanation of a weight works it out with the
 // engine's own numbers — the dot product, the scaling, the mask and the softmax over
 // whichever axis is set.
+#include "engine/positions.h"
 #include "pipelinetest.h"
 
 using namespace attn;
@@ -25,6 +26,7 @@ private slots:
     void keyboardExplainsTheCell();
     void fullyMaskedSliceIsNaN();
     void otherTilesDoNotExplain();
+    void todaysTiles();
 
 private:
     static void addConfigs();
@@ -431,6 +433,75 @@ void TestPipeline::otherTilesDoNotExplain()
         QCOMPARE(dialog.explanation()->i, before.i);
         QCOMPARE(dialog.explanation()->j, before.j);
     }
+}
+
+// Today's models' tiles, each where its stage comes: Q_h and K_h as split, then normed
+// and rotated (ending in the engine's Q_h and K_h), K/V head shared, ALiBi's bias, the
+// logits after it and the cap, the window's mask, the sink's weights.
+void TestPipeline::todaysTiles()
+{
+    Config config;
+    config.kvHeads = 2;
+    config.qkNorm = true;
+    config.positional = attn::Positional::Rope;
+    config.alibi = true;
+    config.softcap = 5;
+    config.window = 3;
+    config.sink = 0.5f;
+    const Result result =
+        compute(requestOf("The cat sat on the mat because it was tired .", config));
+    QVERIFY(result.hasWeights());
+    const int T = result.length();
+    PipelineStrip strip;
+    for (int h = 0; h < result.heads(); ++h) {
+        strip.setResult(result, 0, h);
+        QCOMPARE(strip.count(), int(std::size(kStages)) + 7);
+        const auto values = [&](PipelineStage stage) -> Matrix {
+            const PipelineTile* tile = strip.tile(stage);
+            return tile ? Matrix(tile->tile().values.get()) : Matrix();
+        };
+        const attn::HeadTransformSteps q =
+            attn::headTransformSteps(config, result.projection->q[0], config.heads, h);
+        QCOMPARE(mismatch(values(PipelineStage::Queries), q.split), QByteArray());
+        QCOMPARE(mismatch(values(PipelineStage::QueriesNormed), q.normed), QByteArray());
+        for (const PipelineStage stage :
+             {PipelineStage::QueriesRotated, PipelineStage::KeysRotated})
+            QCOMPARE(mismatch(values(stage), engineMatrix(result, stage, 0, h)), QByteArray());
+        // The K/V head query head h reads, in K's tile.
+        const StageTile& keys = strip.tile(PipelineStage::Keys)->tile();
+        QVERIFY2(keys.title.contains(QStringLiteral("K/V head %1").arg(config.kvHeadOf(h))),
+                 qPrintable(keys.title));
+        QCOMPARE(keys.shape, QStringLiteral("(B, K, T, d_k) = (1, 2, %1, 16)").arg(T));
+        // ALiBi's bias, and L after it and the cap: the engine's logits where nothing is masked.
+        const Matrix bias = values(PipelineStage::Alibi);
+        const Matrix shifted = values(PipelineStage::Shifted);
+        const Matrix logits = result.logits(0, h);
+        const attn::MaskMatrix& mask = (*result.mask)[0];
+        const float slope = attn::alibiSlope(h, config.heads);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j) {
+                QCOMPARE(bias(i, j), -slope * float(std::abs(i - j)));
+                QVERIFY(std::abs(shifted(i, j)) < config.softcap);
+                if (!mask(i, j))
+                    QCOMPARE(shifted(i, j), logits(i, j));
+                else
+                    QVERIFY(std::abs(i - j) >= config.window);
+            }
+        QVERIFY(strip.tile(PipelineStage::Masked)->tile().title.contains("sliding window"));
+        // The sink's column: what each row of P lacks.
+        const Matrix sink = values(PipelineStage::Sink);
+        QCOMPARE(sink.rows(), Eigen::Index(T));
+        QCOMPARE(sink.cols(), Eigen::Index(1));
+        const Matrix& weights = result.weights->at(0, h);
+        for (int i = 0; i < T; ++i) {
+            QVERIFY(sink(i, 0) > 0);
+            QVERIFY(std::abs(weights.row(i).sum() + sink(i, 0) - 1.0f) < 1e-5f);
+        }
+    }
+    // Without the switches, none of these tiles.
+    strip.setResult(compute(requestOf("the cat sat", Config{})), 0, 0);
+    QCOMPARE(strip.count(), int(std::size(kStages)));
+    QVERIFY(!strip.tile(PipelineStage::Sink));
 }
 
 QTEST_MAIN(TestPipeline)

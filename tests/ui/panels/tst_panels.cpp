@@ -3,6 +3,7 @@
 #include "embeddingeditor.h"
 #include "engine/engine.h"
 #include "formulabar.h"
+#include "formulatext.h"
 #include "helpdialog.h"
 #include "labels.h"
 #include "language.h"
@@ -94,6 +95,8 @@ private slots:
     void formulaDepartures_data();
     void formulaDepartures();
     void formulaSummary();
+    void todaysFormulaInPlainText();
+    void todaysFigures();
     void statistics_data();
     void statistics();
     void articleHeadline();
@@ -156,6 +159,42 @@ void TestPanels::formulaDepartures_data()
         {"&lt;pad&gt; tokens not masked"}, {plusM}, 1);
     row("padding-mask=off without padding", with([](Config& c) { c.paddingMask = false; }), false,
         {}, {"pad", plusM}, 0);
+    // Today's models.
+    row("kv-heads=2", with([](Config& c) { c.kvHeads = 2; }), false,
+        {"2 query heads share each of the 2 K/V heads"}, {"<s>"}, 1);
+    row("qk-norm", with([](Config& c) { c.qkNorm = true; }), false,
+        {"<i>Q̂K̂</i><sup>T</sup>", "each row divided by its RMS"}, {}, 1);
+    row("rope", with([](Config& c) { c.positional = attn::Positional::Rope; }), false,
+        {"(<i>R</i><sub><i>i</i></sub><i>Q</i>)", "<i>θ</i> = 10000"}, {"<i>QK</i>"}, 1);
+    row("qk-norm rope", with([](Config& c) {
+            c.qkNorm = true;
+            c.positional = attn::Positional::Rope;
+        }),
+        false, {"<i>R</i><sub><i>i</i></sub><i>Q̂</i>"}, {}, 2);
+    row("alibi", with([](Config& c) { c.alibi = true; }), false,
+        {"− <i>m</i><sub>h</sub>·|<i>i</i> − <i>j</i>|", "<i>m</i><sub>h</sub> = 0.25 … 0.0039"},
+        {}, 1);
+    row("softcap=30", with([](Config& c) { c.softcap = 30; }), false,
+        {"<i>c</i>·tanh(", "/ <i>c</i>)", "<i>c</i> = 30"}, {}, 1);
+    row("window=3", with([](Config& c) { c.window = 3; }), false,
+        {"+ <i>M</i><sub>W</sub>", "M_W: the sliding window, −∞ where |i − j| ≥ 3"}, {"M: "}, 1);
+    row("window=3 mask=causal", with([](Config& c) {
+            c.window = 3;
+            c.mask = attn::MaskKind::Causal;
+        }),
+        false, {"M_W: M and the sliding window"}, {"M: causal"}, 1);
+    row("sink=0", with([](Config& c) { c.sink = 0.0f; }), false, {"<i>s</i>]", "<i>s</i> = 0"}, {},
+        1);
+    row("every switch of today's models", with([](Config& c) {
+            c.kvHeads = 1;
+            c.qkNorm = true;
+            c.positional = attn::Positional::Rope;
+            c.alibi = true;
+            c.softcap = 50;
+            c.window = 4;
+            c.sink = -1.0f;
+        }),
+        false, {"tanh(", "<i>M</i><sub>W</sub>", "<i>s</i>]"}, {}, 7);
     row("three departures", with([](Config& c) {
             c.scale = attn::ScaleMode::None;
             c.temperature = 2.0f;
@@ -184,6 +223,101 @@ void TestPanels::formulaDepartures()
     // Red marks exactly the formulas that depart from the textbook.
     const QString red = attn::ui::alertColor(bar.palette()).name();
     QCOMPARE(html.contains(red), departures > 0);
+}
+
+void TestPanels::todaysFormulaInPlainText()
+{
+    using attn::ui::FormulaMarkup;
+    auto plain = [](const Config& config) {
+        return attn::ui::writeFormula(attn::formulaOf(config, false), FormulaMarkup::PlainText);
+    };
+    QCOMPARE(plain(with([](Config& c) {
+                 c.softcap = 30;
+                 c.window = 4;
+                 c.sink = 0.0f;
+             })),
+             QStringLiteral("softmax([c·tanh(QKᵀ/√d_k/c) + M_W, s], dim=-1)·V"));
+    QCOMPARE(plain(with([](Config& c) {
+                 c.qkNorm = true;
+                 c.positional = attn::Positional::Rope;
+                 c.alibi = true;
+                 c.softcap = 30;
+             })),
+             QStringLiteral("softmax(c·tanh(((R_i Q̂)(R_j K̂)ᵀ/√d_k − m_h·|i−j|)/c), dim=-1)·V"));
+    QCOMPARE(plain(with([](Config& c) { c.positional = attn::Positional::Rope; })),
+             QStringLiteral("softmax((R_i Q)(R_j K)ᵀ/√d_k, dim=-1)·V"));
+    QCOMPARE(plain(with([](Config& c) { c.qkNorm = true; })),
+             QStringLiteral("softmax(Q̂K̂ᵀ/√d_k, dim=-1)·V"));
+
+    // Each switch's departure in plain words.
+    const QStringList departures = FormulaBar::departuresOf(with([](Config& c) {
+                                                                c.kvHeads = 2;
+                                                                c.qkNorm = true;
+                                                                c.positional =
+                                                                    attn::Positional::Rope;
+                                                                c.ropeTheta = 500000;
+                                                                c.alibi = true;
+                                                                c.softcap = 30;
+                                                                c.window = 4;
+                                                                c.sink = 0.5f;
+                                                            }),
+                                                            false);
+    QCOMPARE(departures,
+             (QStringList{"K and V shared: 2 query heads per K/V head",
+                          "Q and K normalised by their RMS (QK-norm)",
+                          "Q and K rotated by their positions (RoPE, θ = 500000)",
+                          "ALiBi's linear bias −m_h·|i−j|", "logits soft-capped at c = 30",
+                          "a sliding window of 4 keys", "a sink logit s = 0.5 in every row"}));
+}
+
+void TestPanels::todaysFigures()
+{
+    const std::string cat = "the cat sat on the mat";
+    StatisticsPanel panel;
+    panel.setResult(compute(cat, Config{}), 0);
+    QTableWidget* table = panel.table();
+    QVERIFY(table->isColumnHidden(StatisticsPanel::FinalStdColumn));
+    QVERIFY(table->isColumnHidden(StatisticsPanel::SinkColumn));
+    QVERIFY(!panel.headlineText().contains("std after"));
+
+    const attn::Result capped = compute(cat, with([](Config& c) {
+                                            c.softcap = 0.5f;
+                                            c.alibi = true;
+                                        }));
+    panel.setResult(capped, 0);
+    QVERIFY(!table->isColumnHidden(StatisticsPanel::FinalStdColumn));
+    QVERIFY(table->isColumnHidden(StatisticsPanel::SinkColumn));
+    QVERIFY2(
+        panel.headlineText().contains(
+            QStringLiteral("std after the cap %1").arg(capped.stats->stdFinalLogits, 0, 'f', 4)),
+        qPrintable(panel.headlineText()));
+    QCOMPARE(table->item(0, StatisticsPanel::FinalStdColumn)->text(),
+             QString::number(capped.stats->heads[0].stdFinalLogits, 'f', 4));
+    panel.setResult(compute(cat, with([](Config& c) { c.alibi = true; })), 0);
+    QVERIFY(panel.headlineText().contains("std after ALiBi"));
+
+    // A sink that takes most of every row: the figures, the tinted column, the warning.
+    const attn::Result sunk = compute(cat, with([](Config& c) { c.sink = 20.0f; }));
+    panel.setResult(sunk, 0);
+    QVERIFY(!table->isColumnHidden(StatisticsPanel::SinkColumn));
+    QVERIFY(sunk.stats->sinkRows > 0);
+    QVERIFY2(panel.headlineText().contains(
+                 QStringLiteral("sink took at most %1").arg(sunk.stats->maxSinkWeight, 0, 'f', 3)),
+             qPrintable(panel.headlineText()));
+    QVERIFY(panel.headlineText().contains(
+        QStringLiteral("more than half in %1 rows").arg(sunk.stats->sinkRows)));
+    QVERIFY(tinted(table->item(0, StatisticsPanel::SinkColumn)));
+    // Rows that sum to 1 minus the sink's weight are no fault.
+    QVERIFY(sunk.stats->notNormalizedRows > 0);
+    QVERIFY(!tinted(table->item(0, StatisticsPanel::RowSumsColumn)));
+    QVERIFY(!panel.headlineText().contains(QStringLiteral("<b>row sums")));
+    QVERIFY(std::any_of(
+        panel.warningTexts().cbegin(), panel.warningTexts().cend(),
+        [](const QString& text) { return text.contains("The sink takes more than half"); }));
+    // A cap too narrow to tell the keys apart: the warning names c.
+    panel.setResult(compute(cat, with([](Config& c) { c.softcap = 0.001f; })), 0);
+    QVERIFY(std::any_of(panel.warningTexts().cbegin(), panel.warningTexts().cend(),
+                        [](const QString& text) { return text.contains("soft-cap c = 0.00"); }));
 }
 
 void TestPanels::formulaSummary()

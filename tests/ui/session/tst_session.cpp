@@ -103,6 +103,29 @@ void TestSession::roundTrip_data()
         s.view.sequence = 3;
     });
     QTest::newRow("view margin-sums=true") << with([](Session& s) { s.view.marginSums = true; });
+    // Today's models' switches, each and all at once.
+    QTest::newRow("kv-heads=2") << with([](Session& s) { s.request.config.kvHeads = 2; });
+    QTest::newRow("qk-norm") << with([](Session& s) { s.request.config.qkNorm = true; });
+    QTest::newRow("rope-theta=500000") << with([](Session& s) {
+        s.request.config.positional = Positional::Rope;
+        s.request.config.ropeTheta = 500000;
+    });
+    QTest::newRow("alibi") << with([](Session& s) { s.request.config.alibi = true; });
+    QTest::newRow("softcap=0.7") << with([](Session& s) { s.request.config.softcap = 0.7f; });
+    QTest::newRow("window=3") << with([](Session& s) { s.request.config.window = 3; });
+    QTest::newRow("sink=-1.5") << with([](Session& s) { s.request.config.sink = -1.5f; });
+    QTest::newRow("sink=0") << with([](Session& s) { s.request.config.sink = 0.0f; });
+    QTest::newRow("every new switch") << with([](Session& s) {
+        Config& c = s.request.config;
+        c.kvHeads = 1;
+        c.qkNorm = true;
+        c.positional = Positional::Rope;
+        c.ropeTheta = 1e6f;
+        c.alibi = true;
+        c.softcap = 30;
+        c.window = 4096;
+        c.sink = 2.25f;
+    });
     QTest::newRow("view color-scale=log") << with([](Session& s) { s.view.logScale = true; });
 }
 
@@ -199,6 +222,15 @@ void TestSession::settingsFormatIsKept_data()
                                "text=the cat sat\n";
     Request every = everyField(true);
     every.text = "the cat sat";
+    // Written before today's models: a file without their keys has their defaults.
+    const Config textbook;
+    every.config.kvHeads = textbook.kvHeads;
+    every.config.qkNorm = textbook.qkNorm;
+    every.config.ropeTheta = textbook.ropeTheta;
+    every.config.alibi = textbook.alibi;
+    every.config.softcap = textbook.softcap;
+    every.config.window = textbook.window;
+    every.config.sink = textbook.sink;
     QTest::newRow("every field changed") << written << every;
     Request defaults;
     defaults.text = exampleSentence(u"en"_s).toStdString();
@@ -279,6 +311,21 @@ void TestSession::acceptsHandWrittenFiles_data()
     QTest::newRow("view with one key")
         << edited(setRoot(u"view"_s, QJsonObject{{u"annotate"_s, false}}))
         << with([](Session& s) { s.view.annotate = false; });
+    QTest::newRow("older file without today's switches has the 2017 formula")
+        << edited([](QJsonObject& root) {
+               for (const RequestField& field : requestFields())
+                   if (field.addedLater)
+                       setIn(u"config"_s, QString::fromStdString(field.name), kRemoved)(root);
+           })
+        << base;
+    QTest::newRow("softcap as a number") << edited(setIn(u"config"_s, u"softcap"_s, 30))
+                                         << with([](Session& s) { s.request.config.softcap = 30; });
+    QTest::newRow("window as a number") << edited(setIn(u"config"_s, u"window"_s, 4))
+                                        << with([](Session& s) { s.request.config.window = 4; });
+    QTest::newRow("sink as a number") << edited(setIn(u"config"_s, u"sink"_s, -1.5))
+                                      << with([](Session& s) { s.request.config.sink = -1.5f; });
+    QTest::newRow("sink 0 as a number") << edited(setIn(u"config"_s, u"sink"_s, 0))
+                                        << with([](Session& s) { s.request.config.sink = 0.0f; });
     QTest::newRow("older file without attention or cross_text is self-attention")
         << edited([](QJsonObject& root) {
                setIn(u"config"_s, u"attention"_s, kRemoved)(root);
@@ -340,6 +387,32 @@ void TestSession::rejects_data()
                                   << QStringList{u"attnscope-result"_s};
     QTest::newRow("format is a number")
         << edited(setRoot(u"format"_s, 1)) << QStringList{u"not an AttnScope session"_s};
+    // Today's models' switches: the field and what it may be.
+    QTest::newRow("window 0") << edited(setIn(u"config"_s, u"window"_s, 0))
+                              << QStringList{u"config.window"_s, u"from 1 to 4096"_s, u"off"_s};
+    QTest::newRow("window \"0\"") << edited(setIn(u"config"_s, u"window"_s, u"0"_s))
+                                  << QStringList{u"config.window"_s, u"from 1 to 4096"_s};
+    QTest::newRow("window 2.5") << edited(setIn(u"config"_s, u"window"_s, 2.5))
+                                << QStringList{u"config.window"_s, u"whole number"_s};
+    QTest::newRow("softcap -1") << edited(setIn(u"config"_s, u"softcap"_s, -1))
+                                << QStringList{u"config.softcap"_s, u"positive number"_s};
+    QTest::newRow("softcap \"-1\"") << edited(setIn(u"config"_s, u"softcap"_s, u"-1"_s))
+                                    << QStringList{u"config.softcap"_s, u"positive number"_s};
+    QTest::newRow("sink \"abc\"") << edited(setIn(u"config"_s, u"sink"_s, u"abc"_s))
+                                  << QStringList{u"config.sink"_s, u"a number or \"off\""_s,
+                                                 u"abc"_s};
+    QTest::newRow("sink true") << edited(setIn(u"config"_s, u"sink"_s, true))
+                               << QStringList{u"config.sink"_s};
+    QTest::newRow("kv-heads 3 of 4 heads") << edited(setIn(u"config"_s, u"kv-heads"_s, 3))
+                                           << QStringList{u"invalid"_s, u"K/V heads (3)"_s};
+    QTest::newRow("qk-norm maybe")
+        << edited(setIn(u"config"_s, u"qk-norm"_s, u"maybe"_s)) << QStringList{u"config.qk-norm"_s};
+    QTest::newRow("rope-theta -5")
+        << edited(setIn(u"config"_s, u"rope-theta"_s, -5)) << QStringList{u"invalid"_s, u"RoPE"_s};
+    QTest::newRow("sink with the softmax over the queries") << edited([](QJsonObject& root) {
+        setIn(u"config"_s, u"sink"_s, 1)(root);
+        setIn(u"config"_s, u"axis"_s, u"queries"_s)(root);
+    }) << QStringList{u"invalid"_s, u"dim=-1"_s};
     QTest::newRow("version 2") << edited(setRoot(u"version"_s, 2))
                                << QStringList{u"newer AttnScope (format 2)"_s, u"format 1"_s};
     QTest::newRow("version 0") << edited(setRoot(u"version"_s, 0)) << QStringList{u"version"_s};

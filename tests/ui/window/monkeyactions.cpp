@@ -256,16 +256,21 @@ void TestMonkey::typeSeed()
 
 void TestMonkey::flipSwitch()
 {
-    static const char* const combos[] = {"embeddingCombo", "headSplitCombo", "scaleCombo",
-                                         "maskFillCombo",  "maskStageCombo", "axisCombo"};
-    static const char* const checks[] = {"positionalCheck", "causalCheck", "paddingCheck"};
+    static const char* const combos[] = {"embeddingCombo",  "headSplitCombo", "scaleCombo",
+                                         "maskFillCombo",   "maskStageCombo", "axisCombo",
+                                         "positionalCombo", "kvHeadsCombo"};
+    static const char* const checks[] = {"causalCheck", "paddingCheck", "qkNormCheck",
+                                         "alibiCheck",  "softcapCheck", "windowCheck",
+                                         "sinkCheck"};
     if (chance(60)) {
-        auto* combo = child<QComboBox>(window_.get(), QLatin1StringView(combos[below(6)]));
+        auto* combo = child<QComboBox>(window_.get(),
+                                       QLatin1StringView(combos[below(int(std::size(combos)))]));
         const int index = below(combo->count());
         note(QStringLiteral("%1 → %2").arg(combo->objectName()).arg(index));
         combo->setCurrentIndex(index);
     } else {
-        auto* check = child<QCheckBox>(window_.get(), QLatin1StringView(checks[below(3)]));
+        auto* check = child<QCheckBox>(window_.get(),
+                                       QLatin1StringView(checks[below(int(std::size(checks)))]));
         note(QStringLiteral("%1 toggled").arg(check->objectName()));
         chance(50) ? check->click() : check->toggle();
     }

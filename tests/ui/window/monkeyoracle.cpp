@@ -99,8 +99,9 @@ QString weightProblems(const Result& result)
     const Config& c = result.config();
     const bool nanAllowed = c.maskFill == MaskFill::NegInf &&
                             c.maskStage == MaskStage::BeforeSoftmax && c.axis != SoftmaxAxis::Keys;
+    // A sink takes its share of each row: the keys' weights then sum to less than 1.
     const bool rowsSumToOne =
-        c.axis == SoftmaxAxis::Keys && c.maskStage == MaskStage::BeforeSoftmax;
+        c.axis == SoftmaxAxis::Keys && c.maskStage == MaskStage::BeforeSoftmax && !c.sink;
     const int T = result.length(), Tk = result.keyLength();
     for (int b = 0; b < result.batch(); ++b)
         for (int h = 0; h < result.heads(); ++h) {

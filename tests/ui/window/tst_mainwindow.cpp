@@ -180,7 +180,8 @@ void TestMainWindow::embeddingEditorChangesTheHeatmapsAtOnce()
     QTRY_VERIFY(w->lastResult().valid());
     auto* tokenizer = child<QComboBox>(w, "tokenizerCombo");
     tokenizer->setCurrentIndex(tokenizer->findData(int(attn::TokenizerMode::Spaces)));
-    child<QCheckBox>(w, "positionalCheck")->setChecked(false); // x is the vector itself
+    chooseData(child<QComboBox>(w, "positionalCombo"),
+               int(attn::Positional::None)); // x is the vector itself
     child<QPlainTextEdit>(w, "sentenceEdit")->setPlainText(QStringLiteral("the cat sat"));
     QTRY_VERIFY(w->lastResult().valid() && w->lastResult().length() == 3 &&
                 w->lastResult().config().positional == attn::Positional::None);
@@ -285,7 +286,10 @@ void TestMainWindow::eachSwitchReachesTheEngine_data()
         << "headSplitCombo" << QVariant(int(attn::HeadSplit::View)) << "head-split=view";
     QTest::newRow("embedding=torch")
         << "embeddingCombo" << QVariant(int(attn::EmbeddingMode::Torch)) << "embedding=torch";
-    QTest::newRow("positional=none") << "positionalCheck" << QVariant(false) << "positional=none";
+    QTest::newRow("positional=none")
+        << "positionalCombo" << QVariant(int(attn::Positional::None)) << "positional=none";
+    QTest::newRow("positional=rope")
+        << "positionalCombo" << QVariant(int(attn::Positional::Rope)) << "positional=rope";
     QTest::newRow("tokenizer=chars")
         << "tokenizerCombo" << QVariant(int(attn::TokenizerMode::Chars)) << "tokenizer=chars";
 }

@@ -26,6 +26,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
@@ -114,6 +116,17 @@ void TestWindowFiles::damagedSessionLeavesTheWindowAsItWas_data()
     QTest::newRow("newer version")
         << QByteArray(R"({"format": "attnscope-session", "version": 9})");
     QTest::newRow("empty") << QByteArray();
+    // A session of today's models with one value no switch can take.
+    const auto withConfig = [](const char* key, const QJsonValue& value) {
+        QJsonObject root = QJsonDocument::fromJson(sessionToJson(Session{})).object();
+        QJsonObject config = root.value(QStringLiteral("config")).toObject();
+        config.insert(QLatin1StringView(key), value);
+        root.insert(QStringLiteral("config"), config);
+        return QJsonDocument(root).toJson();
+    };
+    QTest::newRow("window 0") << withConfig("window", 0);
+    QTest::newRow("softcap -1") << withConfig("softcap", -1);
+    QTest::newRow("sink abc") << withConfig("sink", QStringLiteral("abc"));
 }
 
 void TestWindowFiles::damagedSessionLeavesTheWindowAsItWas()
