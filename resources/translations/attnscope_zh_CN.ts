@@ -90,10 +90,6 @@
         <translation>table：每个词元一个向量；torch：x = torch.randn(B, T, C)</translation>
     </message>
     <message>
-        <source>add sinusoidal positional encoding to x, or not</source>
-        <translation>是否给 x 加上正弦位置编码</translation>
-    </message>
-    <message>
         <source>multiply QKᵀ by 1/√d_k, 1 or 1/√d_model</source>
         <translation>QKᵀ 乘以 1/√d_k、1 或 1/√d_model</translation>
     </message>
@@ -597,6 +593,38 @@
         <source>options of export with a model and --experiment (beside --text and the switches compute --model takes):</source>
         <translation>export 配合模型和 --experiment 时的选项（另有 --text 以及 compute --model 接受的开关）：</translation>
     </message>
+    <message>
+        <source>K/V heads K (grouped-query attention; 1: multi-query); must divide --heads; 0: as many as the heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>divide every row of Q_h and K_h by its root mean square (Qwen3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the base θ of --positional rope (10000)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>subtract m_h·|i-j| from the logits, BLOOM&apos;s slopes (positions without embeddings: --positional defaults to none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cap the logits: L = c·tanh(L/c), c &gt; 0, after the scaling (Gemma 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sliding window: query i sees keys j with |i-j| &lt; W only (Mistral)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one more logit s in every row of the softmax over the keys, dropped after it (gpt-oss; 0: softmax off by one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add the sinusoidal encoding to x, nothing, or rotate Q_h and K_h by their positions (rope; a model&apos;s own RoPE is --rope on|off)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -695,6 +723,31 @@
         <source>&lt;pad&gt; keys not masked</source>
         <translation>&lt;pad&gt; 键未掩盖</translation>
     </message>
+    <message>
+        <source>%1 K/V heads</source>
+        <comment>grouped-query attention; %1 is their number</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>soft-cap c = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window of %1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sink s = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ControlHelp</name>
@@ -731,10 +784,6 @@
         <translation>词元向量 X 从哪里来。“查表”给每个不同的词一个专属向量，在每个句子中都相同；torch.randn 按 X = torch.randn(B, T, C) 抽取，与 PyTorch 在 manual_seed 之后得到的完全一致。</translation>
     </message>
     <message>
-        <source>Add the sinusoidal positional encoding (Vaswani et al. 2017) to X. Without it attention cannot tell word order: the same word gets the same vector everywhere.</source>
-        <translation>在 X 上加正弦位置编码（Vaswani 等，2017）。没有它，注意力分辨不出词序：同一个词在任何位置都是同一个向量。</translation>
-    </message>
-    <message>
         <source>How Q, K, V (B, T, C) are cut into heads. view + transpose gives (B, H, T, d_k) correctly; view alone reads the memory as (B, H, T, d_k) and mixes tokens across heads, the classic bug.</source>
         <translation>Q、K、V（B, T, C）如何拆分成多个头。view + transpose 能正确得到 (B, H, T, d_k)；只用 view 会把内存直接按 (B, H, T, d_k) 读取，把词元在头之间打乱——这是经典错误。</translation>
     </message>
@@ -769,6 +818,42 @@
     <message>
         <source>The dimension softmax normalizes. It must run over dim=-1: each query&apos;s weights over the keys sum to 1. dim=-2 makes each key&apos;s column sum to 1; dim=0 normalizes across the sentences of the batch.</source>
         <translation>softmax 沿哪一维归一化。必须是 dim=-1：每个查询对所有键的权重之和为 1。dim=-2 会让每个键所在的列和为 1；dim=0 则在批次的各个句子之间归一化。</translation>
+    </message>
+    <message>
+        <source>How attention learns word order. Sinusoidal adds the encoding of Vaswani et al. 2017 to X; None adds nothing, and the same word gets the same vector everywhere; RoPE rotates each row of Q_h and K_h by its position (Llama, Qwen), so QKᵀ depends on the distance i − j.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many heads K and V have (grouped-query attention, Llama 2 70B and most models since): H/K query heads share each K/V head, which shrinks the KV cache. 1 is multi-query attention. It must divide the number of heads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Divide every row of Q_h and K_h by its root mean square before QKᵀ (Qwen3, OLMo 2): the scores stay bounded by d_k, whatever the size of the vectors.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The base θ of RoPE&apos;s frequencies θ^(−2i/d_k): 10000 in Llama 2, 500000 in Llama 3. A larger θ turns slowly and reaches farther.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi (BLOOM, MPT): subtract m_h·|i − j| from the logits, a penalty that grows with the distance, each head with its own slope m_h. Turning it on sets the positions to none, as those models have no positional embedding.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soft-capping (Gemma 2): L = c·tanh(L/c) keeps every logit inside (−c, c) and leaves small ones almost unchanged. c must be a positive number (Gemma 2: 50).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding window (Mistral, Gemma 2&apos;s local layers): query i sees only the keys j with |i − j| &lt; W; the others are masked. W is 1 to 4096 keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An attention sink (gpt-oss): one more logit s in every row of the softmax, dropped after it, so a query may give its weight to nothing. s = 0 is &quot;softmax off by one&quot;. Any finite number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sink is one more key in each row: it needs the softmax over the keys (dim=-1). Set Softmax over back to the keys to use it.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1044,6 +1129,10 @@
         <comment>part of a suggested file name: attention by word; no spaces</comment>
         <translation>按词</translation>
     </message>
+    <message>
+        <source>RoPE positions</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Heatmap</name>
@@ -1198,6 +1287,11 @@
     <message>
         <source>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</source>
         <translation>B = %1 · T = %2 · d_model = %3 · H = %4 · d_k = %5</translation>
+    </message>
+    <message>
+        <source>RoPE (rotate Q and K)</source>
+        <comment>positional encoding</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1530,6 +1624,34 @@
         <source>Exercise 3 in English: a designed vector for “cat” draws the attention of “it”.</source>
         <translation>英文版练习 3：为“cat”设计的向量吸引了“it”的注意力。</translation>
     </message>
+    <message>
+        <source>Grouped-query attention: 8 query heads share 2 K/V heads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE: the same two tokens, the same distance, the same score wherever they stand.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm bounds the logits but does not replace ÷√d_k.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi: positions without embeddings, weights that fade with the distance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soft-capping the saturated logits: c·tanh(L/c) keeps the rows from going one-hot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sliding window of 4 keys: a causal band instead of a triangle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An attention sink: a head with nothing to attend to rests on the sink, not on token 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Refusal</name>
@@ -1602,6 +1724,34 @@
         <source>This needs about %1 GiB of memory together with the %2 GiB the heatmaps on screen hold until they are replaced, more than the %3 GiB this machine can give; use fewer tokens, heads or lines.</source>
         <extracomment>%1 GiB in all, %2 GiB of it held by the heatmaps shown now, %3 GiB available</extracomment>
         <translation>连同屏幕上的热力图在被替换前占用的 %2 GiB，这需要大约 %1 GiB 内存，超过了本机能提供的 %3 GiB；请减少词元、头数或行数。</translation>
+    </message>
+    <message>
+        <source>The K/V heads (%1) must divide the number of heads (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE rotates pairs of features: d_k (%1) must be even.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The RoPE base θ must be a positive number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The soft-capping c must be a positive number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sliding window must be between 1 and 4096 keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sink logit must be a finite number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sink is one more key in each row: it needs the softmax over the keys (dim=-1).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1830,6 +1980,18 @@
         <extracomment>%2 numbers given, %3 = the largest d_model.</extracomment>
         <translation>会话中的“%1”有 %2 个数；一个向量应有 1 到 %3 个数。</translation>
     </message>
+    <message>
+        <source>a whole number from %1 to %2, or &quot;off&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a positive number or &quot;off&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a number or &quot;off&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Sweep table</name>
@@ -1882,6 +2044,11 @@
         <source>A uniform row has %1 bits; a saturated row puts ≥ %2 on one key.</source>
         <comment>%1 bits of entropy (2.000), %2 a weight (0.99)</comment>
         <translation>均匀的一行熵为 %1 比特；饱和的行把 ≥ %2 的权重给了一个键。</translation>
+    </message>
+    <message>
+        <source>std after ALiBi/cap</source>
+        <comment>heading of two columns: the std of the logits after ALiBi&apos;s bias and the soft-cap</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1993,6 +2160,14 @@
     <message>
         <source>The softmax is peaked: the largest weight of a row is %1 on average and its entropy %2 of at most %3 bits, so each query reads mostly one key and little gradient flows back.</source>
         <translation>softmax 过于尖锐：各行最大权重平均为 %1，熵为 %2 比特（最多 %3 比特），每个查询几乎只读一个键，能传回的梯度很少。</translation>
+    </message>
+    <message>
+        <source>%1% of rows are uniform: the soft-cap c = %2 squeezes every logit into (−c, c), too narrow to tell the keys apart. Raise c.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sink takes more than half of the weight in %1 rows (at most %2): those queries attend to almost nothing, the head rests. A lower sink logit s gives the keys their weight back.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2217,10 +2392,6 @@
         <source>&amp;Embedding:</source>
         <comment>where the token vectors X come from</comment>
         <translation>嵌入(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>Add &amp;positional encoding (sinusoidal)</source>
-        <translation>加上位置编码（正弦）(&amp;P)</translation>
     </message>
     <message>
         <source>Formula</source>
@@ -2639,6 +2810,59 @@
     <message>
         <source>cross-attention: &lt;i&gt;Q&lt;/i&gt; from the text, &lt;i&gt;K&lt;/i&gt; and &lt;i&gt;V&lt;/i&gt; from the second text</source>
         <translation>交叉注意力：&lt;i&gt;Q&lt;/i&gt; 来自文本，&lt;i&gt;K&lt;/i&gt; 和 &lt;i&gt;V&lt;/i&gt; 来自第二段文本</translation>
+    </message>
+    <message>
+        <source>K and V shared: %1 query heads per K/V head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q and K normalised by their RMS (QK-norm)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q and K rotated by their positions (RoPE, θ = %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi&apos;s linear bias −m_h·|i−j|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logits soft-capped at c = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a sliding window of %1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a sink logit s = %1 in every row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Q̂&lt;/i&gt;, &lt;i&gt;K̂&lt;/i&gt;: each row divided by its RMS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;R&lt;/i&gt;&lt;sub&gt;&lt;i&gt;i&lt;/i&gt;&lt;/sub&gt;: rotation of position &lt;i&gt;i&lt;/i&gt;, &lt;i&gt;θ&lt;/i&gt; = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;m&lt;/i&gt;&lt;sub&gt;h&lt;/sub&gt; = %1 … %2</source>
+        <comment>ALiBi&apos;s slopes of the first and the last head</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 query heads share each of the %2 K/V heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>M_W: M and the sliding window, %1 where |i − j| ≥ %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>M_W: the sliding window, %1 where |i − j| ≥ %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3191,6 +3415,11 @@
     <message>
         <source>The grey heatmaps are those of the last input that could be computed.</source>
         <translation>灰色的热力图来自上一次能够计算的输入。</translation>
+    </message>
+    <message>
+        <source>Head %1 · K/V %2</source>
+        <comment>heatmap title: query head, the K/V head it reads</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3942,6 +4171,19 @@
         <source>Save the steps as they are laid out here as PNG, SVG or PDF, for a handout</source>
         <translation>按这里的排布把各步保存为 PNG、SVG 或 PDF，用作讲义</translation>
     </message>
+    <message>
+        <source>After ALiBi&apos;s bias and the soft-cap: %1 = &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the last term is the sink&apos;s, exp(s − max) with s = %1: the weight it takes is dropped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head %1 · K/V %2</source>
+        <comment>head chooser: query head, its K/V head</comment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::PipelineStrip</name>
@@ -4135,6 +4377,104 @@
     <message>
         <source>; K and V come from Y, the second text&apos;s vectors (B, T_k, C) = (%1, %2, %3)</source>
         <translation>；K 和 V 来自 Y，即第二段文本的向量 (B, T_k, C) = (%1, %2, %3)</translation>
+    </message>
+    <message>
+        <source>the sliding window: keys with |i − j| ≥ %1 are hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (K/V head %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; K/V head %1 of %2, shared by query heads %3–%4 (repeat_kv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L + M_W — the sliding window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>each row sums to 1 minus what the sink took</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K̂_h — keys, QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q̂_h — queries, QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every row divided by its RMS over the d_k features, ε = 1e-6: each row&apos;s RMS is now 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K_h rotated — RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Q_h rotated — RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>row %1 turned by its position %1, pairs of features at θ^(−2k/d_k), θ = %2: q_i·k_j then depends on i − j</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; K/V head %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; before QK-norm and RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi — the bias of head %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; slopes 2^(−8(h+1)/H) for H = %2 heads: each head sees its own distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L — soft-capped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>L — with ALiBi&apos;s bias</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>before: %1; after: %2</source>
+        <extracomment>%1 the range of L before, %2 after</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; every logit now inside (−c, c)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; std = %1 over the whole tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sink — the weight it took</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the share of row i that went to nothing: P&apos;s row sums to 1 − p_sink; largest %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>↓ query i</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sink</source>
+        <comment>the attention sink&apos;s column</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4508,6 +4848,174 @@
         <source>The sentence or the switches are no longer this preset&apos;s, so its numbers below no longer describe the heatmaps. &lt;a href=&quot;reload&quot;&gt;Load the preset again&lt;/a&gt;</source>
         <translation>句子或开关已不是这个预设的了，下面的数字不再描述当前的热力图。&lt;a href=&quot;reload&quot;&gt;重新载入预设&lt;/a&gt;</translation>
     </message>
+    <message>
+        <source>Grouped-query attention: 8 heads, 2 K/V heads (gqa)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_model 64, 8 query heads of d_k = 8, but only 2 K/V heads: W_k and W_v project to 2 × 8 = 16 features instead of 64, and query head h reads K/V head ⌊h / 4⌋, as Llama 3 and Mistral do (repeat_kv).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Heads 0–3 share K/V head 0, heads 4–7 share K/V head 1&lt;/b&gt;: within a group, column j of every heatmap is the same key k_j and the same value v_j; only the query rows differ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The heatmaps of a group still differ&lt;/b&gt;: every head has its own queries, so it reads the same keys with other questions. The rows sum to 1.0000, the columns to 0.4582 … 1.6838.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The K/V cache is 4 times smaller&lt;/b&gt;: a decoder keeps 16 numbers of K and 16 of V per token instead of 64 each. That memory, not the arithmetic, is why today&apos;s models share K/V heads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set K/V heads to 1 (multi-query attention): all 8 heads read one key and one value per token. Set it to 8: every head has its own again, the formula of 2017.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE: the same pair farther along (rope-distance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“a b c a b d a b”: the pair “a b” stands at positions 0–1, 3–4 and 6–7. d_model 64, 2 heads, positional “rope”: nothing is added to x; Q_h and K_h are rotated by their positions instead (Llama, Qwen). Hover the cells to read their scores.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;b looking at a scores -3.3090 three times&lt;/b&gt; in head 0 (rows 1, 4 and 7, one column to the left; 1.4289 in head 1): with RoPE, q_i·k_j depends on the two tokens and on i − j only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;At distance 4 the score is another, fixed as well&lt;/b&gt;: b at 4 looking at a at 0 and b at 7 looking at a at 3 both score -1.7591 in head 0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set positional to sinusoidal: the three cells of distance 1 score -3.4802, -4.0195 and -5.2636. The encoding added to x mixes the absolute positions into q and k.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set positional to none: all five cells score -2.6949, near or far: without positions, attention cannot tell them apart.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm without √d_k (qk-norm)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The saturation preset (d_model 512, one head, no ÷√d_k) with QK-norm: every row of Q_h and K_h is divided by its root mean square (Qwen3, OLMo 2), so every q and k has length √d_k and |q·k| ≤ d_k = 512. Does that make ÷√d_k unnecessary? The numbers say no.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The std of the logits doubles&lt;/b&gt;: 21.1494 against 10.6405 without QK-norm. The normed q and k are longer than the projections were, and their angles spread as before, so q·k still spreads like √d_k.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;4 of 11 rows are saturated&lt;/b&gt; (3 without QK-norm), the entropy falls to 0.44 of 3.46 bits. The largest |logit| is 49.51: inside the bound of 512, far past what a softmax can take.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Set scaling to ÷ √d_k&lt;/b&gt;: the std drops to 0.9347, no row is saturated, and every |logit| ≤ √d_k ≈ 22.6 (here at most 2.19). Qwen3 does both: QK-norm and ÷√d_k.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What QK-norm adds is the bound itself: however large the activations grow in training, the logits cannot. Without it the scaled std here is 0.4702, bounded by nothing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi: positions from a bias (alibi)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_model 64, 8 heads, and no positional encoding. ALiBi (BLOOM, MPT) subtracts m_h·|i − j| from every logit instead: a penalty growing with the distance, steepest in head 0 (m = 1/2), halving from head to head down to 1/256 in head 7.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Head 0 shows a band along the diagonal&lt;/b&gt;: its weights average 0.3031 on the diagonal, 0.1741 one key away, 0.0225 five away and 0.0029 ten away.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Head 7 is almost flat&lt;/b&gt;: 0.0943 on the diagonal, close to 1/11 = 0.0909, because its slope 1/256 barely moves the logits. Together the heads look near and far.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The std of the logits is 0.3177 from the dot products, 0.8385 with ALiBi&apos;s bias&lt;/b&gt;: the distance penalty spreads the logits more than the words do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set ALiBi off: head 0 averages 0.0939 on the diagonal, no band is left; without positions, attention cannot tell near from far.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soft-capping the saturated logits (softcap)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The saturation preset (d_model 512, one head, no ÷√d_k) with soft-capping at c = 10: every logit L becomes c·tanh(L/c), close to L while small, never beyond ±10 (Gemma 2 caps its attention logits at 50).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No row is saturated&lt;/b&gt;: 0 of 11, against 3 of 11 without the cap; the mean largest weight falls from 0.80 to 0.51.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The std of the logits is 10.6405 before the cap and 6.8783 after it&lt;/b&gt;: the cap squeezes the large logits, the ones that made the rows one-hot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The entropy rises from 0.72 to 1.64 bits&lt;/b&gt; (of 3.46): the rows still prefer some keys, but none takes everything. The warning still calls them peaked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try c = 30: 2 of 11 rows saturate again (std 9.8409 after the cap). Try c = 1: std 0.9733 and 3.07 bits, the rows almost uniform. The cap does not replace ÷√d_k.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sliding window of 4 keys (sliding-window)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A causal mask over a sentence of 22 tokens, and a sliding window W = 4: query i sees only keys i − 3 … i (Mistral, Gemma&apos;s local layers). Key j is masked when j &gt; i or i − j ≥ 4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A band 4 keys wide instead of a triangle&lt;/b&gt;: the last row (“.”) puts 0.2993, 0.1691, 0.2229 and 0.3087 on “table all day .” in head 0, and exactly 0 on the 18 keys before them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The rows still sum to 1.0000&lt;/b&gt;: the hidden keys&apos; share goes to the 4 visible ones. The mean largest weight rises from 0.23 to 0.41, the entropy falls from 3.07 to 1.76 bits (at most 2 bits for 4 keys).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The first token is seen by 4 rows only&lt;/b&gt;: its column sums to 2.4728 in head 0, against 4.4807 without the window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Information still travels farther than 4 tokens, through the layers: each one passes it 3 keys on. Set the window to off: the triangle of causal-decoder is back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An attention sink (attention-sink)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A causal mask, and a sink: one more logit s = 1 in every row&apos;s softmax, a key without a value that is dropped after the softmax (gpt-oss; s = 0 is “softmax off by one”). A head that finds nothing worth reading can give its weight to the sink.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Row 0 no longer puts 1.0000 on the first token&lt;/b&gt;: “The” sees only itself, and without a sink it takes everything. With s = 1 row 0 gives it 0.2256 to 0.2956 (by head), the sink the rest.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The first token&apos;s column sums to 2.0039 in head 0&lt;/b&gt;, against 3.6412 without the sink: in a causal model the first token collects the weight of heads with nothing to do; the sink takes over that job.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The rows sum to 0.2256 … 0.9030, not 1&lt;/b&gt;: what is missing went to the sink. The warning counts 8 rows whose sink takes more than half.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the sink to 0: row 0 gives the first token about half (0.4419 to 0.5329). Set it to off: this is the causal-decoder preset.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::RolloutBars</name>
@@ -4826,6 +5334,47 @@
         <source>Each row&apos;s largest weight, averaged over the rows: 1 means every query looks at a single key. One cell of 1.00 in a heatmap does not make this 1 when the other rows spread their weight.</source>
         <translation>每行最大权重在各行上的平均值：为 1 表示每个查询只看一个键。热力图中某一格为 1.00，并不意味着这里是 1——其他行可能把权重分散开了。</translation>
     </message>
+    <message>
+        <source>std(L) final</source>
+        <comment>standard deviation of the logits after ALiBi and the cap</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spread of the logits after ALiBi&apos;s bias and the soft-cap c·tanh(L/c), the numbers the softmax really sees, before masking.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sink max</source>
+        <comment>the largest weight the attention sink took from a row</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The largest weight the sink took from a row of this head: what the query gave to nothing. Tinted when it is more than half.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With a sink each row sums to 1 minus what the sink took.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows whose sink took more than half: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>std after the cap %1</source>
+        <comment>of the logits, after c·tanh(L/c)</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>std after ALiBi %1</source>
+        <comment>of the logits, after the bias −m·|i − j|</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sink took at most %1, %2 on average, more than half in %3 rows</source>
+        <extracomment>%1 the largest weight a sink took from a row, %2 the mean, %3 how many rows it took more than half of</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::SweepChart</name>
@@ -4926,6 +5475,38 @@
         <source>No points yet.</source>
         <comment>a sweep chart before its compute, for screen readers</comment>
         <translation>还没有数据点。</translation>
+    </message>
+    <message>
+        <source>scaled, after ALiBi/cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not scaled, after ALiBi/cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QK-norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE θ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>soft-cap c = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window of %1 keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sink s = %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -5042,6 +5623,90 @@
         <source>Softmax &amp;over:</source>
         <comment>the softmax axis (dim)</comment>
         <translation>softmax 维度(&amp;O)：</translation>
+    </message>
+</context>
+<context>
+    <name>attn::ui::TodaysForm</name>
+    <message>
+        <source>The RoPE base θ must be a positive number, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The soft-capping c must be a positive number, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sink logit must be a finite number, not “%1”.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A window of %1 keys is outside 1 to %2, so %3 is used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 K/V heads do not divide the %2 heads, so the nearest divisor, %3, is used.</source>
+        <comment>the K/V heads must divide the heads</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE rotates pairs of features and d_k = %1 is odd, so the positions are none.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As many as the heads (%1)</source>
+        <comment>K/V heads: 0, the default</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE rotates pairs of features: d_k (%1) must be even.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With ALiBi the positions are none, as in BLOOM; you may set them back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Today&apos;s models</source>
+        <comment>group box: the switches models added since 2017</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>K/&amp;V heads:</source>
+        <comment>grouped-query attention: heads of K and V</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;QK-norm (divide Q and K by their RMS)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Positions:</source>
+        <comment>the positional encoding</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;RoPE θ:</source>
+        <comment>the base of RoPE&apos;s frequencies; keep the symbol</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;LiBi (linear bias −m·|i − j|)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soft-cappi&amp;ng c:</source>
+        <comment>L = c·tanh(L/c)</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding &amp;window W:</source>
+        <comment>keys |i − j| &lt; W</comment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention s&amp;ink s:</source>
+        <comment>one more logit in every row</comment>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
