@@ -595,35 +595,35 @@
     </message>
     <message>
         <source>K/V heads K (grouped-query attention; 1: multi-query); must divide --heads; 0: as many as the heads</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数 K（分组查询注意力；1：多查询）；必须能整除 --heads；0：与头数相同</translation>
     </message>
     <message>
         <source>divide every row of Q_h and K_h by its root mean square (Qwen3)</source>
-        <translation type="unfinished"></translation>
+        <translation>把 Q_h 和 K_h 的每一行除以它的均方根（Qwen3）</translation>
     </message>
     <message>
         <source>the base θ of --positional rope (10000)</source>
-        <translation type="unfinished"></translation>
+        <translation>--positional rope 的底数 θ（10000）</translation>
     </message>
     <message>
         <source>subtract m_h·|i-j| from the logits, BLOOM&apos;s slopes (positions without embeddings: --positional defaults to none)</source>
-        <translation type="unfinished"></translation>
+        <translation>从 logit 中减去 m_h·|i-j|，斜率同 BLOOM（不用位置编码：--positional 默认为 none）</translation>
     </message>
     <message>
         <source>cap the logits: L = c·tanh(L/c), c &gt; 0, after the scaling (Gemma 2)</source>
-        <translation type="unfinished"></translation>
+        <translation>软截断 logit：L = c·tanh(L/c)，c &gt; 0，在缩放之后（Gemma 2）</translation>
     </message>
     <message>
         <source>sliding window: query i sees keys j with |i-j| &lt; W only (Mistral)</source>
-        <translation type="unfinished"></translation>
+        <translation>滑动窗口：查询 i 只能看到 |i-j| &lt; W 的键 j（Mistral）</translation>
     </message>
     <message>
         <source>one more logit s in every row of the softmax over the keys, dropped after it (gpt-oss; 0: softmax off by one)</source>
-        <translation type="unfinished"></translation>
+        <translation>沿键的 softmax 每行多一个 logit s，softmax 之后丢弃（gpt-oss；0：softmax off by one）</translation>
     </message>
     <message>
         <source>add the sinusoidal encoding to x, nothing, or rotate Q_h and K_h by their positions (rope; a model&apos;s own RoPE is --rope on|off)</source>
-        <translation type="unfinished"></translation>
+        <translation>把正弦编码加到 x 上、什么都不加，或按位置旋转 Q_h 和 K_h（rope；模型自带的 RoPE 用 --rope on|off）</translation>
     </message>
 </context>
 <context>
@@ -726,27 +726,27 @@
     <message>
         <source>%1 K/V heads</source>
         <comment>grouped-query attention; %1 is their number</comment>
-        <translation type="unfinished"></translation>
+        <translation>%1 个键/值头</translation>
     </message>
     <message>
         <source>QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm</translation>
     </message>
     <message>
         <source>ALiBi</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi</translation>
     </message>
     <message>
         <source>soft-cap c = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>软截断 c = %1</translation>
     </message>
     <message>
         <source>window of %1 keys</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个键的窗口</translation>
     </message>
     <message>
         <source>sink s = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点 s = %1</translation>
     </message>
 </context>
 <context>
@@ -821,39 +821,39 @@
     </message>
     <message>
         <source>How attention learns word order. Sinusoidal adds the encoding of Vaswani et al. 2017 to X; None adds nothing, and the same word gets the same vector everywhere; RoPE rotates each row of Q_h and K_h by its position (Llama, Qwen), so QKᵀ depends on the distance i − j.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力如何得知词序。“正弦”把 Vaswani 等（2017）的编码加到 X 上；“无”什么也不加，同一个词在哪里都是同一个向量；RoPE 按位置旋转 Q_h 和 K_h 的每一行（Llama、Qwen），于是 QKᵀ 取决于距离 i − j。</translation>
     </message>
     <message>
         <source>How many heads K and V have (grouped-query attention, Llama 2 70B and most models since): H/K query heads share each K/V head, which shrinks the KV cache. 1 is multi-query attention. It must divide the number of heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>K 和 V 有几个头（分组查询注意力，Llama 2 70B 及此后的大多数模型）：每 H/K 个查询头共用一个键/值头，从而缩小 KV 缓存。1 就是多查询注意力。它必须能整除头数。</translation>
     </message>
     <message>
         <source>Divide every row of Q_h and K_h by its root mean square before QKᵀ (Qwen3, OLMo 2): the scores stay bounded by d_k, whatever the size of the vectors.</source>
-        <translation type="unfinished"></translation>
+        <translation>在计算 QKᵀ 之前，把 Q_h 和 K_h 的每一行除以它的均方根（Qwen3、OLMo 2）：无论向量多大，分数都不会超出 d_k 这个上限。</translation>
     </message>
     <message>
         <source>The base θ of RoPE&apos;s frequencies θ^(−2i/d_k): 10000 in Llama 2, 500000 in Llama 3. A larger θ turns slowly and reaches farther.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 频率 θ^(−2i/d_k) 的底数 θ：Llama 2 中为 10000，Llama 3 中为 500000。θ 越大，转得越慢，看得越远。</translation>
     </message>
     <message>
         <source>ALiBi (BLOOM, MPT): subtract m_h·|i − j| from the logits, a penalty that grows with the distance, each head with its own slope m_h. Turning it on sets the positions to none, as those models have no positional embedding.</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi（BLOOM、MPT）：从 logit 中减去 m_h·|i − j|，这是一个随距离增长的惩罚，每个头有自己的斜率 m_h。打开它会把位置编码设为“无”，因为这些模型没有位置嵌入。</translation>
     </message>
     <message>
         <source>Soft-capping (Gemma 2): L = c·tanh(L/c) keeps every logit inside (−c, c) and leaves small ones almost unchanged. c must be a positive number (Gemma 2: 50).</source>
-        <translation type="unfinished"></translation>
+        <translation>软截断（Gemma 2）：L = c·tanh(L/c) 把每个 logit 限制在 (−c, c) 之内，小的 logit 几乎不变。c 必须是正数（Gemma 2：50）。</translation>
     </message>
     <message>
         <source>Sliding window (Mistral, Gemma 2&apos;s local layers): query i sees only the keys j with |i − j| &lt; W; the others are masked. W is 1 to 4096 keys.</source>
-        <translation type="unfinished"></translation>
+        <translation>滑动窗口（Mistral、Gemma 2 的局部层）：查询 i 只能看到 |i − j| &lt; W 的键 j，其余的键被掩盖。W 为 1 到 4096 个键。</translation>
     </message>
     <message>
         <source>An attention sink (gpt-oss): one more logit s in every row of the softmax, dropped after it, so a query may give its weight to nothing. s = 0 is &quot;softmax off by one&quot;. Any finite number.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力汇聚点（gpt-oss）：softmax 的每一行多一个 logit s，softmax 之后丢弃，这样查询可以把权重交给“无”。s = 0 就是 &quot;softmax off by one&quot;。可以是任意有限数。</translation>
     </message>
     <message>
         <source>A sink is one more key in each row: it needs the softmax over the keys (dim=-1). Set Softmax over back to the keys to use it.</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点是每一行多出的一个键：它要求 softmax 沿键（dim=-1）进行。要使用它，请把“softmax 维度”设回键。</translation>
     </message>
 </context>
 <context>
@@ -1131,7 +1131,7 @@
     </message>
     <message>
         <source>RoPE positions</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 位置编码</translation>
     </message>
 </context>
 <context>
@@ -1291,7 +1291,7 @@
     <message>
         <source>RoPE (rotate Q and K)</source>
         <comment>positional encoding</comment>
-        <translation type="unfinished"></translation>
+        <translation>RoPE（旋转 Q 和 K）</translation>
     </message>
 </context>
 <context>
@@ -1626,31 +1626,31 @@
     </message>
     <message>
         <source>Grouped-query attention: 8 query heads share 2 K/V heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>分组查询注意力：8 个查询头共用 2 个键/值头。</translation>
     </message>
     <message>
         <source>RoPE: the same two tokens, the same distance, the same score wherever they stand.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE：同样的两个词元、同样的距离，无论出现在哪里，分数都相同。</translation>
     </message>
     <message>
         <source>QK-norm bounds the logits but does not replace ÷√d_k.</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm 给 logit 设了上限，却代替不了 ÷√d_k。</translation>
     </message>
     <message>
         <source>ALiBi: positions without embeddings, weights that fade with the distance.</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi：不用位置编码也有位置，权重随距离衰减。</translation>
     </message>
     <message>
         <source>Soft-capping the saturated logits: c·tanh(L/c) keeps the rows from going one-hot.</source>
-        <translation type="unfinished"></translation>
+        <translation>对饱和的 logit 做软截断：c·tanh(L/c) 让各行不再变成 one-hot。</translation>
     </message>
     <message>
         <source>A sliding window of 4 keys: a causal band instead of a triangle.</source>
-        <translation type="unfinished"></translation>
+        <translation>4 个键的滑动窗口：因果掩码从三角形变成一条带。</translation>
     </message>
     <message>
         <source>An attention sink: a head with nothing to attend to rests on the sink, not on token 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力汇聚点：无处可看的头把权重放在汇聚点上，而不是第 0 个词元上。</translation>
     </message>
 </context>
 <context>
@@ -1727,31 +1727,31 @@
     </message>
     <message>
         <source>The K/V heads (%1) must divide the number of heads (%2).</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数（%1）必须能整除头数（%2）。</translation>
     </message>
     <message>
         <source>RoPE rotates pairs of features: d_k (%1) must be even.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 把特征两两配对旋转：d_k（%1）必须是偶数。</translation>
     </message>
     <message>
         <source>The RoPE base θ must be a positive number.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 的底数 θ 必须是正数。</translation>
     </message>
     <message>
         <source>The soft-capping c must be a positive number.</source>
-        <translation type="unfinished"></translation>
+        <translation>软截断的 c 必须是正数。</translation>
     </message>
     <message>
         <source>The sliding window must be between 1 and 4096 keys.</source>
-        <translation type="unfinished"></translation>
+        <translation>滑动窗口必须在 1 到 4096 个键之间。</translation>
     </message>
     <message>
         <source>The sink logit must be a finite number.</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点的 logit 必须是有限数。</translation>
     </message>
     <message>
         <source>A sink is one more key in each row: it needs the softmax over the keys (dim=-1).</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点是每一行多出的一个键：它要求 softmax 沿键（dim=-1）进行。</translation>
     </message>
 </context>
 <context>
@@ -1982,15 +1982,15 @@
     </message>
     <message>
         <source>a whole number from %1 to %2, or &quot;off&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 到 %2 之间的整数，或 &quot;off&quot;</translation>
     </message>
     <message>
         <source>a positive number or &quot;off&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>正数或 &quot;off&quot;</translation>
     </message>
     <message>
         <source>a number or &quot;off&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>数字或 &quot;off&quot;</translation>
     </message>
 </context>
 <context>
@@ -2048,7 +2048,7 @@
     <message>
         <source>std after ALiBi/cap</source>
         <comment>heading of two columns: the std of the logits after ALiBi&apos;s bias and the soft-cap</comment>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi/截断后标准差</translation>
     </message>
 </context>
 <context>
@@ -2163,11 +2163,11 @@
     </message>
     <message>
         <source>%1% of rows are uniform: the soft-cap c = %2 squeezes every logit into (−c, c), too narrow to tell the keys apart. Raise c.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1% 的行是均匀的：软截断 c = %2 把每个 logit 压进 (−c, c)，范围太窄，分不出各个键。请调大 c。</translation>
     </message>
     <message>
         <source>The sink takes more than half of the weight in %1 rows (at most %2): those queries attend to almost nothing, the head rests. A lower sink logit s gives the keys their weight back.</source>
-        <translation type="unfinished"></translation>
+        <translation>有 %1 行的汇聚点拿走了一半以上的权重（最多 %2）：这些查询几乎什么都不看，这个头在休息。调低汇聚点的 logit s，权重就会还给各个键。</translation>
     </message>
 </context>
 <context>
@@ -2813,56 +2813,56 @@
     </message>
     <message>
         <source>K and V shared: %1 query heads per K/V head</source>
-        <translation type="unfinished"></translation>
+        <translation>K 和 V 共用：每个键/值头对应 %1 个查询头</translation>
     </message>
     <message>
         <source>Q and K normalised by their RMS (QK-norm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Q 和 K 按各自的 RMS 归一化（QK-norm）</translation>
     </message>
     <message>
         <source>Q and K rotated by their positions (RoPE, θ = %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>Q 和 K 按位置旋转（RoPE，θ = %1）</translation>
     </message>
     <message>
         <source>ALiBi&apos;s linear bias −m_h·|i−j|</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi 的线性偏置 −m_h·|i−j|</translation>
     </message>
     <message>
         <source>logits soft-capped at c = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>logit 在 c = %1 处软截断</translation>
     </message>
     <message>
         <source>a sliding window of %1 keys</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个键的滑动窗口</translation>
     </message>
     <message>
         <source>a sink logit s = %1 in every row</source>
-        <translation type="unfinished"></translation>
+        <translation>每行多一个汇聚点 logit s = %1</translation>
     </message>
     <message>
         <source>&lt;i&gt;Q̂&lt;/i&gt;, &lt;i&gt;K̂&lt;/i&gt;: each row divided by its RMS</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;Q̂&lt;/i&gt;、&lt;i&gt;K̂&lt;/i&gt;：每一行除以它的 RMS</translation>
     </message>
     <message>
         <source>&lt;i&gt;R&lt;/i&gt;&lt;sub&gt;&lt;i&gt;i&lt;/i&gt;&lt;/sub&gt;: rotation of position &lt;i&gt;i&lt;/i&gt;, &lt;i&gt;θ&lt;/i&gt; = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;R&lt;/i&gt;&lt;sub&gt;&lt;i&gt;i&lt;/i&gt;&lt;/sub&gt;：位置 &lt;i&gt;i&lt;/i&gt; 的旋转，&lt;i&gt;θ&lt;/i&gt; = %1</translation>
     </message>
     <message>
         <source>&lt;i&gt;m&lt;/i&gt;&lt;sub&gt;h&lt;/sub&gt; = %1 … %2</source>
         <comment>ALiBi&apos;s slopes of the first and the last head</comment>
-        <translation type="unfinished"></translation>
+        <translation>&lt;i&gt;m&lt;/i&gt;&lt;sub&gt;h&lt;/sub&gt; = %1 … %2</translation>
     </message>
     <message>
         <source>%1 query heads share each of the %2 K/V heads</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个键/值头，每个由 %1 个查询头共用</translation>
     </message>
     <message>
         <source>M_W: M and the sliding window, %1 where |i − j| ≥ %2</source>
-        <translation type="unfinished"></translation>
+        <translation>M_W：M 加滑动窗口，|i − j| ≥ %2 处为 %1</translation>
     </message>
     <message>
         <source>M_W: the sliding window, %1 where |i − j| ≥ %2</source>
-        <translation type="unfinished"></translation>
+        <translation>M_W：滑动窗口，|i − j| ≥ %2 处为 %1</translation>
     </message>
 </context>
 <context>
@@ -3419,7 +3419,7 @@
     <message>
         <source>Head %1 · K/V %2</source>
         <comment>heatmap title: query head, the K/V head it reads</comment>
-        <translation type="unfinished"></translation>
+        <translation>头 %1 · 键/值 %2</translation>
     </message>
 </context>
 <context>
@@ -4173,16 +4173,16 @@
     </message>
     <message>
         <source>After ALiBi&apos;s bias and the soft-cap: %1 = &lt;b&gt;%2&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>加上 ALiBi 的偏置并软截断之后：%1 = &lt;b&gt;%2&lt;/b&gt;</translation>
     </message>
     <message>
         <source> (the last term is the sink&apos;s, exp(s − max) with s = %1: the weight it takes is dropped)</source>
-        <translation type="unfinished"></translation>
+        <translation>（最后一项属于汇聚点，exp(s − max)，其中 s = %1：它拿走的权重被丢弃）</translation>
     </message>
     <message>
         <source>Head %1 · K/V %2</source>
         <comment>head chooser: query head, its K/V head</comment>
-        <translation type="unfinished"></translation>
+        <translation>头 %1 · 键/值 %2</translation>
     </message>
 </context>
 <context>
@@ -4380,101 +4380,101 @@
     </message>
     <message>
         <source>the sliding window: keys with |i − j| ≥ %1 are hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>滑动窗口：|i − j| ≥ %1 的键被遮住</translation>
     </message>
     <message>
         <source> (K/V head %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（键/值头 %1）</translation>
     </message>
     <message>
         <source>; K/V head %1 of %2, shared by query heads %3–%4 (repeat_kv)</source>
-        <translation type="unfinished"></translation>
+        <translation>；键/值头 %1（共 %2 个），由查询头 %3–%4 共用（repeat_kv）</translation>
     </message>
     <message>
         <source>L + M_W — the sliding window</source>
-        <translation type="unfinished"></translation>
+        <translation>L + M_W —— 滑动窗口</translation>
     </message>
     <message>
         <source>each row sums to 1 minus what the sink took</source>
-        <translation type="unfinished"></translation>
+        <translation>每行之和为 1 减去汇聚点拿走的部分</translation>
     </message>
     <message>
         <source>K̂_h — keys, QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>K̂_h —— 键，QK-norm</translation>
     </message>
     <message>
         <source>Q̂_h — queries, QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>Q̂_h —— 查询，QK-norm</translation>
     </message>
     <message>
         <source>every row divided by its RMS over the d_k features, ε = 1e-6: each row&apos;s RMS is now 1</source>
-        <translation type="unfinished"></translation>
+        <translation>每一行除以它在 d_k 个特征上的 RMS，ε = 1e-6：现在每行的 RMS 都是 1</translation>
     </message>
     <message>
         <source>K_h rotated — RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>K_h 旋转后 —— RoPE</translation>
     </message>
     <message>
         <source>Q_h rotated — RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>Q_h 旋转后 —— RoPE</translation>
     </message>
     <message>
         <source>row %1 turned by its position %1, pairs of features at θ^(−2k/d_k), θ = %2: q_i·k_j then depends on i − j</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行按其位置 %1 旋转，各对特征的频率为 θ^(−2k/d_k)，θ = %2：于是 q_i·k_j 取决于 i − j</translation>
     </message>
     <message>
         <source>; K/V head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>；键/值头 %1</translation>
     </message>
     <message>
         <source>; before QK-norm and RoPE</source>
-        <translation type="unfinished"></translation>
+        <translation>；在 QK-norm 和 RoPE 之前</translation>
     </message>
     <message>
         <source>ALiBi — the bias of head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi —— 头 %1 的偏置</translation>
     </message>
     <message>
         <source>%1; slopes 2^(−8(h+1)/H) for H = %2 heads: each head sees its own distance</source>
-        <translation type="unfinished"></translation>
+        <translation>%1；斜率 2^(−8(h+1)/H)，H = %2 个头：每个头各有自己的视距</translation>
     </message>
     <message>
         <source>L — soft-capped</source>
-        <translation type="unfinished"></translation>
+        <translation>L —— 软截断后</translation>
     </message>
     <message>
         <source>L — with ALiBi&apos;s bias</source>
-        <translation type="unfinished"></translation>
+        <translation>L —— 加上 ALiBi 的偏置</translation>
     </message>
     <message>
         <source>before: %1; after: %2</source>
         <extracomment>%1 the range of L before, %2 after</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>之前：%1；之后：%2</translation>
     </message>
     <message>
         <source>; every logit now inside (−c, c)</source>
-        <translation type="unfinished"></translation>
+        <translation>；现在每个 logit 都在 (−c, c) 之内</translation>
     </message>
     <message>
         <source>; std = %1 over the whole tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>；整个张量的 std = %1</translation>
     </message>
     <message>
         <source>sink — the weight it took</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点 —— 它拿走的权重</translation>
     </message>
     <message>
         <source>the share of row i that went to nothing: P&apos;s row sums to 1 − p_sink; largest %1</source>
-        <translation type="unfinished"></translation>
+        <translation>第 i 行交给“无”的份额：P 的行和为 1 − p_sink；最大 %1</translation>
     </message>
     <message>
         <source>↓ query i</source>
-        <translation type="unfinished"></translation>
+        <translation>↓ 查询 i</translation>
     </message>
     <message>
         <source>sink</source>
         <comment>the attention sink&apos;s column</comment>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点</translation>
     </message>
 </context>
 <context>
@@ -4850,171 +4850,171 @@
     </message>
     <message>
         <source>Grouped-query attention: 8 heads, 2 K/V heads (gqa)</source>
-        <translation type="unfinished"></translation>
+        <translation>分组查询注意力：8 个头，2 个键/值头（gqa）</translation>
     </message>
     <message>
         <source>d_model 64, 8 query heads of d_k = 8, but only 2 K/V heads: W_k and W_v project to 2 × 8 = 16 features instead of 64, and query head h reads K/V head ⌊h / 4⌋, as Llama 3 and Mistral do (repeat_kv).</source>
-        <translation type="unfinished"></translation>
+        <translation>d_model 64，8 个查询头，每个 d_k = 8，但只有 2 个键/值头：W_k 和 W_v 只投影出 2 × 8 = 16 个特征而不是 64 个，查询头 h 读取键/值头 ⌊h / 4⌋，与 Llama 3 和 Mistral 的做法相同（repeat_kv）。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Heads 0–3 share K/V head 0, heads 4–7 share K/V head 1&lt;/b&gt;: within a group, column j of every heatmap is the same key k_j and the same value v_j; only the query rows differ.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;头 0–3 共用键/值头 0，头 4–7 共用键/值头 1&lt;/b&gt;：同一组内，每张热力图的第 j 列都是同一个键 k_j 和同一个值 v_j，只有查询行不同。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The heatmaps of a group still differ&lt;/b&gt;: every head has its own queries, so it reads the same keys with other questions. The rows sum to 1.0000, the columns to 0.4582 … 1.6838.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;同一组的热力图仍然各不相同&lt;/b&gt;：每个头有自己的查询，用不同的问题去读同样的键。各行之和为 1.0000，各列之和为 0.4582 … 1.6838。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The K/V cache is 4 times smaller&lt;/b&gt;: a decoder keeps 16 numbers of K and 16 of V per token instead of 64 each. That memory, not the arithmetic, is why today&apos;s models share K/V heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;K/V 缓存缩小到 1/4&lt;/b&gt;：解码器为每个词元只存 16 个 K 和 16 个 V 的数，而不是各 64 个。今天的模型共用键/值头，是为了省这份内存，而不是省计算。</translation>
     </message>
     <message>
         <source>Set K/V heads to 1 (multi-query attention): all 8 heads read one key and one value per token. Set it to 8: every head has its own again, the formula of 2017.</source>
-        <translation type="unfinished"></translation>
+        <translation>把键/值头设为 1（多查询注意力）：8 个头都读每个词元的同一个键和值。设为 8：每个头重新拥有自己的键和值，即 2017 年的公式。</translation>
     </message>
     <message>
         <source>RoPE: the same pair farther along (rope-distance)</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE：同一对词元换个位置（rope-distance）</translation>
     </message>
     <message>
         <source>“a b c a b d a b”: the pair “a b” stands at positions 0–1, 3–4 and 6–7. d_model 64, 2 heads, positional “rope”: nothing is added to x; Q_h and K_h are rotated by their positions instead (Llama, Qwen). Hover the cells to read their scores.</source>
-        <translation type="unfinished"></translation>
+        <translation>“a b c a b d a b”：“a b” 这一对出现在位置 0–1、3–4 和 6–7。d_model 64，2 个头，位置编码为“rope”：x 上什么也不加，而是按位置旋转 Q_h 和 K_h（Llama、Qwen）。把鼠标悬停在格子上可以读出分数。</translation>
     </message>
     <message>
         <source>&lt;b&gt;b looking at a scores -3.3090 three times&lt;/b&gt; in head 0 (rows 1, 4 and 7, one column to the left; 1.4289 in head 1): with RoPE, q_i·k_j depends on the two tokens and on i − j only.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;b 看 a 的分数三次都是 -3.3090&lt;/b&gt;（头 0 的第 1、4、7 行，各自左边一列；头 1 中为 1.4289）：用 RoPE 时，q_i·k_j 只取决于这两个词元和 i − j。</translation>
     </message>
     <message>
         <source>&lt;b&gt;At distance 4 the score is another, fixed as well&lt;/b&gt;: b at 4 looking at a at 0 and b at 7 looking at a at 3 both score -1.7591 in head 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;距离为 4 时分数不同，但同样固定&lt;/b&gt;：头 0 中，位置 4 的 b 看位置 0 的 a、位置 7 的 b 看位置 3 的 a，分数都是 -1.7591。</translation>
     </message>
     <message>
         <source>Set positional to sinusoidal: the three cells of distance 1 score -3.4802, -4.0195 and -5.2636. The encoding added to x mixes the absolute positions into q and k.</source>
-        <translation type="unfinished"></translation>
+        <translation>把位置编码设为正弦：距离为 1 的三个格子分数变成 -3.4802、-4.0195 和 -5.2636。加到 x 上的编码把绝对位置混进了 q 和 k。</translation>
     </message>
     <message>
         <source>Set positional to none: all five cells score -2.6949, near or far: without positions, attention cannot tell them apart.</source>
-        <translation type="unfinished"></translation>
+        <translation>把位置编码设为无：五个格子无论远近分数都是 -2.6949：没有位置信息，注意力分不清远近。</translation>
     </message>
     <message>
         <source>QK-norm without √d_k (qk-norm)</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm 且不除以 √d_k（qk-norm）</translation>
     </message>
     <message>
         <source>The saturation preset (d_model 512, one head, no ÷√d_k) with QK-norm: every row of Q_h and K_h is divided by its root mean square (Qwen3, OLMo 2), so every q and k has length √d_k and |q·k| ≤ d_k = 512. Does that make ÷√d_k unnecessary? The numbers say no.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 saturation 预设（d_model 512，一个头，不除以 √d_k）上打开 QK-norm：Q_h 和 K_h 的每一行都除以自己的均方根（Qwen3、OLMo 2），于是每个 q 和 k 的长度都是 √d_k，|q·k| ≤ d_k = 512。这样是不是就不需要 ÷√d_k 了？数字说：不是。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The std of the logits doubles&lt;/b&gt;: 21.1494 against 10.6405 without QK-norm. The normed q and k are longer than the projections were, and their angles spread as before, so q·k still spreads like √d_k.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;logit 的标准差翻了一倍&lt;/b&gt;：21.1494，不开 QK-norm 时为 10.6405。归一化后的 q 和 k 比原来的投影更长，而它们之间夹角的分布没变，所以 q·k 的离散程度仍按 √d_k 增长。</translation>
     </message>
     <message>
         <source>&lt;b&gt;4 of 11 rows are saturated&lt;/b&gt; (3 without QK-norm), the entropy falls to 0.44 of 3.46 bits. The largest |logit| is 49.51: inside the bound of 512, far past what a softmax can take.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;11 行中有 4 行饱和&lt;/b&gt;（不开 QK-norm 时为 3 行），熵降到 0.44 比特（最多 3.46）。最大的 |logit| 是 49.51：在 512 的上限之内，却远超 softmax 能承受的范围。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Set scaling to ÷ √d_k&lt;/b&gt;: the std drops to 0.9347, no row is saturated, and every |logit| ≤ √d_k ≈ 22.6 (here at most 2.19). Qwen3 does both: QK-norm and ÷√d_k.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;把缩放设为 ÷ √d_k&lt;/b&gt;：标准差降到 0.9347，没有行饱和，且每个 |logit| ≤ √d_k ≈ 22.6（这里最大 2.19）。Qwen3 两样都用：QK-norm 加 ÷√d_k。</translation>
     </message>
     <message>
         <source>What QK-norm adds is the bound itself: however large the activations grow in training, the logits cannot. Without it the scaled std here is 0.4702, bounded by nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm 带来的是这个上限本身：训练中激活值无论长多大，logit 都不会跟着变大。不开它时，这里缩放后的标准差是 0.4702，但没有任何上限约束。</translation>
     </message>
     <message>
         <source>ALiBi: positions from a bias (alibi)</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi：用偏置表示位置（alibi）</translation>
     </message>
     <message>
         <source>d_model 64, 8 heads, and no positional encoding. ALiBi (BLOOM, MPT) subtracts m_h·|i − j| from every logit instead: a penalty growing with the distance, steepest in head 0 (m = 1/2), halving from head to head down to 1/256 in head 7.</source>
-        <translation type="unfinished"></translation>
+        <translation>d_model 64，8 个头，没有位置编码。ALiBi（BLOOM、MPT）改为从每个 logit 中减去 m_h·|i − j|：一个随距离增长的惩罚，头 0 最陡（m = 1/2），之后每个头减半，到头 7 为 1/256。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Head 0 shows a band along the diagonal&lt;/b&gt;: its weights average 0.3031 on the diagonal, 0.1741 one key away, 0.0225 five away and 0.0029 ten away.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;头 0 沿对角线出现一条带&lt;/b&gt;：对角线上的权重平均为 0.3031，相隔 1 个键为 0.1741，相隔 5 个为 0.0225，相隔 10 个为 0.0029。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Head 7 is almost flat&lt;/b&gt;: 0.0943 on the diagonal, close to 1/11 = 0.0909, because its slope 1/256 barely moves the logits. Together the heads look near and far.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;头 7 几乎是平的&lt;/b&gt;：对角线上为 0.0943，接近 1/11 = 0.0909，因为它的斜率 1/256 几乎不改变 logit。各个头合起来，远近都能看到。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The std of the logits is 0.3177 from the dot products, 0.8385 with ALiBi&apos;s bias&lt;/b&gt;: the distance penalty spreads the logits more than the words do.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;只算点积时 logit 的标准差是 0.3177，加上 ALiBi 的偏置后是 0.8385&lt;/b&gt;：距离惩罚让 logit 拉开的幅度比词本身还大。</translation>
     </message>
     <message>
         <source>Set ALiBi off: head 0 averages 0.0939 on the diagonal, no band is left; without positions, attention cannot tell near from far.</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭 ALiBi：头 0 对角线上的平均权重为 0.0939，那条带消失了；没有位置信息，注意力分不清远近。</translation>
     </message>
     <message>
         <source>Soft-capping the saturated logits (softcap)</source>
-        <translation type="unfinished"></translation>
+        <translation>对饱和的 logit 做软截断（softcap）</translation>
     </message>
     <message>
         <source>The saturation preset (d_model 512, one head, no ÷√d_k) with soft-capping at c = 10: every logit L becomes c·tanh(L/c), close to L while small, never beyond ±10 (Gemma 2 caps its attention logits at 50).</source>
-        <translation type="unfinished"></translation>
+        <translation>在 saturation 预设（d_model 512，一个头，不除以 √d_k）上加 c = 10 的软截断：每个 logit L 变成 c·tanh(L/c)，L 小时几乎不变，但永远不超出 ±10（Gemma 2 把注意力 logit 截断在 50）。</translation>
     </message>
     <message>
         <source>&lt;b&gt;No row is saturated&lt;/b&gt;: 0 of 11, against 3 of 11 without the cap; the mean largest weight falls from 0.80 to 0.51.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;没有行饱和&lt;/b&gt;：11 行中 0 行，不截断时为 3 行；平均最大权重从 0.80 降到 0.51。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The std of the logits is 10.6405 before the cap and 6.8783 after it&lt;/b&gt;: the cap squeezes the large logits, the ones that made the rows one-hot.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;logit 的标准差截断前为 10.6405，截断后为 6.8783&lt;/b&gt;：截断压缩的是大的 logit，正是它们让各行变成 one-hot。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The entropy rises from 0.72 to 1.64 bits&lt;/b&gt; (of 3.46): the rows still prefer some keys, but none takes everything. The warning still calls them peaked.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;熵从 0.72 比特升到 1.64 比特&lt;/b&gt;（最多 3.46）：各行仍偏爱某些键，但没有哪个键独占全部。警告仍说它们过于尖锐。</translation>
     </message>
     <message>
         <source>Try c = 30: 2 of 11 rows saturate again (std 9.8409 after the cap). Try c = 1: std 0.9733 and 3.07 bits, the rows almost uniform. The cap does not replace ÷√d_k.</source>
-        <translation type="unfinished"></translation>
+        <translation>试试 c = 30：11 行中又有 2 行饱和（截断后标准差 9.8409）。试试 c = 1：标准差 0.9733，熵 3.07 比特，各行几乎均匀。截断代替不了 ÷√d_k。</translation>
     </message>
     <message>
         <source>A sliding window of 4 keys (sliding-window)</source>
-        <translation type="unfinished"></translation>
+        <translation>4 个键的滑动窗口（sliding-window）</translation>
     </message>
     <message>
         <source>A causal mask over a sentence of 22 tokens, and a sliding window W = 4: query i sees only keys i − 3 … i (Mistral, Gemma&apos;s local layers). Key j is masked when j &gt; i or i − j ≥ 4.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 22 个词元的句子上加因果掩码和滑动窗口 W = 4：查询 i 只能看到键 i − 3 … i（Mistral、Gemma 的局部层）。当 j &gt; i 或 i − j ≥ 4 时，键 j 被掩盖。</translation>
     </message>
     <message>
         <source>&lt;b&gt;A band 4 keys wide instead of a triangle&lt;/b&gt;: the last row (“.”) puts 0.2993, 0.1691, 0.2229 and 0.3087 on “table all day .” in head 0, and exactly 0 on the 18 keys before them.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;一条 4 个键宽的带，而不是三角形&lt;/b&gt;：头 0 中最后一行（“.”）在 “table all day .” 上分别放 0.2993、0.1691、0.2229 和 0.3087，在它们之前的 18 个键上恰好为 0。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The rows still sum to 1.0000&lt;/b&gt;: the hidden keys&apos; share goes to the 4 visible ones. The mean largest weight rises from 0.23 to 0.41, the entropy falls from 3.07 to 1.76 bits (at most 2 bits for 4 keys).</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;各行之和仍为 1.0000&lt;/b&gt;：被遮住的键的份额归给了可见的 4 个键。平均最大权重从 0.23 升到 0.41，熵从 3.07 比特降到 1.76 比特（4 个键最多 2 比特）。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The first token is seen by 4 rows only&lt;/b&gt;: its column sums to 2.4728 in head 0, against 4.4807 without the window.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;第一个词元只被 4 行看到&lt;/b&gt;：头 0 中它那一列之和为 2.4728，没有窗口时为 4.4807。</translation>
     </message>
     <message>
         <source>Information still travels farther than 4 tokens, through the layers: each one passes it 3 keys on. Set the window to off: the triangle of causal-decoder is back.</source>
-        <translation type="unfinished"></translation>
+        <translation>信息仍能传到 4 个词元之外，靠的是层层传递：每一层再往前传 3 个键。把窗口关掉：causal-decoder 的三角形又回来了。</translation>
     </message>
     <message>
         <source>An attention sink (attention-sink)</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力汇聚点（attention-sink）</translation>
     </message>
     <message>
         <source>A causal mask, and a sink: one more logit s = 1 in every row&apos;s softmax, a key without a value that is dropped after the softmax (gpt-oss; s = 0 is “softmax off by one”). A head that finds nothing worth reading can give its weight to the sink.</source>
-        <translation type="unfinished"></translation>
+        <translation>因果掩码，再加一个汇聚点：每行的 softmax 里多一个 logit s = 1，它像一个没有值的键，softmax 之后就被丢掉（gpt-oss；s = 0 就是 “softmax off by one”）。找不到值得读的内容的头，可以把权重交给汇聚点。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Row 0 no longer puts 1.0000 on the first token&lt;/b&gt;: “The” sees only itself, and without a sink it takes everything. With s = 1 row 0 gives it 0.2256 to 0.2956 (by head), the sink the rest.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;第 0 行不再把 1.0000 全放在第一个词元上&lt;/b&gt;：“The” 只能看到自己，没有汇聚点时它拿走全部权重。s = 1 时第 0 行只给它 0.2256 到 0.2956（因头而异），其余归汇聚点。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The first token&apos;s column sums to 2.0039 in head 0&lt;/b&gt;, against 3.6412 without the sink: in a causal model the first token collects the weight of heads with nothing to do; the sink takes over that job.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;头 0 中第一个词元那一列之和为 2.0039&lt;/b&gt;，没有汇聚点时为 3.6412：在因果模型里，无事可做的头把权重堆到第一个词元上；现在这份差事由汇聚点接手。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The rows sum to 0.2256 … 0.9030, not 1&lt;/b&gt;: what is missing went to the sink. The warning counts 8 rows whose sink takes more than half.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;各行之和为 0.2256 … 0.9030，而不是 1&lt;/b&gt;：少掉的部分给了汇聚点。警告统计出 8 行的汇聚点拿走了一半以上。</translation>
     </message>
     <message>
         <source>Set the sink to 0: row 0 gives the first token about half (0.4419 to 0.5329). Set it to off: this is the causal-decoder preset.</source>
-        <translation type="unfinished"></translation>
+        <translation>把汇聚点设为 0：第 0 行给第一个词元大约一半（0.4419 到 0.5329）。把它关掉：就是 causal-decoder 预设。</translation>
     </message>
 </context>
 <context>
@@ -5337,43 +5337,43 @@
     <message>
         <source>std(L) final</source>
         <comment>standard deviation of the logits after ALiBi and the cap</comment>
-        <translation type="unfinished"></translation>
+        <translation>最终 std(L)</translation>
     </message>
     <message>
         <source>Spread of the logits after ALiBi&apos;s bias and the soft-cap c·tanh(L/c), the numbers the softmax really sees, before masking.</source>
-        <translation type="unfinished"></translation>
+        <translation>加上 ALiBi 的偏置并经过软截断 c·tanh(L/c) 之后 logit 的标准差（掩码之前），也就是 softmax 真正看到的数。</translation>
     </message>
     <message>
         <source>sink max</source>
         <comment>the largest weight the attention sink took from a row</comment>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点最大值</translation>
     </message>
     <message>
         <source>The largest weight the sink took from a row of this head: what the query gave to nothing. Tinted when it is more than half.</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点从该头某一行拿走的最大权重：也就是查询交给“无”的部分。超过一半时标色。</translation>
     </message>
     <message>
         <source>With a sink each row sums to 1 minus what the sink took.</source>
-        <translation type="unfinished"></translation>
+        <translation>有汇聚点时，每行之和为 1 减去汇聚点拿走的部分。</translation>
     </message>
     <message>
         <source>Rows whose sink took more than half: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点拿走一半以上权重的行：%1</translation>
     </message>
     <message>
         <source>std after the cap %1</source>
         <comment>of the logits, after c·tanh(L/c)</comment>
-        <translation type="unfinished"></translation>
+        <translation>截断后标准差 %1</translation>
     </message>
     <message>
         <source>std after ALiBi %1</source>
         <comment>of the logits, after the bias −m·|i − j|</comment>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi 后标准差 %1</translation>
     </message>
     <message>
         <source>sink took at most %1, %2 on average, more than half in %3 rows</source>
         <extracomment>%1 the largest weight a sink took from a row, %2 the mean, %3 how many rows it took more than half of</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点最多拿走 %1，平均 %2，有 %3 行超过一半</translation>
     </message>
 </context>
 <context>
@@ -5478,35 +5478,35 @@
     </message>
     <message>
         <source>scaled, after ALiBi/cap</source>
-        <translation type="unfinished"></translation>
+        <translation>已缩放，ALiBi/截断后</translation>
     </message>
     <message>
         <source>not scaled, after ALiBi/cap</source>
-        <translation type="unfinished"></translation>
+        <translation>未缩放，ALiBi/截断后</translation>
     </message>
     <message>
         <source>QK-norm</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm</translation>
     </message>
     <message>
         <source>RoPE θ %1</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE θ %1</translation>
     </message>
     <message>
         <source>ALiBi</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi</translation>
     </message>
     <message>
         <source>soft-cap c = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>软截断 c = %1</translation>
     </message>
     <message>
         <source>window of %1 keys</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个键的窗口</translation>
     </message>
     <message>
         <source>sink s = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点 s = %1</translation>
     </message>
 </context>
 <context>
@@ -5629,84 +5629,84 @@
     <name>attn::ui::TodaysForm</name>
     <message>
         <source>The RoPE base θ must be a positive number, not “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 的底数 θ 必须是正数，而不是“%1”。</translation>
     </message>
     <message>
         <source>The soft-capping c must be a positive number, not “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>软截断的 c 必须是正数，而不是“%1”。</translation>
     </message>
     <message>
         <source>The sink logit must be a finite number, not “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点的 logit 必须是有限数，而不是“%1”。</translation>
     </message>
     <message>
         <source>A window of %1 keys is outside 1 to %2, so %3 is used.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个键的窗口超出 1 到 %2 的范围，因此改用 %3。</translation>
     </message>
     <message>
         <source>%1 K/V heads do not divide the %2 heads, so the nearest divisor, %3, is used.</source>
         <comment>the K/V heads must divide the heads</comment>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数 %1 不能整除头数 %2，因此改用最接近的约数 %3。</translation>
     </message>
     <message>
         <source>RoPE rotates pairs of features and d_k = %1 is odd, so the positions are none.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 把特征两两配对旋转，而 d_k = %1 是奇数，因此位置编码设为“无”。</translation>
     </message>
     <message>
         <source>As many as the heads (%1)</source>
         <comment>K/V heads: 0, the default</comment>
-        <translation type="unfinished"></translation>
+        <translation>与头数相同（%1）</translation>
     </message>
     <message>
         <source>RoPE rotates pairs of features: d_k (%1) must be even.</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 把特征两两配对旋转：d_k（%1）必须是偶数。</translation>
     </message>
     <message>
         <source>With ALiBi the positions are none, as in BLOOM; you may set them back.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 ALiBi 后位置编码为“无”，与 BLOOM 相同；你也可以把它设回去。</translation>
     </message>
     <message>
         <source>Today&apos;s models</source>
         <comment>group box: the switches models added since 2017</comment>
-        <translation type="unfinished"></translation>
+        <translation>当今模型</translation>
     </message>
     <message>
         <source>K/&amp;V heads:</source>
         <comment>grouped-query attention: heads of K and V</comment>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数(&amp;V)：</translation>
     </message>
     <message>
         <source>&amp;QK-norm (divide Q and K by their RMS)</source>
-        <translation type="unfinished"></translation>
+        <translation>QK-norm（Q 和 K 除以各自的 RMS）(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Positions:</source>
         <comment>the positional encoding</comment>
-        <translation type="unfinished"></translation>
+        <translation>位置编码(&amp;P)：</translation>
     </message>
     <message>
         <source>&amp;RoPE θ:</source>
         <comment>the base of RoPE&apos;s frequencies; keep the symbol</comment>
-        <translation type="unfinished"></translation>
+        <translation>RoPE θ(&amp;R)：</translation>
     </message>
     <message>
         <source>A&amp;LiBi (linear bias −m·|i − j|)</source>
-        <translation type="unfinished"></translation>
+        <translation>ALiBi（线性偏置 −m·|i − j|）(&amp;L)</translation>
     </message>
     <message>
         <source>Soft-cappi&amp;ng c:</source>
         <comment>L = c·tanh(L/c)</comment>
-        <translation type="unfinished"></translation>
+        <translation>软截断 c(&amp;N)：</translation>
     </message>
     <message>
         <source>Sliding &amp;window W:</source>
         <comment>keys |i − j| &lt; W</comment>
-        <translation type="unfinished"></translation>
+        <translation>滑动窗口 W(&amp;W)：</translation>
     </message>
     <message>
         <source>Attention s&amp;ink s:</source>
         <comment>one more logit in every row</comment>
-        <translation type="unfinished"></translation>
+        <translation>注意力汇聚点 s(&amp;I)：</translation>
     </message>
 </context>
 <context>
