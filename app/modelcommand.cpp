@@ -440,10 +440,8 @@ int modelExportCommand(const std::vector<std::string>& args)
         // 2. The run; its attention is drawn as an attention file's, the caption naming the
         // model and the formula's departures.
         const ModelRun run = runModel(a, options);
-        return exportStack(*run.attention, figure, [&run] {
-            return ui::modelDepartures(run.switches, run.model->info().causal,
-                                       run.model->info().heads);
-        });
+        return exportStack(*run.attention, figure,
+                           [&run] { return ui::modelDepartures(run.switches, run.model->info()); });
     });
 }
 

@@ -120,7 +120,7 @@ int modelCompareCommand(const std::vector<std::string>& args)
         ui::ModelComparisonOptions compare;
         compare.layer = *a.layer;
         compare.selection = a.selection;
-        compare.departures = ui::modelDepartures(switched.switches, info.causal, info.heads);
+        compare.departures = ui::modelDepartures(switched.switches, info);
         compare.figure.title = f.title ? QString::fromStdString(*f.title) : QString();
         compare.figure.caption = a.caption;
         compare.figure.annotate = a.annotate.value_or(int(switched.ids.size()) <= kAnnotatedTokens);

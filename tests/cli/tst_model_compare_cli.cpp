@@ -126,7 +126,7 @@ void TestModelCompareCli::figures()
     ModelComparisonOptions options;
     options.layer = layer;
     options.selection = *fileSelectionFromSpelling(what);
-    options.departures = modelDepartures(b, true);
+    options.departures = modelDepartures(b, model_->info());
     options.figure.annotate = switched.ids.size() <= 16;
 
     if (format == u"png") {
@@ -183,7 +183,7 @@ void TestModelCompareCli::ropeOffIsB()
     const QString description = descriptionOf(readAll(out));
     ModelSwitches b;
     b.rope = false;
-    const QStringList departures = modelDepartures(b, true);
+    const QStringList departures = modelDepartures(b, model_->info());
     QCOMPARE(departures.size(), 1);
     QVERIFY2(description.contains(departures.front()), qPrintable(description));
     QVERIFY(!description.contains("B: the textbook formula too"));

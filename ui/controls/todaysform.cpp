@@ -143,6 +143,15 @@ TodaysForm::TodaysForm(QWidget* parent)
     retranslateUi();
 }
 
+void TodaysForm::showModelSwitchesOnly()
+{
+    auto* form = static_cast<QFormLayout*>(layout());
+    for (QWidget* row : {static_cast<QWidget*>(kvHeadsCombo_), static_cast<QWidget*>(qkNormCheck_),
+                         static_cast<QWidget*>(positionalCombo_),
+                         static_cast<QWidget*>(ropeThetaEdit_), static_cast<QWidget*>(alibiCheck_)})
+        form->setRowVisible(row, false);
+}
+
 Config TodaysForm::apply(Config config) const
 {
     config.kvHeads = kvHeadsCombo_->currentData().toInt();

@@ -50,6 +50,9 @@ public:
     // The softmax axis: the sink needs the keys, so it is off and disabled (with a tooltip
     // saying why) on the other axes, and comes back on the way back. Emits nothing.
     void setAxis(SoftmaxAxis axis);
+    // A trained model's window: only the switches it can take (the cap, the window and the
+    // sink); its K/V heads, QK-norm and positions are its weights' and are hidden.
+    void showModelSwitchesOnly();
 
 signals:
     // The user changed a switch.

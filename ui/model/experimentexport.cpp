@@ -219,7 +219,7 @@ QByteArray experimentJson(const ModelRun& run, ModelRunExtras extras)
 QString runCaption(const ModelRun& run)
 {
     const ModelInfo& info = run.model->info();
-    const QStringList departures = modelDepartures(run.switches, info.causal, info.heads);
+    const QStringList departures = modelDepartures(run.switches, info);
     const QString formula =
         departures.isEmpty()
             ? QCoreApplication::translate("ExperimentExport", "the textbook formula")

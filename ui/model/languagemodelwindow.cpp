@@ -18,6 +18,7 @@
 #include "reportnewest.h"
 #include "rolloutdialog.h"
 #include "switchesform.h"
+#include "todaysform.h"
 #include "tokenchips.h"
 
 #include <QCheckBox>
@@ -56,9 +57,9 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
       textLabel_(new QLabel), text_(new QLineEdit(text)), refusalLabel_(new QLabel),
       cutButton_(new QPushButton), chips_(new TokenChips),
       modelView_(new ModelWindow(run_->attention, this)), switches_(new SwitchesForm),
-      rope_(new QCheckBox), scopeLabel_(new QLabel), scope_(new QComboBox), departures_(new QLabel),
-      groupWords_(new QCheckBox), knockOut_(new KnockOutBar), predictions_(new PredictionPanel),
-      predictionWorker_(new PredictionWorker(this)),
+      todays_(new TodaysForm), rope_(new QCheckBox), scopeLabel_(new QLabel), scope_(new QComboBox),
+      departures_(new QLabel), groupWords_(new QCheckBox), knockOut_(new KnockOutBar),
+      predictions_(new PredictionPanel), predictionWorker_(new PredictionWorker(this)),
       worker_([this](RunJob& job, const std::atomic<bool>& cancel) { return compute(job, cancel); })
 {
     setObjectName("languageModelWindow");
@@ -85,6 +86,8 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
 
     // A model's own formula: its mask is causal (or not) by its kind; no <pad> in one text.
     switches_->setConfig(ModelSwitches::textbookFormula(model_->info()));
+    todays_->showModelSwitchesOnly(); // the window, the cap and the sink; Mistral's own window
+    todays_->setConfig(switches_->config());
     predictions_->setMaskedLanguageModel(!model_->info().causal);
     if (auto* padding = switches_->findChild<QCheckBox*>(QStringLiteral("paddingCheck")))
         padding->hide();
@@ -111,6 +114,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(switches_);
+    sideLayout->addWidget(todays_);
     sideLayout->addWidget(rope_);
     sideLayout->addLayout(scopeRow);
     sideLayout->addWidget(knockOut_);
@@ -151,6 +155,7 @@ LanguageModelWindow::LanguageModelWindow(std::shared_ptr<const LanguageModel> mo
         debounce_.start();
     });
     connect(switches_, &SwitchesForm::switchesChanged, this, &LanguageModelWindow::submit);
+    connect(todays_, &TodaysForm::switchesChanged, this, &LanguageModelWindow::submit);
     connect(scope_, &QComboBox::currentIndexChanged, this, &LanguageModelWindow::submit);
     connect(rope_, &QCheckBox::toggled, this, &LanguageModelWindow::submit);
     knockOut_->attach(modelView_->grid());
@@ -205,7 +210,7 @@ void LanguageModelWindow::setText(const QString& text)
 ModelSwitches LanguageModelWindow::switches() const
 {
     ModelSwitches switches;
-    switches.formula = switches_->config();
+    switches.formula = todays_->apply(switches_->config());
     switches.onlyLayer = scope_->currentData().toInt();
     // A model without rotary positions runs as it was trained: nothing to switch off.
     switches.rope = rope_->isChecked() || !model_->info().rotary;
@@ -217,6 +222,7 @@ ModelSwitches LanguageModelWindow::switches() const
 void LanguageModelWindow::setSwitches(const ModelSwitches& switches)
 {
     switches_->setConfig(switches.formula);
+    todays_->setConfig(switches.formula);
     const QSignalBlocker blocker(scope_);
     scope_->setCurrentIndex(std::max(0, scope_->findData(switches.onlyLayer)));
     const QSignalBlocker ropeBlocker(rope_);
@@ -238,6 +244,7 @@ QString LanguageModelWindow::departuresText() const
 void LanguageModelWindow::submit()
 {
     debounce_.stop();
+    todays_->setAxis(switches_->config().axis); // a sink needs the softmax over the keys
     updateDepartures();
     pending_ = true;
     worker_.submit({model_, text_->text().toStdString(), switches(), ++newestJob_});
@@ -390,8 +397,7 @@ void LanguageModelWindow::showPredictions(int position, const std::vector<Predic
     for (const WordGroup& word : words_)
         if (word.tokens.back() == position)
             after = word.label;
-    // "last": where the panel rests without a row pointed at (the last position, or the
-    // chosen [MASK]).
+    // "last": where the panel rests unpointed (the last position, or the chosen [MASK]).
     const int resting =
         model_->info().causal ? int(run_->ids.size()) - 1 : predictions_->chosenMask();
     predictions_->setPredictions(predictions, position, QString::fromStdString(after),
@@ -404,8 +410,7 @@ void LanguageModelWindow::updateDepartures()
     ModelSwitches switched = switches();
     const int only = switched.onlyLayer;
     switched.onlyLayer = -1;
-    const QStringList departures =
-        modelDepartures(switched, model_->info().causal, model_->info().heads);
+    const QStringList departures = modelDepartures(switched, model_->info());
     const QString where = only < 0 ? tr("in every layer") : tr("in layer %1 only").arg(only);
     // The sentence in plain text (departuresText); the label shows a departure in red.
     departuresSentence_ =

@@ -41,6 +41,7 @@ class ModelWindow;
 class PredictionPanel;
 class PredictionWorker;
 class SwitchesForm;
+class TodaysForm;
 class TokenChips;
 
 class LanguageModelWindow : public QWidget {
@@ -144,6 +145,7 @@ private:
     TokenChips* chips_;
     ModelWindow* modelView_;
     SwitchesForm* switches_;
+    TodaysForm* todays_; // the window, the cap and the sink inside every layer
     QCheckBox* rope_;
     QLabel* scopeLabel_;
     QComboBox* scope_;

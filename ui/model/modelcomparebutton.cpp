@@ -32,9 +32,8 @@ ModelCompareButton::ModelCompareButton(LanguageModelWindow* window)
 
 void ModelCompareButton::updateEnabled()
 {
-    setEnabled(!modelDepartures(modelWindow()->switches(), modelWindow()->model().info().causal,
-                                modelWindow()->model().info().heads)
-                    .isEmpty());
+    setEnabled(
+        !modelDepartures(modelWindow()->switches(), modelWindow()->model().info()).isEmpty());
 }
 
 ModelCompareDialog* ModelCompareButton::dialog() const

@@ -294,8 +294,7 @@ void ModelCompareDialog::fillPredictions()
         list->setFixedHeight(list->header()->sizeHint().height() +
                              list->topLevelItemCount() * std::max(1, list->sizeHintForRow(0)) +
                              2 * list->frameWidth() + 2);
-    const QStringList departures = modelDepartures(
-        switched_->switches, switched_->model->info().causal, switched_->model->info().heads);
+    const QStringList departures = modelDepartures(switched_->switches, switched_->model->info());
     summary_->setText(predictionSummary(predictions, departures));
     summary_->setStyleSheet(predictions.topChanged()
                                 ? QStringLiteral("color: %1; font-weight: bold").arg(alert.name())
@@ -323,8 +322,7 @@ QString ModelCompareDialog::exportTo(const QString& path) const
     ModelComparisonOptions options;
     options.layer = layer();
     options.selection = selection();
-    options.departures = modelDepartures(switched_->switches, switched_->model->info().causal,
-                                         switched_->model->info().heads);
+    options.departures = modelDepartures(switched_->switches, switched_->model->info());
     options.figure.annotate = int(switched_->ids.size()) <= kAnnotatedTokens;
     options.ranked = predictions_;
     QString error;
@@ -371,9 +369,7 @@ void ModelCompareDialog::retranslate()
         place = tr("fill-ins for [MASK]");
     titleA_->setText(tr("<b>A: the textbook formula</b> — %1").arg(place.toHtmlEscaped()));
     const QStringList departures =
-        switched_ ? modelDepartures(switched_->switches, switched_->model->info().causal,
-                                    switched_->model->info().heads)
-                  : QStringList();
+        switched_ ? modelDepartures(switched_->switches, switched_->model->info()) : QStringList();
     titleB_->setText(tr("<b>B: switched</b> (%1) — %2")
                          .arg(departures.isEmpty() ? tr("no departure")
                                                    : departures

@@ -48,11 +48,22 @@ QString predictionsLine(const std::vector<RankedPrediction>& side, char name)
 
 } // namespace
 
-QStringList modelDepartures(const ModelSwitches& switches, bool causal, int heads)
+QStringList modelDepartures(const ModelSwitches& switches, const ModelInfo& info)
 {
     // The window's words (its context, spelt out in each call so that lupdate sees it).
+    const bool causal = info.causal;
+    const int heads = info.heads;
     const Config& config = switches.formula;
-    QStringList departures = formulaDepartures(config, false);
+    Config departing = config;
+    if (departing.window == info.slidingWindow)
+        departing.window = 0; // the model's own
+    QStringList departures = formulaDepartures(departing, false);
+    if (info.slidingWindow > 0 && config.window == 0)
+        departures.prepend(QCoreApplication::translate("attn::ui::LanguageModelWindow",
+                                                       "no sliding window: every token sees all "
+                                                       "the ones before it (the model's own window "
+                                                       "is %1 keys)")
+                               .arg(info.slidingWindow));
     if (causal && config.mask == MaskKind::None)
         departures.prepend(QCoreApplication::translate(
             "attn::ui::LanguageModelWindow", "no causal mask: every token sees the ones after it"));

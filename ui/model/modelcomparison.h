@@ -42,10 +42,10 @@ struct ModelComparisonOptions {
 // line says them: the formula bar's, "no causal mask: …" for a causal model without its
 // mask, "no rotary positions (RoPE): …" with the RoPE switch off, and "in layer 5 only" when
 // they act in one layer.
-// The knocked-out heads are named as the command line names them, a layer of `heads` heads
-// all knocked out as L.* (heads 0: each head by name).
-[[nodiscard]] QStringList modelDepartures(const ModelSwitches& switches, bool causal,
-                                          int heads = 0);
+// The knocked-out heads are named as the command line names them, a layer of the model's
+// heads all knocked out as L.*. The model's own sliding window (Mistral's) is no departure;
+// without it, "no sliding window" is.
+[[nodiscard]] QStringList modelDepartures(const ModelSwitches& switches, const ModelInfo& info);
 
 // A token in quotes as every list, sentence and caption says it: “␣mat” (a space as ␣, the
 // word start GPT-2 writes; control characters as pictures).

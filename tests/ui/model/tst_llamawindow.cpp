@@ -67,6 +67,7 @@ private slots:
     void theHeadPatternsNameWhatEachHeadDoes_data();
     void theHeadPatternsNameWhatEachHeadDoes();
     void theHeadPatternsFitTheirSide();
+    void todaysSwitchesActInsideTheModel();
 
 private:
     void waitForRun();
@@ -314,6 +315,41 @@ void TestLlamaWindow::theHeadPatternsFitTheirSide()
     QTRY_COMPARE(table->horizontalScrollBar()->maximum(), 0);
     const int named = table->horizontalHeader()->sectionViewportPosition(HeadPatternsModel::Named);
     QVERIFY(named >= 0 && named < table->viewport()->width());
+}
+
+// Today's switches in a model's window: the cap, the window and the sink only (the K/V
+// heads, QK-norm, positions and ALiBi are the weights'); Mistral starts with its own window,
+// which is no departure, and switching it off is one.
+void TestLlamaWindow::todaysSwitchesActInsideTheModel()
+{
+    auto* todays = window_->findChild<QGroupBox*>(QStringLiteral("todaysGroup"));
+    QVERIFY(todays);
+    QVERIFY(todays->isVisible());
+    QVERIFY(!window_->findChild<QComboBox*>(QStringLiteral("kvHeadsCombo"))->isVisible());
+    QVERIFY(!window_->findChild<QCheckBox*>(QStringLiteral("alibiCheck"))->isVisible());
+    auto* sink = window_->findChild<QCheckBox*>(QStringLiteral("sinkCheck"));
+    QVERIFY(sink->isVisible());
+    sink->click();
+    waitForRun();
+    ModelSwitches sunk;
+    sunk.formula.sink = 0.0f;
+    QCOMPARE(window_->shownRun().switches.formula.sink, std::optional<float>(0.0f));
+    QCOMPARE(largestDifference(window_->shownRun(), model_->runIds(window_->shownRun().ids, sunk)),
+             0.0);
+    QVERIFY(window_->departuresText().contains("sink"));
+
+    const auto mistral = openModel(ATTN_REFERENCE_DIR "/llama/mistral-f32");
+    LanguageModelWindow own(mistral, mistral->run(kText, ModelSwitches{}),
+                            QString::fromUtf8(kText));
+    own.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&own));
+    QCOMPARE(own.switches().formula.window, 4);
+    QVERIFY(!own.departuresText().contains("window"));
+    auto* window = own.findChild<QCheckBox*>(QStringLiteral("windowCheck"));
+    QVERIFY(window->isChecked());
+    window->click();
+    QCOMPARE(own.switches().formula.window, 0);
+    QVERIFY(own.departuresText().contains("no sliding window"));
 }
 
 QTEST_MAIN(TestLlamaWindow)

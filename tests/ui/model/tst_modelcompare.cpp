@@ -367,7 +367,7 @@ void TestModelCompare::exportsTheFigure()
         ModelComparisonOptions options;
         options.layer = 1;
         options.selection = {FileWhat::Mean, 0};
-        options.departures = modelDepartures(b.switches, true);
+        options.departures = modelDepartures(b.switches, b.model->info());
         options.figure.annotate = true;
         const QSizeF points = modelComparisonLayout(*dialog->textbookRun(), b, options).size;
         const QImage image = QImage::fromData(bytes, "PNG");
