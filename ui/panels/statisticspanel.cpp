@@ -18,11 +18,7 @@
 #include <functional>
 
 namespace attn::ui {
-namespace {
 
-const QString kSeparator = QStringLiteral("&nbsp;&nbsp;·&nbsp;&nbsp;");
-
-// A figure with `decimals` decimals; NaN and infinities spelled out.
 QString fixed(double value, int decimals)
 {
     if (std::isnan(value))
@@ -31,6 +27,10 @@ QString fixed(double value, int decimals)
         return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
     return QString::number(value, 'f', decimals);
 }
+
+namespace {
+
+const QString kSeparator = QStringLiteral("&nbsp;&nbsp;·&nbsp;&nbsp;");
 
 QString percent(double share)
 {

@@ -17,6 +17,9 @@ class QVBoxLayout;
 
 namespace attn::ui {
 
+// A figure with `decimals` decimals as the panel writes it; NaN and infinities spelled out.
+[[nodiscard]] QString fixed(double value, int decimals);
+
 class StatisticsPanel : public QWidget {
     Q_OBJECT
 

@@ -4,19 +4,6 @@
 #include <cmath>
 
 namespace attn::ui {
-namespace {
-
-// A figure with `decimals` decimals; NaN and infinities spelled out.
-QString fixed(double value, int decimals)
-{
-    if (std::isnan(value))
-        return QStringLiteral("NaN");
-    if (std::isinf(value))
-        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
-    return QString::number(value, 'f', decimals);
-}
-
-} // namespace
 
 // A sink over the keys, the mask before the softmax: every row sums to 1 minus what the sink
 // took, by design, not by a bug.
