@@ -97,8 +97,11 @@ qint64 weightCells(const Result& result)
 QString weightProblems(const Result& result)
 {
     const Config& c = result.config();
-    const bool nanAllowed = c.maskFill == MaskFill::NegInf &&
-                            c.maskStage == MaskStage::BeforeSoftmax && c.axis != SoftmaxAxis::Keys;
+    const bool negInfBefore =
+        c.maskFill == MaskFill::NegInf && c.maskStage == MaskStage::BeforeSoftmax;
+    const bool nanAllowed = negInfBefore && c.axis != SoftmaxAxis::Keys;
+    // Over the keys a row is NaN only where every key is masked: a sliding window can hide
+    // every real key from a <pad> query (torch's 0/0 too); a sink's logit keeps it finite.
     // A sink takes its share of each row: the keys' weights then sum to less than 1.
     const bool rowsSumToOne =
         c.axis == SoftmaxAxis::Keys && c.maskStage == MaskStage::BeforeSoftmax && !c.sink;
@@ -118,7 +121,9 @@ QString weightProblems(const Result& result)
             for (int i = 0; i < T; ++i) {
                 for (int j = 0; j < Tk; ++j) {
                     const float v = p(i, j);
-                    const bool ok = std::isnan(v) ? nanAllowed && m(i, j) : v >= 0 && v <= 1.0001f;
+                    const bool emptyRow = negInfBefore && !c.sink && m.row(i).all();
+                    const bool ok = std::isnan(v) ? (nanAllowed || emptyRow) && m(i, j)
+                                                  : v >= 0 && v <= 1.0001f;
                     if (!ok)
                         return QStringLiteral("weights[%1][%2][%3][%4] = %5 (mask %6)")
                             .arg(b)
