@@ -76,8 +76,8 @@ float floatOfBits(std::uint32_t bits)
 
 // The 32-element blocks, one function a type: `blocks` blocks from src into y. Each element is
 // computed as ggml-quants.c writes it (an int times the float scale, then plus the min), so
-// that nothing but the same roundings happens; this file is compiled without contraction into
-// fused multiply-adds (core/CMakeLists.txt) for the same reason.
+// that nothing but the same roundings happens (and without contraction into fused
+// multiply-adds: core/CMakeLists.txt).
 
 // Q4_0 (18 bytes): half d, 16 bytes of nibbles; x = (q - 8)·d. Low nibbles are elements 0–15.
 void dequantizeQ4_0(const std::byte* src, float* y, std::int64_t blocks)

@@ -9,11 +9,14 @@ order ggml-quants.c writes it (an int times the float scale, then minus or plus 
 rounding each, as ggml's C does without fused multiply-adds.
 
 Cross-checked once against llama.cpp's gguf-py/gguf/quants.py (gguf-py of August 2026, run
-locally with numpy, not kept here): on random blocks of every one of the 15 types, with
-negative, zero and subnormal scales, both dequantizers give the same float32 bits, and
-quantize("Q8_0", …), quantize("F16", …) and quantize("BF16", …) the same bytes as its
-quantizers. Its GGML_QUANT_SIZES has the sizes below, but for Q8_1 (40 bytes there; ggml's
-block_q8_1 is 36).
+locally with numpy, not kept here): for every one of the 15 types, on random_blocks (negative
+and zero scales) and on random bytes (any scale, infinities and NaNs too; NaNs compared as
+NaNs), both dequantizers give the same float32 bits, and quantize("Q8_0", …) and
+quantize("BF16", …) the same bytes as its quantizers (its F16 is numpy's cast, as here, but
+for NaN's bits). Its GGML_QUANT_SIZES has the sizes below, but for Q8_1 (40 bytes there; ggml's
+block_q8_1 is 36). The fixture gen_ggml_blocks.py writes was also compared once with
+ggml-quants.c's own dequantize_row_* and GGML_FP16_TO_FP32, compiled locally from ggml's
+source (gcc -O2, and -O3 -march=native with FMA): the same bits, NaNs' included.
 
 numpy only (Debian's python3-numpy). Another engineer's GGUF writer imports the constants.
 """
