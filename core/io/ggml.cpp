@@ -2,9 +2,11 @@
 
 #include "io/ggmlblocks.h"
 
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace attn {
 namespace {
