@@ -174,7 +174,8 @@ void dequantizeIq4Nl(const std::byte* src, float* y, std::int64_t blocks)
 
 void convertF32(const std::byte* src, float* y, std::int64_t n)
 {
-    std::memcpy(y, src, std::size_t(n) * 4);
+    if (n > 0) // an empty row may come with null pointers, which memcpy must not be given
+        std::memcpy(y, src, std::size_t(n) * 4);
 }
 
 void convertF16(const std::byte* src, float* y, std::int64_t n)

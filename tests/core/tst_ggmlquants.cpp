@@ -91,6 +91,8 @@ private slots:
     void unalignedSource_data() { dequantizesAsGgml_data(); }
     void unalignedSource();
     void everyHalf();
+    void emptyRow_data() { typeTable_data(); }
+    void emptyRow();
     void typeTable_data();
     void typeTable();
     void unknownIds_data();
@@ -181,6 +183,17 @@ void TestGgmlQuants::everyHalf()
                                  .arg(bitsOf(values[h]), 8, 16, QChar('0'))
                                  .arg(want, 8, 16, QChar('0'))));
     }
+}
+
+void TestGgmlQuants::emptyRow()
+{
+    // A row of no elements reads and writes nothing, from null pointers too (fuzz_ggmlblocks
+    // found F32's memcpy given them).
+    QFETCH(quint32, id);
+    QFETCH(bool, dequantizable);
+    if (dequantizable)
+        attn::dequantizeRow(attn::GgmlType(id), nullptr, nullptr, 0);
+    QCOMPARE(attn::ggmlRowBytes(attn::GgmlType(id), 0), std::uint64_t(0));
 }
 
 void TestGgmlQuants::typeTable_data()
