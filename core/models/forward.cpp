@@ -198,11 +198,16 @@ std::vector<float> embeddingLogits(const WeightView& embedding, const float* hid
     const Eigen::Map<const Vector> h(hiddenRow, C);
     std::vector<float> logits(static_cast<std::size_t>(V));
     const int parts = V >= 4096 ? coreCount() : 1;
-    const auto E = embedding.matrix();
+    // In blocks (a GGUF's weights), a band of rows at a time is dequantized and multiplied.
+    const Eigen::Index band = embedding.inBlocks() ? 1024 : V;
     parallelFor(parts, [&](int part) {
         const Eigen::Index first = V * part / parts, end = V * (part + 1) / parts;
-        Eigen::Map<Vector>(logits.data() + first, end - first).noalias() =
-            E.middleRows(first, end - first) * h;
+        std::vector<float> scratch;
+        for (Eigen::Index r = first; r < end; r += band) {
+            const Eigen::Index n = std::min(band, end - r);
+            Eigen::Map<Vector>(logits.data() + r, n).noalias() =
+                embedding.rowsOf(r, n, scratch) * h;
+        }
     });
     return logits;
 }

@@ -1,5 +1,6 @@
 #include "models/languagemodel.h"
 
+#include "base/parallel.h"
 #include "engine/engine.h"
 #include "models/forward.h"
 
@@ -305,8 +306,21 @@ std::vector<float> LanguageModel::logitsOf(const float* hiddenRow) const
 Matrix LanguageModel::logitsOfRows(const Matrix& hidden) const
 {
     // logits = H · Eᵀ                                                        (T, V)
-    Matrix logits(hidden.rows(), outputEmbedding().rows);
-    logits.noalias() = hidden * outputEmbedding().matrix().transpose();
+    const WeightView embedding = outputEmbedding();
+    Matrix logits(hidden.rows(), embedding.rows);
+    if (!embedding.inBlocks()) {
+        logits.noalias() = hidden * embedding.matrix().transpose();
+        return logits;
+    }
+    // In blocks: a band of the vocabulary at a time, dequantized on every core.
+    constexpr Eigen::Index kBand = 1024;
+    const Eigen::Index V = embedding.rows;
+    parallelFor(int((V + kBand - 1) / kBand), [&](int band) {
+        const Eigen::Index first = band * kBand, n = std::min(kBand, V - first);
+        std::vector<float> scratch;
+        logits.middleCols(first, n).noalias() =
+            hidden * embedding.rowsOf(first, n, scratch).transpose();
+    });
     return logits;
 }
 

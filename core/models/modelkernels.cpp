@@ -193,18 +193,33 @@ void linearTiles(const Matrix& x, std::initializer_list<LinearOutput> outputs,
         const Eigen::Index r = Eigen::Index(local / t.colTiles) * kTileRows;
         const Eigen::Index c = Eigen::Index(local % t.colTiles) * t.width;
         const Eigen::Index rows = std::min(kTileRows, T - r), cols = std::min(t.width, N - c);
-        const Eigen::Map<const Matrix> w = t.out.weight->matrix();
+        thread_local std::vector<float> scratch; // a tile's weight rows, dequantized
+        const Eigen::Map<const Matrix> w = t.out.weight->rowsOf(c, cols, scratch);
         auto tile = t.out.y->block(r, c, rows, cols);
         if (epilogue == LinearEpilogue::AddToOutput)
-            tile.noalias() += x.middleRows(r, rows) * w.middleRows(c, cols).transpose(); // β = 1
+            tile.noalias() += x.middleRows(r, rows) * w.transpose(); // β = 1
         else
-            tile.noalias() = x.middleRows(r, rows) * w.middleRows(c, cols).transpose();
+            tile.noalias() = x.middleRows(r, rows) * w.transpose();
         if (t.out.bias && t.out.bias->data)
             tile.rowwise() += t.out.bias->row().segment(c, cols);
     });
 }
 
 } // namespace
+
+Eigen::Map<const Matrix> WeightView::rowsOf(Eigen::Index first, Eigen::Index count,
+                                            std::vector<float>& scratch) const
+{
+    if (!inBlocks())
+        return {data + first * cols, count, cols};
+    scratch.resize(std::size_t(count * cols));
+    for (Eigen::Index r = 0; r < count; ++r) {
+        const Eigen::Index stored = rowOrder ? rowOrder[first + r] : first + r;
+        dequantizeRow(type, blocks + std::size_t(stored) * rowBytes, scratch.data() + r * cols,
+                      cols);
+    }
+    return {scratch.data(), count, cols};
+}
 
 void layerNorm(const Matrix& x, const WeightView& weight, const WeightView& bias, double epsilon,
                Matrix& y)
@@ -325,7 +340,6 @@ void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightVie
     // x: (T, C), gate and up: (I, C) → y: (T, I)
     const Eigen::Index T = x.rows(), N = gateWeight.rows;
     y.resize(T, N);
-    const Eigen::Map<const Matrix> gate = gateWeight.matrix(), up = upWeight.matrix();
     const Eigen::Index width = tileWidth(N);
     const int rowTiles = int((T + kTileRows - 1) / kTileRows);
     const int colTiles = int((N + width - 1) / width);
@@ -333,9 +347,10 @@ void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightVie
         const Eigen::Index r = Eigen::Index(item / colTiles) * kTileRows;
         const Eigen::Index c = Eigen::Index(item % colTiles) * width;
         const Eigen::Index rows = std::min(kTileRows, T - r), cols = std::min(width, N - c);
+        thread_local std::vector<float> gateRows, upRows; // dequantized, when in blocks
         auto g = y.block(r, c, rows, cols);
-        g.noalias() = x.middleRows(r, rows) * gate.middleRows(c, cols).transpose();
-        Matrix u = x.middleRows(r, rows) * up.middleRows(c, cols).transpose();
+        g.noalias() = x.middleRows(r, rows) * gateWeight.rowsOf(c, cols, gateRows).transpose();
+        Matrix u = x.middleRows(r, rows) * upWeight.rowsOf(c, cols, upRows).transpose();
         if (gateBias.data)
             g.rowwise() += gateBias.row().segment(c, cols);
         if (upBias.data)

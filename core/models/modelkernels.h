@@ -6,23 +6,44 @@
 #pragma once
 
 #include "base/tensor.h"
+#include "io/ggml.h"
 
 #include <Eigen/Core>
 
+#include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 namespace attn {
 
 // A weight tensor as floats somewhere (a mapped file or a converted copy): row-major
-// (rows, cols); a vector is (1, n).
+// (rows, cols); a vector is (1, n). Or, from a GGUF file, as ggml's blocks (quantized, F16 or
+// BF16) in the mapped file: `data` null, each row `rowBytes` bytes at `blocks`, dequantized
+// by the products a tile of rows at a time (rowsOf), so that the weights stay as small in
+// memory as in the file.
 struct WeightView {
     const float* data = nullptr;
     Eigen::Index rows = 0;
     Eigen::Index cols = 0;
     // A Conv1D weight also packed in bands for the AVX-512 kernel (packConv1dBands), or null.
     const float* bands = nullptr;
+    // In blocks: the first row's bytes, the type, each row's size, and where row r is stored
+    // (rowOrder[r], llama.cpp's permutation of Q and K undone; null: row r).
+    const std::byte* blocks = nullptr;
+    GgmlType type = GgmlType::F32;
+    std::size_t rowBytes = 0;
+    const std::int32_t* rowOrder = nullptr;
+
+    [[nodiscard]] bool inBlocks() const { return blocks != nullptr; }
+    // Whether there is a tensor (a bias or a norm a model lacks has none).
+    [[nodiscard]] bool present() const { return data != nullptr || blocks != nullptr; }
     [[nodiscard]] Eigen::Map<const Matrix> matrix() const { return {data, rows, cols}; }
     [[nodiscard]] Eigen::Map<const Eigen::RowVectorXf> row() const { return {data, rows * cols}; }
+    // Rows [first, first + count) as floats, (count, cols): in place, or dequantized into
+    // `scratch` (resized) when in blocks.
+    [[nodiscard]] Eigen::Map<const Matrix> rowsOf(Eigen::Index first, Eigen::Index count,
+                                                  std::vector<float>& scratch) const;
 };
 
 // y = LayerNorm(x) over each row: (x − mean) / √(var + ε) · weight + bias, the biased

@@ -77,9 +77,9 @@ Forward LlamaModel::forward(const std::vector<int>& ids, const ModelSwitches& sw
     const int first = frame.resume(hooks, x);
     if (first == 0) {
         x.resize(frame.rows, C);
-        const auto embedding = w.tokenEmbedding.matrix();
+        std::vector<float> scratch;
         for (int t = frame.past; t < T; ++t)
-            x.row(t - frame.past) = embedding.row(ids[std::size_t(t)]);
+            x.row(t - frame.past) = w.tokenEmbedding.rowsOf(ids[std::size_t(t)], 1, scratch);
     }
 
     Matrix normed, q, k, v, merged, gate; // (T, C), (T, H·d), (T, H_kv·d) ×2, (T, H·d), (T, I)
