@@ -295,6 +295,66 @@ inline QString lensDifference(const attn::LanguageModel& model, const std::vecto
     return {};
 }
 
+// The ids of a reference file's "ids".
+inline std::vector<int> idsOf(const QJsonObject& expected)
+{
+    std::vector<int> ids;
+    for (const QJsonValue id : expected.value(QLatin1String("ids")).toArray())
+        ids.push_back(id.toInt());
+    return ids;
+}
+
+// One case of a Qwen/Llama reference file (gen_llama_model.py's, gen_gguf_models.py's) run
+// on `lm`: every layer's attention (≤ 1e-5 for F32 weights, ≤ 2e-5 otherwise), the logit
+// lens, every logit at the last position (≤ 1e-4) and the top 10.
+inline void checkParity(const attn::LanguageModel& lm, const QJsonObject& expected,
+                        const QJsonObject& caseData)
+{
+    const attn::ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm.info());
+    const std::vector<int> ids = idsOf(expected);
+    const attn::ModelRun run = lm.runIds(ids, switches);
+    QCOMPARE(run.ids, ids);
+    const int T = int(ids.size());
+
+    // 1. Every layer's attention, every query head: ≤ 1e-5 (F32), ≤ 2e-5 (BF16 weights: the
+    //    same floats, but larger activations after the q/k norms).
+    const double tolerance =
+        expected.value(QLatin1String("dtype")).toString() == QLatin1String("F32") ? 1e-5 : 2e-5;
+    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
+    QCOMPARE(run.attention->shape(),
+             (attn::StackShape{int(layers.size()), 1, lm.info().heads, T, T}));
+    const QString difference = attentionDifference(run, layers, tolerance);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+    // The logit lens: every block read through the final norm and the output head, torch's
+    // top 5 at every position.
+    const QString lens = lensDifference(lm, run.ids, switches,
+                                        caseData.value(QLatin1String("logit_lens")).toArray());
+    QVERIFY2(lens.isEmpty(), qPrintable(lens));
+
+    // 2. Every logit at the last position: ≤ 1e-4.
+    const std::vector<float> logits = run.logits(T - 1);
+    const QJsonArray wantLogits = caseData.value(QLatin1String("logits")).toArray();
+    QCOMPARE(int(logits.size()), int(wantLogits.size()));
+    for (int id = 0; id < wantLogits.size(); ++id) {
+        const double want = numberOf(wantLogits[id]), got = logits[std::size_t(id)];
+        QVERIFY2(agrees(got, want, 1e-4),
+                 qPrintable(
+                     QStringLiteral("logit of id %1: %2 vs torch %3").arg(id).arg(got).arg(want)));
+    }
+
+    // 3. The top 10 (where the logits are numbers).
+    const QJsonArray top = caseData.value(QLatin1String("top10")).toArray();
+    if (!top.isEmpty()) {
+        const std::vector<attn::Prediction> predictions = run.predictions(T - 1, 10);
+        QCOMPARE(int(predictions.size()), 10);
+        for (int n = 0; n < 10; ++n)
+            QCOMPARE(predictions[std::size_t(n)].id, top[n].toInt());
+    }
+}
+
 // The parity rows of the reference checkpoints `names` (`root`/<name>.json): one a case,
 // with the columns model (QString), expected (the file's object) and caseData (the case).
 inline void addParityRows(const std::filesystem::path& root,

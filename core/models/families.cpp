@@ -2,6 +2,7 @@
 
 #include "models/bert/model.h"
 #include "models/configfields.h"
+#include "models/gguf/ggufmodel.h"
 #include "models/gpt2/model.h"
 #include "models/llama/model.h"
 #include "text/gpt2files.h"
@@ -96,6 +97,12 @@ ModelFolder readModelConfig(std::string_view json, const std::filesystem::path& 
 
 std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder)
 {
+    // A GGUF file (llama.cpp's, Ollama's blob, LM Studio's): its own reader.
+    if (isGgufFile(folder))
+        return openGgufModel(folder);
+    if (std::filesystem::is_regular_file(folder))
+        throw ModelError(folder, "neither a model folder nor a GGUF file (it does not begin "
+                                 "with \"GGUF\")");
     if (!std::filesystem::is_directory(folder))
         throw ModelError(folder, "not a folder");
     const std::filesystem::path configFile = folder / "config.json";

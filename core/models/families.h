@@ -80,7 +80,7 @@ struct ModelFamily {
                                           const std::filesystem::path& folder = {});
 
 // Opens the model folder `folder` (config.json, model.safetensors and the tokenizer's
-// files) after config.json's model_type. Throws ModelError naming the file and the fault:
+// files) after config.json's model_type, or a GGUF file (gguf/ggufmodel.h). Throws ModelError naming the file and the fault:
 // not a folder, a missing file, a config that is not JSON or lacks a field, a model_type no
 // family runs (naming those that are), sizes that do not fit together, a tensor missing or
 // of the wrong shape, a truncated weights file, an unknown dtype.

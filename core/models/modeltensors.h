@@ -12,6 +12,7 @@
 #include "models/modelkernels.h"
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -28,6 +29,8 @@ struct StoredWeights {
     std::string storedType; // the embedding's dtype: "F32", "F16" or "BF16"
     std::shared_ptr<const MappedFile> file;
     std::vector<std::vector<float>> converted;
+    // The row orders views in blocks point to (WeightView::rowOrder): a GGUF's Q and K.
+    std::deque<std::vector<std::int32_t>> rowOrders;
 };
 
 class ModelTensors {

@@ -33,14 +33,6 @@ namespace {
 
 const fs::path kReference = ATTN_REFERENCE_DIR "/llama";
 
-std::vector<int> idsOf(const QJsonObject& expected)
-{
-    std::vector<int> ids;
-    for (const QJsonValue id : expected.value(QLatin1String("ids")).toArray())
-        ids.push_back(id.toInt());
-    return ids;
-}
-
 // A copy of a checkpoint in `dir`, to break.
 fs::path copyOfModel(const QTemporaryDir& dir, const char* name)
 {
@@ -102,50 +94,7 @@ void TestLlamaModel::parity()
     QFETCH(QString, model);
     QFETCH(QJsonObject, expected);
     QFETCH(QJsonObject, caseData);
-    const auto lm = this->model(model);
-    const ModelSwitches switches =
-        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
-                   caseData.value(QLatin1String("only_layer")).toInt(), lm->info());
-    const std::vector<int> ids = idsOf(expected);
-    const attn::ModelRun run = lm->runIds(ids, switches);
-    QCOMPARE(run.ids, ids);
-    const int T = int(ids.size());
-
-    // 1. Every layer's attention, every query head: ≤ 1e-5 (F32), ≤ 2e-5 (BF16 weights: the
-    //    same floats, but larger activations after the q/k norms).
-    const double tolerance =
-        expected.value(QLatin1String("dtype")).toString() == QLatin1String("F32") ? 1e-5 : 2e-5;
-    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
-    QCOMPARE(run.attention->shape(),
-             (attn::StackShape{int(layers.size()), 1, lm->info().heads, T, T}));
-    const QString difference = attentionDifference(run, layers, tolerance);
-    QVERIFY2(difference.isEmpty(), qPrintable(difference));
-
-    // The logit lens: every block read through the final norm and the output head, torch's
-    // top 5 at every position.
-    const QString lens = lensDifference(*lm, run.ids, switches,
-                                        caseData.value(QLatin1String("logit_lens")).toArray());
-    QVERIFY2(lens.isEmpty(), qPrintable(lens));
-
-    // 2. Every logit at the last position: ≤ 1e-4.
-    const std::vector<float> logits = run.logits(T - 1);
-    const QJsonArray wantLogits = caseData.value(QLatin1String("logits")).toArray();
-    QCOMPARE(int(logits.size()), int(wantLogits.size()));
-    for (int id = 0; id < wantLogits.size(); ++id) {
-        const double want = numberOf(wantLogits[id]), got = logits[std::size_t(id)];
-        QVERIFY2(agrees(got, want, 1e-4),
-                 qPrintable(
-                     QStringLiteral("logit of id %1: %2 vs torch %3").arg(id).arg(got).arg(want)));
-    }
-
-    // 3. The top 10 (where the logits are numbers).
-    const QJsonArray top = caseData.value(QLatin1String("top10")).toArray();
-    if (!top.isEmpty()) {
-        const std::vector<attn::Prediction> predictions = run.predictions(T - 1, 10);
-        QCOMPARE(int(predictions.size()), 10);
-        for (int n = 0; n < 10; ++n)
-            QCOMPARE(predictions[std::size_t(n)].id, top[n].toInt());
-    }
+    checkParity(*this->model(model), expected, caseData);
 }
 
 void TestLlamaModel::modelInfo_data()

@@ -32,6 +32,8 @@ public:
     [[nodiscard]] static ModelInfo describe(const ModelFolder& folder);
 
     [[nodiscard]] const LlamaConfig& config() const { return config_; }
+    // The weights' views (in a mapped file, converted, or a GGUF's blocks).
+    [[nodiscard]] const LlamaWeights& weights() const { return weights_; }
 
     // Captured, a layer's Q is after q_norm and the rotation, K after k_norm and the
     // rotation (H_kv heads), X the input_layernorm's output.
