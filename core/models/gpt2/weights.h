@@ -33,7 +33,7 @@ struct Gpt2Weights : StoredWeights {
     std::shared_ptr<float[]> bands; // the blocks' Conv1D weights packed (WeightView::bands)
 };
 
-// Reads `file` (model.safetensors) for a model of `config`. Tensor names may carry the
+// Reads `file` (model.safetensors, or a sharded model's index) for a model of `config`. Tensor names may carry the
 // "transformer." prefix; h.N.attn.bias and masked_bias (the causal mask as a buffer) and
 // lm_head.weight (tied to wte) are not read. Throws ModelError naming the file and the
 // tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a file
