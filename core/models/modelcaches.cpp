@@ -118,22 +118,25 @@ std::vector<DiskModel> huggingFaceModels(const fs::path& hub)
 }
 
 // ModelScope: <root>/models/ORG/NAME (newer) and <root>/ORG/NAME (older), each with
-// config.json.
+// config.json; and the same under <root>/hub, where a newer ModelScope's MODELSCOPE_CACHE
+// (the cache's root, not its hub) puts them.
 std::vector<DiskModel> modelScopeModels(const fs::path& root)
 {
     std::vector<DiskModel> models;
     std::error_code error;
-    for (const bool newer : {true, false})
-        for (const fs::path& org : subfolders(newer ? root / "models" : root)) {
-            if (!newer && (org.filename() == "models" || org.filename() == "datasets"))
-                continue;
-            for (const fs::path& folder : subfolders(org))
-                if (fs::is_regular_file(folder / "config.json", error))
-                    models.push_back(folderModel(ModelSource::ModelScope,
-                                                 org.filename().string() + '/' +
-                                                     modelScopeName(folder.filename().string()),
-                                                 folder));
-        }
+    for (const fs::path& hub : {root, root / "hub"})
+        for (const bool newer : {true, false})
+            for (const fs::path& org : subfolders(newer ? hub / "models" : hub)) {
+                const fs::path kind = org.filename();
+                if (!newer && (kind == "models" || kind == "datasets" || kind == "hub"))
+                    continue;
+                for (const fs::path& folder : subfolders(org))
+                    if (fs::is_regular_file(folder / "config.json", error))
+                        models.push_back(folderModel(ModelSource::ModelScope,
+                                                     kind.string() + '/' +
+                                                         modelScopeName(folder.filename().string()),
+                                                     folder));
+            }
     return models;
 }
 

@@ -5,7 +5,8 @@
 //   Hugging Face  <hub>/models--ORG--NAME/snapshots/<commit>/ (models/hfcache)
 //   ModelScope    $MODELSCOPE_CACHE, else ~/.cache/modelscope/hub:
 //                 models/ORG/NAME/ (newer) or ORG/NAME/ (older), each a folder with
-//                 config.json; a "." of the name is "___" in the folder's name
+//                 config.json (or the same under hub/, as a newer ModelScope keeps it under
+//                 its MODELSCOPE_CACHE); a "." of the name is "___" in the folder's name
 //   Ollama        $OLLAMA_MODELS, else ~/.ollama/models and the Linux service's
 //                 /usr/share/ollama/.ollama/models: manifests/<registry>/<namespace>/<model>/<tag>
 //                 (an OCI manifest) whose model layer is the GGUF file blobs/sha256-<hex>

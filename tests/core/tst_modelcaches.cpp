@@ -73,6 +73,7 @@ private slots:
     void everyCache();
     void pathsToOpen();
     void missingFoldersHaveNone();
+    void modelScopeUnderItsCacheRoot();
     void quantizationOfFileName_data();
     void quantizationOfFileName();
     void ollamaName_data();
@@ -175,6 +176,22 @@ void TestModelCaches::missingFoldersHaveNone()
         QVERIFY(findModelsIn({source, nowhere}).empty());
         QVERIFY(findModelsIn({source, {}}).empty());
     }
+}
+
+// A newer ModelScope's MODELSCOPE_CACHE is the cache's root: its models lie under hub/.
+void TestModelCaches::modelScopeUnderItsCacheRoot()
+{
+    const Environment environment;
+    QTemporaryDir dir;
+    const fs::path root = fs::path(dir.path().toStdString()) / "ms";
+    diskmodels::write(root / "hub/models/Org/Name-v1___5/config.json", R"({"model_type": "bert"})");
+    diskmodels::write(root / "hub/Old/Name/config.json", R"({"model_type": "gpt2"})");
+    qputenv("MODELSCOPE_CACHE", QByteArray::fromStdString(root.string()));
+    QStringList got;
+    for (const DiskModel& m : findDiskModels(modelCacheFolders()))
+        if (m.source == ModelSource::ModelScope)
+            got << QString::fromStdString(m.name + " " + m.family);
+    QCOMPARE(got, (QStringList{"Old/Name gpt2", "Org/Name-v1.5 bert"}));
 }
 
 void TestModelCaches::quantizationOfFileName_data()
