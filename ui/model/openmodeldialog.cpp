@@ -19,6 +19,17 @@
 namespace attn::ui {
 namespace {
 
+// `path` as the dialog shows it: "~/…" under the home folder, shorter and the same on every
+// machine.
+QString shownPath(const QString& path)
+{
+    const QString home = QDir::homePath();
+    const QString native = QDir::toNativeSeparators(path);
+    if (path == home || path.startsWith(home + '/'))
+        return QStringLiteral("~") + native.mid(home.size());
+    return native;
+}
+
 // Where the last model was chosen from: the next dialog starts there.
 QString& lastDirectory()
 {
@@ -78,18 +89,26 @@ OpenModelDialog::OpenModelDialog(QWidget* parent)
     buttons_->button(QDialogButtonBox::Open)->setEnabled(false);
 
     listCachedModels();
+    // Nothing to choose: the path is what the learner gives, so it has the focus.
+    if (cached_->count() == 1 && cached_->item(0)->flags() == Qt::NoItemFlags)
+        folder_->setFocus();
     retranslateUi();
     resize(720, 520);
 }
 
 QString OpenModelDialog::folder() const
 {
-    return folder_->text().trimmed();
+    // "~" and "~/…" as a shell reads them: the home folder.
+    const QString text = folder_->text().trimmed();
+    if (text == QLatin1String("~") || text.startsWith(QStringLiteral("~") + QDir::separator()) ||
+        text.startsWith(QLatin1String("~/")))
+        return QDir::toNativeSeparators(QDir::homePath()) + text.mid(1);
+    return text;
 }
 
 void OpenModelDialog::setFolder(const QString& folder)
 {
-    folder_->setText(QDir::toNativeSeparators(folder));
+    folder_->setText(shownPath(folder));
 }
 
 void OpenModelDialog::listCachedModels()
@@ -98,7 +117,7 @@ void OpenModelDialog::listCachedModels()
     for (const ModelCacheFolder& cache : caches)
         looked_ << QStringLiteral("%1: %2").arg(
             QString::fromUtf8(modelSourceName(cache.source).data()),
-            QDir::toNativeSeparators(QString::fromStdString(cache.folder.string())));
+            shownPath(QString::fromStdString(cache.folder.string())));
     const QLocale locale;
     for (const DiskModel& model : findDiskModels(caches)) {
         // name · family · quantization · size · tool: the tool's name for the model first.
@@ -106,11 +125,12 @@ void OpenModelDialog::listCachedModels()
                           QString::fromStdString(model.family.empty() ? "?" : model.family)};
         if (!model.quantization.empty())
             parts << QString::fromStdString(model.quantization);
-        parts << locale.formattedDataSize(qint64(model.bytes))
+        // Powers of 1000, as the tools show their models' sizes ("397 MB").
+        parts << locale.formattedDataSize(qint64(model.bytes), 1, QLocale::DataSizeSIFormat)
               << QString::fromUtf8(modelSourceName(model.source).data());
         auto* item = new QListWidgetItem(parts.join(QStringLiteral(" · ")), cached_);
         const QString path = QString::fromStdString(model.path.string());
-        item->setToolTip(QDir::toNativeSeparators(path));
+        item->setToolTip(shownPath(path));
         item->setData(Qt::UserRole + 1, model.missing);
         if (model.missing) // listed so that the learner sees why it does not open
             item->setFlags(Qt::NoItemFlags);
@@ -166,7 +186,7 @@ void OpenModelDialog::retranslateUi()
                        !cached_->item(0)->data(Qt::UserRole + 1).toBool();
     if (empty)
         cached_->item(0)->setText(
-            tr("None in %1").arg(looked_.isEmpty() ? tr("(no cache)") : looked_.join(", ")));
+            tr("None in %1").arg(looked_.isEmpty() ? tr("(no cache)") : looked_.join("\n")));
     for (int row = 0; row < cached_->count(); ++row)
         if (QListWidgetItem* item = cached_->item(row); item->data(Qt::UserRole + 1).toBool())
             item->setText(item->text().section(QStringLiteral(" — "), 0, 0) +

@@ -21,7 +21,8 @@ class OpenModelDialog : public QDialog {
 public:
     explicit OpenModelDialog(QWidget* parent = nullptr);
 
-    // The folder or GGUF file to open: typed, browsed to, or the listed model chosen.
+    // The folder or GGUF file to open: typed, browsed to, or the listed model chosen; shown
+    // as "~/…" under the home folder, and "~" read back as the home folder.
     [[nodiscard]] QString folder() const;
     void setFolder(const QString& folder);
     [[nodiscard]] QListWidget* cachedModels() const { return cached_; }

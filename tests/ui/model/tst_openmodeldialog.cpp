@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
 #include <QMimeData>
@@ -89,7 +90,9 @@ void TestOpenModelDialog::listsEveryToolsModels()
         QListWidgetItem* item = itemOf(list, name);
         QVERIFY2(item, qPrintable(name));
         const QString text = item->text();
-        QVERIFY2(text.contains(locale.formattedDataSize(qint64(model.bytes))), qPrintable(text));
+        QVERIFY2(text.contains(
+                     locale.formattedDataSize(qint64(model.bytes), 1, QLocale::DataSizeSIFormat)),
+                 qPrintable(text));
         QVERIFY2(text.contains(QString::fromStdString(model.source)), qPrintable(text));
         if (!model.quantization.empty())
             QVERIFY2(text.contains(" · " + QString::fromStdString(model.quantization) + " · "),
@@ -97,12 +100,13 @@ void TestOpenModelDialog::listsEveryToolsModels()
         QCOMPARE(item->flags() == Qt::NoItemFlags, model.missing);
         QCOMPARE(text.contains("missing"), model.missing);
     }
+    QVERIFY(dialog.focusWidget() != dialog.findChild<QLineEdit*>("modelFolder"));
     // The text says that nothing is downloaded, and where each tool keeps its models.
     QVERIFY(dialog.findChild<QLabel*>("modelFolderIntro")->text().contains("downloads nothing"));
     const QString howTo = dialog.findChild<QLabel*>("howToGetModel")->text();
     for (const char* folder : {".cache/huggingface/hub", ".cache/modelscope/hub", ".ollama/models",
                                ".lmstudio/models", ".cache/lm-studio/models"})
-        QVERIFY2(howTo.contains(dir.filePath(folder)), qPrintable(howTo));
+        QVERIFY2(howTo.contains(QStringLiteral("~/") + folder), qPrintable(howTo));
 }
 
 void TestOpenModelDialog::choosingOneFillsThePath_data()
@@ -132,6 +136,8 @@ void TestOpenModelDialog::choosingOneFillsThePath()
     QListWidgetItem* item = itemOf(dialog.cachedModels(), name);
     QVERIFY(item);
     dialog.cachedModels()->setCurrentItem(item);
+    // Shown under ~, read back whole.
+    QCOMPARE(dialog.findChild<QLineEdit*>("modelFolder")->text(), "~/" + path);
     QCOMPARE(dialog.folder(), QDir::toNativeSeparators(dir.filePath(path)));
     QVERIFY(isModelPath(dialog.folder()));
 }
@@ -146,10 +152,12 @@ void TestOpenModelDialog::anEmptyListSaysWhereItLooked()
         QSKIP("this machine's Ollama service keeps models");
     const QString text = list->item(0)->text();
     QVERIFY2(text.startsWith("None in"), qPrintable(text));
-    QVERIFY2(text.contains(dir.filePath(".ollama/models")), qPrintable(text));
+    QVERIFY2(text.contains("~/.ollama/models"), qPrintable(text));
     QVERIFY2(text.contains("LM Studio"), qPrintable(text));
     QCOMPARE(list->item(0)->flags(), Qt::NoItemFlags);
     QVERIFY(dialog.folder().isEmpty());
+    // Nothing to choose: the path field has the focus, for a path typed or pasted.
+    QCOMPARE(dialog.focusWidget(), dialog.findChild<QLineEdit*>("modelFolder"));
 }
 
 void TestOpenModelDialog::browsesForAFolderOrAFile()
@@ -159,9 +167,11 @@ void TestOpenModelDialog::browsesForAFolderOrAFile()
     auto* file = dialog.findChild<QPushButton*>("chooseModelFile");
     QVERIFY(file);
     QCOMPARE(file->text(), QStringLiteral("Choose &File…"));
-    // A typed GGUF file opens as a folder does.
+    // A typed GGUF file opens as a folder does; "~" is the home folder, as in a shell.
     dialog.setFolder(QStringLiteral("/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
     QCOMPARE(dialog.folder(), QStringLiteral("/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
+    dialog.findChild<QLineEdit*>("modelFolder")->setText(QStringLiteral("~/models/tiny.gguf"));
+    QCOMPARE(dialog.folder(), QDir::homePath() + QStringLiteral("/models/tiny.gguf"));
 }
 
 void TestOpenModelDialog::recognisesModels_data()
