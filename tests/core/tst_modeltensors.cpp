@@ -120,7 +120,8 @@ void TestModelTensors::f32PagesLetGoReadBack()
     QVERIFY(stored.converted.empty()); // in place
     QVERIFY(stored.fileHolding(w.data));
     QVERIFY(!stored.fileHolding(values.data()));
-    stored.files.front()->release(values.data(), 4 * values.size()); // not the mapping's: nothing happens
+    stored.files.front()->release(values.data(),
+                                  4 * values.size()); // not the mapping's: nothing happens
     QCOMPARE(values[12345], float(12345) * 0.5f);
 
     const double before = residentFileBytes();
