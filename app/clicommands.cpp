@@ -14,6 +14,7 @@
 #include "labels.h"
 #include "modelcommand.h"
 #include "modelcomparecommand.h"
+#include "modelscommand.h"
 #include "modelstepscommand.h"
 #include "stepscommand.h"
 #include "sweepcommand.h"
@@ -137,6 +138,12 @@ const std::vector<Command>& commands()
                            "or sampled, with the formula's switches and knock-outs inside every "
                            "layer: the ids, the text and each step's top 5 as JSON"),
          false, [] { return generateHelp(translated); }},
+        {"models", "attnscope models",
+         QT_TRANSLATE_NOOP("Command line",
+                           "list the models already on this computer (Hugging Face, ModelScope, "
+                           "Ollama, LM Studio): name, tool, size, quantization and the path "
+                           "--model opens; nothing is downloaded"),
+         false, [] { return std::string(); }},
         {"presets", "attnscope presets [--language en|zh_CN]",
          QT_TRANSLATE_NOOP("Command line", "list the ready-made configurations"), false,
          presetsHelp},
@@ -372,6 +379,8 @@ int run(const std::vector<std::string>& args)
         return compute(rest);
     if (command == "presets")
         return listPresets(rest);
+    if (command == "models")
+        return modelsCommand(rest);
     if (command == "export")
         return namesOption(rest, "attention-file") ? attentionExportCommand(rest)
                : namesOption(rest, "model")

@@ -16,15 +16,19 @@ std::span<const ModelFamily> modelFamilies()
     static const ModelFamily kFamilies[] = {
         {"GPT-2",
          {"gpt2"},
-         "model.safetensors, vocab.json, merges.txt",
+         "model.safetensors (or its shards), vocab.json, merges.txt",
          &Gpt2Model::open,
          &Gpt2Model::describe},
         {"Qwen/Llama/Mistral",
          {"qwen2", "qwen3", "llama", "mistral"},
-         "model.safetensors, tokenizer.json",
+         "model.safetensors (or its shards), tokenizer.json",
          &LlamaModel::open,
          &LlamaModel::describe},
-        {"BERT", {"bert"}, "model.safetensors, vocab.txt", &BertModel::open, &BertModel::describe},
+        {"BERT",
+         {"bert"},
+         "model.safetensors (or its shards), vocab.txt",
+         &BertModel::open,
+         &BertModel::describe},
     };
     return kFamilies;
 }
@@ -108,7 +112,8 @@ std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& fold
     const std::filesystem::path configFile = folder / "config.json";
     if (!std::filesystem::exists(configFile))
         throw ModelError(configFile, "missing: a model folder holds config.json, "
-                                     "model.safetensors and the tokenizer's files");
+                                     "model.safetensors (or its shards and "
+                                     "model.safetensors.index.json) and the tokenizer's files");
     // 1. config.json, read once.
     std::string text;
     try {

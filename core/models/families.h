@@ -1,7 +1,8 @@
 // The families AttnScope runs, in one table, and opening a model folder through it.
 //
-// A model folder in Hugging Face's layout holds config.json, model.safetensors and the
-// tokenizer's files. openModel reads config.json once, finds the family whose row lists its
+// A model folder in Hugging Face's layout holds config.json, model.safetensors (or a bigger
+// model's shards, model-00001-of-00002.safetensors …, and model.safetensors.index.json) and
+// the tokenizer's files. openModel reads config.json once, finds the family whose row lists its
 // model_type, and hands the folder and the parsed config to that family's open. Adding a
 // family is one folder (core/models/<family>/: config, weights, model) and one row here
 // (docs/architecture.md, "Adding a model family"). No Qt.
@@ -79,9 +80,10 @@ struct ModelFamily {
 [[nodiscard]] ModelFolder readModelConfig(std::string_view json,
                                           const std::filesystem::path& folder = {});
 
-// Opens the model folder `folder` (config.json, model.safetensors and the tokenizer's
-// files) after config.json's model_type, or a GGUF file (gguf/ggufmodel.h). Throws ModelError naming the file and the fault:
-// not a folder, a missing file, a config that is not JSON or lacks a field, a model_type no
+// Opens the model folder `folder` (config.json, model.safetensors or its shards, and the
+// tokenizer's files) after config.json's model_type, or a GGUF file (gguf/ggufmodel.h).
+// Throws ModelError naming the file and the fault: not a folder, a missing file, a config
+// that is not JSON or lacks a field, a model_type no
 // family runs (naming those that are), sizes that do not fit together, a tensor missing or
 // of the wrong shape, a truncated weights file, an unknown dtype.
 [[nodiscard]] std::shared_ptr<const LanguageModel> openModel(const std::filesystem::path& folder);

@@ -2,6 +2,7 @@
 
 #include "attention/attentionstack.h"
 #include "models/languagemodel.h"
+#include "models/shardindex.h"
 
 #include "base/parallel.h"
 
@@ -44,24 +45,91 @@ void convertHalves(const std::byte* bytes, bool half, std::vector<float>& values
 
 } // namespace
 
+const MappedFile* StoredWeights::fileHolding(const void* p) const
+{
+    for (const std::shared_ptr<const MappedFile>& file : files)
+        if (file && file->holds(p))
+            return file.get();
+    return nullptr;
+}
+
+std::filesystem::path weightsFileOf(const std::filesystem::path& folder)
+{
+    const std::filesystem::path single = folder / "model.safetensors";
+    std::error_code error;
+    if (!std::filesystem::exists(single, error) &&
+        std::filesystem::exists(folder / kShardIndexFile, error))
+        return folder / kShardIndexFile;
+    return single;
+}
+
 ModelTensors::ModelTensors(const std::filesystem::path& file, StoredWeights& stored,
                            std::string_view stripPrefix)
     : path_(file), converted_(stored.converted)
 {
-    std::shared_ptr<const MappedFile>& mapped = stored.file;
-    const std::string where = file.string();
-    try {
-        mapped = MappedFile::open(where);
-        mapped_ = mapped;
-        parsed_ = parseSafetensors(mapped->bytes(), where);
-    } catch (const InputError& error) {
-        throw ModelError(file, faultOf(error.what(), where));
+    if (file.filename() == kShardIndexFile) {
+        openShards(file, stored, stripPrefix);
+        return;
     }
-    for (const SafetensorsTensor& tensor : parsed_.tensors) {
+    openFile(file, stored);
+    for (const SafetensorsTensor& tensor : files_.front().parsed.tensors) {
         std::string name = tensor.name;
         if (!stripPrefix.empty() && name.starts_with(stripPrefix))
             name.erase(0, stripPrefix.size());
-        byName_[name] = &tensor;
+        byName_[name] = {&tensor, 0};
+    }
+}
+
+void ModelTensors::openFile(const std::filesystem::path& file, StoredWeights& stored)
+{
+    const std::string where = file.string();
+    OpenFile& opened = files_.emplace_back();
+    opened.path = file;
+    try {
+        opened.mapped = MappedFile::open(where);
+        opened.parsed = parseSafetensors(opened.mapped->bytes(), where);
+    } catch (const InputError& error) {
+        throw ModelError(file, faultOf(error.what(), where));
+    }
+    stored.files.push_back(opened.mapped);
+}
+
+void ModelTensors::openShards(const std::filesystem::path& indexFile, StoredWeights& stored,
+                              std::string_view stripPrefix)
+{
+    // 1. The index.
+    std::string text;
+    try {
+        const std::shared_ptr<const MappedFile> mapped = MappedFile::open(indexFile.string());
+        text.assign(reinterpret_cast<const char*>(mapped->bytes().data()), mapped->bytes().size());
+    } catch (const InputError& error) {
+        throw ModelError(indexFile, faultOf(error.what(), indexFile.string()));
+    }
+    const ShardIndex index = parseShardIndex(text, indexFile);
+    // 2. Every shard, mapped and parsed once (files_ does not move: byName_ points into it).
+    files_.reserve(index.shards.size());
+    std::map<std::string, std::size_t> shardNumber;
+    for (const std::string& shard : index.shards) {
+        const std::filesystem::path file = indexFile.parent_path() / shard;
+        std::error_code error;
+        if (!std::filesystem::exists(file, error))
+            throw ModelError(file, "missing: " + std::string(kShardIndexFile) + " names it");
+        shardNumber[shard] = files_.size();
+        openFile(file, stored);
+    }
+    // 3. Each tensor from the shard the index names.
+    for (const auto& [tensorName, shard] : index.shardOf) {
+        const std::size_t number = shardNumber.at(shard);
+        const std::vector<SafetensorsTensor>& tensors = files_[number].parsed.tensors;
+        const auto found = std::ranges::find(tensors, tensorName, &SafetensorsTensor::name);
+        if (found == tensors.end())
+            throw ModelError(files_[number].path, "the tensor " + tensorName + " is missing (" +
+                                                      std::string(kShardIndexFile) +
+                                                      " says this shard holds it)");
+        std::string name = tensorName;
+        if (!stripPrefix.empty() && name.starts_with(stripPrefix))
+            name.erase(0, stripPrefix.size());
+        byName_[name] = {&*found, number};
     }
 }
 
@@ -70,10 +138,11 @@ WeightView ModelTensors::operator()(const std::string& name, const std::vector<s
     const auto found = byName_.find(name);
     if (found == byName_.end())
         throw ModelError(path_, "the tensor " + name + " is missing");
-    const SafetensorsTensor& tensor = *found->second;
+    const SafetensorsTensor& tensor = *found->second.tensor;
+    const OpenFile& file = files_[found->second.file];
     if (tensor.shape != shape)
-        throw ModelError(path_, "the tensor " + name + " has the shape " + shapeText(tensor.shape) +
-                                    ", expected " + shapeText(shape));
+        throw ModelError(file.path, "the tensor " + name + " has the shape " +
+                                        shapeText(tensor.shape) + ", expected " + shapeText(shape));
     const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
     const std::int64_t cols = shape.back();
     const std::size_t count = std::size_t(rows * cols);
@@ -86,13 +155,13 @@ WeightView ModelTensors::operator()(const std::string& name, const std::vector<s
     } else if (tensor.dtype == "F16" || tensor.dtype == "BF16") {
         convertHalves(bytes, tensor.dtype == "F16", values);
     } else {
-        throw ModelError(path_, "the tensor " + name + " is stored as " + tensor.dtype +
-                                    ", not F32, F16 or BF16");
+        throw ModelError(file.path, "the tensor " + name + " is stored as " + tensor.dtype +
+                                        ", not F32, F16 or BF16");
     }
     // The file's pages of a converted tensor are let go: nothing reads them again. Without
     // it, a BF16 model's file stayed resident beside its float copy (a Qwen2.5-0.5B-sized
     // model peaked at its float weights plus half again).
-    mapped_->release(bytes, tensor.data.size());
+    file.mapped->release(bytes, tensor.data.size());
     converted_.push_back(std::move(values));
     return {converted_.back().data(), rows, cols};
 }
@@ -100,7 +169,7 @@ WeightView ModelTensors::operator()(const std::string& name, const std::vector<s
 std::string ModelTensors::dtypeOf(const std::string& name) const
 {
     const auto found = byName_.find(name);
-    return found == byName_.end() ? std::string() : found->second->dtype;
+    return found == byName_.end() ? std::string() : found->second.tensor->dtype;
 }
 
 } // namespace attn

@@ -56,6 +56,9 @@ void TestCliHelp::versionAndHelp_data()
     QTest::newRow("sweep -h")
         << QStringList{"sweep", "-h"}
         << R"(^usage:\n  attnscope sweep [\s\S]*options of sweep[\s\S]*--from N)";
+    QTest::newRow("models --help")
+        << QStringList{"models", "--help"}
+        << R"(^usage:\n  attnscope models +list the models already on this computer\n)";
     QTest::newRow("compute --help")
         << QStringList{"compute", "--help"}
         << R"(^usage:\n  attnscope compute \[options\] +compute attention[\s\S]*--language en\|zh_CN)";

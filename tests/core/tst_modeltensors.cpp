@@ -118,9 +118,10 @@ void TestModelTensors::f32PagesLetGoReadBack()
     attn::ModelTensors read(path, stored);
     const attn::WeightView w = read("w", {rows, cols});
     QVERIFY(stored.converted.empty()); // in place
-    QVERIFY(stored.file->holds(w.data));
-    QVERIFY(!stored.file->holds(values.data()));
-    stored.file->release(values.data(), 4 * values.size()); // not the mapping's: nothing happens
+    QVERIFY(stored.fileHolding(w.data));
+    QVERIFY(!stored.fileHolding(values.data()));
+    stored.files.front()->release(values.data(),
+                                  4 * values.size()); // not the mapping's: nothing happens
     QCOMPARE(values[12345], float(12345) * 0.5f);
 
     const double before = residentFileBytes();
@@ -131,7 +132,7 @@ void TestModelTensors::f32PagesLetGoReadBack()
     const double touched = residentFileBytes() - before;
     QVERIFY2(touched > 4e6,
              qPrintable(QString("reading grew RssFile by %1 MB").arg(touched / 1e6)));
-    stored.file->release(w.data, bytes);
+    stored.files.front()->release(w.data, bytes);
     const double kept = residentFileBytes() - before;
     QVERIFY2(kept < 1e6, qPrintable(QString("%1 MB stayed resident").arg(kept / 1e6)));
     QVERIFY(std::equal(w.data, w.data + rows * cols, values.begin())); // read again

@@ -3,11 +3,13 @@
 #include "engine/engine.h"
 #include "languagemodelwindow.h"
 #include "models/families.h"
+#include "models/gguf/ggufmodel.h"
 #include "models/languagemodel.h"
 #include "openmodeldialog.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
@@ -23,15 +25,30 @@ bool isModelFolder(const QString& path)
     return QFileInfo(path).isDir() && QFileInfo(QDir(path).filePath("config.json")).isFile();
 }
 
-QStringList droppedModelFolders(const QMimeData* mime)
+bool isGgufFile(const QString& path)
 {
-    QStringList folders;
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return false;
+    // A ".gguf" that is not one goes to the opener too, which says what it is not.
+    return info.suffix().compare(QLatin1String("gguf"), Qt::CaseInsensitive) == 0 ||
+           attn::isGgufFile(path.toStdString());
+}
+
+bool isModelPath(const QString& path)
+{
+    return isModelFolder(path) || isGgufFile(path);
+}
+
+QStringList droppedModels(const QMimeData* mime)
+{
+    QStringList models;
     if (!mime || !mime->hasUrls())
-        return folders;
+        return models;
     for (const QUrl& url : mime->urls())
-        if (url.isLocalFile() && isModelFolder(url.toLocalFile()))
-            folders << url.toLocalFile();
-    return folders;
+        if (url.isLocalFile() && isModelPath(url.toLocalFile()))
+            models << url.toLocalFile();
+    return models;
 }
 
 ModelOpener::ModelOpener(QWidget* parent) : QObject(parent), parent_(parent)
@@ -84,7 +101,7 @@ void ModelOpener::openInteractively()
 
 bool ModelOpener::openDropped(const QMimeData* mime)
 {
-    const QStringList folders = droppedModelFolders(mime);
+    const QStringList folders = droppedModels(mime);
     for (const QString& folder : folders)
         open(folder);
     return !folders.isEmpty();

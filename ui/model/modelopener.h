@@ -1,5 +1,5 @@
-// Opening language models in the window: File → Open Model…, model folders dropped on the
-// main window. openModel() maps the weights and the first run makes every layer's
+// Opening language models in the window: File → Open Model…, model folders and GGUF files
+// dropped on the main window. openModel() maps the weights and the first run makes every layer's
 // attention: both on a worker thread, so the window stays responsive while it says what
 // it opens (openingText(), shown by OpeningIndicator). Folders asked for while one opens
 // wait their turn: a drop of several opens every one. Each model opens in a
@@ -24,8 +24,13 @@ class LanguageModelWindow;
 
 // Whether `path` is a folder holding a config.json (a model's folder, whatever its kind).
 [[nodiscard]] bool isModelFolder(const QString& path);
-// The local model folders among dropped `mime` data.
-[[nodiscard]] QStringList droppedModelFolders(const QMimeData* mime);
+// Whether `path` is a GGUF file: named *.gguf, or beginning with the magic "GGUF" whatever
+// its name (Ollama's blobs are sha256-… without an extension).
+[[nodiscard]] bool isGgufFile(const QString& path);
+// A model folder or a GGUF file: what openModel opens.
+[[nodiscard]] bool isModelPath(const QString& path);
+// The local model folders and GGUF files among dropped `mime` data.
+[[nodiscard]] QStringList droppedModels(const QMimeData* mime);
 
 class ModelOpener : public QObject {
     Q_OBJECT
@@ -35,12 +40,13 @@ public:
     explicit ModelOpener(QWidget* parent);
     ~ModelOpener() override;
 
-    // Opens the model in `folder` on the worker, after those asked for before.
+    // Opens the model in `folder` (a model folder or a GGUF file) on the worker, after those
+    // asked for before.
     void open(const QString& folder);
     // Asks for a folder (OpenModelDialog) and opens it.
     void openInteractively();
-    // Opens the dropped model folders; false (nothing done) when the data holds none, so a
-    // drop handler can go on.
+    // Opens the dropped model folders and GGUF files; false (nothing done) when the data holds
+    // none, so a drop handler can go on.
     bool openDropped(const QMimeData* mime);
 
     // Nothing is being opened.

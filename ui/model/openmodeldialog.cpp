@@ -1,22 +1,34 @@
 #include "openmodeldialog.h"
 
 #include "models/families.h"
-
-#include "models/hfcache.h"
+#include "models/modelcaches.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace attn::ui {
 namespace {
+
+// `path` as the dialog shows it: "~/…" under the home folder, shorter and the same on every
+// machine.
+QString shownPath(const QString& path)
+{
+    const QString home = QDir::homePath();
+    const QString native = QDir::toNativeSeparators(path);
+    if (path == home || path.startsWith(home + '/'))
+        return QStringLiteral("~") + native.mid(home.size());
+    return native;
+}
 
 // Where the last model was chosen from: the next dialog starts there.
 QString& lastDirectory()
@@ -30,13 +42,14 @@ QString& lastDirectory()
 OpenModelDialog::OpenModelDialog(QWidget* parent)
     : QDialog(parent), intro_(new QLabel), cachedLabel_(new QLabel), cached_(new QListWidget),
       folderLabel_(new QLabel), folder_(new QLineEdit), browse_(new QPushButton),
-      howTo_(new QLabel),
+      chooseFile_(new QPushButton), howTo_(new QLabel),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel))
 {
     setObjectName("openModelDialog");
     cached_->setObjectName("cachedModels");
     folder_->setObjectName("modelFolder");
     browse_->setObjectName("browseModel");
+    chooseFile_->setObjectName("chooseModelFile");
     howTo_->setObjectName("howToGetModel");
     intro_->setObjectName("modelFolderIntro");
     intro_->setWordWrap(true);
@@ -49,6 +62,7 @@ OpenModelDialog::OpenModelDialog(QWidget* parent)
     folderRow->addWidget(folderLabel_);
     folderRow->addWidget(folder_, 1);
     folderRow->addWidget(browse_);
+    folderRow->addWidget(chooseFile_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro_);
     layout->addWidget(cachedLabel_);
@@ -69,39 +83,59 @@ OpenModelDialog::OpenModelDialog(QWidget* parent)
         buttons_->button(QDialogButtonBox::Open)->setEnabled(!text.trimmed().isEmpty());
     });
     connect(browse_, &QPushButton::clicked, this, &OpenModelDialog::browse);
+    connect(chooseFile_, &QPushButton::clicked, this, &OpenModelDialog::chooseFile);
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     buttons_->button(QDialogButtonBox::Open)->setEnabled(false);
 
     listCachedModels();
+    // Nothing to choose: the path is what the learner gives, so it has the focus.
+    if (cached_->count() == 1 && cached_->item(0)->flags() == Qt::NoItemFlags)
+        folder_->setFocus();
     retranslateUi();
-    resize(640, 440);
+    resize(720, 520);
 }
 
 QString OpenModelDialog::folder() const
 {
-    return folder_->text().trimmed();
+    // "~" and "~/…" as a shell reads them: the home folder.
+    const QString text = folder_->text().trimmed();
+    if (text == QLatin1String("~") || text.startsWith(QStringLiteral("~") + QDir::separator()) ||
+        text.startsWith(QLatin1String("~/")))
+        return QDir::toNativeSeparators(QDir::homePath()) + text.mid(1);
+    return text;
 }
 
 void OpenModelDialog::setFolder(const QString& folder)
 {
-    folder_->setText(QDir::toNativeSeparators(folder));
+    folder_->setText(shownPath(folder));
 }
 
 void OpenModelDialog::listCachedModels()
 {
-    const std::filesystem::path hub = huggingFaceHubDirectory();
-    hub_ = QDir::toNativeSeparators(QString::fromStdString(hub.string()));
-    for (const CachedModel& model : attn::findCachedModels(hub)) {
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1 · %2 · %3")
-                .arg(QString::fromStdString(model.name),
-                     QString::fromStdString(model.family.empty() ? "?" : model.family),
-                     QString::fromStdString(model.snapshot).left(10)),
-            cached_);
-        const QString folder = QString::fromStdString(model.folder.string());
-        item->setData(Qt::UserRole, folder);
-        item->setToolTip(QDir::toNativeSeparators(folder));
+    const std::vector<ModelCacheFolder> caches = modelCacheFolders();
+    for (const ModelCacheFolder& cache : caches)
+        looked_ << QStringLiteral("%1: %2").arg(
+            QString::fromUtf8(modelSourceName(cache.source).data()),
+            shownPath(QString::fromStdString(cache.folder.string())));
+    const QLocale locale;
+    for (const DiskModel& model : findDiskModels(caches)) {
+        // name · family · quantization · size · tool: the tool's name for the model first.
+        QStringList parts{QString::fromStdString(model.name),
+                          QString::fromStdString(model.family.empty() ? "?" : model.family)};
+        if (!model.quantization.empty())
+            parts << QString::fromStdString(model.quantization);
+        // Powers of 1000, as the tools show their models' sizes ("397 MB").
+        parts << locale.formattedDataSize(qint64(model.bytes), 1, QLocale::DataSizeSIFormat)
+              << QString::fromUtf8(modelSourceName(model.source).data());
+        auto* item = new QListWidgetItem(parts.join(QStringLiteral(" · ")), cached_);
+        const QString path = QString::fromStdString(model.path.string());
+        item->setToolTip(shownPath(path));
+        item->setData(Qt::UserRole + 1, model.missing);
+        if (model.missing) // listed so that the learner sees why it does not open
+            item->setFlags(Qt::NoItemFlags);
+        else
+            item->setData(Qt::UserRole, path);
     }
     if (cached_->count() == 0) {
         auto* item = new QListWidgetItem(cached_);
@@ -119,6 +153,18 @@ void OpenModelDialog::browse()
     setFolder(chosen);
 }
 
+void OpenModelDialog::chooseFile()
+{
+    // Every file too: an Ollama blob is a GGUF file named sha256-… without an extension.
+    const QString chosen = QFileDialog::getOpenFileName(
+        this, tr("Model File"), folder().isEmpty() ? lastDirectory() : folder(),
+        tr("GGUF models (*.gguf);;All files (*)"));
+    if (chosen.isEmpty())
+        return;
+    lastDirectory() = QFileInfo(chosen).absolutePath();
+    setFolder(chosen);
+}
+
 void OpenModelDialog::retranslateUi()
 {
     setWindowTitle(tr("Open Model"));
@@ -132,19 +178,36 @@ void OpenModelDialog::retranslateUi()
                               QString::fromUtf8(family.files.data(),
                                                 qsizetype(family.files.size()))));
     intro_->setText(tr("A model folder as the Hugging Face hub keeps it: config.json and the "
-                       "files of its family —<ul>%1</ul>AttnScope runs the model itself and "
-                       "downloads nothing.")
+                       "files of its family —<ul>%1</ul>or a GGUF file. AttnScope runs the "
+                       "model itself and downloads nothing.")
                         .arg(families));
-    cachedLabel_->setText(tr("Models in your Hugging Face &cache:"));
-    if (cached_->count() == 1 && cached_->item(0)->data(Qt::UserRole).toString().isEmpty())
-        cached_->item(0)->setText(tr("None in %1").arg(hub_.isEmpty() ? tr("(no cache)") : hub_));
-    folderLabel_->setText(tr("&Folder:"));
-    browse_->setText(tr("&Browse…"));
+    cachedLabel_->setText(tr("Models already on this &computer:"));
+    const bool empty = cached_->count() == 1 && cached_->item(0)->flags() == Qt::NoItemFlags &&
+                       !cached_->item(0)->data(Qt::UserRole + 1).toBool();
+    if (empty)
+        cached_->item(0)->setText(
+            tr("None in %1").arg(looked_.isEmpty() ? tr("(no cache)") : looked_.join("\n")));
+    for (int row = 0; row < cached_->count(); ++row)
+        if (QListWidgetItem* item = cached_->item(row); item->data(Qt::UserRole + 1).toBool())
+            item->setText(item->text().section(QStringLiteral(" — "), 0, 0) +
+                          QStringLiteral(" — ") +
+                          tr("its file is missing", "an Ollama model whose blob was deleted"));
+    folderLabel_->setText(tr("&Folder or file:"));
+    browse_->setText(tr("&Browse Folder…"));
+    chooseFile_->setText(tr("Choose &File…", "a GGUF model file"));
+    QString folders; // every tool's folder, one a line
+    for (const QString& folder : looked_)
+        folders +=
+            (folders.isEmpty() ? QString() : QStringLiteral("<br/>")) + folder.toHtmlEscaped();
     howTo_->setText(
         tr("To get GPT-2 (about 550 MB), run in a terminal:<br/><tt>huggingface-cli download gpt2 "
            "config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2</tt>"
            "<br/>then choose that folder; without <tt>--local-dir</tt> it goes to the cache "
-           "and appears in the list above."));
+           "and appears in the list above.") +
+        QStringLiteral("<br/><br/>") +
+        tr("The list shows the models these tools downloaded, from the folders where they keep "
+           "them:<br/>%1")
+            .arg(folders));
 }
 
 void OpenModelDialog::changeEvent(QEvent* event)

@@ -1,6 +1,8 @@
-// File → Open Model…: a model folder chosen on disk, or one of the models already in the
-// user's Hugging Face cache (core/models/hfcache). Nothing is downloaded; the dialog says
-// how to get GPT-2.
+// File → Open Model…: a model folder or GGUF file chosen on disk, or one of the models the
+// tools that download them already keep on this computer (core/models/modelcaches: Hugging
+// Face, ModelScope, Ollama, LM Studio), each labelled with its tool, size and quantization.
+// Nothing is downloaded; the dialog says where each tool keeps its models and how to get
+// GPT-2.
 #pragma once
 
 #include <QDialog>
@@ -19,7 +21,8 @@ class OpenModelDialog : public QDialog {
 public:
     explicit OpenModelDialog(QWidget* parent = nullptr);
 
-    // The folder to open: typed, browsed to, or the cached model chosen.
+    // The folder or GGUF file to open: typed, browsed to, or the listed model chosen; shown
+    // as "~/…" under the home folder, and "~" read back as the home folder.
     [[nodiscard]] QString folder() const;
     void setFolder(const QString& folder);
     [[nodiscard]] QListWidget* cachedModels() const { return cached_; }
@@ -30,6 +33,7 @@ protected:
 private:
     void listCachedModels();
     void browse();
+    void chooseFile();
     void retranslateUi();
 
     QLabel* intro_;
@@ -38,9 +42,10 @@ private:
     QLabel* folderLabel_;
     QLineEdit* folder_;
     QPushButton* browse_;
+    QPushButton* chooseFile_;
     QLabel* howTo_;
     QDialogButtonBox* buttons_;
-    QString hub_; // the cache's folder, for the empty list's text
+    QStringList looked_; // every tool's folder ("Ollama: ~/.ollama/models"), for the texts
 };
 
 } // namespace attn::ui

@@ -38,10 +38,10 @@ bool SessionDrop::eventFilter(QObject* watched, QEvent* event)
         return false;
     auto* drop = static_cast<QDropEvent*>(event); // QDragEnterEvent is one too
     // Attention files (.npz, .npy, .safetensors) open in a model window each, and model
-    // folders (each holding a config.json) in a language model window each: a drop of
-    // both kinds opens every one.
+    // folders (each holding a config.json) and GGUF files in a language model window each: a drop
+    // of both kinds opens every one.
     const bool files = !droppedAttentionFiles(drop->mimeData()).isEmpty();
-    const bool models = models_ && !droppedModelFolders(drop->mimeData()).isEmpty();
+    const bool models = models_ && !droppedModels(drop->mimeData()).isEmpty();
     if (files || models) {
         drop->acceptProposedAction();
         if (event->type() == QEvent::Drop) {

@@ -36,7 +36,7 @@ bool isSessionArgument(std::string_view argument)
 bool isWindowArgument(std::string_view argument)
 {
     const QString path = QString::fromUtf8(argument.data(), qsizetype(argument.size()));
-    return isSessionArgument(argument) || isAttentionFileName(path) || isModelFolder(path);
+    return isSessionArgument(argument) || isAttentionFileName(path) || isModelPath(path);
 }
 
 QString openSessionArguments(MainWindow& window, const QStringList& arguments)
@@ -45,7 +45,7 @@ QString openSessionArguments(MainWindow& window, const QStringList& arguments)
     for (const QString& path : arguments) {
         if (isAttentionFileName(path))
             openAttentionFile(&window, QFileInfo(path).absoluteFilePath());
-        else if (isModelFolder(path))
+        else if (isModelPath(path))
             window.modelOpener()->open(QFileInfo(path).absoluteFilePath());
         else
             paths << path;

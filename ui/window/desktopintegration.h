@@ -26,7 +26,8 @@ inline constexpr auto kDesktopId = "io.github.attnscope.attnscope";
 
 // Whether a command-line argument opens the window: a session file, an attention file
 // (.npz, .npy, .safetensors, in any case), so that `attnscope gpt2.npz` shows its model,
-// or a model folder (one holding a config.json), so that `attnscope gpt2/` runs it.
+// or a model folder (one holding a config.json) or GGUF file, so that `attnscope gpt2/` runs
+// it.
 [[nodiscard]] bool isWindowArgument(std::string_view argument);
 
 // Opens each attention file among `paths` in a model window over `window` (one that cannot

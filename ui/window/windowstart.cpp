@@ -17,7 +17,7 @@ namespace {
 
 bool isSession(const QString& path)
 {
-    return !isAttentionFileName(path) && !isModelFolder(path);
+    return !isAttentionFileName(path) && !isModelPath(path);
 }
 
 QString names(const QStringList& paths)

@@ -49,7 +49,7 @@ std::shared_ptr<const LanguageModel> BertModel::open(const ModelFolder& folder)
     ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("vocab.txt"));
     const std::optional<int> maskId = tokenizer->maskId();
     // 3. The weights, mapped.
-    BertWeights weights = loadBertWeights(folder.file("model.safetensors"), config);
+    BertWeights weights = loadBertWeights(weightsFileOf(folder.path), config);
 
     ModelInfo info = infoOf(folder, config);
     info.weightType = weights.storedType;

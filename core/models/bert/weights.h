@@ -45,9 +45,9 @@ struct BertWeights : StoredWeights {
     WeightView decoderBias;          // cls.predictions.bias (V)
 };
 
-// Reads `file` (model.safetensors) for a model of `config`. Throws ModelError naming the file
-// and the tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a
-// file that is not safetensors.
+// Reads `file` (model.safetensors, or a sharded model's index) for a model of `config`. Throws
+// ModelError naming the file and the tensor: missing, of the wrong shape, of a dtype other than
+// F32, F16 or BF16, or a file that is not safetensors.
 [[nodiscard]] BertWeights loadBertWeights(const std::filesystem::path& file,
                                           const BertConfig& config);
 

@@ -229,7 +229,7 @@ LlamaWeights llamaWeightsOf(const GgufFile& file, const std::filesystem::path& p
                             const LlamaConfig& config, std::shared_ptr<const MappedFile> mapped)
 {
     LlamaWeights w;
-    w.file = std::move(mapped);
+    w.files.push_back(std::move(mapped));
     GgufTensors read(file, path, w);
     const std::int64_t C = config.dModel, V = config.vocabulary, I = config.inner;
     const std::int64_t d = config.headDim, Q = config.heads * d, KV = config.kvHeads * d;

@@ -47,7 +47,7 @@ std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
     });
     ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("vocab.json"));
     // 3. The weights, mapped.
-    Gpt2Weights weights = loadGpt2Weights(folder.file("model.safetensors"), config);
+    Gpt2Weights weights = loadGpt2Weights(weightsFileOf(folder.path), config);
 
     ModelInfo info = infoOf(folder, config);
     info.weightType = weights.storedType;

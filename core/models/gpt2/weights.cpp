@@ -24,8 +24,8 @@ void packGpt2Conv1dWeights(Gpt2Weights& w)
         auto [v, offset] = views[std::size_t(i)];
         packConv1dBands(v->data, v->rows, v->cols, v->cols, 1, w.bands.get() + offset);
         v->bands = w.bands.get() + offset;
-        if (w.file && w.file->holds(v->data))
-            w.file->release(v->data, std::size_t(v->rows * v->cols) * sizeof(float));
+        if (const MappedFile* file = w.fileHolding(v->data))
+            file->release(v->data, std::size_t(v->rows * v->cols) * sizeof(float));
     });
 }
 

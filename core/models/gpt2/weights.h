@@ -33,9 +33,9 @@ struct Gpt2Weights : StoredWeights {
     std::shared_ptr<float[]> bands; // the blocks' Conv1D weights packed (WeightView::bands)
 };
 
-// Reads `file` (model.safetensors) for a model of `config`. Tensor names may carry the
-// "transformer." prefix; h.N.attn.bias and masked_bias (the causal mask as a buffer) and
-// lm_head.weight (tied to wte) are not read. Throws ModelError naming the file and the
+// Reads `file` (model.safetensors, or a sharded model's index) for a model of `config`. Tensor
+// names may carry the "transformer." prefix; h.N.attn.bias and masked_bias (the causal mask as a
+// buffer) and lm_head.weight (tied to wte) are not read. Throws ModelError naming the file and the
 // tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a file
 // that is not safetensors (truncated, a corrupt header, an unknown dtype). Where the Conv1D
 // runs on AVX-512 (conv1dUsesAvx512) the blocks' Conv1D weights are packed in bands for it,

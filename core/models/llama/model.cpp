@@ -53,7 +53,7 @@ std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
     });
     ModelFolder::checkVocabulary(*tokenizer, config.vocabulary, folder.file("tokenizer.json"));
     // 3. The weights, mapped.
-    LlamaWeights weights = loadLlamaWeights(folder.file("model.safetensors"), config);
+    LlamaWeights weights = loadLlamaWeights(weightsFileOf(folder.path), config);
 
     ModelInfo info = infoOf(folder, config);
     info.weightType = weights.storedType;

@@ -37,9 +37,10 @@ struct LlamaWeights : StoredWeights {
     WeightView finalNorm; // model.norm (C)
 };
 
-// Reads `file` (model.safetensors) for a model of `config`. lm_head.weight is read only when
-// the embeddings are not tied. Throws ModelError naming the file and the tensor: missing, of
-// the wrong shape, of a dtype other than F32, F16 or BF16, or a file that is not safetensors.
+// Reads `file` (model.safetensors, or a sharded model's index) for a model of `config`.
+// lm_head.weight is read only when the embeddings are not tied. Throws ModelError naming the file
+// and the tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a file
+// that is not safetensors.
 [[nodiscard]] LlamaWeights loadLlamaWeights(const std::filesystem::path& file,
                                             const LlamaConfig& config);
 
