@@ -40,6 +40,8 @@ RotaryTable rotaryTable(int T, int headDim, double theta, const RopeScaling& sca
             inverse /= float(scaling.factor);
         else if (scaling.type == RopeScaling::Type::Llama3)
             inverse = llama3Frequency(inverse, scaling);
+        if (!scaling.frequencyFactors.empty())
+            inverse /= scaling.frequencyFactors[std::size_t(i)];
         for (int t = 0; t < T; ++t) {
             const float angle = float(t) * inverse;
             table.cos(t, i) = table.cos(t, i + half) = std::cos(angle);

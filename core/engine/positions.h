@@ -32,6 +32,9 @@ struct RopeScaling {
     double lowFreqFactor = 1;
     double highFreqFactor = 4;
     double originalPositions = 8192;
+    // llama.cpp's rope_freqs (a GGUF of Llama 3.1/3.2): each inv_freq_i divided by its own
+    // factor, the llama3 scaling computed once by the converter. Empty: none.
+    std::vector<float> frequencyFactors;
     bool operator==(const RopeScaling&) const = default;
 };
 

@@ -1,10 +1,11 @@
 // GGUF models (models/gguf/ggufmodel): files written by tests/reference/gen_gguf_models.py
 // with its own GGUF writer. Converted from the Qwen/Llama checkpoints (F32, BF16, Q/K of the
 // llama architecture permuted as llama.cpp's converter does), every case equals the
-// checkpoint's PyTorch numbers; random blocks of all 15 types read (a Q4_K_M-like mix) equal
-// the PyTorch forward on their dequantized weights; Q8_0 stays near the F32 checkpoint. The
-// weights stay as blocks in the mapped file. Broken files are refused naming the file and the
-// fault, in the window's ModelError and as one line with exit status 2 on the command line.
+// checkpoint's PyTorch numbers (Llama 3.1's rope scaling as llama.cpp's rope_freqs too); random
+// blocks of all 15 types read (a Q4_K_M-like mix) equal the PyTorch forward on their dequantized
+// weights; Q8_0 stays near the F32 checkpoint. The weights stay as blocks in the mapped file.
+// Broken files are refused naming the file and the fault, in the window's ModelError and as one
+// line with exit status 2 on the command line.
 #include "clirun.h"
 #include "io/gguf.h"
 #include "modelfiles.h"
@@ -92,10 +93,10 @@ void TestGgufModel::parity_data()
     // (file, the numbers it must give): converted files their checkpoints', random blocks
     // their own dequantized weights'.
     const std::pair<const char*, fs::path> files[] = {
-        {"qwen2-f32", kLlama / "qwen2-f32.json"},     {"llama-f32", kLlama / "llama-f32.json"},
-        {"smollm2-f32", kLlama / "smollm2-f32.json"}, {"qwen3-bf16", kLlama / "qwen3-bf16.json"},
-        {"qwen2-q8_0", kGguf / "qwen2-q8_0.json"},    {"qwen2-mix", kGguf / "qwen2-mix.json"},
-        {"llama-mix", kGguf / "llama-mix.json"},
+        {"qwen2-f32", kLlama / "qwen2-f32.json"},   {"llama-f32", kLlama / "llama-f32.json"},
+        {"llama3-f32", kLlama / "llama3-f32.json"}, {"smollm2-f32", kLlama / "smollm2-f32.json"},
+        {"qwen3-bf16", kLlama / "qwen3-bf16.json"}, {"qwen2-q8_0", kGguf / "qwen2-q8_0.json"},
+        {"qwen2-mix", kGguf / "qwen2-mix.json"},    {"llama-mix", kGguf / "llama-mix.json"},
     };
     for (const auto& [name, numbers] : files) {
         const QJsonObject expected = readJson(numbers);

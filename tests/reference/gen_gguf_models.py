@@ -6,7 +6,8 @@ hold (each block dequantized as ggml does, ggml_blocks.py).
 - Converted from gen_llama_model.py's checkpoints, as llama.cpp's convert_hf_to_gguf.py does
   (llama.cpp's tensor names; Q and K of the llama architecture with each head's halves
   interleaved, its permute; the tokenizer as tokenizer.ggml.*): qwen2-f32.gguf, llama-f32.gguf
-  (permuted, an untied output), qwen3-bf16.gguf (BF16 blocks, q/k norms), smollm2-f32.gguf
+  (permuted, an untied output), llama3-f32.gguf (Llama 3.1's rope scaling as rope_freqs),
+  qwen3-bf16.gguf (BF16 blocks, q/k norms), smollm2-f32.gguf
   (6 query heads on 2 K/V heads, permuted), whose numbers are their checkpoints' own
   (tests/reference/llama/<name>.json); qwen2-q8_0.gguf, qwen2-f32's weights quantized to Q8_0
   (ggml's quantize_row_q8_0_ref), whose numbers are near qwen2-f32's.
@@ -17,6 +18,7 @@ hold (each block dequantized as ggml does, ggml_blocks.py).
 Run with /usr/bin/python3 (torch, numpy); writes tests/reference/gguf/.
 """
 import json
+import math
 import os
 import struct
 
@@ -178,6 +180,30 @@ def expected_numbers(name, cfg, held, dtype):
             "d_model": cfg["hidden_size"], "vocab_size": cfg["vocab_size"], "cases": cases}
 
 
+def rope_factors(cfg):
+    """convert_hf_to_gguf.py's rope_freqs of a llama3 rope scaling (LlamaModel's
+    generate_extra_tensors): each frequency's factor, computed in Python's doubles."""
+    scaling = cfg.get("rope_scaling") or {}
+    if scaling.get("rope_type", "").lower() != "llama3":
+        return None
+    base, dim = L.rope_theta(cfg), L.head_dim(cfg)
+    freqs = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float32) / dim))
+    factor = scaling.get("factor", 8.0)
+    low, high = scaling.get("low_freq_factor", 1.0), scaling.get("high_freq_factor", 4.0)
+    old = scaling.get("original_max_position_embeddings", 8192)
+    out = []
+    for freq in freqs:
+        wavelen = 2 * math.pi / freq
+        if wavelen < old / high:
+            out.append(1)
+        elif wavelen > old / low:
+            out.append(factor)
+        else:
+            smooth = (old / wavelen - low) / (high - low)
+            out.append(1 / ((1 - smooth) / factor + smooth))
+    return [float(x) for x in out]
+
+
 def convert(name, out_name, file_type, type_of, expected=False):
     """A checkpoint of gen_llama_model.py's as a GGUF file, as llama.cpp converts it."""
     folder = os.path.join(L.OUT, name)
@@ -188,6 +214,10 @@ def convert(name, out_name, file_type, type_of, expected=False):
     weights = read_safetensors(os.path.join(folder, "model.safetensors"))
     arch = "llama" if cfg["model_type"] == "mistral" else cfg["model_type"]
     tensors, held = gguf_tensors(cfg, weights, type_of)
+    factors = rope_factors(cfg)
+    if factors is not None:
+        tensors.append(("rope_freqs.weight", "F32", [len(factors)],
+                        np.array(factors, dtype="<f4").tobytes()))
     meta = model_metadata(cfg, arch, out_name, file_type, tokenizer, cfg["eos_token_id"])
     write_gguf(os.path.join(OUT, out_name + ".gguf"), meta, tensors)
     if expected:
@@ -241,6 +271,7 @@ def main():
     f32 = lambda gg, w: "F32"
     convert("qwen2-f32", "qwen2-f32", "F32", f32)
     convert("llama-f32", "llama-f32", "F32", f32)
+    convert("llama3-f32", "llama3-f32", "F32", f32)  # rope_freqs
     convert("smollm2-f32", "smollm2-f32", "F32", f32)
     convert("qwen3-bf16", "qwen3-bf16", "BF16", lambda gg, w: "BF16")
     convert("qwen2-f32", "qwen2-q8_0", "Q8_0", lambda gg, w: "Q8_0", expected=True)

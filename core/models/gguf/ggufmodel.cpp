@@ -211,6 +211,21 @@ LlamaConfig llamaConfigOf(const GgufFile& file, const std::filesystem::path& pat
         meta.fail("the rope scaling \"" + scaling + "\" (" + arch +
                   ".rope.scaling.type) is not supported (this version runs none and linear)");
     }
+    // Llama 3.1/3.2's llama3 scaling, as llama.cpp's converter computed it: one factor a
+    // frequency.
+    if (const GgufTensor* factors = file.tensor("rope_freqs.weight")) {
+        const std::int64_t half = c.headDim / 2;
+        if (factors->ne != std::vector<std::int64_t>{half} || factors->type != GgmlType::F32)
+            meta.fail("the tensor rope_freqs.weight is not " + std::to_string(half) +
+                      " F32 values, one a frequency of the head size " + std::to_string(c.headDim));
+        c.ropeScaling.frequencyFactors.resize(std::size_t(half));
+        dequantizeRow(GgmlType::F32, factors->data.data(), c.ropeScaling.frequencyFactors.data(),
+                      half);
+        for (const float factor : c.ropeScaling.frequencyFactors)
+            if (!std::isfinite(factor) || factor <= 0)
+                meta.fail("the tensor rope_freqs.weight holds a factor that is not a positive "
+                          "number");
+    }
     const GgufTensor* embedding = file.tensor("token_embd.weight");
     if (!embedding || embedding->ne.size() != 2)
         meta.fail("the tensor token_embd.weight is missing or not a matrix");
