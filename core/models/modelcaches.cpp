@@ -1,6 +1,7 @@
 #include "models/modelcaches.h"
 
 #include "base/jsonread.h"
+#include "models/gguf/ggufmodel.h"
 #include "models/hfcache.h"
 
 #include <algorithm>
@@ -140,6 +141,18 @@ std::vector<DiskModel> modelScopeModels(const fs::path& root)
     return models;
 }
 
+// A GGUF file's family and quantization from its header, where the model has none yet.
+void fillFromHeader(DiskModel& model)
+{
+    const std::optional<GgufSummary> summary = ggufSummary(model.path);
+    if (!summary)
+        return;
+    if (model.family.empty())
+        model.family = summary->architecture;
+    if (model.quantization.empty())
+        model.quantization = summary->fileType;
+}
+
 // One Ollama manifest: its model layer's blob (a GGUF file) and what the config blob says.
 // Nothing for a manifest that is not one or has no model layer (an adapter, a projector).
 bool ollamaModel(const fs::path& root, const fs::path& manifest, DiskModel& model)
@@ -176,6 +189,8 @@ bool ollamaModel(const fs::path& root, const fs::path& manifest, DiskModel& mode
             model.family = textField(about, "model_family");
             model.quantization = textField(about, "file_type");
         }
+        if (!model.missing && (model.family.empty() || model.quantization.empty()))
+            fillFromHeader(model);
         return true;
     }
     return false;
@@ -217,7 +232,9 @@ std::vector<DiskModel> lmStudioModels(const fs::path& root)
                     continue;
                 DiskModel model = listed(ModelSource::LmStudio, name + '/' + fileName, file.path());
                 model.bytes = file.file_size(error);
-                model.quantization = quantizationOfFileName(fileName);
+                fillFromHeader(model);
+                if (model.quantization.empty())
+                    model.quantization = quantizationOfFileName(fileName);
                 models.push_back(std::move(model));
             }
         }

@@ -625,6 +625,10 @@
         <source>add the sinusoidal encoding to x, nothing, or rotate Q_h and K_h by their positions (rope; a model&apos;s own RoPE is --rope on|off)</source>
         <translation>把正弦编码加到 x 上、什么都不加，或按位置旋转 Q_h 和 K_h（rope；模型自带的 RoPE 用 --rope on|off）</translation>
     </message>
+    <message>
+        <source>list the models already on this computer (Hugging Face, ModelScope, Ollama, LM Studio): name, tool, size, quantization and the path --model opens; nothing is downloaded</source>
+        <translation>列出这台电脑上已有的模型（Hugging Face、ModelScope、Ollama、LM Studio）：名称、工具、大小、量化方式，以及 --model 要打开的路径；不下载任何东西</translation>
+    </message>
 </context>
 <context>
     <name>Comparison</name>
@@ -3648,6 +3652,10 @@
         <source>heads %1 knocked out (their outputs set to 0)</source>
         <translation>敲掉了头 %1（其输出置为 0）</translation>
     </message>
+    <message>
+        <source>no sliding window: every token sees all the ones before it (the model&apos;s own window is %1 keys)</source>
+        <translation>没有滑动窗口：每个词元都能看到它之前的全部词元（模型自己的窗口是 %1 个键）</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::LogitLensButton</name>
@@ -4017,10 +4025,6 @@
         <translation>打开模型</translation>
     </message>
     <message>
-        <source>Models in your Hugging Face &amp;cache:</source>
-        <translation>Hugging Face 缓存中的模型(&amp;C)：</translation>
-    </message>
-    <message>
         <source>None in %1</source>
         <translation>%1 中没有模型</translation>
     </message>
@@ -4029,25 +4033,51 @@
         <translation>（没有缓存）</translation>
     </message>
     <message>
-        <source>&amp;Folder:</source>
-        <translation>文件夹(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>&amp;Browse…</source>
-        <translation>浏览(&amp;B)…</translation>
-    </message>
-    <message>
         <source>To get GPT-2 (about 550 MB), run in a terminal:&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;then choose that folder; without &lt;tt&gt;--local-dir&lt;/tt&gt; it goes to the cache and appears in the list above.</source>
         <translation>获取 GPT-2（约 550 MB），请在终端中运行：&lt;br/&gt;&lt;tt&gt;huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir ~/models/gpt2&lt;/tt&gt;&lt;br/&gt;然后选择该文件夹；不加 &lt;tt&gt;--local-dir&lt;/tt&gt; 时文件存入缓存，并出现在上面的列表中。</translation>
-    </message>
-    <message>
-        <source>A model folder as the Hugging Face hub keeps it: config.json and the files of its family —&lt;ul&gt;%1&lt;/ul&gt;AttnScope runs the model itself and downloads nothing.</source>
-        <translation>与 Hugging Face Hub 存放方式相同的模型文件夹：config.json，以及该模型家族的文件——&lt;ul&gt;%1&lt;/ul&gt;AttnScope 自己运行模型，不下载任何东西。</translation>
     </message>
     <message>
         <source>%1: %2</source>
         <comment>a model family and the files of its folder</comment>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Model File</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>A model folder as the Hugging Face hub keeps it: config.json and the files of its family —&lt;ul&gt;%1&lt;/ul&gt;or a GGUF file. AttnScope runs the model itself and downloads nothing.</source>
+        <translation>Hugging Face hub 保存的模型文件夹：config.json 加上该模型家族的文件——&lt;ul&gt;%1&lt;/ul&gt;或者一个 GGUF 文件。AttnScope 自己运行模型，不下载任何东西。</translation>
+    </message>
+    <message>
+        <source>Models already on this &amp;computer:</source>
+        <translation>这台电脑上已有的模型(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>its file is missing</source>
+        <comment>an Ollama model whose blob was deleted</comment>
+        <translation>它的文件不见了</translation>
+    </message>
+    <message>
+        <source>&amp;Folder or file:</source>
+        <translation>文件夹或文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse Folder…</source>
+        <translation>浏览文件夹(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Choose Fi&amp;le…</source>
+        <comment>a GGUF model file</comment>
+        <translation>选择文件(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>The list shows the models these tools downloaded, from the folders where they keep them:&lt;br/&gt;%1</source>
+        <translation>列表显示这些工具下载的模型，取自它们存放模型的文件夹：&lt;br/&gt;%1</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <filesystem>
+#include <map>
 
 using namespace attn;
 namespace fs = std::filesystem;
@@ -74,6 +75,7 @@ private slots:
     void pathsToOpen();
     void missingFoldersHaveNone();
     void modelScopeUnderItsCacheRoot();
+    void ggufHeaderNamesFamilyAndQuantization();
     void quantizationOfFileName_data();
     void quantizationOfFileName();
     void ollamaName_data();
@@ -192,6 +194,28 @@ void TestModelCaches::modelScopeUnderItsCacheRoot()
         if (m.source == ModelSource::ModelScope)
             got << QString::fromStdString(m.name + " " + m.family);
     QCOMPARE(got, (QStringList{"Old/Name gpt2", "Org/Name-v1.5 bert"}));
+}
+
+void TestModelCaches::ggufHeaderNamesFamilyAndQuantization()
+{
+    // An LM Studio file whose name says nothing: its header's general.architecture and
+    // general.file_type say it (a name that says Q8_0 is overruled by the header too).
+    const Environment environment;
+    QTemporaryDir dir;
+    const fs::path home = dir.path().toStdString();
+    const fs::path repository = home / ".lmstudio/models/someone/tiny";
+    fs::create_directories(repository);
+    fs::copy_file(fs::path(ATTN_REFERENCE_DIR) / "gguf/llama-mix.gguf", repository / "model.gguf");
+    fs::copy_file(fs::path(ATTN_REFERENCE_DIR) / "gguf/qwen2-f32.gguf",
+                  repository / "tiny-Q8_0.gguf");
+    qputenv("HOME", dir.path().toUtf8());
+    std::map<std::string, DiskModel> byName;
+    for (const DiskModel& m : findDiskModels(modelCacheFolders()))
+        byName[m.name] = m;
+    QCOMPARE(byName["someone/tiny/model.gguf"].family, std::string("llama"));
+    QCOMPARE(byName["someone/tiny/model.gguf"].quantization, std::string("Q4_K_M"));
+    QCOMPARE(byName["someone/tiny/tiny-Q8_0.gguf"].family, std::string("qwen2"));
+    QCOMPARE(byName["someone/tiny/tiny-Q8_0.gguf"].quantization, std::string("F32"));
 }
 
 void TestModelCaches::quantizationOfFileName_data()

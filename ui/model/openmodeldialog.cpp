@@ -194,7 +194,7 @@ void OpenModelDialog::retranslateUi()
                           tr("its file is missing", "an Ollama model whose blob was deleted"));
     folderLabel_->setText(tr("&Folder or file:"));
     browse_->setText(tr("&Browse Folder…"));
-    chooseFile_->setText(tr("Choose &File…", "a GGUF model file"));
+    chooseFile_->setText(tr("Choose Fi&le…", "a GGUF model file"));
     QString folders; // every tool's folder, one a line
     for (const QString& folder : looked_)
         folders +=

@@ -302,6 +302,23 @@ bool isGgufFile(const std::filesystem::path& path)
     return in.read(magic, 4) && std::memcmp(magic, "GGUF", 4) == 0;
 }
 
+std::optional<GgufSummary> ggufSummary(const std::filesystem::path& file)
+{
+    try {
+        const std::shared_ptr<const MappedFile> mapped = MappedFile::open(file.string());
+        const GgufFile gguf = parseGguf(mapped->bytes(), file.string());
+        GgufSummary summary;
+        if (const GgufValue* arch = gguf.find("general.architecture"))
+            summary.architecture = std::string(arch->asString().value_or(""));
+        if (const GgufValue* type = gguf.find("general.file_type"))
+            if (const auto id = type->asUnsigned())
+                summary.fileType = std::string(ggmlFileTypeName(std::uint32_t(*id)));
+        return summary;
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
 std::shared_ptr<const LanguageModel> openGgufModel(const std::filesystem::path& file)
 {
     // 1. The file, mapped and parsed (nothing is copied: the views point into the mapping).

@@ -14,12 +14,23 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace attn {
 
 // Whether `path` is a regular file that begins with GGUF's magic (whatever its name:
 // Ollama's blobs are "sha256-…").
 [[nodiscard]] bool isGgufFile(const std::filesystem::path& path);
+
+// What a GGUF file's header says of it, for a list of models: general.architecture and
+// llama.cpp's name of general.file_type ("Q4_K_M"), each "" when absent; nullopt when the
+// file cannot be read as GGUF. Only the header's pages are read.
+struct GgufSummary {
+    std::string architecture;
+    std::string fileType;
+};
+[[nodiscard]] std::optional<GgufSummary> ggufSummary(const std::filesystem::path& file);
 
 // Opens the GGUF file `file`. Throws ModelError naming the file and the fault: a file that
 // is not GGUF or is truncated or corrupt (parseGguf's faults), an architecture AttnScope does

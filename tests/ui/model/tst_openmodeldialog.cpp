@@ -166,7 +166,7 @@ void TestOpenModelDialog::browsesForAFolderOrAFile()
     QVERIFY(dialog.findChild<QPushButton*>("browseModel"));
     auto* file = dialog.findChild<QPushButton*>("chooseModelFile");
     QVERIFY(file);
-    QCOMPARE(file->text(), QStringLiteral("Choose &File…"));
+    QCOMPARE(file->text(), QStringLiteral("Choose Fi&le…"));
     // A typed GGUF file opens as a folder does; "~" is the home folder, as in a shell.
     dialog.setFolder(QStringLiteral("/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
     QCOMPARE(dialog.folder(), QStringLiteral("/models/qwen2.5-0.5b-instruct-q4_k_m.gguf"));
