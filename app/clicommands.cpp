@@ -173,11 +173,11 @@ void printHelp()
                         QT_TRANSLATE_NOOP("Command line",
                                           "open the window with each attention file's model "
                                           "view"));
-    usage += usageLines("attnscope MODEL_DIR",
+    usage += usageLines("attnscope MODEL_DIR|FILE.gguf",
                         QT_TRANSLATE_NOOP("Command line",
                                           "open the window running the model in that folder "
-                                          "(one holding a config.json), as File → Open Model… "
-                                          "does"));
+                                          "(one holding a config.json) or GGUF file, as File → "
+                                          "Open Model… does"));
     for (const Command& command : commands())
         usage += usageLines(command.usage, command.what);
     usage += usageLines("attnscope compute --attention-file FILE",
@@ -191,7 +191,7 @@ void printHelp()
                                           "figure of a file's attention (png, svg, pdf), or "
                                           "its numbers (csv, npy, json)"));
     usage +=
-        usageLines("attnscope compute --model DIR --text TEXT --json OUT",
+        usageLines("attnscope compute --model DIR|FILE.gguf --text TEXT --json OUT",
                    QT_TRANSLATE_NOOP("Command line", "run GPT-2 from its folder with the formula's "
                                                      "switches inside every layer: every layer's "
                                                      "weights and the next tokens as JSON"));

@@ -55,9 +55,9 @@ const char* modelHelpText(ModelCommand command)
     return QT_TRANSLATE_NOOP(
         "Command line",
         "run a model folder as Hugging Face downloads it (config.json, "
-        "model.safetensors and its tokenizer's files; GPT-2, "
-        "Qwen/Llama/Mistral or BERT) with the formula's switches inside every layer; --json is "
-        "required");
+        "model.safetensors or its shards and its tokenizer's files; GPT-2, "
+        "Qwen/Llama/Mistral or BERT), or a GGUF file as Ollama and LM Studio keep it, with the "
+        "formula's switches inside every layer; --json is required");
 }
 
 // "3,17,42" → the ids, each from 0 to 2^31 − 1.

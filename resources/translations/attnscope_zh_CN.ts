@@ -438,10 +438,6 @@
         <translation>用这些词元 id（以逗号分隔）运行模型，代替 --text；每个 id 都须小于模型的 vocab_size</translation>
     </message>
     <message>
-        <source>open the window running the model in that folder (one holding a config.json), as File → Open Model… does</source>
-        <translation>打开窗口，运行该文件夹（含 config.json）中的模型，如同“文件 → 打开模型…”</translation>
-    </message>
-    <message>
         <source>the model with its textbook formula (A) beside the switched one (B): one head, B − A and both top-10 next tokens as a figure</source>
         <translation>模型按标准公式（A）与改了开关的模型（B）并排：一个头、B − A 以及两边的前 10 个下一个词元，输出为图片</translation>
     </message>
@@ -488,10 +484,6 @@
     <message>
         <source>attention by word: the tokens grouped into words (ICU&apos;s, Chinese by its dictionary), attention to a word the sum over its tokens, from a word the mean (Clark et al. 2019); adds &quot;words&quot; to the JSON</source>
         <translation>按词显示注意力：把词元合并成词（ICU 分词，中文按词典切分），对一个词的注意力是其各词元之和，来自一个词的注意力是其各词元的平均（Clark 等，2019）；JSON 中另有 &quot;words&quot;</translation>
-    </message>
-    <message>
-        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors and its tokenizer&apos;s files; GPT-2, Qwen/Llama/Mistral or BERT) with the formula&apos;s switches inside every layer; --json is required</source>
-        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors 及其分词器文件；GPT-2、Qwen/Llama/Mistral 或 BERT），公式的开关作用于每一层；必须给出 --json</translation>
     </message>
     <message>
         <source>rotary positions on Q and K, or none (models with rotary positions: qwen2, qwen3, llama, mistral); off leaves only the causal mask to tell positions apart</source>
@@ -628,6 +620,14 @@
     <message>
         <source>list the models already on this computer (Hugging Face, ModelScope, Ollama, LM Studio): name, tool, size, quantization and the path --model opens; nothing is downloaded</source>
         <translation>列出这台电脑上已有的模型（Hugging Face、ModelScope、Ollama、LM Studio）：名称、工具、大小、量化方式，以及 --model 要打开的路径；不下载任何东西</translation>
+    </message>
+    <message>
+        <source>open the window running the model in that folder (one holding a config.json) or GGUF file, as File → Open Model… does</source>
+        <translation>打开窗口，运行那个文件夹（含 config.json）或 GGUF 文件里的模型，和“文件 → 打开模型…”一样</translation>
+    </message>
+    <message>
+        <source>run a model folder as Hugging Face downloads it (config.json, model.safetensors or its shards and its tokenizer&apos;s files; GPT-2, Qwen/Llama/Mistral or BERT), or a GGUF file as Ollama and LM Studio keep it, with the formula&apos;s switches inside every layer; --json is required</source>
+        <translation>运行 Hugging Face 下载的模型文件夹（config.json、model.safetensors 或其分片，以及分词器的文件；GPT-2、Qwen/Llama/Mistral 或 BERT），或 Ollama、LM Studio 保存的 GGUF 文件，公式的开关作用于每一层；必须给出 --json</translation>
     </message>
 </context>
 <context>
