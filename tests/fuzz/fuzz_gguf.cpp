@@ -39,13 +39,17 @@ const std::filesystem::path& file()
             (std::filesystem::temp_directory_path() / "attn-fuzz-gguf-XXXXXX").string();
         if (!mkdtemp(pattern.data()))
             broken("no temporary folder");
-        const std::filesystem::path folder(pattern);
+        return std::filesystem::path(pattern) / "model.gguf";
+    }();
+    // Registered after `made` is built, so that it runs before `made` is destroyed.
+    static const bool cleaned = [] {
         std::atexit([] {
             std::error_code ignored;
             std::filesystem::remove_all(made.parent_path(), ignored);
         });
-        return folder / "model.gguf";
+        return true;
     }();
+    (void)cleaned;
     return made;
 }
 
