@@ -2,11 +2,13 @@
 
 #include "base/json.h"
 #include "engine/options.h"
+#include "text/ggufcontroltokens.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace attn {
 namespace {
@@ -103,7 +105,8 @@ private:
     const std::string& where_;
 };
 
-// The added tokens (control and user-defined) of tokenizer.json.
+// The added tokens of tokenizer.json: the tokens llama.cpp finds whole in a text when it
+// parses special tokens (control, user-defined and unknown ones).
 void writeAddedTokens(JsonWriter& json, const std::vector<std::string_view>& tokens,
                       const std::vector<double>& types)
 {
@@ -111,7 +114,7 @@ void writeAddedTokens(JsonWriter& json, const std::vector<std::string_view>& tok
     json.beginArray();
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const int type = int(types[i]);
-        if (type != Control && type != UserDefined)
+        if (type != Control && type != UserDefined && type != Unknown)
             continue;
         json.beginObject();
         json.key("id");
@@ -127,7 +130,7 @@ void writeAddedTokens(JsonWriter& json, const std::vector<std::string_view>& tok
         json.key("normalized");
         json.value(false);
         json.key("special");
-        json.value(type == Control);
+        json.value(type != UserDefined);
         json.endObject();
     }
     json.endArray();
@@ -211,6 +214,34 @@ void writeVocab(JsonWriter& json, const std::vector<std::string_view>& tokens)
     json.endObject();
 }
 
+// The texts of the tokens found whole in a text (control, user-defined and unknown ones).
+std::unordered_set<std::string_view> addedTexts(const std::vector<std::string_view>& tokens,
+                                                const std::vector<double>& types)
+{
+    std::unordered_set<std::string_view> texts;
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (const int type = int(types[i]);
+            type == Control || type == UserDefined || type == Unknown)
+            texts.insert(tokens[i]);
+    return texts;
+}
+
+// Whether the merge "left right" can apply in llama.cpp: not when a side or the result is
+// the text of a token found whole before merging, since then no piece holds that text.
+// Hugging Face's reader refuses such a merge (its byte-level vocab lacks the added tokens:
+// Qwen2's "</s>", which llama.cpp makes a control token), so it is left out, giving the same
+// ids.
+bool mergeCanApply(std::string_view merge, const std::unordered_set<std::string_view>& added)
+{
+    const std::size_t space = merge.find(' ', 1); // llama.cpp's split
+    if (space == std::string_view::npos)
+        return true;
+    const std::string_view left = merge.substr(0, space);
+    const std::string_view right = merge.substr(space + 1);
+    const std::string whole = std::string(left) + std::string(right);
+    return !added.contains(left) && !added.contains(right) && !added.contains(whole);
+}
+
 // SentencePiece's merges from its scores, as Hugging Face's converter makes them: every
 // split of a token into two tokens of the vocabulary, by the whole token's score (the
 // highest first, llama.cpp's order), then its id.
@@ -272,8 +303,13 @@ GgufVocabulary ggufVocabulary(const GgufFile& file, const std::string& where)
     if (count > std::size_t(10'000'000))
         read.fail("tokenizer.ggml.tokens has " + std::to_string(count) +
                   " tokens, more than 10 million");
-    const std::vector<double> types =
+    // The types as llama.cpp tokenizes with them: its control-looking texts made Control.
+    std::vector<double> types =
         read.perToken("tokenizer.ggml.token_type", count).value_or(std::vector<double>(count, 1));
+    const std::vector<bool> control = llamaCppControlTokens(file, *tokens);
+    for (std::size_t i = 0; i < count; ++i)
+        if (control[i])
+            types[i] = Control;
     const int n = int(count);
 
     GgufVocabulary out;
@@ -392,8 +428,10 @@ GgufVocabulary ggufVocabulary(const GgufFile& file, const std::string& where)
             read.fail("tokenizer.ggml.merges is not an array of strings");
         json.key("merges");
         json.beginArray();
+        const std::unordered_set<std::string_view> added = addedTexts(*tokens, types);
         for (const std::string_view merge : *merges)
-            json.value(merge);
+            if (mergeCanApply(merge, added))
+                json.value(merge);
         json.endArray();
     } else {
         const auto scores = read.perToken("tokenizer.ggml.scores", count);

@@ -8,9 +8,12 @@
 //     which the merges are made as Hugging Face's converter does (every split of a token into
 //     two tokens, ranked by the whole token's score, llama.cpp's order of merging), "▁" for a
 //     space, bytes as "<0xNN>".
-// Control (3) and user-defined (4) tokens are added tokens, found whole in the text (as
-// llama.cpp's tokenize with special tokens parsed); add_bos_token / add_eos_token make the
-// template around a text. No Qt.
+// Control (3), user-defined (4) and unknown (2) tokens are added tokens, found whole in the
+// text (as llama.cpp's tokenize with special tokens parsed), and so are the tokens llama.cpp
+// makes control tokens by their text (ggufcontroltokens.h: Qwen2's "</s>"); merges that a
+// token found whole makes unreachable are left out. add_bos_token / add_eos_token make the
+// template around a text. Checked against llama.cpp's own ids on Qwen3's, Mistral 7B's and
+// GPT-2's vocabularies (tests/core/tst_gguftokenizer.cpp). No Qt.
 #pragma once
 
 #include "io/gguf.h"
