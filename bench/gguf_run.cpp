@@ -10,6 +10,7 @@
 #include "io/mappedfile.h"
 #include "models/families.h"
 #include "models/languagemodel.h"
+#include "residentmemory.h"
 
 #include <chrono>
 #include <cstdio>
@@ -21,15 +22,7 @@
 
 namespace {
 
-double peakResidentBytes()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::strtod(line.c_str() + 6, nullptr) * 1024.0;
-    return 0;
-}
+using attn::bench::peakResidentBytes;
 
 double secondsSince(std::chrono::steady_clock::time_point start)
 {

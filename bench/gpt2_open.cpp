@@ -24,6 +24,7 @@
 #include "models/gpt2/model.h"
 #include "models/languagemodel.h"
 #include "qwenfolder.h"
+#include "residentmemory.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -48,20 +49,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using attn::bench::peakResidentBytes;
+
 constexpr int kLayers = 12, kDModel = 768, kHeads = 12, kVocabulary = 50257, kPositions = 1024;
 
-// The process's peak resident set so far, in bytes (0 where /proc does not say), and its
-// reset (Linux 4.0 on: "5" to clear_refs).
-double peakResidentBytes()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::strtod(line.c_str() + 6, nullptr) * 1024.0;
-    return 0;
-}
-
+// The reset of the peak resident set (Linux 4.0 on: "5" to clear_refs).
 void resetPeakResident()
 {
     std::ofstream("/proc/self/clear_refs") << "5";

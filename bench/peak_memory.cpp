@@ -14,6 +14,7 @@
 #include "controlpanel.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "residentmemory.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -27,20 +28,7 @@
 #include <limits>
 #include <string>
 
-namespace {
-
-// The process's peak resident set so far, in bytes, or 0 where /proc does not say.
-double peakResidentBytes()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::strtod(line.c_str() + 6, nullptr) * 1024.0;
-    return 0;
-}
-
-} // namespace
+using attn::bench::peakResidentBytes;
 
 int main(int argc, char** argv)
 {

@@ -1,5 +1,6 @@
 // The Hugging Face cache's models for File → Open Model…: where the cache is, by the
 // environment, and which snapshots in it hold a model.
+#include "cacheenvironment.h"
 #include "models/hfcache.h"
 
 #include <QTemporaryDir>
@@ -18,35 +19,6 @@ void writeFile(const fs::path& path, const std::string& text)
     fs::create_directories(path.parent_path());
     std::ofstream(path, std::ios::binary) << text;
 }
-
-// The variables the cache's place depends on, cleared for each row and restored after.
-class Environment {
-public:
-    Environment()
-    {
-        for (const char* name : kNames) {
-            saved_.push_back(qgetenv(name));
-            had_.push_back(qEnvironmentVariableIsSet(name));
-            qunsetenv(name);
-        }
-    }
-    ~Environment()
-    {
-        for (std::size_t i = 0; i < std::size(kNames); ++i)
-            if (had_[i])
-                qputenv(kNames[i], saved_[i]);
-            else
-                qunsetenv(kNames[i]);
-    }
-    Environment(const Environment&) = delete;
-    Environment& operator=(const Environment&) = delete;
-
-    static constexpr const char* kNames[] = {"HF_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME", "HOME"};
-
-private:
-    std::vector<QByteArray> saved_;
-    std::vector<bool> had_;
-};
 
 } // namespace
 
@@ -87,7 +59,7 @@ void TestHfCache::hubDirectory()
 {
     QFETCH(QString, variables);
     QFETCH(QString, expected);
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     const fs::path root = dir.path().toStdString();
     for (const QString& pair : variables.split(';', Qt::SkipEmptyParts)) {
@@ -161,7 +133,7 @@ void TestHfCache::missingCacheHasNone()
 // The list comes from the cache the environment names: a temporary HF_HOME.
 void TestHfCache::findsTheCacheOfTheEnvironment()
 {
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     qputenv("HF_HOME", dir.path().toUtf8());
     writeFile(fs::path(dir.path().toStdString()) / "hub/models--gpt2/snapshots/abc/config.json",

@@ -1,6 +1,7 @@
 // The models already on disk for File → Open Model… and `attnscope models`: where each tool
 // keeps them by the environment, and what each folder holds, in a fake home with models in
 // every tool's folder (tests/diskmodels.h).
+#include "cacheenvironment.h"
 #include "diskmodels.h"
 #include "models/modelcaches.h"
 
@@ -14,36 +15,6 @@ using namespace attn;
 namespace fs = std::filesystem;
 
 namespace {
-
-// The variables the folders depend on, cleared for each test and restored after.
-class Environment {
-public:
-    Environment()
-    {
-        for (const char* name : kNames) {
-            saved_.push_back(qgetenv(name));
-            had_.push_back(qEnvironmentVariableIsSet(name));
-            qunsetenv(name);
-        }
-    }
-    ~Environment()
-    {
-        for (std::size_t i = 0; i < std::size(kNames); ++i)
-            if (had_[i])
-                qputenv(kNames[i], saved_[i]);
-            else
-                qunsetenv(kNames[i]);
-    }
-    Environment(const Environment&) = delete;
-    Environment& operator=(const Environment&) = delete;
-
-    static constexpr const char* kNames[] = {"HF_HUB_CACHE",     "HF_HOME",       "XDG_CACHE_HOME",
-                                             "MODELSCOPE_CACHE", "OLLAMA_MODELS", "HOME"};
-
-private:
-    std::vector<QByteArray> saved_;
-    std::vector<bool> had_;
-};
 
 QString describe(const DiskModel& m)
 {
@@ -111,7 +82,7 @@ void TestModelCaches::folders()
 {
     QFETCH(QString, variables);
     QFETCH(QString, folders);
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     const QString root = dir.path() + '/';
     for (const QString& pair : variables.split(';', Qt::SkipEmptyParts)) {
@@ -127,7 +98,7 @@ void TestModelCaches::folders()
 
 void TestModelCaches::everyCache()
 {
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     const fs::path home = dir.path().toStdString();
     const std::vector<diskmodels::Expected> expected = diskmodels::writeModelCaches(home);
@@ -143,7 +114,7 @@ void TestModelCaches::everyCache()
 
 void TestModelCaches::pathsToOpen()
 {
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     const fs::path home = dir.path().toStdString();
     diskmodels::writeModelCaches(home);
@@ -183,7 +154,7 @@ void TestModelCaches::missingFoldersHaveNone()
 // A newer ModelScope's MODELSCOPE_CACHE is the cache's root: its models lie under hub/.
 void TestModelCaches::modelScopeUnderItsCacheRoot()
 {
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     const fs::path root = fs::path(dir.path().toStdString()) / "ms";
     diskmodels::write(root / "hub/models/Org/Name-v1___5/config.json", R"({"model_type": "bert"})");
@@ -200,7 +171,7 @@ void TestModelCaches::ggufHeaderNamesFamilyAndQuantization()
 {
     // An LM Studio file whose name says nothing: its header's general.architecture and
     // general.file_type say it (a name that says Q8_0 is overruled by the header too).
-    const Environment environment;
+    const attn::test::CacheEnvironment environment;
     QTemporaryDir dir;
     const fs::path home = dir.path().toStdString();
     const fs::path repository = home / ".lmstudio/models/someone/tiny";

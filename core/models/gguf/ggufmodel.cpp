@@ -363,15 +363,8 @@ std::shared_ptr<const LanguageModel> openGgufModel(const std::filesystem::path& 
     const GgufValue* name = gguf.find("general.name");
     const auto nameText = name ? name->asString() : std::nullopt;
     info.name = nameText && !nameText->empty() ? std::string(*nameText) : file.stem().string();
-    info.layers = config.layers;
-    info.heads = config.heads;
-    info.kvHeads = config.kvHeads;
-    info.dModel = config.dModel;
-    info.headDim = config.headDim;
-    info.maxPositions = config.positions;
-    info.vocabulary = config.vocabulary;
-    info.rotary = true;
     info.endTokens = vocabulary.endTokens;
+    info = LlamaModel::infoOf(std::move(info), config);
     const GgufValue* fileType = gguf.find("general.file_type");
     const auto fileTypeId = fileType ? fileType->asUnsigned() : std::nullopt;
     const std::string_view typeName =

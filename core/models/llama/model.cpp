@@ -10,12 +10,8 @@
 
 namespace attn {
 
-namespace {
-
-// What config.json says of the model (ModelInfo without the weights' dtype).
-ModelInfo infoOf(const ModelFolder& folder, const LlamaConfig& config)
+ModelInfo LlamaModel::infoOf(ModelInfo info, const LlamaConfig& config)
 {
-    ModelInfo info = folder.info();
     info.layers = config.layers;
     info.heads = config.heads;
     info.kvHeads = config.kvHeads;
@@ -28,8 +24,6 @@ ModelInfo infoOf(const ModelFolder& folder, const LlamaConfig& config)
     return info;
 }
 
-} // namespace
-
 LlamaModel::LlamaModel(ModelInfo info, LlamaConfig config, LlamaWeights weights,
                        std::unique_ptr<const ModelTokenizer> tokenizer)
     : LanguageModel(std::move(info), std::move(tokenizer), "tokenizer.json"),
@@ -38,7 +32,7 @@ LlamaModel::LlamaModel(ModelInfo info, LlamaConfig config, LlamaWeights weights,
 
 ModelInfo LlamaModel::describe(const ModelFolder& folder)
 {
-    return infoOf(folder, parseLlamaConfig(folder.config, folder.configFile));
+    return infoOf(folder.info(), parseLlamaConfig(folder.config, folder.configFile));
 }
 
 std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
@@ -55,7 +49,7 @@ std::shared_ptr<const LanguageModel> LlamaModel::open(const ModelFolder& folder)
     // 3. The weights, mapped.
     LlamaWeights weights = loadLlamaWeights(weightsFileOf(folder.path), config);
 
-    ModelInfo info = infoOf(folder, config);
+    ModelInfo info = infoOf(folder.info(), config);
     info.weightType = weights.storedType;
     return std::make_shared<const LlamaModel>(std::move(info), std::move(config),
                                               std::move(weights), std::move(tokenizer));

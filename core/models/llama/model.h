@@ -30,6 +30,8 @@ public:
     [[nodiscard]] static std::shared_ptr<const LanguageModel> open(const ModelFolder& folder);
     // What config.json (read) says of a model of this family, without opening the rest.
     [[nodiscard]] static ModelInfo describe(const ModelFolder& folder);
+    // `info` (family, name, folder, end tokens) with the sizes `config` gives.
+    [[nodiscard]] static ModelInfo infoOf(ModelInfo info, const LlamaConfig& config);
 
     [[nodiscard]] const LlamaConfig& config() const { return config_; }
     // The weights' views (in a mapped file, converted, or a GGUF's blocks).

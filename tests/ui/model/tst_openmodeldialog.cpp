@@ -4,6 +4,7 @@
 // model whose file is gone is listed but cannot be chosen; the text names every folder
 // looked in. And what the window takes for a model: a folder with config.json or a GGUF
 // file, whatever its name.
+#include "cacheenvironment.h"
 #include "diskmodels.h"
 #include "modelopener.h"
 #include "openmodeldialog.h"
@@ -20,36 +21,6 @@
 using namespace attn::ui;
 
 namespace {
-
-// The variables the folders depend on: HOME the fake home, the others unset; restored after.
-class FakeHome {
-public:
-    explicit FakeHome(const QString& home)
-    {
-        for (const char* name : kNames) {
-            saved_.push_back(qgetenv(name));
-            had_.push_back(qEnvironmentVariableIsSet(name));
-            qunsetenv(name);
-        }
-        qputenv("HOME", home.toUtf8());
-    }
-    ~FakeHome()
-    {
-        for (std::size_t i = 0; i < std::size(kNames); ++i)
-            if (had_[i])
-                qputenv(kNames[i], saved_[i]);
-            else
-                qunsetenv(kNames[i]);
-    }
-    FakeHome(const FakeHome&) = delete;
-    FakeHome& operator=(const FakeHome&) = delete;
-
-private:
-    static constexpr const char* kNames[] = {"HF_HUB_CACHE",     "HF_HOME",       "XDG_CACHE_HOME",
-                                             "MODELSCOPE_CACHE", "OLLAMA_MODELS", "HOME"};
-    std::vector<QByteArray> saved_;
-    std::vector<bool> had_;
-};
 
 // The list's item whose text starts with `name` and a " · ", or null.
 QListWidgetItem* itemOf(QListWidget* list, const QString& name)
@@ -78,7 +49,7 @@ private slots:
 void TestOpenModelDialog::listsEveryToolsModels()
 {
     QTemporaryDir dir;
-    const FakeHome home(dir.path());
+    const attn::test::CacheEnvironment home(dir.path());
     const std::vector<diskmodels::Expected> expected =
         diskmodels::writeModelCaches(dir.path().toStdString());
     OpenModelDialog dialog;
@@ -130,7 +101,7 @@ void TestOpenModelDialog::choosingOneFillsThePath()
     QFETCH(QString, name);
     QFETCH(QString, path);
     QTemporaryDir dir;
-    const FakeHome home(dir.path());
+    const attn::test::CacheEnvironment home(dir.path());
     diskmodels::writeModelCaches(dir.path().toStdString());
     OpenModelDialog dialog;
     QListWidgetItem* item = itemOf(dialog.cachedModels(), name);
@@ -145,7 +116,7 @@ void TestOpenModelDialog::choosingOneFillsThePath()
 void TestOpenModelDialog::anEmptyListSaysWhereItLooked()
 {
     QTemporaryDir dir;
-    const FakeHome home(dir.path());
+    const attn::test::CacheEnvironment home(dir.path());
     OpenModelDialog dialog;
     QListWidget* list = dialog.cachedModels();
     if (list->count() != 1)
