@@ -97,6 +97,7 @@ private slots:
     void aDropOfSeveralOpensEach();
     void theStatusBarSaysWhatOpens();
     void aFailureKeepsWhatWasOpen();
+    void opensAndDropsGgufFiles();
     void recognisesModelFolders_data();
     void recognisesModelFolders();
     void openModelIsInTheFileMenu();
@@ -346,6 +347,40 @@ void TestModelOpener::aFailureKeepsWhatWasOpen()
     QVERIFY(window->isVisible());
     QCOMPARE(window->shownRun().ids, ids);
     QVERIFY(!w->findChild<OpeningIndicator*>("modelOpening")->isVisible());
+    box->accept();
+}
+
+void TestModelOpener::opensAndDropsGgufFiles()
+{
+    // A GGUF file opens as a folder does (the test fixtures' random Llama, general.name
+    // "llama-mix"); dropped under an Ollama blob's name without ".gguf", it is still one; a
+    // truncated one is refused naming the file, and the open window stays as it was.
+    const QString good = QStringLiteral(ATTN_REFERENCE_DIR "/gguf/llama-mix.gguf");
+    const QString blob = dir_->filePath("sha256-0123abcd");
+    const QString broken = dir_->filePath("broken.gguf");
+    QVERIFY(QFile::copy(good, blob));
+    QVERIFY(QFile::copy(good, broken));
+    QVERIFY(QFile::resize(broken, QFileInfo(broken).size() / 2));
+    MainWindow* w = open();
+    QSignalSpy opened(w->modelOpener(), &ModelOpener::opened);
+    w->modelOpener()->open(good);
+    QVERIFY(opened.wait(20000));
+    auto* window = opened.first().first().value<LanguageModelWindow*>();
+    QVERIFY2(window->windowTitle().contains("llama-mix"), qPrintable(window->windowTitle()));
+    QCOMPARE(window->modelView()->grid()->layers(), 2);
+    QCOMPARE(window->modelView()->grid()->heads(), 4);
+    drop(w, {blob}, true);
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(w->findChildren<LanguageModelWindow*>().size(), 2);
+
+    QSignalSpy failed(w->modelOpener(), &ModelOpener::failed);
+    w->modelOpener()->open(broken);
+    QVERIFY(failed.wait(20000));
+    auto* box = w->findChild<QMessageBox*>("modelError");
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("broken.gguf") && box->text().contains("truncated"),
+             qPrintable(box->text()));
+    QCOMPARE(w->findChildren<LanguageModelWindow*>().size(), 2);
     box->accept();
 }
 
