@@ -159,7 +159,7 @@ Eigen::Index tileWidth(Eigen::Index N)
     return tileWidth(N, 384, 16);
 }
 
-enum class LinearEpilogue { Bias, AddToOutput };
+enum class LinearEpilogue { Bias, BiasGelu, AddToOutput };
 
 // nn.Linear products y = x·Wᵀ (+ b), or y += …, of every output in one parallel loop over
 // all their tiles: Qwen's k_proj and v_proj (128 columns each) alone kept one core idle.
@@ -202,6 +202,9 @@ void linearTiles(const Matrix& x, std::initializer_list<LinearOutput> outputs,
             tile.noalias() = x.middleRows(r, rows) * w.transpose();
         if (t.out.bias && t.out.bias->data)
             tile.rowwise() += t.out.bias->row().segment(c, cols);
+        if (epilogue == LinearEpilogue::BiasGelu)
+            for (Eigen::Index i = 0; i < rows; ++i)
+                gelu(tile.row(i).data(), cols);
     });
 }
 
@@ -332,6 +335,11 @@ void linearEach(const Matrix& x, std::initializer_list<LinearOutput> outputs)
 void linearAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
 {
     linearTiles(x, {LinearOutput{&weight, &bias, &y}}, LinearEpilogue::AddToOutput);
+}
+
+void linearGelu(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
+{
+    linearTiles(x, {LinearOutput{&weight, &bias, &y}}, LinearEpilogue::BiasGelu);
 }
 
 void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightView& gateBias,

@@ -102,6 +102,10 @@ void linearEach(const Matrix& x, std::initializer_list<LinearOutput> outputs);
 // (sgemm with β = 1), without a (T, N) temporary and its pass (o_proj, down_proj).
 void linearAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
+// y = GELU(x·Wᵀ + b) (linear, then geluTanh on each tile while it is in cache): GPT-2's
+// c_fc stored as nn.Linear (llama.cpp's ffn_up), as conv1dGelu for Conv1D.
+void linearGelu(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
+
 // y = silu(x·Wgᵀ + bg) · (x·Wuᵀ + bu): SwiGLU's gate_proj and up_proj, each tile of both
 // made and combined while in cache (as linear twice and siluMultiply, without the (T, I)
 // `up` and the passes over it).

@@ -3,11 +3,11 @@
 // into the residual stream (conv1dAdd), across one and several tiles of rows and columns
 // and widths that are not a multiple of the vectors; GELU alone, with the values where
 // its tanh changes form; LayerNorm on rows far from 0; nn.Linear alone, several at once
-// (linearEach), summed into the stream (linearAdd) and SwiGLU's gate and up fused
-// (linearSwiGlu). The Conv1D on both of its paths, AVX-512 (where the CPU has it; W in place
-// and packed in bands as a loaded model's) and sgemm, with depths beyond one chunk of the
-// AVX-512 blocks and weights not aligned to a vector.
-// Run again with ATTN_NO_AVX2=1 (tst_modelkernels_sse2) for the portable path.
+// (linearEach), summed into the stream (linearAdd), with GELU on each tile (linearGelu:
+// GPT-2's c_fc from a GGUF file) and SwiGLU's gate and up fused (linearSwiGlu). The Conv1D on both
+// of its paths, AVX-512 (where the CPU has it; W in place and packed in bands as a loaded model's)
+// and sgemm, with depths beyond one chunk of the AVX-512 blocks and weights not aligned to a
+// vector. Run again with ATTN_NO_AVX2=1 (tst_modelkernels_sse2) for the portable path.
 #include "models/conv1dproduct.h"
 #include "models/modelkernels.h"
 
@@ -138,7 +138,8 @@ void TestModelKernels::linearFamily_data()
 void TestModelKernels::linearFamily()
 {
     // nn.Linear (W stored [out, in]): linearEach of three widths at once against linear;
-    // linearAdd summed into y0; linearSwiGlu against silu(x·Wgᵀ + bg)·(x·Wuᵀ + bu).
+    // linearAdd summed into y0; linearGelu against GELU's tanh form of linear's; linearSwiGlu
+    // against silu(x·Wgᵀ + bg)·(x·Wuᵀ + bu).
     QFETCH(int, T);
     QFETCH(int, in);
     QFETCH(int, N);
@@ -163,22 +164,27 @@ void TestModelKernels::linearFamily()
     const WeightView none;
     const WeightView wv = viewOf(w), kv = viewOf(k), vv = viewOf(v), bv = viewOf(b),
                      bkv = viewOf(bk);
-    Matrix plain, yq, yk, yv, summed = y0, swiglu;
+    Matrix plain, yq, yk, yv, summed = y0, gelu, swiglu;
     attn::linear(x, wv, bv, plain);
     attn::linearEach(x, {{&wv, &bv, &yq}, {&kv, &bkv, &yk}, {&vv, &none, &yv}});
     attn::linearAdd(x, wv, bv, summed);
+    attn::linearGelu(x, wv, bv, gelu);
     attn::linearSwiGlu(x, wv, bv, viewOf(u), viewOf(bu), swiglu);
 
     const Eigen::MatrixXd expected = expectedOf(w, &b);
     const Eigen::MatrixXd gate = expected, up = expectedOf(u, &bu);
     const Eigen::MatrixXd silu =
         (gate.array() / (1.0 + (-gate.array()).exp()) * up.array()).matrix();
+    const Eigen::ArrayXXd z = expected.array();
+    const Eigen::MatrixXd geluOf =
+        (0.5 * z * (1.0 + (0.7978845608028654 * (z + 0.044715 * z.cube())).tanh())).matrix();
     const std::vector<std::pair<const char*, double>> errors{
         {"linear", errorOf(plain, expected)},
         {"linearEach q", errorOf(yq, expected)},
         {"linearEach k", errorOf(yk, expectedOf(k, &bk))},
         {"linearEach v (no bias)", errorOf(yv, expectedOf(v, nullptr))},
         {"linearAdd", errorOf(summed, y0.cast<double>() + expected)},
+        {"linearGelu", errorOf(gelu, geluOf)},
         {"linearSwiGlu", errorOf(swiglu, silu)}};
     for (const auto& [what, error] : errors)
         QVERIFY2(error < 1e-5, qPrintable(QString("%1: %2").arg(what).arg(error)));
