@@ -24,6 +24,34 @@ ModelInfo infoOf(const ModelFolder& folder, const Gpt2Config& config)
     return info;
 }
 
+// A block's products whichever way its matrices are stored (Gpt2MatrixLayout): Conv1D on
+// its own kernel (AVX-512 bands where packed), nn.Linear on tiles that dequantize ggml's
+// blocks as they go. y = x·W + b; the Add form sums into y, the Gelu form applies GELU.
+void product(Gpt2MatrixLayout layout, const Matrix& x, const WeightView& weight,
+             const WeightView& bias, Matrix& y)
+{
+    if (layout == Gpt2MatrixLayout::Linear)
+        linear(x, weight, bias, y);
+    else
+        conv1d(x, weight, bias, y);
+}
+void productAdd(Gpt2MatrixLayout layout, const Matrix& x, const WeightView& weight,
+                const WeightView& bias, Matrix& y)
+{
+    if (layout == Gpt2MatrixLayout::Linear)
+        linearAdd(x, weight, bias, y);
+    else
+        conv1dAdd(x, weight, bias, y);
+}
+void productGelu(Gpt2MatrixLayout layout, const Matrix& x, const WeightView& weight,
+                 const WeightView& bias, Matrix& y)
+{
+    if (layout == Gpt2MatrixLayout::Linear)
+        linearGelu(x, weight, bias, y);
+    else
+        conv1dGelu(x, weight, bias, y);
+}
+
 } // namespace
 
 Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
@@ -61,6 +89,7 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
     ForwardFrame frame(info(), ids, switches, hooks);
     const Gpt2Weights& w = weights_;
     const int C = config_.dModel, L = config_.layers, H = config_.heads;
+    const Gpt2MatrixLayout layout = w.layout;
 
     // 1. x = wte[ids] + wpe[0 … T−1]                                     (T, C)
     //    (or a resumed forward's residual: ForwardHooks::startLayer; with a KV cache the
@@ -69,10 +98,10 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
     const int first = frame.resume(hooks, x);
     if (first == 0) {
         x.resize(frame.rows, C);
-        const auto wte = w.tokenEmbedding.matrix();
-        const auto wpe = w.positionEmbedding.matrix();
+        std::vector<float> token, position; // a row each, dequantized when in blocks
         for (int t = frame.past; t < frame.T; ++t)
-            x.row(t - frame.past) = wte.row(ids[std::size_t(t)]) + wpe.row(t);
+            x.row(t - frame.past) = w.tokenEmbedding.rowsOf(ids[std::size_t(t)], 1, token).row(0) +
+                                    w.positionEmbedding.rowsOf(t, 1, position).row(0);
     }
 
     Matrix normed, qkv, merged, hidden; // (T, C), (T, 3C), (T, C), (T, 4C)
@@ -83,7 +112,7 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
         const LayerFormula& formula = frame.formulas[l];
         // 2. attention: x += c_proj(attention(c_attn(ln_1(x))))
         layerNorm(x, b.ln1Weight, b.ln1Bias, config_.epsilon, normed);
-        conv1d(normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
+        product(layout, normed, b.attnWeight, b.attnBias, qkv); // (T, 3C): Q, K, V
         if (hooks.cache && frame.past > 0) {
             cachedMultiHeadAttention(qkv, H, *hooks.cache, l, formula.rule, frame.maskRows(l),
                                      frame.weightsOf(l), merged);
@@ -97,15 +126,15 @@ Forward Gpt2Model::forward(const std::vector<int>& ids, const ModelSwitches& swi
         if (capturing(hooks, l)) { // trace(): this layer's stages, then stop
             captureHeads(*hooks.capture, normed, qkv.leftCols(C), qkv.middleCols(C, C),
                          qkv.rightCols(C), formula.config);
-            conv1d(merged, b.projWeight, b.projBias, hooks.capture->projected);
+            product(layout, merged, b.projWeight, b.projBias, hooks.capture->projected);
             hooks.capture->merged = merged;
             return std::move(frame.out);
         }
-        conv1dAdd(merged, b.projWeight, b.projBias, x); // the residual summed in each tile
+        productAdd(layout, merged, b.projWeight, b.projBias, x); // the residual summed in each tile
         // 3. MLP: x += c_proj(gelu(c_fc(ln_2(x))))
         layerNorm(x, b.ln2Weight, b.ln2Bias, config_.epsilon, normed);
-        conv1dGelu(normed, b.fcWeight, b.fcBias, hidden); // (T, 4C), GELU on each tile
-        conv1dAdd(hidden, b.fcProjWeight, b.fcProjBias, x);
+        productGelu(layout, normed, b.fcWeight, b.fcBias, hidden); // (T, 4C), GELU on each tile
+        productAdd(layout, hidden, b.fcProjWeight, b.fcProjBias, x);
         ForwardFrame::residual(l, x, hooks);
     }
     // 4. The final LayerNorm; the logits are made from it on demand (logitsOf).

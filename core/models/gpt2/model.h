@@ -24,7 +24,8 @@ public:
     Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
               std::unique_ptr<const ModelTokenizer> tokenizer);
 
-    // Opens a folder: config.json (read), vocab.json and merges.txt, model.safetensors.
+    // Opens a folder: config.json (read), vocab.json and merges.txt, model.safetensors. (A
+    // GGUF file of the gpt2 architecture: openGgufModel.)
     [[nodiscard]] static std::shared_ptr<const LanguageModel> open(const ModelFolder& folder);
     // What config.json (read) says of a model of this family, without opening the rest.
     [[nodiscard]] static ModelInfo describe(const ModelFolder& folder);
@@ -34,9 +35,16 @@ public:
     // ln_f.
     void finalNorm(const Matrix& residual, Matrix& out) const override;
 
+    // The weights as read: where each is held, in which layout.
+    [[nodiscard]] const Gpt2Weights& weights() const { return weights_; }
+
 private:
-    // lm_head is tied to the token embedding wte.
-    [[nodiscard]] WeightView outputEmbedding() const override { return weights_.tokenEmbedding; }
+    // lm_head: tied to the token embedding wte, unless the file keeps its own.
+    [[nodiscard]] WeightView outputEmbedding() const override
+    {
+        return weights_.outputEmbedding.present() ? weights_.outputEmbedding
+                                                  : weights_.tokenEmbedding;
+    }
 
     Gpt2Config config_;
     Gpt2Weights weights_;

@@ -10,7 +10,7 @@ void packGpt2Conv1dWeights(Gpt2Weights& w)
 {
     // A layer's on each core. A tensor read in place from the file leaves memory once
     // copied: the model's resident size stays about its file's.
-    if (!conv1dUsesAvx512() || w.blocks.empty())
+    if (!conv1dUsesAvx512() || w.blocks.empty() || w.layout != Gpt2MatrixLayout::Conv1D)
         return;
     std::vector<std::pair<WeightView*, std::size_t>> views;
     std::size_t floats = 0;

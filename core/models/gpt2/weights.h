@@ -1,5 +1,6 @@
 // GPT-2's weights from model.safetensors, as float views the forward reads (read by
-// modeltensors: F32 in place from the mapped file, F16 and BF16 converted once). No Qt.
+// modeltensors: F32 in place from the mapped file, F16 and BF16 converted once), or from a
+// GGUF file (models/gguf: nn.Linear-shaped, perhaps in ggml's blocks). No Qt.
 #pragma once
 
 #include "io/mappedfile.h"
@@ -14,7 +15,12 @@
 
 namespace attn {
 
-// One transformer block's tensors (HF's names under h.N.). Conv1D weights are [in, out].
+// How a block's four matrices are stored: as Hugging Face's Conv1D, [in, out] (the shapes
+// below), or as nn.Linear, [out, in], the transpose (llama.cpp's converter writes them so).
+enum class Gpt2MatrixLayout { Conv1D, Linear };
+
+// One transformer block's tensors (HF's names under h.N.; llama.cpp's blk.N.attn_norm,
+// attn_qkv, attn_output, ffn_norm, ffn_up, ffn_down).
 struct Gpt2Block {
     WeightView ln1Weight, ln1Bias;       // (C)
     WeightView attnWeight, attnBias;     // c_attn (C, 3C), (3C): Q, K, V columns
@@ -29,6 +35,10 @@ struct Gpt2Weights : StoredWeights {
     WeightView positionEmbedding; // wpe (n_positions, C)
     std::vector<Gpt2Block> blocks;
     WeightView finalNormWeight, finalNormBias; // ln_f (C)
+    // lm_head (V, C) where a file keeps one of its own (a GGUF file's output.weight); else
+    // none, and the output embedding is wte.
+    WeightView outputEmbedding;
+    Gpt2MatrixLayout layout = Gpt2MatrixLayout::Conv1D;
 
     std::shared_ptr<float[]> bands; // the blocks' Conv1D weights packed (WeightView::bands)
 };
@@ -46,7 +56,8 @@ struct Gpt2Weights : StoredWeights {
 
 // Where the Conv1D runs on AVX-512, packs the blocks' Conv1D weights in bands for it
 // (w.bands, each WeightView's bands) and lets go of the file's pages of those read in place;
-// elsewhere nothing. loadGpt2Weights calls it; the benchmark's weights made in memory too.
+// elsewhere, or for nn.Linear-shaped weights, nothing. loadGpt2Weights calls it; the benchmark's
+// weights made in memory too.
 void packGpt2Conv1dWeights(Gpt2Weights& w);
 
 } // namespace attn
