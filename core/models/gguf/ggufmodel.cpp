@@ -1,13 +1,9 @@
 #include "models/gguf/ggufmodel.h"
 
-#include "engine/options.h"
 #include "io/gguf.h"
 #include "io/mappedfile.h"
-#include "models/configfields.h"
-#include "models/families.h"
+#include "models/gguf/ggufparts.h"
 #include "models/llama/model.h"
-#include "text/ggufvocab.h"
-#include "text/hftokenizer.h"
 
 #include <cstring>
 #include <fstream>
@@ -15,169 +11,11 @@
 namespace attn {
 namespace {
 
-// "path: fault" of an InputError about `where` → the fault alone.
-std::string faultOf(const std::string& message, const std::string& where)
-{
-    const std::string prefix = where + ": ";
-    return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-}
-
-// The file's metadata as a config: each read a ModelError naming the file and the key.
-class Metadata {
-public:
-    Metadata(const GgufFile& file, std::filesystem::path path, std::string arch)
-        : file_(file), path_(std::move(path)), arch_(std::move(arch))
-    {}
-
-    [[noreturn]] void fail(const std::string& fault) const { throw ModelError(path_, fault); }
-
-    // {arch}.`key` as a size from 1 to kMaxConfigSize; `fallback` when absent (0: required).
-    int size(const std::string& key, int fallback = 0) const
-    {
-        const std::string name = arch_ + "." + key;
-        const GgufValue* value = file_.find(name);
-        if (!value) {
-            if (fallback > 0)
-                return fallback;
-            fail("the metadata key " + name + " is missing");
-        }
-        const auto n = value->asUnsigned();
-        if (!n || *n < 1 || *n > std::uint64_t(kMaxConfigSize))
-            fail(
-                "the metadata key " + name + " is not a whole number from 1 to " +
-                std::to_string(kMaxConfigSize) +
-                (value->type == GgufValueType::Array ? " (a value a layer is not supported)" : ""));
-        return int(*n);
-    }
-    // {arch}.`key` as a finite positive number, or `fallback` when absent.
-    double real(const std::string& key, double fallback) const
-    {
-        const std::string name = arch_ + "." + key;
-        const GgufValue* value = file_.find(name);
-        if (!value)
-            return fallback;
-        const auto x = value->asNumber();
-        if (!x || !std::isfinite(*x) || *x <= 0)
-            fail("the metadata key " + name + " is not a positive number");
-        return *x;
-    }
-    [[nodiscard]] std::string text(const std::string& key) const
-    {
-        const GgufValue* value = file_.find(arch_ + "." + key);
-        const auto s = value ? value->asString() : std::nullopt;
-        return s ? std::string(*s) : std::string();
-    }
-
-private:
-    const GgufFile& file_;
-    std::filesystem::path path_;
-    std::string arch_;
-};
-
-// The tensors of a GGUF file as the views a family's weights hold.
-class GgufTensors {
-public:
-    GgufTensors(const GgufFile& file, std::filesystem::path path, StoredWeights& stored)
-        : file_(file), path_(std::move(path)), stored_(stored)
-    {}
-
-    [[nodiscard]] bool has(const std::string& name) const { return file_.tensor(name) != nullptr; }
-
-    // The matrix `name` of (rows, cols) as nn.Linear stores it (GGUF's ne = [cols, rows]); with
-    // `heads`, llama.cpp's interleaving of each head's halves undone (Q and K of llama).
-    WeightView matrix(const std::string& name, std::int64_t rows, std::int64_t cols, int heads = 0)
-    {
-        const GgufTensor& t = find(name, {cols, rows});
-        WeightView view;
-        view.rows = rows;
-        view.cols = cols;
-        const bool inPlace = t.type == GgmlType::F32 && heads == 0 &&
-                             reinterpret_cast<std::uintptr_t>(t.data.data()) % alignof(float) == 0;
-        if (inPlace) {
-            view.data = reinterpret_cast<const float*>(t.data.data());
-            return view;
-        }
-        view.blocks = t.data.data();
-        view.type = t.type;
-        view.rowBytes = std::size_t(*ggmlRowBytes(t.type, cols));
-        if (heads > 0) {
-            stored_.rowOrders.push_back(unpermutedOrder(rows, heads));
-            view.rowOrder = stored_.rowOrders.back().data();
-        }
-        return view;
-    }
-
-    // The vector `name` of n values as floats (converted once: norms and biases are small);
-    // with `heads`, reordered as matrix does.
-    WeightView vector(const std::string& name, std::int64_t n, int heads = 0)
-    {
-        const GgufTensor& t = find(name, {n});
-        std::vector<float> stored(static_cast<std::size_t>(n));
-        dequantizeRow(t.type, t.data.data(), stored.data(), n);
-        std::vector<float>& values = stored_.converted.emplace_back(std::size_t(n));
-        const std::vector<std::int32_t> order =
-            heads > 0 ? unpermutedOrder(n, heads) : std::vector<std::int32_t>();
-        for (std::int64_t i = 0; i < n; ++i)
-            values[std::size_t(i)] = stored[std::size_t(heads > 0 ? order[std::size_t(i)] : i)];
-        return {values.data(), 1, Eigen::Index(n)};
-    }
-
-    // The type of `name` as ggml names it ("Q4_K"), or "" when there is none.
-    [[nodiscard]] std::string typeOf(const std::string& name) const
-    {
-        const GgufTensor* t = file_.tensor(name);
-        return t ? std::string(ggmlTypeInfo(t->typeId)->name) : std::string();
-    }
-
-private:
-    const GgufTensor& find(const std::string& name, const std::vector<std::int64_t>& ne) const
-    {
-        const GgufTensor* t = file_.tensor(name);
-        if (!t)
-            throw ModelError(path_, "the tensor " + name + " is missing");
-        if (t->ne != ne) {
-            const auto text = [](const std::vector<std::int64_t>& shape) {
-                std::string out = "[";
-                for (std::size_t i = 0; i < shape.size(); ++i)
-                    out += (i ? ", " : "") + std::to_string(shape[i]);
-                return out + "]";
-            };
-            throw ModelError(path_, "the tensor " + name + " has the shape " + text(t->ne) +
-                                        " (ggml's order), not " + text(ne));
-        }
-        const GgmlTypeInfo info = *ggmlTypeInfo(t->typeId);
-        if (!info.dequantizable)
-            throw ModelError(path_,
-                             "the tensor " + name + " has the type " + std::string(info.name) +
-                                 ", which AttnScope does not read (it reads F32, F16, BF16, "
-                                 "Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, "
-                                 "IQ4_NL and IQ4_XS)");
-        return *t;
-    }
-
-    // Where row r of Hugging Face's order is in llama.cpp's: within a head of d rows, HF's row
-    // a·d/2 + b (a the half, b the pair) was written at 2b + a (convert_hf_to_gguf's permute).
-    static std::vector<std::int32_t> unpermutedOrder(std::int64_t rows, int heads)
-    {
-        const std::int64_t d = rows / heads, half = d / 2;
-        std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
-        for (std::int64_t h = 0; h < heads; ++h)
-            for (std::int64_t a = 0; a < 2; ++a)
-                for (std::int64_t b = 0; b < half; ++b)
-                    order[std::size_t(h * d + a * half + b)] = std::int32_t(h * d + 2 * b + a);
-        return order;
-    }
-
-    const GgufFile& file_;
-    std::filesystem::path path_;
-    StoredWeights& stored_;
-};
-
 // The Qwen/Llama family's config from {arch}.* keys and the tensors there are.
 LlamaConfig llamaConfigOf(const GgufFile& file, const std::filesystem::path& path,
                           const std::string& arch)
 {
-    const Metadata meta(file, path, arch);
+    const GgufMetadata meta(file, path, arch);
     LlamaConfig c;
     c.modelType = arch;
     c.layers = meta.size("block_count");
@@ -226,12 +64,7 @@ LlamaConfig llamaConfigOf(const GgufFile& file, const std::filesystem::path& pat
                 meta.fail("the tensor rope_freqs.weight holds a factor that is not a positive "
                           "number");
     }
-    const GgufTensor* embedding = file.tensor("token_embd.weight");
-    if (!embedding || embedding->ne.size() != 2)
-        meta.fail("the tensor token_embd.weight is missing or not a matrix");
-    if (embedding->ne[1] < 1 || embedding->ne[1] > kMaxConfigSize)
-        meta.fail("token_embd.weight has " + std::to_string(embedding->ne[1]) + " rows");
-    c.vocabulary = int(embedding->ne[1]);
+    c.vocabulary = embeddingRows(file, meta);
     c.tiedEmbeddings = !file.tensor("output.weight");
     c.qkvBias = file.tensor("blk.0.attn_q.bias") != nullptr;
     c.outputBias = file.tensor("blk.0.attn_output.bias") != nullptr;
@@ -342,36 +175,15 @@ std::shared_ptr<const LanguageModel> openGgufModel(const std::filesystem::path& 
                                    "file (this version runs \"llama\", \"qwen2\" and \"qwen3\")");
     LlamaConfig config = llamaConfigOf(gguf, file, std::string(*arch));
     // 3. The tokenizer from the metadata, before the weights: a broken one fails at once.
-    GgufVocabulary vocabulary;
-    try {
-        vocabulary = ggufVocabulary(gguf, where);
-    } catch (const InputError& error) {
-        throw ModelError(file, faultOf(error.what(), where));
-    }
-    std::unique_ptr<const ModelTokenizer> tokenizer =
-        readTokenizer([&] { return std::make_unique<const HfTokenizer>(vocabulary.json, file); });
-    if (vocabulary.size > config.vocabulary)
-        throw ModelError(file, "the tokenizer has " + std::to_string(vocabulary.size) +
-                                   " tokens, more than token_embd.weight's " +
-                                   std::to_string(config.vocabulary) + " rows");
+    GgufTokenizer tokenizer = readGgufTokenizer(gguf, file, config.vocabulary);
     // 4. The weights, in the mapping.
     LlamaWeights weights = llamaWeightsOf(gguf, file, config, mapped);
 
-    ModelInfo info;
-    info.family = config.modelType;
-    info.folder = file;
-    const GgufValue* name = gguf.find("general.name");
-    const auto nameText = name ? name->asString() : std::nullopt;
-    info.name = nameText && !nameText->empty() ? std::string(*nameText) : file.stem().string();
-    info.endTokens = vocabulary.endTokens;
+    ModelInfo info = ggufInfo(gguf, file, config.modelType, weights.storedType);
+    info.endTokens = std::move(tokenizer.endTokens);
     info = LlamaModel::infoOf(std::move(info), config);
-    const GgufValue* fileType = gguf.find("general.file_type");
-    const auto fileTypeId = fileType ? fileType->asUnsigned() : std::nullopt;
-    const std::string_view typeName =
-        fileTypeId ? ggmlFileTypeName(std::uint32_t(*fileTypeId)) : std::string_view();
-    info.weightType = typeName.empty() ? weights.storedType : std::string(typeName);
     return std::make_shared<const LlamaModel>(std::move(info), std::move(config),
-                                              std::move(weights), std::move(tokenizer));
+                                              std::move(weights), std::move(tokenizer.tokenizer));
 }
 
 } // namespace attn
