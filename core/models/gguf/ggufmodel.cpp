@@ -169,10 +169,13 @@ std::shared_ptr<const LanguageModel> openGgufModel(const std::filesystem::path& 
     const auto arch = archValue ? archValue->asString() : std::nullopt;
     if (!arch)
         throw ModelError(file, "the metadata key general.architecture is missing");
+    if (*arch == "gpt2")
+        return openGgufGpt2(gguf, file, std::move(mapped));
     if (*arch != "llama" && *arch != "qwen2" && *arch != "qwen3")
         throw ModelError(file, "the architecture \"" + std::string(*arch) +
                                    "\" (general.architecture) is not supported from a GGUF "
-                                   "file (this version runs \"llama\", \"qwen2\" and \"qwen3\")");
+                                   "file (this version runs \"llama\", \"qwen2\", \"qwen3\" "
+                                   "and \"gpt2\")");
     LlamaConfig config = llamaConfigOf(gguf, file, std::string(*arch));
     // 3. The tokenizer from the metadata, before the weights: a broken one fails at once.
     GgufTokenizer tokenizer = readGgufTokenizer(gguf, file, config.vocabulary);

@@ -198,4 +198,11 @@ struct GgufTokenizer {
 [[nodiscard]] ModelInfo ggufInfo(const GgufFile& file, const std::filesystem::path& path,
                                  const std::string& family, const std::string& storedType);
 
+// The model of `file`, parsed from `mapped`, whose general.architecture is "gpt2"
+// (models/gguf/ggufgpt2.cpp): a Gpt2Model on nn.Linear-shaped views into the mapping. Throws
+// ModelError naming `path` as openGgufModel does.
+[[nodiscard]] std::shared_ptr<const LanguageModel>
+openGgufGpt2(const GgufFile& file, const std::filesystem::path& path,
+             std::shared_ptr<const MappedFile> mapped);
+
 } // namespace attn
