@@ -355,6 +355,59 @@ inline void checkParity(const attn::LanguageModel& lm, const QJsonObject& expect
     }
 }
 
+// One case of a GPT-2 reference file (gen_gpt2_model.py's, gen_gguf_gpt2.py's) run on `lm`:
+// the text's ids, every layer's attention (≤ 1e-5), the logit lens, the logits of the case's
+// logit_ids at the last position (≤ 1e-4) and the top 10.
+inline void checkGpt2Parity(const attn::LanguageModel& lm, const QJsonObject& expected,
+                            const QJsonObject& caseData)
+{
+    const attn::ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm.info());
+    const attn::ModelRun run =
+        lm.run(expected.value(QLatin1String("text")).toString().toStdString(), switches);
+
+    // 1. The tokens.
+    const std::vector<int> ids = idsOf(expected);
+    QCOMPARE(run.ids, ids);
+    const int T = int(ids.size());
+
+    // 2. Every layer's attention, every head: ≤ 1e-5.
+    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
+    QCOMPARE(run.attention->shape(),
+             (attn::StackShape{int(layers.size()), 1, lm.info().heads, T, T}));
+    const QString difference = attentionDifference(run, layers, 1e-5);
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+
+    // The logit lens: every block read through the final norm and the output head, torch's
+    // top 5 at every position.
+    const QString lens = lensDifference(lm, run.ids, switches,
+                                        caseData.value(QLatin1String("logit_lens")).toArray());
+    QVERIFY2(lens.isEmpty(), qPrintable(lens));
+
+    // 3. The logits at the last position: ≤ 1e-4.
+    const std::vector<float> logits = run.logits(T - 1);
+    QCOMPARE(int(logits.size()), expected.value(QLatin1String("vocab_size")).toInt());
+    const QJsonArray logitIds = caseData.value(QLatin1String("logit_ids")).toArray();
+    const QJsonArray wantLogits = caseData.value(QLatin1String("logits")).toArray();
+    for (int n = 0; n < logitIds.size(); ++n) {
+        const int id = logitIds[n].toInt();
+        const double want = numberOf(wantLogits[n]), got = logits[std::size_t(id)];
+        QVERIFY2(agrees(got, want, 1e-4),
+                 qPrintable(
+                     QStringLiteral("logit of id %1: %2 vs torch %3").arg(id).arg(got).arg(want)));
+    }
+
+    // 4. The top 10 (where the logits are numbers).
+    const QJsonArray top = caseData.value(QLatin1String("top10")).toArray();
+    if (!top.isEmpty()) {
+        const std::vector<attn::Prediction> predictions = run.predictions(T - 1, 10);
+        QCOMPARE(int(predictions.size()), 10);
+        for (int n = 0; n < 10; ++n)
+            QCOMPARE(predictions[std::size_t(n)].id, top[n].toInt());
+    }
+}
+
 // The parity rows of the reference checkpoints `names` (`root`/<name>.json): one a case,
 // with the columns model (QString), expected (the file's object) and caseData (the case).
 inline void addParityRows(const std::filesystem::path& root,
