@@ -2,14 +2,17 @@
 // as llama.cpp's convert_hf_to_gguf.py converts them (tests/reference/gen_gguf_gpt2.py: the
 // Conv1D weights transposed to nn.Linear's [out, in], llama.cpp's names and gpt2.* keys, the
 // tokenizer as tokenizer.ggml.*). F32 and BF16 files give every case of their checkpoints'
-// reference (tst_gpt2model's numbers, at its tolerances); Q8_0 gives the PyTorch forward on its
-// dequantized weights and stays near the F32 checkpoint. The metadata's tokenizer gives the
-// folder's vocab.json + merges.txt ids; the weights stay as blocks in the mapped file.
+// reference (tst_gpt2model's numbers, at its tolerances) and write its greedy text through the
+// KV cache; Q8_0 gives the PyTorch forward on its dequantized weights and stays near the F32
+// checkpoint. The metadata's tokenizer gives the folder's vocab.json + merges.txt ids; the
+// weights stay as blocks in the mapped file.
 #include "clirun.h"
 #include "io/gguf.h"
 #include "modelfiles.h"
 #include "models/families.h"
+#include "models/generation.h"
 #include "models/gpt2/model.h"
+#include "models/kvcache.h"
 #include "models/languagemodel.h"
 
 #include <QJsonArray>
@@ -43,6 +46,8 @@ private slots:
     void parity_data();
     void parity();
     void quantizedNearItsCheckpoint();
+    void greedyGeneration_data();
+    void greedyGeneration();
     void modelInfo_data();
     void modelInfo();
     void weightsStayInTheFile();
@@ -117,6 +122,59 @@ void TestGgufGpt2::quantizedNearItsCheckpoint()
     const int T = int(ids.size());
     QCOMPARE(run.predictions(T - 1, 1)[0].id,
              textbook.value(QLatin1String("top10")).toArray()[0].toInt());
+}
+
+void TestGgufGpt2::greedyGeneration_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("checkpoint");
+    QTest::addColumn<QJsonObject>("caseData");
+    for (const auto& [file, checkpoint] :
+         {std::pair{"gpt2-small-f32", "small-f32"}, std::pair{"gpt2-small-bf16", "small-bf16"}}) {
+        const QJsonObject expected = readJson(kGpt2 / (std::string(checkpoint) + ".json"));
+        for (const QJsonValue c : expected.value(QLatin1String("generation")).toArray())
+            QTest::newRow(qPrintable(QLatin1String(file) + QLatin1String(".gguf: ") +
+                                     c.toObject().value(QLatin1String("name")).toString()))
+                << QString::fromLatin1(file) << QString::fromLatin1(checkpoint) << c.toObject();
+    }
+}
+
+void TestGgufGpt2::greedyGeneration()
+{
+    // Greedy writing from the file (a token a step through the KV cache where the switches
+    // allow it: embedding rows past the prompt, one query row a layer) writes PyTorch's ids
+    // for the checkpoint, each step's top 5 within tst_generation's tolerances.
+    QFETCH(QString, model);
+    QFETCH(QString, checkpoint);
+    QFETCH(QJsonObject, caseData);
+    const auto lm = this->model(model);
+    const attn::ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm->info());
+    std::vector<int> prompt;
+    for (const QJsonValue id : caseData.value(QLatin1String("prompt_ids")).toArray())
+        prompt.push_back(id.toInt());
+    const attn::Generation generation = attn::generate(
+        lm, prompt, switches, attn::Sampling{}, caseData.value(QLatin1String("tokens")).toInt());
+    QCOMPARE(generation.cached, attn::kvCacheUsable(lm->info(), switches));
+    std::vector<int> want;
+    for (const QJsonValue id : caseData.value(QLatin1String("generated_ids")).toArray())
+        want.push_back(id.toInt());
+    QCOMPARE(generation.generated, want);
+    const QJsonArray steps = caseData.value(QLatin1String("steps")).toArray();
+    QCOMPARE(generation.steps.size(), std::size_t(steps.size()));
+    const double tolerance = checkpoint.endsWith(QLatin1String("bf16")) ? 1e-4 : 2e-5;
+    for (qsizetype s = 0; s < steps.size(); ++s) {
+        const QJsonArray p = steps[s].toObject().value(QLatin1String("probabilities")).toArray();
+        const attn::GenerationStep& step = generation.steps[std::size_t(s)];
+        for (std::size_t i = 0; i < 5; ++i)
+            QVERIFY2(std::abs(step.top[i].probability - p[qsizetype(i)].toDouble()) <= tolerance,
+                     qPrintable(QStringLiteral("step %1, rank %2: %3, PyTorch %4")
+                                    .arg(s)
+                                    .arg(i)
+                                    .arg(double(step.top[i].probability))
+                                    .arg(p[qsizetype(i)].toDouble())));
+    }
 }
 
 void TestGgufGpt2::modelInfo_data()
