@@ -84,13 +84,8 @@ std::shared_ptr<const LanguageModel> openGgufGpt2(const GgufFile& file,
     Gpt2Weights weights = gpt2WeightsOf(file, path, config, std::move(mapped));
 
     ModelInfo info = ggufInfo(file, path, config.modelType, weights.storedType);
-    info.layers = config.layers;
-    info.heads = info.kvHeads = config.heads;
-    info.dModel = config.dModel;
-    info.headDim = config.headDim();
-    info.maxPositions = config.positions;
-    info.vocabulary = config.vocabulary;
     info.endTokens = std::move(tokenizer.endTokens);
+    info = Gpt2Model::infoOf(std::move(info), config);
     return std::make_shared<const Gpt2Model>(std::move(info), std::move(config), std::move(weights),
                                              std::move(tokenizer.tokenizer));
 }

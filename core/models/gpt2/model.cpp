@@ -11,19 +11,6 @@ namespace attn {
 
 namespace {
 
-// What config.json says of the model (ModelInfo without the weights' dtype).
-ModelInfo infoOf(const ModelFolder& folder, const Gpt2Config& config)
-{
-    ModelInfo info = folder.info();
-    info.layers = config.layers;
-    info.heads = info.kvHeads = config.heads;
-    info.dModel = config.dModel;
-    info.headDim = config.headDim();
-    info.maxPositions = config.positions;
-    info.vocabulary = config.vocabulary;
-    return info;
-}
-
 // A block's products whichever way its matrices are stored (Gpt2MatrixLayout): Conv1D on
 // its own kernel (AVX-512 bands where packed), nn.Linear on tiles that dequantize ggml's
 // blocks as they go. y = x·W + b; the Add form sums into y, the Gelu form applies GELU.
@@ -54,6 +41,17 @@ void productGelu(Gpt2MatrixLayout layout, const Matrix& x, const WeightView& wei
 
 } // namespace
 
+ModelInfo Gpt2Model::infoOf(ModelInfo info, const Gpt2Config& config)
+{
+    info.layers = config.layers;
+    info.heads = info.kvHeads = config.heads;
+    info.dModel = config.dModel;
+    info.headDim = config.headDim();
+    info.maxPositions = config.positions;
+    info.vocabulary = config.vocabulary;
+    return info;
+}
+
 Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
                      std::unique_ptr<const ModelTokenizer> tokenizer)
     : LanguageModel(std::move(info), std::move(tokenizer), "vocab.json"),
@@ -62,7 +60,7 @@ Gpt2Model::Gpt2Model(ModelInfo info, Gpt2Config config, Gpt2Weights weights,
 
 ModelInfo Gpt2Model::describe(const ModelFolder& folder)
 {
-    return infoOf(folder, parseGpt2Config(folder.config, folder.configFile));
+    return infoOf(folder.info(), parseGpt2Config(folder.config, folder.configFile));
 }
 
 std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
@@ -77,7 +75,7 @@ std::shared_ptr<const LanguageModel> Gpt2Model::open(const ModelFolder& folder)
     // 3. The weights, mapped.
     Gpt2Weights weights = loadGpt2Weights(weightsFileOf(folder.path), config);
 
-    ModelInfo info = infoOf(folder, config);
+    ModelInfo info = infoOf(folder.info(), config);
     info.weightType = weights.storedType;
     return std::make_shared<const Gpt2Model>(std::move(info), std::move(config), std::move(weights),
                                              std::move(tokenizer));

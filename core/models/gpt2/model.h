@@ -29,6 +29,8 @@ public:
     [[nodiscard]] static std::shared_ptr<const LanguageModel> open(const ModelFolder& folder);
     // What config.json (read) says of a model of this family, without opening the rest.
     [[nodiscard]] static ModelInfo describe(const ModelFolder& folder);
+    // `info` (family, name, folder, end tokens) with the sizes `config` gives.
+    [[nodiscard]] static ModelInfo infoOf(ModelInfo info, const Gpt2Config& config);
 
     [[nodiscard]] Forward forward(const std::vector<int>& ids, const ModelSwitches& switches,
                                   const ForwardHooks& hooks = {}) const override;
