@@ -179,6 +179,24 @@ std::unique_ptr<WordPieceTokenizer> WordPieceTokenizer::fromText(
 }
 
 std::unique_ptr<WordPieceTokenizer>
+WordPieceTokenizer::fromTokens(const std::vector<std::string>& tokens, WordPieceCasing casing,
+                               const std::filesystem::path& source)
+{
+    // vocab.txt's text of the tokens: one a line, so a token may not break one.
+    std::string vocabTxt;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& token = tokens[i];
+        if (token.find('\n') != std::string::npos || token.ends_with('\r'))
+            throw TokenizerFileError(source, "token " + std::to_string(i) +
+                                                 " holds a line break, which WordPiece's "
+                                                 "vocabulary cannot");
+        vocabTxt += token;
+        vocabTxt += '\n';
+    }
+    return std::unique_ptr<WordPieceTokenizer>(new WordPieceTokenizer(vocabTxt, casing, source));
+}
+
+std::unique_ptr<WordPieceTokenizer>
 WordPieceTokenizer::fromFolder(const std::filesystem::path& folder)
 {
     const std::filesystem::path vocabFile = folder / "vocab.txt";

@@ -54,6 +54,13 @@ public:
     fromText(std::string_view vocabTxt, std::optional<std::string_view> tokenizerConfigJson,
              const std::filesystem::path& vocabFile = "vocab.txt",
              const std::filesystem::path& configFile = "tokenizer_config.json");
+    // The tokenizer of a vocabulary given as its tokens (id = index, vocab.txt's spelling:
+    // "##ing") with `casing` (a GGUF file's tokenizer.ggml.tokens, turned back). Throws
+    // TokenizerFileError naming `source` as fromText does, and for a token holding a line
+    // break.
+    [[nodiscard]] static std::unique_ptr<WordPieceTokenizer>
+    fromTokens(const std::vector<std::string>& tokens, WordPieceCasing casing,
+               const std::filesystem::path& source);
     // The casing of a tokenizer_config.json's text. Throws TokenizerFileError naming `file`.
     [[nodiscard]] static WordPieceCasing readCasing(std::string_view json,
                                                     const std::filesystem::path& file);
