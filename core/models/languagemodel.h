@@ -63,6 +63,10 @@ struct ModelInfo {
     int vocabulary = 0;     // V (vocab_size)
     std::string weightType; // the stored dtype of the weights: "F32", "F16" or "BF16"
     bool causal = true;     // a decoder: the textbook formula masks the future
+    // An output head to predict with: false for a model kept without it (a BERT GGUF file:
+    // llama.cpp's converter drops the masked-LM head), whose runs show attention only and
+    // whose logits and predictions throw ModelError.
+    bool predicts = true;
     // Mistral's sliding window W (config sliding_window): under the causal mask, query i
     // also cannot see keys j with i − j ≥ W. 0: no window, every earlier key is seen.
     int slidingWindow = 0;

@@ -7,6 +7,8 @@
 #include "text/gpt2files.h"
 #include "text/wordpiecetokenizer.h"
 
+#include <stdexcept>
+
 namespace attn {
 
 namespace {
@@ -31,7 +33,10 @@ BertModel::BertModel(ModelInfo info, BertConfig config, BertWeights weights,
                      std::unique_ptr<const ModelTokenizer> tokenizer, std::optional<int> maskId)
     : LanguageModel(std::move(info), std::move(tokenizer), "vocab.txt", maskId),
       config_(std::move(config)), weights_(std::move(weights))
-{}
+{
+    if (!hasHead() && (this->info().predicts || this->maskId()))
+        throw std::logic_error("a BERT model without its head cannot predict");
+}
 
 ModelInfo BertModel::describe(const ModelFolder& folder)
 {
@@ -70,11 +75,13 @@ Forward BertModel::forward(const std::vector<int>& ids, const ModelSwitches& swi
     Matrix x, sum(T, C);
     const int first = frame.resume(hooks, x);
     if (first == 0) {
-        const auto words = w.wordEmbedding.matrix();
-        const auto positions = w.positionEmbedding.matrix();
-        const auto types = w.typeEmbedding.matrix();
+        // A row at a time: in place, or dequantized from a GGUF file's blocks.
+        std::vector<float> wordRow, positionRows, typeRow;
+        const auto positions = w.positionEmbedding.rowsOf(0, T, positionRows); // (T, C)
+        const auto type = w.typeEmbedding.rowsOf(0, 1, typeRow);               // (1, C)
         for (int t = 0; t < T; ++t)
-            sum.row(t) = words.row(ids[std::size_t(t)]) + positions.row(t) + types.row(0);
+            sum.row(t) =
+                w.wordEmbedding.rowsOf(ids[std::size_t(t)], 1, wordRow) + positions.row(t) + type;
         layerNorm(sum, w.embeddingNorm.weight, w.embeddingNorm.bias, c.epsilon, x);
     }
 
@@ -125,6 +132,8 @@ std::vector<float> BertModel::logitsOf(const float* hiddenRow) const
 Matrix BertModel::logitsOfRows(const Matrix& hidden) const
 {
     // h = LayerNorm(gelu(transform.dense(hidden)))                           (T, C)
+    if (!hasHead())
+        throw ModelError(info().folder, std::string(kNoHead));
     const BertWeights& w = weights_;
     Matrix dense, normed;
     linear(hidden, w.headWeight, w.headBias, dense);

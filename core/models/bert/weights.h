@@ -35,11 +35,13 @@ struct BertBlock {
 };
 
 struct BertWeights : StoredWeights {
+    // The embeddings, as floats or (a GGUF file's) in blocks: read a row at a time (rowsOf).
     WeightView wordEmbedding;     // embeddings.word_embeddings (V, C): also the MLM decoder
     WeightView positionEmbedding; // embeddings.position_embeddings (P, C)
     WeightView typeEmbedding;     // embeddings.token_type_embeddings (types, C)
     BertNorm embeddingNorm;       // embeddings.LayerNorm
     std::vector<BertBlock> blocks;
+    // The masked-LM head; none (not present()) in a GGUF file, whose converter drops it.
     WeightView headWeight, headBias; // cls.predictions.transform.dense (C, C), (C)
     BertNorm headNorm;               // cls.predictions.transform.LayerNorm
     WeightView decoderBias;          // cls.predictions.bias (V)
