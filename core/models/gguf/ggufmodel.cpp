@@ -171,11 +171,13 @@ std::shared_ptr<const LanguageModel> openGgufModel(const std::filesystem::path& 
         throw ModelError(file, "the metadata key general.architecture is missing");
     if (*arch == "gpt2")
         return openGgufGpt2(gguf, file, std::move(mapped));
+    if (*arch == "bert")
+        return openGgufBert(gguf, file, std::move(mapped));
     if (*arch != "llama" && *arch != "qwen2" && *arch != "qwen3")
         throw ModelError(file, "the architecture \"" + std::string(*arch) +
                                    "\" (general.architecture) is not supported from a GGUF "
-                                   "file (this version runs \"llama\", \"qwen2\", \"qwen3\" "
-                                   "and \"gpt2\")");
+                                   "file (this version runs \"llama\", \"qwen2\", \"qwen3\", "
+                                   "\"gpt2\" and \"bert\")");
     LlamaConfig config = llamaConfigOf(gguf, file, std::string(*arch));
     // 3. The tokenizer from the metadata, before the weights: a broken one fails at once.
     GgufTokenizer tokenizer = readGgufTokenizer(gguf, file, config.vocabulary);

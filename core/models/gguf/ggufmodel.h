@@ -7,8 +7,9 @@
 // llama.cpp's converter reorders the rows of Q and K of the llama architecture (each head's
 // halves interleaved, for its adjacent-pair rotation): the order is undone through the
 // views' rowOrder, so that every head, trace and number is the Hugging Face model's.
-// Architectures: llama (Llama, TinyLlama, SmolLM2, Mistral), qwen2, qwen3 (LlamaModel), and
-// gpt2 (Gpt2Model; its Conv1D weights transposed by the converter: ggufgpt2.cpp). No Qt.
+// Architectures: llama (Llama, TinyLlama, SmolLM2, Mistral), qwen2, qwen3 (LlamaModel),
+// gpt2 (Gpt2Model; its Conv1D weights transposed by the converter: ggufgpt2.cpp), and bert
+// (BertModel without the masked-LM head, which the converter drops: ggufbert.cpp). No Qt.
 #pragma once
 
 #include "models/languagemodel.h"

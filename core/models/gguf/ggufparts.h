@@ -205,4 +205,10 @@ struct GgufTokenizer {
 openGgufGpt2(const GgufFile& file, const std::filesystem::path& path,
              std::shared_ptr<const MappedFile> mapped);
 
+// The same for "bert" (models/gguf/ggufbert.cpp): a BertModel without the masked-LM head,
+// which llama.cpp's converter drops (ModelInfo::predicts false, no [MASK] to fill in).
+[[nodiscard]] std::shared_ptr<const LanguageModel>
+openGgufBert(const GgufFile& file, const std::filesystem::path& path,
+             std::shared_ptr<const MappedFile> mapped);
+
 } // namespace attn
