@@ -2,8 +2,9 @@
 // reference's (tests/reference/gen_bert_model.py) under the switches given on the command line
 // (no mask without --mask: BERT's own formula; --mask causal breaks it); instead of next_tokens
 // the JSON has masked_predictions, torch's top 10 at each [MASK]; a text without [MASK] gives
-// an empty list; broken folders and options refused with exit status 2 and one line naming
-// the file and the fault.
+// an empty list, and so does a BERT GGUF file (no head), which refuses the logit lens and head
+// importance; broken folders and options refused with exit status 2 and one line naming the
+// file and the fault.
 #include "clirun.h"
 #include "modeljson.h"
 
@@ -22,6 +23,7 @@ using attn::test::Run;
 namespace {
 
 const QString kReference = QStringLiteral(ATTN_REFERENCE_DIR "/bert/");
+const QString kGguf = QStringLiteral(ATTN_REFERENCE_DIR "/gguf/");
 
 QByteArray readBytes(const QString& path)
 {
@@ -98,6 +100,7 @@ private slots:
     void json();
     void textWithMask();
     void textWithoutMask();
+    void ggufWithoutHead();
     void refusals_data();
     void refusals();
 
@@ -235,6 +238,21 @@ void TestBertCli::textWithoutMask()
     QVERIFY(!out.contains(QLatin1String("next_tokens")));
 }
 
+void TestBertCli::ggufWithoutHead()
+{
+    // A BERT GGUF file (llama.cpp's converter drops the masked-LM head): the text runs, its
+    // [MASK] is a token as any other and nothing is filled in.
+    const QJsonObject expected = readJson(kReference + QLatin1String("bert-f32.json"));
+    const Run run = attn::test::attnscope(
+        QStringList{"compute", "--model", kGguf + QLatin1String("bert-f32.gguf"), "--text",
+                    expected.value(QLatin1String("text")).toString(), "--json", "-"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(out.value(QLatin1String("token_ids")).toArray(),
+             expected.value(QLatin1String("text_ids")).toArray());
+    QVERIFY(out.value(QLatin1String("masked_predictions")).toArray().isEmpty());
+}
+
 void TestBertCli::refusals_data()
 {
     QTest::addColumn<QStringList>("options");
@@ -258,6 +276,13 @@ void TestBertCli::refusals_data()
     QTest::newRow("--rope on BERT")
         << QStringList{"--model", bert, "--text", "巴黎", "--rope", "off"}
         << "--rope applies to models with rotary positions";
+    const QString gguf = kGguf + QLatin1String("bert-f32.gguf");
+    QTest::newRow("--logit-lens on a GGUF file without the head")
+        << QStringList{"--model", gguf, "--text", "巴黎", "--logit-lens"}
+        << "bert-f32.gguf: this GGUF file has no masked-language-model head: attention only";
+    QTest::newRow("--head-importance on a GGUF file without the head")
+        << QStringList{"--model", gguf, "--text", "巴黎", "--head-importance"}
+        << "no masked-language-model head";
 }
 
 void TestBertCli::refusals()

@@ -264,9 +264,10 @@ std::function<void()> LanguageModelWindow::compute(const RunJob& job,
         // The last position's predictions here too (each [MASK]'s, for a masked language
         // model): the window shows them with the run.
         auto made = std::make_shared<std::map<int, std::vector<Prediction>>>();
-        const std::vector<int> shown = job.model->info().causal
-                                           ? std::vector<int>{int(run->ids.size()) - 1}
-                                           : run->maskedPositions();
+        const ModelInfo& info = job.model->info();
+        const std::vector<int> shown = !info.predicts ? std::vector<int>{}
+                                       : info.causal  ? std::vector<int>{int(run->ids.size()) - 1}
+                                                      : run->maskedPositions();
         for (const int position : shown)
             (*made)[position] = run->predictions(position, PredictionWorker::kTop);
         return post([this, run, made] { showRun(std::move(*run), std::move(*made)); });
@@ -376,6 +377,10 @@ void LanguageModelWindow::cutText()
 
 void LanguageModelWindow::showPredictionsAt(int position)
 {
+    if (!model_->info().predicts) { // no output head (a BERT GGUF file): attention only
+        predictions_->setMessage(PredictionPanel::noHeadMessage());
+        return;
+    }
     const int tokens = int(run_->ids.size());
     if (!model_->info().causal && (position < 0 || position >= tokens)) {
         // A masked language model away from the rows: the chosen [MASK]'s fill-ins.

@@ -165,6 +165,11 @@ QString PredictionPanel::noMaskHint()
     return tr("Type [MASK] in the sentence to see what BERT would fill in");
 }
 
+QString PredictionPanel::noHeadMessage()
+{
+    return tr("This GGUF file has no masked-language-model head: attention only");
+}
+
 const std::vector<Prediction>& PredictionPanel::predictions() const
 {
     return bars_->predictions();

@@ -50,6 +50,8 @@ public:
     [[nodiscard]] QTabBar* maskTabs() const { return tabs_; }
     // "Type [MASK] in the sentence to see what BERT would fill in".
     [[nodiscard]] static QString noMaskHint();
+    // What shows instead of rows for a model without an output head (ModelInfo::predicts).
+    [[nodiscard]] static QString noHeadMessage();
 
     [[nodiscard]] const std::vector<Prediction>& predictions() const;
     // The position shown, −1 without predictions.
