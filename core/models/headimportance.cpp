@@ -29,6 +29,8 @@ HeadImportance headImportance(const LanguageModel& model, const std::vector<int>
                               const std::atomic<bool>* cancel)
 {
     const ModelInfo& info = model.info();
+    if (!info.predicts) // no log p to read, before a scan that would ask for it
+        throw ModelError(info.folder, std::string(kNoOutputHead));
     HeadImportance scan;
     // 1. The intact run, keeping the residual stream after every block.
     std::vector<Matrix> residuals;

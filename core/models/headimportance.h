@@ -26,7 +26,8 @@ struct HeadImportance {
 // Scans every head of `ids` under `switches` (its knock-outs stay out in every run).
 // `progress(done, total)` after each head; Cancelled (engine.h) when `cancel` becomes true.
 // Throws InputError for a masked language model's ids without [MASK], or a target outside
-// the vocabulary, and as LanguageModel::runIds does.
+// the vocabulary, and as LanguageModel::runIds does; ModelError (kNoOutputHead) for a model
+// without an output head (ModelInfo::predicts).
 [[nodiscard]] HeadImportance
 headImportance(const LanguageModel& model, const std::vector<int>& ids,
                const ModelSwitches& switches, std::optional<int> target = std::nullopt,

@@ -47,6 +47,11 @@ private:
     std::string fault_;
 };
 
+// The fault of a ModelError asking a model without an output head (ModelInfo::predicts) for
+// logits: a BERT GGUF file, whose converter drops the masked-LM head.
+inline constexpr std::string_view kNoOutputHead =
+    "this GGUF file has no masked-language-model head: attention only";
+
 // What a model is, from its config.json.
 struct ModelInfo {
     std::string family; // config's model_type: "gpt2", "qwen2", "qwen3", "llama", "bert"

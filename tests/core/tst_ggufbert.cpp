@@ -234,8 +234,7 @@ void TestGgufBert::noHead()
     } catch (const ModelError& error) {
         QCOMPARE(error.file(), kGguf / "bert-f32.gguf");
         QCOMPARE(QString::fromStdString(error.fault()),
-                 QString::fromUtf8(attn::BertModel::kNoHead.data(),
-                                   int(attn::BertModel::kNoHead.size())));
+                 QString::fromUtf8(attn::kNoOutputHead.data(), int(attn::kNoOutputHead.size())));
     }
     QVERIFY_THROWS_EXCEPTION(ModelError, (void)lm->logitsOfRows(run.hidden));
 }

@@ -133,7 +133,7 @@ Matrix BertModel::logitsOfRows(const Matrix& hidden) const
 {
     // h = LayerNorm(gelu(transform.dense(hidden)))                           (T, C)
     if (!hasHead())
-        throw ModelError(info().folder, std::string(kNoHead));
+        throw ModelError(info().folder, std::string(kNoOutputHead));
     const BertWeights& w = weights_;
     Matrix dense, normed;
     linear(hidden, w.headWeight, w.headBias, dense);

@@ -15,7 +15,6 @@
 
 #include <memory>
 #include <optional>
-#include <string_view>
 
 namespace attn {
 
@@ -38,9 +37,6 @@ public:
     // Whether the weights have the masked-LM head (a GGUF file's have none: info().predicts
     // is false, maskId() none, and logitsOf throws ModelError).
     [[nodiscard]] bool hasHead() const { return weights_.headWeight.present(); }
-    // A model's info without the head: what the window and the command line say instead.
-    static constexpr std::string_view kNoHead =
-        "this GGUF file has no masked-language-model head: attention only";
 
     // Captured, a layer's X is its input (post-LN: no norm before the attention) and its
     // projection attention.output.dense's, before the residual and its LayerNorm.
@@ -51,7 +47,7 @@ public:
     void finalNorm(const Matrix& residual, Matrix& out) const override { out = residual; }
 
     // The masked-LM head: GELU(transform.dense(h)), transform.LayerNorm, then the decoder
-    // tied to the word embeddings plus cls.predictions.bias. Throws ModelError (kNoHead)
+    // tied to the word embeddings plus cls.predictions.bias. Throws ModelError (kNoOutputHead)
     // without the head.
     [[nodiscard]] std::vector<float> logitsOf(const float* hiddenRow) const override;
     [[nodiscard]] Matrix logitsOfRows(const Matrix& hidden) const override;
