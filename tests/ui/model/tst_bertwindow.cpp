@@ -3,7 +3,7 @@
 // of next tokens, the hint to type [MASK] when there is none, that position's distribution
 // at a query row pointed at; the causal switch (not the textbook here) changes them, and
 // Compare A/B sets both formulas' fill-ins for the [MASK] side by side; a BERT folder opens
-// on its own first text, unmasked.
+// on its own first text, unmasked; a BERT GGUF file, without the head, shows attention only.
 #include "languagemodelwindow.h"
 #include "modelcomparebutton.h"
 #include "modelcomparedialog.h"
@@ -55,6 +55,7 @@ private slots:
     void compareSetsTheFillInsSideBySide();
     void aLongTextIsCutToWhatTheModelReads();
     void aBertFolderOpensUnmasked();
+    void aGgufFileWithoutTheHeadShowsAttentionOnly();
 
 private:
     void waitForRun();
@@ -284,6 +285,34 @@ void TestBertWindow::aBertFolderOpensUnmasked()
                                           LanguageModelWindow::firstSwitches(model_->info()));
     QCOMPARE(window->shownRun().hidden, expected.hidden);
     QTRY_COMPARE(window->predictionPanel()->position(), 4);
+}
+
+// A BERT GGUF file (llama.cpp's converter drops the masked-LM head): its attention shows,
+// and the panel says there is nothing to fill in, wherever the pointer is.
+void TestBertWindow::aGgufFileWithoutTheHeadShowsAttentionOnly()
+{
+    window_.reset(); // init()'s window would take the pointer
+    const auto model = openModel(ATTN_REFERENCE_DIR "/gguf/bert-f32.gguf");
+    QVERIFY(!model->info().predicts);
+    const char* text = LanguageModelWindow::firstText(model->info());
+    LanguageModelWindow window(model,
+                               model->run(text, LanguageModelWindow::firstSwitches(model->info())),
+                               QString::fromUtf8(text));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    PredictionPanel* panel = window.predictionPanel();
+    QCOMPARE(panel->title(), PredictionPanel::noHeadMessage());
+    QVERIFY(panel->predictions().empty());
+    QVERIFY(!panel->maskTabs()->isVisible());
+    QCOMPARE(window.shownRun().attention->shape().layers, 2);
+    ModelGrid* grid = window.modelView()->grid();
+    const QRect tile = grid->tileRect(1, 1);
+    const int tokens = int(window.shownRun().ids.size()), row = 2;
+    QTest::mouseMove(
+        grid, QPoint(tile.center().x(), tile.top() + int((row + 0.5) * tile.height() / tokens)));
+    QTRY_COMPARE(window.modelView()->hoveredQuery(), row);
+    QCOMPARE(panel->title(), PredictionPanel::noHeadMessage());
+    QVERIFY(panel->predictions().empty());
 }
 
 QTEST_MAIN(TestBertWindow)
