@@ -4582,6 +4582,10 @@
         <source>Most probable fill-ins</source>
         <translation>最可能的填空</translation>
     </message>
+    <message>
+        <source>This GGUF file has no masked-language-model head: attention only</source>
+        <translation>这个 GGUF 文件没有掩码语言模型头：只显示注意力</translation>
+    </message>
 </context>
 <context>
     <name>attn::ui::PresetPanel</name>
