@@ -22,6 +22,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace modelfiles {
@@ -408,24 +409,36 @@ inline void checkGpt2Parity(const attn::LanguageModel& lm, const QJsonObject& ex
     }
 }
 
-// The parity rows of the reference checkpoints `names` (`root`/<name>.json): one a case,
-// with the columns model (QString), expected (the file's object) and caseData (the case).
-inline void addParityRows(const std::filesystem::path& root,
-                          std::initializer_list<const char*> names)
+// The parity rows of reference files: (the model's name, the file of the numbers it must
+// give), one row a case, named "<name><suffix>: <case>", with the columns model (QString),
+// expected (the file's object) and caseData (the case).
+inline void addParityRows(const std::vector<std::pair<std::string, std::filesystem::path>>& files,
+                          const std::string& suffix = {})
 {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QJsonObject>("expected");
     QTest::addColumn<QJsonObject>("caseData");
-    for (const char* name : names) {
-        const QJsonObject expected = readJson(root / (std::string(name) + ".json"));
+    for (const auto& [name, numbers] : files) {
+        const QJsonObject expected = readJson(numbers);
         if (expected.isEmpty())
-            qFatal("%s.json is missing or empty", name);
+            qFatal("%s is missing or empty", numbers.c_str());
         for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
-            const QString row = QLatin1String(name) + QLatin1String(": ") +
+            const QString row = QString::fromStdString(name + suffix) + QLatin1String(": ") +
                                 c.toObject().value(QLatin1String("name")).toString();
-            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
+            QTest::newRow(qPrintable(row))
+                << QString::fromStdString(name) << expected << c.toObject();
         }
     }
+}
+
+// The parity rows of the reference checkpoints `names` (`root`/<name>.json).
+inline void addParityRows(const std::filesystem::path& root,
+                          std::initializer_list<const char*> names)
+{
+    std::vector<std::pair<std::string, std::filesystem::path>> files;
+    for (const char* name : names)
+        files.emplace_back(name, root / (std::string(name) + ".json"));
+    addParityRows(files);
 }
 
 } // namespace modelfiles

@@ -76,26 +76,15 @@ std::shared_ptr<const attn::LanguageModel> TestGgufGpt2::model(const QString& na
 
 void TestGgufGpt2::parity_data()
 {
-    QTest::addColumn<QString>("model");
-    QTest::addColumn<QJsonObject>("expected");
-    QTest::addColumn<QJsonObject>("caseData");
     // (file, the numbers it must give): converted files their checkpoints', Q8_0 its own
     // dequantized weights'.
-    const std::pair<const char*, fs::path> files[] = {
-        {"gpt2-small-f32", kGpt2 / "small-f32.json"},
-        {"gpt2-small-bf16", kGpt2 / "small-bf16.json"},
-        {"gpt2-small-q8_0", kGguf / "gpt2-small-q8_0.json"},
-    };
-    for (const auto& [name, numbers] : files) {
-        const QJsonObject expected = readJson(numbers);
-        if (expected.isEmpty())
-            qFatal("%s is missing or empty", numbers.c_str());
-        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
-            const QString row = QLatin1String(name) + QLatin1String(".gguf: ") +
-                                c.toObject().value(QLatin1String("name")).toString();
-            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
-        }
-    }
+    addParityRows(
+        {
+            {"gpt2-small-f32", kGpt2 / "small-f32.json"},
+            {"gpt2-small-bf16", kGpt2 / "small-bf16.json"},
+            {"gpt2-small-q8_0", kGguf / "gpt2-small-q8_0.json"},
+        },
+        ".gguf");
 }
 
 void TestGgufGpt2::parity()

@@ -87,27 +87,20 @@ std::shared_ptr<const attn::LanguageModel> TestGgufModel::model(const QString& n
 
 void TestGgufModel::parity_data()
 {
-    QTest::addColumn<QString>("model");
-    QTest::addColumn<QJsonObject>("expected");
-    QTest::addColumn<QJsonObject>("caseData");
     // (file, the numbers it must give): converted files their checkpoints', random blocks
     // their own dequantized weights'.
-    const std::pair<const char*, fs::path> files[] = {
-        {"qwen2-f32", kLlama / "qwen2-f32.json"},   {"llama-f32", kLlama / "llama-f32.json"},
-        {"llama3-f32", kLlama / "llama3-f32.json"}, {"smollm2-f32", kLlama / "smollm2-f32.json"},
-        {"qwen3-bf16", kLlama / "qwen3-bf16.json"}, {"qwen2-q8_0", kGguf / "qwen2-q8_0.json"},
-        {"qwen2-mix", kGguf / "qwen2-mix.json"},    {"llama-mix", kGguf / "llama-mix.json"},
-    };
-    for (const auto& [name, numbers] : files) {
-        const QJsonObject expected = readJson(numbers);
-        if (expected.isEmpty())
-            qFatal("%s is missing or empty", numbers.c_str());
-        for (const QJsonValue c : expected.value(QLatin1String("cases")).toArray()) {
-            const QString row = QLatin1String(name) + QLatin1String(".gguf: ") +
-                                c.toObject().value(QLatin1String("name")).toString();
-            QTest::newRow(qPrintable(row)) << QString::fromLatin1(name) << expected << c.toObject();
-        }
-    }
+    addParityRows(
+        {
+            {"qwen2-f32", kLlama / "qwen2-f32.json"},
+            {"llama-f32", kLlama / "llama-f32.json"},
+            {"llama3-f32", kLlama / "llama3-f32.json"},
+            {"smollm2-f32", kLlama / "smollm2-f32.json"},
+            {"qwen3-bf16", kLlama / "qwen3-bf16.json"},
+            {"qwen2-q8_0", kGguf / "qwen2-q8_0.json"},
+            {"qwen2-mix", kGguf / "qwen2-mix.json"},
+            {"llama-mix", kGguf / "llama-mix.json"},
+        },
+        ".gguf");
 }
 
 void TestGgufModel::parity()

@@ -17,6 +17,7 @@
 #include "predictionworker.h"
 #include "reportnewest.h"
 #include "rolloutdialog.h"
+#include "shownpath.h"
 #include "switchesform.h"
 #include "todaysform.h"
 #include "tokenchips.h"
@@ -429,17 +430,6 @@ void LanguageModelWindow::updateDepartures()
                                                          departuresSentence_.toHtmlEscaped()));
 }
 
-// The model's folder as the caption shows it: under the home folder as ~/… (the way a
-// terminal and the README write it), elsewhere in full.
-QString LanguageModelWindow::shownFolder(const std::filesystem::path& folder)
-{
-    const QString path = QDir::cleanPath(QString::fromStdString(folder.string()));
-    const QString home = QDir::cleanPath(QDir::homePath());
-    if (home != QLatin1String("/") && path.startsWith(home + QLatin1Char('/')))
-        return QDir::toNativeSeparators(QStringLiteral("~") + path.mid(home.size()));
-    return QDir::toNativeSeparators(path);
-}
-
 void LanguageModelWindow::retranslateUi()
 {
     const ModelInfo& info = model_->info();
@@ -457,7 +447,7 @@ void LanguageModelWindow::retranslateUi()
             .arg(info.dModel)
             .arg(info.maxPositions)
             .arg(QString::fromStdString(info.weightType),
-                 shownFolder(info.folder).toHtmlEscaped()));
+                 shownPath(QString::fromStdString(info.folder.string())).toHtmlEscaped()));
     textLabel_->setText(tr("&Text:"));
     text_->setPlaceholderText(info.causal
                                   ? tr("Type a sentence; the model predicts what comes next")

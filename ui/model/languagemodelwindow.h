@@ -22,7 +22,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -63,9 +62,6 @@ public:
     ~LanguageModelWindow() override;
 
     [[nodiscard]] const LanguageModel& model() const { return *model_; }
-    // A model folder as the window's caption names it: ~/models/gpt2 under the home
-    // folder, the whole path elsewhere.
-    [[nodiscard]] static QString shownFolder(const std::filesystem::path& folder);
     // The run shown.
     [[nodiscard]] const ModelRun& shownRun() const { return *run_; }
     [[nodiscard]] QString text() const;

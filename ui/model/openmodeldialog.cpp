@@ -1,7 +1,10 @@
 #include "openmodeldialog.h"
 
+#include "shownpath.h"
+
 #include "models/families.h"
 #include "models/modelcaches.h"
+#include "shownpath.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -18,17 +21,6 @@
 
 namespace attn::ui {
 namespace {
-
-// `path` as the dialog shows it: "~/…" under the home folder, shorter and the same on every
-// machine.
-QString shownPath(const QString& path)
-{
-    const QString home = QDir::homePath();
-    const QString native = QDir::toNativeSeparators(path);
-    if (path == home || path.startsWith(home + '/'))
-        return QStringLiteral("~") + native.mid(home.size());
-    return native;
-}
 
 // Where the last model was chosen from: the next dialog starts there.
 QString& lastDirectory()

@@ -17,6 +17,7 @@
 #include "models/languagemodel.h"
 #include "modelwindow.h"
 #include "predictionpanel.h"
+#include "shownpath.h"
 #include "switchesform.h"
 #include "tinygpt2.h"
 #include "tokenchips.h"
@@ -125,14 +126,16 @@ void TestLanguageModelWindow::shownFolder_data()
                                << "/srv/models/gpt2";
     QTest::newRow("a name that only starts like home")
         << home + "-other/gpt2" << home + "-other/gpt2";
+    QTest::newRow("home itself") << home << "~";
 }
 
-// The caption writes a folder under home as ~/…, as a terminal and the README do.
+// The caption (and Open Model…'s list) writes a path under home as ~/…, as a terminal and
+// the README do.
 void TestLanguageModelWindow::shownFolder()
 {
     QFETCH(QString, folder);
     QFETCH(QString, shown);
-    QCOMPARE(LanguageModelWindow::shownFolder(folder.toStdString()), shown);
+    QCOMPARE(shownPath(folder), shown);
 }
 
 void TestLanguageModelWindow::initTestCase()
