@@ -308,19 +308,18 @@ inline std::vector<int> idsOf(const QJsonObject& expected)
 // One case of a Qwen/Llama reference file (gen_llama_model.py's, gen_gguf_models.py's) run
 // on `lm`: every layer's attention (≤ 1e-5 for F32 weights, ≤ 2e-5 otherwise), the logit
 // lens, every logit at the last position (≤ 1e-4) and the top 10.
-inline void checkParity(const attn::LanguageModel& lm, const QJsonObject& expected,
-                        const QJsonObject& caseData)
+// `run` of a reference case's ids under `switches`, and its attention checked: every layer,
+// every query head, ≤ 1e-5 for F32 weights, ≤ 2e-5 for others (BF16's are the same floats,
+// but the activations grow larger; a quantized file's reference is its dequantized weights).
+// A caller goes on only when QTest::currentTestFailed() is false.
+inline void checkAttention(const attn::LanguageModel& lm, const QJsonObject& expected,
+                           const QJsonObject& caseData, const attn::ModelSwitches& switches,
+                           attn::ModelRun& run)
 {
-    const attn::ModelSwitches switches =
-        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
-                   caseData.value(QLatin1String("only_layer")).toInt(), lm.info());
     const std::vector<int> ids = idsOf(expected);
-    const attn::ModelRun run = lm.runIds(ids, switches);
+    run = lm.runIds(ids, switches);
     QCOMPARE(run.ids, ids);
     const int T = int(ids.size());
-
-    // 1. Every layer's attention, every query head: ≤ 1e-5 (F32), ≤ 2e-5 (BF16 weights: the
-    //    same floats, but larger activations after the q/k norms).
     const double tolerance =
         expected.value(QLatin1String("dtype")).toString() == QLatin1String("F32") ? 1e-5 : 2e-5;
     const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
@@ -328,6 +327,20 @@ inline void checkParity(const attn::LanguageModel& lm, const QJsonObject& expect
              (attn::StackShape{int(layers.size()), 1, lm.info().heads, T, T}));
     const QString difference = attentionDifference(run, layers, tolerance);
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
+}
+
+inline void checkParity(const attn::LanguageModel& lm, const QJsonObject& expected,
+                        const QJsonObject& caseData)
+{
+    const attn::ModelSwitches switches =
+        switchesOf(caseData.value(QLatin1String("switches")).toObject(),
+                   caseData.value(QLatin1String("only_layer")).toInt(), lm.info());
+    // 1. Every layer's attention.
+    attn::ModelRun run;
+    checkAttention(lm, expected, caseData, switches, run);
+    if (QTest::currentTestFailed())
+        return;
+    const int T = int(run.ids.size());
 
     // The logit lens: every block read through the final norm and the output head, torch's
     // top 5 at every position.

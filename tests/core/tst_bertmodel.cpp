@@ -93,19 +93,11 @@ void TestBertModel::parity()
     const ModelSwitches switches =
         switchesOf(caseData.value(QLatin1String("switches")).toObject(),
                    caseData.value(QLatin1String("only_layer")).toInt(), false);
-    const std::vector<int> ids = intsOf(expected.value(QLatin1String("ids")));
-    const attn::ModelRun run = lm->runIds(ids, switches);
-    QCOMPARE(run.ids, ids);
-    const int T = int(ids.size());
-
     // 1. Every layer's attention, every head: ≤ 1e-5 (F32), ≤ 2e-5 (BF16 weights).
-    const double tolerance =
-        expected.value(QLatin1String("dtype")).toString() == QLatin1String("F32") ? 1e-5 : 2e-5;
-    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
-    QCOMPARE(run.attention->shape(),
-             (attn::StackShape{int(layers.size()), 1, lm->info().heads, T, T}));
-    const QString difference = attentionDifference(run, layers, tolerance);
-    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    attn::ModelRun run;
+    checkAttention(*lm, expected, caseData, switches, run);
+    if (QTest::currentTestFailed())
+        return;
 
     // The logit lens: every block read through the final norm and the output head, torch's
     // top 5 at every position.

@@ -96,15 +96,8 @@ void TestGgufBert::parity()
     const attn::ModelSwitches switches =
         switchesOf(caseData.value(QLatin1String("switches")).toObject(),
                    caseData.value(QLatin1String("only_layer")).toInt(), false);
-    const std::vector<int> ids = idsOf(expected);
-    const attn::ModelRun run = lm->runIds(ids, switches);
-    const double tolerance =
-        expected.value(QLatin1String("dtype")).toString() == QLatin1String("F32") ? 1e-5 : 2e-5;
-    const QJsonArray layers = caseData.value(QLatin1String("attention")).toArray();
-    QCOMPARE(run.attention->shape(), (attn::StackShape{int(layers.size()), 1, lm->info().heads,
-                                                       int(ids.size()), int(ids.size())}));
-    const QString difference = attentionDifference(run, layers, tolerance);
-    QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    attn::ModelRun run;
+    checkAttention(*lm, expected, caseData, switches, run);
 }
 
 void TestGgufBert::tokenizer_data()
