@@ -2,7 +2,7 @@
 
 #include "base/parallel.h"
 #include "engine/fastexp.h"
-#include "models/conv1dproduct.h"
+#include "models/linearproduct.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,88 +99,81 @@ Eigen::Index tileWidth(Eigen::Index N, Eigen::Index widest, Eigen::Index multipl
     return std::max(multiple, ((N + tiles - 1) / tiles + multiple - 1) / multiple * multiple);
 }
 
-// The Conv1D products in tiles over every core, each tile finished (bias, GELU or the
-// residual sum) while it is in cache: on conv1dTileAvx512 where the CPU has AVX-512, else
-// each tile an sgemm.
-void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y,
-                 Epilogue epilogue)
-{
-    // x: (T, in), W: (in, N) → y: (T, N)
-    const Eigen::Index T = x.rows(), K = x.cols(), N = weight.cols;
-    if (epilogue != Epilogue::AddToOutput)
-        y.resize(T, N);
-    const Eigen::Map<const Matrix> w = weight.matrix();
-    const auto b = bias.row();
-    const bool avx512 = conv1dUsesAvx512();
-    // sgemm: tiles of 256 rows × 384 columns, GPT-2's widths (768, 2304, 3072) split into an
-    // even count of them, enough to keep both cores busy at T = 128, each large enough for
-    // sgemm's own blocking (smaller tiles cost 10–15 % in packing at T = 128). AVX-512: 128
-    // rows (their chunk of x stays in L2 while W's goes by) × about 384 columns in bands of
-    // 48 (its register block's width).
-    const Eigen::Index kRows = avx512 ? 128 : 256;
-    const Eigen::Index kCols = avx512 ? tileWidth(N, 384, kConv1dBand) : 384;
-    const int rowTiles = int((T + kRows - 1) / kRows);
-    const int colTiles = int((N + kCols - 1) / kCols);
-    parallelFor(rowTiles * colTiles, [&](int item) {
-        const Eigen::Index r = Eigen::Index(item / colTiles) * kRows;
-        const Eigen::Index c = Eigen::Index(item % colTiles) * kCols;
-        const Eigen::Index rows = std::min(kRows, T - r), cols = std::min(kCols, N - c);
-        auto tile = y.block(r, c, rows, cols);
-        if (avx512) {
-            // W packed: column c (a multiple of the band's width) starts band c / 48, c·K
-            // floats in, its rows 48 apart; in place: at column c, rows N apart.
-            const bool packed = weight.bands != nullptr;
-            conv1dTileAvx512(x.row(r).data(), K, packed ? weight.bands + c * K : weight.data + c,
-                             packed ? kConv1dBand : N, packed ? kConv1dBand * K : kConv1dBand,
-                             bias.data ? bias.data + c : nullptr, tile.data(), N, rows, cols, K,
-                             epilogue == Epilogue::AddToOutput);
-        } else {
-            if (epilogue == Epilogue::AddToOutput)
-                tile.noalias() += x.middleRows(r, rows) * w.middleCols(c, cols); // sgemm, β = 1
-            else
-                tile.noalias() = x.middleRows(r, rows) * w.middleCols(c, cols);
-            tile.rowwise() += b.segment(c, cols);
-        }
-        if (epilogue == Epilogue::BiasGelu)
-            for (Eigen::Index i = 0; i < rows; ++i)
-                gelu(tile.row(i).data(), cols);
-    });
-}
+// A tile's tokens: 8 panels of 16 (128 tokens), whose chunk of x (128 KB) stays in L2 while
+// the tile's rows of W go by; W's rows are read (or dequantized) once for all of them.
+constexpr Eigen::Index kTilePanels = 8;
 
-// Rows of a product's tile: enough for sgemm's own blocking; T = 128 is one band.
-constexpr Eigen::Index kTileRows = 256;
-
-// The width of a product's column tiles for N output columns: at most about 384 (GPT-2's
-// widths 768, 2304, 3072 in tiles of 384, as they were), in a count that is a multiple of
-// the cores (Qwen's 896 columns in 384s left one core a third of the last tile alone), a
-// multiple of 16 (sgemm's register blocks).
+// The width of a product's column tiles for N output columns: at most about 384, in a count
+// that is a multiple of the cores (Qwen's 896 columns in 384s left one core a third of the
+// last tile alone), a multiple of 48 (the register blocks' 8 and 6 outputs).
 Eigen::Index tileWidth(Eigen::Index N)
 {
-    return tileWidth(N, 384, 16);
+    return std::min(N, tileWidth(N, 384, 48));
 }
 
-enum class LinearEpilogue { Bias, BiasGelu, AddToOutput };
+// nn.Linear's W (outputs × inputs) as the product kernel reads it: floats in place or blocks.
+ProductWeight linearWeight(const WeightView& v)
+{
+    ProductWeight w;
+    w.outputs = v.rows;
+    w.depth = v.cols;
+    if (v.inBlocks()) {
+        w.blocks = v.blocks;
+        w.type = v.type;
+        w.rowBytes = v.rowBytes;
+        w.rowOrder = v.rowOrder;
+    } else {
+        w.floats = v.data;
+        w.rowStride = v.cols;
+    }
+    return w;
+}
 
-// nn.Linear products y = x·Wᵀ (+ b), or y += …, of every output in one parallel loop over
-// all their tiles: Qwen's k_proj and v_proj (128 columns each) alone kept one core idle.
-void linearTiles(const Matrix& x, std::initializer_list<LinearOutput> outputs,
-                 LinearEpilogue epilogue)
+// A Conv1D's W stored [in, out]: its rows packed at load as nn.Linear's (WeightView::packed),
+// or read along the stored columns.
+ProductWeight conv1dWeight(const WeightView& v)
+{
+    ProductWeight w;
+    w.outputs = v.cols;
+    w.depth = v.rows;
+    w.floats = v.packed ? v.packed : v.data;
+    w.rowStride = v.packed ? v.rows : 1;
+    w.depthStride = v.packed ? 1 : v.cols;
+    return w;
+}
+
+struct Output {
+    ProductWeight weight;
+    const WeightView* bias;
+    Matrix* y;
+};
+
+// The tiles of one or more products of the same x over every core: x packed once, each tile
+// (outputs × up to 128 tokens) made transposed by productTile, then written into y with its
+// bias (=, or += for the residual's sum), and GELU while it is in cache.
+void productTiles(const Matrix& x, const std::vector<Output>& outputs, Epilogue epilogue)
 {
     const Eigen::Index T = x.rows();
-    const int rowTiles = int((T + kTileRows - 1) / kTileRows);
+    // This (the forward's) thread's packed x, read by every core: a reference, as a thread_local
+    // named in the loop's body would be each worker's own.
+    thread_local PackedTokens ownPacked;
+    PackedTokens& packed = ownPacked;
+    packTokens(x.data(), x.outerStride(), T, x.cols(), packed);
+    const Eigen::Index panels = packed.panels();
+    const int rowTiles = int((panels + kTilePanels - 1) / kTilePanels);
     struct Tiles {
-        LinearOutput out;
+        const Output* out;
         Eigen::Index width;
         int first, colTiles;
     };
     std::vector<Tiles> tiles;
     int count = 0;
-    for (const LinearOutput& out : outputs) {
-        const Eigen::Index N = out.weight->rows, width = tileWidth(N);
-        if (epilogue != LinearEpilogue::AddToOutput)
+    for (const Output& out : outputs) {
+        const Eigen::Index N = out.weight.outputs, width = tileWidth(N);
+        if (epilogue != Epilogue::AddToOutput)
             out.y->resize(T, N);
         const int colTiles = int((N + width - 1) / width);
-        tiles.push_back({out, width, count, colTiles});
+        tiles.push_back({&out, width, count, colTiles});
         count += rowTiles * colTiles;
     }
     parallelFor(count, [&](int item) {
@@ -189,23 +182,44 @@ void linearTiles(const Matrix& x, std::initializer_list<LinearOutput> outputs,
             ++o;
         const Tiles& t = tiles[o];
         const int local = item - t.first;
-        const Eigen::Index N = t.out.weight->rows;
-        const Eigen::Index r = Eigen::Index(local / t.colTiles) * kTileRows;
+        const Eigen::Index N = t.out->weight.outputs;
+        const Eigen::Index p = Eigen::Index(local / t.colTiles) * kTilePanels;
         const Eigen::Index c = Eigen::Index(local % t.colTiles) * t.width;
-        const Eigen::Index rows = std::min(kTileRows, T - r), cols = std::min(t.width, N - c);
-        thread_local std::vector<float> scratch; // a tile's weight rows, dequantized
-        const Eigen::Map<const Matrix> w = t.out.weight->rowsOf(c, cols, scratch);
-        auto tile = t.out.y->block(r, c, rows, cols);
-        if (epilogue == LinearEpilogue::AddToOutput)
-            tile.noalias() += x.middleRows(r, rows) * w.transpose(); // β = 1
-        else
-            tile.noalias() = x.middleRows(r, rows) * w.transpose();
-        if (t.out.bias && t.out.bias->data)
-            tile.rowwise() += t.out.bias->row().segment(c, cols);
-        if (epilogue == LinearEpilogue::BiasGelu)
-            for (Eigen::Index i = 0; i < rows; ++i)
-                gelu(tile.row(i).data(), cols);
+        const Eigen::Index tilePanels = std::min(kTilePanels, panels - p);
+        const Eigen::Index cols = std::min(t.width, N - c), ldt = tilePanels * kTokenPanel;
+        const Eigen::Index r = p * kTokenPanel, rows = std::min(ldt, T - r);
+        thread_local std::vector<float> yt;
+        yt.resize(std::size_t(cols * ldt));
+        productTile(packed, p, tilePanels, t.out->weight, c, cols, yt.data(), ldt);
+        const float* b = t.out->bias && t.out->bias->data ? t.out->bias->data + c : nullptr;
+        Matrix& y = *t.out->y;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            float* row = y.row(r + i).data() + c;
+            const float* column = yt.data() + i;
+            if (epilogue == Epilogue::AddToOutput)
+                for (Eigen::Index n = 0; n < cols; ++n)
+                    row[n] += b ? column[n * ldt] + b[n] : column[n * ldt];
+            else
+                for (Eigen::Index n = 0; n < cols; ++n)
+                    row[n] = b ? column[n * ldt] + b[n] : column[n * ldt];
+            if (epilogue == Epilogue::BiasGelu)
+                gelu(row, cols);
+        }
     });
+}
+
+void conv1dTiles(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y,
+                 Epilogue epilogue)
+{
+    productTiles(x, {Output{conv1dWeight(weight), &bias, &y}}, epilogue);
+}
+
+void linearTiles(const Matrix& x, std::initializer_list<LinearOutput> outputs, Epilogue epilogue)
+{
+    std::vector<Output> products;
+    for (const LinearOutput& out : outputs)
+        products.push_back({linearWeight(*out.weight), out.bias, out.y});
+    productTiles(x, products, epilogue);
 }
 
 } // namespace
@@ -329,17 +343,17 @@ void linear(const Matrix& x, const WeightView& weight, const WeightView& bias, M
 
 void linearEach(const Matrix& x, std::initializer_list<LinearOutput> outputs)
 {
-    linearTiles(x, outputs, LinearEpilogue::Bias);
+    linearTiles(x, outputs, Epilogue::Bias);
 }
 
 void linearAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
 {
-    linearTiles(x, {LinearOutput{&weight, &bias, &y}}, LinearEpilogue::AddToOutput);
+    linearTiles(x, {LinearOutput{&weight, &bias, &y}}, Epilogue::AddToOutput);
 }
 
 void linearGelu(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y)
 {
-    linearTiles(x, {LinearOutput{&weight, &bias, &y}}, LinearEpilogue::BiasGelu);
+    linearTiles(x, {LinearOutput{&weight, &bias, &y}}, Epilogue::BiasGelu);
 }
 
 void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightView& gateBias,
@@ -348,23 +362,38 @@ void linearSwiGlu(const Matrix& x, const WeightView& gateWeight, const WeightVie
     // x: (T, C), gate and up: (I, C) → y: (T, I)
     const Eigen::Index T = x.rows(), N = gateWeight.rows;
     y.resize(T, N);
-    const Eigen::Index width = tileWidth(N);
-    const int rowTiles = int((T + kTileRows - 1) / kTileRows);
+    thread_local PackedTokens ownPacked; // as productTiles'
+    PackedTokens& packed = ownPacked;
+    packTokens(x.data(), x.outerStride(), T, x.cols(), packed);
+    const ProductWeight gate = linearWeight(gateWeight), up = linearWeight(upWeight);
+    const Eigen::Index panels = packed.panels(), width = tileWidth(N);
+    const int rowTiles = int((panels + kTilePanels - 1) / kTilePanels);
     const int colTiles = int((N + width - 1) / width);
     parallelFor(rowTiles * colTiles, [&](int item) {
-        const Eigen::Index r = Eigen::Index(item / colTiles) * kTileRows;
+        const Eigen::Index p = Eigen::Index(item / colTiles) * kTilePanels;
         const Eigen::Index c = Eigen::Index(item % colTiles) * width;
-        const Eigen::Index rows = std::min(kTileRows, T - r), cols = std::min(width, N - c);
-        thread_local std::vector<float> gateRows, upRows; // dequantized, when in blocks
-        auto g = y.block(r, c, rows, cols);
-        g.noalias() = x.middleRows(r, rows) * gateWeight.rowsOf(c, cols, gateRows).transpose();
-        Matrix u = x.middleRows(r, rows) * upWeight.rowsOf(c, cols, upRows).transpose();
-        if (gateBias.data)
-            g.rowwise() += gateBias.row().segment(c, cols);
-        if (upBias.data)
-            u.rowwise() += upBias.row().segment(c, cols);
-        // silu(g)·u as siluMultiply, while both tiles are in cache.
-        g.array() = g.array() / (1.0f + (-g.array()).exp()) * u.array();
+        const Eigen::Index tilePanels = std::min(kTilePanels, panels - p);
+        const Eigen::Index cols = std::min(width, N - c), ldt = tilePanels * kTokenPanel;
+        const Eigen::Index r = p * kTokenPanel, rows = std::min(ldt, T - r);
+        thread_local std::vector<float> gt, ut;
+        thread_local Eigen::ArrayXf u;
+        gt.resize(std::size_t(cols * ldt));
+        ut.resize(std::size_t(cols * ldt));
+        u.resize(cols);
+        productTile(packed, p, tilePanels, gate, c, cols, gt.data(), ldt);
+        productTile(packed, p, tilePanels, up, c, cols, ut.data(), ldt);
+        const float* gb = gateBias.data ? gateBias.data + c : nullptr;
+        const float* ub = upBias.data ? upBias.data + c : nullptr;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            float* row = y.row(r + i).data() + c;
+            for (Eigen::Index n = 0; n < cols; ++n) {
+                row[n] = gb ? gt[std::size_t(n * ldt + i)] + gb[n] : gt[std::size_t(n * ldt + i)];
+                u(n) = ub ? ut[std::size_t(n * ldt + i)] + ub[n] : ut[std::size_t(n * ldt + i)];
+            }
+            // silu(g)·u as siluMultiply, while both rows are in cache.
+            auto g = Eigen::Map<Eigen::ArrayXf>(row, cols);
+            g = g / (1.0f + (-g).exp()) * u;
+        }
     });
 }
 

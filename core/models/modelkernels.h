@@ -26,8 +26,9 @@ struct WeightView {
     const float* data = nullptr;
     Eigen::Index rows = 0;
     Eigen::Index cols = 0;
-    // A Conv1D weight also packed in bands for the AVX-512 kernel (packConv1dBands), or null.
-    const float* bands = nullptr;
+    // A Conv1D weight (stored [in, out]) also packed once at load as nn.Linear's rows [out,
+    // in], as the product kernel reads them (linearproduct.h), or null: read along its columns.
+    const float* packed = nullptr;
     // In blocks: the first row's bytes, the type, each row's size, and where row r is stored
     // (rowOrder[r], llama.cpp's permutation of Q and K undone; null: row r).
     const std::byte* blocks = nullptr;

@@ -208,7 +208,7 @@ void TestGgufGpt2::modelInfo()
 void TestGgufGpt2::weightsStayInTheFile()
 {
     // Every matrix of the Q8_0 file is a view of its blocks in the mapping, nn.Linear-shaped
-    // and not packed for the Conv1D kernel; position_embd, F32 as llama.cpp keeps it, is read
+    // and not packed (only a Conv1D is); position_embd, F32 as llama.cpp keeps it, is read
     // in place; only the norms and biases are floats of their own.
     const auto* q8 =
         dynamic_cast<const attn::Gpt2Model*>(model(QStringLiteral("gpt2-small-q8_0")).get());
@@ -216,7 +216,7 @@ void TestGgufGpt2::weightsStayInTheFile()
     const attn::Gpt2Weights& w = q8->weights();
     QCOMPARE(w.layout, attn::Gpt2MatrixLayout::Linear);
     QCOMPARE(w.files.size(), std::size_t(1));
-    QVERIFY(!w.bands);
+    QVERIFY(!w.packed);
     const auto inBlocks = [&](const attn::WeightView& view) {
         return view.inBlocks() && !view.data && w.fileHolding(view.blocks) == w.files[0].get();
     };
@@ -229,7 +229,7 @@ void TestGgufGpt2::weightsStayInTheFile()
         for (const attn::WeightView* view :
              {&b.attnWeight, &b.projWeight, &b.fcWeight, &b.fcProjWeight}) {
             QVERIFY(inBlocks(*view));
-            QVERIFY(!view->bands);
+            QVERIFY(!view->packed);
         }
     // (out, in): c_attn's 3C rows of C, c_fc's 4C rows of C.
     QCOMPARE(w.blocks[0].attnWeight.rows, 96);

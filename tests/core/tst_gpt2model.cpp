@@ -5,7 +5,6 @@
 #include "engine/options.h"
 #include "modelfiles.h"
 #include "models/configfields.h"
-#include "models/conv1dproduct.h"
 #include "models/families.h"
 #include "models/forward.h"
 #include "models/gpt2/model.h"
@@ -16,7 +15,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -139,9 +137,8 @@ void TestGpt2Model::modelInfo()
     QCOMPARE(real->tokenLabel(2603), std::string(" mat"));
 }
 
-// Where the Conv1D runs on AVX-512, loading packs the blocks' Conv1D weights in bands of 48
-// columns for it (zeros past the last column); turned off, nothing is packed. The parity
-// cases run the packed products (on the sgemm path in tst_gpt2model_sgemm).
+// Loading packs the blocks' Conv1D weights, stored [in, out], once as nn.Linear's rows [out, in]
+// for the product kernel, on every CPU; the parity cases run the packed products.
 void TestGpt2Model::packsConv1dWeights()
 {
     const fs::path folder = kReference / "small-f32";
@@ -150,33 +147,21 @@ void TestGpt2Model::packsConv1dWeights()
     json << file.rdbuf();
     const attn::Gpt2Config config = attn::parseGpt2Config(
         attn::parseConfigObject(json.str(), folder / "config.json"), folder / "config.json");
-    const bool wasAvx512 = attn::conv1dUsesAvx512();
-    const auto restore = qScopeGuard([&] { attn::setConv1dAvx512(wasAvx512); });
-    for (const bool avx512 : {false, true}) {
-        attn::setConv1dAvx512(avx512);
-        const attn::Gpt2Weights w = attn::loadGpt2Weights(folder / "model.safetensors", config);
-        QCOMPARE(w.bands != nullptr, attn::conv1dUsesAvx512());
-        int packed = 0, wrong = 0;
-        for (const attn::Gpt2Block& b : w.blocks)
-            for (const attn::WeightView* v :
-                 {&b.attnWeight, &b.projWeight, &b.fcWeight, &b.fcProjWeight}) {
-                QCOMPARE(v->bands != nullptr, attn::conv1dUsesAvx512());
-                if (!v->bands)
-                    continue;
-                ++packed;
-                const Eigen::Index K = v->rows, N = v->cols, B = attn::kConv1dBand;
-                QCOMPARE(attn::conv1dBandFloats(K, N), (N + B - 1) / B * B * K);
-                for (Eigen::Index c = 0; c < (N + B - 1) / B * B; ++c)
-                    for (Eigen::Index k = 0; k < K; ++k) {
-                        const float expected = c < N ? v->data[k * N + c] : 0.0f;
-                        wrong += v->bands[((c / B) * K + k) * B + c % B] != expected;
-                    }
-            }
-        QCOMPARE(wrong, 0);
-        QCOMPARE(packed, attn::conv1dUsesAvx512() ? 4 * config.layers : 0);
-    }
-    if (!attn::conv1dUsesAvx512())
-        QSKIP("this CPU has no AVX-512: only the unpacked load was checked");
+    const attn::Gpt2Weights w = attn::loadGpt2Weights(folder / "model.safetensors", config);
+    QVERIFY(w.packed);
+    int packed = 0, wrong = 0;
+    for (const attn::Gpt2Block& b : w.blocks)
+        for (const attn::WeightView* v :
+             {&b.attnWeight, &b.projWeight, &b.fcWeight, &b.fcProjWeight}) {
+            QVERIFY(v->packed);
+            ++packed;
+            const Eigen::Index K = v->rows, N = v->cols;
+            for (Eigen::Index n = 0; n < N; ++n)
+                for (Eigen::Index k = 0; k < K; ++k)
+                    wrong += v->packed[n * K + k] != v->data[k * N + n];
+        }
+    QCOMPARE(wrong, 0);
+    QCOMPARE(packed, 4 * config.layers);
 }
 
 void TestGpt2Model::modelName_data()

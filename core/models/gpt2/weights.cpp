@@ -4,26 +4,35 @@
 #include "models/conv1dproduct.h"
 #include "models/modeltensors.h"
 
+#include <algorithm>
+
 namespace attn {
 
 void packGpt2Conv1dWeights(Gpt2Weights& w)
 {
     // A layer's on each core. A tensor read in place from the file leaves memory once
     // copied: the model's resident size stays about its file's.
-    if (!conv1dUsesAvx512() || w.blocks.empty() || w.layout != Gpt2MatrixLayout::Conv1D)
+    if (w.blocks.empty() || w.layout != Gpt2MatrixLayout::Conv1D)
         return;
     std::vector<std::pair<WeightView*, std::size_t>> views;
     std::size_t floats = 0;
     for (Gpt2Block& b : w.blocks)
         for (WeightView* v : {&b.attnWeight, &b.projWeight, &b.fcWeight, &b.fcProjWeight}) {
             views.emplace_back(v, floats);
-            floats += std::size_t(conv1dBandFloats(v->rows, v->cols));
+            floats += std::size_t(v->rows * v->cols);
         }
-    w.bands = allocateConv1dBands(floats);
+    w.packed = allocateConv1dBands(floats);
     parallelFor(int(views.size()), [&](int i) {
         auto [v, offset] = views[std::size_t(i)];
-        packConv1dBands(v->data, v->rows, v->cols, v->cols, 1, w.bands.get() + offset);
-        v->bands = w.bands.get() + offset;
+        // [in, out] → [out, in], in squares of 16 × 16 that stay in L1 both ways.
+        float* rows = w.packed.get() + offset;
+        const Eigen::Index in = v->rows, out = v->cols;
+        for (Eigen::Index k0 = 0; k0 < in; k0 += 16)
+            for (Eigen::Index n0 = 0; n0 < out; n0 += 16)
+                for (Eigen::Index k = k0; k < std::min(in, k0 + 16); ++k)
+                    for (Eigen::Index n = n0; n < std::min(out, n0 + 16); ++n)
+                        rows[n * in + k] = v->data[k * out + n];
+        v->packed = rows;
         if (const MappedFile* file = w.fileHolding(v->data))
             file->release(v->data, std::size_t(v->rows * v->cols) * sizeof(float));
     });

@@ -40,24 +40,24 @@ struct Gpt2Weights : StoredWeights {
     WeightView outputEmbedding;
     Gpt2MatrixLayout layout = Gpt2MatrixLayout::Conv1D;
 
-    std::shared_ptr<float[]> bands; // the blocks' Conv1D weights packed (WeightView::bands)
+    // The blocks' Conv1D weights packed as nn.Linear's rows (WeightView::packed).
+    std::shared_ptr<float[]> packed;
 };
 
 // Reads `file` (model.safetensors, or a sharded model's index) for a model of `config`. Tensor
 // names may carry the "transformer." prefix; h.N.attn.bias and masked_bias (the causal mask as a
 // buffer) and lm_head.weight (tied to wte) are not read. Throws ModelError naming the file and the
 // tensor: missing, of the wrong shape, of a dtype other than F32, F16 or BF16, or a file
-// that is not safetensors (truncated, a corrupt header, an unknown dtype). Where the Conv1D
-// runs on AVX-512 (conv1dUsesAvx512) the blocks' Conv1D weights are packed in bands for it,
-// and the pages of those read in place let go (the file's bytes stay mapped, read again
-// only if the products run on sgemm: packGpt2Conv1dWeights).
+// that is not safetensors (truncated, a corrupt header, an unknown dtype). The blocks' Conv1D
+// weights are packed for the product kernel, and the pages of those read in place let go
+// (packGpt2Conv1dWeights).
 [[nodiscard]] Gpt2Weights loadGpt2Weights(const std::filesystem::path& file,
                                           const Gpt2Config& config);
 
-// Where the Conv1D runs on AVX-512, packs the blocks' Conv1D weights in bands for it
-// (w.bands, each WeightView's bands) and lets go of the file's pages of those read in place;
-// elsewhere, or for nn.Linear-shaped weights, nothing. loadGpt2Weights calls it; the benchmark's
-// weights made in memory too.
+// Packs the blocks' Conv1D weights, stored [in, out], once as nn.Linear's rows [out, in], the
+// layout the product kernel reads W in (linearproduct.h; w.packed, each WeightView's packed),
+// and lets go of the file's pages of those read in place; for nn.Linear-shaped weights (a GGUF
+// file's), nothing. loadGpt2Weights calls it; the benchmark's weights made in memory too.
 void packGpt2Conv1dWeights(Gpt2Weights& w);
 
 } // namespace attn

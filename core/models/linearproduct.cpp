@@ -1,0 +1,185 @@
+#include "models/linearproduct.h"
+
+#include "base/parallel.h"
+#include "models/productkernels.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace attn {
+namespace {
+
+using Index = Eigen::Index;
+namespace pk = productkernels;
+
+// The inputs of a chunk: W's rows for it (R × 256 floats, 8 KB on AVX-512) stay in L1 while
+// every panel of the tile goes by, and x's chunk (128 tokens × 256 inputs, 128 KB) in L2. A
+// multiple of every block size (32 and 256), so that a chunk's rows start at a block.
+constexpr Index kChunk = 256;
+
+ProductPath bestPath()
+{
+    if (pk::cpuHasAvx512())
+        return ProductPath::Avx512;
+    if (pk::cpuHasAvx2())
+        return ProductPath::Avx2;
+    return ProductPath::Portable;
+}
+
+std::atomic<ProductPath>& chosenPath()
+{
+    static std::atomic<ProductPath> path{[] {
+        const char* asked = std::getenv("ATTN_PRODUCT");
+        const std::string name = asked ? asked : "";
+        for (ProductPath p : {ProductPath::Portable, ProductPath::Avx2, ProductPath::Avx512})
+            if (name == (p == ProductPath::Portable ? "portable"
+                         : p == ProductPath::Avx2   ? "avx2"
+                                                    : "avx512") &&
+                productPathSupported(p))
+                return p;
+        // ATTN_NO_AVX2=1 (the portable row passes, tests' *_sse2) means the portable products too.
+        return std::getenv("ATTN_NO_AVX2") ? ProductPath::Portable : bestPath();
+    }()};
+    return path;
+}
+
+pk::Path kernels(ProductPath path)
+{
+    switch (path) {
+    case ProductPath::Avx512:
+        return pk::avx512Path();
+    case ProductPath::Avx2:
+        return pk::avx2Path();
+    case ProductPath::Portable:
+        break;
+    }
+    return pk::portablePath();
+}
+
+void weightRow(const ProductWeight& w, const pk::Path& path, Index n, Index first, Index count,
+               float* out)
+{
+    if (!w.blocks) {
+        const float* row = w.floats + n * w.rowStride + first * w.depthStride;
+        for (Index k = 0; k < count; ++k)
+            out[k] = row[k * w.depthStride];
+        return;
+    }
+    const Index stored = w.rowOrder ? w.rowOrder[n] : n;
+    const GgmlTypeInfo info = *ggmlTypeInfo(std::uint32_t(w.type));
+    const std::byte* src = w.blocks + std::size_t(stored) * w.rowBytes +
+                           std::size_t(first / info.blockElements * info.blockBytes);
+    if (!path.dequantize(w.type, src, out, count))
+        dequantizeRow(w.type, src, out, count);
+}
+
+} // namespace
+
+std::string_view productPathName(ProductPath path)
+{
+    switch (path) {
+    case ProductPath::Avx512:
+        return "AVX-512";
+    case ProductPath::Avx2:
+        return "AVX2+FMA";
+    case ProductPath::Portable:
+        break;
+    }
+    return "portable";
+}
+
+bool productPathSupported(ProductPath path)
+{
+    switch (path) {
+    case ProductPath::Avx512:
+        return pk::cpuHasAvx512();
+    case ProductPath::Avx2:
+        return pk::cpuHasAvx2();
+    case ProductPath::Portable:
+        break;
+    }
+    return true;
+}
+
+ProductPath productPath()
+{
+    return chosenPath().load(std::memory_order_relaxed);
+}
+
+ProductPath setProductPath(ProductPath path)
+{
+    if (!productPathSupported(path))
+        throw std::invalid_argument("this CPU has no " + std::string(productPathName(path)));
+    return chosenPath().exchange(path);
+}
+
+void packTokens(const float* x, Index ldx, Index tokens, Index depth, PackedTokens& out)
+{
+    out.tokens = tokens;
+    out.depth = depth;
+    out.data.resize(std::size_t(out.panels() * depth * kTokenPanel));
+    // Bands of 4 panels on every core; within a panel, 16 inputs of each token at a time, so
+    // that the reads go along x's rows and the writes stay in a few lines.
+    constexpr Index kBand = 4;
+    const Index panels = out.panels();
+    parallelFor(int((panels + kBand - 1) / kBand), [&](int band) {
+        for (Index p = band * kBand; p < std::min(panels, (band + 1) * kBand); ++p) {
+            float* panel = out.data.data() + p * depth * kTokenPanel;
+            const Index first = p * kTokenPanel, count = std::min(kTokenPanel, tokens - first);
+            if (count < kTokenPanel)
+                std::fill(panel, panel + depth * kTokenPanel, 0.0f);
+            for (Index k0 = 0; k0 < depth; k0 += 16)
+                for (Index j = 0; j < count; ++j) {
+                    const float* row = x + (first + j) * ldx;
+                    for (Index k = k0; k < std::min(depth, k0 + 16); ++k)
+                        panel[k * kTokenPanel + j] = row[k];
+                }
+        }
+    });
+}
+
+void productWeightRow(const ProductWeight& w, Index n, Index first, Index count, float* out)
+{
+    weightRow(w, kernels(productPath()), n, first, count, out);
+}
+
+void productTile(const PackedTokens& x, Index firstPanel, Index panels, const ProductWeight& w,
+                 Index firstOutput, Index outputs, float* yt, Index ldt)
+{
+    const pk::Path path = kernels(productPath());
+    const Index K = x.depth, panelStride = K * kTokenPanel;
+    // In place where W's rows are floats one after another; otherwise a chunk of R rows
+    // dequantized (or gathered along a Conv1D's columns) here, once for all the tile's tokens.
+    const bool inPlace = !w.blocks && w.depthStride == 1;
+    thread_local std::vector<float> rows;
+    if (!inPlace)
+        rows.resize(std::size_t(path.rows * kChunk));
+    for (Index k0 = 0; k0 < K; k0 += kChunk) {
+        const Index depth = std::min(kChunk, K - k0);
+        for (Index n0 = 0; n0 < outputs; n0 += path.rows) {
+            const int r = int(std::min<Index>(path.rows, outputs - n0));
+            const float* wr;
+            Index ldw;
+            if (inPlace) {
+                wr = w.floats + (firstOutput + n0) * w.rowStride + k0;
+                ldw = w.rowStride;
+            } else {
+                for (int i = 0; i < r; ++i)
+                    weightRow(w, path, firstOutput + n0 + i, k0, depth, rows.data() + i * kChunk);
+                wr = rows.data();
+                ldw = kChunk;
+            }
+            for (Index p = 0; p < panels; p += path.panels) {
+                const int v = int(std::min<Index>(path.panels, panels - p));
+                path.block(r, v, depth, wr, ldw, x.panel(firstPanel + p) + k0 * kTokenPanel,
+                           panelStride, yt + n0 * ldt + p * kTokenPanel, ldt, k0 > 0);
+            }
+        }
+    }
+}
+
+} // namespace attn
