@@ -13,6 +13,9 @@ plus 20 % plus the attention.
 Types: F16 (every matrix), Q8_0, and a Q4_K_M-like mix (llama.cpp's choice for this shape:
 the 896-wide rows are not a multiple of 256, so they fall back to Q5_0; down_proj's rows of
 4864 take Q4_K, every other layer's Q6_K; the embedding Q8_0).
+
+Importable: write_model(path, kind) writes one of these files (kinds F32, F16, Q8_0, Q4_K_M;
+F32 every matrix as float32), as bench/compare_llamacpp.py does.
 """
 import os
 import subprocess
@@ -22,13 +25,14 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
-from ggml_blocks import random_blocks  # noqa: E402
+from ggml_blocks import random_blocks, row_bytes  # noqa: E402
 from gguf_file import gguf_bytes  # noqa: E402
 
 L, C, H, K, D, I, V = 24, 896, 14, 2, 64, 4864, 151936
 
 
-def tensors(kind_of, rng):
+def tensor_shapes(kind_of):
+    """(name, ggml type, ne) of every tensor, in the file's order."""
     out = [("token_embd.weight", kind_of("token_embd", -1), [C, V])]
     for l in range(L):
         p = "blk.%d." % l
@@ -44,10 +48,14 @@ def tensors(kind_of, rng):
                 (p + "ffn_up.weight", kind_of("ffn_up", l), [C, I]),
                 (p + "ffn_down.weight", kind_of("ffn_down", l), [I, C])]
     out.append(("output_norm.weight", "F32", [C]))
+    return out
+
+
+def tensors(kind_of, rng):
     result = []
-    for name, kind, ne in out:
+    for name, kind, ne in tensor_shapes(kind_of):
         rows = ne[1] if len(ne) > 1 else 1
-        if kind == "F32":
+        if len(ne) == 1:  # the norms' weights and the biases, F32 in every kind
             raw = (1.0 + rng.normal(0, 0.02, ne[0])).astype("<f4").tobytes()
         else:
             raw = random_blocks(kind, rows, ne[0], rng)
@@ -97,16 +105,47 @@ def mix(kind, layer):
     return "Q5_0"
 
 
+# The kinds write_model() writes: (label in gguf_memory's file names, general.file_type
+# (llama_ftype), each matrix's type by (tensor kind, layer)). F32 writes every matrix as plain
+# float32 (compare_llamacpp.py's baseline; gguf_memory itself runs the other three).
+KINDS = {
+    "F32": ("F32", 0, lambda k, l: "F32"),
+    "F16": ("F16", 1, lambda k, l: "F16"),
+    "Q8_0": ("Q8_0", 7, lambda k, l: "Q8_0"),
+    "Q4_K_M": ("Q4_K_M-like", 15, mix),
+}
+
+
+def write_model(path, kind):
+    """Writes the Qwen2.5-0.5B-shaped model as `kind` (a key of KINDS) to `path`: the same
+    bytes every time (random blocks from seed 1)."""
+    _, file_type, kind_of = KINDS[kind]
+    rng = np.random.default_rng(1)
+    with open(path, "wb") as f:
+        f.write(gguf_bytes(metadata(file_type), tensors(kind_of, rng)))
+
+
+def model_size(kind):
+    """The size in bytes of the file write_model(path, kind) writes, without writing it."""
+    _, file_type, kind_of = KINDS[kind]
+    size = len(gguf_bytes(metadata(file_type), [], alignment=1))  # header and metadata
+    for name, type_name, ne in tensor_shapes(kind_of):
+        size += 8 + len(name.encode("utf-8")) + 4 + 8 * len(ne) + 4 + 8
+    size += -size % 32
+    for name, type_name, ne in tensor_shapes(kind_of):
+        rows = ne[1] if len(ne) > 1 else 1
+        data = row_bytes(type_name, ne[0]) * rows
+        size += data + (-data % 32)
+    return size
+
+
 def main():
     runner = sys.argv[1]
     folder = sys.argv[2] if len(sys.argv) > 2 else "/tmp"
-    for label, file_type, kind_of in [("F16", 1, lambda k, l: "F16"),
-                                       ("Q8_0", 7, lambda k, l: "Q8_0"),
-                                       ("Q4_K_M-like", 15, mix)]:
+    for kind in ("F16", "Q8_0", "Q4_K_M"):
+        label = KINDS[kind][0]
         path = os.path.join(folder, "qwen-sized-%s.gguf" % label)
-        rng = np.random.default_rng(1)
-        with open(path, "wb") as f:
-            f.write(gguf_bytes(metadata(file_type), tensors(kind_of, rng)))
+        write_model(path, kind)
         run = subprocess.run([runner, path, "128"], capture_output=True, text=True)
         os.remove(path)
         if run.returncode != 0:
