@@ -1,11 +1,12 @@
 // The multiply limit the model benchmarks measure against (bench_gpt2.cpp, bench_qwen.cpp):
 // how long a number of FLOPs takes at this machine's float multiply rate on every core, on
-// OpenBLAS's sgemm and (GPT-2's) on the AVX-512 Conv1D kernel.
+// OpenBLAS's sgemm and on AttnScope's own product kernel (core/models/linearproduct.h); the
+// forwards are measured against the faster of the two (bestLimit).
 #pragma once
 
 #include "base/parallel.h"
 #include "base/tensor.h"
-#include "models/conv1dproduct.h"
+#include "models/modelkernels.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,22 +66,27 @@ inline double sgemmSeconds(double flops, double* cpuSeconds = nullptr)
         });
 }
 
-// The same at the rate of the AVX-512 Conv1D products (conv1dTileAvx512) on the same 1024³
-// product, rows split over the cores: where OpenBLAS runs 256-bit kernels on a CPU with
-// AVX-512 (its own choice, or OPENBLAS_CORETYPE's), sgemmSeconds measures a rate below the
-// machine's and the forward's products beat it; this one they cannot. 0 where the CPU has
-// no AVX-512 (conv1dUsesAvx512()).
-inline double avx512Seconds(double flops, double* cpuSeconds = nullptr)
+// The same at the rate of AttnScope's product kernel on the same 1024³ product, as the models
+// call it (linear: y = x·Wᵀ, x packed once, tiles over every core), on the path productPath()
+// chose for this CPU: where OpenBLAS runs 256-bit kernels on a CPU with AVX-512, or multiplies
+// faster than the kernel, the honest limit is the faster of the two.
+inline double kernelSeconds(double flops, double* cpuSeconds = nullptr)
 {
-    if (!conv1dUsesAvx512())
-        return 0;
-    return detail::productSeconds(
-        flops, cpuSeconds,
-        [](const Matrix& a, const Matrix& b, Matrix& c, Eigen::Index row, Eigen::Index end) {
-            const Eigen::Index N = a.cols();
-            conv1dTileAvx512(a.row(row).data(), N, b.data(), N, nullptr, c.row(row).data(), N,
-                             end - row, N, N, false);
-        });
+    const Eigen::Index N = 1024;
+    static const Matrix a = Matrix::Random(N, N), b = Matrix::Random(N, N);
+    static Matrix c(N, N);
+    const WeightView w{b.data(), N, N}, none;
+    const double perProduct = 2.0 * N * N * N;
+    const int products = std::max(1, int(std::ceil(flops / perProduct)));
+    const double cpuStart = processCpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < products; ++k)
+        linear(a, w, none, c);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (cpuSeconds)
+        *cpuSeconds += (processCpuSeconds() - cpuStart) * flops / (products * perProduct);
+    return seconds * flops / (products * perProduct);
 }
 
 } // namespace attn::bench

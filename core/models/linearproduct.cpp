@@ -16,10 +16,18 @@ namespace {
 using Index = Eigen::Index;
 namespace pk = productkernels;
 
-// The inputs of a chunk: W's rows for it (R × 256 floats, 8 KB on AVX-512) stay in L1 while
-// every panel of the tile goes by, and x's chunk (128 tokens × 256 inputs, 128 KB) in L2. A
-// multiple of every block size (32 and 256), so that a chunk's rows start at a block.
-constexpr Index kChunk = 256;
+// The inputs of a chunk: a register block's panels of x for it (3 × 16 tokens × 128 inputs,
+// 24 KB) stay in L1 while the tile's rows of W for it (up to 384 × 128 floats) go by from L2.
+// A multiple of the 32-element blocks; the K-quants' super-blocks of 256 take chunks of 256
+// (chunkOf), so that a chunk's rows always start at a block.
+constexpr Index kChunk = 128;
+
+Index chunkOf(const ProductWeight& w)
+{
+    if (!w.blocks)
+        return kChunk;
+    return std::max<Index>(kChunk, Index(ggmlTypeInfo(std::uint32_t(w.type))->blockElements));
+}
 
 ProductPath bestPath()
 {
@@ -75,6 +83,36 @@ void weightRow(const ProductWeight& w, const pk::Path& path, Index n, Index firs
                            std::size_t(first / info.blockElements * info.blockBytes);
     if (!path.dequantize(w.type, src, out, count))
         dequantizeRow(w.type, src, out, count);
+}
+
+// Asks for W's bytes of rows [first, first + count), inputs [k0, k0 + depth), to be brought
+// into L2 while the chunk before them is multiplied: a chunk's rows are a short run each, one
+// row's apart, which the hardware's prefetchers do not follow (a Q8_0 forward spent a sixth
+// of its time waiting for them in the dequantizer).
+void prefetchChunk(const ProductWeight& w, Index first, Index count, Index k0, Index depth)
+{
+    std::size_t offset, bytes;
+    if (w.blocks) {
+        const GgmlTypeInfo info = *ggmlTypeInfo(std::uint32_t(w.type));
+        offset = std::size_t(k0 / info.blockElements * info.blockBytes);
+        bytes =
+            std::size_t((depth + info.blockElements - 1) / info.blockElements * info.blockBytes);
+    } else if (w.depthStride == 1) {
+        offset = std::size_t(k0) * sizeof(float);
+        bytes = std::size_t(depth) * sizeof(float);
+    } else {
+        return; // a Conv1D read along its columns: rows of W are its columns, in one stream
+    }
+    constexpr std::size_t kLine = 64;
+    for (Index n = first; n < first + count; ++n) {
+        const Index stored = w.rowOrder ? w.rowOrder[n] : n;
+        const char* row = w.blocks
+                              ? reinterpret_cast<const char*>(w.blocks) +
+                                    std::size_t(stored) * w.rowBytes + offset
+                              : reinterpret_cast<const char*>(w.floats + n * w.rowStride) + offset;
+        for (std::size_t at = 0; at < bytes; at += kLine)
+            __builtin_prefetch(row + at, 0, 2);
+    }
 }
 
 } // namespace
@@ -152,31 +190,34 @@ void productTile(const PackedTokens& x, Index firstPanel, Index panels, const Pr
 {
     const pk::Path path = kernels(productPath());
     const Index K = x.depth, panelStride = K * kTokenPanel;
-    // In place where W's rows are floats one after another; otherwise a chunk of R rows
-    // dequantized (or gathered along a Conv1D's columns) here, once for all the tile's tokens.
+    // In place where W's rows are floats one after another; otherwise the tile's rows for a
+    // chunk dequantized (or gathered along a Conv1D's columns) here, once for all its tokens.
     const bool inPlace = !w.blocks && w.depthStride == 1;
+    const Index chunk = chunkOf(w);
     thread_local std::vector<float> rows;
     if (!inPlace)
-        rows.resize(std::size_t(path.rows * kChunk));
-    for (Index k0 = 0; k0 < K; k0 += kChunk) {
-        const Index depth = std::min(kChunk, K - k0);
-        for (Index n0 = 0; n0 < outputs; n0 += path.rows) {
-            const int r = int(std::min<Index>(path.rows, outputs - n0));
-            const float* wr;
-            Index ldw;
-            if (inPlace) {
-                wr = w.floats + (firstOutput + n0) * w.rowStride + k0;
-                ldw = w.rowStride;
-            } else {
-                for (int i = 0; i < r; ++i)
-                    weightRow(w, path, firstOutput + n0 + i, k0, depth, rows.data() + i * kChunk);
-                wr = rows.data();
-                ldw = kChunk;
-            }
-            for (Index p = 0; p < panels; p += path.panels) {
-                const int v = int(std::min<Index>(path.panels, panels - p));
-                path.block(r, v, depth, wr, ldw, x.panel(firstPanel + p) + k0 * kTokenPanel,
-                           panelStride, yt + n0 * ldt + p * kTokenPanel, ldt, k0 > 0);
+        rows.resize(std::size_t(outputs * chunk));
+    for (Index k0 = 0; k0 < K; k0 += chunk) {
+        const Index depth = std::min(chunk, K - k0);
+        if (!inPlace)
+            for (Index n = 0; n < outputs; ++n)
+                weightRow(w, path, firstOutput + n, k0, depth, rows.data() + n * chunk);
+        const float* wr = inPlace ? w.floats + firstOutput * w.rowStride + k0 : rows.data();
+        const Index ldw = inPlace ? w.rowStride : chunk;
+        // A group of panels (its chunk of x in L1) against every block of outputs in turn
+        // (their rows of the chunk in L2).
+        for (Index p = 0; p < panels; p += path.panels) {
+            const int v = int(std::min<Index>(path.panels, panels - p));
+            const float* xp = x.panel(firstPanel + p) + k0 * kTokenPanel;
+            for (Index n0 = 0; n0 < outputs; n0 += path.rows) {
+                const int r = int(std::min<Index>(path.rows, outputs - n0));
+                // The next chunk's rows of this block asked for beside its product, a few at
+                // a time, not all at once (which waits for the line buffers).
+                if (p == 0 && k0 + chunk < K)
+                    prefetchChunk(w, firstOutput + n0, r, k0 + chunk,
+                                  std::min(chunk, K - k0 - chunk));
+                path.block(r, v, depth, wr + n0 * ldw, ldw, xp, panelStride,
+                           yt + n0 * ldt + p * kTokenPanel, ldt, k0 > 0);
             }
         }
     }

@@ -27,25 +27,25 @@ ATTN_AVX512 void block512(Index depth, const float* w, Index ldw, const float* x
     __m512 acc[R][V];
 #pragma GCC unroll 8
     for (int i = 0; i < R; ++i)
-#pragma GCC unroll 3
+#pragma GCC unroll 8
         for (int v = 0; v < V; ++v)
             acc[i][v] = accumulate ? _mm512_loadu_ps(yt + i * ldt + 16 * v) : _mm512_setzero_ps();
     for (Index k = 0; k < depth; ++k) {
         __m512 x[V];
-#pragma GCC unroll 3
+#pragma GCC unroll 8
         for (int v = 0; v < V; ++v)
             x[v] = _mm512_loadu_ps(xp + v * panelStride + 16 * k);
 #pragma GCC unroll 8
         for (int i = 0; i < R; ++i) {
             const __m512 b = _mm512_set1_ps(w[i * ldw + k]);
-#pragma GCC unroll 3
+#pragma GCC unroll 8
             for (int v = 0; v < V; ++v)
                 acc[i][v] = _mm512_fmadd_ps(b, x[v], acc[i][v]);
         }
     }
 #pragma GCC unroll 8
     for (int i = 0; i < R; ++i)
-#pragma GCC unroll 3
+#pragma GCC unroll 8
         for (int v = 0; v < V; ++v)
             _mm512_storeu_ps(yt + i * ldt + 16 * v, acc[i][v]);
 }
@@ -57,27 +57,27 @@ ATTN_AVX2 void block256(Index depth, const float* w, Index ldw, const float* xp,
 {
     constexpr int kHalves = 2 * V;
     __m256 acc[R][kHalves];
-#pragma GCC unroll 6
+#pragma GCC unroll 8
     for (int i = 0; i < R; ++i)
-#pragma GCC unroll 2
+#pragma GCC unroll 8
         for (int h = 0; h < kHalves; ++h)
             acc[i][h] = accumulate ? _mm256_loadu_ps(yt + i * ldt + 8 * h) : _mm256_setzero_ps();
     for (Index k = 0; k < depth; ++k) {
         __m256 x[kHalves];
-#pragma GCC unroll 2
+#pragma GCC unroll 8
         for (int h = 0; h < kHalves; ++h)
             x[h] = _mm256_loadu_ps(xp + (h / 2) * panelStride + 16 * k + 8 * (h % 2));
-#pragma GCC unroll 6
+#pragma GCC unroll 8
         for (int i = 0; i < R; ++i) {
             const __m256 b = _mm256_broadcast_ss(w + i * ldw + k);
-#pragma GCC unroll 2
+#pragma GCC unroll 8
             for (int h = 0; h < kHalves; ++h)
                 acc[i][h] = _mm256_fmadd_ps(b, x[h], acc[i][h]);
         }
     }
-#pragma GCC unroll 6
+#pragma GCC unroll 8
     for (int i = 0; i < R; ++i)
-#pragma GCC unroll 2
+#pragma GCC unroll 8
         for (int h = 0; h < kHalves; ++h)
             _mm256_storeu_ps(yt + i * ldt + 8 * h, acc[i][h]);
 }
