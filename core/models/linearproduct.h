@@ -7,8 +7,8 @@
 // x is packed in panels of 16 tokens (each input's 16 values side by side); a register block
 // holds R outputs × 16·V tokens, each weight broadcast to the tokens' lanes. Three paths,
 // chosen at run time for the CPU: AVX-512 (R = 8, V = 3: 24 of 32 zmm registers), AVX2 + FMA
-// (R = 6, V = 1: 12 of 16 ymm) and a portable one (R = 4, V = 1, plain C++ the compiler
-// vectorises for SSE2). Each y[t, n] is one chain of fused multiply-adds over k in order on
+// (R = 6, V = 1: 12 of 16 ymm) and a portable one (R = 3, V = 1, in vectors of 4 floats: SSE2
+// on every x86-64). Each y[t, n] is one chain of fused multiply-adds over k in order on
 // AVX2 and AVX-512 (the same bits on both); the portable path rounds each product then each sum.
 // No Qt.
 #pragma once
