@@ -14,6 +14,7 @@
 #include "labels.h"
 #include "modelcommand.h"
 #include "modelcomparecommand.h"
+#include "models/linearproduct.h"
 #include "modelscommand.h"
 #include "modelstepscommand.h"
 #include "stepscommand.h"
@@ -370,9 +371,12 @@ int run(const std::vector<std::string>& args)
     if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h") && findCommand(command))
         return help(command, std::vector<std::string>(rest.begin() + 1, rest.end()));
     if (command == "--version") {
-        // The second line is for bug reports: which kernels computed the products.
-        std::printf("attnscope %s\nmatrix products: %s\n", ATTNSCOPE_VERSION,
-                    attn::matrixProductLibrary().c_str());
+        // The second and third lines are for bug reports: which kernels computed the lab's
+        // products, and which path of AttnScope's own kernel a model's layers.
+        std::printf("attnscope %s\nmatrix products: %s\nmodel layers: AttnScope's product "
+                    "kernel, %s\n",
+                    ATTNSCOPE_VERSION, attn::matrixProductLibrary().c_str(),
+                    std::string(attn::productPathName(attn::productPath())).c_str());
         return kExitOk;
     }
     if (command == "compute")

@@ -105,10 +105,12 @@ constexpr Eigen::Index kTilePanels = 8;
 
 // The width of a product's column tiles for N output columns: at most about 384, in a count
 // that is a multiple of the cores (Qwen's 896 columns in 384s left one core a third of the
-// last tile alone), a multiple of 48 (the register blocks' 8 and 6 outputs).
+// last tile alone), a multiple of 16 (two of AVX-512's register blocks of 8 outputs; AVX2's 6
+// leave a remainder block). Multiples of 48 made Qwen's 4864 13 tiles of up to 384, one core
+// a tile more than the other.
 Eigen::Index tileWidth(Eigen::Index N)
 {
-    return std::min(N, tileWidth(N, 384, 48));
+    return std::min(N, tileWidth(N, 384, 16));
 }
 
 // nn.Linear's W (outputs × inputs) as the product kernel reads it: floats in place or blocks.

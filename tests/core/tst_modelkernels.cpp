@@ -48,6 +48,7 @@ class TestModelKernels : public QObject {
     Q_OBJECT
 
 private slots:
+    void productPathFollowsTheEnvironment();
     void conv1d_data();
     void conv1d();
     void linearFamily_data();
@@ -56,6 +57,19 @@ private slots:
     void gelu();
     void layerNormOfFarRows();
 };
+
+void TestModelKernels::productPathFollowsTheEnvironment()
+{
+    // tst_modelkernels_sse2 runs with ATTN_NO_AVX2=1: the portable products, as the row passes;
+    // otherwise the widest path this CPU has.
+    using attn::ProductPath;
+    const ProductPath widest = attn::productPathSupported(ProductPath::Avx512) ? ProductPath::Avx512
+                               : attn::productPathSupported(ProductPath::Avx2)
+                                   ? ProductPath::Avx2
+                                   : ProductPath::Portable;
+    QCOMPARE(attn::productPath(),
+             qEnvironmentVariableIsSet("ATTN_NO_AVX2") ? ProductPath::Portable : widest);
+}
 
 void TestModelKernels::conv1d_data()
 {
