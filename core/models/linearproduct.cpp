@@ -160,24 +160,33 @@ void packTokens(const float* x, Index ldx, Index tokens, Index depth, PackedToke
     out.tokens = tokens;
     out.depth = depth;
     out.data.resize(std::size_t(out.panels() * depth * kTokenPanel));
-    // Bands of 4 panels on every core; within a panel, 16 inputs of each token at a time, so
-    // that the reads go along x's rows and the writes stay in a few lines.
+    // Bands of 4 panels on every core; within a panel, blocks of 16 tokens × 16 inputs
+    // transposed in registers, the remainders one value at a time.
     constexpr Index kBand = 4;
     const Index panels = out.panels();
+    const pk::Transpose16 transpose = kernels(productPath()).transpose16;
     parallelFor(int((panels + kBand - 1) / kBand), [&](int band) {
         for (Index p = band * kBand; p < std::min(panels, (band + 1) * kBand); ++p) {
             float* panel = out.data.data() + p * depth * kTokenPanel;
             const Index first = p * kTokenPanel, count = std::min(kTokenPanel, tokens - first);
+            Index k0 = 0;
+            if (count == kTokenPanel)
+                for (; k0 + 16 <= depth; k0 += 16)
+                    transpose(x + first * ldx + k0, ldx, panel + k0 * kTokenPanel, kTokenPanel);
             if (count < kTokenPanel)
                 std::fill(panel, panel + depth * kTokenPanel, 0.0f);
-            for (Index k0 = 0; k0 < depth; k0 += 16)
-                for (Index j = 0; j < count; ++j) {
-                    const float* row = x + (first + j) * ldx;
-                    for (Index k = k0; k < std::min(depth, k0 + 16); ++k)
-                        panel[k * kTokenPanel + j] = row[k];
-                }
+            for (Index j = 0; j < count; ++j) {
+                const float* row = x + (first + j) * ldx;
+                for (Index k = k0; k < depth; ++k)
+                    panel[k * kTokenPanel + j] = row[k];
+            }
         }
     });
+}
+
+void transposeBlock16(const float* src, Index lds, float* dst, Index ldd)
+{
+    kernels(productPath()).transpose16(src, lds, dst, ldd);
 }
 
 void productWeightRow(const ProductWeight& w, Index n, Index first, Index count, float* out)

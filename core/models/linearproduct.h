@@ -58,6 +58,10 @@ inline constexpr Eigen::Index kTokenPanel = 16;
 void packTokens(const float* x, Eigen::Index ldx, Eigen::Index tokens, Eigen::Index depth,
                 PackedTokens& out);
 
+// dst[j·ldd + i] = src[i·lds + j] for i, j < 16, on the current path's vectors (packTokens'
+// blocks; a tile made transposed written into y).
+void transposeBlock16(const float* src, Eigen::Index lds, float* dst, Eigen::Index ldd);
+
 // W as the kernel reads it: row n (output n) over the inputs k, either floats, W[n, k] at
 // floats[n·rowStride + k·depthStride] (nn.Linear in place: (K, 1); a Conv1D's [in, out] in
 // place: (1, N)), or ggml blocks: row n's at blocks + order(n)·rowBytes.

@@ -84,11 +84,18 @@ bool noVectorDequantizer(GgmlType, const std::byte*, float*, std::int64_t)
     return false;
 }
 
+void transposePortable(const float* src, Index lds, float* dst, Index ldd)
+{
+    for (Index i = 0; i < 16; ++i)
+        for (Index j = 0; j < 16; ++j)
+            dst[j * ldd + i] = src[i * lds + j];
+}
+
 } // namespace
 
 Path portablePath()
 {
-    return {kRows, 1, &runPortable, &noVectorDequantizer};
+    return {kRows, 1, &runPortable, &noVectorDequantizer, &transposePortable};
 }
 
 } // namespace attn::productkernels

@@ -26,11 +26,16 @@ using Block = void (*)(int rows, int panels, Index depth, const float* w, Index 
 // (nothing written) for a type it has no vector form of.
 using Dequantize = bool (*)(GgmlType type, const std::byte* src, float* dst, std::int64_t n);
 
+// dst[j·ldd + i] = src[i·lds + j] for i, j < 16: a block of 16 × 16 floats transposed (x's
+// rows into panels of tokens; a tile made transposed into y's rows).
+using Transpose16 = void (*)(const float* src, Index lds, float* dst, Index ldd);
+
 struct Path {
     int rows;   // R: outputs per register block
     int panels; // V: panels of 16 tokens per register block
     Block block;
     Dequantize dequantize;
+    Transpose16 transpose16;
 };
 
 // The portable path (plain C++) and, where this build targets x86-64, AVX2 + FMA + F16C and

@@ -280,6 +280,38 @@ ATTN_AVX2 std::int64_t bf16(const std::uint8_t* b, float* y, std::int64_t n)
     return i;
 }
 
+// An 8 × 8 block transposed in registers (unpack, shuffle, swap of 128-bit halves).
+ATTN_AVX2 void transpose8(const float* src, Index lds, float* dst, Index ldd)
+{
+    __m256 r[8];
+    for (int i = 0; i < 8; ++i)
+        r[i] = _mm256_loadu_ps(src + i * lds);
+    __m256 t[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    __m256 u[8];
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int i = 0; i < 4; ++i) {
+        _mm256_storeu_ps(dst + i * ldd, _mm256_permute2f128_ps(u[i], u[i + 4], 0x20));
+        _mm256_storeu_ps(dst + (i + 4) * ldd, _mm256_permute2f128_ps(u[i], u[i + 4], 0x31));
+    }
+}
+
+ATTN_AVX2 void transpose16(const float* src, Index lds, float* dst, Index ldd)
+{
+    transpose8(src, lds, dst, ldd);
+    transpose8(src + 8, lds, dst + 8 * ldd, ldd);
+    transpose8(src + 8 * lds, lds, dst + 8, ldd);
+    transpose8(src + 8 * lds + 8, lds, dst + 8 * ldd + 8, ldd);
+}
+
 bool dequantizeAvx2(GgmlType type, const std::byte* src, float* dst, std::int64_t n)
 {
     const auto* b = reinterpret_cast<const std::uint8_t*>(src);
@@ -326,12 +358,12 @@ bool cpuHasAvx512()
 
 Path avx2Path()
 {
-    return {kRows256, kPanels256, &run256, &dequantizeAvx2};
+    return {kRows256, kPanels256, &run256, &dequantizeAvx2, &transpose16};
 }
 
 Path avx512Path()
 {
-    return {kRows512, kPanels512, &run512, &dequantizeAvx2};
+    return {kRows512, kPanels512, &run512, &dequantizeAvx2, &transpose16};
 }
 
 #else
