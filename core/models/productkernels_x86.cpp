@@ -5,6 +5,7 @@
 #include <utility>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define ATTN_HAVE_X86_PRODUCTS 1
 #endif
@@ -347,8 +348,10 @@ bool dequantizeAvx2(GgmlType type, const std::byte* src, float* dst, std::int64_
 
 bool cpuHasAvx2()
 {
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-           __builtin_cpu_supports("f16c");
+    // F16C from CPUID leaf 1 (ECX bit 29): clang's __builtin_cpu_supports does not know it.
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    return f16c && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
 bool cpuHasAvx512()
