@@ -264,12 +264,12 @@ Eigen::Map<const Matrix> WeightView::rowsOf(Eigen::Index first, Eigen::Index cou
 {
     if (!inBlocks())
         return {data + first * cols, count, cols};
+    // On the product kernel's vector dequantizers (the bits of dequantizeRow): the logits over
+    // a vocabulary of 151,936 rows dequantize all of them for every token written.
     scratch.resize(std::size_t(count * cols));
-    for (Eigen::Index r = 0; r < count; ++r) {
-        const Eigen::Index stored = rowOrder ? rowOrder[first + r] : first + r;
-        dequantizeRow(type, blocks + std::size_t(stored) * rowBytes, scratch.data() + r * cols,
-                      cols);
-    }
+    const ProductWeight w = linearWeight(*this);
+    for (Eigen::Index r = 0; r < count; ++r)
+        productWeightRow(w, first + r, 0, cols, scratch.data() + r * cols);
     return {scratch.data(), count, cols};
 }
 
