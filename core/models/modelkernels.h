@@ -63,7 +63,7 @@ void geluErf(Matrix& x);
 
 // y = x·W + b, GPT-2's Conv1D: W stored [in, out] (the transpose of nn.Linear's). x: (T, in),
 // W: (in, N), b: N values → y: (T, N). Tiles of rows and columns run on every core, each
-// an sgemm on its caller's thread.
+// made by the product kernel (linearproduct.h) on its caller's thread.
 void conv1d(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
 // y = GELU(x·W + b) (conv1d, then geluTanh on each tile while it is in cache): an MLP's
@@ -71,7 +71,7 @@ void conv1d(const Matrix& x, const WeightView& weight, const WeightView& bias, M
 void conv1dGelu(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
 // y += x·W + b, y already (T, N): a residual connection summed into each tile of the
-// stream by the product itself (sgemm with β = 1), without a (T, N) temporary.
+// stream as it is written, without a (T, N) temporary.
 void conv1dAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
 // y = RMSNorm(x) over each row, in float32 as HF's Qwen2RMSNorm/LlamaRMSNorm:
@@ -99,8 +99,8 @@ struct LinearOutput {
 // cores idle.
 void linearEach(const Matrix& x, std::initializer_list<LinearOutput> outputs);
 
-// y += x·Wᵀ + b, y already (T, N): the residual summed into each tile by the product itself
-// (sgemm with β = 1), without a (T, N) temporary and its pass (o_proj, down_proj).
+// y += x·Wᵀ + b, y already (T, N): the residual summed into each tile as it is written,
+// without a (T, N) temporary and its pass (o_proj, down_proj).
 void linearAdd(const Matrix& x, const WeightView& weight, const WeightView& bias, Matrix& y);
 
 // y = GELU(x·Wᵀ + b) (linear, then geluTanh on each tile while it is in cache): GPT-2's

@@ -69,7 +69,7 @@ Gpt2Weights loadGpt2Weights(const std::filesystem::path& file, const Gpt2Config&
     // 3. The final norm.
     w.finalNormWeight = read("ln_f.weight", {C});
     w.finalNormBias = read("ln_f.bias", {C});
-    // 4. The Conv1D weights in bands for the AVX-512 kernel.
+    // 4. The Conv1D weights packed as nn.Linear's rows for the product kernel.
     packGpt2Conv1dWeights(w);
     return w;
 }
